@@ -1,0 +1,185 @@
+/*
+ * The declaration contract of the action API (MediaWiki's ApiBase, in TypeScript). Each module is
+ * one file exporting a ModuleDecl; the pipeline (action/main.ts) validates parameters from these
+ * declarations, checks flags, runs `execute`, and formats the result. action=help and
+ * action=paraminfo are generated from the same declarations.
+ */
+import type { Caller, GatewayDeps } from '../context.js';
+
+export type TokenType = 'csrf' | 'watch' | 'patrol' | 'rollback' | 'userrights' | 'login' | 'createaccount';
+export const TOKEN_TYPES: readonly TokenType[] = ['createaccount', 'csrf', 'login', 'patrol', 'rollback', 'userrights', 'watch'];
+
+/** ParamValidator types of MediaWiki 1.39; an array is an enum of allowed values. */
+export type ParamType =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'limit'
+  | 'boolean'
+  | 'timestamp'
+  | 'namespace'
+  | 'title'
+  | 'user'
+  | 'password'
+  | 'upload'
+  | 'expiry'
+  | 'raw'
+  | readonly string[];
+
+export interface ParamDecl {
+  type: ParamType;
+  /** Default as MediaWiki shows it in paraminfo (string form for multi: "a|b"). */
+  default?: string | number | boolean;
+  required?: boolean;
+  /** Multi-value: `a|b|c` or `\x1fa\x1fb` (when a value contains `|`). */
+  multi?: boolean;
+  /** Multi-value limits (ISMULTI_LIMIT1/2): max values for normal users / apihighlimits users. */
+  multiLimit1?: number;
+  multiLimit2?: number;
+  /** For multi enums: `*` means all values. */
+  allowAll?: boolean;
+  /** integer/limit bounds; `limit` accepts "max" (max, or highMax with apihighlimits). */
+  min?: number;
+  max?: number;
+  highMax?: number;
+  /** Out-of-range integers are clamped with a warning unless enforceRange. */
+  enforceRange?: boolean;
+  /** Never logged or echoed (passwords, tokens). */
+  sensitive?: boolean;
+  deprecated?: boolean;
+  /** For `title`/`user`: must exist etc. are checked by modules, not here. */
+  help: string;
+  /** Values (of an enum) whose use is deprecated. */
+  deprecatedValues?: readonly string[];
+  /** For type 'submodule'-like params (prop, list, meta, action): names of the group's modules. */
+  submoduleGroup?: ModuleGroup;
+}
+
+export type ModuleGroup = 'action' | 'prop' | 'list' | 'meta' | 'format';
+
+export interface ModuleFlags {
+  /** Must be POSTed (MediaWiki mustBePosted): GET answers `mustbeposted`. */
+  mustBePosted?: boolean;
+  /** Token type required in the `token` parameter; implies the param and `badtoken`/`notoken`. */
+  needsToken?: TokenType;
+  /** Writes: refused when the wiki is read-only; counts for rate limits. */
+  writeMode?: boolean;
+  /** False for modules anyone may call even without the `read` right (login, help, tokens…). */
+  readRights?: boolean;
+  internal?: boolean;
+  deprecated?: boolean;
+  /** Generators (list/prop modules usable as generator=…). */
+  generator?: boolean;
+}
+
+export type ParamValue = string | number | boolean | string[] | number[] | undefined;
+
+/** Validated parameters by unprefixed name (e.g. `prop`, not `rvprop`); absent optional ones are undefined. */
+export type Params = Record<string, ParamValue>;
+
+/** A structured API error; the pipeline renders it per errorformat/formatversion. */
+export interface ApiMessage {
+  code: string;
+  /** English plain text (MediaWiki's message in `uselang=en`). */
+  text: string;
+  /** Extra fields MediaWiki puts next to code/info (e.g. maxlag's `lag`, `type`, `host`). */
+  data?: Record<string, unknown>;
+}
+
+export interface ActionContext {
+  readonly module: ModuleDecl;
+  readonly params: Params;
+  readonly caller: Caller;
+  readonly deps: GatewayDeps;
+  readonly formatVersion: 1 | 2;
+  readonly method: 'GET' | 'POST';
+  /** The caller has apihighlimits (bots, sysops): use highMax for limits. */
+  readonly highLimits: boolean;
+  /** Raw request parameters (for modules that read dynamic names, e.g. query submodules). */
+  readonly raw: ReadonlyMap<string, string>;
+  /** Uploaded files from multipart bodies, by parameter name. */
+  readonly files: ReadonlyMap<string, { filename: string; contentType: string; data: Buffer }>;
+  /** Top-level result object: modules set `result[module.name] = …` (or query data). */
+  readonly result: Record<string, unknown>;
+  addWarning(moduleName: string, msg: ApiMessage): void;
+  /** Marks a parameter name as used (so it is not reported as unrecognized). */
+  markUsed(name: string): void;
+  /** Validates the parameters of a submodule (query prop/list/meta) against its declaration. */
+  validateSubmodule(sub: ModuleDecl): Params;
+}
+
+export interface ModuleDecl {
+  name: string;
+  group: ModuleGroup;
+  /** Parameter prefix (e.g. "rv" for prop=revisions); "" for action modules. */
+  prefix: string;
+  /** One-line description for help/paraminfo. */
+  summary: string;
+  params: Record<string, ParamDecl>;
+  flags: ModuleFlags;
+  /** Example queries (without api.php?) and what they do, for help/paraminfo. */
+  examples?: Record<string, string>;
+  /** Runs the module. Action modules write into ctx.result; query submodules get a QueryRun. */
+  execute(ctx: ActionContext, query?: unknown): Promise<void>;
+}
+
+/** Thrown by modules and the pipeline; rendered in the API's own error format. */
+export class ApiUsageError extends Error {
+  constructor(
+    readonly code: string,
+    readonly info: string,
+    readonly data: Record<string, unknown> = {},
+    readonly httpStatus = 200,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(info);
+    this.name = 'ApiUsageError';
+  }
+}
+
+/*
+ * Result metadata (MediaWiki ApiResult META_* keys). Modules build fv2-shaped plain values and
+ * tag them; the pipeline applies the formatversion 1 ("BC") or 2 transformations and strips
+ * every key starting with "_" before output.
+ */
+export const META = {
+  /** XML element name for list items. */
+  INDEXED_TAG_NAME: '_element',
+  SUBELEMENTS: '_subelements',
+  PRESERVE_KEYS: '_preservekeys',
+  /** Name of the key holding the "content" value: fv1 renames it to `*`, XML makes it text. */
+  CONTENT: '_content',
+  /** 'array' | 'assoc' | 'kvp' | 'BCarray' | 'BCassoc' | 'BCkvp' */
+  TYPE: '_type',
+  KVP_KEY_NAME: '_kvpkeyname',
+  KVP_MERGE: '_kvpmerge',
+  /** Keys whose boolean value becomes "" (true) / absent (false) in formatversion 1. */
+  BC_BOOLS: '_BC_bools',
+  BC_SUBELEMENTS: '_BC_subelements',
+} as const;
+
+export type ResultObject = Record<string, unknown>;
+
+export function setContentValue(obj: ResultObject, key: string, value: unknown): ResultObject {
+  obj[key] = value;
+  obj[META.CONTENT] = key;
+  return obj;
+}
+
+export function setIndexedTagName<T extends object>(arr: T, tag: string): T {
+  (arr as Record<string, unknown>)[META.INDEXED_TAG_NAME] = tag;
+  return arr;
+}
+
+export function setArrayType<T extends object>(obj: T, type: 'array' | 'assoc' | 'kvp' | 'BCarray' | 'BCassoc' | 'BCkvp', kvpKeyName?: string): T {
+  const o = obj as Record<string, unknown>;
+  o[META.TYPE] = type;
+  if (kvpKeyName) o[META.KVP_KEY_NAME] = kvpKeyName;
+  return obj;
+}
+
+export function setBCBools(obj: ResultObject, ...keys: string[]): ResultObject {
+  const prev = (obj[META.BC_BOOLS] as string[] | undefined) ?? [];
+  obj[META.BC_BOOLS] = [...prev, ...keys];
+  return obj;
+}

@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import type { GatewayDeps, Caller } from './context.js';
+import { SESSION_COOKIE_SUFFIX } from './context.js';
+
+export function sessionCookieName(deps: GatewayDeps): string {
+  return `${deps.config.wikiId}${SESSION_COOKIE_SUFFIX}`;
+}
+
+function readCookie(req: Request, name: string): string {
+  const header = req.headers.cookie;
+  if (!header) return '';
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return '';
+      }
+    }
+  }
+  return '';
+}
+
+/**
+ * Who is calling: the session cookie resolved by the auth service. With credentials disallowed
+ * (action API origin=*, or a REST cross-origin request from an unlisted origin) the caller is
+ * anonymous and no session is used.
+ */
+export async function resolveCaller(req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }): Promise<Caller> {
+  const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+  const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
+  const r = await deps.clients.auth.resolveSession(sid, ip);
+  const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
+  return { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+}

@@ -1,0 +1,40 @@
+import { loadConfig, v, DEFAULT_GRPC_PORTS, type ConfigOf } from '@quire/kit';
+
+/** Gateway configuration: where it listens, where the services are, and the wiki's site settings. */
+export const gatewayConfigSpec = {
+  port: v.port(['PORT'], { default: 8080 }),
+  host: v.string(['HOST'], { default: '0.0.0.0' }),
+  authAddr: v.string(['AUTH_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.auth}` }),
+  contentAddr: v.string(['CONTENT_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.content}` }),
+  searchAddr: v.string(['SEARCH_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.search}` }),
+  /** Public base URL, e.g. https://wiki.example.org; default http://localhost:PORT. */
+  server: v.url(['WIKI_SERVER'], { protocols: ['http', 'https'] }),
+  sitename: v.string(['WIKI_NAME'], { default: 'Quire' }),
+  wikiId: v.string(['WIKI_ID'], { default: 'quire' }),
+  lang: v.string(['WIKI_LANG'], { default: 'en' }),
+  /** Comma-separated origins allowed for CORS with credentials (MediaWiki's $wgCrossSiteAJAXdomains). */
+  corsOrigins: v.string(['CORS_ORIGINS'], { default: '' }),
+  /** Seconds of Cache-Control max-age on REST page reads. */
+  restMaxAge: v.int(['REST_MAX_AGE'], { default: 5, min: 0 }),
+  /** Hostname reported by servedby. */
+  servedBy: v.string(['SERVED_BY', 'HOSTNAME'], { default: 'quire' }),
+  maxArticleSizeKb: v.int(['MAX_ARTICLE_SIZE_KB'], { default: 2048, min: 1 }),
+};
+
+export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & { server: string; corsOriginList: string[] };
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const c = loadConfig(gatewayConfigSpec, env);
+  return {
+    ...c,
+    server: (c.server ?? `http://localhost:${c.port}`).replace(/\/$/, ''),
+    corsOriginList: c.corsOrigins
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}
+
+/** Path layout, as MediaWiki's $wgScriptPath / $wgArticlePath. */
+export const SCRIPT_PATH = '/w';
+export const ARTICLE_PATH = '/wiki/$1';

@@ -1,0 +1,24 @@
+import type { Logger } from '@quire/kit';
+import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { Clients } from './clients/index.js';
+import type { GatewayConfig } from './config.js';
+import type { SiteCache } from './site.js';
+
+/** What every handler of either API gets: the services, the config, and who is asking. */
+export interface GatewayDeps {
+  clients: Clients;
+  config: GatewayConfig;
+  log: Logger;
+  site: SiteCache;
+}
+
+export interface Caller {
+  user: User;
+  /** Session id from the session cookie; "" when anonymous or when origin=* forbids credentials. */
+  sessionId: string;
+  /** A session cookie was sent but is unknown or expired. */
+  sessionLost: boolean;
+  ip: string;
+}
+
+export const SESSION_COOKIE_SUFFIX = '_session';

@@ -1,0 +1,183 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from './log.js';
+import { lockDataDir } from './datadir.js';
+
+// Ids and counters are int8 in SQL; they stay below 2^53, so read them as numbers in both modes.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>>;
+}
+
+/**
+ * A service's database: `pg` is the only SQL API. With DATABASE_URL it is a pool on the real
+ * server; without it, the embedded PGlite of this process, reached through `pg` over a Unix socket.
+ * Inside `tx`, `query` on the Db itself joins the open transaction (AsyncLocalStorage), so a
+ * helper that takes a Db can never deadlock the single embedded connection.
+ */
+export interface Db extends Queryable {
+  readonly schema: string;
+  readonly embedded: boolean;
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+interface PoolHandle {
+  pool: pg.Pool;
+  embedded: boolean;
+  refs: number;
+  close: () => Promise<void>;
+}
+
+const txClient = new AsyncLocalStorage<pg.PoolClient>();
+const pools = new Map<string, Promise<PoolHandle>>();
+
+/** Embedded PGlite, owned by this process, served to `pg` on a Unix socket in the data folder. */
+async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
+  const started = Date.now();
+  const release = lockDataDir(dataDir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const pgDir = path.join(dataDir, 'pgdata');
+    const sockDir = path.join(dataDir, 'run');
+    fs.mkdirSync(sockDir, { recursive: true });
+    const sockPath = path.join(sockDir, '.s.PGSQL.5432');
+    fs.rmSync(sockPath, { force: true });
+    const db = await PGlite.create(pgDir);
+    // One connection only: PGlite is a single backend, and multiplexing several clients onto it
+    // could interleave their extended-protocol messages.
+    const server = new PGLiteSocketServer({ db, path: sockPath, maxConnections: 1 });
+    await server.start();
+    const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+    pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
+    log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
+    return {
+      pool,
+      embedded: true,
+      refs: 0,
+      close: async () => {
+        await pool.end();
+        await server.stop();
+        await db.close();
+        fs.rmSync(sockPath, { force: true });
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export interface OpenDbOptions {
+  /** Postgres URL; unset -> embedded PGlite in dataDir. */
+  url?: string;
+  dataDir: string;
+  /** The service's schema; every table of the service lives in it. */
+  schema: string;
+  /** Folder of forward-only NNN_name.sql migrations, applied in order at start. */
+  migrationsDir?: string;
+  log: Logger;
+  poolSize?: number;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  const key = opts.url ?? `embedded:${path.resolve(opts.dataDir)}`;
+  let handleP = pools.get(key);
+  if (!handleP) {
+    handleP = opts.url
+      ? Promise.resolve<PoolHandle>({
+          pool: new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 }),
+          embedded: false,
+          refs: 0,
+          close: async () => undefined,
+        }).then((h) => {
+          h.close = () => h.pool.end();
+          h.pool.on('error', (err) => opts.log.error({ err }, 'pool error'));
+          return h;
+        })
+      : openEmbedded(opts.dataDir, opts.log);
+    pools.set(key, handleP);
+    handleP.catch(() => pools.delete(key));
+  }
+  const handle = await handleP;
+  handle.refs++;
+  const { pool } = handle;
+
+  const query = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
+    const client = txClient.getStore();
+    const r = await (client ?? pool).query(text, params as unknown[]);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+  };
+
+  let closed = false;
+  const db: Db = {
+    schema: opts.schema,
+    embedded: handle.embedded,
+    query,
+    async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+      const outer = txClient.getStore();
+      if (outer) return fn(db); // nested: join the open transaction
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await txClient.run(client, () => fn(db));
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--handle.refs === 0) {
+        pools.delete(key);
+        await handle.close();
+      }
+    },
+  };
+  await migrate(db, opts.schema, opts.migrationsDir, opts.log);
+  return db;
+}
+
+/**
+ * Applies forward-only migrations from a folder: files named NNN_description.sql, each run once,
+ * in one transaction with its bookkeeping row. `${schema}` in a file is the service's schema.
+ */
+export async function migrate(db: Db, schema: string, dir: string | undefined, log: Logger): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  await db.tx(async (q) => {
+    // Serialize concurrent starters of the same service on a real server.
+    await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`quire-migrate-${schema}`]);
+    await q.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await q.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    if (!dir) return;
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => /^\d+_.+\.sql$/.test(f))
+      .sort();
+    const done = new Set((await q.query<{ version: string }>(`SELECT version FROM ${schema}.schema_migrations`)).rows.map((r) => r.version));
+    for (const f of files) {
+      if (done.has(f)) continue;
+      const sql = fs.readFileSync(path.join(dir, f), 'utf8').replaceAll('${schema}', schema);
+      await q.query(sql);
+      await q.query(`INSERT INTO ${schema}.schema_migrations(version) VALUES ($1)`, [f]);
+      log.info({ schema, migration: f }, 'migration applied');
+    }
+  });
+}

@@ -1,0 +1,162 @@
+import {
+  Server,
+  ServerCredentials,
+  credentials,
+  Metadata,
+  status as GrpcStatus,
+  type Client,
+  type ServiceDefinition,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+  type ServiceError as GrpcServiceError,
+  type ServerWritableStream,
+} from '@grpc/grpc-js';
+import { HealthService, HealthCheckResponse_ServingStatus, type HealthCheckRequest, type HealthCheckResponse } from '@quire/proto/grpc/health/v1/health';
+import { ServiceError } from './errors.js';
+import type { Logger } from './log.js';
+
+/** Per-call context handed to handlers (metadata and a deadline-aware cancel flag). */
+export interface CallContext {
+  metadata: Metadata;
+  cancelled: () => boolean;
+}
+
+/** A service implementation written as async functions; `wrapService` adapts it to grpc-js. */
+export type AsyncHandlers<D extends ServiceDefinition> = {
+  [M in keyof D]: D[M] extends { requestStream: false; responseStream: false }
+    ? (req: ReturnType<D[M]['requestDeserialize']>, ctx: CallContext) => Promise<Parameters<D[M]['responseSerialize']>[0]>
+    : D[M] extends { requestStream: false; responseStream: true }
+      ? (req: ReturnType<D[M]['requestDeserialize']>, stream: ServerWritableStream<ReturnType<D[M]['requestDeserialize']>, Parameters<D[M]['responseSerialize']>[0]>) => Promise<void>
+      : never;
+};
+
+function toGrpcError(err: unknown, log: Logger, method: string): Partial<GrpcServiceError> {
+  if (err instanceof ServiceError) return err.toGrpc();
+  log.error({ err, method }, 'unhandled error in handler');
+  return new ServiceError(GrpcStatus.INTERNAL, 'internal_api_error', 'internal error').toGrpc();
+}
+
+export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHandlers<D>, log: Logger, inflight: Set<Promise<unknown>>): UntypedServiceImplementation {
+  const out: UntypedServiceImplementation = {};
+  for (const name of Object.keys(def) as (keyof D & string)[]) {
+    const m = def[name]!;
+    const fn = impl[name] as unknown as (req: unknown, arg: unknown) => Promise<unknown>;
+    if (!m.responseStream) {
+      out[name] = (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
+        const p = fn(call.request, { metadata: call.metadata, cancelled: () => call.cancelled })
+          .then((res) => cb(null, res))
+          .catch((err) => cb(toGrpcError(err, log, name)));
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p));
+      };
+    } else {
+      out[name] = (call: ServerWritableStream<unknown, unknown>) => {
+        const p = fn(call.request, call)
+          .then(() => call.end())
+          .catch((err) => call.destroy(Object.assign(new Error(String((err as Error)?.message)), toGrpcError(err, log, name)) as Error));
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p));
+      };
+    }
+  }
+  return out;
+}
+
+export interface GrpcServiceBinding {
+  /** Fully qualified name for health checks, e.g. "wiki.content.v1.ContentService". */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  address: string;
+  /** Marks NOT_SERVING, stops accepting calls, lets in-flight calls finish (up to graceMs), then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+  setServing(serving: boolean): void;
+}
+
+/**
+ * Starts a gRPC server with the standard health service. Handlers must be wrapped with
+ * wrapService, sharing the `inflight` set the server drains on shutdown.
+ */
+export async function startGrpcServer(opts: {
+  host?: string;
+  port: number;
+  services: GrpcServiceBinding[];
+  log: Logger;
+  inflight: Set<Promise<unknown>>;
+}): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  let serving = true;
+  const statusOf = (svc: string): HealthCheckResponse_ServingStatus => {
+    if (svc !== '' && !opts.services.some((s) => s.name === svc)) return HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN;
+    return serving ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING;
+  };
+  const watchers = new Set<ServerWritableStream<HealthCheckRequest, HealthCheckResponse>>();
+  server.addService(HealthService, {
+    check: (call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, cb: sendUnaryData<HealthCheckResponse>) => {
+      const st = statusOf(call.request.service);
+      if (st === HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN) cb({ code: GrpcStatus.NOT_FOUND, details: 'unknown service' });
+      else cb(null, { status: st });
+    },
+    watch: (call: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {
+      call.write({ status: statusOf(call.request.service) });
+      watchers.add(call);
+      call.on('cancelled', () => watchers.delete(call));
+    },
+  });
+  for (const s of opts.services) server.addService(s.definition, s.implementation);
+  const host = opts.host ?? '127.0.0.1';
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const setServing = (v: boolean) => {
+    serving = v;
+    for (const w of watchers) w.write({ status: statusOf(w.request.service) });
+  };
+  return {
+    port,
+    address: `${host}:${port}`,
+    setServing,
+    async shutdown(graceMs = 10_000) {
+      setServing(false);
+      for (const w of watchers) w.end();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        timer.unref();
+        // tryShutdown refuses new calls and waits for the in-flight ones.
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      await Promise.allSettled([...opts.inflight]);
+    },
+  };
+}
+
+/** Creates a grpc-js client for a generated ts-proto client constructor. */
+export function makeClient<C extends Client>(Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C, address: string): C {
+  return new Ctor(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    'grpc.max_send_message_length': 64 * 1024 * 1024,
+  });
+}
+
+type UnaryMethod<Req, Res> = (req: Req, metadata: Metadata, options: { deadline: Date }, cb: (err: GrpcServiceError | null, res: Res) => void) => unknown;
+
+/** Calls a unary method as a promise; failures come back as ServiceError (the one convention). */
+export function unary<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, req: Req, opts: { deadlineMs?: number; metadata?: Metadata } = {}): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    method.call(client, req, opts.metadata ?? new Metadata(), { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) =>
+      err ? reject(ServiceError.fromGrpc(err)) : resolve(res),
+    );
+  });
+}

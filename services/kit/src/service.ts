@@ -1,0 +1,124 @@
+import path from 'node:path';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { loadConfig, v } from './config.js';
+import { openDb, type Db } from './db.js';
+import { openKv, type KvStore } from './kv.js';
+import { createLogger, type Logger } from './log.js';
+import { startGrpcServer, wrapService, type AsyncHandlers, type RunningGrpcServer } from './grpc.js';
+import { resolveSecretKey } from './datadir.js';
+
+export type ServiceName = 'auth' | 'content' | 'search';
+
+export const DEFAULT_GRPC_PORTS: Record<ServiceName, number> = { auth: 50051, content: 50052, search: 50053 };
+
+/** The variables every service reads; per-service variants (CONTENT_DATABASE_URL, …) win over shared ones. */
+export function serviceConfigSpec(name: ServiceName) {
+  const P = name.toUpperCase();
+  return {
+    dataDir: v.string(['DATA_DIR'], { default: './data', doc: 'embedded data folder' }),
+    databaseUrl: v.url([`${P}_DATABASE_URL`, 'DATABASE_URL'], { protocols: ['postgres', 'postgresql'] }),
+    redisUrl: v.url([`${P}_REDIS_URL`, 'REDIS_URL'], { protocols: ['redis', 'rediss'] }),
+    grpcHost: v.string([`${P}_GRPC_HOST`], { default: '127.0.0.1' }),
+    grpcPort: v.port([`${P}_GRPC_PORT`], { default: DEFAULT_GRPC_PORTS[name] }),
+    secretKey: v.string(['SECRET_KEY']),
+    kvPrefix: v.string(['KV_PREFIX'], { default: 'quire:' }),
+    dbPoolSize: v.int([`${P}_DB_POOL_SIZE`, 'DB_POOL_SIZE'], { default: 10, min: 1, max: 200 }),
+  };
+}
+
+export interface ServiceRuntime {
+  name: ServiceName;
+  db: Db;
+  kv: KvStore;
+  log: Logger;
+  dataDir: string;
+  secretKey: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ServiceBinding {
+  name: string;
+  definition: ServiceDefinition;
+  handlers: object;
+}
+
+/** Captures a service's handler types against its generated definition. */
+export function bind<D extends ServiceDefinition>(name: string, definition: D, handlers: AsyncHandlers<D>): ServiceBinding {
+  return { name, definition, handlers };
+}
+
+export interface ServiceModule {
+  name: ServiceName;
+  /** Folder of the service's forward-only SQL migrations. */
+  migrationsDir: string;
+  create(rt: ServiceRuntime): Promise<{ bindings: ServiceBinding[]; close?: () => Promise<void> }>;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  address: string;
+  port: number;
+  runtime: ServiceRuntime;
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts one service: config, database (+ migrations), token store, gRPC server with health. */
+export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = process.env, log?: Logger): Promise<RunningService> {
+  const cfg = loadConfig(serviceConfigSpec(mod.name), env);
+  const logger = log ?? createLogger(mod.name);
+  const dataDir = path.resolve(cfg.dataDir);
+  const db = await openDb({ url: cfg.databaseUrl, dataDir, schema: mod.name, migrationsDir: mod.migrationsDir, log: logger, poolSize: cfg.dbPoolSize });
+  let kv: KvStore | undefined;
+  try {
+    kv = await openKv({ url: cfg.redisUrl, prefix: `${cfg.kvPrefix}${mod.name}:` });
+    const runtime: ServiceRuntime = { name: mod.name, db, kv, log: logger, dataDir, secretKey: resolveSecretKey(dataDir, cfg.secretKey), env };
+    const created = await mod.create(runtime);
+    const inflight = new Set<Promise<unknown>>();
+    const server: RunningGrpcServer = await startGrpcServer({
+      host: cfg.grpcHost,
+      port: cfg.grpcPort,
+      log: logger,
+      inflight,
+      services: created.bindings.map((b) => ({
+        name: b.name,
+        definition: b.definition,
+        implementation: wrapService(b.definition, b.handlers as AsyncHandlers<ServiceDefinition>, logger, inflight),
+      })),
+    });
+    logger.info({ address: server.address }, 'gRPC server listening');
+    let stopped: Promise<void> | undefined;
+    return {
+      name: mod.name,
+      address: server.address,
+      port: server.port,
+      runtime,
+      stop(graceMs?: number) {
+        stopped ??= (async () => {
+          await server.shutdown(graceMs);
+          await created.close?.();
+          await kv?.close();
+          await db.close();
+        })();
+        return stopped;
+      },
+    };
+  } catch (e) {
+    await kv?.close();
+    await db.close();
+    throw e;
+  }
+}
+
+/** Entry point of a service run as its own process: stops gracefully on SIGTERM/SIGINT. */
+export async function runServiceProcess(mod: ServiceModule): Promise<void> {
+  const svc = await startService(mod);
+  const onSignal = (sig: string) => {
+    svc.runtime.log.info({ sig }, 'shutting down');
+    svc.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
