@@ -72,6 +72,11 @@ export interface ModuleFlags {
   generator?: boolean;
 }
 
+/**
+ * A validated value: string for string-like types, number for integer/limit/namespace, boolean,
+ * arrays for multi-value params; timestamps are 14-digit TS_MW strings ("20240131235959") as
+ * MediaWiki's ParamValidator returns them.
+ */
 export type ParamValue = string | number | boolean | string[] | number[] | undefined;
 
 /** Validated parameters by unprefixed name (e.g. `prop`, not `rvprop`); absent optional ones are undefined. */
@@ -84,6 +89,13 @@ export interface ApiMessage {
   text: string;
   /** Extra fields MediaWiki puts next to code/info (e.g. maxlag's `lag`, `type`, `host`). */
   data?: Record<string, unknown>;
+  /** The message with its markup (errorformat=wikitext); defaults to `text`. */
+  wikitext?: string;
+  /** The message as HTML (errorformat=html); defaults to `text` HTML-escaped. */
+  html?: string;
+  /** Message key and parameters (errorformat=raw); default key `apierror-<code>`, no params. */
+  key?: string;
+  params?: (string | number)[];
 }
 
 export interface ActionContext {
@@ -101,11 +113,35 @@ export interface ActionContext {
   readonly files: ReadonlyMap<string, { filename: string; contentType: string; data: Buffer }>;
   /** Top-level result object: modules set `result[module.name] = …` (or query data). */
   readonly result: Record<string, unknown>;
+  /**
+   * Adds a warning for a module path ("main", "query", "query+revisions"); a bare submodule name
+   * ("revisions") is resolved to its path.
+   */
   addWarning(moduleName: string, msg: ApiMessage): void;
   /** Marks a parameter name as used (so it is not reported as unrecognized). */
   markUsed(name: string): void;
   /** Validates the parameters of a submodule (query prop/list/meta) against its declaration. */
   validateSubmodule(sub: ModuleDecl): Params;
+  /**
+   * Sends `body` as is instead of the formatted result (MediaWiki's custom ApiFormatRaw printer,
+   * used by action=help); errors still use the requested format.
+   */
+  setRawOutput(output: { contentType: string; filename: string; body: string }): void;
+  /** The registered modules (help and paraminfo read it; query resolves its submodules with it). */
+  readonly registry: ModuleLookup;
+}
+
+/** Read access to the module registry (action/registry.ts). */
+export interface ModuleLookup {
+  /** Modules of a group in registration order. */
+  modules(group: ModuleGroup): readonly ModuleDecl[];
+  get(group: ModuleGroup, name: string): ModuleDecl | undefined;
+  /** MediaWiki module path: "query", "query+revisions", "json". */
+  pathOf(module: ModuleDecl): string;
+  /** The module at a path ("main" is the main module), or undefined. */
+  byPath(path: string): ModuleDecl | undefined;
+  /** The main module (action=…, format=… and the other common parameters). */
+  readonly main: ModuleDecl;
 }
 
 export interface ModuleDecl {
@@ -135,6 +171,9 @@ export class ApiUsageError extends Error {
     super(info);
     this.name = 'ApiUsageError';
   }
+
+  /** Module path reported with the error ("main", "query+revisions"); the pipeline fills it when unset. */
+  modulePath?: string;
 }
 
 /*
@@ -153,7 +192,10 @@ export const META = {
   TYPE: '_type',
   KVP_KEY_NAME: '_kvpkeyname',
   KVP_MERGE: '_kvpmerge',
-  /** Keys whose boolean value becomes "" (true) / absent (false) in formatversion 1. */
+  /**
+   * Keys whose booleans stay real booleans in formatversion 1. Every other boolean is
+   * transformed there: true becomes "" and false is dropped (MediaWiki's META_BC_BOOLS).
+   */
   BC_BOOLS: '_BC_bools',
   BC_SUBELEMENTS: '_BC_subelements',
 } as const;

@@ -132,6 +132,11 @@ export class RedisKv implements KvStore {
 export async function openKv(opts: { url?: string; prefix?: string }): Promise<KvStore> {
   if (!opts.url) return new MemoryKv(opts.prefix);
   const kv = new RedisKv(opts.url, opts.prefix);
-  await kv.ping();
+  try {
+    await kv.ping();
+  } catch (e) {
+    await kv.close(); // stop ioredis from retrying forever in the background
+    throw e;
+  }
   return kv;
 }

@@ -34,7 +34,10 @@ export interface Namespace {
   content: boolean;
   subpages: boolean;
   nonincludable: boolean;
+  /** "" when not configured ($wgNamespaceContentModels) */
   defaultContentModel: string;
+  /** right needed to edit in it ($wgNamespaceProtection), e.g. "editinterface"; "" for none */
+  protection: string;
 }
 
 export interface NamespaceAlias {
@@ -203,6 +206,7 @@ function createBaseNamespace(): Namespace {
     subpages: false,
     nonincludable: false,
     defaultContentModel: "",
+    protection: "",
   };
 }
 
@@ -231,6 +235,9 @@ export const Namespace: MessageFns<Namespace> = {
     }
     if (message.defaultContentModel !== "") {
       writer.uint32(66).string(message.defaultContentModel);
+    }
+    if (message.protection !== "") {
+      writer.uint32(74).string(message.protection);
     }
     return writer;
   },
@@ -312,6 +319,14 @@ export const Namespace: MessageFns<Namespace> = {
             message.defaultContentModel = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.protection = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -338,6 +353,7 @@ export const Namespace: MessageFns<Namespace> = {
         : isSet(object.default_content_model)
         ? globalThis.String(object.default_content_model)
         : "",
+      protection: isSet(object.protection) ? globalThis.String(object.protection) : "",
     };
   },
 
@@ -367,6 +383,9 @@ export const Namespace: MessageFns<Namespace> = {
     if (message.defaultContentModel !== "") {
       obj.defaultContentModel = message.defaultContentModel;
     }
+    if (message.protection !== "") {
+      obj.protection = message.protection;
+    }
     return obj;
   },
 
@@ -383,6 +402,7 @@ export const Namespace: MessageFns<Namespace> = {
     message.subpages = object.subpages ?? false;
     message.nonincludable = object.nonincludable ?? false;
     message.defaultContentModel = object.defaultContentModel ?? "";
+    message.protection = object.protection ?? "";
     return message;
   },
 };

@@ -1,0 +1,444 @@
+/*
+ * The action API pipeline (MediaWiki's ApiMain): CORS, common parameters, asserts, module
+ * parameters and token, maxlag, POST-only modules, execution, unrecognized-parameter warnings,
+ * and output in the requested format, errorformat and formatversion.
+ */
+import crypto from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { ServiceError } from '@quire/kit';
+import type { Caller, GatewayDeps } from '../context.js';
+import { resolveCaller as resolveSessionCaller } from '../caller.js';
+import { SCRIPT_PATH } from '../config.js';
+import { ApiUsageError, type ActionContext, type ApiMessage, type ModuleDecl, type Params, type ResultObject } from './types.js';
+import { ErrorFormatter, ERROR_FORMATS, message, messageOf, MessageUsageError, usageError, type ErrorFormat } from './errors.js';
+import { validateParams, type ParamHolder, type ValidationEnv } from './params.js';
+import { createDefaultRegistry, type ModuleRegistry } from './registry.js';
+import { DEFAULT_FORMAT, type FormatModuleDecl, type Printed } from './format.js';
+import { readApiRequest, type ApiRequest } from './request.js';
+import { submodulesOf } from './paraminfo.js';
+
+export type CallerResolver = (req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }) => Promise<Caller>;
+
+export interface ActionApiOptions {
+  registry?: ModuleRegistry;
+  resolveCaller?: CallerResolver;
+}
+
+/** Request headers a CORS preflight may ask for ($wgAllowedCorsHeaders). */
+const ALLOWED_CORS_HEADERS = [
+  'accept',
+  'accept-language',
+  'content-language',
+  'content-type',
+  'accept-encoding',
+  'dnt',
+  'origin',
+  'user-agent',
+  'api-user-agent',
+  'access-control-max-age',
+  'authorization',
+];
+
+const LAG_CACHE_MS = 1000;
+
+function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  return allowed.some((pattern) => {
+    if (!pattern.includes('*')) return pattern === origin;
+    const re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    return re.test(origin);
+  });
+}
+
+/** BCP 47-ish codes MediaWiki accepts for uselang/errorlang; anything else falls back to English. */
+function languageCode(value: string, contentLang: string): string {
+  if (value === 'user') return 'en';
+  if (value === 'content') return contentLang;
+  return /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(value) ? value.toLowerCase() : 'en';
+}
+
+function isoNow(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** One request through the pipeline. */
+class ApiMainRun {
+  readonly errorFormatter: ErrorFormatter;
+  readonly used = new Set<string>();
+  readonly result: ResultObject = {};
+  readonly requestId = crypto.randomBytes(12).toString('hex');
+  caller: Caller | undefined;
+  module: ModuleDecl | undefined;
+  printer: FormatModuleDecl | undefined;
+  printerParams: Params = {};
+  highLimits = false;
+  namespaces: number[] = [];
+  rawOutput: { contentType: string; filename: string; body: string } | undefined;
+  readonly lacksSameOriginSecurity: boolean;
+
+  constructor(
+    readonly api: ApiRequest,
+    readonly req: Request,
+    readonly res: Response,
+    readonly deps: GatewayDeps,
+    readonly registry: ModuleRegistry,
+  ) {
+    const ef = api.values.get('errorformat');
+    this.errorFormatter = new ErrorFormatter(ef && (ERROR_FORMATS as readonly string[]).includes(ef) ? (ef as ErrorFormat) : 'bc');
+    // JSONP, anonymous CORS and Treat-as-Untrusted requests never carry the user's credentials.
+    this.lacksSameOriginSecurity = api.values.has('callback') || api.values.get('origin') === '*' || req.headers['treat-as-untrusted'] !== undefined;
+  }
+
+  warn(modulePath: string, msg: ApiMessage): void {
+    this.errorFormatter.addWarning(modulePath, msg);
+  }
+
+  /** ApiMain::getVal: arrays (`x[]=`) are refused with a warning. */
+  source() {
+    return {
+      get: (name: string) => {
+        if (this.api.arrays.has(name)) {
+          this.warn('main', message('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
+          return undefined;
+        }
+        return this.api.values.get(name);
+      },
+      markUsed: (name: string) => this.used.add(name),
+    };
+  }
+
+  env(modulePath: string, moduleName: string): ValidationEnv {
+    return {
+      highLimits: this.highLimits,
+      namespaces: this.namespaces,
+      warn: (msg) => this.warn(modulePath, msg),
+      parsedLimit: (value) => {
+        const limits = (this.result.limits ??= {}) as Record<string, unknown>;
+        limits[moduleName] = value;
+      },
+    };
+  }
+
+  validate(holder: ParamHolder, modulePath: string, moduleName: string): Params {
+    try {
+      return validateParams(holder, this.source(), this.env(modulePath, moduleName));
+    } catch (e) {
+      if (e instanceof ApiUsageError) e.modulePath ??= modulePath;
+      throw e;
+    }
+  }
+
+  /** ApiMain::addRequestedFields, read leniently so errors in other parameters still echo them. */
+  addRequestedFields(forceServedBy: boolean): void {
+    const v = this.api.values;
+    const requestid = v.get('requestid');
+    if (requestid !== undefined) this.result.requestid = requestid;
+    if (forceServedBy || v.has('servedby')) this.result.servedby = this.deps.config.servedBy;
+    if (v.has('curtimestamp')) this.result.curtimestamp = isoNow();
+    if (v.has('responselanginfo')) {
+      const uselang = languageCode(v.get('uselang') ?? 'user', this.deps.config.lang);
+      const errorlang = v.get('errorlang') ?? 'uselang';
+      this.result.uselang = uselang;
+      this.result.errorlang = errorlang === 'uselang' ? uselang : languageCode(errorlang, this.deps.config.lang);
+    }
+  }
+}
+
+/** An error ApiMain itself raises (reported for module "main"). */
+function mainError(code: string, key: string, params: (string | number)[] = []): ApiUsageError {
+  const e = usageError(code, key, params);
+  e.modulePath = 'main';
+  return e;
+}
+
+function isApiUsage(e: unknown): e is ApiUsageError {
+  return e instanceof ApiUsageError;
+}
+
+/** gRPC failures carry a MediaWiki code (kit's ServiceError); anything else is an internal error. */
+function toUsageError(e: unknown, requestId: string): ApiUsageError {
+  if (isApiUsage(e)) return e;
+  if (e instanceof ServiceError && !e.mwCode.startsWith('internal_api_error')) {
+    return new ApiUsageError(e.mwCode, e.message, e.data);
+  }
+  const cls = e instanceof Error ? e.constructor.name : 'Exception';
+  return new MessageUsageError(message(`internal_api_error_${cls}`, 'apierror-exceptioncaughttype', [requestId, cls], { errorclass: cls }));
+}
+
+export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions = {}): RequestHandler {
+  const registry = opts.registry ?? createDefaultRegistry();
+  const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;
+  let lagCache: { at: number; lag: number; host: string } | undefined;
+
+  async function replicationLag(): Promise<{ lag: number; host: string }> {
+    if (lagCache && Date.now() - lagCache.at < LAG_CACHE_MS) return lagCache;
+    const r = await deps.clients.content.getReplicationLag();
+    lagCache = { at: Date.now(), lag: r.lagSeconds, host: r.host };
+    return lagCache;
+  }
+
+  /** ApiMain::handleCORS; false when the request was answered (403). */
+  function handleCors(run: ApiMainRun): boolean {
+    const { req, res } = run;
+    const originParam = run.api.values.get('origin');
+    if (originParam === undefined) return true;
+    let allowOrigin: string;
+    let allowCredentials: string;
+    let matched: boolean;
+    let timing: string | undefined;
+    if (originParam === '*') {
+      matched = true;
+      allowOrigin = '*';
+      allowCredentials = 'false';
+    } else {
+      const header = (req.headers.origin ?? '').trim();
+      const origins = header === '' ? [] : header.split(/\s+/);
+      if (!origins.includes(originParam)) {
+        res.status(403).set({ 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.send("'origin' parameter does not match Origin header\n");
+        return false;
+      }
+      matched = origins.every((o) => originAllowed(o, deps.config.corsOriginList));
+      allowOrigin = header;
+      allowCredentials = 'true';
+      timing = header;
+      res.append('Vary', 'Origin');
+    }
+    if (!matched) {
+      res.set('MediaWiki-CORS-Rejection', 'Origin mismatch');
+      return true;
+    }
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    if (preflight) {
+      const requested = req.headers['access-control-request-headers'];
+      if (requested !== undefined) {
+        const names = requested.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+        if (!names.every((h) => ALLOWED_CORS_HEADERS.includes(h))) {
+          res.set('MediaWiki-CORS-Rejection', 'Unsupported header requested in preflight');
+          return true;
+        }
+        res.set('Access-Control-Allow-Headers', requested);
+      }
+      res.set('Access-Control-Allow-Methods', 'POST, GET, HEAD');
+    }
+    res.set('Access-Control-Allow-Origin', allowOrigin);
+    res.set('Access-Control-Allow-Credentials', allowCredentials);
+    if (timing !== undefined) res.set('Timing-Allow-Origin', timing);
+    if (!preflight) res.set('Access-Control-Expose-Headers', 'MediaWiki-API-Error, Retry-After, X-Database-Lag, MediaWiki-Login-Suppressed');
+    return true;
+  }
+
+  function checkAsserts(run: ApiMainRun, params: Params, caller: Caller): void {
+    const anonymous = caller.user.anonymous;
+    if (params.assert === 'anon' && !anonymous) throw mainError('assertanonfailed', 'apierror-assertanonfailed');
+    if (params.assert === 'user' && anonymous) throw mainError('assertuserfailed', 'apierror-assertuserfailed');
+    if (params.assert === 'bot' && !caller.user.rights.includes('bot')) throw mainError('assertbotfailed', 'apierror-assertbotfailed');
+    if (typeof params.assertuser === 'string' && (anonymous || caller.user.name !== params.assertuser)) {
+      throw mainError('assertnameduserfailed', 'apierror-assertnameduserfailed', [run.api.values.get('assertuser') ?? params.assertuser]);
+    }
+  }
+
+  async function checkToken(run: ApiMainRun, module: ModuleDecl, params: Params, caller: Caller): Promise<void> {
+    const type = module.flags.needsToken;
+    if (!type) return;
+    // ApiBase::requirePostedParameters(['token']).
+    if (run.api.query.some(([k]) => k === 'token')) {
+      throw usageError('mustpostparams', 'apierror-mustpostparams', ['token', 1]);
+    }
+    const token = typeof params.token === 'string' ? params.token : '';
+    // Requests without same-origin security (origin=*, JSONP) get no tokens and pass no token check.
+    const valid = !run.lacksSameOriginSecurity && (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid;
+    if (!valid) throw usageError('badtoken', 'apierror-badtoken');
+  }
+
+  async function checkMaxLag(run: ApiMainRun, params: Params): Promise<void> {
+    if (typeof params.maxlag !== 'number') return;
+    const { lag, host } = await replicationLag();
+    // No replica configured (-1): maxlag never fires, as in MediaWiki on a single database.
+    if (lag < 0 || lag <= params.maxlag) return;
+    const e = new MessageUsageError(message('maxlag', 'apierror-maxlag', [lag, host], { host, lag, type: 'db' }), 200, {
+      'Retry-After': String(Math.max(Math.trunc(params.maxlag), 5)),
+      'X-Database-Lag': String(Math.trunc(lag)),
+    });
+    e.modulePath = 'main';
+    throw e;
+  }
+
+  function makeContext(run: ApiMainRun, module: ModuleDecl, params: Params, caller: Caller): ActionContext {
+    const resolvePath = (name: string) => {
+      if (name === 'main' || name.includes('+') || registry.get('action', name) || registry.format(name)) return name;
+      const sub = registry.byPath(`query+${name}`);
+      return sub ? registry.pathOf(sub) : name;
+    };
+    return {
+      module,
+      params,
+      caller,
+      deps,
+      formatVersion: run.printer?.formatVersion(run.printerParams) ?? 1,
+      method: run.api.method,
+      highLimits: run.highLimits,
+      raw: run.api.values,
+      files: run.api.files,
+      result: run.result,
+      registry,
+      addWarning: (name, msg) => run.warn(resolvePath(name), msg),
+      setRawOutput: (output) => {
+        run.rawOutput = output;
+      },
+      markUsed: (name) => run.used.add(name),
+      validateSubmodule: (sub) => run.validate(sub, registry.pathOf(sub), sub.name),
+    };
+  }
+
+  function needsNamespaces(module: ModuleDecl): boolean {
+    const hasNs = (m: ModuleDecl) => Object.values(m.params).some((p) => p.type === 'namespace');
+    return hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs);
+  }
+
+  /** ApiMain::executeAction, up to the printing. */
+  async function execute(run: ApiMainRun): Promise<void> {
+    const mainParams = run.validate(registry.main, 'main', 'main');
+    const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity });
+    run.caller = caller;
+    run.highLimits = caller.user.rights.includes('apihighlimits');
+    checkAsserts(run, mainParams, caller);
+
+    const printer = registry.format(String(mainParams.format));
+    if (!printer) throw mainError('badvalue', 'paramvalidator-badvalue-enumnotmulti', ['format', String(mainParams.format)]);
+    const action = String(mainParams.action);
+    const module = registry.get('action', action);
+    if (!module) throw mainError('badvalue', 'paramvalidator-badvalue-enumnotmulti', ['action', action]);
+    run.module = module;
+    if (needsNamespaces(module)) run.namespaces = await deps.site.namespaceIds();
+    const params = run.validate(module, module.name, module.name);
+    await checkToken(run, module, params, caller);
+    await checkMaxLag(run, mainParams);
+    if (run.api.method !== 'POST' && module.flags.mustBePosted) {
+      throw mainError('mustbeposted', 'apierror-mustbeposted', [module.name]);
+    }
+    if (run.api.postWithoutContentType) {
+      run.warn('main', message('deprecation', 'apiwarn-deprecation-post-without-content-type'));
+    }
+    // The printer's parameters are validated before running the module so that a bad one never
+    // follows a write (MediaWiki finds it only when printing: "Error printer failed").
+    run.printerParams = validatePrinterParams(run, printer);
+    run.printer = printer;
+    for (const w of printer.warnings(run.printerParams)) run.warn(printer.name, w);
+
+    await module.execute(makeContext(run, module, params, caller));
+    reportUnusedParams(run, printer);
+  }
+
+  function validatePrinterParams(run: ApiMainRun, printer: FormatModuleDecl): Params {
+    try {
+      return run.validate(printer, printer.name, printer.name);
+    } catch (e) {
+      if (!isApiUsage(e)) throw e;
+      run.warn(printer.name, messageOf(e));
+      run.warn('main', message('errorprinterfailed', 'apiwarn-errorprinterfailed'));
+      // The error is printed with the printer's defaults.
+      run.printer = printer;
+      run.printerParams = Object.fromEntries(Object.entries(printer.params).map(([k, d]) => [k, d.type === 'boolean' ? false : d.default]));
+      e.modulePath = 'main';
+      throw e;
+    }
+  }
+
+  function reportUnusedParams(run: ApiMainRun, printer: FormatModuleDecl): void {
+    if (run.api.values.has('callback')) run.used.add('_'); // jQuery's JSONP cache buster (T94015)
+    const printerParams = new Set(Object.keys(printer.params));
+    // Uploads are not request values in PHP ($_FILES), so they are never reported.
+    const names = [...new Set([...run.api.values.keys(), ...run.api.arrays])];
+    const unused = names.filter((n) => !run.used.has(n) && !printerParams.has(n));
+    if (unused.length > 0) {
+      run.warn('main', message('unrecognizedparams', 'apierror-unrecognizedparams', [unused.join(', '), unused.length]));
+    }
+  }
+
+  /** The printer for errors: the requested format when it exists, else jsonfm (createErrorPrinter). */
+  function errorPrinter(run: ApiMainRun): FormatModuleDecl {
+    if (run.printer) return run.printer;
+    const requested = registry.format(run.api.values.get('format') ?? DEFAULT_FORMAT) ?? registry.format(DEFAULT_FORMAT)!;
+    run.printer = requested;
+    try {
+      run.printerParams = validateParams(requested, { get: (n) => run.api.values.get(n), markUsed: () => {} }, run.env(requested.name, requested.name));
+    } catch {
+      run.printerParams = {};
+    }
+    return requested;
+  }
+
+  function print(run: ApiMainRun, printer: FormatModuleDecl, body: ResultObject, status: number): Printed {
+    return printer.print({
+      result: body,
+      params: run.printerParams,
+      httpStatus: status,
+      posted: run.api.method === 'POST',
+      query: run.api.query,
+      scriptUrl: `${deps.config.server}${SCRIPT_PATH}/api.php`,
+      sitename: deps.config.sitename,
+    });
+  }
+
+  function send(run: ApiMainRun, printed: Printed, status: number, headers: Record<string, string>): void {
+    const { res, req } = run;
+    const maxage = typeof run.api.values.get('maxage') === 'string' && /^\d+$/.test(run.api.values.get('maxage')!) ? run.api.values.get('maxage') : '0';
+    res.status(printed.httpStatus);
+    res.set({
+      ...headers,
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Content-Disposition': `inline; filename=${printed.filename}`,
+      'Cache-Control': `private, must-revalidate, max-age=${status === 200 && !run.module?.flags.writeMode ? maxage : 0}`,
+      'Content-Type': `${printed.contentType}; charset=utf-8`,
+      'X-Request-Id': run.requestId,
+    });
+    res.append('Vary', 'Treat-as-Untrusted');
+    if (run.lacksSameOriginSecurity) res.set('MediaWiki-Login-Suppressed', 'true');
+    res.end(req.method === 'HEAD' ? undefined : printed.body);
+  }
+
+  return async (req, res) => {
+    let api: ApiRequest;
+    try {
+      api = await readApiRequest(req);
+    } catch {
+      res.status(400).type('text/plain').send('Malformed request body\n');
+      return;
+    }
+    const run = new ApiMainRun(api, req, res, deps, registry);
+    if (!handleCors(run)) return;
+    if (req.method === 'OPTIONS') {
+      res.status(200).set({ 'X-Content-Type-Options': 'nosniff' }).end();
+      return;
+    }
+    run.addRequestedFields(false);
+    try {
+      if (!['GET', 'HEAD', 'POST'].includes(req.method)) {
+        throw new MessageUsageError(message('invalidmethod', 'apierror-invalidmethod'), 405);
+      }
+      await execute(run);
+      if (run.rawOutput) {
+        send(run, { ...run.rawOutput, httpStatus: 200 }, 200, {});
+        return;
+      }
+      const warnings = run.errorFormatter.renderWarnings();
+      const body: ResultObject = warnings === undefined ? { ...run.result } : { warnings, ...run.result };
+      send(run, print(run, run.printer!, body, 200), 200, {});
+    } catch (e) {
+      const err = toUsageError(e, run.requestId);
+      if (!isApiUsage(e)) deps.log.error({ err: e, requestId: run.requestId }, 'action API internal error');
+      const printer = errorPrinter(run);
+      const body: ResultObject = {};
+      const warnings = run.errorFormatter.renderWarnings();
+      if (warnings !== undefined) body.warnings = warnings;
+      run.errorFormatter.renderError(body, err.modulePath ?? run.module?.name ?? 'main', messageOf(err), `${deps.config.server}${SCRIPT_PATH}/api.php`);
+      // The partial result is dropped; only the requested fields are kept (ApiMain::substituteResultWithError).
+      const fields = run.result;
+      if ('requestid' in fields) body.requestid = fields.requestid;
+      body.servedby = deps.config.servedBy;
+      for (const k of ['curtimestamp', 'uselang', 'errorlang']) if (k in fields) body[k] = fields[k];
+      send(run, print(run, printer, body, err.httpStatus), err.httpStatus, { ...err.headers, 'MediaWiki-API-Error': err.code });
+    }
+  };
+}

@@ -1,0 +1,239 @@
+/*
+ * action=paraminfo (MediaWiki's ApiParamInfo): module and parameter metadata, generated from the
+ * declarations in the shape MediaWiki 1.39 returns.
+ */
+import { escapeHtml, message } from './errors.js';
+import { multiLimits } from './params.js';
+import { setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
+
+type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
+
+const PAGESET_PARAMS = ['titles', 'pageids', 'revids', 'generator', 'redirects', 'converttitles'];
+
+function ucfirst(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** PHP class name MediaWiki would report for the module. */
+function className(module: ModuleDecl, path: string): string {
+  if (path === 'main') return 'ApiMain';
+  if (module.group === 'format') return `ApiFormat${ucfirst(module.name.replace(/fm$/, ''))}`;
+  if (module.group === 'action') return `Api${ucfirst(module.name)}`;
+  return `ApiQuery${ucfirst(module.name)}`;
+}
+
+/** EnumDef::sortEnumValues: sorted, deprecated values last. */
+export function sortedEnum(decl: ParamDecl): string[] {
+  const values = [...(decl.type as readonly string[])];
+  const deprecated = decl.deprecatedValues ?? [];
+  return [...values.filter((v) => !deprecated.includes(v)).sort(), ...values.filter((v) => deprecated.includes(v)).sort()];
+}
+
+/** ParamValidator::getParamInfo plus ApiParamInfo's additions, without index/name/description. */
+export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, registry: ModuleLookup): ResultObject {
+  const info: ResultObject = {};
+  const isEnum = Array.isArray(decl.type);
+  info.type = isEnum ? setIndexedTagName(sortedEnum(decl), 't') : decl.type;
+  info.required = !!decl.required;
+  if (decl.deprecated) info.deprecated = true;
+  if (decl.sensitive) info.sensitive = true;
+  if (decl.default !== undefined && decl.type !== 'boolean') info.default = decl.default;
+  info.multi = !!decl.multi;
+  if (decl.multi) {
+    const { low, high } = multiLimits(decl);
+    info.lowlimit = low;
+    info.highlimit = high;
+    info.limit = low;
+    if (decl.allowAll) info.allspecifier = '*';
+  }
+  if (decl.type === 'integer' || decl.type === 'limit') {
+    if (decl.min !== undefined) info.min = decl.min;
+    if (decl.max !== undefined) info.max = decl.max;
+    if (decl.max !== undefined && decl.highMax !== undefined && decl.highMax > decl.max) info.highmax = decl.highMax;
+  }
+  if (decl.submoduleGroup) {
+    const subs: ResultObject = {};
+    for (const v of sortedEnum(decl)) {
+      const sub = registry.get(decl.submoduleGroup, v);
+      if (sub) subs[v] = registry.pathOf(sub);
+    }
+    info.submodules = subs;
+    if (name === 'generator') info.submoduleparamprefix = 'g';
+  }
+  if (isEnum && decl.deprecatedValues?.length) info.deprecatedvalues = decl.deprecatedValues.filter((v) => (decl.type as readonly string[]).includes(v)).sort();
+  if (decl.type === 'user') info.subtypes = setIndexedTagName(['name'], 't');
+  if (decl.type === 'title') info.mustExist = false;
+  if (name === 'token' && module.flags.needsToken) info.tokentype = module.flags.needsToken;
+  return info;
+}
+
+function helpText(format: HelpFormat, key: string, text: string): unknown {
+  switch (format) {
+    case 'wikitext':
+      return text;
+    case 'html':
+      return escapeHtml(text);
+    case 'raw':
+      return setIndexedTagName([{ key, params: setIndexedTagName([], 'param') }], 'msg');
+    default:
+      return undefined;
+  }
+}
+
+export function moduleInfo(module: ModuleDecl, path: string, registry: ModuleLookup, helpFormat: HelpFormat, serverUrl: string): ResultObject {
+  const ret: ResultObject = { name: module.name, classname: className(module, path), path };
+  if (path !== 'main') ret.group = module.group;
+  ret.prefix = module.prefix;
+  ret.source = 'MediaWiki';
+  ret.sourcename = 'MediaWiki';
+  ret.licensetag = 'GPL-2.0-or-later';
+  ret.licenselink = `${serverUrl}/wiki/Special:Version/License/MediaWiki`;
+  const description = helpText(helpFormat, `apihelp-${path}-summary`, module.summary);
+  if (description !== undefined) ret.description = description;
+  const f = module.flags;
+  if (f.deprecated) ret.deprecated = true;
+  if (f.internal) ret.internal = true;
+  if (path !== 'main' && f.readRights !== false) ret.readrights = true;
+  if (f.writeMode) ret.writerights = true;
+  if (f.mustBePosted) ret.mustbeposted = true;
+  if (f.generator) ret.generator = true;
+  ret.helpurls = setIndexedTagName([], 'helpurl');
+  if (helpFormat !== 'none') {
+    ret.examples = setIndexedTagName(
+      Object.entries(module.examples ?? {}).map(([query, text], i) => ({
+        query,
+        description: helpText(helpFormat, `apihelp-${path}-example-${i + 1}`, text),
+      })),
+      'example',
+    );
+  }
+  ret.parameters = setIndexedTagName(
+    Object.entries(module.params).map(([name, decl], i) => {
+      const item: ResultObject = { index: i + 1, name };
+      const d = helpText(helpFormat, `apihelp-${path}-param-${name}`, decl.help);
+      if (d !== undefined) item.description = d;
+      return Object.assign(item, paramInfo(module, name, decl, registry));
+    }),
+    'param',
+  );
+  ret.templatedparameters = setIndexedTagName([], 'param');
+  return ret;
+}
+
+/** Expands `x+*` / `x+**` (all submodules, recursively) into sorted module paths. */
+function listSubmodules(registry: ModuleLookup, path: string, recursive: boolean): string[] {
+  const subs = submodulesOf(registry, path).map((m) => registry.pathOf(m));
+  const names = [...new Set(subs)].sort((a, b) => (a.split('+').pop()! < b.split('+').pop()! ? -1 : 1));
+  return names.flatMap((p) => (recursive ? [p, ...listSubmodules(registry, p, true)] : [p]));
+}
+
+/** Direct submodules of a path: actions and formats of "main", prop/list/meta of "query". */
+export function submodulesOf(registry: ModuleLookup, path: string): readonly ModuleDecl[] {
+  if (path === 'main') return [...registry.modules('action'), ...registry.modules('format')];
+  if (path === 'query') return (['prop', 'list', 'meta'] as const).flatMap((g) => [...registry.modules(g)]);
+  return [];
+}
+
+/** ApiBase::getModuleFromPath, with its errors as messages. */
+export function resolveModulePath(registry: ModuleLookup, rawPath: string): { module: ModuleDecl; path: string } | { error: ApiMessage } {
+  if (rawPath === 'main') return { module: registry.main, path: 'main' };
+  const path = rawPath.includes('+') ? rawPath : rawPath.replace(/ /g, '+');
+  let current = 'main';
+  for (const part of path.split('+')) {
+    if (submodulesOf(registry, current).length === 0) return { error: message('badmodule', 'apierror-badmodule-nosubmodules', [current]) };
+    const next = current === 'main' ? part : `${current}+${part}`;
+    if (!registry.byPath(next)) return { error: message('badmodule', 'apierror-badmodule-badsubmodule', [current, part]) };
+    current = next;
+  }
+  return { module: registry.byPath(current)!, path: current };
+}
+
+export const paraminfoModule: ModuleDecl = {
+  name: 'paraminfo',
+  group: 'action',
+  prefix: '',
+  summary: 'Obtain information about API modules.',
+  params: {
+    modules: {
+      type: 'string',
+      multi: true,
+      help: 'List of module names (values of the action and format parameters, or main). Can specify submodules with a +, or all submodules with +*, or all submodules recursively with +**.',
+    },
+    helpformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'none', help: 'Format of help strings.' },
+    querymodules: {
+      type: 'string',
+      multi: true,
+      deprecated: true,
+      help: 'List of query module names (value of prop, meta or list parameter). Use modules=query+foo instead of querymodules=foo.',
+    },
+    mainmodule: { type: 'boolean', deprecated: true, help: 'Get information about the main (top-level) module as well. Use modules=main instead.' },
+    pagesetmodule: { type: 'boolean', deprecated: true, help: 'Get information about the pageset module (providing titles= and friends) as well.' },
+    formatmodules: {
+      type: 'string',
+      multi: true,
+      deprecated: true,
+      help: 'List of format module names (value of format parameter). Use modules instead.',
+    },
+  },
+  flags: { readRights: false },
+  examples: {
+    'action=paraminfo&modules=query%2Binfo|jsonfm': 'Show info for action=query&prop=info and format=jsonfm.',
+    'action=paraminfo&modules=query%2B*': 'Show info for all submodules of action=query.',
+  },
+  async execute(ctx: ActionContext) {
+    const p = ctx.params;
+    const registry = ctx.registry;
+    const helpFormat = p.helpformat as HelpFormat;
+    const server = ctx.deps.config.server;
+    const warn = (msg: ApiMessage) => ctx.addWarning('paraminfo', msg);
+
+    const paths: { path: string; key: 'modules' | 'querymodules' | 'formatmodules' }[] = [];
+    for (const raw of (p.modules as string[] | undefined) ?? []) {
+      const m = /^(.*?)(?:[+ ](\*\*?))?$/.exec(raw === '*' || raw === '**' ? `main+${raw}` : raw)!;
+      const [, base = '', star] = m;
+      if (!star) {
+        paths.push({ path: base, key: 'modules' });
+        continue;
+      }
+      const resolved = resolveModulePath(registry, base);
+      if ('error' in resolved) {
+        warn(resolved.error);
+        continue;
+      }
+      const subs = listSubmodules(registry, resolved.path, star === '**');
+      if (subs.length === 0) warn(message('badmodule', 'apierror-badmodule-nosubmodules', [resolved.path]));
+      for (const s of subs) paths.push({ path: s, key: 'modules' });
+    }
+    for (const q of (p.querymodules as string[] | undefined) ?? []) paths.push({ path: `query+${q}`, key: 'querymodules' });
+    for (const f of (p.formatmodules as string[] | undefined) ?? []) paths.push({ path: f, key: 'formatmodules' });
+
+    const res: ResultObject = { helpformat: helpFormat };
+    const seen = new Set<string>();
+    for (const { path, key } of paths) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const resolved = resolveModulePath(registry, path);
+      if ('error' in resolved) {
+        warn(resolved.error);
+        continue;
+      }
+      const item = moduleInfo(resolved.module, resolved.path, registry, helpFormat, server);
+      if (key === 'querymodules') item.querytype = item.group;
+      const list = (res[key] ??= setIndexedTagName([], 'module')) as unknown[];
+      list.push(item);
+    }
+    if (p.mainmodule) res.mainmodule = moduleInfo(registry.main, 'main', registry, helpFormat, server);
+    if (p.pagesetmodule) {
+      const query = registry.get('action', 'query');
+      const params = Object.fromEntries(Object.entries(query?.params ?? {}).filter(([n]) => PAGESET_PARAMS.includes(n)));
+      const pageset: ModuleDecl = { name: 'pageset', group: 'action', prefix: '', summary: 'The pages to work on.', params, flags: {}, execute: async () => {} };
+      const info = moduleInfo(pageset, 'pageset', registry, helpFormat, server);
+      delete info.name;
+      delete info.path;
+      delete info.group;
+      info.classname = 'ApiPageSet';
+      res.pagesetmodule = info;
+    }
+    ctx.result.paraminfo = res;
+  },
+};

@@ -1,0 +1,260 @@
+/*
+ * Parameter validation from declarations, as MediaWiki 1.39's ParamValidator with the action
+ * API's settings (ApiParamValidator): unknown values of multi-value enums are dropped with a
+ * warning, out-of-range integers are clamped with a warning unless enforceRange, booleans are
+ * true when present whatever their value.
+ */
+import type { ApiMessage, ParamDecl, ParamValue, Params } from './types.js';
+import { message, MessageUsageError } from './errors.js';
+
+/** ParamValidator's default multi-value limits (ISMULTI_LIMIT1/2). */
+export const MULTI_LIMIT1 = 50;
+export const MULTI_LIMIT2 = 500;
+
+/** The request as validation sees it: raw values by full (prefixed) name. */
+export interface ParamSource {
+  get(name: string): string | undefined;
+  markUsed(name: string): void;
+}
+
+export interface ValidationEnv {
+  highLimits: boolean;
+  /** Namespace ids of the wiki, for `namespace` params. */
+  namespaces: readonly number[];
+  warn(msg: ApiMessage): void;
+  /** A `limit` param given as "max" was resolved to `value` (ApiResult::addParsedLimit). */
+  parsedLimit(value: number): void;
+}
+
+export interface ParamHolder {
+  prefix: string;
+  params: Record<string, ParamDecl>;
+}
+
+export function multiLimits(decl: ParamDecl): { low: number; high: number } {
+  const low = decl.multiLimit1 ?? MULTI_LIMIT1;
+  return { low, high: Math.max(low, decl.multiLimit2 ?? MULTI_LIMIT2) };
+}
+
+function fail(code: string, key: string, params: (string | number)[], data?: Record<string, unknown>): never {
+  throw new MessageUsageError(message(code, key, params, data));
+}
+
+/** ParamValidator::explodeMultiValue: `a|b` or, when the value starts with U+001F, `\x1fa\x1fb`. */
+export function explodeMultiValue(value: string, limit: number): string[] {
+  if (value === '' || value === '\x1f') return [];
+  const [sep, body] = value.startsWith('\x1f') ? ['\x1f', value.slice(1)] : ['|', value];
+  const parts = body.split(sep);
+  return parts.length > limit ? [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(sep)] : parts;
+}
+
+export function enumValues(decl: ParamDecl, env: ValidationEnv): readonly string[] | undefined {
+  if (Array.isArray(decl.type)) return decl.type as readonly string[];
+  if (decl.type === 'namespace') return env.namespaces.map(String);
+  return undefined;
+}
+
+/** Validates every declared parameter of a module (names get the module's prefix). */
+export function validateParams(holder: ParamHolder, src: ParamSource, env: ValidationEnv): Params {
+  const out: Params = {};
+  for (const [name, decl] of Object.entries(holder.params)) {
+    const full = holder.prefix + name;
+    src.markUsed(full);
+    out[name] = validateParam(full, decl, src.get(full), env);
+  }
+  return out;
+}
+
+export function validateParam(name: string, decl: ParamDecl, raw: string | undefined, env: ValidationEnv): ParamValue {
+  if (decl.type === 'boolean') return raw !== undefined; // PresenceBooleanDef: present means true
+  if (decl.type === 'upload') return undefined; // files are read from ActionContext.files
+  let value = raw;
+  let isDefault = false;
+  if (value !== undefined) {
+    if (decl.deprecated) env.warn(message('deprecation', 'paramvalidator-param-deprecated', [name]));
+  } else if (decl.default !== undefined) {
+    value = String(decl.default);
+    isDefault = true;
+  }
+  if (value === undefined) {
+    if (decl.required) fail('missingparam', 'paramvalidator-missingparam', [name]);
+    return undefined;
+  }
+  if (decl.type !== 'raw' && decl.type !== 'password') value = value.normalize('NFC');
+
+  if (!decl.multi) {
+    if (value.startsWith('\x1f')) fail('badvalue', 'paramvalidator-notmulti', [name]);
+    return validateOne(name, decl, value, env, false, isDefault);
+  }
+
+  const { low, high } = multiLimits(decl);
+  const list = explodeMultiValue(value, high + 1);
+  const allowed = enumValues(decl, env);
+  if (allowed && decl.allowAll && list.length === 1 && list[0] === '*') {
+    return decl.type === 'namespace' ? allowed.map(Number) : [...allowed];
+  }
+  const limit = list.length > low && env.highLimits ? high : low;
+  if (list.length > limit) {
+    fail('toomanyvalues', 'apierror-toomanyvalues', [name, limit], { limit, lowlimit: low, highlimit: high });
+  }
+  const valid: (string | number)[] = [];
+  const invalid: string[] = [];
+  for (const v of list) {
+    if (allowed && !allowed.includes(v)) {
+      invalid.push(v);
+      continue;
+    }
+    const x = validateOne(name, decl, v, env, true, isDefault);
+    if (typeof x === 'string' || typeof x === 'number') valid.push(x);
+  }
+  if (invalid.length > 0) {
+    env.warn(message('unrecognizedvalues', 'paramvalidator-unrecognizedvalues', [name, invalid.join(', '), invalid.length], { values: invalid }));
+  }
+  const unique = [...new Set(valid)];
+  return unique.every((x) => typeof x === 'number') ? (unique as number[]) : unique.map(String);
+}
+
+function validateOne(name: string, decl: ParamDecl, value: string, env: ValidationEnv, inMulti: boolean, isDefault: boolean): string | number {
+  const allowed = enumValues(decl, env);
+  if (allowed) {
+    if (!allowed.includes(value)) fail('badvalue', 'paramvalidator-badvalue-enumnotmulti', [name, value]);
+    if (!isDefault && decl.deprecatedValues?.includes(value)) {
+      env.warn(message('deprecation', 'paramvalidator-deprecated-value', [name, value]));
+    }
+    return decl.type === 'namespace' ? Number(value) : value;
+  }
+  switch (decl.type) {
+    case 'limit':
+      if (value === 'max') {
+        const max = env.highLimits ? (decl.highMax ?? decl.max) : decl.max;
+        const resolved = max ?? Number.MAX_SAFE_INTEGER;
+        if (!inMulti) env.parsedLimit(resolved);
+        return resolved;
+      }
+      return validateInteger(name, decl, value, env);
+    case 'integer':
+      return validateInteger(name, decl, value, env);
+    case 'timestamp':
+      return validateTimestamp(name, value, env);
+    case 'text':
+      return value.replace(/\r\n?/g, '\n');
+    case 'user':
+      return validateUserName(name, value);
+    default:
+      return value;
+  }
+}
+
+function validateInteger(name: string, decl: ParamDecl, value: string, env: ValidationEnv): number {
+  if (!/^[+-]?\d+$/.test(value)) fail('badinteger', 'paramvalidator-badinteger', [name, value]);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) fail('badinteger', 'paramvalidator-badinteger', [name, value]);
+  const min = decl.min ?? (decl.type === 'limit' ? 0 : undefined);
+  const max1 = decl.max;
+  const max2 = decl.highMax ?? max1;
+  let clamped = n;
+  let outOfRange = false;
+  if (min !== undefined && n < min) {
+    outOfRange = true;
+    clamped = min;
+  } else if (max1 !== undefined && n > max1) {
+    if (max2 !== undefined && max2 > max1 && env.highLimits) {
+      if (n > max2) {
+        outOfRange = true;
+        clamped = max2;
+      }
+    } else {
+      outOfRange = true;
+      clamped = max1;
+    }
+  }
+  if (!outOfRange) return n;
+  const curmax = max2 !== undefined && max1 !== undefined && max2 > max1 && env.highLimits ? max2 : max1;
+  const what = `${min !== undefined ? 'min' : ''}${max1 !== undefined ? 'max' : ''}`;
+  const msg = message('outofrange', `paramvalidator-outofrange-${what}`, [name, value, min ?? '', curmax ?? ''], {
+    min: min ?? null,
+    curmax: curmax ?? null,
+    max: max1 ?? null,
+    highmax: max2 ?? null,
+  });
+  if (decl.enforceRange) throw new MessageUsageError(msg);
+  env.warn(msg);
+  return clamped;
+}
+
+const INVALID_USER_CHARS = /[#<>[\]|{}@:\u0000-\u001f\u007f]/;
+
+/** UserDef for names: canonical form (spaces, first letter upper case); invalid names fail. */
+function validateUserName(name: string, value: string): string {
+  const canonical = value.replace(/_/g, ' ').trim().replace(/ {2,}/g, ' ');
+  if (canonical === '' || INVALID_USER_CHARS.test(canonical) || canonical.includes('/')) {
+    fail('baduser', 'paramvalidator-baduser', [name, value]);
+  }
+  return canonical.charAt(0).toUpperCase() + canonical.slice(1);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function offsetMinutes(zone: string | undefined): number {
+  if (!zone || zone === 'Z' || zone === 'GMT' || zone === 'UT' || zone === 'UTC' || /^[A-IK-Za-ik-z]$/.test(zone)) return 0;
+  const us = /^([ECMP])([SD])T$/.exec(zone);
+  if (us) return -60 * ({ E: 5, C: 6, M: 7, P: 8 }[us[1] as 'E' | 'C' | 'M' | 'P'] - (us[2] === 'D' ? 1 : 0));
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone.replace(/^ /, '+'));
+  if (!m) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+/** Milliseconds since the epoch for the formats ConvertibleTimestamp accepts, or undefined. */
+export function parseTimestamp(value: string, now = Date.now()): number | undefined {
+  const utc = (y: string | number, mo: number, d: string, h: string, mi: string, s: string, zone?: string) =>
+    Date.UTC(Number(y), mo, Number(d), Number(h), Number(mi), Number(s)) - offsetMinutes(zone) * 60_000;
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(value))) return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!);
+  if ((m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,]\d{1,6})?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(value))) {
+    return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!, m[7]);
+  }
+  if ((m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(?:[.,]\d{1,6})?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(value))) {
+    return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!, m[7]);
+  }
+  if ((m = /^(-?\d{1,13})(?:\.(\d{1,6}))?$/.exec(value))) return Number(m[1]) * 1000;
+  if ((m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?(?:([+\- ]\d\d)| GMT)$/.exec(value))) {
+    return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!, m[7]);
+  }
+  if ((m = /^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(value))) return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!);
+  const rfc2822 =
+    /^\s*(?:[A-Z][a-z]{2},\s*)?(\d\d?)\s+([A-Z][a-z]{2})\s+(\d{2,})\s+(\d\d)\s*:\s*(\d\d)\s*:\s*(\d\d)(?:\s+([+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z]))?(?:\s*;|$)/;
+  if ((m = rfc2822.exec(value)) && MONTHS.includes(m[2]!)) {
+    let y = Number(m[3]);
+    if (y < 1000) y += y < 50 ? 2000 : 1900;
+    return utc(y, MONTHS.indexOf(m[2]!), m[1]!, m[4]!, m[5]!, m[6]!, m[7]);
+  }
+  const rfc850 = /^[A-Z][a-z]{5,8}, (\d\d)-([A-Z][a-z]{2})-(\d{2}) (\d\d):(\d\d):(\d\d)(?: ([+-]\d{2}(?::?\d{2})?|[A-Z]{1,5}))?$/;
+  if ((m = rfc850.exec(value)) && MONTHS.includes(m[2]!)) {
+    // RFC 2616 two-digit years: within 50 years of now.
+    const pivot = new Date(now).getUTCFullYear() + 50;
+    let y = pivot - (pivot % 100) + Number(m[3]);
+    if (y > pivot) y -= 100;
+    return utc(y, MONTHS.indexOf(m[2]!), m[1]!, m[4]!, m[5]!, m[6]!, m[7]);
+  }
+  if ((m = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\s*$/.exec(value)) && MONTHS.includes(m[1]!)) {
+    return utc(m[6]!, MONTHS.indexOf(m[1]!), m[2]!, m[3]!, m[4]!, m[5]!);
+  }
+  return undefined;
+}
+
+/** TS_MW: 14 digits, UTC. */
+export function toMwTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+function validateTimestamp(name: string, value: string, env: ValidationEnv): string {
+  // ConvertibleTimestamp reads "", "0" and the like as "now"; MediaWiki deprecates that.
+  if (value === '' || value === '0') {
+    env.warn(message('unclearnowtimestamp', 'paramvalidator-unclearnowtimestamp', [name, value]));
+    return toMwTimestamp(Date.now());
+  }
+  if (value === 'now') return toMwTimestamp(Date.now());
+  const ms = parseTimestamp(value);
+  if (ms === undefined || Number.isNaN(ms)) fail('badtimestamp', 'paramvalidator-badtimestamp', [name, value]);
+  return toMwTimestamp(ms);
+}

@@ -1,0 +1,121 @@
+/* prop=info (MediaWiki's ApiQueryInfo): base page fields plus url, talkid, subjectid, associatedpage, displaytitle. */
+import type { Namespace, PageRecord } from '@quire/proto/wiki/content/v1/content';
+import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
+import type { ModuleDecl, ResultObject } from '../types.js';
+import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
+import { queryRunOf } from './run.js';
+import { isRtl } from './siteinfo.js';
+
+const INFO_PROPS = ['talkid', 'subjectid', 'associatedpage', 'url', 'displaytitle'] as const;
+
+export interface InfoOptions {
+  props: ReadonlySet<string>;
+  server: string;
+  /** Content language: the page language of pages without their own. */
+  lang: string;
+  /** When redirects are resolved no page reports `redirect` (ApiQueryInfo reads page_is_redirect only otherwise). */
+  resolvingRedirects: boolean;
+  namespaces: readonly Namespace[];
+  /** Page ids of associated (talk or subject) pages, by prefixed title. */
+  associatedIds: ReadonlyMap<string, number>;
+}
+
+/** The talk page of a subject page or the subject page of a talk page (NamespaceInfo::getAssociatedPage). */
+export function associatedTitle(page: PageRecord, namespaces: readonly Namespace[]): string | undefined {
+  if (page.ns < 0) return undefined;
+  const own = namespaces.find((n) => n.id === page.ns);
+  const other = namespaces.find((n) => n.id === (page.ns % 2 === 0 ? page.ns + 1 : page.ns - 1));
+  if (!own || !other) return undefined;
+  const text = own.name ? page.title.slice(own.name.length + 1) : page.title;
+  return other.name ? `${other.name}:${text}` : text;
+}
+
+function dbKey(title: string): string {
+  return title.replace(/ /g, '_');
+}
+
+/** ApiQueryInfo::extractPageInfo for an existing (pageid > 0) or missing page. */
+export function pageInfo(page: PageRecord, exists: boolean, o: InfoOptions): ResultObject {
+  const lang = page.pageLanguage || o.lang;
+  const vals: ResultObject = {
+    contentmodel: page.contentModel || o.namespaces.find((n) => n.id === page.ns)?.defaultContentModel || 'wikitext',
+    pagelanguage: lang,
+    pagelanguagehtmlcode: lang,
+    pagelanguagedir: isRtl(lang) ? 'rtl' : 'ltr',
+  };
+  if (exists) {
+    vals.touched = isoTimestamp(page.touched || page.latestTimestamp);
+    vals.lastrevid = page.latestRevId;
+    vals.length = page.length;
+    if (page.redirect && !o.resolvingRedirects) vals.redirect = true;
+    if (page.isNew) vals.new = true;
+  }
+  const associated = associatedTitle(page, o.namespaces);
+  const isTalk = page.ns % 2 === 1;
+  if (associated !== undefined) {
+    const id = o.associatedIds.get(associated);
+    if (id !== undefined && o.props.has(isTalk ? 'subjectid' : 'talkid')) vals[isTalk ? 'subjectid' : 'talkid'] = id;
+    if (o.props.has('associatedpage')) vals.associatedpage = associated;
+  }
+  if (o.props.has('url')) {
+    const key = wfUrlencode(dbKey(page.title));
+    const url = o.server + ARTICLE_PATH.replace('$1', key);
+    vals.fullurl = url;
+    vals.editurl = `${o.server}${SCRIPT_PATH}/index.php?title=${key}&action=edit`;
+    vals.canonicalurl = url;
+  }
+  // Without page props ({{DISPLAYTITLE}}) the display title is the escaped title.
+  if (o.props.has('displaytitle')) vals.displaytitle = escapeHtmlNoQuotes(page.title);
+  return vals;
+}
+
+export const infoModule: ModuleDecl = {
+  name: 'info',
+  group: 'prop',
+  prefix: 'in',
+  summary: 'Get basic page information.',
+  params: {
+    prop: { type: INFO_PROPS, multi: true, help: 'Which additional properties to get.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&prop=info&titles=Main%20Page': 'Get information about the page Main Page.',
+    'action=query&prop=info&inprop=talkid|url&titles=Main%20Page': 'Get the talk page id and the URLs of Main Page.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const { pageSet } = run;
+    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    const everything: [number, PageRecord, boolean][] = [
+      ...pageSet.good.map((p): [number, PageRecord, boolean] => [p.id, p, true]),
+      ...pageSet.missing.map(({ id, page }): [number, PageRecord, boolean] => [id, page, false]),
+    ];
+    if (everything.length === 0) return;
+    const namespaces = (await ctx.deps.site.namespaces()).namespaces;
+
+    const associatedIds = new Map<string, number>();
+    if (props.has('talkid') || props.has('subjectid')) {
+      const wanted = everything
+        .filter(([, p]) => props.has(p.ns % 2 === 1 ? 'subjectid' : 'talkid'))
+        .map(([, p]) => associatedTitle(p, namespaces))
+        .filter((t): t is string => t !== undefined);
+      if (wanted.length) {
+        const resp = await ctx.deps.clients.content.resolvePages({ titles: wanted });
+        for (const p of resp.pages) if (!p.missing && !p.special && p.id > 0) associatedIds.set(p.title, p.id);
+      }
+    }
+
+    const options: InfoOptions = {
+      props,
+      server: ctx.deps.config.server,
+      lang: ctx.deps.config.lang,
+      resolvingRedirects: pageSet.resolvingRedirects,
+      namespaces,
+      associatedIds,
+    };
+    for (const [id, page, exists] of everything) {
+      const entry = run.pages.get(id);
+      if (entry) Object.assign(entry, pageInfo(page, exists, options));
+    }
+  },
+};

@@ -1,0 +1,337 @@
+/*
+ * prop=revisions (MediaWiki's ApiQueryRevisions + ApiQueryRevisionsBase). Three modes, as in
+ * MediaWiki: the latest revision of each page, the revisions given by `revids`, or a range of
+ * one page's history ("enumeration mode": rvlimit, rvstartid, rvendid, rvdir=newer).
+ */
+import type { Revision } from '@quire/proto/wiki/content/v1/content';
+import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { badContinue } from './continuation.js';
+import { isoTimestamp, mwTimestamp } from './encoding.js';
+import { addPageSubItem } from './pageset.js';
+import { modulePath, queryRunOf, type QueryRun } from './run.js';
+
+const REVISION_PROPS = [
+  'ids',
+  'flags',
+  'timestamp',
+  'user',
+  'userid',
+  'size',
+  'slotsize',
+  'sha1',
+  'slotsha1',
+  'contentmodel',
+  'comment',
+  'content',
+  'tags',
+  'roles',
+] as const;
+const SLOT_ROLES = ['main'] as const;
+
+/** RevisionRecord::DELETED_* visibility bits. */
+const DELETED_TEXT = 1;
+const DELETED_COMMENT = 2;
+const DELETED_USER = 4;
+const DELETED_RESTRICTED = 8;
+
+/** ApiBase::LIMIT_BIG1/2, and LIMIT_SML1/2 when content is fetched. */
+export function revisionLimits(withContent: boolean): { max: number; highMax: number } {
+  return withContent ? { max: 50, highMax: 500 } : { max: 500, highMax: 5000 };
+}
+
+const DEFAULT_FORMATS: Record<string, string> = {
+  wikitext: 'text/x-wiki',
+  javascript: 'text/javascript',
+  css: 'text/css',
+  json: 'application/json',
+  text: 'text/plain',
+};
+
+/** MediaWiki stores sha1 in base 36; the API prints it as 40 hex digits. */
+export function sha1ToHex(sha1: string): string {
+  if (sha1 === '' || /^[0-9a-f]{40}$/.test(sha1)) return sha1;
+  let n = 0n;
+  for (const ch of sha1.toLowerCase()) n = n * 36n + BigInt(parseInt(ch, 36));
+  return n.toString(16).padStart(40, '0');
+}
+
+export interface RevisionOutputOptions {
+  props: ReadonlySet<string>;
+  /** rvslots values; undefined selects the deprecated legacy format. */
+  slots: readonly string[] | undefined;
+  /** Rights of the caller, for revision-deleted fields. */
+  rights: readonly string[];
+}
+
+/** Bits IS_DELETED (1) and CANNOT_VIEW (2) of ApiQueryRevisionsBase::checkRevDel. */
+function revDel(rev: Revision, field: number, rights: readonly string[]): { deleted: boolean; cannotView: boolean } {
+  if (!(rev.deleted & field)) return { deleted: false, cannotView: false };
+  const needed = rev.deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory'];
+  return { deleted: true, cannotView: !needed.some((r) => rights.includes(r)) };
+}
+
+/** ApiQueryRevisionsBase::extractSlotInfo for the main slot. */
+function slotInfo(rev: Revision, o: RevisionOutputOptions): ResultObject {
+  const vals = setArrayType({} as ResultObject, 'assoc');
+  const text = revDel(rev, DELETED_TEXT, o.rights);
+  if (o.props.has('slotsize')) vals.size = rev.size;
+  if (o.props.has('slotsha1')) {
+    if (text.deleted) vals.sha1hidden = true;
+    if (!text.cannotView) vals.sha1 = sha1ToHex(rev.sha1);
+  }
+  if (o.props.has('contentmodel')) vals.contentmodel = rev.contentModel;
+  if (o.props.has('content')) {
+    if (text.deleted) vals.texthidden = true;
+    if (!text.cannotView && rev.content === undefined) vals.textmissing = true;
+  }
+  return vals;
+}
+
+function contentFormat(rev: Revision): string {
+  return rev.contentFormat || DEFAULT_FORMATS[rev.contentModel] || 'text/plain';
+}
+
+/** ApiQueryRevisionsBase::extractRevisionInfo. */
+export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObject {
+  const { props } = o;
+  const vals: ResultObject = {};
+  let anyHidden = false;
+  if (props.has('ids')) {
+    vals.revid = rev.id;
+    vals.parentid = rev.parentId;
+  }
+  if (props.has('flags')) vals.minor = rev.minor;
+  if (props.has('user') || props.has('userid')) {
+    const user = revDel(rev, DELETED_USER, o.rights);
+    if (user.deleted) {
+      vals.userhidden = true;
+      anyHidden = true;
+    }
+    if (!user.cannotView) {
+      if (props.has('user')) vals.user = rev.userText;
+      if (rev.userId === 0) vals.anon = true;
+      if (props.has('userid')) vals.userid = rev.userId;
+    }
+  }
+  if (props.has('timestamp')) vals.timestamp = isoTimestamp(rev.timestamp);
+  if (props.has('size')) vals.size = rev.size;
+  if (props.has('sha1')) {
+    const text = revDel(rev, DELETED_TEXT, o.rights);
+    if (text.deleted) {
+      vals.sha1hidden = true;
+      anyHidden = true;
+    }
+    if (!text.cannotView) vals.sha1 = sha1ToHex(rev.sha1);
+  }
+  if (props.has('roles')) vals.roles = setIndexedTagName(['main'], 'role');
+
+  const needSlots = props.has('content') || props.has('contentmodel') || props.has('slotsize') || props.has('slotsha1');
+  if (needSlots) {
+    const text = revDel(rev, DELETED_TEXT, o.rights);
+    if ((props.has('slotsha1') || props.has('content')) && text.deleted) anyHidden = true;
+    const showContent = props.has('content') && !text.cannotView && rev.content !== undefined;
+    if (o.slots === undefined) {
+      // Legacy format: the main slot's fields merged into the revision (PHP `+=` keeps existing keys).
+      for (const [k, v] of Object.entries(slotInfo(rev, o))) if (!k.startsWith('_') && !(k in vals)) vals[k] = v;
+      if (showContent) {
+        vals.contentformat = contentFormat(rev);
+        if (!('contentmodel' in vals)) vals.contentmodel = rev.contentModel;
+        setContentValue(vals, 'content', rev.content);
+      }
+    } else {
+      const slots: ResultObject = { [META.KVP_MERGE]: true };
+      if (o.slots.includes('main')) {
+        const main = slotInfo(rev, o);
+        if (showContent) {
+          main.contentmodel = rev.contentModel;
+          main.contentformat = contentFormat(rev);
+          setContentValue(main, 'content', rev.content);
+        }
+        slots.main = main;
+      }
+      vals.slots = setIndexedTagName(setArrayType(slots, 'kvp', 'role'), 'slot');
+    }
+  }
+  if (props.has('comment')) {
+    const comment = revDel(rev, DELETED_COMMENT, o.rights);
+    if (comment.deleted) {
+      vals.commenthidden = true;
+      anyHidden = true;
+    }
+    if (!comment.cannotView) vals.comment = rev.comment;
+  }
+  if (props.has('tags')) vals.tags = setIndexedTagName([...rev.tags], 'tag');
+  if (anyHidden && rev.deleted & DELETED_RESTRICTED) vals.suppressed = true;
+  return vals;
+}
+
+const LIST_OPTIONS = '"rvlimit", "rvstartid", "rvendid", "rvdir=newer", "rvuser", "rvexcludeuser", "rvstart", and "rvend"';
+export const NOREVIDS_TEXT = `The "revids" parameter may not be used with the list options (${LIST_OPTIONS}).`;
+export const SINGLEPAGE_TEXT = `"titles", "pageids" or a generator was used to supply multiple pages, but the ${LIST_OPTIONS} parameters may only be used on a single page.`;
+const LEGACY_FORMAT_TEXT =
+  'Because "rvslots" was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.';
+export const DEPRECATION_HELP_TEXT =
+  'Subscribe to the mediawiki-api-announce mailing list at <https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> for notice of API deprecations and breaking changes.';
+
+interface RevisionsParams {
+  props: Set<string>;
+  slots: string[] | undefined;
+  limit: number | undefined;
+  startid: number | undefined;
+  endid: number | undefined;
+  newer: boolean;
+  continue: string | undefined;
+}
+
+function readParams(ctx: ActionContext): RevisionsParams {
+  const p = ctx.params;
+  return {
+    props: new Set((p.prop as string[] | undefined) ?? ['ids', 'timestamp', 'flags', 'comment', 'user']),
+    slots: p.slots as string[] | undefined,
+    limit: p.limit as number | undefined,
+    startid: p.startid as number | undefined,
+    endid: p.endid as number | undefined,
+    newer: p.dir === 'newer',
+    continue: p.continue as string | undefined,
+  };
+}
+
+/** The effective rvlimit in enumeration mode: "max", or the given value clamped to the content-aware maximum. */
+function enumLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
+  const { max, highMax } = revisionLimits(withContent);
+  const curMax = ctx.highLimits ? highMax : max;
+  if (ctx.raw.get('rvlimit') === 'max') {
+    const limits = (ctx.result.limits ??= {}) as ResultObject;
+    limits.revisions = curMax;
+    return curMax;
+  }
+  if (requested > curMax) {
+    ctx.addWarning(modulePath(ctx.module), {
+      code: 'outofrange',
+      text: `The value "${requested}" for parameter "rvlimit" must be between 1 and ${curMax}.`,
+      data: { min: 1, curmax: curMax, max, highmax: highMax },
+    });
+    return curMax;
+  }
+  return requested;
+}
+
+async function checkRevisionIdsExist(ctx: ActionContext, ids: { startid?: number; endid?: number }): Promise<void> {
+  const wanted = [ids.startid, ids.endid].filter((id): id is number => id !== undefined);
+  if (!wanted.length) return;
+  const { badRevIds } = await ctx.deps.clients.content.resolvePages({ revIds: wanted });
+  for (const name of ['startid', 'endid'] as const) {
+    const id = ids[name];
+    if (id !== undefined && badRevIds.includes(id)) {
+      throw new ApiUsageError(`badid_rv${name}`, `No revision was found for parameter "rv${name}".`);
+    }
+  }
+}
+
+async function runEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions): Promise<void> {
+  const page = run.pageSet.good[0];
+  if (!page) return;
+  const withContent = p.props.has('content');
+  const limit = p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+  await checkRevisionIdsExist(ctx, p);
+
+  let continueId: number | undefined;
+  if (p.continue !== undefined) {
+    const parts = p.continue.split('|');
+    if (parts.length !== 2 || !/^\d+$/.test(parts[1] ?? '') || Number.isNaN(Date.parse(isoFromContinue(parts[0] ?? '')))) throw badContinue();
+    continueId = Number(parts[1]);
+  }
+  // Revision ids grow with time, so "from this id on" is MediaWiki's timestamp|id bound.
+  const bounds = [p.startid, continueId].filter((id): id is number => id !== undefined);
+  const startId = bounds.length ? (p.newer ? Math.max(...bounds) : Math.min(...bounds)) : 0;
+
+  const resp = await ctx.deps.clients.content.getRevisions({ pageIds: [page.id], limit: limit + 1, dirNewer: p.newer, startId, withContent });
+  const endId = p.endid;
+  const revs = endId === undefined ? resp.revisions : resp.revisions.filter((r) => (p.newer ? r.id <= endId : r.id >= endId));
+  const next = revs[limit];
+  if (next) run.continuation.addContinueParam('revisions', 'rvcontinue', `${mwTimestamp(next.timestamp)}|${next.id}`);
+  for (const rev of revs.slice(0, limit)) addPageSubItem(run.pages, page.id, 'revisions', 'rev', revisionInfo(rev, out));
+}
+
+/** rvcontinue carries a TS_MW timestamp; older clients may send ISO 8601. */
+function isoFromContinue(ts: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
+  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
+}
+
+async function runRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions, limit: number): Promise<void> {
+  // MediaWiki casts rvcontinue to an integer here without further checks.
+  const from = p.continue !== undefined ? parseInt(p.continue, 10) || 0 : 0;
+  const ids = [...run.pageSet.revisionPages.keys()].filter((id) => id >= from).sort((a, b) => a - b);
+  const next = ids[limit];
+  if (next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', next);
+  const selected = ids.slice(0, limit);
+  if (!selected.length) return;
+  const resp = await ctx.deps.clients.content.getRevisions({ revIds: selected, withContent: p.props.has('content') });
+  for (const rev of [...resp.revisions].sort((a, b) => a.id - b.id)) {
+    addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
+  }
+}
+
+async function runLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions, limit: number): Promise<void> {
+  let pages = [...run.pageSet.good].sort((a, b) => a.id - b.id);
+  if (p.continue !== undefined) {
+    const parts = p.continue.split('|');
+    if (parts.length !== 2) throw badContinue();
+    const [pageId, revId] = parts.map((s) => parseInt(s, 10) || 0) as [number, number];
+    pages = pages.filter((pg) => pg.id > pageId || (pg.id === pageId && pg.latestRevId >= revId));
+  }
+  const next = pages[limit];
+  if (next) run.continuation.addContinueParam('revisions', 'rvcontinue', `${next.id}|${next.latestRevId}`);
+  const selected = pages.slice(0, limit);
+  if (!selected.length) return;
+  const resp = await ctx.deps.clients.content.getRevisions({ pageIds: selected.map((pg) => pg.id), limit: 0, withContent: p.props.has('content') });
+  for (const rev of [...resp.revisions].sort((a, b) => a.pageId - b.pageId || a.id - b.id)) {
+    addPageSubItem(run.pages, rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
+  }
+}
+
+export const revisionsModule: ModuleDecl = {
+  name: 'revisions',
+  group: 'prop',
+  prefix: 'rv',
+  summary: 'Get revision information.',
+  params: {
+    prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
+    slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
+    limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned (50 / 500 when content is fetched). Single page only.' },
+    startid: { type: 'integer', help: 'Start enumeration from this revision. Single page only.' },
+    endid: { type: 'integer', help: 'Stop enumeration at this revision. Single page only.' },
+    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate. Single page only.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&prop=revisions&titles=Main%20Page&rvslots=*&rvprop=timestamp|user|comment|content': 'Get the content and metadata of the latest revision of Main Page.',
+    'action=query&prop=revisions&titles=Main%20Page&rvlimit=5&rvprop=timestamp|user|comment': 'Get the last 5 revisions of Main Page.',
+    'action=query&prop=revisions&titles=Main%20Page&rvlimit=5&rvprop=timestamp|user|comment&rvdir=newer': 'Get the first 5 revisions of Main Page.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = readParams(ctx);
+    const pageCount = run.pageSet.good.length;
+    const revCount = run.pageSet.revisionPages.size;
+    if (pageCount === 0 && revCount === 0) return;
+    const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.newer;
+    if (revCount > 0 && enumMode) throw new ApiUsageError('invalidparammix', NOREVIDS_TEXT);
+    if (pageCount > 1 && enumMode) throw new ApiUsageError('invalidparammix', SINGLEPAGE_TEXT);
+
+    const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => p.props.has(f));
+    if (needSlots && p.slots === undefined) {
+      ctx.addWarning(modulePath(ctx.module), { code: 'deprecation', text: LEGACY_FORMAT_TEXT, data: { feature: 'action=query&prop=revisions&!rvslots' } });
+      ctx.addWarning('main', { code: 'deprecation-help', text: DEPRECATION_HELP_TEXT });
+    }
+    const out: RevisionOutputOptions = { props: p.props, slots: p.slots, rights: ctx.caller.user.rights };
+    if (enumMode) return runEnumeration(ctx, run, p, out);
+    // Outside enumeration mode rvlimit does not apply: MediaWiki uses the maximum.
+    const { max, highMax } = revisionLimits(p.props.has('content'));
+    const limit = ctx.highLimits ? highMax : max;
+    if (revCount > 0) return runRevids(ctx, run, p, out, limit);
+    return runLatest(ctx, run, p, out, limit);
+  },
+};

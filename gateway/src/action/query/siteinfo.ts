@@ -1,0 +1,189 @@
+/* meta=siteinfo (MediaWiki's ApiQuerySiteinfo): general, namespaces, namespacealiases, statistics. */
+import type { GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import { ARTICLE_PATH, SCRIPT_PATH, type GatewayConfig } from '../../config.js';
+import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { wfUrlencode } from './encoding.js';
+import { queryRunOf } from './run.js';
+
+export const QUIRE_GENERATOR = 'Quire 0.1.0 (MediaWiki 1.39 API)';
+/** The page the content service creates on first start (MediaWiki's MediaWiki:Mainpage). */
+export const MAIN_PAGE_TITLE = 'Main Page';
+
+/** Title::legalChars(): the $wgLegalTitleChars default. */
+const LEGAL_TITLE_CHARS = " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+";
+const RTL_LANGUAGES = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'khw', 'ks', 'ku-arab', 'mzn', 'pnb', 'ps', 'sd', 'ug', 'ur', 'yi']);
+
+export function isRtl(lang: string): boolean {
+  return RTL_LANGUAGES.has(lang);
+}
+
+/** Counters the auth service owns (users, active users, sysops); see the report for the RPC. */
+export interface UserStatistics {
+  users: number;
+  activeusers: number;
+  admins: number;
+}
+
+export function generalInfo(config: GatewayConfig, namespaces: ListNamespacesResponse, now: Date): ResultObject {
+  const mainNs = namespaces.namespaces.find((n) => n.id === 0);
+  const thumbLimits = setIndexedTagName(setArrayType([120, 150, 180, 200, 250, 300], 'BCassoc'), 'limit');
+  const imageLimits = setIndexedTagName(
+    setArrayType(
+      [
+        [320, 240],
+        [640, 480],
+        [800, 600],
+        [1024, 768],
+        [1280, 1024],
+        [2560, 2048],
+      ].map(([width, height]) => ({ width, height })),
+      'BCassoc',
+    ),
+    'limit',
+  );
+  const data: ResultObject = {
+    mainpage: MAIN_PAGE_TITLE,
+    base: config.server + ARTICLE_PATH.replace('$1', wfUrlencode(MAIN_PAGE_TITLE.replace(/ /g, '_'))),
+    sitename: config.sitename,
+    mainpageisdomainroot: false,
+    logo: `${config.server}${SCRIPT_PATH}/resources/assets/change-your-logo.svg`,
+    generator: QUIRE_GENERATOR,
+    // Quire runs on Node.js; the keys stay for clients that read them.
+    phpversion: process.versions.node,
+    phpsapi: 'node',
+    dbtype: 'postgres',
+    dbversion: '',
+    imagewhitelistenabled: false,
+    langconversion: true,
+    linkconversion: true,
+    titleconversion: true,
+    linkprefixcharset: '',
+    linkprefix: '',
+    linktrail: '/^([a-z]+)(.*)$/sD',
+    legaltitlechars: LEGAL_TITLE_CHARS,
+    invalidusernamechars: '@:>',
+    allunicodefixes: false,
+    fixarabicunicode: true,
+    fixmalayalamunicode: true,
+    case: mainNs?.case || 'first-letter',
+    lang: config.lang,
+    fallback: setIndexedTagName([], 'lang'),
+    rtl: isRtl(config.lang),
+    fallback8bitEncoding: 'windows-1252',
+    readonly: false,
+    writeapi: true,
+    maxarticlesize: config.maxArticleSizeKb * 1024,
+    timezone: 'UTC',
+    timeoffset: 0,
+    articlepath: ARTICLE_PATH,
+    scriptpath: SCRIPT_PATH,
+    script: `${SCRIPT_PATH}/index.php`,
+    variantarticlepath: false,
+    server: config.server,
+    servername: new URL(config.server).hostname,
+    wikiid: config.wikiId,
+    time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    misermode: false,
+    // No upload module yet.
+    uploadsenabled: false,
+    maxuploadsize: 104857600,
+    minuploadchunksize: 1024,
+    galleryoptions: { imagesPerRow: 0, imageWidth: 120, imageHeight: 120, captionLength: true, showBytes: true, showDimensions: true, mode: 'traditional' },
+    thumblimits: thumbLimits,
+    imagelimits: imageLimits,
+    favicon: `${config.server}/favicon.ico`,
+    centralidlookupprovider: 'local',
+    allcentralidlookupproviders: ['local'],
+    interwikimagic: true,
+    magiclinks: { ISBN: false, PMID: false, RFC: false },
+    categorycollation: 'uppercase',
+    nofollowlinks: true,
+    nofollownsexceptions: [],
+    nofollowdomainexceptions: ['mediawiki.org'],
+    externallinktarget: false,
+  };
+  return setBCBools(data, 'variantarticlepath');
+}
+
+/** Namespaces keyed by id, in id order (a Map keeps -2 and -1 first). */
+export function namespacesInfo(ns: ListNamespacesResponse): Map<number | string, unknown> {
+  const data = new Map<number | string, unknown>();
+  for (const n of [...ns.namespaces].sort((a, b) => a.id - b.id)) {
+    const item: ResultObject = { id: n.id, case: n.case || 'first-letter' };
+    setContentValue(item, 'name', n.name);
+    item.subpages = n.subpages;
+    if (n.canonical) item.canonical = n.canonical.replace(/_/g, ' ');
+    item.content = n.content;
+    item.nonincludable = n.nonincludable;
+    if (n.protection) item.namespaceprotection = n.protection;
+    if (n.defaultContentModel) item.defaultcontentmodel = n.defaultContentModel;
+    data.set(n.id, item);
+  }
+  data.set(META.TYPE, 'assoc');
+  data.set(META.INDEXED_TAG_NAME, 'ns');
+  return data;
+}
+
+export function namespaceAliasesInfo(ns: ListNamespacesResponse): ResultObject[] {
+  const byId = new Map(ns.namespaces.map((n) => [n.id, n.name]));
+  const list = ns.aliases
+    .map((a) => ({ id: a.id, alias: a.alias.replace(/_/g, ' ') }))
+    // An alias equal to the namespace's own name is not listed.
+    .filter((a) => byId.get(a.id) !== a.alias)
+    .sort((a, b) => a.id - b.id || (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0))
+    .map((a) => setContentValue({ id: a.id }, 'alias', a.alias));
+  return setIndexedTagName(list, 'ns');
+}
+
+export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatistics): ResultObject {
+  return {
+    pages: stats.pages,
+    articles: stats.articles,
+    edits: stats.edits,
+    images: stats.images,
+    users: users.users,
+    activeusers: users.activeusers,
+    admins: users.admins,
+    jobs: stats.jobs,
+  };
+}
+
+/** Until the auth service answers user counters (AuthService.GetUserStatistics), they read 0. */
+const NO_USER_STATISTICS: UserStatistics = { users: 0, activeusers: 0, admins: 0 };
+
+const SITEINFO_PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics'] as const;
+
+export const siteinfoModule: ModuleDecl = {
+  name: 'siteinfo',
+  group: 'meta',
+  prefix: 'si',
+  summary: 'Return general information about the site.',
+  params: {
+    prop: { type: SITEINFO_PROPS, multi: true, default: 'general', help: 'Which information to get.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics': 'Fetch site information.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const props = (ctx.params.prop as string[] | undefined) ?? ['general'];
+    const { deps } = ctx;
+    for (const prop of props) {
+      switch (prop) {
+        case 'general':
+          run.data.general = generalInfo(deps.config, await deps.site.namespaces(), new Date());
+          break;
+        case 'namespaces':
+          run.data.namespaces = namespacesInfo(await deps.site.namespaces());
+          break;
+        case 'namespacealiases':
+          run.data.namespacealiases = namespaceAliasesInfo(await deps.site.namespaces());
+          break;
+        case 'statistics':
+          run.data.statistics = statisticsInfo(await deps.clients.content.getStatistics(), NO_USER_STATISTICS);
+          break;
+      }
+    }
+  },
+};

@@ -1,0 +1,128 @@
+/*
+ * Reading an action API request as PHP does: query string and POST body (urlencoded or
+ * multipart/form-data) merged with POST values taking precedence; `name[]` keys are PHP arrays,
+ * which the API refuses (apiwarn-unsupportedarray).
+ */
+import type { Request } from 'express';
+import busboy from 'busboy';
+
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  /** Query-string pairs in order (the jsonfm link and mustpostparams use them). */
+  query: [string, string][];
+  /** Merged values by name. */
+  values: Map<string, string>;
+  /** Names that came as PHP array syntax (`name[]=…`). */
+  arrays: Set<string>;
+  files: Map<string, UploadedFile>;
+  /** A POST without Content-Type (MediaWiki warns about it). */
+  postWithoutContentType: boolean;
+}
+
+/** Largest body read (MediaWiki's default post_max_size is in this range). */
+const MAX_BODY_BYTES = 100 * 1024 * 1024;
+
+export function parseQueryString(qs: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const part of qs.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const [k, v] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    out.push([decodeComponent(k), decodeComponent(v)]);
+  }
+  return out;
+}
+
+function decodeComponent(s: string): string {
+  const plus = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    // PHP decodes what it can and keeps malformed escapes verbatim.
+    return plus.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+}
+
+function addValue(values: Map<string, string>, arrays: Set<string>, name: string, value: string): void {
+  const bracket = name.indexOf('[');
+  if (bracket > 0 && name.includes(']', bracket)) {
+    const base = name.slice(0, bracket);
+    arrays.add(base);
+    values.delete(base);
+    return;
+  }
+  arrays.delete(name);
+  values.set(name, value);
+}
+
+function readBody(req: Request): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function readMultipart(req: Request, values: Map<string, string>, arrays: Set<string>, files: Map<string, UploadedFile>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES } });
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    bb.on('field', (name, value) => addValue(values, arrays, name, value));
+    bb.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        // A file part without a filename is an ordinary value in PHP.
+        if (info.filename === undefined) addValue(values, arrays, name, Buffer.concat(chunks).toString('utf8'));
+        else files.set(name, { filename: info.filename, contentType: info.mimeType, data: Buffer.concat(chunks) });
+      });
+    });
+    bb.on('close', () => resolve());
+    bb.on('error', reject);
+    req.pipe(bb);
+  });
+}
+
+export async function readApiRequest(req: Request): Promise<ApiRequest> {
+  const url = req.originalUrl ?? req.url;
+  const q = url.indexOf('?');
+  const query = q < 0 ? [] : parseQueryString(url.slice(q + 1));
+  const values = new Map<string, string>();
+  const arrays = new Set<string>();
+  const files = new Map<string, UploadedFile>();
+  for (const [k, v] of query) addValue(values, arrays, k, v);
+  const method = req.method === 'POST' ? 'POST' : 'GET';
+  const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+  if (method === 'POST') {
+    if (contentType.startsWith('multipart/form-data')) {
+      await readMultipart(req, values, arrays, files);
+    } else {
+      const body = await readBody(req);
+      if (contentType === '' || contentType.startsWith('application/x-www-form-urlencoded')) {
+        for (const [k, v] of parseQueryString(body.toString('utf8'))) addValue(values, arrays, k, v);
+      }
+    }
+  }
+  return { method, query, values, arrays, files, postWithoutContentType: method === 'POST' && contentType === '' };
+}

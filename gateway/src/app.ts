@@ -1,0 +1,38 @@
+import express from 'express';
+import { GrpcStatus } from '@quire/kit';
+import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
+import { makeClient, unary } from '@quire/kit';
+import type { GatewayDeps } from './context.js';
+import { createActionApiHandler } from './action/main.js';
+import { createRestRouter } from './rest/router.js';
+import { SCRIPT_PATH } from './config.js';
+
+/** The gateway's HTTP surface: the action API, the REST API and a health endpoint. */
+export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // each API computes its own validators
+  app.set('query parser', 'simple');
+
+  app.all(`${SCRIPT_PATH}/api.php`, createActionApiHandler(deps));
+  app.use(`${SCRIPT_PATH}/rest.php`, createRestRouter(deps));
+
+  const health = Object.fromEntries(Object.entries(serviceAddrs).map(([name, addr]) => [name, makeClient(HealthClient, addr)]));
+  app.get('/healthz', async (_req, res) => {
+    const checks = await Promise.all(
+      Object.entries(health).map(async ([name, client]) => {
+        try {
+          const r = await unary(client, client.check, { service: '' }, { deadlineMs: 2000 });
+          return [name, r.status === HealthCheckResponse_ServingStatus.SERVING ? 'serving' : 'not serving'] as const;
+        } catch (e) {
+          return [name, (e as { grpcCode?: number }).grpcCode === GrpcStatus.UNAVAILABLE ? 'unavailable' : 'error'] as const;
+        }
+      }),
+    );
+    const ok = checks.every(([, s]) => s === 'serving');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) });
+  });
+
+  app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));
+  return app;
+}

@@ -1,0 +1,79 @@
+/*
+ * Error bodies of the REST API (MediaWiki's ResponseFactory) and the one mapping of service
+ * errors to REST statuses.
+ */
+import { STATUS_CODES } from 'node:http';
+import { GrpcStatus, ServiceError } from '@quire/kit';
+import { RestError } from './types.js';
+
+/** Reason phrases as MediaWiki's HttpStatus (PHP) spells them where Node differs. */
+const MW_REASONS: Record<number, string> = { 413: 'Request Entity Too Large' };
+
+export function httpReason(status: number): string {
+  return MW_REASONS[status] ?? STATUS_CODES[status] ?? 'Unknown';
+}
+
+/** The JSON body of an error response, keys in MediaWiki's order. */
+export function errorBody(err: RestError): Record<string, unknown> {
+  const head = err.localized
+    ? { ...err.data, messageTranslations: { en: err.message } }
+    : { ...(err.message ? { message: err.message } : {}), ...err.data };
+  return { ...head, httpCode: err.status, httpReason: httpReason(err.status) };
+}
+
+/** MediaWiki's REST i18n messages (includes/Rest/i18n/en.json) used by the pipeline and routes. */
+export const restMessages = {
+  noMatch: (relPath: string) => new RestError(404, `The requested relative path (${relPath}) did not match any known handler`),
+  wrongMethod: (method: string, allowed: string[]) =>
+    new RestError(
+      405,
+      `The request method (${method}) was not ${allowed.length === 1 ? 'the allowed method for this path' : 'one of the allowed methods for this path'} (${allowed.join(', ')})`,
+      {},
+      { headers: { Allow: allowed.join(', ') } },
+    ),
+  nonexistentTitle: (title: string) => new RestError(404, `The specified title (${title}) does not exist`),
+  crossOriginAnonWrite: () => new RestError(403, '', { error: 'rest-cross-origin-anon-write' }, { localized: false }),
+  missingToken: () => new RestError(400, 'The "token" parameter must be set.', { actionModuleErrorCode: 'missingparam' }),
+  badToken: () => new RestError(403, 'Invalid CSRF token.'),
+};
+
+/** MediaWiki's body for an unexpected exception: its type, never its message or stack. */
+function internalError(err: unknown): RestError {
+  const type = err instanceof Error ? err.constructor.name : typeof err;
+  return new RestError(500, `Error: exception of type ${type}`, {}, { localized: false });
+}
+
+/**
+ * Maps a service error to a REST error, once for every route. Statuses MediaWiki's REST handlers
+ * pick for specific failures carry only the message; a plain 400 also names the service's
+ * MediaWiki error code as `actionModuleErrorCode`, as MediaWiki's action-module-based handlers do.
+ */
+export function restErrorFromService(err: ServiceError): RestError {
+  switch (err.grpcCode) {
+    case GrpcStatus.NOT_FOUND:
+      return new RestError(404, err.message);
+    case GrpcStatus.INVALID_ARGUMENT:
+      return new RestError(400, err.message, { actionModuleErrorCode: err.mwCode });
+    case GrpcStatus.PERMISSION_DENIED:
+      return new RestError(403, err.message);
+    case GrpcStatus.UNAUTHENTICATED:
+      return new RestError(401, err.message);
+    case GrpcStatus.ALREADY_EXISTS:
+    case GrpcStatus.ABORTED:
+      return new RestError(409, err.message);
+    case GrpcStatus.RESOURCE_EXHAUSTED: {
+      // The service may say how long to back off (data.retryAfter, seconds).
+      const retryAfter = typeof err.data.retryAfter === 'number' && err.data.retryAfter > 0 ? Math.ceil(err.data.retryAfter) : 1;
+      return new RestError(429, err.message, {}, { headers: { 'Retry-After': String(retryAfter) } });
+    }
+    default:
+      return internalError(err);
+  }
+}
+
+/** Any failure as a REST error; the caller logs those that are the server's fault (status 500). */
+export function toRestError(err: unknown): RestError {
+  if (err instanceof RestError) return err;
+  if (err instanceof ServiceError) return restErrorFromService(err);
+  return internalError(err);
+}

@@ -1,0 +1,60 @@
+/*
+ * Test support for the REST pipeline: gateway deps whose service clients implement only what a
+ * test needs, and a real router served on an ephemeral port.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createLogger } from '@quire/kit';
+import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
+import { loadGatewayConfig } from '../config.js';
+import type { GatewayDeps } from '../context.js';
+import { SiteCache } from '../site.js';
+import { REST_PATH } from './paths.js';
+import { createRestRouter, type RestRouterOptions } from './router.js';
+
+export interface FakeClients {
+  content?: Partial<ContentClient>;
+  auth?: Partial<AuthClient>;
+  search?: Partial<SearchClient>;
+}
+
+/** Deps for tests; a service method a test did not provide fails loudly when called. */
+export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {}): GatewayDeps {
+  const wrap = <T extends object>(service: string, impl: Partial<T> = {}): T =>
+    new Proxy(impl, {
+      // `then` stays undefined so the client is never mistaken for a promise.
+      get: (target, name) =>
+        Reflect.get(target, name) ?? (name === 'then' ? undefined : () => Promise.reject(new Error(`test did not provide ${service}.${String(name)}`))),
+    }) as T;
+  const all: Clients = {
+    content: wrap<ContentClient>('content', clients.content),
+    auth: wrap<AuthClient>('auth', clients.auth),
+    search: wrap<SearchClient>('search', clients.search),
+  };
+  return {
+    clients: all,
+    config: loadGatewayConfig({ WIKI_SERVER: 'http://wiki.test', ...env }),
+    log: createLogger('rest-test', 'silent'),
+    site: new SiteCache(all.content),
+  };
+}
+
+export interface TestServer {
+  /** Base URL of the REST API, e.g. http://127.0.0.1:12345/w/rest.php */
+  rest: string;
+  close(): Promise<void>;
+}
+
+/** Serves createRestRouter at /w/rest.php on an ephemeral port. */
+export async function serveRest(deps: GatewayDeps, opts?: RestRouterOptions): Promise<TestServer> {
+  const app = express();
+  app.set('etag', false);
+  app.use(REST_PATH, createRestRouter(deps, opts));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    rest: `http://127.0.0.1:${port}${REST_PATH}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}

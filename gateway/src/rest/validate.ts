@@ -1,0 +1,191 @@
+/*
+ * Parameter and body validation (MediaWiki's Rest\Validator\Validator with ParamValidator's type
+ * definitions and JsonBodyValidator). Failures are RestErrors with MediaWiki's exact fields:
+ * `{error: "parameter-validation-failed", name, value, failureCode, failureData}` for parameters.
+ */
+import {
+  FORM_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  RestError,
+  type BodyFieldDecl,
+  type BodySchema,
+  type ParamDecls,
+  type RestParamDecl,
+} from './types.js';
+
+const TRUE_VALUES = ['true', 't', 'yes', 'y', 'on', '1'];
+const FALSE_VALUES = ['false', 'f', 'no', 'n', 'off', '0'];
+
+function paramFailure(name: string, value: unknown, failureCode: string, failureData: unknown, message: string): RestError {
+  return new RestError(400, message, { error: 'parameter-validation-failed', name, value, failureCode, failureData });
+}
+
+/** English list as MediaWiki's textListParams: `a, b and c`. */
+function andList(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function validateInteger(name: string, raw: string, decl: Extract<RestParamDecl, { type: 'integer' }>): number {
+  const n = Number(raw);
+  if (!/^[+-]?\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+    throw paramFailure(name, raw, 'badinteger', null, `Invalid value "${raw}" for integer parameter "${name}".`);
+  }
+  const { min, max } = decl;
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+    const range =
+      min !== undefined && max !== undefined
+        ? `must be between ${min} and ${max}`
+        : min !== undefined
+          ? `must be no less than ${min}`
+          : `must be no greater than ${max}`;
+    throw paramFailure(
+      name,
+      raw,
+      'outofrange',
+      { min: min ?? null, curmax: max ?? null, max: max ?? null, highmax: max ?? null },
+      `The value "${raw}" for parameter "${name}" ${range}.`,
+    );
+  }
+  return n;
+}
+
+function validateOne(name: string, raw: string, decl: RestParamDecl): string | number | boolean {
+  switch (decl.type) {
+    case 'string':
+      return raw;
+    case 'integer':
+      return validateInteger(name, raw, decl);
+    case 'boolean': {
+      const v = raw.toLowerCase();
+      if (TRUE_VALUES.includes(v)) return true;
+      if (v === '' || FALSE_VALUES.includes(v)) return false;
+      const quote = (xs: string[]) => xs.map((x) => `"${x}"`);
+      throw paramFailure(
+        name,
+        v,
+        'badbool',
+        null,
+        `Invalid value "${v}" for boolean parameter "${name}". Pass ${andList(quote(TRUE_VALUES))} for true, or ${andList([...quote(FALSE_VALUES), 'the empty string'])} for false.`,
+      );
+    }
+    case 'enum':
+      if (decl.values.includes(raw)) return raw;
+      throw paramFailure(name, raw, 'badvalue', [], `Unrecognized value for parameter "${name}": ${raw}.`);
+  }
+}
+
+/** Raw request values of each parameter source; absent values are undefined. */
+export interface RawParams {
+  path: Record<string, string>;
+  query: ReadonlyMap<string, string>;
+  header(name: string): string | undefined;
+}
+
+/** Validates every declared parameter in declaration order, as MediaWiki's validateParams. */
+export function validateParams(decls: ParamDecls, raw: RawParams): Record<string, string | number | boolean | undefined> {
+  const out: Record<string, string | number | boolean | undefined> = {};
+  for (const [name, decl] of Object.entries(decls)) {
+    const value = decl.source === 'path' ? raw.path[name] : decl.source === 'query' ? raw.query.get(name) : raw.header(name);
+    if (value === undefined) {
+      if (decl.required) throw paramFailure(name, null, 'missingparam', null, `The "${name}" parameter must be set.`);
+      out[name] = decl.default;
+    } else if (value === '' && decl.required && decl.type === 'string') {
+      // StringDef: an empty required string counts as missing (other types reject it as invalid).
+      throw paramFailure(name, value, 'missingparam', null, `The "${name}" parameter must be set.`);
+    } else {
+      out[name] = validateOne(name, value, decl);
+    }
+  }
+  return out;
+}
+
+/** Query string as PHP's $_GET reads it: `+` is a space and the last of repeated keys wins. */
+export function parseQuery(search: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(search)) map.set(k, v);
+  return map;
+}
+
+function describeType(type: BodyFieldDecl['type']): string {
+  return type === 'integer' ? 'an integer' : type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
+}
+
+function fieldTypeOk(value: unknown, decl: BodyFieldDecl): boolean {
+  switch (decl.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}
+
+/** Checks required fields (absent or null, as PHP's isset) and types, recursing into declared object properties. */
+function validateFields(fields: Record<string, BodyFieldDecl>, data: Record<string, unknown>, prefix: string): void {
+  for (const [name, decl] of Object.entries(fields)) {
+    const path = prefix + name;
+    const value = data[name];
+    if (value === undefined || value === null) {
+      if (decl.required) throw new RestError(400, `Mandatory field "${path}" missing from request body.`);
+      continue;
+    }
+    if (!fieldTypeOk(value, decl)) {
+      throw paramFailure(path, value, 'badbodyfield', { type: decl.type }, `Invalid value for field "${path}" of the request body: expected ${describeType(decl.type)}.`);
+    }
+    if (decl.type === 'object' && decl.properties) validateFields(decl.properties, value as Record<string, unknown>, `${path}.`);
+  }
+}
+
+/** Form fields are strings: integer and boolean fields are read as MediaWiki reads such parameters. */
+function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: URLSearchParams): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of form) {
+    const decl = fields[k];
+    if (decl?.type === 'integer' && /^[+-]?\d+$/.test(v)) data[k] = Number(v);
+    else if (decl?.type === 'boolean') data[k] = TRUE_VALUES.includes(v.toLowerCase());
+    else data[k] = v;
+  }
+  return data;
+}
+
+/** The media type of a Content-Type header, lowercased, without parameters. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * Validates a request body against a route's schema (MediaWiki Validator::validateBody +
+ * JsonBodyValidator): a missing Content-Type or one the route does not accept is a 415, bad JSON
+ * or a non-object a 400, then required fields and field types.
+ */
+export function validateBody(schema: BodySchema, contentTypeHeader: string | undefined, raw: Buffer): Record<string, unknown> {
+  const ct = mediaType(contentTypeHeader);
+  if (ct === '') {
+    throw new RestError(415, 'A Content-Type header must be supplied with a request payload.', { error: 'no-content-type' }, { localized: false });
+  }
+  if (!(schema.contentTypes as readonly string[]).includes(ct)) {
+    throw new RestError(415, 'Unsupported Content-Type', { content_type: ct }, { localized: false });
+  }
+  let data: unknown;
+  if (ct === FORM_CONTENT_TYPE) {
+    data = coerceFormFields(schema.fields, new URLSearchParams(raw.toString('utf8')));
+  } else if (ct === JSON_CONTENT_TYPE) {
+    try {
+      data = JSON.parse(raw.toString('utf8'));
+    } catch (e) {
+      throw new RestError(400, `Parsing request body as JSON failed: ${(e as Error).message}`);
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new RestError(400, 'Bad request body, must be a JSON object.');
+  }
+  validateFields(schema.fields, data as Record<string, unknown>, '');
+  return data as Record<string, unknown>;
+}

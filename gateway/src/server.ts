@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, type Logger } from '@quire/kit';
+import { connectClients, closeClients } from './clients/index.js';
+import { loadGatewayConfig } from './config.js';
+import { SiteCache } from './site.js';
+import { createGatewayApp } from './app.js';
+import type { GatewayDeps } from './context.js';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  deps: GatewayDeps;
+  stop(): Promise<void>;
+}
+
+/** Starts the gateway: HTTP server on PORT, gRPC clients to the three services. */
+export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Logger = createLogger('gateway')): Promise<RunningGateway> {
+  const config = loadGatewayConfig(env);
+  const addrs = { auth: config.authAddr, content: config.contentAddr, search: config.searchAddr };
+  const clients = connectClients(addrs);
+  const deps: GatewayDeps = { clients, config, log, site: new SiteCache(clients.content) };
+  const app = createGatewayApp(deps, addrs);
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  // With PORT=0 (tests) the public URL follows the port actually bound.
+  if (!env.WIKI_SERVER) config.server = `http://localhost:${port}`;
+  return {
+    url: config.server,
+    port,
+    deps,
+    async stop() {
+      // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+      closeClients(clients);
+    },
+  };
+}

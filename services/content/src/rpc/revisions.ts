@@ -1,0 +1,38 @@
+import { invalidArgument } from '@quire/kit';
+import type { GetRevisionsRequest, GetRevisionsResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ContentContext } from './context.js';
+import { revisionMessage } from './records.js';
+
+/** Above MediaWiki's highest rvlimit (5000 for bots without content): a guard, not a policy. */
+const MAX_RANGE_LIMIT = 5000;
+
+async function getRevisions(ctx: ContentContext, req: GetRevisionsRequest): Promise<GetRevisionsResponse> {
+  if (req.revIds.length > 0 && req.pageIds.length > 0) throw invalidArgument('invalidparammix', 'Give either page ids or revision ids, not both.');
+  if (req.limit < 0 || req.limit > MAX_RANGE_LIMIT) throw invalidArgument('badvalue', `limit must be between 0 and ${MAX_RANGE_LIMIT}.`);
+
+  if (req.revIds.length > 0) {
+    // In request order; unknown ids are left out (ResolvePages reports them as bad).
+    const byId = new Map((await ctx.revisions.byIds([...new Set(req.revIds)], req.withContent)).map((r) => [r.id, r]));
+    const revisions = [...new Set(req.revIds)].flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [revisionMessage(r)] : [];
+    });
+    return { revisions, nextId: 0 };
+  }
+
+  if (req.limit === 0) {
+    const revisions = await ctx.revisions.latestOf([...new Set(req.pageIds)], req.withContent);
+    return { revisions: revisions.map(revisionMessage), nextId: 0 };
+  }
+
+  const [pageId, ...others] = req.pageIds;
+  if (pageId === undefined || others.length > 0) throw invalidArgument('invalidparammix', 'A revision range needs exactly one page id.');
+  const range = await ctx.revisions.range(pageId, { limit: req.limit, newer: req.dirNewer, startId: req.startId, withContent: req.withContent });
+  return { revisions: range.revisions.map(revisionMessage), nextId: range.nextId };
+}
+
+export function revisionHandlers(ctx: ContentContext) {
+  return {
+    getRevisions: (req: GetRevisionsRequest) => getRevisions(ctx, req),
+  };
+}

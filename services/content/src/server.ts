@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bind, ConfigError, loadConfig, v, type ServiceModule } from '@quire/kit';
+import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
+import { TitleCodec } from './title/codec.js';
+import { NamespaceTable } from './title/namespaces.js';
+import { PageStore } from './store/pages.js';
+import { RevisionStore } from './store/revisions.js';
+import { initialiseWiki } from './store/bootstrap.js';
+import type { ContentContext } from './rpc/context.js';
+import { siteHandlers } from './rpc/site.js';
+import { pageHandlers } from './rpc/pages.js';
+import { revisionHandlers } from './rpc/revisions.js';
+import { ReplicaLagProbe, replicationHandlers } from './rpc/replication.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export const contentConfigSpec = {
+  // The gateway reads the same variable: the project namespace is named after the site.
+  wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
+  replicaUrls: v.string(['CONTENT_REPLICA_DATABASE_URLS'], { doc: 'comma-separated postgres URLs of read replicas, for maxlag' }),
+};
+
+/** Validates CONTENT_REPLICA_DATABASE_URLS at start rather than on the first maxlag request. */
+function parseReplicaUrls(raw: string | undefined): string[] {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  for (const u of urls) {
+    let protocol = '';
+    try {
+      protocol = new URL(u).protocol;
+    } catch {
+      /* reported below */
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+      throw new ConfigError([`CONTENT_REPLICA_DATABASE_URLS has an entry that is not a postgres URL: ${JSON.stringify(u)}`]);
+    }
+  }
+  return urls;
+}
+
+export const contentService: ServiceModule = {
+  name: 'content',
+  migrationsDir: path.join(here, '..', 'migrations'),
+  async create(rt) {
+    const cfg = loadConfig(contentConfigSpec, rt.env);
+    const probe = new ReplicaLagProbe(parseReplicaUrls(cfg.replicaUrls), rt.log);
+    const codec = new TitleCodec(new NamespaceTable(cfg.wikiName));
+    if (await initialiseWiki(rt.db, codec)) rt.log.info('created the Main Page');
+    const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db) };
+    return {
+      bindings: [
+        bind('wiki.content.v1.ContentService', ContentServiceService, {
+          ...siteHandlers(ctx),
+          ...pageHandlers(ctx),
+          ...revisionHandlers(ctx),
+          ...replicationHandlers(probe),
+        }),
+      ],
+      close: () => probe.close(),
+    };
+  },
+};

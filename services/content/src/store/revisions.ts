@@ -1,0 +1,124 @@
+import type { Db } from '@quire/kit';
+
+export interface RevisionRow {
+  id: number;
+  pageId: number;
+  /** 0 for a page's first revision. */
+  parentId: number;
+  timestamp: Date;
+  /** 0 for an anonymous editor. */
+  userId: number;
+  userText: string;
+  comment: string;
+  minor: boolean;
+  deleted: number;
+  size: number;
+  sha1: string;
+  contentModel: string;
+  contentFormat: string;
+  /** Present only when content was asked for. */
+  content?: string;
+  tags: string[];
+  /** undefined when there is no parent revision. */
+  parentSize?: number;
+}
+
+interface RevisionSqlRow {
+  rev_id: number;
+  rev_page: number;
+  rev_parent_id: number | null;
+  rev_timestamp: Date;
+  actor_user: number | null;
+  actor_name: string;
+  rev_comment: string;
+  rev_minor_edit: boolean;
+  rev_deleted: number;
+  rev_len: number;
+  rev_sha1: string;
+  content_model: string;
+  content_format: string;
+  content_text?: string;
+  parent_len: number | null;
+  tags: string[];
+}
+
+const toRevision = (r: RevisionSqlRow): RevisionRow => ({
+  id: r.rev_id,
+  pageId: r.rev_page,
+  parentId: r.rev_parent_id ?? 0,
+  timestamp: r.rev_timestamp,
+  userId: r.actor_user ?? 0,
+  userText: r.actor_name,
+  comment: r.rev_comment,
+  minor: r.rev_minor_edit,
+  deleted: r.rev_deleted,
+  size: r.rev_len,
+  sha1: r.rev_sha1,
+  contentModel: r.content_model,
+  contentFormat: r.content_format,
+  ...(r.content_text !== undefined ? { content: r.content_text } : {}),
+  tags: r.tags,
+  ...(r.parent_len !== null ? { parentSize: r.parent_len } : {}),
+});
+
+export interface RevisionRange {
+  revisions: RevisionRow[];
+  /** Id to continue from (inclusive), 0 when the range is exhausted. */
+  nextId: number;
+}
+
+/** Reads of revisions with their actor, tags, parent size and (on request) content. */
+export class RevisionStore {
+  constructor(private readonly db: Db) {}
+
+  private select(withContent: boolean): string {
+    const s = this.db.schema;
+    return `SELECT r.rev_id, r.rev_page, r.rev_parent_id, r.rev_timestamp, a.actor_user, a.actor_name, r.rev_comment,
+        r.rev_minor_edit, r.rev_deleted, r.rev_len, r.rev_sha1, c.content_model, c.content_format,
+        ${withContent ? 'c.content_text,' : ''} parent.rev_len AS parent_len,
+        ARRAY(SELECT d.ctd_name FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id
+              WHERE ct.ct_rev_id = r.rev_id ORDER BY d.ctd_name) AS tags
+      FROM ${s}.revision r
+      JOIN ${s}.actor a ON a.actor_id = r.rev_actor
+      JOIN ${s}.content c ON c.content_id = r.rev_content_id
+      LEFT JOIN ${s}.revision parent ON parent.rev_id = r.rev_parent_id`;
+  }
+
+  /** Revisions by id in ascending id order; unknown ids are absent. */
+  async byIds(revIds: number[], withContent: boolean): Promise<RevisionRow[]> {
+    if (revIds.length === 0) return [];
+    const r = await this.db.query<RevisionSqlRow>(`${this.select(withContent)} WHERE r.rev_id = ANY($1::bigint[]) ORDER BY r.rev_id`, [revIds]);
+    return r.rows.map(toRevision);
+  }
+
+  /** The latest revision of each existing page, in ascending page id order. */
+  async latestOf(pageIds: number[], withContent: boolean): Promise<RevisionRow[]> {
+    if (pageIds.length === 0) return [];
+    const r = await this.db.query<RevisionSqlRow>(
+      `${this.select(withContent)} JOIN ${this.db.schema}.page p ON p.page_latest = r.rev_id
+       WHERE p.page_id = ANY($1::bigint[]) ORDER BY p.page_id`,
+      [pageIds],
+    );
+    return r.rows.map(toRevision);
+  }
+
+  /**
+   * Up to `limit` revisions of one page, newest first (or oldest first with `newer`), starting at
+   * `startId` inclusive (0: from the end). Keyset pagination on (rev_page, rev_id): the cost of a
+   * page does not grow with its depth in the history.
+   */
+  async range(pageId: number, opts: { limit: number; newer: boolean; startId: number; withContent: boolean }): Promise<RevisionRange> {
+    const cmp = opts.newer ? '>=' : '<=';
+    const order = opts.newer ? 'ASC' : 'DESC';
+    const params: unknown[] = [pageId, opts.limit + 1];
+    let where = 'r.rev_page = $1';
+    if (opts.startId > 0) {
+      params.push(opts.startId);
+      where += ` AND r.rev_id ${cmp} $3`;
+    }
+    const r = await this.db.query<RevisionSqlRow>(`${this.select(opts.withContent)} WHERE ${where} ORDER BY r.rev_id ${order} LIMIT $2`, params);
+    const rows = r.rows.map(toRevision);
+    const next = rows.length > opts.limit ? rows.pop() : undefined;
+    return { revisions: rows, nextId: next?.id ?? 0 };
+  }
+}

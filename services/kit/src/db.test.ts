@@ -1,0 +1,83 @@
+import { describe, test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDb, type Db } from './db.js';
+import { createLogger } from './log.js';
+import { makeTestEnv, testBackends, type TestEnv } from './testing.js';
+
+const log = createLogger('test', 'silent');
+
+for (const backend of testBackends()) {
+  describe(`db on ${backend}`, () => {
+    let te: TestEnv;
+    let db: Db;
+    const migrations = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-mig-'));
+    fs.writeFileSync(path.join(migrations, '001_items.sql'), 'CREATE TABLE ${schema}.item (id bigserial PRIMARY KEY, name text UNIQUE NOT NULL);');
+    fs.writeFileSync(path.join(migrations, '002_seed.sql'), "INSERT INTO ${schema}.item (name) VALUES ('seed');");
+
+    before(async () => {
+      te = await makeTestEnv(backend);
+      db = await openDb({ url: te.env.DATABASE_URL, dataDir: te.dataDir, schema: 'things', migrationsDir: migrations, log });
+    });
+    after(async () => {
+      await db.close();
+      await te.cleanup();
+    });
+
+    test('migrations run once, in order, in the service schema', async () => {
+      const r = await db.query<{ id: number; name: string }>('SELECT id, name FROM things.item');
+      assert.deepEqual(r.rows, [{ id: 1, name: 'seed' }]); // int8 comes back as a number
+      // Re-applying is a no-op: a second open sees both versions recorded.
+      const again = await openDb({ url: te.env.DATABASE_URL, dataDir: te.dataDir, schema: 'things', migrationsDir: migrations, log });
+      assert.equal((await again.query('SELECT 1 FROM things.item')).rowCount, 1);
+      const versions = await again.query<{ version: string }>('SELECT version FROM things.schema_migrations ORDER BY version');
+      assert.deepEqual(versions.rows.map((r) => r.version), ['001_items.sql', '002_seed.sql']);
+      await again.close();
+    });
+
+    test('a failed transaction leaves nothing behind; db.query inside tx joins it', async () => {
+      await assert.rejects(
+        db.tx(async (q) => {
+          await q.query("INSERT INTO things.item (name) VALUES ('a')");
+          await db.query("INSERT INTO things.item (name) VALUES ('b')"); // same transaction, no deadlock
+          await q.query("INSERT INTO things.item (name) VALUES ('a')"); // unique violation
+        }),
+        /duplicate key/,
+      );
+      const r = await db.query<{ name: string }>('SELECT name FROM things.item ORDER BY id');
+      assert.deepEqual(r.rows.map((x) => x.name), ['seed']);
+      await db.tx(async (q) => {
+        await q.query("INSERT INTO things.item (name) VALUES ('c')");
+      });
+      assert.equal((await db.query('SELECT 1 FROM things.item')).rowCount, 2);
+    });
+
+    test('concurrent transactions do not interleave on the embedded connection', async () => {
+      const n = 20;
+      await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          db.tx(async (q) => {
+            await q.query('INSERT INTO things.item (name) VALUES ($1)', [`p${i}`]);
+            await new Promise((r) => setTimeout(r, 1));
+            await q.query('UPDATE things.item SET name = name WHERE name = $1', [`p${i}`]);
+          }),
+        ),
+      );
+      assert.equal((await db.query("SELECT 1 FROM things.item WHERE name LIKE 'p%'")).rowCount, n);
+    });
+  });
+}
+
+test('embedded data survives a restart', async () => {
+  const te = await makeTestEnv('embedded');
+  const a = await openDb({ dataDir: te.dataDir, schema: 'keep', log });
+  await a.query('CREATE TABLE keep.t (v text)');
+  await a.query("INSERT INTO keep.t VALUES ('kept')");
+  await a.close();
+  const b = await openDb({ dataDir: te.dataDir, schema: 'keep', log });
+  assert.deepEqual((await b.query('SELECT v FROM keep.t')).rows, [{ v: 'kept' }]);
+  await b.close();
+  await te.cleanup();
+});

@@ -1,0 +1,4 @@
+import { runMain, runServiceProcess } from '@quire/kit';
+import { searchService } from './server.js';
+
+await runMain(() => runServiceProcess(searchService));
