@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, ConfigError, loadConfig, v, type ServiceModule } from '@quire/kit';
+import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule } from '@quire/kit';
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
 import { RevisionStore } from './store/revisions.js';
 import { initialiseWiki } from './store/bootstrap.js';
+import { PageChangeListener, pageCacheOf } from './store/page-cache.js';
 import type { ContentContext } from './rpc/context.js';
 import { siteHandlers } from './rpc/site.js';
 import { pageHandlers } from './rpc/pages.js';
@@ -19,6 +20,7 @@ export const contentConfigSpec = {
   // The gateway reads the same variable: the project namespace is named after the site.
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
   replicaUrls: v.string(['CONTENT_REPLICA_DATABASE_URLS'], { doc: 'comma-separated postgres URLs of read replicas, for maxlag' }),
+  pageCacheMb: v.int(['CONTENT_PAGE_CACHE_MB'], { default: 64, min: 0, doc: 'memory for hot page reads; 0 disables the cache' }),
 };
 
 /** Validates CONTENT_REPLICA_DATABASE_URLS at start rather than on the first maxlag request. */
@@ -49,7 +51,12 @@ export const contentService: ServiceModule = {
     const probe = new ReplicaLagProbe(parseReplicaUrls(cfg.replicaUrls), rt.log);
     const codec = new TitleCodec(new NamespaceTable(cfg.wikiName));
     if (await initialiseWiki(rt.db, codec)) rt.log.info('created the Main Page');
-    const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db) };
+    const pageCache = pageCacheOf(rt.db, cfg.pageCacheMb * 1024 * 1024);
+    // Other instances' writes arrive by NOTIFY on a real server; embedded, this process is the only writer.
+    const dbUrl = loadConfig(serviceConfigSpec('content'), rt.env).databaseUrl;
+    const listener = dbUrl && !rt.db.embedded ? new PageChangeListener(dbUrl, pageCache, rt.log) : undefined;
+    await listener?.start();
+    const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db), pageCache };
     return {
       bindings: [
         bind('wiki.content.v1.ContentService', ContentServiceService, {
@@ -59,7 +66,10 @@ export const contentService: ServiceModule = {
           ...replicationHandlers(probe),
         }),
       ],
-      close: () => probe.close(),
+      close: async () => {
+        await listener?.stop();
+        await probe.close();
+      },
     };
   },
 };

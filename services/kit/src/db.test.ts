@@ -81,3 +81,26 @@ test('embedded data survives a restart', async () => {
   await b.close();
   await te.cleanup();
 });
+
+test('onCommit callbacks run after commit, never after a rollback', async () => {
+  const te = await makeTestEnv('embedded');
+  const db = await openDb({ dataDir: te.dataDir, schema: 'cb', log });
+  const seen: string[] = [];
+  await db.tx(async (q) => {
+    db.onCommit(() => seen.push('committed'));
+    await db.tx(async () => db.onCommit(() => seen.push('nested'))); // joins the outer transaction
+    await q.query('SELECT 1');
+    assert.deepEqual(seen, []); // not before the commit
+  });
+  assert.deepEqual(seen, ['committed', 'nested']);
+  await assert.rejects(
+    db.tx(async (q) => {
+      db.onCommit(() => seen.push('rolled back'));
+      await q.query('SELECT 1/0');
+    }),
+  );
+  db.onCommit(() => seen.push('no transaction'));
+  assert.deepEqual(seen, ['committed', 'nested', 'no transaction']);
+  await db.close();
+  await te.cleanup();
+});

@@ -27,6 +27,11 @@ export interface Db extends Queryable {
   readonly schema: string;
   readonly embedded: boolean;
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` after the enclosing transaction commits (never if it rolls back), or at once outside
+   * a transaction. For side effects that must not be seen before the data is (cache invalidation).
+   */
+  onCommit(fn: () => void): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +42,12 @@ interface PoolHandle {
   close: () => Promise<void>;
 }
 
-const txClient = new AsyncLocalStorage<pg.PoolClient>();
+interface OpenTx {
+  client: pg.PoolClient;
+  afterCommit: (() => void)[];
+}
+
+const openTx = new AsyncLocalStorage<OpenTx>();
 const pools = new Map<string, Promise<PoolHandle>>();
 
 /** Embedded PGlite, owned by this process, served to `pg` on a Unix socket in the data folder. */
@@ -114,8 +124,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const { pool } = handle;
 
   const query = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
-    const client = txClient.getStore();
-    const r = await (client ?? pool).query(text, params as unknown[]);
+    const r = await (openTx.getStore()?.client ?? pool).query(text, params as unknown[]);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   };
 
@@ -125,13 +134,14 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     embedded: handle.embedded,
     query,
     async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-      const outer = txClient.getStore();
-      if (outer) return fn(db); // nested: join the open transaction
+      if (openTx.getStore()) return fn(db); // nested: join the open transaction
       const client = await pool.connect();
+      const tx: OpenTx = { client, afterCommit: [] };
       try {
         await client.query('BEGIN');
-        const result = await txClient.run(client, () => fn(db));
+        const result = await openTx.run(tx, () => fn(db));
         await client.query('COMMIT');
+        for (const cb of tx.afterCommit) cb();
         return result;
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -139,6 +149,11 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       } finally {
         client.release();
       }
+    },
+    onCommit(fn: () => void) {
+      const tx = openTx.getStore();
+      if (tx) tx.afterCommit.push(fn);
+      else fn();
     },
     async close() {
       if (closed) return;

@@ -139,10 +139,18 @@ async function resolvePages(ctx: ContentContext, req: ResolvePagesRequest): Prom
 
 async function getPage(ctx: ContentContext, req: GetPageRequest): Promise<GetPageResponse> {
   const title = parsePageTitleOrThrow(ctx.codec, req.title);
+  const cached = ctx.pageCache.get(title.ns, title.dbkey, req.withContent);
+  if (cached) return cached;
+  const readAt = ctx.pageCache.begin();
   const [row] = title.ns >= 0 ? await ctx.pages.byTitles([title]) : [];
-  if (!row) return { page: missingPageRecord(ctx.codec, title.ns, title.dbkey) };
+  const res: GetPageResponse = row ? await existingPage(ctx, row, req.withContent) : { page: missingPageRecord(ctx.codec, title.ns, title.dbkey) };
+  ctx.pageCache.set(title.ns, title.dbkey, req.withContent, res, readAt);
+  return res;
+}
+
+async function existingPage(ctx: ContentContext, row: PageRow, withContent: boolean): Promise<GetPageResponse> {
   const [record] = (await recordsFor(ctx, [row])).values();
-  const [latest] = await ctx.revisions.latestOf([row.id], req.withContent);
+  const [latest] = await ctx.revisions.latestOf([row.id], withContent);
   return { page: record, ...(latest ? { latest: revisionMessage(latest) } : {}) };
 }
 

@@ -2,6 +2,7 @@ import { alreadyExists, conflict, notFound, type Db, type Queryable } from '@qui
 import { sha1Base36 } from '../content/sha1.js';
 import { hasPageLink, redirectTarget } from '../content/wikitext.js';
 import type { TitleCodec } from '../title/codec.js';
+import { recordPageChange } from './page-cache.js';
 
 export interface SaveRevisionInput {
   ns: number;
@@ -110,6 +111,7 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
 
   return db.tx(async (q) => {
     const base = await claimPage(q, s, codec, input, timestamp);
+    await recordPageChange(db, q, input.ns, input.dbkey);
     const actor = await actorId(q, s, input.user);
     const content = await q.query<{ content_id: number }>(
       `INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text)
