@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -40,6 +41,24 @@ interface PoolHandle {
   embedded: boolean;
   refs: number;
   close: () => Promise<void>;
+}
+
+/*
+ * Parameterized statements are prepared once per connection under a name derived from their
+ * text, so Postgres plans them once instead of on every call (planning dominates small lookups,
+ * especially in PGlite). The SQL texts are the code's own, so the set is small; past the cap,
+ * statements run unnamed.
+ */
+const MAX_NAMED_STATEMENTS = 2000;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS && text.length < 16_384) {
+    name = `q_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 interface OpenTx {
@@ -124,7 +143,9 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const { pool } = handle;
 
   const query = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
-    const r = await (openTx.getStore()?.client ?? pool).query(text, params as unknown[]);
+    const target = openTx.getStore()?.client ?? pool;
+    const name = params && params.length > 0 ? statementName(text) : undefined;
+    const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   };
 

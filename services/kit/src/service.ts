@@ -65,7 +65,7 @@ export interface RunningService {
 /** Starts one service: config, database (+ migrations), token store, gRPC server with health. */
 export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = process.env, log?: Logger): Promise<RunningService> {
   const cfg = loadConfig(serviceConfigSpec(mod.name), env);
-  const logger = log ?? createLogger(mod.name);
+  const logger = log ?? createLogger(mod.name, env.LOG_LEVEL ?? 'info');
   const dataDir = path.resolve(cfg.dataDir);
   const db = await openDb({ url: cfg.databaseUrl, dataDir, schema: mod.name, migrationsDir: mod.migrationsDir, log: logger, poolSize: cfg.dbPoolSize });
   let kv: KvStore | undefined;
