@@ -31,6 +31,26 @@ export interface User {
   anonymous: boolean;
   groups: string[];
   rights: string[];
+  /** Set when a block applies to this user or IP (MediaWiki's blockinfo); absent otherwise. */
+  block?: BlockInfo | undefined;
+}
+
+export interface BlockInfo {
+  id: number;
+  /** name of the blocking admin */
+  by: string;
+  byId: number;
+  reason: string;
+  /** ISO 8601 */
+  timestamp: string;
+  /** ISO 8601, or "infinite" */
+  expiry: string;
+  partial: boolean;
+  /** account creation disabled */
+  nocreate: boolean;
+  anononly: boolean;
+  noemail: boolean;
+  allowusertalk: boolean;
 }
 
 export interface ResolveSessionRequest {
@@ -73,7 +93,7 @@ export interface CheckTokenResponse {
 }
 
 function createBaseUser(): User {
-  return { id: 0, name: "", anonymous: false, groups: [], rights: [] };
+  return { id: 0, name: "", anonymous: false, groups: [], rights: [], block: undefined };
 }
 
 export const User: MessageFns<User> = {
@@ -92,6 +112,9 @@ export const User: MessageFns<User> = {
     }
     for (const v of message.rights) {
       writer.uint32(42).string(v!);
+    }
+    if (message.block !== undefined) {
+      BlockInfo.encode(message.block, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -149,6 +172,14 @@ export const User: MessageFns<User> = {
             message.rights.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.block = BlockInfo.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -168,6 +199,7 @@ export const User: MessageFns<User> = {
       anonymous: isSet(object.anonymous) ? globalThis.Boolean(object.anonymous) : false,
       groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => globalThis.String(e)) : [],
       rights: globalThis.Array.isArray(object?.rights) ? object.rights.map((e: any) => globalThis.String(e)) : [],
+      block: isSet(object.block) ? BlockInfo.fromJSON(object.block) : undefined,
     };
   },
 
@@ -188,6 +220,9 @@ export const User: MessageFns<User> = {
     if (message.rights?.length) {
       obj.rights = message.rights;
     }
+    if (message.block !== undefined) {
+      obj.block = BlockInfo.toJSON(message.block);
+    }
     return obj;
   },
 
@@ -201,6 +236,254 @@ export const User: MessageFns<User> = {
     message.anonymous = object.anonymous ?? false;
     message.groups = object.groups?.map((e) => e) || [];
     message.rights = object.rights?.map((e) => e) || [];
+    message.block = (object.block !== undefined && object.block !== null)
+      ? BlockInfo.fromPartial(object.block)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBlockInfo(): BlockInfo {
+  return {
+    id: 0,
+    by: "",
+    byId: 0,
+    reason: "",
+    timestamp: "",
+    expiry: "",
+    partial: false,
+    nocreate: false,
+    anononly: false,
+    noemail: false,
+    allowusertalk: false,
+  };
+}
+
+export const BlockInfo: MessageFns<BlockInfo> = {
+  encode(message: BlockInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.by !== "") {
+      writer.uint32(18).string(message.by);
+    }
+    if (message.byId !== 0) {
+      writer.uint32(24).int64(message.byId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(42).string(message.timestamp);
+    }
+    if (message.expiry !== "") {
+      writer.uint32(50).string(message.expiry);
+    }
+    if (message.partial !== false) {
+      writer.uint32(56).bool(message.partial);
+    }
+    if (message.nocreate !== false) {
+      writer.uint32(64).bool(message.nocreate);
+    }
+    if (message.anononly !== false) {
+      writer.uint32(72).bool(message.anononly);
+    }
+    if (message.noemail !== false) {
+      writer.uint32(80).bool(message.noemail);
+    }
+    if (message.allowusertalk !== false) {
+      writer.uint32(88).bool(message.allowusertalk);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.by = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.byId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expiry = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.partial = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.nocreate = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.anononly = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.noemail = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.allowusertalk = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockInfo {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      by: isSet(object.by) ? globalThis.String(object.by) : "",
+      byId: isSet(object.byId)
+        ? globalThis.Number(object.byId)
+        : isSet(object.by_id)
+        ? globalThis.Number(object.by_id)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      expiry: isSet(object.expiry) ? globalThis.String(object.expiry) : "",
+      partial: isSet(object.partial) ? globalThis.Boolean(object.partial) : false,
+      nocreate: isSet(object.nocreate) ? globalThis.Boolean(object.nocreate) : false,
+      anononly: isSet(object.anononly) ? globalThis.Boolean(object.anononly) : false,
+      noemail: isSet(object.noemail) ? globalThis.Boolean(object.noemail) : false,
+      allowusertalk: isSet(object.allowusertalk) ? globalThis.Boolean(object.allowusertalk) : false,
+    };
+  },
+
+  toJSON(message: BlockInfo): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.by !== "") {
+      obj.by = message.by;
+    }
+    if (message.byId !== 0) {
+      obj.byId = Math.round(message.byId);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.expiry !== "") {
+      obj.expiry = message.expiry;
+    }
+    if (message.partial !== false) {
+      obj.partial = message.partial;
+    }
+    if (message.nocreate !== false) {
+      obj.nocreate = message.nocreate;
+    }
+    if (message.anononly !== false) {
+      obj.anononly = message.anononly;
+    }
+    if (message.noemail !== false) {
+      obj.noemail = message.noemail;
+    }
+    if (message.allowusertalk !== false) {
+      obj.allowusertalk = message.allowusertalk;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockInfo>, I>>(base?: I): BlockInfo {
+    return BlockInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockInfo>, I>>(object: I): BlockInfo {
+    const message = createBaseBlockInfo();
+    message.id = object.id ?? 0;
+    message.by = object.by ?? "";
+    message.byId = object.byId ?? 0;
+    message.reason = object.reason ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.expiry = object.expiry ?? "";
+    message.partial = object.partial ?? false;
+    message.nocreate = object.nocreate ?? false;
+    message.anononly = object.anononly ?? false;
+    message.noemail = object.noemail ?? false;
+    message.allowusertalk = object.allowusertalk ?? false;
     return message;
   },
 };
