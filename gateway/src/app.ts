@@ -18,9 +18,10 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use(`${SCRIPT_PATH}/rest.php`, createRestRouter(deps));
 
   const health = Object.fromEntries(Object.entries(serviceAddrs).map(([name, addr]) => [name, makeClient(HealthClient, addr)]));
-  app.get('/healthz', async (_req, res) => {
+  const probe = async (names: string[]) => {
     const checks = await Promise.all(
-      Object.entries(health).map(async ([name, client]) => {
+      names.map(async (name) => {
+        const client = health[name]!;
         try {
           const r = await unary(client, client.check, { service: '' }, { deadlineMs: 2000 });
           return [name, r.status === HealthCheckResponse_ServingStatus.SERVING ? 'serving' : 'not serving'] as const;
@@ -30,7 +31,17 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
       }),
     );
     const ok = checks.every(([, s]) => s === 'serving');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) });
+    return { ok, body: { status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) } };
+  };
+  // Every service (monitoring).
+  app.get('/healthz', async (_req, res) => {
+    const r = await probe(Object.keys(health));
+    res.status(r.ok ? 200 : 503).json(r.body);
+  });
+  // Readiness: the services reads and writes of pages need; a search outage must not take every gateway out.
+  app.get('/readyz', async (_req, res) => {
+    const r = await probe(['auth', 'content']);
+    res.status(r.ok ? 200 : 503).json(r.body);
   });
 
   app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));

@@ -89,7 +89,14 @@ export async function startGrpcServer(opts: {
   log: Logger;
   inflight: Set<Promise<unknown>>;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    'grpc.max_send_message_length': 64 * 1024 * 1024,
+    // Clients re-resolve DNS only when a connection ends: ageing connections out lets replicas
+    // added by scaling receive traffic.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   let serving = true;
   const statusOf = (svc: string): HealthCheckResponse_ServingStatus => {
     if (svc !== '' && !opts.services.some((s) => s.name === svc)) return HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN;
@@ -144,6 +151,8 @@ export async function startGrpcServer(opts: {
 /** Creates a grpc-js client for a generated ts-proto client constructor. */
 export function makeClient<C extends Client>(Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C, address: string): C {
   return new Ctor(address, credentials.createInsecure(), {
+    // With a dns:/// target that lists every replica (headless Service), spread calls over all.
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
