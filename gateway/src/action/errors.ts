@@ -46,9 +46,28 @@ const MESSAGES: Record<string, string> = {
   'paramvalidator-deprecated-value': 'The value "$2" to parameter "$1" has been deprecated.',
   'paramvalidator-badupload-notupload':
     'File upload parameter "$1" is not a file upload; be sure to use multipart/form-data for your POST and include a filename in the Content-Disposition header.',
+  'apiwarn-badutf8':
+    'The value passed for <var>$1</var> contains invalid or non-normalized data. Textual data should be valid, NFC-normalized Unicode without C0 control characters other than HT (\\t), LF (\\n), and CR (\\r).',
+  'apiwarn-deprecation-missingparam':
+    'Because <var>$1</var> was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.',
+  'apiwarn-redirectsandrevids':
+    'Redirect resolution cannot be used together with the <var>revids</var> parameter. Any redirects the <var>revids</var> point to have not been resolved.',
+  'apiwarn-tokens-origin': 'Tokens may not be obtained when the same-origin policy is not applied.',
+  'apierror-readapidenied': 'You need read permission to use this module.',
+  'apierror-writeapidenied': "You're not allowed to edit this wiki through the API.",
+  'apierror-serviceunavailable': 'A backend service of the wiki is temporarily unavailable. Please try again later.',
   'api-usage-docref': 'See $1 for API usage.',
   'api-usage-mailinglist-ref':
     'Subscribe to the mediawiki-api-announce mailing list at &lt;https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/&gt; for notice of API deprecations and breaking changes.',
+};
+
+/**
+ * HTML renderings (Message::parse) where the parser does more than escaping: a bare URL in
+ * `&lt;…&gt;` becomes a free external link.
+ */
+const MESSAGES_HTML: Record<string, string> = {
+  'api-usage-mailinglist-ref':
+    'Subscribe to the mediawiki-api-announce mailing list at &lt;<a rel="nofollow" class="external free" href="https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/">https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/</a>&gt; for notice of API deprecations and breaking changes.',
 };
 
 export function escapeHtml(s: string): string {
@@ -86,7 +105,9 @@ function fill(template: string, params: readonly (string | number)[], escape: (s
 export function message(code: string, key: string, params: (string | number)[] = [], data?: Record<string, unknown>): ApiMessage {
   const template = MESSAGES[key] ?? key;
   const html = fill(template, params, escapeHtml);
-  return { code, key, params, text: stripMarkup(html), wikitext: fill(template, params, (s) => s), html, ...(data ? { data } : {}) };
+  // Message::text() is the wikitext form; plaintext is stripMarkup() of it (entities decoded once).
+  const wikitext = fill(template, params, (s) => s);
+  return { code, key, params, text: stripMarkup(wikitext), wikitext, html: MESSAGES_HTML[key] ?? html, ...(data ? { data } : {}) };
 }
 
 export function usageError(code: string, key: string, params: (string | number)[] = [], data?: Record<string, unknown>): ApiUsageError {
@@ -108,6 +129,14 @@ export class MessageUsageError extends ApiUsageError {
 export function messageOf(e: ApiUsageError): ApiMessage {
   if (e instanceof MessageUsageError) return e.apiMessage;
   return { code: e.code, text: e.info, ...(Object.keys(e.data).length ? { data: e.data } : {}) };
+}
+
+/**
+ * The bc text of a message: stripMarkup( $msg->text() ). `text` is already the plain text, so it
+ * is not stripped a second time (that would eat a literal `<https://…>`).
+ */
+function bcText(msg: ApiMessage): string {
+  return msg.wikitext !== undefined ? stripMarkup(msg.wikitext) : msg.text;
 }
 
 export interface Reported {
@@ -164,17 +193,18 @@ export class ErrorFormatter {
   renderWarnings(): unknown {
     if (this.warnings.length === 0) return undefined;
     if (this.format !== 'bc') return setIndexedTagName(this.warnings.map((w) => this.formatItem(w)), 'warning');
-    // bc: one text per module (last path segment), lines joined by "\n".
+    // bc: one text per module (last path segment), lines joined by "\n". Each module's key is
+    // added with ADD_ON_TOP (ApiErrorFormatter_BackCompat), so the module warned last comes first.
     const byModule = new Map<string, string[]>();
     for (const w of this.warnings) {
       const name = w.modulePath.slice(w.modulePath.lastIndexOf('+') + 1);
-      const text = stripMarkup(w.msg.text);
+      const text = bcText(w.msg);
       const lines = byModule.get(name) ?? [];
       if (!lines.includes(text)) lines.push(text);
       byModule.set(name, lines);
     }
     const out: ResultObject = {};
-    for (const [name, lines] of byModule) out[name] = setContentValue({}, 'warnings', lines.join('\n'));
+    for (const [name, lines] of [...byModule].reverse()) out[name] = setContentValue({}, 'warnings', lines.join('\n'));
     return out;
   }
 
@@ -182,7 +212,7 @@ export class ErrorFormatter {
   renderError(result: ResultObject, modulePath: string, msg: ApiMessage, docrefUrl: string): void {
     const docref = `${message('', 'api-usage-docref', [docrefUrl]).text} ${MESSAGES['api-usage-mailinglist-ref']}`;
     if (this.format === 'bc') {
-      const error: ResultObject = { code: msg.code, info: stripMarkup(msg.text), ...(msg.data ?? {}) };
+      const error: ResultObject = { code: msg.code, info: bcText(msg), ...(msg.data ?? {}) };
       setContentValue(error, 'docref', docref);
       result.error = error;
     } else {

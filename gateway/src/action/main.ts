@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ServiceError } from '@quire/kit';
+import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { Caller, GatewayDeps } from '../context.js';
 import { resolveCaller as resolveSessionCaller } from '../caller.js';
 import { SCRIPT_PATH } from '../config.js';
@@ -14,6 +14,7 @@ import { ErrorFormatter, ERROR_FORMATS, message, messageOf, MessageUsageError, u
 import { validateParams, type ParamHolder, type ValidationEnv } from './params.js';
 import { createDefaultRegistry, type ModuleRegistry } from './registry.js';
 import { DEFAULT_FORMAT, type FormatModuleDecl, type Printed } from './format.js';
+import { cleanUpText } from './query/encoding.js';
 import { readApiRequest, type ApiRequest } from './request.js';
 import { submodulesOf } from './paraminfo.js';
 
@@ -40,6 +41,19 @@ const ALLOWED_CORS_HEADERS = [
 ];
 
 const LAG_CACHE_MS = 1000;
+
+const WARNINGS_KEY = 'warnings';
+
+/** Seconds a client should wait before retrying when a backend service is down. */
+const SERVICE_RETRY_AFTER_S = 5;
+
+/** ApiResult::ADD_ON_TOP for one key of an object other code holds a reference to (mutated in place). */
+function addOnTop(obj: ResultObject, key: string, value: unknown): void {
+  const rest = Object.entries(obj).filter(([k]) => k !== key);
+  for (const k of Object.keys(obj)) delete obj[k];
+  obj[key] = value;
+  for (const [k, v] of rest) obj[k] = v;
+}
 
 function originAllowed(origin: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
@@ -89,6 +103,9 @@ class ApiMainRun {
   }
 
   warn(modulePath: string, msg: ApiMessage): void {
+    // ApiErrorFormatter adds `warnings` with ADD_ON_TOP when the first warning arrives: keys added
+    // on top later (batchcomplete, continue) go above it, everything else stays below.
+    if (!(WARNINGS_KEY in this.result)) addOnTop(this.result, WARNINGS_KEY, undefined);
     this.errorFormatter.addWarning(modulePath, msg);
   }
 
@@ -131,7 +148,7 @@ class ApiMainRun {
   addRequestedFields(forceServedBy: boolean): void {
     const v = this.api.values;
     const requestid = v.get('requestid');
-    if (requestid !== undefined) this.result.requestid = requestid;
+    if (requestid !== undefined) this.result.requestid = cleanUpText(requestid);
     if (forceServedBy || v.has('servedby')) this.result.servedby = this.deps.config.servedBy;
     if (v.has('curtimestamp')) this.result.curtimestamp = isoNow();
     if (v.has('responselanginfo')) {
@@ -157,6 +174,12 @@ function isApiUsage(e: unknown): e is ApiUsageError {
 /** gRPC failures carry a MediaWiki code (kit's ServiceError); anything else is an internal error. */
 function toUsageError(e: unknown, requestId: string): ApiUsageError {
   if (isApiUsage(e)) return e;
+  if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED)) {
+    // A backend service is down or too slow: say so without its internals, and when to retry.
+    const err = new MessageUsageError(message('serviceunavailable', 'apierror-serviceunavailable'), 200, { 'Retry-After': String(SERVICE_RETRY_AFTER_S) });
+    err.modulePath = 'main';
+    return err;
+  }
   if (e instanceof ServiceError && !e.mwCode.startsWith('internal_api_error')) {
     return new ApiUsageError(e.mwCode, e.message, e.data);
   }
@@ -250,6 +273,14 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     if (!valid) throw usageError('badtoken', 'apierror-badtoken');
   }
 
+  /** ApiMain::checkExecutePermissions: `read` for read-mode modules, `writeapi` for write modules. */
+  function checkExecutePermissions(run: ApiMainRun, module: ModuleDecl, params: Params, caller: Caller): void {
+    const rights = caller.user.rights;
+    const readMode = module.isReadMode ? module.isReadMode({ has: (name) => run.api.values.has(name), params, registry }) : module.flags.readRights !== false;
+    if (readMode && !rights.includes('read')) throw mainError('readapidenied', 'apierror-readapidenied');
+    if (module.flags.writeMode && !rights.includes('writeapi')) throw mainError('writeapidenied', 'apierror-writeapidenied');
+  }
+
   async function checkMaxLag(run: ApiMainRun, params: Params): Promise<void> {
     if (typeof params.maxlag !== 'number') return;
     const { lag, host } = await replicationLag();
@@ -312,6 +343,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     if (needsNamespaces(module)) run.namespaces = await deps.site.namespaceIds();
     const params = run.validate(module, module.name, module.name);
     await checkToken(run, module, params, caller);
+    checkExecutePermissions(run, module, params, caller);
     await checkMaxLag(run, mainParams);
     if (run.api.method !== 'POST' && module.flags.mustBePosted) {
       throw mainError('mustbeposted', 'apierror-mustbeposted', [module.name]);
@@ -422,21 +454,27 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
         send(run, { ...run.rawOutput, httpStatus: 200 }, 200, {});
         return;
       }
+      const body: ResultObject = { ...run.result };
+      // The warnings go where the first one put them (ApiMainRun.warn).
       const warnings = run.errorFormatter.renderWarnings();
-      const body: ResultObject = warnings === undefined ? { ...run.result } : { warnings, ...run.result };
+      if (warnings === undefined) delete body[WARNINGS_KEY];
+      else body[WARNINGS_KEY] = warnings;
       send(run, print(run, run.printer!, body, 200), 200, {});
     } catch (e) {
       const err = toUsageError(e, run.requestId);
       if (!isApiUsage(e)) deps.log.error({ err: e, requestId: run.requestId }, 'action API internal error');
       const printer = errorPrinter(run);
+      // ApiMain::substituteResultWithError: the partial result is dropped but the warnings are
+      // kept; the error goes on top of them, then the requested fields follow.
       const body: ResultObject = {};
       const warnings = run.errorFormatter.renderWarnings();
-      if (warnings !== undefined) body.warnings = warnings;
+      if (warnings !== undefined) body[WARNINGS_KEY] = warnings;
       run.errorFormatter.renderError(body, err.modulePath ?? run.module?.name ?? 'main', messageOf(err), `${deps.config.server}${SCRIPT_PATH}/api.php`);
-      // The partial result is dropped; only the requested fields are kept (ApiMain::substituteResultWithError).
+      addOnTop(body, 'error' in body ? 'error' : 'errors', body.error ?? body.errors);
       const fields = run.result;
       if ('requestid' in fields) body.requestid = fields.requestid;
-      body.servedby = deps.config.servedBy;
+      // MediaWiki forces servedby here only with $wgShowHostnames, which is off by default.
+      if ('servedby' in fields) body.servedby = fields.servedby;
       for (const k of ['curtimestamp', 'uselang', 'errorlang']) if (k in fields) body[k] = fields[k];
       send(run, print(run, printer, body, err.httpStatus), err.httpStatus, { ...err.headers, 'MediaWiki-API-Error': err.code });
     }

@@ -6,6 +6,7 @@
  */
 import type { ApiMessage, ParamDecl, ParamValue, Params } from './types.js';
 import { message, MessageUsageError } from './errors.js';
+import { cleanUpParamValue } from './query/encoding.js';
 
 /** ParamValidator's default multi-value limits (ISMULTI_LIMIT1/2). */
 export const MULTI_LIMIT1 = 50;
@@ -72,6 +73,11 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
   let isDefault = false;
   if (value !== undefined) {
     if (decl.deprecated) env.warn(message('deprecation', 'paramvalidator-param-deprecated', [name]));
+    if (decl.type !== 'raw' && decl.type !== 'password') {
+      // WebRequest hands every value over NFC-normalized; the API says when that changed it.
+      value = cleanUpParamValue(value);
+      if (value !== raw) env.warn(message('badutf8', 'apiwarn-badutf8', [name]));
+    }
   } else if (decl.default !== undefined) {
     value = String(decl.default);
     isDefault = true;
@@ -80,7 +86,6 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
     if (decl.required) fail('missingparam', 'paramvalidator-missingparam', [name]);
     return undefined;
   }
-  if (decl.type !== 'raw' && decl.type !== 'password') value = value.normalize('NFC');
 
   if (!decl.multi) {
     if (value.startsWith('\x1f')) fail('badvalue', 'paramvalidator-notmulti', [name]);

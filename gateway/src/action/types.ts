@@ -144,6 +144,13 @@ export interface ModuleLookup {
   readonly main: ModuleDecl;
 }
 
+/** What a module's isReadMode may look at: which parameters were sent, and its validated ones. */
+export interface ReadModeRequest {
+  has(name: string): boolean;
+  params: Params;
+  registry: ModuleLookup;
+}
+
 export interface ModuleDecl {
   name: string;
   group: ModuleGroup;
@@ -155,6 +162,11 @@ export interface ModuleDecl {
   flags: ModuleFlags;
   /** Example queries (without api.php?) and what they do, for help/paraminfo. */
   examples?: Record<string, string>;
+  /**
+   * Whether this request needs the `read` right (ApiBase::isReadMode), when that depends on the
+   * request (action=query with only meta=tokens does not); default: `flags.readRights !== false`.
+   */
+  isReadMode?(request: ReadModeRequest): boolean;
   /** Runs the module. Action modules write into ctx.result; query submodules get a QueryRun. */
   execute(ctx: ActionContext, query?: unknown): Promise<void>;
 }

@@ -6,6 +6,9 @@ import { STATUS_CODES } from 'node:http';
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import { RestError } from './types.js';
 
+/** Seconds a client is asked to wait (Retry-After) when a backend service is unavailable. */
+export const SERVICE_RETRY_AFTER_S = 5;
+
 /** Reason phrases as MediaWiki's HttpStatus (PHP) spells them where Node differs. */
 const MW_REASONS: Record<number, string> = { 413: 'Request Entity Too Large' };
 
@@ -35,6 +38,10 @@ export const restMessages = {
   crossOriginAnonWrite: () => new RestError(403, '', { error: 'rest-cross-origin-anon-write' }, { localized: false }),
   missingToken: () => new RestError(400, 'The "token" parameter must be set.', { actionModuleErrorCode: 'missingparam' }),
   badToken: () => new RestError(403, 'Invalid CSRF token.'),
+  readDenied: () => new RestError(403, '', { error: 'rest-read-denied' }, { localized: false }),
+  writeDenied: () => new RestError(403, '', { error: 'rest-write-denied' }, { localized: false }),
+  serviceUnavailable: () =>
+    new RestError(503, 'The wiki is temporarily unavailable. Please try again later.', {}, { headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_S) } }),
 };
 
 /** MediaWiki's body for an unexpected exception: its type, never its message or stack. */
@@ -66,6 +73,11 @@ export function restErrorFromService(err: ServiceError): RestError {
       const retryAfter = typeof err.data.retryAfter === 'number' && err.data.retryAfter > 0 ? Math.ceil(err.data.retryAfter) : 1;
       return new RestError(429, err.message, {}, { headers: { 'Retry-After': String(retryAfter) } });
     }
+    case GrpcStatus.UNAVAILABLE:
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      // A service is down or overloaded: a temporary condition clients should back off from,
+      // not a server bug. The gRPC details (addresses, errno) stay in the log.
+      return restMessages.serviceUnavailable();
     default:
       return internalError(err);
   }

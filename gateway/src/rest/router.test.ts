@@ -60,7 +60,7 @@ const putRoute = defineRoute({
   },
 });
 
-const GRPC_CODES = ['NOT_FOUND', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ALREADY_EXISTS', 'ABORTED', 'RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'INTERNAL', 'UNAVAILABLE', 'crash'] as const;
+const GRPC_CODES = ['NOT_FOUND', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ALREADY_EXISTS', 'ABORTED', 'RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'crash'] as const;
 
 /** Fails the way a route can: a service error with the given gRPC code, or an unexpected exception. */
 const failRoute = defineRoute({
@@ -87,8 +87,8 @@ const resolveCaller: CallerResolver = async (req, _deps, { allowCredentials }) =
   credentialLog.push(allowCredentials);
   const loggedIn = allowCredentials && /(?:^|;\s*)sid=s1\b/.test(req.get('Cookie') ?? '');
   const user = loggedIn
-    ? { id: 7, name: 'Alice', anonymous: false, groups: ['*', 'user'], rights: ['read', 'edit'] }
-    : { id: 0, name: '127.0.0.1', anonymous: true, groups: ['*'], rights: ['read'] };
+    ? { id: 7, name: 'Alice', anonymous: false, groups: ['*', 'user'], rights: ['read', 'edit', 'writeapi'] }
+    : { id: 0, name: '127.0.0.1', anonymous: true, groups: ['*'], rights: ['read', 'writeapi'] };
   return { user, sessionId: loggedIn ? 's1' : '', sessionLost: false, ip: '127.0.0.1' } satisfies Caller;
 };
 
@@ -468,11 +468,24 @@ describe('failures', () => {
     assert.equal((await call('/v1/fixture/x/fail?code=RESOURCE_EXHAUSTED')).res.headers.get('retry-after'), '30');
   });
 
-  for (const code of ['INTERNAL', 'UNAVAILABLE']) {
-    test(`ServiceError ${code} → 500 with a generic message`, async () => {
-      const { res, json } = await call(`/v1/fixture/x/fail?code=${code}`);
-      assert.equal(res.status, 500);
-      assert.deepEqual(json, { message: 'Error: exception of type ServiceError', httpCode: 500, httpReason: 'Internal Server Error' });
+  test('ServiceError INTERNAL → 500 with a generic message', async () => {
+    const { res, json } = await call('/v1/fixture/x/fail?code=INTERNAL');
+    assert.equal(res.status, 500);
+    assert.deepEqual(json, { message: 'Error: exception of type ServiceError', httpCode: 500, httpReason: 'Internal Server Error' });
+  });
+
+  for (const code of ['UNAVAILABLE', 'DEADLINE_EXCEEDED']) {
+    test(`ServiceError ${code} → 503 with Retry-After, without the gRPC details`, async () => {
+      const { res, json, text } = await call(`/v1/fixture/x/fail?code=${code}`);
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get('retry-after'), '5');
+      assert.equal(res.headers.get('content-type'), 'application/json');
+      assert.deepEqual(json, {
+        messageTranslations: { en: 'The wiki is temporarily unavailable. Please try again later.' },
+        httpCode: 503,
+        httpReason: 'Service Unavailable',
+      });
+      assert.ok(!text.includes(code) && !text.includes('service says'));
     });
   }
 

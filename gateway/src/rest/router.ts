@@ -24,6 +24,9 @@ export interface RestRouterOptions {
   resolveCaller?: CallerResolver;
 }
 
+/** How long the anonymous rights are reused (GROUP_PERMISSIONS_JSON changes need a restart anyway). */
+const ANON_RIGHTS_TTL_MS = 5000;
+
 const ROUTE_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
 /** Largest accepted request body: the article size limit with room for JSON escaping. */
@@ -84,6 +87,22 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
   const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;
   const bodyLimit = bodyLimitBytes(deps);
 
+  let anonRights: { at: number; rights: readonly string[] } | undefined;
+
+  /**
+   * The caller's rights. A request without cookies or Authorization (or one whose credentials
+   * CORS ignores) is anonymous, and anonymous rights change only with the configuration, so they
+   * are remembered briefly instead of asking the auth service on every page read.
+   */
+  async function callerRights(req: Request, allowCredentials: boolean, caller: () => Promise<Caller>): Promise<readonly string[]> {
+    const anonymous = !allowCredentials || (req.headers.cookie === undefined && req.headers.authorization === undefined);
+    if (!anonymous) return (await caller()).user.rights;
+    if (anonRights && Date.now() - anonRights.at < ANON_RIGHTS_TTL_MS) return anonRights.rights;
+    const { rights } = (await caller()).user;
+    anonRights = { at: Date.now(), rights };
+    return rights;
+  }
+
   async function handle(req: Request, res: Response): Promise<void> {
     const cors = decideCors(req.get('Origin'), origins);
     const queryAt = req.url.indexOf('?');
@@ -104,14 +123,20 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
     }
 
     const { route } = match;
+    let callerPromise: Promise<Caller> | undefined;
+    const caller = () => (callerPromise ??= resolveCaller(req, deps, { allowCredentials: cors.allowCredentials }));
     try {
       if (route.writes && cors.foreignOrigin) throw restMessages.crossOriginAnonWrite();
+
+      // BasicRequestAuthorizer: every route reads (`read`); writing routes also need `writeapi`.
+      const rights = await callerRights(req, cors.allowCredentials, caller);
+      if (!rights.includes('read')) throw restMessages.readDenied();
+      if (route.writes && !rights.includes('writeapi')) throw restMessages.writeDenied();
 
       const params = validateParams(route.params, { path: match.params, query: parseQuery(search), header: (name) => req.get(name) });
       // Routes without a body schema (reads) get an empty body.
       const body = route.body && method !== 'GET' && method !== 'HEAD' ? validateBody(route.body, req.get('Content-Type'), await readRawBody(req, bodyLimit)) : {};
 
-      let callerPromise: Promise<Caller> | undefined;
       const ctx: RestContext<ParamDecls, Record<string, unknown>> = {
         route,
         method: method as HttpMethod | 'HEAD',
@@ -119,7 +144,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
         body,
         deps,
         routes,
-        caller: () => (callerPromise ??= resolveCaller(req, deps, { allowCredentials: cors.allowCredentials })),
+        caller,
         routeUrl: (template, pathParams = {}, query) =>
           `${deps.config.server}${REST_PATH}${substPathParams(template, pathParams)}${query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`,
       };

@@ -26,9 +26,17 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
       get: (target, name) =>
         Reflect.get(target, name) ?? (name === 'then' ? undefined : () => Promise.reject(new Error(`test did not provide ${service}.${String(name)}`))),
     }) as T;
+  // Unless a test says otherwise the caller is anonymous with MediaWiki's default rights of "*".
+  const auth: Partial<AuthClient> = {
+    resolveSession: async (_sid: string, ip: string) => ({
+      user: { id: 0, name: ip, anonymous: true, groups: ['*'], rights: ['read', 'edit', 'createpage', 'createtalk', 'writeapi'] },
+      sessionValid: false,
+    }),
+    ...clients.auth,
+  };
   const all: Clients = {
     content: wrap<ContentClient>('content', clients.content),
-    auth: wrap<AuthClient>('auth', clients.auth),
+    auth: wrap<AuthClient>('auth', auth),
     search: wrap<SearchClient>('search', clients.search),
   };
   return {

@@ -52,7 +52,8 @@ function validateInteger(name: string, raw: string, decl: Extract<RestParamDecl,
 function validateOne(name: string, raw: string, decl: RestParamDecl): string | number | boolean {
   switch (decl.type) {
     case 'string':
-      return raw;
+      // Stored titles and texts are NFC, as everything MediaWiki's WebRequest hands over is.
+      return raw.normalize('NFC');
     case 'integer':
       return validateInteger(name, raw, decl);
     case 'boolean': {

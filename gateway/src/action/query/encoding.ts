@@ -15,6 +15,22 @@ export function splitMultiValue(raw: string): string[] {
   return raw.startsWith('\x1f') ? raw.slice(1).split('\x1f') : raw.split('|');
 }
 
+/**
+ * MediaWiki's input cleanup of every request value (WebRequest → UtfNormal\Validator::cleanUp):
+ * C0 controls other than HT, LF and CR and U+FFFE/U+FFFF become U+FFFD, then NFC.
+ */
+export function cleanUpText(s: string): string {
+  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '\ufffd').normalize('NFC');
+}
+
+/**
+ * cleanUpText for a parameter value; a multi-value given in the U+001F form keeps its separators
+ * (ApiParamValidatorCallbacks::getValue).
+ */
+export function cleanUpParamValue(raw: string): string {
+  return raw.startsWith('\x1f') ? raw.split('\x1f').map(cleanUpText).join('\x1f') : cleanUpText(raw);
+}
+
 /** True when MediaWiki's input cleanup (NFC, no C0 controls but HT/LF/CR) leaves the text unchanged. */
 export function isCleanText(s: string): boolean {
   return s === s.normalize('NFC') && !/[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(s);

@@ -6,7 +6,7 @@
  */
 import type { PageRecord, ResolvePagesResponse } from '@quire/proto/wiki/content/v1/content';
 import { META, setIndexedTagName, type ResultObject } from '../types.js';
-import { isCleanText, rawurlencode } from './encoding.js';
+import { cleanUpText, isCleanText, rawurlencode } from './encoding.js';
 
 export type PageSetSource = 'titles' | 'pageids' | 'revids' | 'none';
 
@@ -14,7 +14,10 @@ export interface PageSetInput {
   source: PageSetSource;
   /** Titles as the content service receives them (cleaned up, NFC). */
   titles: readonly string[];
-  /** The same titles as the client sent them, when known (for `fromencoded` entries). */
+  /**
+   * The titles as the client sent them, split but neither cleaned up nor deduplicated, when
+   * known: those the input cleanup changed get `normalized` entries (`fromencoded`).
+   */
   rawTitles?: readonly string[];
   resolveRedirects: boolean;
 }
@@ -75,11 +78,9 @@ export function buildPageSet(resp: ResolvePagesResponse, input: PageSetInput): P
     normalized.push(n);
   };
   // Input cleanup (ApiPageSet::handleParamNormalization) comes before title normalization.
-  if (input.rawTitles && input.rawTitles.length === input.titles.length) {
-    input.rawTitles.forEach((raw, i) => {
-      const clean = input.titles[i];
-      if (clean !== undefined && raw !== clean) addNormalization(normalization(raw, clean));
-    });
+  for (const raw of input.rawTitles ?? []) {
+    const clean = cleanUpText(raw);
+    if (raw !== clean) addNormalization(normalization(raw, clean));
   }
   for (const n of resp.normalized) addNormalization(normalization(n.from, n.to));
 

@@ -40,7 +40,10 @@ test('meta=tokens: anonymous csrf token, batchcomplete first', async () => {
 test('meta=tokens under origin=*: a warning and no query at all', async () => {
   const { ctx, warnings, calls } = await runQuery({ meta: ['tokens'] }, {}, { raw: { origin: '*' }, subParams: { tokens: { type: ['csrf'] } } });
   assert.deepEqual(ctx.result, { batchcomplete: true });
-  assert.deepEqual(warnings, [{ module: 'query+tokens', msg: { code: 'tokens-origin', text: 'Tokens may not be obtained when the same-origin policy is not applied.' } }]);
+  assert.deepEqual(
+    warnings.map((w) => [w.module, w.msg.code, w.msg.key, w.msg.text]),
+    [['query+tokens', 'tokens-origin', 'apiwarn-tokens-origin', 'Tokens may not be obtained when the same-origin policy is not applied.']],
+  );
   assert.equal(calls.length, 0);
 });
 
