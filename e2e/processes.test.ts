@@ -83,7 +83,8 @@ for (const backend of testBackends()) {
       const grpcPort = Object.fromEntries(SERVICES.map((s, i) => [s, grpcPorts[i]!])) as Record<(typeof SERVICES)[number], number>;
       // Content first: it owns the first start (the Main Page).
       for (const svc of SERVICES) {
-        const env: NodeJS.ProcessEnv = { ...testEnv.env, [`${svc.toUpperCase()}_GRPC_PORT`]: String(grpcPort[svc]) };
+        // Search consumes content's change feed.
+        const env: NodeJS.ProcessEnv = { ...testEnv.env, [`${svc.toUpperCase()}_GRPC_PORT`]: String(grpcPort[svc]), CONTENT_GRPC_ADDR: `127.0.0.1:${grpcPort.content}` };
         if (backend === 'embedded') {
           env.DATA_DIR = path.join(testEnv.dataDir, svc);
           fs.mkdirSync(env.DATA_DIR, { recursive: true });
@@ -111,7 +112,8 @@ for (const backend of testBackends()) {
     });
 
     test('/healthz sees the three services', async () => {
-      assert.deepEqual((await client.get('/healthz')).json(), { status: 'ok', services: { auth: 'serving', content: 'serving', search: 'serving' } });
+      const { status, services } = (await client.get('/healthz')).json();
+      assert.deepEqual({ status, services }, { status: 'ok', services: { auth: 'serving', content: 'serving', search: 'serving' } });
     });
 
     test('a REST and an action request go through the gateway to the services', async () => {

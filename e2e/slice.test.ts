@@ -37,7 +37,8 @@ for (const backend of testBackends()) {
     test('/healthz reports every service serving', async () => {
       const r = await wiki.get('/healthz');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.json(), { status: 'ok', services: { auth: 'serving', content: 'serving', search: 'serving' } });
+      const { status, services } = r.json();
+      assert.deepEqual({ status, services }, { status: 'ok', services: { auth: 'serving', content: 'serving', search: 'serving' } });
     });
 
     describe('meta=siteinfo', () => {
@@ -173,11 +174,13 @@ for (const backend of testBackends()) {
         checkMainRevision(main.revisions[0]!, 2);
       });
 
-      test('the Main Page author is a registered (system) user, not an IP', { todo: 'content service stores "MediaWiki default" with user id 0 (see report)' }, async () => {
+      test('the Main Page author is a registered (system) user, not an IP', async () => {
         const rev = (await wiki.api({ action: 'query', prop: 'revisions', rvprop: 'user|userid', titles: 'Main Page', formatversion: '2' })).json().query.pages[0].revisions[0];
         assert.equal(rev.user, 'MediaWiki default');
         assert.ok(!('anon' in rev), 'MediaWiki creates "MediaWiki default" as a system user');
-        assert.ok(rev.userid > 0);
+        assert.equal(rev.userid, 1);
+        const users = (await wiki.api({ action: 'query', list: 'users', ususers: 'MediaWiki default', formatversion: '2' })).json();
+        assert.equal(users.query.users[0].userid, 1, 'the same user in the auth service');
       });
 
       test('pageids: existing and missing', async () => {

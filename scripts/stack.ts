@@ -3,7 +3,9 @@
  * the gateway, sharing the embedded PGlite of DATA_DIR when DATABASE_URL is unset. This is what
  * `npm start` runs; deploy/ runs the same services as separate processes instead.
  */
-import { createLogger, startService, type RunningService } from '@quire/kit';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createLogger, loadConfig, serviceConfigSpec, startService, type RunningService } from '@quire/kit';
 import { authService } from '@quire/auth/server';
 import { contentService } from '@quire/content/server';
 import { searchService } from '@quire/search/server';
@@ -19,18 +21,25 @@ export interface Stack {
 export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<Stack> {
   const log = createLogger('quire', env.LOG_LEVEL ?? 'info');
   // Services bind ephemeral loopback ports unless told otherwise; the gateway is given them.
-  const svcEnv = { AUTH_GRPC_PORT: '0', CONTENT_GRPC_PORT: '0', SEARCH_GRPC_PORT: '0', ...env };
+  const svcEnv: NodeJS.ProcessEnv = { AUTH_GRPC_PORT: '0', CONTENT_GRPC_PORT: '0', SEARCH_GRPC_PORT: '0', ...env };
+  // The renderer's {{SERVER}} and {{fullurl:}} must name the URL the gateway serves.
+  const port = env.PORT ?? '8080';
+  if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
   try {
     // Content first: it owns the first start (Main Page) and, embedded, opens PGlite for all.
     for (const mod of [contentService, authService, searchService]) {
-      services.push(await startService(mod, svcEnv, log.child({ svc: mod.name })));
+      // Search consumes content's change feed: it is given content's address like the gateway.
+      const content = services.find((s) => s.name === 'content');
+      const modEnv = content ? { ...svcEnv, CONTENT_GRPC_ADDR: content.address } : svcEnv;
+      services.push(await startService(mod, modEnv, log.child({ svc: mod.name })));
     }
     const addr = (name: string) => services.find((s) => s.name === name)!.address;
     const gateway = await startGateway(
       { ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') },
       log.child({ svc: 'gateway' }),
     );
+    const registry = writeServiceRegistry(env, services);
     let stopping: Promise<void> | undefined;
     return {
       gateway,
@@ -38,6 +47,7 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
       url: gateway.url,
       stop() {
         stopping ??= (async () => {
+          registry.remove();
           await gateway.stop();
           for (const s of [...services].reverse()) await s.stop();
         })();
@@ -48,4 +58,27 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
     for (const s of services.reverse()) await s.stop().catch(() => undefined);
     throw e;
   }
+}
+
+/** Where a running stack lists its services' addresses, so tools (npm run admin) reach them. */
+export function serviceRegistryPath(env: NodeJS.ProcessEnv): string {
+  const { dataDir } = loadConfig(serviceConfigSpec('auth'), env);
+  return path.join(path.resolve(dataDir), 'run', 'services.json');
+}
+
+export interface ServiceRegistryFile {
+  pid: number;
+  services: Record<string, string>;
+}
+
+/**
+ * Writes DATA_DIR/run/services.json ({pid, services: {auth: "127.0.0.1:port", …}}): the embedded
+ * database is owned by this process, so the admin CLI must go through its gRPC services.
+ */
+function writeServiceRegistry(env: NodeJS.ProcessEnv, services: RunningService[]): { remove(): void } {
+  const file = serviceRegistryPath(env);
+  const body: ServiceRegistryFile = { pid: process.pid, services: Object.fromEntries(services.map((s) => [s.name, s.address])) };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(body, null, 2) + '\n');
+  return { remove: () => fs.rmSync(file, { force: true }) };
 }

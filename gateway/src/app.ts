@@ -5,7 +5,26 @@ import { makeClient, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
+import { createSpecialPages } from './pages/index.js';
 import { SCRIPT_PATH } from './config.js';
+
+/** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
+async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
+  try {
+    const s = await deps.clients.search.getIndexStatus({ deadlineMs: 2000 });
+    return {
+      search_index: {
+        engine: s.engine,
+        indexed_through: s.indexedThrough,
+        lag_seconds: Math.round(s.lagSeconds * 1000) / 1000,
+        pending_changes: s.pendingChanges,
+        indexer_active: s.indexerActive,
+      },
+    };
+  } catch {
+    return {};
+  }
+}
 
 /** The gateway's HTTP surface: the action API, the REST API and a health endpoint. */
 export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>): express.Express {
@@ -36,13 +55,16 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // Every service (monitoring).
   app.get('/healthz', async (_req, res) => {
     const r = await probe(Object.keys(health));
-    res.status(r.ok ? 200 : 503).json(r.body);
+    res.status(r.ok ? 200 : 503).json({ ...r.body, ...(await searchIndexDetail(deps)) });
   });
   // Readiness: the services reads and writes of pages need; a search outage must not take every gateway out.
   app.get('/readyz', async (_req, res) => {
     const r = await probe(['auth', 'content']);
     res.status(r.ok ? 200 : 503).json(r.body);
   });
+
+  // Special:UserLogin, Special:BotPasswords, Special:UserLogout (server-rendered HTML).
+  app.use(createSpecialPages(deps));
 
   app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));
   return app;

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
-import type { GatewayDeps, Caller } from './context.js';
+import type { Request, Response } from 'express';
+import type { GatewayDeps, Caller, SessionCookieWriter } from './context.js';
 import { SESSION_COOKIE_SUFFIX } from './context.js';
 
 export function sessionCookieName(deps: GatewayDeps): string {
@@ -33,5 +33,25 @@ export async function resolveCaller(req: Request, deps: GatewayDeps, opts: { all
   const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
   const r = await deps.clients.auth.resolveSession(sid, ip);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
-  return { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+  const caller: Caller = { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+  if (req.res) caller.cookies = sessionCookieWriter(req.res, deps);
+  return caller;
+}
+
+/**
+ * The session cookie on a response: HttpOnly (scripts never see it), SameSite=Lax (no cross-site
+ * POSTs carry it), Secure when the wiki is served over https.
+ */
+export function sessionCookieWriter(res: Response, deps: GatewayDeps): SessionCookieWriter {
+  const name = sessionCookieName(deps);
+  const secure = deps.config.server.startsWith('https:');
+  const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
+  return {
+    set(sessionId, opts) {
+      res.cookie(name, sessionId, { ...base, encode: String, ...(opts?.maxAgeSeconds ? { maxAge: opts.maxAgeSeconds * 1000 } : {}) });
+    },
+    clear() {
+      res.clearCookie(name, base);
+    },
+  };
 }

@@ -19,6 +19,8 @@ export const gatewayConfigSpec = {
   /** Hostname reported by servedby. */
   servedBy: v.string(['SERVED_BY', 'HOSTNAME'], { default: 'quire' }),
   maxArticleSizeKb: v.int(['MAX_ARTICLE_SIZE_KB'], { default: 2048, min: 1 }),
+  /** Seconds of Cache-Control max-age on title completion (MediaWiki's $wgSearchSuggestCacheExpiry). */
+  searchSuggestMaxAge: v.int(['SEARCH_SUGGEST_MAX_AGE'], { default: 1200, min: 0 }),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & { server: string; corsOriginList: string[] };

@@ -19,6 +19,14 @@ export interface Caller {
   /** A session cookie was sent but is unknown or expired. */
   sessionLost: boolean;
   ip: string;
+  /** Sets or clears the session cookie on the response (login, logout, a new anonymous session). */
+  cookies?: SessionCookieWriter;
+}
+
+export interface SessionCookieWriter {
+  /** `<wikiId>_session=<id>`, HttpOnly, SameSite=Lax, Path=/; persistent for maxAgeSeconds when given. */
+  set(sessionId: string, opts?: { maxAgeSeconds?: number }): void;
+  clear(): void;
 }
 
 export const SESSION_COOKIE_SUFFIX = '_session';

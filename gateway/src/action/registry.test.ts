@@ -66,13 +66,15 @@ test('module names are unique per group and paths resolve', () => {
 });
 
 test('implemented action modules only: unimplemented ones are absent', () => {
-  for (const name of ['query', 'help', 'paraminfo']) assert.ok(registry.get('action', name), name);
-  for (const name of ['edit', 'login', 'logout']) assert.equal(registry.get('action', name), undefined, name);
+  for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock']) assert.ok(registry.get('action', name), name);
+  for (const name of ['upload', 'import']) assert.equal(registry.get('action', name), undefined, name);
   assert.deepEqual(
     registry.modules('format').map((m) => m.name),
     ['json', 'jsonfm', 'none', 'php', 'rawfm', 'xml'],
   );
 });
+
+const ACTION_PREFIXES: Record<string, string> = { login: 'lg', clientlogin: 'login', createaccount: 'create' };
 
 test('prefixes: none for actions and formats, unique short ones for query submodules', () => {
   const prefixes = new Map<string, string>();
@@ -80,7 +82,8 @@ test('prefixes: none for actions and formats, unique short ones for query submod
   const unprefixedNames = new Map(Object.keys(registry.get('action', 'query')?.params ?? {}).map((n) => [n, 'query']));
   for (const { path, module } of modules) {
     if (!SUBMODULE_GROUPS.includes(module.group)) {
-      assert.equal(module.prefix, '', `${path}: no prefix`);
+      // MediaWiki's action modules are unprefixed except the login/account ones.
+      assert.equal(module.prefix, ACTION_PREFIXES[module.name] ?? '', `${path}: prefix`);
       continue;
     }
     if (module.prefix === '' && module.group === 'meta') {

@@ -9,6 +9,22 @@ import { ERROR_FORMATS } from './errors.js';
 import { queryModule, querySubmodules } from './query/index.js';
 import { helpModule } from './help.js';
 import { paraminfoModule } from './paraminfo.js';
+import { loginModule } from './modules/login.js';
+import { clientloginModule } from './modules/clientlogin.js';
+import { logoutModule } from './modules/logout.js';
+import { createaccountModule } from './modules/createaccount.js';
+import { checktokenModule } from './modules/checktoken.js';
+import { validatepasswordModule } from './modules/validatepassword.js';
+import { userrightsModule } from './modules/userrights.js';
+import { blockModule, unblockModule } from './modules/block.js';
+
+/** The account, session and block modules (auth service). */
+const AUTH_ACTIONS = [loginModule, clientloginModule, logoutModule, createaccountModule, checktokenModule, validatepasswordModule, userrightsModule, blockModule, unblockModule];
+import { editModule } from './modules/edit.js';
+import { compareModule } from './modules/compare.js';
+import { parseModule } from './modules/parse.js';
+import { expandtemplatesModule } from './modules/expandtemplates.js';
+import { opensearchModule } from './modules/opensearch.js';
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 
@@ -138,5 +154,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, helpModule, paraminfoModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS], submodules: querySubmodules, formats: formatModules });
 }

@@ -3,16 +3,79 @@ import { makeClient, unary } from '@quire/kit';
 import {
   ContentServiceClient,
   type GetPageResponse,
-  type GetRevisionsRequest,
+  GetRevisionsRequest,
   type GetRevisionsResponse,
+  GetHistoryRequest,
+  type GetHistoryResponse,
+  CountRevisionsRequest,
+  type CountRevisionsResponse,
+  ListPagesRequest,
+  type ListPagesResponse,
   type GetStatisticsResponse,
   type ListNamespacesResponse,
   type ResolvePagesRequest,
   type ResolvePagesResponse,
   type GetReplicationLagResponse,
+  EditRequest,
+  type EditResponse,
+  CompareRequest,
+  type CompareResponse,
+  type DeepPartial,
+  ParseRequest,
+  type ParseResponse,
+  ExpandTemplatesRequest,
+  type ExpandTemplatesResponse,
+  GetRevisionHtmlRequest,
+  type GetRevisionHtmlResponse,
+  GetLanguageLinksRequest,
+  type GetLanguageLinksResponse,
+  RunJobsRequest,
+  type RunJobsResponse,
 } from '@quire/proto/wiki/content/v1/content';
-import { AuthServiceClient, type CheckTokenResponse, type ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
-import { SearchServiceClient, type GetIndexStatusResponse } from '@quire/proto/wiki/search/v1/search';
+import {
+  AuthServiceClient,
+  type BotPassword,
+  type BotPasswordSecret,
+  type ChangePasswordRequest,
+  type ChangePasswordResponse,
+  type CreateBotPasswordRequest,
+  type DeleteBotPasswordRequest,
+  type DisableTotpRequest,
+  type EnableTotpRequest,
+  type EnableTotpResponse,
+  type ResetBotPasswordRequest,
+  type UpdateBotPasswordRequest,
+  type BlockRequest,
+  type BlockResponse,
+  type ChangeUserGroupsRequest,
+  type ChangeUserGroupsResponse,
+  type CheckTokenResponse,
+  type ContinueLoginRequest,
+  type CreateAccountRequest,
+  type CreateAccountResponse,
+  type GetTokensResponse,
+  type GetUsersResponse,
+  type GetUserStatisticsResponse,
+  type ListBlocksRequest,
+  type ListBlocksResponse,
+  type ListUsersRequest,
+  type ListUsersResponse,
+  type LoginRequest,
+  type LoginResponse,
+  type ResolveSessionResponse,
+  type UnblockRequest,
+  type UnblockResponse,
+  type ValidatePasswordRequest,
+  type ValidatePasswordResponse,
+} from '@quire/proto/wiki/auth/v1/auth';
+import {
+  SearchServiceClient,
+  type GetIndexStatusResponse,
+  SearchPagesRequest,
+  type SearchPagesResponse,
+  CompleteTitlesRequest,
+  type CompleteTitlesResponse,
+} from '@quire/proto/wiki/search/v1/search';
 
 /*
  * Thin typed wrappers: the only way gateway handlers reach the services. Every failure arrives
@@ -39,10 +102,42 @@ export class ContentClient {
     return unary(this.c, this.c.getPage, { title, withContent }, o);
   }
   getRevisions(req: Partial<GetRevisionsRequest>, o?: CallOpts): Promise<GetRevisionsResponse> {
-    return unary(this.c, this.c.getRevisions, { pageIds: [], revIds: [], withContent: false, limit: 0, dirNewer: false, startId: 0, ...req }, o);
+    return unary(this.c, this.c.getRevisions, GetRevisionsRequest.fromPartial(req), o);
+  }
+  getHistory(req: Partial<GetHistoryRequest>, o?: CallOpts): Promise<GetHistoryResponse> {
+    return unary(this.c, this.c.getHistory, GetHistoryRequest.fromPartial(req), o);
+  }
+  countRevisions(req: Partial<CountRevisionsRequest>, o?: CallOpts): Promise<CountRevisionsResponse> {
+    return unary(this.c, this.c.countRevisions, CountRevisionsRequest.fromPartial(req), o);
+  }
+  listPages(req: Partial<ListPagesRequest>, o?: CallOpts): Promise<ListPagesResponse> {
+    return unary(this.c, this.c.listPages, ListPagesRequest.fromPartial(req), o);
   }
   getReplicationLag(o?: CallOpts): Promise<GetReplicationLagResponse> {
     return unary(this.c, this.c.getReplicationLag, {}, o);
+  }
+  /** Resolves two sides (revision, page, title or text; torelative) and diffs them as wikidiff2. */
+  compare(req: DeepPartial<CompareRequest>, o?: CallOpts): Promise<CompareResponse> {
+    return unary(this.c, this.c.compare, CompareRequest.fromPartial(req), o);
+  }
+  edit(req: Partial<EditRequest>, o?: CallOpts): Promise<EditResponse> {
+    return unary(this.c, this.c.edit, EditRequest.fromPartial(req), o);
+  }
+  /** Rendering (services/content/src/render): action=parse, expandtemplates, REST html, jobs. */
+  parse(req: Partial<ParseRequest>, o?: CallOpts): Promise<ParseResponse> {
+    return unary(this.c, this.c.parse, ParseRequest.fromPartial(req), o);
+  }
+  expandTemplates(req: Partial<ExpandTemplatesRequest>, o?: CallOpts): Promise<ExpandTemplatesResponse> {
+    return unary(this.c, this.c.expandTemplates, ExpandTemplatesRequest.fromPartial(req), o);
+  }
+  getRevisionHtml(req: Partial<GetRevisionHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
+    return unary(this.c, this.c.getRevisionHtml, GetRevisionHtmlRequest.fromPartial(req), o);
+  }
+  getLanguageLinks(req: Partial<GetLanguageLinksRequest>, o?: CallOpts): Promise<GetLanguageLinksResponse> {
+    return unary(this.c, this.c.getLanguageLinks, GetLanguageLinksRequest.fromPartial(req), o);
+  }
+  runJobs(req: Partial<RunJobsRequest>, o?: CallOpts): Promise<RunJobsResponse> {
+    return unary(this.c, this.c.runJobs, RunJobsRequest.fromPartial(req), o);
   }
   close() {
     this.c.close();
@@ -55,7 +150,77 @@ export class AuthClient {
     return unary(this.c, this.c.resolveSession, { sessionId, ip }, o);
   }
   async getTokens(sessionId: string, types: string[], o?: CallOpts): Promise<Record<string, string>> {
-    return (await unary(this.c, this.c.getTokens, { sessionId, types }, o)).tokens;
+    return (await unary(this.c, this.c.getTokens, { sessionId, types, createSession: false }, o)).tokens;
+  }
+  /** Tokens, creating an anonymous session when a type needs one (login, createaccount): `newSessionId`. */
+  getTokensWithSession(sessionId: string, types: string[], o?: CallOpts): Promise<GetTokensResponse> {
+    return unary(this.c, this.c.getTokens, { sessionId, types, createSession: true }, o);
+  }
+  login(req: LoginRequest, o?: CallOpts): Promise<LoginResponse> {
+    return unary(this.c, this.c.login, req, o);
+  }
+  continueLogin(req: ContinueLoginRequest, o?: CallOpts): Promise<LoginResponse> {
+    return unary(this.c, this.c.continueLogin, req, o);
+  }
+  async logout(sessionId: string, o?: CallOpts): Promise<void> {
+    await unary(this.c, this.c.logout, { sessionId }, o);
+  }
+  createAccount(req: Partial<CreateAccountRequest> & Pick<CreateAccountRequest, 'username' | 'password' | 'ip'>, o?: CallOpts): Promise<CreateAccountResponse> {
+    return unary(this.c, this.c.createAccount, { sessionId: '', email: '', realname: '', logIn: false, skipThrottle: false, ...req }, o);
+  }
+  validatePassword(req: ValidatePasswordRequest, o?: CallOpts): Promise<ValidatePasswordResponse> {
+    return unary(this.c, this.c.validatePassword, req, o);
+  }
+  getUsers(req: { names?: string[]; ids?: number[] }, o?: CallOpts): Promise<GetUsersResponse> {
+    return unary(this.c, this.c.getUsers, { names: req.names ?? [], ids: req.ids ?? [] }, o);
+  }
+  listUsers(req: Partial<ListUsersRequest>, o?: CallOpts): Promise<ListUsersResponse> {
+    return unary(this.c, this.c.listUsers, { from: '', to: '', prefix: '', groups: [], excludeGroups: [], descending: false, limit: 10, withEditsOnly: false, ...req }, o);
+  }
+  changeUserGroups(req: ChangeUserGroupsRequest, o?: CallOpts): Promise<ChangeUserGroupsResponse> {
+    return unary(this.c, this.c.changeUserGroups, req, o);
+  }
+  block(req: BlockRequest, o?: CallOpts): Promise<BlockResponse> {
+    return unary(this.c, this.c.block, req, o);
+  }
+  unblock(req: UnblockRequest, o?: CallOpts): Promise<UnblockResponse> {
+    return unary(this.c, this.c.unblock, req, o);
+  }
+  listBlocks(req: Partial<ListBlocksRequest>, o?: CallOpts): Promise<ListBlocksResponse> {
+    return unary(this.c, this.c.listBlocks, { ids: [], users: [], ip: '', descending: true, limit: 10, continueId: 0, ...req }, o);
+  }
+  /** Counts a saved edit for the user's editcount (the edit path calls it). */
+  async incrementEditCount(userId: number, o?: CallOpts): Promise<void> {
+    await unary(this.c, this.c.incrementEditCount, { userId }, o);
+  }
+  getUserStatistics(o?: CallOpts): Promise<GetUserStatisticsResponse> {
+    return unary(this.c, this.c.getUserStatistics, {}, o);
+  }
+  changePassword(req: ChangePasswordRequest, o?: CallOpts): Promise<ChangePasswordResponse> {
+    return unary(this.c, this.c.changePassword, req, o);
+  }
+  // Bot passwords (Special:BotPasswords and the admin CLI).
+  createBotPassword(req: CreateBotPasswordRequest, o?: CallOpts): Promise<BotPasswordSecret> {
+    return unary(this.c, this.c.createBotPassword, req, o);
+  }
+  async listBotPasswords(user: string, o?: CallOpts): Promise<BotPassword[]> {
+    return (await unary(this.c, this.c.listBotPasswords, { user }, o)).botPasswords;
+  }
+  updateBotPassword(req: UpdateBotPasswordRequest, o?: CallOpts): Promise<BotPassword> {
+    return unary(this.c, this.c.updateBotPassword, req, o);
+  }
+  resetBotPassword(req: ResetBotPasswordRequest, o?: CallOpts): Promise<BotPasswordSecret> {
+    return unary(this.c, this.c.resetBotPassword, req, o);
+  }
+  async deleteBotPassword(req: DeleteBotPasswordRequest, o?: CallOpts): Promise<void> {
+    await unary(this.c, this.c.deleteBotPassword, req, o);
+  }
+  // Two-factor TOTP.
+  enableTotp(req: EnableTotpRequest, o?: CallOpts): Promise<EnableTotpResponse> {
+    return unary(this.c, this.c.enableTotp, req, o);
+  }
+  async disableTotp(req: DisableTotpRequest, o?: CallOpts): Promise<void> {
+    await unary(this.c, this.c.disableTotp, req, o);
   }
   checkToken(sessionId: string, type: string, token: string, o?: CallOpts): Promise<CheckTokenResponse> {
     return unary(this.c, this.c.checkToken, { sessionId, type, token }, o);
@@ -69,6 +234,12 @@ export class SearchClient {
   constructor(private readonly c: SearchServiceClient) {}
   getIndexStatus(o?: CallOpts): Promise<GetIndexStatusResponse> {
     return unary(this.c, this.c.getIndexStatus, {}, o);
+  }
+  searchPages(req: Partial<SearchPagesRequest>, o?: CallOpts): Promise<SearchPagesResponse> {
+    return unary(this.c, this.c.searchPages, SearchPagesRequest.fromPartial(req), o);
+  }
+  completeTitles(req: Partial<CompleteTitlesRequest>, o?: CallOpts): Promise<CompleteTitlesResponse> {
+    return unary(this.c, this.c.completeTitles, CompleteTitlesRequest.fromPartial(req), o);
   }
   close() {
     this.c.close();

@@ -2,15 +2,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, loadConfig, v, type ServiceModule } from '@quire/kit';
 import { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
+import { Accounts } from './accounts.js';
 import { loadGroupPermissions } from './rights.js';
 import { SessionStore } from './store/sessions.js';
+import { UserStore } from './store/users.js';
+import { parseThrottle, Throttler } from './throttle.js';
 import { sessionHandlers } from './rpc/session.js';
+import { accountHandlers } from './rpc/accounts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export const authConfigSpec = {
   sessionTtl: v.int(['SESSION_TTL_SECONDS'], { default: 3600 * 24, min: 60 }),
+  /** "Remember me" sessions ($wgExtendedLoginCookieExpiration: 180 days). */
+  persistentSessionTtl: v.int(['PERSISTENT_SESSION_TTL_SECONDS'], { default: 180 * 86400, min: 60 }),
   groupPermissionsJson: v.string(['GROUP_PERMISSIONS_JSON']),
+  throttles: v.string(['AUTH_THROTTLES'], { default: 'on' }),
+  /** $wgPasswordAttemptThrottle: count/seconds conditions, per account and per IP. */
+  passwordAttemptThrottle: v.string(['AUTH_PASSWORD_ATTEMPT_THROTTLE'], { default: '5/300,150/172800' }),
+  /** $wgAccountCreationThrottle per IP (MediaWiki's default 0 = unlimited; Wikimedia's 6 a day). */
+  accountCreationThrottle: v.string(['AUTH_ACCOUNT_CREATION_THROTTLE'], { default: '6/86400' }),
+  /** OATHAuth's badoath rate limit: second-factor attempts per user. */
+  totpThrottle: v.string(['AUTH_TOTP_THROTTLE'], { default: '10/60' }),
+  siteName: v.string(['WIKI_NAME'], { default: 'Quire' }),
 };
 
 export const authService: ServiceModule = {
@@ -18,8 +32,20 @@ export const authService: ServiceModule = {
   migrationsDir: path.join(here, '..', 'migrations'),
   async create(rt) {
     const cfg = loadConfig(authConfigSpec, rt.env);
+    if (!['on', 'off'].includes(cfg.throttles)) throw new Error('AUTH_THROTTLES must be "on" or "off"');
+    const throttlesOn = cfg.throttles === 'on';
     const perms = loadGroupPermissions(cfg.groupPermissionsJson);
-    const sessions = new SessionStore(rt.kv, cfg.sessionTtl);
-    return { bindings: [bind('wiki.auth.v1.AuthService', AuthServiceService, sessionHandlers(sessions, perms))] };
+    const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
+    const accounts = new Accounts({
+      perms,
+      users: new UserStore(rt.db),
+      sessions,
+      loginThrottle: new Throttler(rt.kv, 'password', parseThrottle(cfg.passwordAttemptThrottle, 'AUTH_PASSWORD_ATTEMPT_THROTTLE'), throttlesOn),
+      creationThrottle: new Throttler(rt.kv, 'acctcreate', parseThrottle(cfg.accountCreationThrottle, 'AUTH_ACCOUNT_CREATION_THROTTLE'), throttlesOn),
+      totpThrottle: new Throttler(rt.kv, 'badoath', parseThrottle(cfg.totpThrottle, 'AUTH_TOTP_THROTTLE'), throttlesOn),
+    });
+    return {
+      bindings: [bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) })],
+    };
   },
 };

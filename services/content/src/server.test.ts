@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeClient, ServiceError, startService, unary, GrpcStatus, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient, type GetRevisionsRequest, type ResolvePagesRequest } from '@quire/proto/wiki/content/v1/content';
+import { ContentServiceClient, GetRevisionsRequest, type ResolvePagesRequest } from '@quire/proto/wiki/content/v1/content';
 import { contentService } from './server.js';
 import { saveRevision, type SaveRevisionInput } from './store/save.js';
 import { TitleCodec } from './title/codec.js';
@@ -44,7 +44,7 @@ for (const backend of testBackends()) {
         unary(client, client.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...r }),
       getPage: (title: string, withContent = false) => unary(client, client.getPage, { title, withContent }),
       getRevisions: (r: Partial<GetRevisionsRequest>) =>
-        unary(client, client.getRevisions, { pageIds: [], revIds: [], withContent: false, limit: 0, dirNewer: false, startId: 0, ...r }),
+        unary(client, client.getRevisions, GetRevisionsRequest.fromPartial(r)),
       getReplicationLag: () => unary(client, client.getReplicationLag, {}),
     };
     const save = (input: SaveRevisionInput) => saveRevision(svc.runtime.db, codec, input);
@@ -101,6 +101,7 @@ for (const backend of testBackends()) {
       assert.equal(latest!.content, MAIN_PAGE_TEXT);
       assert.equal(latest!.sha1, sha1Base36(MAIN_PAGE_TEXT));
       assert.equal(latest!.userText, 'MediaWiki default');
+      assert.equal(latest!.userId, 1);
       assert.equal(latest!.comment, '');
       assert.equal(latest!.contentFormat, 'text/x-wiki');
       assert.equal(latest!.parentSize, -1);

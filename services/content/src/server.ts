@@ -12,7 +12,16 @@ import type { ContentContext } from './rpc/context.js';
 import { siteHandlers } from './rpc/site.js';
 import { pageHandlers } from './rpc/pages.js';
 import { revisionHandlers } from './rpc/revisions.js';
+import { historyHandlers } from './rpc/history.js';
+import { listingHandlers } from './rpc/listing.js';
 import { ReplicaLagProbe, replicationHandlers } from './rpc/replication.js';
+import { renderHandlers } from './rpc/render.js';
+import { startRendering } from './render/setup.js';
+import { ChangeFeedStore } from './store/feed.js';
+import { feedHandlers } from './rpc/feed.js';
+import { editHandlers } from './rpc/edit.js';
+import { compareHandlers } from './rpc/compare.js';
+import { parseRateLimits, RateLimiter, type RateLimits } from './store/ratelimit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -21,7 +30,17 @@ export const contentConfigSpec = {
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
   replicaUrls: v.string(['CONTENT_REPLICA_DATABASE_URLS'], { doc: 'comma-separated postgres URLs of read replicas, for maxlag' }),
   pageCacheMb: v.int(['CONTENT_PAGE_CACHE_MB'], { default: 64, min: 0, doc: 'memory for hot page reads; 0 disables the cache' }),
+  rateLimits: v.string(['RATE_LIMITS_JSON'], { doc: '$wgRateLimits overrides, e.g. {"edit": {"user": [90, 60]}}' }),
 };
+
+/** RATE_LIMITS_JSON, refused at start when malformed. */
+function rateLimitsOf(raw: string | undefined): RateLimits {
+  try {
+    return parseRateLimits(raw);
+  } catch (e) {
+    throw new ConfigError([(e as Error).message]);
+  }
+}
 
 /** Validates CONTENT_REPLICA_DATABASE_URLS at start rather than on the first maxlag request. */
 function parseReplicaUrls(raw: string | undefined): string[] {
@@ -48,6 +67,7 @@ export const contentService: ServiceModule = {
   migrationsDir: path.join(here, '..', 'migrations'),
   async create(rt) {
     const cfg = loadConfig(contentConfigSpec, rt.env);
+    const limiter = new RateLimiter(rt.kv, rateLimitsOf(cfg.rateLimits));
     const probe = new ReplicaLagProbe(parseReplicaUrls(cfg.replicaUrls), rt.log);
     const codec = new TitleCodec(new NamespaceTable(cfg.wikiName));
     if (await initialiseWiki(rt.db, codec)) rt.log.info('created the Main Page');
@@ -57,16 +77,24 @@ export const contentService: ServiceModule = {
     const listener = dbUrl && !rt.db.embedded ? new PageChangeListener(dbUrl, pageCache, rt.log) : undefined;
     await listener?.start();
     const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db), pageCache };
+    const rendering = startRendering(rt, codec);
     return {
       bindings: [
         bind('wiki.content.v1.ContentService', ContentServiceService, {
           ...siteHandlers(ctx),
           ...pageHandlers(ctx),
           ...revisionHandlers(ctx),
+          ...historyHandlers(ctx),
+          ...listingHandlers(ctx),
           ...replicationHandlers(probe),
+          ...feedHandlers(new ChangeFeedStore(rt.db, codec)),
+          ...editHandlers(ctx, limiter),
+          ...compareHandlers(ctx),
+          ...renderHandlers(ctx, rendering.service, rendering.jobs),
         }),
       ],
       close: async () => {
+        await rendering.close();
         await listener?.stop();
         await probe.close();
       },

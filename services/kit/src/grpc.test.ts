@@ -2,12 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Metadata } from '@grpc/grpc-js';
 import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
-import { SearchServiceClient, SearchServiceService } from '@quire/proto/wiki/search/v1/search';
+import { GetIndexStatusResponse, SearchServiceClient, SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import { GrpcStatus, ServiceError, notFound } from './errors.js';
-import { makeClient, startGrpcServer, unary, wrapService } from './grpc.js';
+import { makeClient, startGrpcServer, unary, wrapService, type AsyncHandlers } from './grpc.js';
 import { createLogger } from './log.js';
 
 const log = createLogger('test', 'silent');
+
+/** The search service as a fixture: only GetIndexStatus answers (the others are never called here). */
+function searchFixture(handler: () => Promise<Partial<GetIndexStatusResponse>>): AsyncHandlers<typeof SearchServiceService> {
+  const unused = async (): Promise<never> => {
+    throw new Error('not part of this fixture');
+  };
+  return { getIndexStatus: async () => GetIndexStatusResponse.fromPartial(await handler()), searchPages: unused, completeTitles: unused };
+}
 
 async function serve(handler: () => Promise<{ engine: string; indexedThrough: number; lagSeconds: number }>) {
   const inflight = new Set<Promise<unknown>>();
@@ -15,7 +23,7 @@ async function serve(handler: () => Promise<{ engine: string; indexedThrough: nu
     port: 0,
     log,
     inflight,
-    services: [{ name: 'wiki.search.v1.SearchService', definition: SearchServiceService, implementation: wrapService(SearchServiceService, { getIndexStatus: handler }, log, inflight) }],
+    services: [{ name: 'wiki.search.v1.SearchService', definition: SearchServiceService, implementation: wrapService(SearchServiceService, searchFixture(handler), log, inflight) }],
   });
   return { server, client: makeClient(SearchServiceClient, server.address), health: makeClient(HealthClient, server.address) };
 }

@@ -1,24 +1,66 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, type ServiceModule } from '@quire/kit';
+import { bind, ConfigError, loadConfig, makeClient, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
+import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
+import type { SearchBackend } from './backend.js';
+import { SqlBackend } from './engines/sql.js';
+import { MeilisearchBackend } from './engines/meilisearch.js';
+import { FeedIndexer, LEASE_KEY, readCursor } from './indexer.js';
+import { NamespaceNames } from './namespaces.js';
+import { SearchIndex } from './search.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+export const searchConfigSpec = {
+  contentAddr: v.string(['CONTENT_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.content}`, doc: 'the content service (change feed, pages)' }),
+  role: v.string(['SEARCH_ROLE'], { default: 'all', doc: 'query, indexer, or all (both)' }),
+  meilisearchUrl: v.url(['MEILISEARCH_URL'], { protocols: ['http', 'https'], doc: 'Meilisearch; unset: the SQL engine' }),
+  meilisearchApiKey: v.string(['MEILISEARCH_API_KEY'], { doc: 'Meilisearch key' }),
+  meilisearchIndex: v.string(['MEILISEARCH_INDEX'], { default: 'quire-pages', doc: 'Meilisearch index uid' }),
+};
+
+const ROLES = ['all', 'query', 'indexer'];
 
 export const searchService: ServiceModule = {
   name: 'search',
   migrationsDir: path.join(here, '..', 'migrations'),
   async create(rt) {
+    const cfg = loadConfig(searchConfigSpec, rt.env);
+    if (!ROLES.includes(cfg.role)) throw new ConfigError([`SEARCH_ROLE=${JSON.stringify(cfg.role)} is not one of ${ROLES.join(', ')}`]);
+    const backend: SearchBackend = cfg.meilisearchUrl
+      ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex)
+      : new SqlBackend(rt.db);
+    await backend.init();
+    const content = makeClient(ContentServiceClient, cfg.contentAddr);
+    const namespaces = new NamespaceNames(content);
+    const index = new SearchIndex(backend, () => namespaces.lookup());
+    const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content, rt.kv, rt.log.child({ role: 'indexer' }));
+    indexer?.start();
     return {
       bindings: [
         bind('wiki.search.v1.SearchService', SearchServiceService, {
           async getIndexStatus() {
-            // The change-feed consumer arrives with the search issue; its cursor row starts at 0.
-            const r = await rt.db.query<{ position: number }>(`SELECT position FROM search.feed_cursor WHERE id = 1`);
-            return { engine: 'sql', indexedThrough: r.rows[0]?.position ?? 0, lagSeconds: 0 };
+            const through = await readCursor(rt.db);
+            const active = (await rt.kv.get(LEASE_KEY)) !== null;
+            try {
+              const feed = await unary(content, content.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
+              const lag = feed.oldestPendingAt ? Math.max(0, (Date.now() - Date.parse(feed.oldestPendingAt)) / 1000) : 0;
+              return { engine: backend.engine, indexedThrough: through, lagSeconds: lag, pendingChanges: feed.pending, indexerActive: active };
+            } catch {
+              // Content unreachable: what this service knows on its own.
+              return { engine: backend.engine, indexedThrough: through, lagSeconds: 0, pendingChanges: -1, indexerActive: active };
+            }
           },
+          searchPages: (req) => index.search(req),
+          completeTitles: (req) => index.complete(req),
         }),
       ],
+      close: async () => {
+        await indexer?.stop();
+        content.close();
+        await backend.close();
+      },
     };
   },
 };

@@ -17,6 +17,10 @@ export class QueryContinuation {
   private readonly skipped = new Set<string>();
   /** Continuation parameters by module name, then by prefixed parameter name. */
   private readonly data = new Map<string, Record<string, string>>();
+  /** Where the generator continues (e.g. gapcontinue) once this batch of pages is done. */
+  private generatorNext: Record<string, string> = {};
+  /** Where the generator started this batch: repeated while prop modules continue within it. */
+  private generatorCurrent: Record<string, string> = {};
 
   /**
    * @param continueParam the request's `continue` value ("" or undefined when absent)
@@ -51,25 +55,50 @@ export class QueryContinuation {
     this.data.set(moduleName, entry);
   }
 
+  /** ApiContinuationManager::addGeneratorContinueParam: the generator's next batch. */
+  addGeneratorContinueParam(paramName: string, value: string): void {
+    this.generatorNext[paramName] = value;
+  }
+
+  /** ApiContinuationManager::addGeneratorNonContinueParam: the generator's current batch. */
+  addGeneratorNonContinueParam(paramName: string, value: string): void {
+    this.generatorCurrent[paramName] = value;
+  }
+
   /** `query-continue` under rawcontinue: `{ module: { param: value } }`; empty when done. */
   rawContinuation(): Record<string, Record<string, string>> {
     return Object.fromEntries(this.data);
   }
 
-  /** The new-style `continue` object (undefined when everything is done) and batchcomplete. */
+  /** The new-style `continue` object (undefined when everything is done) and batchcomplete (ApiContinuationManager::getContinuation). */
   continuation(): { continue: Record<string, string> | undefined; batchComplete: boolean } {
-    const finished = this.allModules.filter((m) => !this.data.has(m));
+    let finished = this.allModules.filter((m) => !this.data.has(m));
     const out: Record<string, string> = {};
-    for (const [name, kvp] of this.data) if (!this.pageSetModules.includes(name)) Object.assign(out, { ...kvp, ...out });
+    const add = (kvp: Record<string, string>) => {
+      for (const [k, v] of Object.entries(kvp)) if (!(k in out)) out[k] = v;
+    };
+    for (const [name, kvp] of this.data) if (!this.pageSetModules.includes(name)) add(kvp);
     const pageSetContinues = [...this.data.keys()].some((m) => this.pageSetModules.includes(m));
-    let generatorKeys = '-';
+    let generatorKeys: string;
+    let batchComplete = false;
     if (pageSetContinues) {
-      for (const [name, kvp] of this.data) if (this.pageSetModules.includes(name)) Object.assign(out, { ...kvp, ...out });
-      // No generator yet: there are no generator parameters to carry, so the key list is empty.
-      generatorKeys = '';
+      // Prop modules are unfinished: the same generator batch is requested again.
+      for (const [name, kvp] of this.data) if (this.pageSetModules.includes(name)) add(kvp);
+      const generatorParams = { ...this.generatorCurrent, ...this.generatorNext, ...this.generatorCurrent };
+      add(generatorParams);
+      generatorKeys = Object.keys(generatorParams).join('|');
+    } else if (Object.keys(this.generatorNext).length) {
+      // This batch is done but the generator is not: its next batch restarts the prop modules.
+      add(this.generatorNext);
+      finished = finished.filter((m) => !this.pageSetModules.includes(m));
+      generatorKeys = Object.keys(this.generatorNext).join('|');
+      batchComplete = true;
+    } else {
+      generatorKeys = '-';
+      batchComplete = true;
     }
     if (Object.keys(out).length === 0 && generatorKeys === '-') return { continue: undefined, batchComplete: true };
     out.continue = `${generatorKeys}||${finished.join('|')}`;
-    return { continue: out, batchComplete: !pageSetContinues };
+    return { continue: out, batchComplete };
   }
 }

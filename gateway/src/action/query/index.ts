@@ -4,8 +4,13 @@
  * `query-continue` under rawcontinue).
  */
 import { ApiUsageError, type ActionContext, type ModuleDecl, type ModuleGroup, type ResultObject } from '../types.js';
+import { message } from '../errors.js';
 import { QueryContinuation } from './continuation.js';
 import { splitMultiValue } from './encoding.js';
+import { allpagesModule } from './allpages.js';
+import { searchModule } from './search.js';
+import { prefixsearchModule } from './prefixsearch.js';
+import { asGeneratorParams, isGenerator, type GeneratorModule } from './generator.js';
 import { infoModule } from './info.js';
 import { buildPageSet, EMPTY_PAGE_SET, pageSetOutput, type PageSet, type PageSetSource } from './pageset.js';
 import { revisionsModule } from './revisions.js';
@@ -13,8 +18,9 @@ import { subContext, type QueryRun } from './run.js';
 import { siteinfoModule } from './siteinfo.js';
 import { tokensModule } from './tokens.js';
 import { userinfoModule } from './userinfo.js';
+import { allusersModule, blocksModule, usersModule } from './users.js';
 
-export const querySubmodules: ModuleDecl[] = [infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 
@@ -25,8 +31,26 @@ function submoduleNames(group: ModuleGroup): string[] {
     .sort();
 }
 
-const REDIRECTS_AND_REVIDS_TEXT =
-  'Redirect resolution cannot be used together with the "revids" parameter. Any redirects the "revids" point to have not been resolved.';
+/** Modules usable as `generator=` (list and prop modules flagged as generators). */
+function generatorNames(): string[] {
+  return querySubmodules
+    .filter(isGenerator)
+    .map((m) => m.name)
+    .sort();
+}
+
+/**
+ * ApiPageSet with a generator: the generator's pages (in its order) become the page set, with
+ * redirects resolved when asked. A generator whose batches are all done ("-" in `continue`)
+ * yields nothing.
+ */
+async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule): Promise<PageSet> {
+  const params = ctx.validateSubmodule(asGeneratorParams(generator));
+  const pageIds = await generator.generate(subContext(ctx, generator, params), run);
+  if (pageIds.length === 0) return { ...EMPTY_PAGE_SET, source: 'pageids' };
+  const resp = await ctx.deps.clients.content.resolvePages({ pageIds, resolveRedirects: run.resolveRedirects });
+  return buildPageSet(resp, { source: 'pageids', titles: [], resolveRedirects: run.resolveRedirects });
+}
 
 /** ApiPageSet: exactly one of titles, pageids and revids. */
 function pageSetSource(ctx: ActionContext): PageSetSource {
@@ -48,10 +72,11 @@ async function resolvePageSet(ctx: ActionContext, source: PageSetSource): Promis
   const p = ctx.params;
   let resolveRedirects = p.redirects === true;
   if (source === 'revids' && resolveRedirects) {
-    ctx.addWarning('query', { code: 'redirectsandrevids', text: REDIRECTS_AND_REVIDS_TEXT });
+    ctx.addWarning('query', message('redirectsandrevids', 'apiwarn-redirectsandrevids'));
     resolveRedirects = false;
   }
-  const titles = source === 'titles' ? (p.titles as string[]).map((t) => t.normalize('NFC')) : [];
+  // Already cleaned up (NFC) by parameter validation.
+  const titles = source === 'titles' ? (p.titles as string[]) : [];
   const pageIds = source === 'pageids' ? (p.pageids as number[]) : [];
   const revIds = source === 'revids' ? (p.revids as number[]) : [];
   if (!titles.length && !pageIds.length && !revIds.length) return { ...EMPTY_PAGE_SET, source };
@@ -86,6 +111,11 @@ export const queryModule: ModuleDecl = {
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
     rawcontinue: { type: 'boolean', default: false, help: 'Return raw query-continue data for continuation.' },
     titles: { type: 'string', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of titles to work on.' },
+    generator: {
+      type: generatorNames(),
+      submoduleGroup: 'list',
+      help: 'Get the list of pages to work on by executing the specified query module.',
+    },
     pageids: { type: 'integer', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of page IDs to work on.' },
     revids: { type: 'integer', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of revision IDs to work on.' },
     redirects: { type: 'boolean', default: false, help: 'Automatically resolve redirects in titles, pageids and revids.' },
@@ -94,6 +124,18 @@ export const queryModule: ModuleDecl = {
   flags: {},
   examples: {
     'action=query&prop=revisions&meta=siteinfo&titles=Main%20Page&rvprop=user|comment&continue=': 'Fetch site info and revisions of Main Page.',
+  },
+  /**
+   * ApiQuery::isReadMode: no `read` right is needed for meta modules that do not need it (tokens)
+   * when nothing else is asked for: meta present, every other parameter but rawcontinue and
+   * indexpageids absent.
+   */
+  isReadMode({ has, params, registry }) {
+    for (const name of Object.keys(queryModule.params)) {
+      if (name === 'rawcontinue' || name === 'indexpageids') continue;
+      if (has(name) !== (name === 'meta')) return true;
+    }
+    return ((params.meta as string[] | undefined) ?? []).some((name) => registry.get('meta', name)?.flags.readRights !== false);
   },
   async execute(ctx) {
     const p = ctx.params;
@@ -113,13 +155,24 @@ export const queryModule: ModuleDecl = {
     const source = pageSetSource(ctx);
     const data: ResultObject = {};
     ctx.result.query = data;
-    const run: QueryRun = { pageSet: { ...EMPTY_PAGE_SET, source }, pages: new Map(), data, continuation };
+    const run: QueryRun = {
+      pageSet: { ...EMPTY_PAGE_SET, source },
+      pages: new Map(),
+      data,
+      continuation,
+      resolveRedirects: p.redirects === true && source !== 'revids',
+    };
+    const generatorName = p.generator as string | undefined;
+    const generator = querySubmodules.find((m): m is GeneratorModule => isGenerator(m) && m.name === generatorName);
     // A finished page set ("-||…") is not resolved again: only list/meta modules continue.
     if (!continuation.generatorDone) {
-      run.pageSet = await resolvePageSet(ctx, source);
+      run.pageSet = generator ? await generatePageSet(ctx, run, generator) : await resolvePageSet(ctx, source);
       const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids === true });
       Object.assign(data, out.query);
       run.pages = out.pages;
+    } else if (generator) {
+      // Its parameters are still the request's, not unrecognized ones.
+      ctx.validateSubmodule(asGeneratorParams(generator));
     }
 
     for (const sub of modules) {

@@ -5,8 +5,9 @@
  */
 import type { Revision } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
-import { isoTimestamp, mwTimestamp } from './encoding.js';
+import { escapeHtmlNoQuotes, isoTimestamp, mwTimestamp } from './encoding.js';
 import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 
@@ -22,6 +23,7 @@ const REVISION_PROPS = [
   'slotsha1',
   'contentmodel',
   'comment',
+  'parsedcomment',
   'content',
   'tags',
   'roles',
@@ -160,6 +162,16 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
     }
     if (!comment.cannotView) vals.comment = rev.comment;
   }
+  if (props.has('parsedcomment')) {
+    const comment = revDel(rev, DELETED_COMMENT, o.rights);
+    if (comment.deleted) {
+      vals.commenthidden = true;
+      anyHidden = true;
+    }
+    // Comment formatting (links, section arrows) comes with the renderer; until then the comment
+    // is its escaped text.
+    if (!comment.cannotView) vals.parsedcomment = escapeHtmlNoQuotes(rev.comment);
+  }
   if (props.has('tags')) vals.tags = setIndexedTagName([...rev.tags], 'tag');
   if (anyHidden && rev.deleted & DELETED_RESTRICTED) vals.suppressed = true;
   return vals;
@@ -168,8 +180,6 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
 const LIST_OPTIONS = '"rvlimit", "rvstartid", "rvendid", "rvdir=newer", "rvuser", "rvexcludeuser", "rvstart", and "rvend"';
 export const NOREVIDS_TEXT = `The "revids" parameter may not be used with the list options (${LIST_OPTIONS}).`;
 export const SINGLEPAGE_TEXT = `"titles", "pageids" or a generator was used to supply multiple pages, but the ${LIST_OPTIONS} parameters may only be used on a single page.`;
-const LEGACY_FORMAT_TEXT =
-  'Because "rvslots" was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.';
 export const DEPRECATION_HELP_TEXT =
   'Subscribe to the mediawiki-api-announce mailing list at <https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> for notice of API deprecations and breaking changes.';
 
@@ -181,6 +191,22 @@ interface RevisionsParams {
   endid: number | undefined;
   newer: boolean;
   continue: string | undefined;
+  /** rvstart/rvend as ISO 8601. */
+  start: string | undefined;
+  end: string | undefined;
+  user: string | undefined;
+  excludeUser: string | undefined;
+  tag: string | undefined;
+}
+
+/** rvtag outside enumeration mode: the revision must carry the tag (an unknown tag matches nothing). */
+function hasTag(rev: Revision, tag: string | undefined): boolean {
+  return tag === undefined || rev.tags.includes(tag);
+}
+
+/** A validated `timestamp` parameter (TS_MW) as ISO 8601. */
+function isoFromMw(ts: string | undefined): string | undefined {
+  return ts === undefined ? undefined : isoFromContinue(ts);
 }
 
 function readParams(ctx: ActionContext): RevisionsParams {
@@ -193,6 +219,11 @@ function readParams(ctx: ActionContext): RevisionsParams {
     endid: p.endid as number | undefined,
     newer: p.dir === 'newer',
     continue: p.continue as string | undefined,
+    start: isoFromMw(p.start as string | undefined),
+    end: isoFromMw(p.end as string | undefined),
+    user: p.user as string | undefined,
+    excludeUser: p.excludeuser as string | undefined,
+    tag: p.tag as string | undefined,
   };
 }
 
@@ -245,9 +276,20 @@ async function runEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsPar
   const bounds = [p.startid, continueId].filter((id): id is number => id !== undefined);
   const startId = bounds.length ? (p.newer ? Math.max(...bounds) : Math.min(...bounds)) : 0;
 
-  const resp = await ctx.deps.clients.content.getRevisions({ pageIds: [page.id], limit: limit + 1, dirNewer: p.newer, startId, withContent });
-  const endId = p.endid;
-  const revs = endId === undefined ? resp.revisions : resp.revisions.filter((r) => (p.newer ? r.id <= endId : r.id >= endId));
+  const resp = await ctx.deps.clients.content.getRevisions({
+    pageIds: [page.id],
+    limit: limit + 1,
+    dirNewer: p.newer,
+    startId,
+    withContent,
+    endId: p.endid ?? 0,
+    startTimestamp: p.start ?? '',
+    endTimestamp: p.end ?? '',
+    user: p.user ?? '',
+    excludeUser: p.excludeUser ?? '',
+    tag: p.tag ?? '',
+  });
+  const revs = resp.revisions;
   const next = revs[limit];
   if (next) run.continuation.addContinueParam('revisions', 'rvcontinue', `${mwTimestamp(next.timestamp)}|${next.id}`);
   for (const rev of revs.slice(0, limit)) addPageSubItem(run.pages, page.id, 'revisions', 'rev', revisionInfo(rev, out));
@@ -268,7 +310,7 @@ async function runRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParams, 
   const selected = ids.slice(0, limit);
   if (!selected.length) return;
   const resp = await ctx.deps.clients.content.getRevisions({ revIds: selected, withContent: p.props.has('content') });
-  for (const rev of [...resp.revisions].sort((a, b) => a.id - b.id)) {
+  for (const rev of [...resp.revisions].sort((a, b) => a.id - b.id).filter((r) => hasTag(r, p.tag))) {
     addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
   }
 }
@@ -286,7 +328,7 @@ async function runLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, 
   const selected = pages.slice(0, limit);
   if (!selected.length) return;
   const resp = await ctx.deps.clients.content.getRevisions({ pageIds: selected.map((pg) => pg.id), limit: 0, withContent: p.props.has('content') });
-  for (const rev of [...resp.revisions].sort((a, b) => a.pageId - b.pageId || a.id - b.id)) {
+  for (const rev of [...resp.revisions].sort((a, b) => a.pageId - b.pageId || a.id - b.id).filter((r) => hasTag(r, p.tag))) {
     addPageSubItem(run.pages, rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
   }
 }
@@ -302,7 +344,12 @@ export const revisionsModule: ModuleDecl = {
     limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned (50 / 500 when content is fetched). Single page only.' },
     startid: { type: 'integer', help: 'Start enumeration from this revision. Single page only.' },
     endid: { type: 'integer', help: 'Stop enumeration at this revision. Single page only.' },
+    start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration. Single page only.' },
+    end: { type: 'timestamp', help: 'Enumerate up to this timestamp. Single page only.' },
     dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate. Single page only.' },
+    user: { type: 'user', help: 'Only include revisions made by user. Single page only.' },
+    excludeuser: { type: 'user', help: 'Exclude revisions made by user. Single page only.' },
+    tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
   flags: {},
@@ -317,14 +364,17 @@ export const revisionsModule: ModuleDecl = {
     const pageCount = run.pageSet.good.length;
     const revCount = run.pageSet.revisionPages.size;
     if (pageCount === 0 && revCount === 0) return;
-    const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.newer;
+    const enumMode =
+      p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.newer || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeUser !== undefined;
+    if (p.user !== undefined && p.excludeUser !== undefined) throw new ApiUsageError('invalidparammix', 'The parameters "rvuser" and "rvexcludeuser" can not be used together.');
     if (revCount > 0 && enumMode) throw new ApiUsageError('invalidparammix', NOREVIDS_TEXT);
     if (pageCount > 1 && enumMode) throw new ApiUsageError('invalidparammix', SINGLEPAGE_TEXT);
 
     const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => p.props.has(f));
     if (needSlots && p.slots === undefined) {
-      ctx.addWarning(modulePath(ctx.module), { code: 'deprecation', text: LEGACY_FORMAT_TEXT, data: { feature: 'action=query&prop=revisions&!rvslots' } });
-      ctx.addWarning('main', { code: 'deprecation-help', text: DEPRECATION_HELP_TEXT });
+      // ApiBase::addDeprecation: the module's warning, then the mailing-list pointer for main.
+      ctx.addWarning(modulePath(ctx.module), message('deprecation', 'apiwarn-deprecation-missingparam', ['rvslots'], { feature: 'action=query&prop=revisions&!rvslots' }));
+      ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
     }
     const out: RevisionOutputOptions = { props: p.props, slots: p.slots, rights: ctx.caller.user.rights };
     if (enumMode) return runEnumeration(ctx, run, p, out);

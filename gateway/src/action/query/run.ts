@@ -10,6 +10,8 @@ export interface QueryRun {
   /** The `query` object of the result; meta/list modules add their key to it. */
   data: ResultObject;
   continuation: QueryContinuation;
+  /** redirects=1 was given (and applies: not with revids). */
+  resolveRedirects: boolean;
 }
 
 /** The module path MediaWiki uses for warnings and errors, e.g. "query+revisions". */

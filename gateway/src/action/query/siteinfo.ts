@@ -17,7 +17,7 @@ export function isRtl(lang: string): boolean {
   return RTL_LANGUAGES.has(lang);
 }
 
-/** Counters the auth service owns (users, active users, sysops); see the report for the RPC. */
+/** Counters the auth service owns (AuthService.GetUserStatistics): users, active users, sysops. */
 export interface UserStatistics {
   users: number;
   activeusers: number;
@@ -148,9 +148,6 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
   };
 }
 
-/** Until the auth service answers user counters (AuthService.GetUserStatistics), they read 0. */
-const NO_USER_STATISTICS: UserStatistics = { users: 0, activeusers: 0, admins: 0 };
-
 const SITEINFO_PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics'] as const;
 
 export const siteinfoModule: ModuleDecl = {
@@ -181,7 +178,10 @@ export const siteinfoModule: ModuleDecl = {
           run.data.namespacealiases = namespaceAliasesInfo(await deps.site.namespaces());
           break;
         case 'statistics':
-          run.data.statistics = statisticsInfo(await deps.clients.content.getStatistics(), NO_USER_STATISTICS);
+        {
+          const [pages, users] = await Promise.all([deps.clients.content.getStatistics(), deps.clients.auth.getUserStatistics()]);
+          run.data.statistics = statisticsInfo(pages, { users: users.users, activeusers: users.activeUsers, admins: users.admins });
+        }
           break;
       }
     }

@@ -75,6 +75,8 @@ export function fakeContext(
   };
   const auth = {
     getTokens: (sessionId: string, types: string[]) => record('getTokens', { sessionId, types }, fake.tokens ? () => fake.tokens!(sessionId, types) : undefined),
+    getTokensWithSession: (sessionId: string, types: string[]) =>
+      record('getTokens', { sessionId, types }, fake.tokens ? () => ({ tokens: fake.tokens!(sessionId, types), newSessionId: '' }) : undefined),
   };
   const deps = {
     clients: { content, auth },

@@ -1,5 +1,6 @@
 /* meta=tokens (MediaWiki's ApiQueryTokens). */
 import { TOKEN_TYPES, setArrayType, type ModuleDecl, type ResultObject } from '../types.js';
+import { message } from '../errors.js';
 import { modulePath, queryRunOf } from './run.js';
 
 export const TOKENS_ORIGIN_WARNING = 'Tokens may not be obtained when the same-origin policy is not applied.';
@@ -36,11 +37,17 @@ export const tokensModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     if (lacksSameOriginSecurity(ctx.raw)) {
-      ctx.addWarning(modulePath(ctx.module), { code: 'tokens-origin', text: TOKENS_ORIGIN_WARNING });
+      ctx.addWarning(modulePath(ctx.module), message('tokens-origin', 'apiwarn-tokens-origin'));
       return;
     }
     const types = (ctx.params.type as string[] | undefined) ?? ['csrf'];
-    const tokens = types.length ? await ctx.deps.clients.auth.getTokens(ctx.caller.sessionId, types) : {};
+    let tokens: Record<string, string> = {};
+    if (types.length) {
+      // Login and createaccount tokens need a session: one is created and its cookie set.
+      const r = await ctx.deps.clients.auth.getTokensWithSession(ctx.caller.sessionId, types);
+      if (r.newSessionId) ctx.caller.cookies?.set(r.newSessionId);
+      tokens = r.tokens;
+    }
     run.data.tokens = tokensResult(types, tokens);
   },
 };

@@ -1,18 +1,113 @@
-/* meta=userinfo (MediaWiki's ApiQueryUserInfo): the props the caller record can answer. */
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+/* meta=userinfo (MediaWiki's ApiQueryUserInfo). */
+import type { BlockInfo, User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
 import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 
-const USERINFO_PROPS = ['groups', 'rights'] as const;
+const USERINFO_PROPS = [
+  'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'options', 'editcount', 'ratelimits', 'email', 'realname', 'registrationdate', 'cancreateaccount',
+] as const;
 
-export function userInfo(user: User, props: readonly string[]): ResultObject {
+const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
+
+/** $wgDefaultUserOptions as MediaWiki 1.39 reports them (the user's own overrides win). */
+export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {
+  ccmeonemails: 0, date: 'default', diffonly: 0, disablemail: 0, editfont: 'monospace', editondblclick: 0, editsectiononrightclick: 0,
+  'email-allow-new-users': 1, enotifminoredits: 0, enotifrevealaddr: 0, enotifusertalkpages: 1, enotifwatchlistpages: 1, extendwatchlist: 1,
+  fancysig: 0, forceeditsummary: 0, gender: 'unknown', hideminor: 0, hidepatrolled: 0, hidecategorization: 1, imagesize: 2, minordefault: 0,
+  newpageshidepatrolled: 0, nickname: '', 'pst-cssjs': 1, norollbackdiff: 0, previewonfirst: 0, previewontop: 1, rcdays: 7,
+  'rcenhancedfilters-disable': 0, rclimit: 50, 'search-match-redirect': true, 'search-special-page': 'Search', searchlimit: 20,
+  showhiddencats: 0, shownumberswatching: 1, showrollbackconfirmation: 0, skin: 'vector', thumbsize: 5, underline: 2, uselivepreview: 0,
+  usenewrc: 1, watchcreations: 1, watchdefault: 1, watchdeletion: 0, watchuploads: 1, watchlistdays: 7, watchlisthideanons: 0,
+  watchlisthidebots: 0, watchlisthideliu: 0, watchlisthideminor: 0, watchlisthideown: 0, watchlisthidepatrolled: 0,
+  watchlisthidecategorization: 1, watchlistreloadautomatically: 0, watchlistunwatchlinks: 0, watchmoves: 0, watchrollback: 0,
+  'wlenhancedfilters-disable': 0, wllimit: 250, useeditwarning: 1, prefershttps: 1, requireemail: 0, 'skin-responsive': 1,
+  timecorrection: 'System|0', language: 'en', variant: 'en', searchNs0: 1,
+};
+
+/** $wgRateLimits defaults by the caller's class (anonymous: "ip", logged in: "user"). */
+const RATE_LIMITS: Record<string, { ip?: [number, number]; user?: [number, number] }> = {
+  edit: { ip: [8, 60], user: [90, 60] },
+  move: { user: [8, 60] },
+  rollback: { user: [10, 60] },
+  emailuser: { ip: [5, 86400], user: [20, 86400] },
+  changeemail: { ip: [3, 86400], user: [4, 86400] },
+  confirmemail: { ip: [3, 86400], user: [4, 86400] },
+  purge: { ip: [30, 60], user: [30, 60] },
+  linkpurge: { ip: [30, 60], user: [30, 60] },
+  renderfile: { ip: [700, 30], user: [700, 30] },
+  'renderfile-nonstandard': { ip: [70, 30], user: [70, 30] },
+  editcontentmodel: { user: [8, 60] },
+};
+
+function isoTimestampFormatted(iso: string): string {
+  if (iso === 'infinite' || iso === 'infinity') return 'infinite';
+  const d = new Date(iso);
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${hh}:${mm}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** ApiBlockInfoTrait::getBlockDetails. */
+export function blockDetails(b: BlockInfo): ResultObject {
+  return {
+    blockid: b.id,
+    blockedby: b.by,
+    blockedbyid: b.byId,
+    blockreason: b.reason,
+    blockedtimestamp: b.timestamp,
+    blockexpiry: b.expiry,
+    blockpartial: b.partial,
+    blocknocreate: b.nocreate,
+    blockanononly: b.anononly,
+    blockedtimestampformatted: isoTimestampFormatted(b.timestamp),
+    ...(b.expiry === 'infinite' ? {} : { blockexpiryformatted: isoTimestampFormatted(b.expiry) }),
+  };
+}
+
+export function groupMemberships(d: UserDetails | undefined): unknown {
+  return setIndexedTagName(setArrayType((d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })), 'array'), 'groupmembership');
+}
+
+function rateLimits(user: User): ResultObject {
+  if (user.rights.includes('noratelimit')) return setArrayType({}, 'assoc');
+  const cls = user.anonymous ? 'ip' : 'user';
+  const out: ResultObject = {};
+  for (const [action, limits] of Object.entries(RATE_LIMITS)) {
+    const l = limits[cls];
+    if (l) out[action] = { [cls]: { hits: l[0], seconds: l[1] } };
+  }
+  return setArrayType(out, 'assoc');
+}
+
+export function userInfo(user: User, props: readonly string[], details?: UserDetails): ResultObject {
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
+  if (props.includes('blockinfo') && user.block) Object.assign(vals, blockDetails(user.block));
+  // No talk-page notification system exists yet: nobody has new messages.
+  if (props.includes('hasmsg')) vals.messages = false;
   // Lists stay lists even when empty.
   if (props.includes('groups')) vals.groups = setIndexedTagName(setArrayType([...user.groups], 'array'), 'g');
+  if (props.includes('groupmemberships')) vals.groupmemberships = groupMemberships(details);
+  if (props.includes('implicitgroups')) vals.implicitgroups = setIndexedTagName(setArrayType(user.groups.filter((g) => IMPLICIT_GROUPS.includes(g)), 'array'), 'g');
   if (props.includes('rights')) vals.rights = setIndexedTagName(setArrayType([...user.rights], 'array'), 'r');
+  if (props.includes('options')) {
+    const own = details ? (JSON.parse(details.optionsJson || '{}') as Record<string, unknown>) : {};
+    vals.options = setArrayType({ ...DEFAULT_USER_OPTIONS, ...own }, 'assoc');
+  }
+  if (props.includes('editcount') && !user.anonymous) vals.editcount = details?.editcount ?? 0;
+  if (props.includes('ratelimits')) vals.ratelimits = rateLimits(user);
+  if (props.includes('realname') && !user.anonymous && user.rights.includes('viewmyprivateinfo')) vals.realname = details?.realname ?? '';
+  if (props.includes('email') && !user.anonymous && user.rights.includes('viewmyprivateinfo')) {
+    vals.email = details?.email ?? '';
+    if (details?.emailAuthenticated) vals.emailauthenticated = details.emailAuthenticated;
+  }
+  if (props.includes('registrationdate') && !user.anonymous) vals.registrationdate = details?.registration ?? null;
+  if (props.includes('cancreateaccount')) vals.cancreateaccount = user.rights.includes('createaccount') && !user.block?.nocreate;
   return vals;
 }
+
+const DETAIL_PROPS = ['groupmemberships', 'options', 'editcount', 'realname', 'email', 'registrationdate'];
 
 export const userinfoModule: ModuleDecl = {
   name: 'userinfo',
@@ -25,10 +120,14 @@ export const userinfoModule: ModuleDecl = {
   flags: {},
   examples: {
     'action=query&meta=userinfo': 'Get information about the current user.',
-    'action=query&meta=userinfo&uiprop=groups|rights': 'Get the groups and rights of the current user.',
+    'action=query&meta=userinfo&uiprop=blockinfo|groups|rights|hasmsg': 'Get additional information about the current user.',
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    run.data.userinfo = userInfo(ctx.caller.user, (ctx.params.prop as string[] | undefined) ?? []);
+    const props = (ctx.params.prop as string[] | undefined) ?? [];
+    const user = ctx.caller.user;
+    const details =
+      !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
+    run.data.userinfo = userInfo(user, props, details);
   },
 };

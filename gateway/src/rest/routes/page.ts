@@ -1,18 +1,19 @@
 import { defineRoute } from '../types.js';
-import { loadPage, pageCacheControl, pageMetadata, pageValidators, titleParam } from './pageContent.js';
+import { loadPage, pageCacheControl, pageMetadata, pageValidators, pageSourceParams, redirectTargetField } from './pageContent.js';
 
 /** GET /v1/page/{title}: the page with the wikitext of its latest revision (MediaWiki's PageSourceHandler, format "source"). */
 export const pageSourceRoute = defineRoute({
   method: 'GET',
   path: '/v1/page/{title}',
   summary: 'Get a page: its latest revision and wikitext source',
-  params: titleParam,
+  params: pageSourceParams,
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadPage(ctx.deps, ctx.params.title, true);
     const source = loaded.latest.content;
     if (source === undefined) throw new Error(`content service returned no content for revision ${loaded.latest.id}`);
-    return { json: { ...pageMetadata(loaded), source }, validators: pageValidators(loaded) };
+    const target = redirectTargetField(loaded, ctx.params.redirect, ctx.routeUrl, ctx.route.path);
+    return { json: { ...pageMetadata(loaded), source, ...target }, validators: pageValidators(loaded) };
   },
 });

@@ -45,7 +45,7 @@ export function isoTimestamp(value: string): string {
 }
 
 /** MediaWiki's $wgRightsUrl / $wgRightsText, empty by default (as in the reference wiki). */
-const LICENSE = { url: '', title: '' };
+export const LICENSE = { url: '', title: '' };
 
 /** The fields every page form starts with (PageContentHelper::constructMetadata). */
 export function pageMetadata({ page, latest }: LoadedPage) {
@@ -73,4 +73,25 @@ export function pageValidators({ page, latest }: LoadedPage): Validators {
 
 export function pageCacheControl(deps: GatewayDeps): string {
   return `max-age=${deps.config.restMaxAge}`;
+}
+
+/** The `{title}` path parameter and the `redirect` query parameter of the page source routes. */
+export const pageSourceParams = {
+  ...titleParam,
+  redirect: { source: 'query', type: 'string', description: '"no": for a redirect page, also return the URL of its target as redirect_target' },
+} as const;
+
+/**
+ * `redirect_target` of a redirect page when the request says `redirect=no`: the same route for the
+ * target title (its DB key), with the request's query (PageRedirectHelper::getTargetUrl). Redirect
+ * pages are never followed on the source routes: an editor reading a redirect gets the redirect.
+ */
+export function redirectTargetField(
+  { page }: LoadedPage,
+  redirect: string | undefined,
+  routeUrl: (template: string, pathParams: Record<string, string>, query: Record<string, string>) => string,
+  template: string,
+): { redirect_target?: string } {
+  if (redirect !== 'no' || !page.redirect || page.redirectTarget === '') return {};
+  return { redirect_target: routeUrl(template, { title: page.redirectTarget.replace(/ /g, '_') }, { redirect }) };
 }

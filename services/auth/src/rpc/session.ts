@@ -1,35 +1,65 @@
 import { ServiceError } from '@quire/kit';
 import type { AsyncHandlers } from '@quire/kit';
-import type { AuthServiceService, User } from '@quire/proto/wiki/auth/v1/auth';
-import type { SessionStore } from '../store/sessions.js';
-import { rightsOf, type GroupPermissions } from '../rights.js';
-import { ANON_TOKEN, checkToken, sessionTokens } from '../tokens.js';
+import type { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
+import type { Accounts } from '../accounts.js';
+import type { SessionData, SessionStore } from '../store/sessions.js';
+import { ANON_TOKEN, checkToken, sessionTokens, SESSION_TOKEN_TYPES_FOR_ANONYMOUS } from '../tokens.js';
 
 type Handlers = AsyncHandlers<typeof AuthServiceService>;
 
-export function sessionHandlers(sessions: SessionStore, perms: GroupPermissions): Pick<Handlers, 'resolveSession' | 'getTokens' | 'checkToken'> {
-  const anonymous = (ip: string): User => ({ id: 0, name: ip, anonymous: true, groups: ['*'], rights: rightsOf(perms, ['*']) });
+/** Which secret a token of `type` is checked against for this session ("+\" only: null). */
+function secretFor(session: SessionData | null, type: string): string | null {
+  if (!session) return null;
+  if (session.userId > 0 || SESSION_TOKEN_TYPES_FOR_ANONYMOUS.includes(type)) return session.secret;
+  return null;
+}
+
+export function sessionHandlers(
+  sessions: SessionStore,
+  accounts: Accounts,
+): Pick<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
+  const load = (id: string) => (id ? sessions.get(id) : Promise.resolve(null));
 
   return {
     async resolveSession(req) {
-      const session = req.sessionId ? await sessions.get(req.sessionId) : null;
-      if (!session) return { user: anonymous(req.ip), sessionValid: false };
-      const groups = ['*', 'user', ...session.groups];
-      return {
-        user: { id: session.userId, name: session.userName, anonymous: false, groups, rights: rightsOf(perms, groups) },
-        sessionValid: true,
-      };
+      const session = await load(req.sessionId);
+      const r = await accounts.resolve(session, req.ip);
+      // A session whose bot password is gone is over: drop it so its tokens die too.
+      if (session && !r.valid) await sessions.delete(req.sessionId);
+      return { user: r.user, sessionValid: r.valid };
     },
     async getTokens(req) {
-      const session = req.sessionId ? await sessions.get(req.sessionId) : null;
+      let session = await load(req.sessionId);
+      if (session && !(await accounts.resolve(session, '')).valid) session = null;
+      let newSessionId = '';
+      if (!session && req.createSession && req.types.some((t) => SESSION_TOKEN_TYPES_FOR_ANONYMOUS.includes(t))) {
+        const created = await sessions.create({ userId: 0, userName: '' });
+        session = created.data;
+        newSessionId = created.id;
+      }
       const tokens: Record<string, string> = {};
-      for (const type of req.types) tokens[type] = session ? sessionTokens(session.secret, type) : ANON_TOKEN;
-      return { tokens };
+      for (const type of req.types) {
+        const secret = secretFor(session, type);
+        tokens[type] = secret ? sessionTokens(secret, type) : ANON_TOKEN;
+      }
+      return { tokens, newSessionId };
     },
     async checkToken(req) {
       if (!req.type) throw new ServiceError(3, 'missingparam', 'The type parameter must be set.');
-      const session = req.sessionId ? await sessions.get(req.sessionId) : null;
-      return checkToken(session?.secret ?? null, req.type, req.token);
+      const session = await load(req.sessionId);
+      // A logged-in session never accepts the anonymous token.
+      if (session && session.userId > 0 && req.token === ANON_TOKEN) return { valid: false, generated: 0 };
+      return checkToken(secretFor(session, req.type), req.type, req.token);
+    },
+    login(req) {
+      return accounts.login(req);
+    },
+    continueLogin(req) {
+      return accounts.continueLogin(req);
+    },
+    async logout(req) {
+      if (req.sessionId) await sessions.delete(req.sessionId);
+      return {};
     },
   };
 }

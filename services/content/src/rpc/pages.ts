@@ -16,7 +16,7 @@ import { missingPageRecord, pageRecord, parsePageTitleOrThrow, revisionMessage }
 const keyOf = (ns: number, dbkey: string) => `${ns}:${dbkey}`;
 
 /** Page records for existing rows, with the redirect target of redirect pages filled in. */
-async function recordsFor(ctx: ContentContext, rows: PageRow[]): Promise<Map<number, PageRecord>> {
+export async function recordsFor(ctx: ContentContext, rows: PageRow[]): Promise<Map<number, PageRecord>> {
   const targets = new Map(
     (await ctx.pages.redirectTargets(rows.filter((r) => r.isRedirect).map((r) => r.id))).map((t) => [t.from, t]),
   );

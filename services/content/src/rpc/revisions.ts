@@ -27,7 +27,26 @@ async function getRevisions(ctx: ContentContext, req: GetRevisionsRequest): Prom
 
   const [pageId, ...others] = req.pageIds;
   if (pageId === undefined || others.length > 0) throw invalidArgument('invalidparammix', 'A revision range needs exactly one page id.');
-  const range = await ctx.revisions.range(pageId, { limit: req.limit, newer: req.dirNewer, startId: req.startId, withContent: req.withContent });
+  const timestamp = (name: string, value: string): Date | undefined => {
+    if (value === '') return undefined;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) throw invalidArgument('badvalue', `${name} is not an ISO 8601 timestamp: ${value}`);
+    return new Date(ms);
+  };
+  const start = timestamp('start_timestamp', req.startTimestamp);
+  const end = timestamp('end_timestamp', req.endTimestamp);
+  const range = await ctx.revisions.range(pageId, {
+    limit: req.limit,
+    newer: req.dirNewer,
+    startId: req.startId,
+    withContent: req.withContent,
+    ...(req.endId > 0 ? { endId: req.endId } : {}),
+    ...(start ? { start } : {}),
+    ...(end ? { end } : {}),
+    ...(req.user ? { user: req.user } : {}),
+    ...(req.excludeUser ? { excludeUser: req.excludeUser } : {}),
+    ...(req.tag ? { tag: req.tag } : {}),
+  });
   return { revisions: range.revisions.map(revisionMessage), nextId: range.nextId };
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '@quire/kit';
-import { MAIN_PAGE_AUTHOR, MAIN_PAGE_TEXT, MAIN_PAGE_TITLE } from '../content/main-page.js';
+import { MAIN_PAGE_AUTHOR, MAIN_PAGE_AUTHOR_ID, MAIN_PAGE_TEXT, MAIN_PAGE_TITLE } from '../content/main-page.js';
 import type { TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import { saveRevision } from './save.js';
@@ -21,7 +21,7 @@ export async function initialiseWiki(db: Db, codec: TitleCodec): Promise<boolean
       text: MAIN_PAGE_TEXT,
       contentModel: 'wikitext',
       contentFormat: 'text/x-wiki',
-      user: { id: 0, name: MAIN_PAGE_AUTHOR },
+      user: { id: MAIN_PAGE_AUTHOR_ID, name: MAIN_PAGE_AUTHOR },
       comment: '',
       minor: false,
       tags: [],

@@ -103,22 +103,59 @@ export class RevisionStore {
   }
 
   /**
-   * Up to `limit` revisions of one page, newest first (or oldest first with `newer`), starting at
-   * `startId` inclusive (0: from the end). Keyset pagination on (rev_page, rev_id): the cost of a
-   * page does not grow with its depth in the history.
+   * Revisions matching a WHERE clause (over `r` revision, `a` actor), in the given ORDER BY and
+   * LIMIT tail. For the stores built on this one (history); `params` are numbered from $1.
    */
-  async range(pageId: number, opts: { limit: number; newer: boolean; startId: number; withContent: boolean }): Promise<RevisionRange> {
-    const cmp = opts.newer ? '>=' : '<=';
-    const order = opts.newer ? 'ASC' : 'DESC';
-    const params: unknown[] = [pageId, opts.limit + 1];
-    let where = 'r.rev_page = $1';
-    if (opts.startId > 0) {
-      params.push(opts.startId);
-      where += ` AND r.rev_id ${cmp} $3`;
+  async where(where: string, params: unknown[], tail: string, withContent: boolean): Promise<RevisionRow[]> {
+    const r = await this.db.query<RevisionSqlRow>(`${this.select(withContent)} WHERE ${where} ${tail}`, params);
+    return r.rows.map(toRevision);
+  }
+
+  /**
+   * Up to `limit` revisions of one page, newest first (or oldest first with `newer`), starting at
+   * `startId` inclusive (0: from the end), within the optional filters of prop=revisions. Keyset
+   * pagination on (rev_page, rev_id): the cost of a page does not grow with its depth in the history.
+   */
+  async range(pageId: number, opts: RangeOptions): Promise<RevisionRange> {
+    const s = this.db.schema;
+    const params: unknown[] = [pageId];
+    const arg = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const [from, to] = opts.newer ? ['>=', '<='] : ['<=', '>='];
+    const conds = ['r.rev_page = $1'];
+    if (opts.startId > 0) conds.push(`r.rev_id ${from} ${arg(opts.startId)}`);
+    if (opts.endId) conds.push(`r.rev_id ${to} ${arg(opts.endId)}`);
+    if (opts.start) conds.push(`r.rev_timestamp ${from} ${arg(opts.start)}`);
+    if (opts.end) conds.push(`r.rev_timestamp ${to} ${arg(opts.end)}`);
+    if (opts.user) conds.push(`a.actor_name = ${arg(opts.user)}`);
+    if (opts.excludeUser) conds.push(`a.actor_name <> ${arg(opts.excludeUser)}`);
+    if (opts.tag) {
+      conds.push(`EXISTS (SELECT 1 FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id
+        WHERE ct.ct_rev_id = r.rev_id AND d.ctd_name = ${arg(opts.tag)})`);
     }
-    const r = await this.db.query<RevisionSqlRow>(`${this.select(opts.withContent)} WHERE ${where} ORDER BY r.rev_id ${order} LIMIT $2`, params);
-    const rows = r.rows.map(toRevision);
+    const rows = await this.where(conds.join(' AND '), params, `ORDER BY r.rev_id ${opts.newer ? 'ASC' : 'DESC'} LIMIT ${arg(opts.limit + 1)}`, opts.withContent);
     const next = rows.length > opts.limit ? rows.pop() : undefined;
     return { revisions: rows, nextId: next?.id ?? 0 };
   }
+}
+
+export interface RangeOptions {
+  limit: number;
+  /** Oldest first. */
+  newer: boolean;
+  /** Start at this revision id (inclusive); 0 from the end. */
+  startId: number;
+  /** Stop at this revision id (inclusive). */
+  endId?: number;
+  /** Timestamps bounding the range (inclusive), in the direction of travel. */
+  start?: Date;
+  end?: Date;
+  /** Only revisions by / not by this user name or IP. */
+  user?: string;
+  excludeUser?: string;
+  /** Only revisions with this change tag. */
+  tag?: string;
+  withContent: boolean;
 }

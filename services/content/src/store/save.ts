@@ -19,6 +19,8 @@ export interface SaveRevisionInput {
   user: { id: number; name: string };
   comment: string;
   minor: boolean;
+  /** A bot edit (MediaWiki's rc_bot); false when omitted. */
+  bot?: boolean;
   /** Change tag names; unknown ones are registered as software-defined tags. */
   tags: string[];
   /** Defaults to now, at MediaWiki's one-second resolution. */
@@ -71,7 +73,7 @@ async function claimPage(q: Queryable, schema: string, codec: TitleCodec, input:
        VALUES ($1, $2, $3, $4) ON CONFLICT (page_namespace, page_title) DO NOTHING RETURNING page_id`,
       [input.ns, input.dbkey, timestamp, input.contentModel],
     );
-    if (!created.rows[0]) throw alreadyExists('articleexists', 'The page you tried to create has been created already.');
+    if (!created.rows[0]) throw alreadyExists('articleexists', 'The article you tried to create has been created already.');
     return { pageId: created.rows[0].page_id, created: true, oldCountable: false };
   }
   // FOR UPDATE serializes saves on one page; a save that waited re-reads page_latest afterwards.
@@ -119,9 +121,9 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
       [size, sha1, input.contentModel, input.contentFormat, input.text],
     );
     const rev = await q.query<{ rev_id: number }>(
-      `INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING rev_id`,
-      [base.pageId, base.created ? null : input.baseRevId, timestamp, actor, input.comment, input.minor, size, sha1, content.rows[0]!.content_id],
+      `INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id, rev_bot)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING rev_id`,
+      [base.pageId, base.created ? null : input.baseRevId, timestamp, actor, input.comment, input.minor, size, sha1, content.rows[0]!.content_id, input.bot ?? false],
     );
     const revId = rev.rows[0]!.rev_id;
     await q.query(

@@ -53,6 +53,13 @@ export interface BlockInfo {
   allowusertalk: boolean;
 }
 
+/** A user-facing message: MediaWiki's key, its English text, and its parameters. */
+export interface Message {
+  key: string;
+  text: string;
+  params: string[];
+}
+
 export interface ResolveSessionRequest {
   sessionId: string;
   ip: string;
@@ -69,11 +76,15 @@ export interface ResolveSessionResponse {
 export interface GetTokensRequest {
   sessionId: string;
   types: string[];
+  /** Create an anonymous session when there is none and a type needs one (login, createaccount). */
+  createSession: boolean;
 }
 
 export interface GetTokensResponse {
   /** type -> token */
   tokens: { [key: string]: string };
+  /** set when a session was created: the gateway sets the cookie */
+  newSessionId: string;
 }
 
 export interface GetTokensResponse_TokensEntry {
@@ -90,6 +101,375 @@ export interface CheckTokenRequest {
 export interface CheckTokenResponse {
   valid: boolean;
   generated: number;
+}
+
+export interface LoginRequest {
+  /** the caller's (anonymous) session; "" creates one */
+  sessionId: string;
+  username: string;
+  password: string;
+  ip: string;
+  /** action=login: bot passwords first, and a second factor is not possible (ABORTED). */
+  botPasswordAllowed: boolean;
+  remember: boolean;
+}
+
+export interface ContinueLoginRequest {
+  sessionId: string;
+  totpCode: string;
+  ip: string;
+}
+
+export interface LoginResponse {
+  status: LoginResponse_Status;
+  /** FAIL/UI/ABORTED */
+  message?:
+    | Message
+    | undefined;
+  /** e.g. wrongpassword, login-throttled, oathauth-login-failed */
+  messageCode: string;
+  /** PASS; UI: the account being logged in */
+  user?:
+    | User
+    | undefined;
+  /** PASS: the new session; UI: the session holding the pending login */
+  sessionId: string;
+  /** PASS through a bot password */
+  botPassword: boolean;
+  /** PASS with remember: the cookie lifetime */
+  persistentSeconds: number;
+}
+
+export enum LoginResponse_Status {
+  STATUS_UNSPECIFIED = 0,
+  PASS = 1,
+  FAIL = 2,
+  /** UI - a second factor is needed: ContinueLogin with the code */
+  UI = 3,
+  /** ABORTED - needs interaction the caller cannot give (action=login with 2FA) */
+  ABORTED = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function loginResponse_StatusFromJSON(object: any): LoginResponse_Status {
+  switch (object) {
+    case 0:
+    case "STATUS_UNSPECIFIED":
+      return LoginResponse_Status.STATUS_UNSPECIFIED;
+    case 1:
+    case "PASS":
+      return LoginResponse_Status.PASS;
+    case 2:
+    case "FAIL":
+      return LoginResponse_Status.FAIL;
+    case 3:
+    case "UI":
+      return LoginResponse_Status.UI;
+    case 4:
+    case "ABORTED":
+      return LoginResponse_Status.ABORTED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return LoginResponse_Status.UNRECOGNIZED;
+  }
+}
+
+export function loginResponse_StatusToJSON(object: LoginResponse_Status): string {
+  switch (object) {
+    case LoginResponse_Status.STATUS_UNSPECIFIED:
+      return "STATUS_UNSPECIFIED";
+    case LoginResponse_Status.PASS:
+      return "PASS";
+    case LoginResponse_Status.FAIL:
+      return "FAIL";
+    case LoginResponse_Status.UI:
+      return "UI";
+    case LoginResponse_Status.ABORTED:
+      return "ABORTED";
+    case LoginResponse_Status.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export interface LogoutRequest {
+  sessionId: string;
+}
+
+export interface LogoutResponse {
+}
+
+export interface CreateAccountRequest {
+  /** "" for none */
+  sessionId: string;
+  username: string;
+  password: string;
+  ip: string;
+  email: string;
+  realname: string;
+  /** replace the caller's session by one of the new user */
+  logIn: boolean;
+  /** maintenance (admin CLI) */
+  skipThrottle: boolean;
+}
+
+export interface CreateAccountResponse {
+  ok: boolean;
+  /** when !ok */
+  message?: Message | undefined;
+  messageCode: string;
+  user?:
+    | User
+    | undefined;
+  /** when log_in */
+  sessionId: string;
+}
+
+export interface ValidatePasswordRequest {
+  /** existing user, or the name of an account to create */
+  username: string;
+  password: string;
+  email: string;
+  realname: string;
+}
+
+export interface ValidatePasswordResponse {
+  /** Good, Change, Invalid */
+  validity: string;
+  /** every policy failure; key = code */
+  messages: Message[];
+}
+
+export interface ChangePasswordRequest {
+  username: string;
+  password: string;
+}
+
+export interface ChangePasswordResponse {
+}
+
+export interface GroupMembership {
+  group: string;
+  /** ISO 8601 or "infinity" */
+  expiry: string;
+}
+
+export interface UserDetails {
+  /** with effective groups (implicit ones included) and rights */
+  user?:
+    | User
+    | undefined;
+  /** explicit groups */
+  memberships: GroupMembership[];
+  editcount: number;
+  /** ISO 8601 */
+  registration: string;
+  email: string;
+  realname: string;
+  /** the user's option overrides */
+  optionsJson: string;
+  totpEnabled: boolean;
+  /** male, female, unknown */
+  gender: string;
+  /** ISO 8601 or "" */
+  emailAuthenticated: string;
+}
+
+export interface GetUsersRequest {
+  names: string[];
+  ids: number[];
+}
+
+export interface GetUsersResponse {
+  /** found users only, in request order */
+  users: UserDetails[];
+  invalidNames: string[];
+  /** normalized names with no account */
+  missingNames: string[];
+  missingIds: number[];
+}
+
+export interface ListUsersRequest {
+  from: string;
+  to: string;
+  prefix: string;
+  groups: string[];
+  excludeGroups: string[];
+  descending: boolean;
+  limit: number;
+  withEditsOnly: boolean;
+}
+
+export interface ListUsersResponse {
+  users: UserDetails[];
+  /** next name when more exist */
+  continueFrom: string;
+}
+
+export interface ChangeUserGroupsRequest {
+  /** or user_id */
+  username: string;
+  userId: number;
+  add: GroupMembership[];
+  remove: string[];
+  /** 0 = maintenance */
+  performerId: number;
+  reason: string;
+}
+
+export interface ChangeUserGroupsResponse {
+  userId: number;
+  user: string;
+  added: GroupMembership[];
+  removed: string[];
+}
+
+export interface BlockRequest {
+  /** user name or IP */
+  target: string;
+  /** "infinite", ISO 8601, or relative ("1 day") */
+  expiry: string;
+  reason: string;
+  performerId: number;
+  performer: string;
+  anononly: boolean;
+  nocreate: boolean;
+  noemail: boolean;
+  allowusertalk: boolean;
+  reblock: boolean;
+}
+
+export interface BlockResponse {
+  block?:
+    | BlockInfo
+    | undefined;
+  /** target name */
+  user: string;
+  /** 0 for an IP */
+  userId: number;
+}
+
+export interface UnblockRequest {
+  /** or target */
+  id: number;
+  target: string;
+  performerId: number;
+}
+
+export interface UnblockResponse {
+  block?: BlockInfo | undefined;
+  user: string;
+  userId: number;
+}
+
+export interface ListBlocksRequest {
+  ids: number[];
+  users: string[];
+  ip: string;
+  /** newest first (default order of list=blocks) */
+  descending: boolean;
+  limit: number;
+  continueId: number;
+}
+
+export interface BlockEntry {
+  block?:
+    | BlockInfo
+    | undefined;
+  /** target name or IP */
+  user: string;
+  userId: number;
+}
+
+export interface ListBlocksResponse {
+  blocks: BlockEntry[];
+  continueId: number;
+}
+
+export interface BotPassword {
+  userId: number;
+  user: string;
+  /** the bot name */
+  appId: string;
+  grants: string[];
+  /** ISO 8601 */
+  created: string;
+}
+
+export interface BotPasswordSecret {
+  botPassword?:
+    | BotPassword
+    | undefined;
+  /** shown once */
+  password: string;
+}
+
+export interface CreateBotPasswordRequest {
+  user: string;
+  appId: string;
+  grants: string[];
+}
+
+export interface ListBotPasswordsRequest {
+  user: string;
+}
+
+export interface ListBotPasswordsResponse {
+  botPasswords: BotPassword[];
+}
+
+export interface UpdateBotPasswordRequest {
+  user: string;
+  appId: string;
+  grants: string[];
+}
+
+export interface ResetBotPasswordRequest {
+  user: string;
+  appId: string;
+}
+
+export interface DeleteBotPasswordRequest {
+  user: string;
+  appId: string;
+}
+
+export interface DeleteBotPasswordResponse {
+}
+
+export interface EnableTotpRequest {
+  user: string;
+}
+
+export interface EnableTotpResponse {
+  /** base32 */
+  secret: string;
+  /** otpauth://totp/… */
+  uri: string;
+}
+
+export interface DisableTotpRequest {
+  user: string;
+}
+
+export interface DisableTotpResponse {
+}
+
+export interface IncrementEditCountRequest {
+  userId: number;
+}
+
+export interface IncrementEditCountResponse {
+}
+
+export interface GetUserStatisticsRequest {
+}
+
+export interface GetUserStatisticsResponse {
+  users: number;
+  activeUsers: number;
+  admins: number;
 }
 
 function createBaseUser(): User {
@@ -488,6 +868,107 @@ export const BlockInfo: MessageFns<BlockInfo> = {
   },
 };
 
+function createBaseMessage(): Message {
+  return { key: "", text: "", params: [] };
+}
+
+export const Message: MessageFns<Message> = {
+  encode(message: Message, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    for (const v of message.params) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Message {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.params.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Message {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      params: globalThis.Array.isArray(object?.params) ? object.params.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: Message): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.params?.length) {
+      obj.params = message.params;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Message>, I>>(base?: I): Message {
+    return Message.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Message>, I>>(object: I): Message {
+    const message = createBaseMessage();
+    message.key = object.key ?? "";
+    message.text = object.text ?? "";
+    message.params = object.params?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseResolveSessionRequest(): ResolveSessionRequest {
   return { sessionId: "", ip: "" };
 }
@@ -667,7 +1148,7 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
 };
 
 function createBaseGetTokensRequest(): GetTokensRequest {
-  return { sessionId: "", types: [] };
+  return { sessionId: "", types: [], createSession: false };
 }
 
 export const GetTokensRequest: MessageFns<GetTokensRequest> = {
@@ -677,6 +1158,9 @@ export const GetTokensRequest: MessageFns<GetTokensRequest> = {
     }
     for (const v of message.types) {
       writer.uint32(18).string(v!);
+    }
+    if (message.createSession !== false) {
+      writer.uint32(24).bool(message.createSession);
     }
     return writer;
   },
@@ -710,6 +1194,14 @@ export const GetTokensRequest: MessageFns<GetTokensRequest> = {
             message.types.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.createSession = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -730,6 +1222,11 @@ export const GetTokensRequest: MessageFns<GetTokensRequest> = {
         ? globalThis.String(object.session_id)
         : "",
       types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [],
+      createSession: isSet(object.createSession)
+        ? globalThis.Boolean(object.createSession)
+        : isSet(object.create_session)
+        ? globalThis.Boolean(object.create_session)
+        : false,
     };
   },
 
@@ -741,6 +1238,9 @@ export const GetTokensRequest: MessageFns<GetTokensRequest> = {
     if (message.types?.length) {
       obj.types = message.types;
     }
+    if (message.createSession !== false) {
+      obj.createSession = message.createSession;
+    }
     return obj;
   },
 
@@ -751,12 +1251,13 @@ export const GetTokensRequest: MessageFns<GetTokensRequest> = {
     const message = createBaseGetTokensRequest();
     message.sessionId = object.sessionId ?? "";
     message.types = object.types?.map((e) => e) || [];
+    message.createSession = object.createSession ?? false;
     return message;
   },
 };
 
 function createBaseGetTokensResponse(): GetTokensResponse {
-  return { tokens: {} };
+  return { tokens: {}, newSessionId: "" };
 }
 
 export const GetTokensResponse: MessageFns<GetTokensResponse> = {
@@ -764,6 +1265,9 @@ export const GetTokensResponse: MessageFns<GetTokensResponse> = {
     globalThis.Object.entries(message.tokens).forEach(([key, value]: [string, string]) => {
       GetTokensResponse_TokensEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
     });
+    if (message.newSessionId !== "") {
+      writer.uint32(18).string(message.newSessionId);
+    }
     return writer;
   },
 
@@ -789,6 +1293,14 @@ export const GetTokensResponse: MessageFns<GetTokensResponse> = {
             if (entry1.value !== undefined) {
               message.tokens[entry1.key] = entry1.value;
             }
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newSessionId = reader.string();
             continue;
           }
         }
@@ -819,6 +1331,11 @@ export const GetTokensResponse: MessageFns<GetTokensResponse> = {
           {},
         )
         : {},
+      newSessionId: isSet(object.newSessionId)
+        ? globalThis.String(object.newSessionId)
+        : isSet(object.new_session_id)
+        ? globalThis.String(object.new_session_id)
+        : "",
     };
   },
 
@@ -832,6 +1349,9 @@ export const GetTokensResponse: MessageFns<GetTokensResponse> = {
           obj.tokens[k] = v;
         });
       }
+    }
+    if (message.newSessionId !== "") {
+      obj.newSessionId = message.newSessionId;
     }
     return obj;
   },
@@ -850,6 +1370,7 @@ export const GetTokensResponse: MessageFns<GetTokensResponse> = {
       },
       {},
     );
+    message.newSessionId = object.newSessionId ?? "";
     return message;
   },
 };
@@ -1131,6 +1652,4677 @@ export const CheckTokenResponse: MessageFns<CheckTokenResponse> = {
   },
 };
 
+function createBaseLoginRequest(): LoginRequest {
+  return { sessionId: "", username: "", password: "", ip: "", botPasswordAllowed: false, remember: false };
+}
+
+export const LoginRequest: MessageFns<LoginRequest> = {
+  encode(message: LoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    if (message.ip !== "") {
+      writer.uint32(34).string(message.ip);
+    }
+    if (message.botPasswordAllowed !== false) {
+      writer.uint32(40).bool(message.botPasswordAllowed);
+    }
+    if (message.remember !== false) {
+      writer.uint32(48).bool(message.remember);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.botPasswordAllowed = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.remember = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LoginRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      botPasswordAllowed: isSet(object.botPasswordAllowed)
+        ? globalThis.Boolean(object.botPasswordAllowed)
+        : isSet(object.bot_password_allowed)
+        ? globalThis.Boolean(object.bot_password_allowed)
+        : false,
+      remember: isSet(object.remember) ? globalThis.Boolean(object.remember) : false,
+    };
+  },
+
+  toJSON(message: LoginRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    if (message.botPasswordAllowed !== false) {
+      obj.botPasswordAllowed = message.botPasswordAllowed;
+    }
+    if (message.remember !== false) {
+      obj.remember = message.remember;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LoginRequest>, I>>(base?: I): LoginRequest {
+    return LoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LoginRequest>, I>>(object: I): LoginRequest {
+    const message = createBaseLoginRequest();
+    message.sessionId = object.sessionId ?? "";
+    message.username = object.username ?? "";
+    message.password = object.password ?? "";
+    message.ip = object.ip ?? "";
+    message.botPasswordAllowed = object.botPasswordAllowed ?? false;
+    message.remember = object.remember ?? false;
+    return message;
+  },
+};
+
+function createBaseContinueLoginRequest(): ContinueLoginRequest {
+  return { sessionId: "", totpCode: "", ip: "" };
+}
+
+export const ContinueLoginRequest: MessageFns<ContinueLoginRequest> = {
+  encode(message: ContinueLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    if (message.totpCode !== "") {
+      writer.uint32(18).string(message.totpCode);
+    }
+    if (message.ip !== "") {
+      writer.uint32(26).string(message.ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContinueLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContinueLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.totpCode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContinueLoginRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      totpCode: isSet(object.totpCode)
+        ? globalThis.String(object.totpCode)
+        : isSet(object.totp_code)
+        ? globalThis.String(object.totp_code)
+        : "",
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+    };
+  },
+
+  toJSON(message: ContinueLoginRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.totpCode !== "") {
+      obj.totpCode = message.totpCode;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContinueLoginRequest>, I>>(base?: I): ContinueLoginRequest {
+    return ContinueLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContinueLoginRequest>, I>>(object: I): ContinueLoginRequest {
+    const message = createBaseContinueLoginRequest();
+    message.sessionId = object.sessionId ?? "";
+    message.totpCode = object.totpCode ?? "";
+    message.ip = object.ip ?? "";
+    return message;
+  },
+};
+
+function createBaseLoginResponse(): LoginResponse {
+  return {
+    status: 0,
+    message: undefined,
+    messageCode: "",
+    user: undefined,
+    sessionId: "",
+    botPassword: false,
+    persistentSeconds: 0,
+  };
+}
+
+export const LoginResponse: MessageFns<LoginResponse> = {
+  encode(message: LoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.message !== undefined) {
+      Message.encode(message.message, writer.uint32(18).fork()).join();
+    }
+    if (message.messageCode !== "") {
+      writer.uint32(26).string(message.messageCode);
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(34).fork()).join();
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(42).string(message.sessionId);
+    }
+    if (message.botPassword !== false) {
+      writer.uint32(48).bool(message.botPassword);
+    }
+    if (message.persistentSeconds !== 0) {
+      writer.uint32(56).int64(message.persistentSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = Message.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messageCode = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.botPassword = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.persistentSeconds = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LoginResponse {
+    return {
+      status: isSet(object.status) ? loginResponse_StatusFromJSON(object.status) : 0,
+      message: isSet(object.message) ? Message.fromJSON(object.message) : undefined,
+      messageCode: isSet(object.messageCode)
+        ? globalThis.String(object.messageCode)
+        : isSet(object.message_code)
+        ? globalThis.String(object.message_code)
+        : "",
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      botPassword: isSet(object.botPassword)
+        ? globalThis.Boolean(object.botPassword)
+        : isSet(object.bot_password)
+        ? globalThis.Boolean(object.bot_password)
+        : false,
+      persistentSeconds: isSet(object.persistentSeconds)
+        ? globalThis.Number(object.persistentSeconds)
+        : isSet(object.persistent_seconds)
+        ? globalThis.Number(object.persistent_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: LoginResponse): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = loginResponse_StatusToJSON(message.status);
+    }
+    if (message.message !== undefined) {
+      obj.message = Message.toJSON(message.message);
+    }
+    if (message.messageCode !== "") {
+      obj.messageCode = message.messageCode;
+    }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.botPassword !== false) {
+      obj.botPassword = message.botPassword;
+    }
+    if (message.persistentSeconds !== 0) {
+      obj.persistentSeconds = Math.round(message.persistentSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LoginResponse>, I>>(base?: I): LoginResponse {
+    return LoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LoginResponse>, I>>(object: I): LoginResponse {
+    const message = createBaseLoginResponse();
+    message.status = object.status ?? 0;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.messageCode = object.messageCode ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.sessionId = object.sessionId ?? "";
+    message.botPassword = object.botPassword ?? false;
+    message.persistentSeconds = object.persistentSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseLogoutRequest(): LogoutRequest {
+  return { sessionId: "" };
+}
+
+export const LogoutRequest: MessageFns<LogoutRequest> = {
+  encode(message: LogoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogoutRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: LogoutRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogoutRequest>, I>>(base?: I): LogoutRequest {
+    return LogoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogoutRequest>, I>>(object: I): LogoutRequest {
+    const message = createBaseLogoutRequest();
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseLogoutResponse(): LogoutResponse {
+  return {};
+}
+
+export const LogoutResponse: MessageFns<LogoutResponse> = {
+  encode(_: LogoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): LogoutResponse {
+    return {};
+  },
+
+  toJSON(_: LogoutResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogoutResponse>, I>>(base?: I): LogoutResponse {
+    return LogoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogoutResponse>, I>>(_: I): LogoutResponse {
+    const message = createBaseLogoutResponse();
+    return message;
+  },
+};
+
+function createBaseCreateAccountRequest(): CreateAccountRequest {
+  return {
+    sessionId: "",
+    username: "",
+    password: "",
+    ip: "",
+    email: "",
+    realname: "",
+    logIn: false,
+    skipThrottle: false,
+  };
+}
+
+export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
+  encode(message: CreateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    if (message.ip !== "") {
+      writer.uint32(34).string(message.ip);
+    }
+    if (message.email !== "") {
+      writer.uint32(42).string(message.email);
+    }
+    if (message.realname !== "") {
+      writer.uint32(50).string(message.realname);
+    }
+    if (message.logIn !== false) {
+      writer.uint32(56).bool(message.logIn);
+    }
+    if (message.skipThrottle !== false) {
+      writer.uint32(64).bool(message.skipThrottle);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.realname = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.logIn = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.skipThrottle = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAccountRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      realname: isSet(object.realname) ? globalThis.String(object.realname) : "",
+      logIn: isSet(object.logIn)
+        ? globalThis.Boolean(object.logIn)
+        : isSet(object.log_in)
+        ? globalThis.Boolean(object.log_in)
+        : false,
+      skipThrottle: isSet(object.skipThrottle)
+        ? globalThis.Boolean(object.skipThrottle)
+        : isSet(object.skip_throttle)
+        ? globalThis.Boolean(object.skip_throttle)
+        : false,
+    };
+  },
+
+  toJSON(message: CreateAccountRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.realname !== "") {
+      obj.realname = message.realname;
+    }
+    if (message.logIn !== false) {
+      obj.logIn = message.logIn;
+    }
+    if (message.skipThrottle !== false) {
+      obj.skipThrottle = message.skipThrottle;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAccountRequest>, I>>(base?: I): CreateAccountRequest {
+    return CreateAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAccountRequest>, I>>(object: I): CreateAccountRequest {
+    const message = createBaseCreateAccountRequest();
+    message.sessionId = object.sessionId ?? "";
+    message.username = object.username ?? "";
+    message.password = object.password ?? "";
+    message.ip = object.ip ?? "";
+    message.email = object.email ?? "";
+    message.realname = object.realname ?? "";
+    message.logIn = object.logIn ?? false;
+    message.skipThrottle = object.skipThrottle ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateAccountResponse(): CreateAccountResponse {
+  return { ok: false, message: undefined, messageCode: "", user: undefined, sessionId: "" };
+}
+
+export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
+  encode(message: CreateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== false) {
+      writer.uint32(8).bool(message.ok);
+    }
+    if (message.message !== undefined) {
+      Message.encode(message.message, writer.uint32(18).fork()).join();
+    }
+    if (message.messageCode !== "") {
+      writer.uint32(26).string(message.messageCode);
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(34).fork()).join();
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(42).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = Message.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messageCode = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAccountResponse {
+    return {
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      message: isSet(object.message) ? Message.fromJSON(object.message) : undefined,
+      messageCode: isSet(object.messageCode)
+        ? globalThis.String(object.messageCode)
+        : isSet(object.message_code)
+        ? globalThis.String(object.message_code)
+        : "",
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateAccountResponse): unknown {
+    const obj: any = {};
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.message !== undefined) {
+      obj.message = Message.toJSON(message.message);
+    }
+    if (message.messageCode !== "") {
+      obj.messageCode = message.messageCode;
+    }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAccountResponse>, I>>(base?: I): CreateAccountResponse {
+    return CreateAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAccountResponse>, I>>(object: I): CreateAccountResponse {
+    const message = createBaseCreateAccountResponse();
+    message.ok = object.ok ?? false;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.messageCode = object.messageCode ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseValidatePasswordRequest(): ValidatePasswordRequest {
+  return { username: "", password: "", email: "", realname: "" };
+}
+
+export const ValidatePasswordRequest: MessageFns<ValidatePasswordRequest> = {
+  encode(message: ValidatePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.username !== "") {
+      writer.uint32(10).string(message.username);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.realname !== "") {
+      writer.uint32(34).string(message.realname);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.realname = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatePasswordRequest {
+    return {
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      realname: isSet(object.realname) ? globalThis.String(object.realname) : "",
+    };
+  },
+
+  toJSON(message: ValidatePasswordRequest): unknown {
+    const obj: any = {};
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.realname !== "") {
+      obj.realname = message.realname;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ValidatePasswordRequest>, I>>(base?: I): ValidatePasswordRequest {
+    return ValidatePasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ValidatePasswordRequest>, I>>(object: I): ValidatePasswordRequest {
+    const message = createBaseValidatePasswordRequest();
+    message.username = object.username ?? "";
+    message.password = object.password ?? "";
+    message.email = object.email ?? "";
+    message.realname = object.realname ?? "";
+    return message;
+  },
+};
+
+function createBaseValidatePasswordResponse(): ValidatePasswordResponse {
+  return { validity: "", messages: [] };
+}
+
+export const ValidatePasswordResponse: MessageFns<ValidatePasswordResponse> = {
+  encode(message: ValidatePasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.validity !== "") {
+      writer.uint32(10).string(message.validity);
+    }
+    for (const v of message.messages) {
+      Message.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatePasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatePasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.validity = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messages.push(Message.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatePasswordResponse {
+    return {
+      validity: isSet(object.validity) ? globalThis.String(object.validity) : "",
+      messages: globalThis.Array.isArray(object?.messages) ? object.messages.map((e: any) => Message.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ValidatePasswordResponse): unknown {
+    const obj: any = {};
+    if (message.validity !== "") {
+      obj.validity = message.validity;
+    }
+    if (message.messages?.length) {
+      obj.messages = message.messages.map((e) => Message.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ValidatePasswordResponse>, I>>(base?: I): ValidatePasswordResponse {
+    return ValidatePasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ValidatePasswordResponse>, I>>(object: I): ValidatePasswordResponse {
+    const message = createBaseValidatePasswordResponse();
+    message.validity = object.validity ?? "";
+    message.messages = object.messages?.map((e) => Message.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseChangePasswordRequest(): ChangePasswordRequest {
+  return { username: "", password: "" };
+}
+
+export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
+  encode(message: ChangePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.username !== "") {
+      writer.uint32(10).string(message.username);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePasswordRequest {
+    return {
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: ChangePasswordRequest): unknown {
+    const obj: any = {};
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(base?: I): ChangePasswordRequest {
+    return ChangePasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(object: I): ChangePasswordRequest {
+    const message = createBaseChangePasswordRequest();
+    message.username = object.username ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordResponse(): ChangePasswordResponse {
+  return {};
+}
+
+export const ChangePasswordResponse: MessageFns<ChangePasswordResponse> = {
+  encode(_: ChangePasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ChangePasswordResponse {
+    return {};
+  },
+
+  toJSON(_: ChangePasswordResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(base?: I): ChangePasswordResponse {
+    return ChangePasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(_: I): ChangePasswordResponse {
+    const message = createBaseChangePasswordResponse();
+    return message;
+  },
+};
+
+function createBaseGroupMembership(): GroupMembership {
+  return { group: "", expiry: "" };
+}
+
+export const GroupMembership: MessageFns<GroupMembership> = {
+  encode(message: GroupMembership, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.group !== "") {
+      writer.uint32(10).string(message.group);
+    }
+    if (message.expiry !== "") {
+      writer.uint32(18).string(message.expiry);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupMembership {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupMembership();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.group = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiry = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupMembership {
+    return {
+      group: isSet(object.group) ? globalThis.String(object.group) : "",
+      expiry: isSet(object.expiry) ? globalThis.String(object.expiry) : "",
+    };
+  },
+
+  toJSON(message: GroupMembership): unknown {
+    const obj: any = {};
+    if (message.group !== "") {
+      obj.group = message.group;
+    }
+    if (message.expiry !== "") {
+      obj.expiry = message.expiry;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupMembership>, I>>(base?: I): GroupMembership {
+    return GroupMembership.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupMembership>, I>>(object: I): GroupMembership {
+    const message = createBaseGroupMembership();
+    message.group = object.group ?? "";
+    message.expiry = object.expiry ?? "";
+    return message;
+  },
+};
+
+function createBaseUserDetails(): UserDetails {
+  return {
+    user: undefined,
+    memberships: [],
+    editcount: 0,
+    registration: "",
+    email: "",
+    realname: "",
+    optionsJson: "",
+    totpEnabled: false,
+    gender: "",
+    emailAuthenticated: "",
+  };
+}
+
+export const UserDetails: MessageFns<UserDetails> = {
+  encode(message: UserDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.memberships) {
+      GroupMembership.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.editcount !== 0) {
+      writer.uint32(24).int64(message.editcount);
+    }
+    if (message.registration !== "") {
+      writer.uint32(34).string(message.registration);
+    }
+    if (message.email !== "") {
+      writer.uint32(42).string(message.email);
+    }
+    if (message.realname !== "") {
+      writer.uint32(50).string(message.realname);
+    }
+    if (message.optionsJson !== "") {
+      writer.uint32(58).string(message.optionsJson);
+    }
+    if (message.totpEnabled !== false) {
+      writer.uint32(64).bool(message.totpEnabled);
+    }
+    if (message.gender !== "") {
+      writer.uint32(74).string(message.gender);
+    }
+    if (message.emailAuthenticated !== "") {
+      writer.uint32(82).string(message.emailAuthenticated);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memberships.push(GroupMembership.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.editcount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.registration = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.realname = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.optionsJson = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.totpEnabled = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.gender = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.emailAuthenticated = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserDetails {
+    return {
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      memberships: globalThis.Array.isArray(object?.memberships)
+        ? object.memberships.map((e: any) => GroupMembership.fromJSON(e))
+        : [],
+      editcount: isSet(object.editcount) ? globalThis.Number(object.editcount) : 0,
+      registration: isSet(object.registration) ? globalThis.String(object.registration) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      realname: isSet(object.realname) ? globalThis.String(object.realname) : "",
+      optionsJson: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+      totpEnabled: isSet(object.totpEnabled)
+        ? globalThis.Boolean(object.totpEnabled)
+        : isSet(object.totp_enabled)
+        ? globalThis.Boolean(object.totp_enabled)
+        : false,
+      gender: isSet(object.gender) ? globalThis.String(object.gender) : "",
+      emailAuthenticated: isSet(object.emailAuthenticated)
+        ? globalThis.String(object.emailAuthenticated)
+        : isSet(object.email_authenticated)
+        ? globalThis.String(object.email_authenticated)
+        : "",
+    };
+  },
+
+  toJSON(message: UserDetails): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.memberships?.length) {
+      obj.memberships = message.memberships.map((e) => GroupMembership.toJSON(e));
+    }
+    if (message.editcount !== 0) {
+      obj.editcount = Math.round(message.editcount);
+    }
+    if (message.registration !== "") {
+      obj.registration = message.registration;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.realname !== "") {
+      obj.realname = message.realname;
+    }
+    if (message.optionsJson !== "") {
+      obj.optionsJson = message.optionsJson;
+    }
+    if (message.totpEnabled !== false) {
+      obj.totpEnabled = message.totpEnabled;
+    }
+    if (message.gender !== "") {
+      obj.gender = message.gender;
+    }
+    if (message.emailAuthenticated !== "") {
+      obj.emailAuthenticated = message.emailAuthenticated;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserDetails>, I>>(base?: I): UserDetails {
+    return UserDetails.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserDetails>, I>>(object: I): UserDetails {
+    const message = createBaseUserDetails();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.memberships = object.memberships?.map((e) => GroupMembership.fromPartial(e)) || [];
+    message.editcount = object.editcount ?? 0;
+    message.registration = object.registration ?? "";
+    message.email = object.email ?? "";
+    message.realname = object.realname ?? "";
+    message.optionsJson = object.optionsJson ?? "";
+    message.totpEnabled = object.totpEnabled ?? false;
+    message.gender = object.gender ?? "";
+    message.emailAuthenticated = object.emailAuthenticated ?? "";
+    return message;
+  },
+};
+
+function createBaseGetUsersRequest(): GetUsersRequest {
+  return { names: [], ids: [] };
+}
+
+export const GetUsersRequest: MessageFns<GetUsersRequest> = {
+  encode(message: GetUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsersRequest {
+    return {
+      names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [],
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: GetUsersRequest): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsersRequest>, I>>(base?: I): GetUsersRequest {
+    return GetUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsersRequest>, I>>(object: I): GetUsersRequest {
+    const message = createBaseGetUsersRequest();
+    message.names = object.names?.map((e) => e) || [];
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetUsersResponse(): GetUsersResponse {
+  return { users: [], invalidNames: [], missingNames: [], missingIds: [] };
+}
+
+export const GetUsersResponse: MessageFns<GetUsersResponse> = {
+  encode(message: GetUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserDetails.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invalidNames) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.missingNames) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.missingIds.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.missingIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invalidNames.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.missingNames.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.missingIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.missingIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUsersResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserDetails.fromJSON(e)) : [],
+      invalidNames: globalThis.Array.isArray(object?.invalidNames)
+        ? object.invalidNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.invalid_names)
+        ? object.invalid_names.map((e: any) => globalThis.String(e))
+        : [],
+      missingNames: globalThis.Array.isArray(object?.missingNames)
+        ? object.missingNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.missing_names)
+        ? object.missing_names.map((e: any) => globalThis.String(e))
+        : [],
+      missingIds: globalThis.Array.isArray(object?.missingIds)
+        ? object.missingIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.missing_ids)
+        ? object.missing_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetUsersResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserDetails.toJSON(e));
+    }
+    if (message.invalidNames?.length) {
+      obj.invalidNames = message.invalidNames;
+    }
+    if (message.missingNames?.length) {
+      obj.missingNames = message.missingNames;
+    }
+    if (message.missingIds?.length) {
+      obj.missingIds = message.missingIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUsersResponse>, I>>(base?: I): GetUsersResponse {
+    return GetUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUsersResponse>, I>>(object: I): GetUsersResponse {
+    const message = createBaseGetUsersResponse();
+    message.users = object.users?.map((e) => UserDetails.fromPartial(e)) || [];
+    message.invalidNames = object.invalidNames?.map((e) => e) || [];
+    message.missingNames = object.missingNames?.map((e) => e) || [];
+    message.missingIds = object.missingIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListUsersRequest(): ListUsersRequest {
+  return {
+    from: "",
+    to: "",
+    prefix: "",
+    groups: [],
+    excludeGroups: [],
+    descending: false,
+    limit: 0,
+    withEditsOnly: false,
+  };
+}
+
+export const ListUsersRequest: MessageFns<ListUsersRequest> = {
+  encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    for (const v of message.groups) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.excludeGroups) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.descending !== false) {
+      writer.uint32(48).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(56).int32(message.limit);
+    }
+    if (message.withEditsOnly !== false) {
+      writer.uint32(64).bool(message.withEditsOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groups.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.excludeGroups.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.withEditsOnly = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersRequest {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => globalThis.String(e)) : [],
+      excludeGroups: globalThis.Array.isArray(object?.excludeGroups)
+        ? object.excludeGroups.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.exclude_groups)
+        ? object.exclude_groups.map((e: any) => globalThis.String(e))
+        : [],
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      withEditsOnly: isSet(object.withEditsOnly)
+        ? globalThis.Boolean(object.withEditsOnly)
+        : isSet(object.with_edits_only)
+        ? globalThis.Boolean(object.with_edits_only)
+        : false,
+    };
+  },
+
+  toJSON(message: ListUsersRequest): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups;
+    }
+    if (message.excludeGroups?.length) {
+      obj.excludeGroups = message.excludeGroups;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.withEditsOnly !== false) {
+      obj.withEditsOnly = message.withEditsOnly;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersRequest>, I>>(base?: I): ListUsersRequest {
+    return ListUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersRequest>, I>>(object: I): ListUsersRequest {
+    const message = createBaseListUsersRequest();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.prefix = object.prefix ?? "";
+    message.groups = object.groups?.map((e) => e) || [];
+    message.excludeGroups = object.excludeGroups?.map((e) => e) || [];
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    message.withEditsOnly = object.withEditsOnly ?? false;
+    return message;
+  },
+};
+
+function createBaseListUsersResponse(): ListUsersResponse {
+  return { users: [], continueFrom: "" };
+}
+
+export const ListUsersResponse: MessageFns<ListUsersResponse> = {
+  encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserDetails.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueFrom !== "") {
+      writer.uint32(18).string(message.continueFrom);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continueFrom = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserDetails.fromJSON(e)) : [],
+      continueFrom: isSet(object.continueFrom)
+        ? globalThis.String(object.continueFrom)
+        : isSet(object.continue_from)
+        ? globalThis.String(object.continue_from)
+        : "",
+    };
+  },
+
+  toJSON(message: ListUsersResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserDetails.toJSON(e));
+    }
+    if (message.continueFrom !== "") {
+      obj.continueFrom = message.continueFrom;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersResponse>, I>>(base?: I): ListUsersResponse {
+    return ListUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersResponse>, I>>(object: I): ListUsersResponse {
+    const message = createBaseListUsersResponse();
+    message.users = object.users?.map((e) => UserDetails.fromPartial(e)) || [];
+    message.continueFrom = object.continueFrom ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeUserGroupsRequest(): ChangeUserGroupsRequest {
+  return { username: "", userId: 0, add: [], remove: [], performerId: 0, reason: "" };
+}
+
+export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
+  encode(message: ChangeUserGroupsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.username !== "") {
+      writer.uint32(10).string(message.username);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    for (const v of message.add) {
+      GroupMembership.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.remove) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.performerId !== 0) {
+      writer.uint32(40).int64(message.performerId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeUserGroupsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeUserGroupsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.add.push(GroupMembership.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.remove.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.performerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeUserGroupsRequest {
+    return {
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      add: globalThis.Array.isArray(object?.add) ? object.add.map((e: any) => GroupMembership.fromJSON(e)) : [],
+      remove: globalThis.Array.isArray(object?.remove) ? object.remove.map((e: any) => globalThis.String(e)) : [],
+      performerId: isSet(object.performerId)
+        ? globalThis.Number(object.performerId)
+        : isSet(object.performer_id)
+        ? globalThis.Number(object.performer_id)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: ChangeUserGroupsRequest): unknown {
+    const obj: any = {};
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.add?.length) {
+      obj.add = message.add.map((e) => GroupMembership.toJSON(e));
+    }
+    if (message.remove?.length) {
+      obj.remove = message.remove;
+    }
+    if (message.performerId !== 0) {
+      obj.performerId = Math.round(message.performerId);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeUserGroupsRequest>, I>>(base?: I): ChangeUserGroupsRequest {
+    return ChangeUserGroupsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeUserGroupsRequest>, I>>(object: I): ChangeUserGroupsRequest {
+    const message = createBaseChangeUserGroupsRequest();
+    message.username = object.username ?? "";
+    message.userId = object.userId ?? 0;
+    message.add = object.add?.map((e) => GroupMembership.fromPartial(e)) || [];
+    message.remove = object.remove?.map((e) => e) || [];
+    message.performerId = object.performerId ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeUserGroupsResponse(): ChangeUserGroupsResponse {
+  return { userId: 0, user: "", added: [], removed: [] };
+}
+
+export const ChangeUserGroupsResponse: MessageFns<ChangeUserGroupsResponse> = {
+  encode(message: ChangeUserGroupsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    for (const v of message.added) {
+      GroupMembership.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.removed) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeUserGroupsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeUserGroupsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.added.push(GroupMembership.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.removed.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeUserGroupsResponse {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      added: globalThis.Array.isArray(object?.added) ? object.added.map((e: any) => GroupMembership.fromJSON(e)) : [],
+      removed: globalThis.Array.isArray(object?.removed) ? object.removed.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ChangeUserGroupsResponse): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.added?.length) {
+      obj.added = message.added.map((e) => GroupMembership.toJSON(e));
+    }
+    if (message.removed?.length) {
+      obj.removed = message.removed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeUserGroupsResponse>, I>>(base?: I): ChangeUserGroupsResponse {
+    return ChangeUserGroupsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeUserGroupsResponse>, I>>(object: I): ChangeUserGroupsResponse {
+    const message = createBaseChangeUserGroupsResponse();
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.added = object.added?.map((e) => GroupMembership.fromPartial(e)) || [];
+    message.removed = object.removed?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBlockRequest(): BlockRequest {
+  return {
+    target: "",
+    expiry: "",
+    reason: "",
+    performerId: 0,
+    performer: "",
+    anononly: false,
+    nocreate: false,
+    noemail: false,
+    allowusertalk: false,
+    reblock: false,
+  };
+}
+
+export const BlockRequest: MessageFns<BlockRequest> = {
+  encode(message: BlockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    if (message.expiry !== "") {
+      writer.uint32(18).string(message.expiry);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    if (message.performerId !== 0) {
+      writer.uint32(32).int64(message.performerId);
+    }
+    if (message.performer !== "") {
+      writer.uint32(42).string(message.performer);
+    }
+    if (message.anononly !== false) {
+      writer.uint32(48).bool(message.anononly);
+    }
+    if (message.nocreate !== false) {
+      writer.uint32(56).bool(message.nocreate);
+    }
+    if (message.noemail !== false) {
+      writer.uint32(64).bool(message.noemail);
+    }
+    if (message.allowusertalk !== false) {
+      writer.uint32(72).bool(message.allowusertalk);
+    }
+    if (message.reblock !== false) {
+      writer.uint32(80).bool(message.reblock);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiry = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.performerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.performer = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.anononly = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.nocreate = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.noemail = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.allowusertalk = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.reblock = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockRequest {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      expiry: isSet(object.expiry) ? globalThis.String(object.expiry) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      performerId: isSet(object.performerId)
+        ? globalThis.Number(object.performerId)
+        : isSet(object.performer_id)
+        ? globalThis.Number(object.performer_id)
+        : 0,
+      performer: isSet(object.performer) ? globalThis.String(object.performer) : "",
+      anononly: isSet(object.anononly) ? globalThis.Boolean(object.anononly) : false,
+      nocreate: isSet(object.nocreate) ? globalThis.Boolean(object.nocreate) : false,
+      noemail: isSet(object.noemail) ? globalThis.Boolean(object.noemail) : false,
+      allowusertalk: isSet(object.allowusertalk) ? globalThis.Boolean(object.allowusertalk) : false,
+      reblock: isSet(object.reblock) ? globalThis.Boolean(object.reblock) : false,
+    };
+  },
+
+  toJSON(message: BlockRequest): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.expiry !== "") {
+      obj.expiry = message.expiry;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.performerId !== 0) {
+      obj.performerId = Math.round(message.performerId);
+    }
+    if (message.performer !== "") {
+      obj.performer = message.performer;
+    }
+    if (message.anononly !== false) {
+      obj.anononly = message.anononly;
+    }
+    if (message.nocreate !== false) {
+      obj.nocreate = message.nocreate;
+    }
+    if (message.noemail !== false) {
+      obj.noemail = message.noemail;
+    }
+    if (message.allowusertalk !== false) {
+      obj.allowusertalk = message.allowusertalk;
+    }
+    if (message.reblock !== false) {
+      obj.reblock = message.reblock;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockRequest>, I>>(base?: I): BlockRequest {
+    return BlockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockRequest>, I>>(object: I): BlockRequest {
+    const message = createBaseBlockRequest();
+    message.target = object.target ?? "";
+    message.expiry = object.expiry ?? "";
+    message.reason = object.reason ?? "";
+    message.performerId = object.performerId ?? 0;
+    message.performer = object.performer ?? "";
+    message.anononly = object.anononly ?? false;
+    message.nocreate = object.nocreate ?? false;
+    message.noemail = object.noemail ?? false;
+    message.allowusertalk = object.allowusertalk ?? false;
+    message.reblock = object.reblock ?? false;
+    return message;
+  },
+};
+
+function createBaseBlockResponse(): BlockResponse {
+  return { block: undefined, user: "", userId: 0 };
+}
+
+export const BlockResponse: MessageFns<BlockResponse> = {
+  encode(message: BlockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.block !== undefined) {
+      BlockInfo.encode(message.block, writer.uint32(10).fork()).join();
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.block = BlockInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockResponse {
+    return {
+      block: isSet(object.block) ? BlockInfo.fromJSON(object.block) : undefined,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: BlockResponse): unknown {
+    const obj: any = {};
+    if (message.block !== undefined) {
+      obj.block = BlockInfo.toJSON(message.block);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockResponse>, I>>(base?: I): BlockResponse {
+    return BlockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockResponse>, I>>(object: I): BlockResponse {
+    const message = createBaseBlockResponse();
+    message.block = (object.block !== undefined && object.block !== null)
+      ? BlockInfo.fromPartial(object.block)
+      : undefined;
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseUnblockRequest(): UnblockRequest {
+  return { id: 0, target: "", performerId: 0 };
+}
+
+export const UnblockRequest: MessageFns<UnblockRequest> = {
+  encode(message: UnblockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.target !== "") {
+      writer.uint32(18).string(message.target);
+    }
+    if (message.performerId !== 0) {
+      writer.uint32(24).int64(message.performerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnblockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnblockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.performerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnblockRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      performerId: isSet(object.performerId)
+        ? globalThis.Number(object.performerId)
+        : isSet(object.performer_id)
+        ? globalThis.Number(object.performer_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: UnblockRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.performerId !== 0) {
+      obj.performerId = Math.round(message.performerId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnblockRequest>, I>>(base?: I): UnblockRequest {
+    return UnblockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnblockRequest>, I>>(object: I): UnblockRequest {
+    const message = createBaseUnblockRequest();
+    message.id = object.id ?? 0;
+    message.target = object.target ?? "";
+    message.performerId = object.performerId ?? 0;
+    return message;
+  },
+};
+
+function createBaseUnblockResponse(): UnblockResponse {
+  return { block: undefined, user: "", userId: 0 };
+}
+
+export const UnblockResponse: MessageFns<UnblockResponse> = {
+  encode(message: UnblockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.block !== undefined) {
+      BlockInfo.encode(message.block, writer.uint32(10).fork()).join();
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnblockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnblockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.block = BlockInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnblockResponse {
+    return {
+      block: isSet(object.block) ? BlockInfo.fromJSON(object.block) : undefined,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: UnblockResponse): unknown {
+    const obj: any = {};
+    if (message.block !== undefined) {
+      obj.block = BlockInfo.toJSON(message.block);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnblockResponse>, I>>(base?: I): UnblockResponse {
+    return UnblockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnblockResponse>, I>>(object: I): UnblockResponse {
+    const message = createBaseUnblockResponse();
+    message.block = (object.block !== undefined && object.block !== null)
+      ? BlockInfo.fromPartial(object.block)
+      : undefined;
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListBlocksRequest(): ListBlocksRequest {
+  return { ids: [], users: [], ip: "", descending: false, limit: 0, continueId: 0 };
+}
+
+export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
+  encode(message: ListBlocksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.users) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.ip !== "") {
+      writer.uint32(26).string(message.ip);
+    }
+    if (message.descending !== false) {
+      writer.uint32(32).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(48).int64(message.continueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBlocksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBlocksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.users.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBlocksRequest {
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => globalThis.String(e)) : [],
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListBlocksRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.users?.length) {
+      obj.users = message.users;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBlocksRequest>, I>>(base?: I): ListBlocksRequest {
+    return ListBlocksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBlocksRequest>, I>>(object: I): ListBlocksRequest {
+    const message = createBaseListBlocksRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    message.users = object.users?.map((e) => e) || [];
+    message.ip = object.ip ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseBlockEntry(): BlockEntry {
+  return { block: undefined, user: "", userId: 0 };
+}
+
+export const BlockEntry: MessageFns<BlockEntry> = {
+  encode(message: BlockEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.block !== undefined) {
+      BlockInfo.encode(message.block, writer.uint32(10).fork()).join();
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.block = BlockInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockEntry {
+    return {
+      block: isSet(object.block) ? BlockInfo.fromJSON(object.block) : undefined,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: BlockEntry): unknown {
+    const obj: any = {};
+    if (message.block !== undefined) {
+      obj.block = BlockInfo.toJSON(message.block);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockEntry>, I>>(base?: I): BlockEntry {
+    return BlockEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockEntry>, I>>(object: I): BlockEntry {
+    const message = createBaseBlockEntry();
+    message.block = (object.block !== undefined && object.block !== null)
+      ? BlockInfo.fromPartial(object.block)
+      : undefined;
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListBlocksResponse(): ListBlocksResponse {
+  return { blocks: [], continueId: 0 };
+}
+
+export const ListBlocksResponse: MessageFns<ListBlocksResponse> = {
+  encode(message: ListBlocksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.blocks) {
+      BlockEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(16).int64(message.continueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBlocksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBlocksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.blocks.push(BlockEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBlocksResponse {
+    return {
+      blocks: globalThis.Array.isArray(object?.blocks) ? object.blocks.map((e: any) => BlockEntry.fromJSON(e)) : [],
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListBlocksResponse): unknown {
+    const obj: any = {};
+    if (message.blocks?.length) {
+      obj.blocks = message.blocks.map((e) => BlockEntry.toJSON(e));
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBlocksResponse>, I>>(base?: I): ListBlocksResponse {
+    return ListBlocksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBlocksResponse>, I>>(object: I): ListBlocksResponse {
+    const message = createBaseListBlocksResponse();
+    message.blocks = object.blocks?.map((e) => BlockEntry.fromPartial(e)) || [];
+    message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseBotPassword(): BotPassword {
+  return { userId: 0, user: "", appId: "", grants: [], created: "" };
+}
+
+export const BotPassword: MessageFns<BotPassword> = {
+  encode(message: BotPassword, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    if (message.appId !== "") {
+      writer.uint32(26).string(message.appId);
+    }
+    for (const v of message.grants) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.created !== "") {
+      writer.uint32(42).string(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BotPassword {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBotPassword();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.grants.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.created = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BotPassword {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+      grants: globalThis.Array.isArray(object?.grants) ? object.grants.map((e: any) => globalThis.String(e)) : [],
+      created: isSet(object.created) ? globalThis.String(object.created) : "",
+    };
+  },
+
+  toJSON(message: BotPassword): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.grants?.length) {
+      obj.grants = message.grants;
+    }
+    if (message.created !== "") {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BotPassword>, I>>(base?: I): BotPassword {
+    return BotPassword.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BotPassword>, I>>(object: I): BotPassword {
+    const message = createBaseBotPassword();
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.appId = object.appId ?? "";
+    message.grants = object.grants?.map((e) => e) || [];
+    message.created = object.created ?? "";
+    return message;
+  },
+};
+
+function createBaseBotPasswordSecret(): BotPasswordSecret {
+  return { botPassword: undefined, password: "" };
+}
+
+export const BotPasswordSecret: MessageFns<BotPasswordSecret> = {
+  encode(message: BotPasswordSecret, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.botPassword !== undefined) {
+      BotPassword.encode(message.botPassword, writer.uint32(10).fork()).join();
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BotPasswordSecret {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBotPasswordSecret();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.botPassword = BotPassword.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BotPasswordSecret {
+    return {
+      botPassword: isSet(object.botPassword)
+        ? BotPassword.fromJSON(object.botPassword)
+        : isSet(object.bot_password)
+        ? BotPassword.fromJSON(object.bot_password)
+        : undefined,
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: BotPasswordSecret): unknown {
+    const obj: any = {};
+    if (message.botPassword !== undefined) {
+      obj.botPassword = BotPassword.toJSON(message.botPassword);
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BotPasswordSecret>, I>>(base?: I): BotPasswordSecret {
+    return BotPasswordSecret.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BotPasswordSecret>, I>>(object: I): BotPasswordSecret {
+    const message = createBaseBotPasswordSecret();
+    message.botPassword = (object.botPassword !== undefined && object.botPassword !== null)
+      ? BotPassword.fromPartial(object.botPassword)
+      : undefined;
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateBotPasswordRequest(): CreateBotPasswordRequest {
+  return { user: "", appId: "", grants: [] };
+}
+
+export const CreateBotPasswordRequest: MessageFns<CreateBotPasswordRequest> = {
+  encode(message: CreateBotPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    for (const v of message.grants) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateBotPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateBotPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.grants.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateBotPasswordRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+      grants: globalThis.Array.isArray(object?.grants) ? object.grants.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: CreateBotPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.grants?.length) {
+      obj.grants = message.grants;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateBotPasswordRequest>, I>>(base?: I): CreateBotPasswordRequest {
+    return CreateBotPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateBotPasswordRequest>, I>>(object: I): CreateBotPasswordRequest {
+    const message = createBaseCreateBotPasswordRequest();
+    message.user = object.user ?? "";
+    message.appId = object.appId ?? "";
+    message.grants = object.grants?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListBotPasswordsRequest(): ListBotPasswordsRequest {
+  return { user: "" };
+}
+
+export const ListBotPasswordsRequest: MessageFns<ListBotPasswordsRequest> = {
+  encode(message: ListBotPasswordsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBotPasswordsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBotPasswordsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBotPasswordsRequest {
+    return { user: isSet(object.user) ? globalThis.String(object.user) : "" };
+  },
+
+  toJSON(message: ListBotPasswordsRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBotPasswordsRequest>, I>>(base?: I): ListBotPasswordsRequest {
+    return ListBotPasswordsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBotPasswordsRequest>, I>>(object: I): ListBotPasswordsRequest {
+    const message = createBaseListBotPasswordsRequest();
+    message.user = object.user ?? "";
+    return message;
+  },
+};
+
+function createBaseListBotPasswordsResponse(): ListBotPasswordsResponse {
+  return { botPasswords: [] };
+}
+
+export const ListBotPasswordsResponse: MessageFns<ListBotPasswordsResponse> = {
+  encode(message: ListBotPasswordsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.botPasswords) {
+      BotPassword.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBotPasswordsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBotPasswordsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.botPasswords.push(BotPassword.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBotPasswordsResponse {
+    return {
+      botPasswords: globalThis.Array.isArray(object?.botPasswords)
+        ? object.botPasswords.map((e: any) => BotPassword.fromJSON(e))
+        : globalThis.Array.isArray(object?.bot_passwords)
+        ? object.bot_passwords.map((e: any) => BotPassword.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListBotPasswordsResponse): unknown {
+    const obj: any = {};
+    if (message.botPasswords?.length) {
+      obj.botPasswords = message.botPasswords.map((e) => BotPassword.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBotPasswordsResponse>, I>>(base?: I): ListBotPasswordsResponse {
+    return ListBotPasswordsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBotPasswordsResponse>, I>>(object: I): ListBotPasswordsResponse {
+    const message = createBaseListBotPasswordsResponse();
+    message.botPasswords = object.botPasswords?.map((e) => BotPassword.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateBotPasswordRequest(): UpdateBotPasswordRequest {
+  return { user: "", appId: "", grants: [] };
+}
+
+export const UpdateBotPasswordRequest: MessageFns<UpdateBotPasswordRequest> = {
+  encode(message: UpdateBotPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    for (const v of message.grants) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateBotPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateBotPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.grants.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateBotPasswordRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+      grants: globalThis.Array.isArray(object?.grants) ? object.grants.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: UpdateBotPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.grants?.length) {
+      obj.grants = message.grants;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateBotPasswordRequest>, I>>(base?: I): UpdateBotPasswordRequest {
+    return UpdateBotPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateBotPasswordRequest>, I>>(object: I): UpdateBotPasswordRequest {
+    const message = createBaseUpdateBotPasswordRequest();
+    message.user = object.user ?? "";
+    message.appId = object.appId ?? "";
+    message.grants = object.grants?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResetBotPasswordRequest(): ResetBotPasswordRequest {
+  return { user: "", appId: "" };
+}
+
+export const ResetBotPasswordRequest: MessageFns<ResetBotPasswordRequest> = {
+  encode(message: ResetBotPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetBotPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetBotPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResetBotPasswordRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ResetBotPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResetBotPasswordRequest>, I>>(base?: I): ResetBotPasswordRequest {
+    return ResetBotPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResetBotPasswordRequest>, I>>(object: I): ResetBotPasswordRequest {
+    const message = createBaseResetBotPasswordRequest();
+    message.user = object.user ?? "";
+    message.appId = object.appId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteBotPasswordRequest(): DeleteBotPasswordRequest {
+  return { user: "", appId: "" };
+}
+
+export const DeleteBotPasswordRequest: MessageFns<DeleteBotPasswordRequest> = {
+  encode(message: DeleteBotPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBotPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteBotPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteBotPasswordRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteBotPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteBotPasswordRequest>, I>>(base?: I): DeleteBotPasswordRequest {
+    return DeleteBotPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteBotPasswordRequest>, I>>(object: I): DeleteBotPasswordRequest {
+    const message = createBaseDeleteBotPasswordRequest();
+    message.user = object.user ?? "";
+    message.appId = object.appId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteBotPasswordResponse(): DeleteBotPasswordResponse {
+  return {};
+}
+
+export const DeleteBotPasswordResponse: MessageFns<DeleteBotPasswordResponse> = {
+  encode(_: DeleteBotPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBotPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteBotPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteBotPasswordResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteBotPasswordResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteBotPasswordResponse>, I>>(base?: I): DeleteBotPasswordResponse {
+    return DeleteBotPasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteBotPasswordResponse>, I>>(_: I): DeleteBotPasswordResponse {
+    const message = createBaseDeleteBotPasswordResponse();
+    return message;
+  },
+};
+
+function createBaseEnableTotpRequest(): EnableTotpRequest {
+  return { user: "" };
+}
+
+export const EnableTotpRequest: MessageFns<EnableTotpRequest> = {
+  encode(message: EnableTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableTotpRequest {
+    return { user: isSet(object.user) ? globalThis.String(object.user) : "" };
+  },
+
+  toJSON(message: EnableTotpRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableTotpRequest>, I>>(base?: I): EnableTotpRequest {
+    return EnableTotpRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableTotpRequest>, I>>(object: I): EnableTotpRequest {
+    const message = createBaseEnableTotpRequest();
+    message.user = object.user ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableTotpResponse(): EnableTotpResponse {
+  return { secret: "", uri: "" };
+}
+
+export const EnableTotpResponse: MessageFns<EnableTotpResponse> = {
+  encode(message: EnableTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.uri !== "") {
+      writer.uint32(18).string(message.uri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableTotpResponse {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+    };
+  },
+
+  toJSON(message: EnableTotpResponse): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.uri !== "") {
+      obj.uri = message.uri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableTotpResponse>, I>>(base?: I): EnableTotpResponse {
+    return EnableTotpResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableTotpResponse>, I>>(object: I): EnableTotpResponse {
+    const message = createBaseEnableTotpResponse();
+    message.secret = object.secret ?? "";
+    message.uri = object.uri ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableTotpRequest(): DisableTotpRequest {
+  return { user: "" };
+}
+
+export const DisableTotpRequest: MessageFns<DisableTotpRequest> = {
+  encode(message: DisableTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DisableTotpRequest {
+    return { user: isSet(object.user) ? globalThis.String(object.user) : "" };
+  },
+
+  toJSON(message: DisableTotpRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableTotpRequest>, I>>(base?: I): DisableTotpRequest {
+    return DisableTotpRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableTotpRequest>, I>>(object: I): DisableTotpRequest {
+    const message = createBaseDisableTotpRequest();
+    message.user = object.user ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableTotpResponse(): DisableTotpResponse {
+  return {};
+}
+
+export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
+  encode(_: DisableTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DisableTotpResponse {
+    return {};
+  },
+
+  toJSON(_: DisableTotpResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableTotpResponse>, I>>(base?: I): DisableTotpResponse {
+    return DisableTotpResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableTotpResponse>, I>>(_: I): DisableTotpResponse {
+    const message = createBaseDisableTotpResponse();
+    return message;
+  },
+};
+
+function createBaseIncrementEditCountRequest(): IncrementEditCountRequest {
+  return { userId: 0 };
+}
+
+export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = {
+  encode(message: IncrementEditCountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IncrementEditCountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIncrementEditCountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IncrementEditCountRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IncrementEditCountRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IncrementEditCountRequest>, I>>(base?: I): IncrementEditCountRequest {
+    return IncrementEditCountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IncrementEditCountRequest>, I>>(object: I): IncrementEditCountRequest {
+    const message = createBaseIncrementEditCountRequest();
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseIncrementEditCountResponse(): IncrementEditCountResponse {
+  return {};
+}
+
+export const IncrementEditCountResponse: MessageFns<IncrementEditCountResponse> = {
+  encode(_: IncrementEditCountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IncrementEditCountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIncrementEditCountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): IncrementEditCountResponse {
+    return {};
+  },
+
+  toJSON(_: IncrementEditCountResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IncrementEditCountResponse>, I>>(base?: I): IncrementEditCountResponse {
+    return IncrementEditCountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IncrementEditCountResponse>, I>>(_: I): IncrementEditCountResponse {
+    const message = createBaseIncrementEditCountResponse();
+    return message;
+  },
+};
+
+function createBaseGetUserStatisticsRequest(): GetUserStatisticsRequest {
+  return {};
+}
+
+export const GetUserStatisticsRequest: MessageFns<GetUserStatisticsRequest> = {
+  encode(_: GetUserStatisticsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserStatisticsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserStatisticsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetUserStatisticsRequest {
+    return {};
+  },
+
+  toJSON(_: GetUserStatisticsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserStatisticsRequest>, I>>(base?: I): GetUserStatisticsRequest {
+    return GetUserStatisticsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserStatisticsRequest>, I>>(_: I): GetUserStatisticsRequest {
+    const message = createBaseGetUserStatisticsRequest();
+    return message;
+  },
+};
+
+function createBaseGetUserStatisticsResponse(): GetUserStatisticsResponse {
+  return { users: 0, activeUsers: 0, admins: 0 };
+}
+
+export const GetUserStatisticsResponse: MessageFns<GetUserStatisticsResponse> = {
+  encode(message: GetUserStatisticsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.users !== 0) {
+      writer.uint32(8).int64(message.users);
+    }
+    if (message.activeUsers !== 0) {
+      writer.uint32(16).int64(message.activeUsers);
+    }
+    if (message.admins !== 0) {
+      writer.uint32(24).int64(message.admins);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserStatisticsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserStatisticsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.users = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.activeUsers = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.admins = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserStatisticsResponse {
+    return {
+      users: isSet(object.users) ? globalThis.Number(object.users) : 0,
+      activeUsers: isSet(object.activeUsers)
+        ? globalThis.Number(object.activeUsers)
+        : isSet(object.active_users)
+        ? globalThis.Number(object.active_users)
+        : 0,
+      admins: isSet(object.admins) ? globalThis.Number(object.admins) : 0,
+    };
+  },
+
+  toJSON(message: GetUserStatisticsResponse): unknown {
+    const obj: any = {};
+    if (message.users !== 0) {
+      obj.users = Math.round(message.users);
+    }
+    if (message.activeUsers !== 0) {
+      obj.activeUsers = Math.round(message.activeUsers);
+    }
+    if (message.admins !== 0) {
+      obj.admins = Math.round(message.admins);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserStatisticsResponse>, I>>(base?: I): GetUserStatisticsResponse {
+    return GetUserStatisticsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserStatisticsResponse>, I>>(object: I): GetUserStatisticsResponse {
+    const message = createBaseGetUserStatisticsResponse();
+    message.users = object.users ?? 0;
+    message.activeUsers = object.activeUsers ?? 0;
+    message.admins = object.admins ?? 0;
+    return message;
+  },
+};
+
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
   /** The user behind a session cookie value ("" = anonymous), with groups and rights. */
@@ -1165,6 +6357,229 @@ export const AuthServiceService = {
     responseSerialize: (value: CheckTokenResponse): Buffer => Buffer.from(CheckTokenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckTokenResponse => CheckTokenResponse.decode(value),
   },
+  /**
+   * Login, first step: password of a main account or of a bot password ("<user>@<bot>").
+   * PASS replaces the session by a new one; UI (second factor needed) keeps the pending login
+   * in the session until ContinueLogin.
+   */
+  login: {
+    path: "/wiki.auth.v1.AuthService/Login" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LoginRequest): Buffer => Buffer.from(LoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LoginRequest => LoginRequest.decode(value),
+    responseSerialize: (value: LoginResponse): Buffer => Buffer.from(LoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LoginResponse => LoginResponse.decode(value),
+  },
+  /** Login, second step: the TOTP code for the login pending in the session. */
+  continueLogin: {
+    path: "/wiki.auth.v1.AuthService/ContinueLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ContinueLoginRequest): Buffer => Buffer.from(ContinueLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ContinueLoginRequest => ContinueLoginRequest.decode(value),
+    responseSerialize: (value: LoginResponse): Buffer => Buffer.from(LoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LoginResponse => LoginResponse.decode(value),
+  },
+  /** Ends a session: its tokens become invalid. */
+  logout: {
+    path: "/wiki.auth.v1.AuthService/Logout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LogoutRequest): Buffer => Buffer.from(LogoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LogoutRequest => LogoutRequest.decode(value),
+    responseSerialize: (value: LogoutResponse): Buffer => Buffer.from(LogoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LogoutResponse => LogoutResponse.decode(value),
+  },
+  /** New account (name rules, password policy, per-IP throttle); optionally logs the session in. */
+  createAccount: {
+    path: "/wiki.auth.v1.AuthService/CreateAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAccountRequest): Buffer => Buffer.from(CreateAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAccountRequest => CreateAccountRequest.decode(value),
+    responseSerialize: (value: CreateAccountResponse): Buffer =>
+      Buffer.from(CreateAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateAccountResponse => CreateAccountResponse.decode(value),
+  },
+  /** The password policy's verdict for a (possibly not yet existing) user. */
+  validatePassword: {
+    path: "/wiki.auth.v1.AuthService/ValidatePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ValidatePasswordRequest): Buffer =>
+      Buffer.from(ValidatePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ValidatePasswordRequest => ValidatePasswordRequest.decode(value),
+    responseSerialize: (value: ValidatePasswordResponse): Buffer =>
+      Buffer.from(ValidatePasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ValidatePasswordResponse => ValidatePasswordResponse.decode(value),
+  },
+  changePassword: {
+    path: "/wiki.auth.v1.AuthService/ChangePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePasswordRequest): Buffer =>
+      Buffer.from(ChangePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
+    responseSerialize: (value: ChangePasswordResponse): Buffer =>
+      Buffer.from(ChangePasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangePasswordResponse => ChangePasswordResponse.decode(value),
+  },
+  /** Users by name or id, with their details (list=users, meta=userinfo). */
+  getUsers: {
+    path: "/wiki.auth.v1.AuthService/GetUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUsersRequest): Buffer => Buffer.from(GetUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUsersRequest => GetUsersRequest.decode(value),
+    responseSerialize: (value: GetUsersResponse): Buffer => Buffer.from(GetUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUsersResponse => GetUsersResponse.decode(value),
+  },
+  /** Users in name order (list=allusers). */
+  listUsers: {
+    path: "/wiki.auth.v1.AuthService/ListUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUsersRequest): Buffer => Buffer.from(ListUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUsersRequest => ListUsersRequest.decode(value),
+    responseSerialize: (value: ListUsersResponse): Buffer => Buffer.from(ListUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUsersResponse => ListUsersResponse.decode(value),
+  },
+  /** Adds/removes explicit groups (action=userrights), with expiries. */
+  changeUserGroups: {
+    path: "/wiki.auth.v1.AuthService/ChangeUserGroups" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeUserGroupsRequest): Buffer =>
+      Buffer.from(ChangeUserGroupsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeUserGroupsRequest => ChangeUserGroupsRequest.decode(value),
+    responseSerialize: (value: ChangeUserGroupsResponse): Buffer =>
+      Buffer.from(ChangeUserGroupsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeUserGroupsResponse => ChangeUserGroupsResponse.decode(value),
+  },
+  block: {
+    path: "/wiki.auth.v1.AuthService/Block" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BlockRequest): Buffer => Buffer.from(BlockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BlockRequest => BlockRequest.decode(value),
+    responseSerialize: (value: BlockResponse): Buffer => Buffer.from(BlockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BlockResponse => BlockResponse.decode(value),
+  },
+  unblock: {
+    path: "/wiki.auth.v1.AuthService/Unblock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnblockRequest): Buffer => Buffer.from(UnblockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnblockRequest => UnblockRequest.decode(value),
+    responseSerialize: (value: UnblockResponse): Buffer => Buffer.from(UnblockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnblockResponse => UnblockResponse.decode(value),
+  },
+  /** Active blocks (list=blocks). */
+  listBlocks: {
+    path: "/wiki.auth.v1.AuthService/ListBlocks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBlocksRequest): Buffer => Buffer.from(ListBlocksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBlocksRequest => ListBlocksRequest.decode(value),
+    responseSerialize: (value: ListBlocksResponse): Buffer => Buffer.from(ListBlocksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBlocksResponse => ListBlocksResponse.decode(value),
+  },
+  createBotPassword: {
+    path: "/wiki.auth.v1.AuthService/CreateBotPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateBotPasswordRequest): Buffer =>
+      Buffer.from(CreateBotPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateBotPasswordRequest => CreateBotPasswordRequest.decode(value),
+    responseSerialize: (value: BotPasswordSecret): Buffer => Buffer.from(BotPasswordSecret.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BotPasswordSecret => BotPasswordSecret.decode(value),
+  },
+  listBotPasswords: {
+    path: "/wiki.auth.v1.AuthService/ListBotPasswords" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBotPasswordsRequest): Buffer =>
+      Buffer.from(ListBotPasswordsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBotPasswordsRequest => ListBotPasswordsRequest.decode(value),
+    responseSerialize: (value: ListBotPasswordsResponse): Buffer =>
+      Buffer.from(ListBotPasswordsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBotPasswordsResponse => ListBotPasswordsResponse.decode(value),
+  },
+  updateBotPassword: {
+    path: "/wiki.auth.v1.AuthService/UpdateBotPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateBotPasswordRequest): Buffer =>
+      Buffer.from(UpdateBotPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateBotPasswordRequest => UpdateBotPasswordRequest.decode(value),
+    responseSerialize: (value: BotPassword): Buffer => Buffer.from(BotPassword.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BotPassword => BotPassword.decode(value),
+  },
+  resetBotPassword: {
+    path: "/wiki.auth.v1.AuthService/ResetBotPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResetBotPasswordRequest): Buffer =>
+      Buffer.from(ResetBotPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResetBotPasswordRequest => ResetBotPasswordRequest.decode(value),
+    responseSerialize: (value: BotPasswordSecret): Buffer => Buffer.from(BotPasswordSecret.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BotPasswordSecret => BotPasswordSecret.decode(value),
+  },
+  deleteBotPassword: {
+    path: "/wiki.auth.v1.AuthService/DeleteBotPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteBotPasswordRequest): Buffer =>
+      Buffer.from(DeleteBotPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteBotPasswordRequest => DeleteBotPasswordRequest.decode(value),
+    responseSerialize: (value: DeleteBotPasswordResponse): Buffer =>
+      Buffer.from(DeleteBotPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteBotPasswordResponse => DeleteBotPasswordResponse.decode(value),
+  },
+  /** Two-factor TOTP: Enable returns the new secret and its otpauth:// URI. */
+  enableTotp: {
+    path: "/wiki.auth.v1.AuthService/EnableTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnableTotpRequest): Buffer => Buffer.from(EnableTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnableTotpRequest => EnableTotpRequest.decode(value),
+    responseSerialize: (value: EnableTotpResponse): Buffer => Buffer.from(EnableTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnableTotpResponse => EnableTotpResponse.decode(value),
+  },
+  disableTotp: {
+    path: "/wiki.auth.v1.AuthService/DisableTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DisableTotpRequest): Buffer => Buffer.from(DisableTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisableTotpRequest => DisableTotpRequest.decode(value),
+    responseSerialize: (value: DisableTotpResponse): Buffer => Buffer.from(DisableTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisableTotpResponse => DisableTotpResponse.decode(value),
+  },
+  /** Counted once per saved edit by the edit path (user_editcount). */
+  incrementEditCount: {
+    path: "/wiki.auth.v1.AuthService/IncrementEditCount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IncrementEditCountRequest): Buffer =>
+      Buffer.from(IncrementEditCountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IncrementEditCountRequest => IncrementEditCountRequest.decode(value),
+    responseSerialize: (value: IncrementEditCountResponse): Buffer =>
+      Buffer.from(IncrementEditCountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IncrementEditCountResponse => IncrementEditCountResponse.decode(value),
+  },
+  /** siteinfo statistics: users, active users, sysops. */
+  getUserStatistics: {
+    path: "/wiki.auth.v1.AuthService/GetUserStatistics" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserStatisticsRequest): Buffer =>
+      Buffer.from(GetUserStatisticsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserStatisticsRequest => GetUserStatisticsRequest.decode(value),
+    responseSerialize: (value: GetUserStatisticsResponse): Buffer =>
+      Buffer.from(GetUserStatisticsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUserStatisticsResponse => GetUserStatisticsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -1174,6 +6589,43 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   getTokens: handleUnaryCall<GetTokensRequest, GetTokensResponse>;
   /** Checks one token against a session. */
   checkToken: handleUnaryCall<CheckTokenRequest, CheckTokenResponse>;
+  /**
+   * Login, first step: password of a main account or of a bot password ("<user>@<bot>").
+   * PASS replaces the session by a new one; UI (second factor needed) keeps the pending login
+   * in the session until ContinueLogin.
+   */
+  login: handleUnaryCall<LoginRequest, LoginResponse>;
+  /** Login, second step: the TOTP code for the login pending in the session. */
+  continueLogin: handleUnaryCall<ContinueLoginRequest, LoginResponse>;
+  /** Ends a session: its tokens become invalid. */
+  logout: handleUnaryCall<LogoutRequest, LogoutResponse>;
+  /** New account (name rules, password policy, per-IP throttle); optionally logs the session in. */
+  createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
+  /** The password policy's verdict for a (possibly not yet existing) user. */
+  validatePassword: handleUnaryCall<ValidatePasswordRequest, ValidatePasswordResponse>;
+  changePassword: handleUnaryCall<ChangePasswordRequest, ChangePasswordResponse>;
+  /** Users by name or id, with their details (list=users, meta=userinfo). */
+  getUsers: handleUnaryCall<GetUsersRequest, GetUsersResponse>;
+  /** Users in name order (list=allusers). */
+  listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
+  /** Adds/removes explicit groups (action=userrights), with expiries. */
+  changeUserGroups: handleUnaryCall<ChangeUserGroupsRequest, ChangeUserGroupsResponse>;
+  block: handleUnaryCall<BlockRequest, BlockResponse>;
+  unblock: handleUnaryCall<UnblockRequest, UnblockResponse>;
+  /** Active blocks (list=blocks). */
+  listBlocks: handleUnaryCall<ListBlocksRequest, ListBlocksResponse>;
+  createBotPassword: handleUnaryCall<CreateBotPasswordRequest, BotPasswordSecret>;
+  listBotPasswords: handleUnaryCall<ListBotPasswordsRequest, ListBotPasswordsResponse>;
+  updateBotPassword: handleUnaryCall<UpdateBotPasswordRequest, BotPassword>;
+  resetBotPassword: handleUnaryCall<ResetBotPasswordRequest, BotPasswordSecret>;
+  deleteBotPassword: handleUnaryCall<DeleteBotPasswordRequest, DeleteBotPasswordResponse>;
+  /** Two-factor TOTP: Enable returns the new secret and its otpauth:// URI. */
+  enableTotp: handleUnaryCall<EnableTotpRequest, EnableTotpResponse>;
+  disableTotp: handleUnaryCall<DisableTotpRequest, DisableTotpResponse>;
+  /** Counted once per saved edit by the edit path (user_editcount). */
+  incrementEditCount: handleUnaryCall<IncrementEditCountRequest, IncrementEditCountResponse>;
+  /** siteinfo statistics: users, active users, sysops. */
+  getUserStatistics: handleUnaryCall<GetUserStatisticsRequest, GetUserStatisticsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -1224,6 +6676,337 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Login, first step: password of a main account or of a bot password ("<user>@<bot>").
+   * PASS replaces the session by a new one; UI (second factor needed) keeps the pending login
+   * in the session until ContinueLogin.
+   */
+  login(
+    request: LoginRequest,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  /** Login, second step: the TOTP code for the login pending in the session. */
+  continueLogin(
+    request: ContinueLoginRequest,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  continueLogin(
+    request: ContinueLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  continueLogin(
+    request: ContinueLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  /** Ends a session: its tokens become invalid. */
+  logout(
+    request: LogoutRequest,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  /** New account (name rules, password policy, per-IP throttle); optionally logs the session in. */
+  createAccount(
+    request: CreateAccountRequest,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  createAccount(
+    request: CreateAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  createAccount(
+    request: CreateAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** The password policy's verdict for a (possibly not yet existing) user. */
+  validatePassword(
+    request: ValidatePasswordRequest,
+    callback: (error: ServiceError | null, response: ValidatePasswordResponse) => void,
+  ): ClientUnaryCall;
+  validatePassword(
+    request: ValidatePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ValidatePasswordResponse) => void,
+  ): ClientUnaryCall;
+  validatePassword(
+    request: ValidatePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ValidatePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  /** Users by name or id, with their details (list=users, meta=userinfo). */
+  getUsers(
+    request: GetUsersRequest,
+    callback: (error: ServiceError | null, response: GetUsersResponse) => void,
+  ): ClientUnaryCall;
+  getUsers(
+    request: GetUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUsersResponse) => void,
+  ): ClientUnaryCall;
+  getUsers(
+    request: GetUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUsersResponse) => void,
+  ): ClientUnaryCall;
+  /** Users in name order (list=allusers). */
+  listUsers(
+    request: ListUsersRequest,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  /** Adds/removes explicit groups (action=userrights), with expiries. */
+  changeUserGroups(
+    request: ChangeUserGroupsRequest,
+    callback: (error: ServiceError | null, response: ChangeUserGroupsResponse) => void,
+  ): ClientUnaryCall;
+  changeUserGroups(
+    request: ChangeUserGroupsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeUserGroupsResponse) => void,
+  ): ClientUnaryCall;
+  changeUserGroups(
+    request: ChangeUserGroupsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeUserGroupsResponse) => void,
+  ): ClientUnaryCall;
+  block(
+    request: BlockRequest,
+    callback: (error: ServiceError | null, response: BlockResponse) => void,
+  ): ClientUnaryCall;
+  block(
+    request: BlockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BlockResponse) => void,
+  ): ClientUnaryCall;
+  block(
+    request: BlockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BlockResponse) => void,
+  ): ClientUnaryCall;
+  unblock(
+    request: UnblockRequest,
+    callback: (error: ServiceError | null, response: UnblockResponse) => void,
+  ): ClientUnaryCall;
+  unblock(
+    request: UnblockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnblockResponse) => void,
+  ): ClientUnaryCall;
+  unblock(
+    request: UnblockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnblockResponse) => void,
+  ): ClientUnaryCall;
+  /** Active blocks (list=blocks). */
+  listBlocks(
+    request: ListBlocksRequest,
+    callback: (error: ServiceError | null, response: ListBlocksResponse) => void,
+  ): ClientUnaryCall;
+  listBlocks(
+    request: ListBlocksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBlocksResponse) => void,
+  ): ClientUnaryCall;
+  listBlocks(
+    request: ListBlocksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBlocksResponse) => void,
+  ): ClientUnaryCall;
+  createBotPassword(
+    request: CreateBotPasswordRequest,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  createBotPassword(
+    request: CreateBotPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  createBotPassword(
+    request: CreateBotPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  listBotPasswords(
+    request: ListBotPasswordsRequest,
+    callback: (error: ServiceError | null, response: ListBotPasswordsResponse) => void,
+  ): ClientUnaryCall;
+  listBotPasswords(
+    request: ListBotPasswordsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBotPasswordsResponse) => void,
+  ): ClientUnaryCall;
+  listBotPasswords(
+    request: ListBotPasswordsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBotPasswordsResponse) => void,
+  ): ClientUnaryCall;
+  updateBotPassword(
+    request: UpdateBotPasswordRequest,
+    callback: (error: ServiceError | null, response: BotPassword) => void,
+  ): ClientUnaryCall;
+  updateBotPassword(
+    request: UpdateBotPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BotPassword) => void,
+  ): ClientUnaryCall;
+  updateBotPassword(
+    request: UpdateBotPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BotPassword) => void,
+  ): ClientUnaryCall;
+  resetBotPassword(
+    request: ResetBotPasswordRequest,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  resetBotPassword(
+    request: ResetBotPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  resetBotPassword(
+    request: ResetBotPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BotPasswordSecret) => void,
+  ): ClientUnaryCall;
+  deleteBotPassword(
+    request: DeleteBotPasswordRequest,
+    callback: (error: ServiceError | null, response: DeleteBotPasswordResponse) => void,
+  ): ClientUnaryCall;
+  deleteBotPassword(
+    request: DeleteBotPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteBotPasswordResponse) => void,
+  ): ClientUnaryCall;
+  deleteBotPassword(
+    request: DeleteBotPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteBotPasswordResponse) => void,
+  ): ClientUnaryCall;
+  /** Two-factor TOTP: Enable returns the new secret and its otpauth:// URI. */
+  enableTotp(
+    request: EnableTotpRequest,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  enableTotp(
+    request: EnableTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  enableTotp(
+    request: EnableTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  /** Counted once per saved edit by the edit path (user_editcount). */
+  incrementEditCount(
+    request: IncrementEditCountRequest,
+    callback: (error: ServiceError | null, response: IncrementEditCountResponse) => void,
+  ): ClientUnaryCall;
+  incrementEditCount(
+    request: IncrementEditCountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IncrementEditCountResponse) => void,
+  ): ClientUnaryCall;
+  incrementEditCount(
+    request: IncrementEditCountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IncrementEditCountResponse) => void,
+  ): ClientUnaryCall;
+  /** siteinfo statistics: users, active users, sysops. */
+  getUserStatistics(
+    request: GetUserStatisticsRequest,
+    callback: (error: ServiceError | null, response: GetUserStatisticsResponse) => void,
+  ): ClientUnaryCall;
+  getUserStatistics(
+    request: GetUserStatisticsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUserStatisticsResponse) => void,
+  ): ClientUnaryCall;
+  getUserStatistics(
+    request: GetUserStatisticsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUserStatisticsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -22,6 +24,242 @@ import {
 export const protobufPackage = "wiki.content.v1";
 
 export const protobufFileName = "wiki/content/v1/content.proto";
+
+export enum HistoryFilter {
+  HISTORY_FILTER_UNSPECIFIED = 0,
+  HISTORY_FILTER_ANONYMOUS = 1,
+  HISTORY_FILTER_BOT = 2,
+  HISTORY_FILTER_REVERTED = 3,
+  HISTORY_FILTER_MINOR = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function historyFilterFromJSON(object: any): HistoryFilter {
+  switch (object) {
+    case 0:
+    case "HISTORY_FILTER_UNSPECIFIED":
+      return HistoryFilter.HISTORY_FILTER_UNSPECIFIED;
+    case 1:
+    case "HISTORY_FILTER_ANONYMOUS":
+      return HistoryFilter.HISTORY_FILTER_ANONYMOUS;
+    case 2:
+    case "HISTORY_FILTER_BOT":
+      return HistoryFilter.HISTORY_FILTER_BOT;
+    case 3:
+    case "HISTORY_FILTER_REVERTED":
+      return HistoryFilter.HISTORY_FILTER_REVERTED;
+    case 4:
+    case "HISTORY_FILTER_MINOR":
+      return HistoryFilter.HISTORY_FILTER_MINOR;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return HistoryFilter.UNRECOGNIZED;
+  }
+}
+
+export function historyFilterToJSON(object: HistoryFilter): string {
+  switch (object) {
+    case HistoryFilter.HISTORY_FILTER_UNSPECIFIED:
+      return "HISTORY_FILTER_UNSPECIFIED";
+    case HistoryFilter.HISTORY_FILTER_ANONYMOUS:
+      return "HISTORY_FILTER_ANONYMOUS";
+    case HistoryFilter.HISTORY_FILTER_BOT:
+      return "HISTORY_FILTER_BOT";
+    case HistoryFilter.HISTORY_FILTER_REVERTED:
+      return "HISTORY_FILTER_REVERTED";
+    case HistoryFilter.HISTORY_FILTER_MINOR:
+      return "HISTORY_FILTER_MINOR";
+    case HistoryFilter.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum CountType {
+  COUNT_TYPE_UNSPECIFIED = 0,
+  COUNT_TYPE_ANONYMOUS = 1,
+  COUNT_TYPE_BOT = 2,
+  COUNT_TYPE_EDITORS = 3,
+  COUNT_TYPE_EDITS = 4,
+  COUNT_TYPE_MINOR = 5,
+  COUNT_TYPE_REVERTED = 6,
+  UNRECOGNIZED = -1,
+}
+
+export function countTypeFromJSON(object: any): CountType {
+  switch (object) {
+    case 0:
+    case "COUNT_TYPE_UNSPECIFIED":
+      return CountType.COUNT_TYPE_UNSPECIFIED;
+    case 1:
+    case "COUNT_TYPE_ANONYMOUS":
+      return CountType.COUNT_TYPE_ANONYMOUS;
+    case 2:
+    case "COUNT_TYPE_BOT":
+      return CountType.COUNT_TYPE_BOT;
+    case 3:
+    case "COUNT_TYPE_EDITORS":
+      return CountType.COUNT_TYPE_EDITORS;
+    case 4:
+    case "COUNT_TYPE_EDITS":
+      return CountType.COUNT_TYPE_EDITS;
+    case 5:
+    case "COUNT_TYPE_MINOR":
+      return CountType.COUNT_TYPE_MINOR;
+    case 6:
+    case "COUNT_TYPE_REVERTED":
+      return CountType.COUNT_TYPE_REVERTED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CountType.UNRECOGNIZED;
+  }
+}
+
+export function countTypeToJSON(object: CountType): string {
+  switch (object) {
+    case CountType.COUNT_TYPE_UNSPECIFIED:
+      return "COUNT_TYPE_UNSPECIFIED";
+    case CountType.COUNT_TYPE_ANONYMOUS:
+      return "COUNT_TYPE_ANONYMOUS";
+    case CountType.COUNT_TYPE_BOT:
+      return "COUNT_TYPE_BOT";
+    case CountType.COUNT_TYPE_EDITORS:
+      return "COUNT_TYPE_EDITORS";
+    case CountType.COUNT_TYPE_EDITS:
+      return "COUNT_TYPE_EDITS";
+    case CountType.COUNT_TYPE_MINOR:
+      return "COUNT_TYPE_MINOR";
+    case CountType.COUNT_TYPE_REVERTED:
+      return "COUNT_TYPE_REVERTED";
+    case CountType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum RedirectFilter {
+  REDIRECT_FILTER_ALL = 0,
+  REDIRECT_FILTER_REDIRECTS = 1,
+  REDIRECT_FILTER_NONREDIRECTS = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function redirectFilterFromJSON(object: any): RedirectFilter {
+  switch (object) {
+    case 0:
+    case "REDIRECT_FILTER_ALL":
+      return RedirectFilter.REDIRECT_FILTER_ALL;
+    case 1:
+    case "REDIRECT_FILTER_REDIRECTS":
+      return RedirectFilter.REDIRECT_FILTER_REDIRECTS;
+    case 2:
+    case "REDIRECT_FILTER_NONREDIRECTS":
+      return RedirectFilter.REDIRECT_FILTER_NONREDIRECTS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RedirectFilter.UNRECOGNIZED;
+  }
+}
+
+export function redirectFilterToJSON(object: RedirectFilter): string {
+  switch (object) {
+    case RedirectFilter.REDIRECT_FILTER_ALL:
+      return "REDIRECT_FILTER_ALL";
+    case RedirectFilter.REDIRECT_FILTER_REDIRECTS:
+      return "REDIRECT_FILTER_REDIRECTS";
+    case RedirectFilter.REDIRECT_FILTER_NONREDIRECTS:
+      return "REDIRECT_FILTER_NONREDIRECTS";
+    case RedirectFilter.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum CompareRelative {
+  COMPARE_RELATIVE_NONE = 0,
+  /** COMPARE_RELATIVE_PREV - from the revision before `from` to `from` */
+  COMPARE_RELATIVE_PREV = 1,
+  /** COMPARE_RELATIVE_NEXT - from `from` to the revision after it */
+  COMPARE_RELATIVE_NEXT = 2,
+  /** COMPARE_RELATIVE_CUR - from `from` to the latest revision of its page */
+  COMPARE_RELATIVE_CUR = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function compareRelativeFromJSON(object: any): CompareRelative {
+  switch (object) {
+    case 0:
+    case "COMPARE_RELATIVE_NONE":
+      return CompareRelative.COMPARE_RELATIVE_NONE;
+    case 1:
+    case "COMPARE_RELATIVE_PREV":
+      return CompareRelative.COMPARE_RELATIVE_PREV;
+    case 2:
+    case "COMPARE_RELATIVE_NEXT":
+      return CompareRelative.COMPARE_RELATIVE_NEXT;
+    case 3:
+    case "COMPARE_RELATIVE_CUR":
+      return CompareRelative.COMPARE_RELATIVE_CUR;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CompareRelative.UNRECOGNIZED;
+  }
+}
+
+export function compareRelativeToJSON(object: CompareRelative): string {
+  switch (object) {
+    case CompareRelative.COMPARE_RELATIVE_NONE:
+      return "COMPARE_RELATIVE_NONE";
+    case CompareRelative.COMPARE_RELATIVE_PREV:
+      return "COMPARE_RELATIVE_PREV";
+    case CompareRelative.COMPARE_RELATIVE_NEXT:
+      return "COMPARE_RELATIVE_NEXT";
+    case CompareRelative.COMPARE_RELATIVE_CUR:
+      return "COMPARE_RELATIVE_CUR";
+    case CompareRelative.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum DiffFormat {
+  /** DIFF_FORMAT_TABLE - MediaWiki's HTML table rows, localised (action=compare) */
+  DIFF_FORMAT_TABLE = 0,
+  /** DIFF_FORMAT_INLINE_JSON - wikidiff2_inline_json_diff entries (REST compare) */
+  DIFF_FORMAT_INLINE_JSON = 1,
+  UNRECOGNIZED = -1,
+}
+
+export function diffFormatFromJSON(object: any): DiffFormat {
+  switch (object) {
+    case 0:
+    case "DIFF_FORMAT_TABLE":
+      return DiffFormat.DIFF_FORMAT_TABLE;
+    case 1:
+    case "DIFF_FORMAT_INLINE_JSON":
+      return DiffFormat.DIFF_FORMAT_INLINE_JSON;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return DiffFormat.UNRECOGNIZED;
+  }
+}
+
+export function diffFormatToJSON(object: DiffFormat): string {
+  switch (object) {
+    case DiffFormat.DIFF_FORMAT_TABLE:
+      return "DIFF_FORMAT_TABLE";
+    case DiffFormat.DIFF_FORMAT_INLINE_JSON:
+      return "DIFF_FORMAT_INLINE_JSON";
+    case DiffFormat.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
 
 export interface Namespace {
   id: number;
@@ -179,6 +417,18 @@ export interface GetRevisionsRequest {
   dirNewer: boolean;
   /** continue from this revision id (inclusive) */
   startId: number;
+  /** Range-mode filters (prop=revisions rvstart/rvend, rvuser/rvexcludeuser, rvtag). */
+  startTimestamp: string;
+  /** ISO 8601; "" = unbounded. Inclusive */
+  endTimestamp: string;
+  /** only revisions by this user name or IP */
+  user: string;
+  /** no revisions by this user name or IP */
+  excludeUser: string;
+  /** only revisions with this change tag */
+  tag: string;
+  /** stop at this revision id (inclusive); 0 = unbounded */
+  endId: number;
 }
 
 export interface GetRevisionsResponse {
@@ -194,6 +444,498 @@ export interface GetReplicationLagResponse {
   /** -1 when no replica is configured */
   lagSeconds: number;
   host: string;
+}
+
+export interface GetHistoryRequest {
+  pageId: number;
+  /** At most one of these: revisions strictly older / newer than this revision of the page. */
+  olderThan: number;
+  newerThan: number;
+  filter: HistoryFilter;
+  /** revisions to return (the REST route asks for 20) */
+  limit: number;
+  /**
+   * Visibility bits a revision must not have all of to match the anonymous and bot filters
+   * (PageHistoryHandler::getBitmask: what the caller may not see).
+   */
+  hiddenUserBits: number;
+}
+
+export interface GetHistoryResponse {
+  /** Newest first whatever the direction of travel. */
+  revisions: Revision[];
+  /** More revisions exist beyond the returned ones in the direction of travel. */
+  more: boolean;
+  /** False when older_than/newer_than names no revision of this page. */
+  relativeFound: boolean;
+}
+
+export interface CountRevisionsRequest {
+  pageId: number;
+  type: CountType;
+  /** Only for edits and editors: revisions strictly between these two (either order); 0 = unbounded. */
+  fromRevId: number;
+  toRevId: number;
+  /** Counting stops after cap + 1 matches. */
+  cap: number;
+}
+
+export interface CountRevisionsResponse {
+  /** at most cap */
+  count: number;
+  /** the real count exceeds cap */
+  limit: boolean;
+  /** The from/to revision that does not exist (0 when both exist). */
+  missingRevId: number;
+  /** The from/to revision that exists but belongs to another page (0 when none). */
+  foreignRevId: number;
+}
+
+export interface ListPagesRequest {
+  namespace: number;
+  /** DB key (no namespace prefix), inclusive; "" = unbounded */
+  from: string;
+  /** DB key, inclusive; "" = unbounded */
+  to: string;
+  /** DB key prefix; "" = none */
+  prefix: string;
+  filterRedirects: RedirectFilter;
+  /** page length bounds in bytes, inclusive */
+  minSize?: number | undefined;
+  maxSize?: number | undefined;
+  descending: boolean;
+  /** rows to return; one more is read to find the continuation */
+  limit: number;
+}
+
+export interface ListPagesResponse {
+  pages: PageRecord[];
+  /** DB key of the next page; "" when there are no more */
+  continueFrom: string;
+}
+
+/** Who edits, as the gateway resolved them through the auth service. */
+export interface EditActor {
+  /** 0 for anonymous */
+  id: number;
+  /** user name, or the IP for anonymous */
+  name: string;
+  rights: string[];
+  /** for group-specific rate limits */
+  groups: string[];
+  /** for the per-IP rate limits of anonymous and new users */
+  ip: string;
+}
+
+export interface EditRequest {
+  /** Exactly one of title and page_id (the gateway refuses both or neither). */
+  title: string;
+  pageId: number;
+  text?: string | undefined;
+  appendText?: string | undefined;
+  prependText?:
+    | string
+    | undefined;
+  /** "0", "N", "T-N" or "new" */
+  section?: string | undefined;
+  sectionTitle?:
+    | string
+    | undefined;
+  /** unset: automatic summary */
+  summary?: string | undefined;
+  minor: boolean;
+  notMinor: boolean;
+  bot: boolean;
+  tags: string[];
+  /** 0: none */
+  baseRevId: number;
+  /** ISO 8601; "": none */
+  baseTimestamp: string;
+  /** ISO 8601; "": none */
+  startTimestamp: string;
+  createOnly: boolean;
+  noCreate: boolean;
+  recreate: boolean;
+  undo: number;
+  undoAfter: number;
+  /** "": the model's default */
+  contentFormat: string;
+  /** "": the page's model */
+  contentModel: string;
+  md5?:
+    | string
+    | undefined;
+  /** follow a redirect page (append/prepend/new section only) */
+  redirect: boolean;
+  actor?:
+    | EditActor
+    | undefined;
+  /** $wgMaxArticleSize */
+  maxArticleSizeKb: number;
+}
+
+export interface EditResponse {
+  created: boolean;
+  /** identical text: no revision was made */
+  nochange: boolean;
+  pageId: number;
+  /** prefixed text */
+  title: string;
+  /** prefixed DB key */
+  dbkey: string;
+  contentModel: string;
+  /** 0 on creation */
+  oldRevId: number;
+  /** the latest revision (= old_rev_id when nochange) */
+  newRevId: number;
+  /** ISO 8601 of the latest revision */
+  newTimestamp: string;
+  /** a stale base was merged with later revisions */
+  merged: boolean;
+  /** the saved text of the latest revision */
+  content: string;
+  /** set when redirect=true followed a redirect page */
+  redirect?: TitleRedirect | undefined;
+}
+
+export interface StreamChangesRequest {
+  /** exclusive: changes with a greater position are sent */
+  fromPosition: number;
+  /** rows read per poll (default 500) */
+  maxBatch: number;
+  /** end the stream after this long without changes (0: 30 s; the consumer reconnects) */
+  maxWaitMs: number;
+}
+
+export interface PageChange {
+  position: number;
+  pageId: number;
+  namespace: number;
+  /** title DB key, without namespace */
+  dbkey: string;
+  /** "create", "edit", "delete", "move", "model", "protect" */
+  kind: string;
+  /** ISO 8601 commit-time of the change */
+  changedAt: string;
+  /** for "move": where the page was */
+  oldNamespace: number;
+  oldDbkey: string;
+}
+
+export interface GetPagesForIndexRequest {
+  pageIds: number[];
+}
+
+export interface IndexPage {
+  pageId: number;
+  namespace: number;
+  dbkey: string;
+  /** prefixed title text */
+  title: string;
+  isRedirect: boolean;
+  /** prefixed title text of the target ("" when not a redirect) */
+  redirectTitle: string;
+  size: number;
+  contentModel: string;
+  /** latest revision's content */
+  text: string;
+  /** ISO 8601 timestamp of the latest revision */
+  touched: string;
+  /** ISO 8601 timestamp of the first revision */
+  created: string;
+  latestRevId: number;
+}
+
+export interface GetPagesForIndexResponse {
+  /** existing pages only: a missing id means the page is gone */
+  pages: IndexPage[];
+}
+
+export interface GetChangeFeedStatusRequest {
+  afterPosition: number;
+}
+
+export interface GetChangeFeedStatusResponse {
+  /** 0 when the feed is empty */
+  latestPosition: number;
+  /** changes after after_position */
+  pending: number;
+  /** ISO 8601 of the first of them ("" when none) */
+  oldestPendingAt: string;
+}
+
+/**
+ * One side of a comparison: a stored revision (rev_id, or the latest of page_id / title) and/or
+ * supplied text. With text and a revision, the revision gives the page and the content model.
+ */
+export interface CompareSide {
+  revId: number;
+  pageId: number;
+  title: string;
+  text?:
+    | string
+    | undefined;
+  /** of `text`; "" = the revision's or title's, else wikitext (with a warning) */
+  contentModel: string;
+}
+
+export interface CompareRequest {
+  from?:
+    | CompareSide
+    | undefined;
+  /** ignored when to_relative is set */
+  to?: CompareSide | undefined;
+  toRelative: CompareRelative;
+  format: DiffFormat;
+  /** section headings of both texts (REST) */
+  withSections: boolean;
+  /** the revision before `from` and after `to` (prop=rel) */
+  withRelatives: boolean;
+  /**
+   * The caller may see revision text hidden by revision deletion ('deletedtext' right) and
+   * suppressed text ('viewsuppressed'); otherwise such a side fails with missingcontent.
+   */
+  canViewDeleted: boolean;
+  canViewSuppressed: boolean;
+}
+
+export interface DiffSection {
+  level: number;
+  /** the heading's wikitext, e.g. "== History ==" */
+  heading: string;
+  /** byte offset of the heading in the text */
+  offset: number;
+}
+
+export interface CompareSideResult {
+  /** unset when the side belongs to no page */
+  page?:
+    | PageRecord
+    | undefined;
+  /** metadata without content; unset for supplied text */
+  revision?:
+    | Revision
+    | undefined;
+  /** with_relatives, on `from`: the revision before it (0: none) */
+  prevRevId: number;
+  /** with_relatives, on `to`: the revision after it (0: none) */
+  nextRevId: number;
+  sections: DiffSection[];
+}
+
+export interface CompareWarning {
+  /** e.g. "compare-no-prev" */
+  code: string;
+  /** English plain text */
+  text: string;
+}
+
+export interface CompareResponse {
+  from?: CompareSideResult | undefined;
+  to?:
+    | CompareSideResult
+    | undefined;
+  /** DIFF_FORMAT_TABLE */
+  tableHtml: string;
+  /**
+   * DIFF_FORMAT_INLINE_JSON: wikidiff2_inline_json_diff's output, `{"diff": [...]}` in its own
+   * spacing (entries type 0 context, 1 add, 2 delete, 3 change, 4/5 move source/destination).
+   */
+  inlineJson: string;
+  warnings: CompareWarning[];
+}
+
+export interface RenderLink {
+  ns: number;
+  /** prefixed text, e.g. "Template:Foo bar" */
+  title: string;
+  exists: boolean;
+}
+
+export interface RenderCategory {
+  /** DB key without namespace */
+  name: string;
+  /** as given in [[Category:X|sortkey]] */
+  sortkey: string;
+  /** the category page does not exist */
+  missing: boolean;
+}
+
+export interface RenderLangLink {
+  lang: string;
+  title: string;
+  url: string;
+  /** the language's own name */
+  autonym: string;
+}
+
+export interface RenderInterwikiLink {
+  prefix: string;
+  title: string;
+  url: string;
+}
+
+export interface RenderSection {
+  toclevel: number;
+  level: number;
+  line: string;
+  number: string;
+  /** "1", or "T-1" for a heading from a template */
+  index: string;
+  /** "" when unknown */
+  fromtitle: string;
+  /** -1: none (headings from templates) */
+  byteoffset: number;
+  anchor: string;
+}
+
+export interface RenderProperty {
+  name: string;
+  value: string;
+}
+
+export interface LimitReport {
+  ppVisitedNodes: number;
+  postExpandIncludeSize: number;
+  templateArgumentSize: number;
+  expansionDepth: number;
+  expensiveFunctions: number;
+  unstripSize: number;
+  cpuSeconds: number;
+  wallSeconds: number;
+  timingProfile: string[];
+  /** depends on the time or similar: cached for less time */
+  volatile: boolean;
+  ttl: number;
+  /** TS_MW of the render */
+  cachedTime: string;
+}
+
+export interface ParseRequest {
+  /** Exactly one source: text (has_text), page title, page id, or revision id. */
+  hasText: boolean;
+  text: string;
+  /** the title to render supplied text as (default "API") */
+  title: string;
+  page: string;
+  pageId: number;
+  revId: number;
+  /** "" whole text; "0".."N" one section */
+  section: string;
+  disableLimitReport: boolean;
+  hasWrapClass: boolean;
+  wrapClass: string;
+  disableEditSection: boolean;
+  /** "" or "wikitext" */
+  contentModel: string;
+  /** follow a redirect page to its target */
+  redirects: boolean;
+}
+
+export interface ParseResponse {
+  /** prefixed text */
+  title: string;
+  pageId: number;
+  revId: number;
+  html: string;
+  /** the source that was rendered */
+  wikitext: string;
+  displayTitle: string;
+  links: RenderLink[];
+  templates: RenderLink[];
+  categories: RenderCategory[];
+  images: string[];
+  externalLinks: string[];
+  langLinks: RenderLangLink[];
+  iwLinks: RenderInterwikiLink[];
+  sections: RenderSection[];
+  showToc: boolean;
+  properties: RenderProperty[];
+  warnings: string[];
+  limits?: LimitReport | undefined;
+  ns: number;
+  redirects: TitleRedirect[];
+}
+
+export interface ExpandTemplatesRequest {
+  text: string;
+  /** default "API" */
+  title: string;
+  revId: number;
+}
+
+export interface ExpandTemplatesResponse {
+  wikitext: string;
+  categories: RenderCategory[];
+  properties: RenderProperty[];
+  volatile: boolean;
+  ttl: number;
+  /** the preprocessor's XML */
+  parseTree: string;
+  limits?: LimitReport | undefined;
+}
+
+export interface GetRevisionHtmlRequest {
+  /** The latest revision of a page by title, or one revision by id. */
+  title: string;
+  revId: number;
+}
+
+export interface GetRevisionHtmlResponse {
+  pageId: number;
+  ns: number;
+  dbkey: string;
+  /** prefixed text */
+  title: string;
+  revId: number;
+  parentId: number;
+  /** ISO 8601 */
+  revTimestamp: string;
+  /** SHA-1 of the content, hexadecimal (mw:revisionSHA1) */
+  sha1Hex: string;
+  contentModel: string;
+  /** Parsoid-style <section>s, without <body> */
+  body: string;
+  /** ISO 8601: when the cached HTML was rendered */
+  renderedAt: string;
+  displayTitle: string;
+  /** the page's latest revision */
+  latestRevId: number;
+  /** ISO 8601 page_touched */
+  touched: string;
+}
+
+export interface GetLanguageLinksRequest {
+  title: string;
+}
+
+export interface GetLanguageLinksResponse {
+  pageId: number;
+  latestRevId: number;
+  /** ISO 8601 */
+  touched: string;
+  /** ordered by language code */
+  links: RenderLangLink[];
+}
+
+export interface RunJobsRequest {
+  maxJobs: number;
+  maxTimeMs: number;
+}
+
+export interface JobOutcome {
+  type: string;
+  /** "ok" | "failed" */
+  status: string;
+  error: string;
+  timeMs: number;
+}
+
+export interface RunJobsResponse {
+  jobs: JobOutcome[];
+  /** "none-ready" | "job-limit" | "time-limit" */
+  reached: string;
+  elapsedMs: number;
 }
 
 function createBaseNamespace(): Namespace {
@@ -2446,7 +3188,20 @@ export const Revision: MessageFns<Revision> = {
 };
 
 function createBaseGetRevisionsRequest(): GetRevisionsRequest {
-  return { pageIds: [], revIds: [], withContent: false, limit: 0, dirNewer: false, startId: 0 };
+  return {
+    pageIds: [],
+    revIds: [],
+    withContent: false,
+    limit: 0,
+    dirNewer: false,
+    startId: 0,
+    startTimestamp: "",
+    endTimestamp: "",
+    user: "",
+    excludeUser: "",
+    tag: "",
+    endId: 0,
+  };
 }
 
 export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
@@ -2476,6 +3231,24 @@ export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
     }
     if (message.startId !== 0) {
       writer.uint32(48).int64(message.startId);
+    }
+    if (message.startTimestamp !== "") {
+      writer.uint32(58).string(message.startTimestamp);
+    }
+    if (message.endTimestamp !== "") {
+      writer.uint32(66).string(message.endTimestamp);
+    }
+    if (message.user !== "") {
+      writer.uint32(74).string(message.user);
+    }
+    if (message.excludeUser !== "") {
+      writer.uint32(82).string(message.excludeUser);
+    }
+    if (message.tag !== "") {
+      writer.uint32(90).string(message.tag);
+    }
+    if (message.endId !== 0) {
+      writer.uint32(96).int64(message.endId);
     }
     return writer;
   },
@@ -2561,6 +3334,54 @@ export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
             message.startId = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.startTimestamp = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.endTimestamp = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.excludeUser = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.endId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2601,6 +3422,28 @@ export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
         : isSet(object.start_id)
         ? globalThis.Number(object.start_id)
         : 0,
+      startTimestamp: isSet(object.startTimestamp)
+        ? globalThis.String(object.startTimestamp)
+        : isSet(object.start_timestamp)
+        ? globalThis.String(object.start_timestamp)
+        : "",
+      endTimestamp: isSet(object.endTimestamp)
+        ? globalThis.String(object.endTimestamp)
+        : isSet(object.end_timestamp)
+        ? globalThis.String(object.end_timestamp)
+        : "",
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      excludeUser: isSet(object.excludeUser)
+        ? globalThis.String(object.excludeUser)
+        : isSet(object.exclude_user)
+        ? globalThis.String(object.exclude_user)
+        : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      endId: isSet(object.endId)
+        ? globalThis.Number(object.endId)
+        : isSet(object.end_id)
+        ? globalThis.Number(object.end_id)
+        : 0,
     };
   },
 
@@ -2624,6 +3467,24 @@ export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
     if (message.startId !== 0) {
       obj.startId = Math.round(message.startId);
     }
+    if (message.startTimestamp !== "") {
+      obj.startTimestamp = message.startTimestamp;
+    }
+    if (message.endTimestamp !== "") {
+      obj.endTimestamp = message.endTimestamp;
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.excludeUser !== "") {
+      obj.excludeUser = message.excludeUser;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.endId !== 0) {
+      obj.endId = Math.round(message.endId);
+    }
     return obj;
   },
 
@@ -2638,6 +3499,12 @@ export const GetRevisionsRequest: MessageFns<GetRevisionsRequest> = {
     message.limit = object.limit ?? 0;
     message.dirNewer = object.dirNewer ?? false;
     message.startId = object.startId ?? 0;
+    message.startTimestamp = object.startTimestamp ?? "";
+    message.endTimestamp = object.endTimestamp ?? "";
+    message.user = object.user ?? "";
+    message.excludeUser = object.excludeUser ?? "";
+    message.tag = object.tag ?? "";
+    message.endId = object.endId ?? 0;
     return message;
   },
 };
@@ -2874,6 +3741,6523 @@ export const GetReplicationLagResponse: MessageFns<GetReplicationLagResponse> = 
   },
 };
 
+function createBaseGetHistoryRequest(): GetHistoryRequest {
+  return { pageId: 0, olderThan: 0, newerThan: 0, filter: 0, limit: 0, hiddenUserBits: 0 };
+}
+
+export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
+  encode(message: GetHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.olderThan !== 0) {
+      writer.uint32(16).int64(message.olderThan);
+    }
+    if (message.newerThan !== 0) {
+      writer.uint32(24).int64(message.newerThan);
+    }
+    if (message.filter !== 0) {
+      writer.uint32(32).int32(message.filter);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    if (message.hiddenUserBits !== 0) {
+      writer.uint32(48).int32(message.hiddenUserBits);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.olderThan = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.newerThan = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.filter = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.hiddenUserBits = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHistoryRequest {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      olderThan: isSet(object.olderThan)
+        ? globalThis.Number(object.olderThan)
+        : isSet(object.older_than)
+        ? globalThis.Number(object.older_than)
+        : 0,
+      newerThan: isSet(object.newerThan)
+        ? globalThis.Number(object.newerThan)
+        : isSet(object.newer_than)
+        ? globalThis.Number(object.newer_than)
+        : 0,
+      filter: isSet(object.filter) ? historyFilterFromJSON(object.filter) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      hiddenUserBits: isSet(object.hiddenUserBits)
+        ? globalThis.Number(object.hiddenUserBits)
+        : isSet(object.hidden_user_bits)
+        ? globalThis.Number(object.hidden_user_bits)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.olderThan !== 0) {
+      obj.olderThan = Math.round(message.olderThan);
+    }
+    if (message.newerThan !== 0) {
+      obj.newerThan = Math.round(message.newerThan);
+    }
+    if (message.filter !== 0) {
+      obj.filter = historyFilterToJSON(message.filter);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.hiddenUserBits !== 0) {
+      obj.hiddenUserBits = Math.round(message.hiddenUserBits);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHistoryRequest>, I>>(base?: I): GetHistoryRequest {
+    return GetHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHistoryRequest>, I>>(object: I): GetHistoryRequest {
+    const message = createBaseGetHistoryRequest();
+    message.pageId = object.pageId ?? 0;
+    message.olderThan = object.olderThan ?? 0;
+    message.newerThan = object.newerThan ?? 0;
+    message.filter = object.filter ?? 0;
+    message.limit = object.limit ?? 0;
+    message.hiddenUserBits = object.hiddenUserBits ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetHistoryResponse(): GetHistoryResponse {
+  return { revisions: [], more: false, relativeFound: false };
+}
+
+export const GetHistoryResponse: MessageFns<GetHistoryResponse> = {
+  encode(message: GetHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.revisions) {
+      Revision.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.more !== false) {
+      writer.uint32(16).bool(message.more);
+    }
+    if (message.relativeFound !== false) {
+      writer.uint32(24).bool(message.relativeFound);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.revisions.push(Revision.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.more = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.relativeFound = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHistoryResponse {
+    return {
+      revisions: globalThis.Array.isArray(object?.revisions)
+        ? object.revisions.map((e: any) => Revision.fromJSON(e))
+        : [],
+      more: isSet(object.more) ? globalThis.Boolean(object.more) : false,
+      relativeFound: isSet(object.relativeFound)
+        ? globalThis.Boolean(object.relativeFound)
+        : isSet(object.relative_found)
+        ? globalThis.Boolean(object.relative_found)
+        : false,
+    };
+  },
+
+  toJSON(message: GetHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.revisions?.length) {
+      obj.revisions = message.revisions.map((e) => Revision.toJSON(e));
+    }
+    if (message.more !== false) {
+      obj.more = message.more;
+    }
+    if (message.relativeFound !== false) {
+      obj.relativeFound = message.relativeFound;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHistoryResponse>, I>>(base?: I): GetHistoryResponse {
+    return GetHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHistoryResponse>, I>>(object: I): GetHistoryResponse {
+    const message = createBaseGetHistoryResponse();
+    message.revisions = object.revisions?.map((e) => Revision.fromPartial(e)) || [];
+    message.more = object.more ?? false;
+    message.relativeFound = object.relativeFound ?? false;
+    return message;
+  },
+};
+
+function createBaseCountRevisionsRequest(): CountRevisionsRequest {
+  return { pageId: 0, type: 0, fromRevId: 0, toRevId: 0, cap: 0 };
+}
+
+export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
+  encode(message: CountRevisionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.type !== 0) {
+      writer.uint32(16).int32(message.type);
+    }
+    if (message.fromRevId !== 0) {
+      writer.uint32(24).int64(message.fromRevId);
+    }
+    if (message.toRevId !== 0) {
+      writer.uint32(32).int64(message.toRevId);
+    }
+    if (message.cap !== 0) {
+      writer.uint32(40).int32(message.cap);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountRevisionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountRevisionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.fromRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.toRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.cap = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountRevisionsRequest {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      type: isSet(object.type) ? countTypeFromJSON(object.type) : 0,
+      fromRevId: isSet(object.fromRevId)
+        ? globalThis.Number(object.fromRevId)
+        : isSet(object.from_rev_id)
+        ? globalThis.Number(object.from_rev_id)
+        : 0,
+      toRevId: isSet(object.toRevId)
+        ? globalThis.Number(object.toRevId)
+        : isSet(object.to_rev_id)
+        ? globalThis.Number(object.to_rev_id)
+        : 0,
+      cap: isSet(object.cap) ? globalThis.Number(object.cap) : 0,
+    };
+  },
+
+  toJSON(message: CountRevisionsRequest): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.type !== 0) {
+      obj.type = countTypeToJSON(message.type);
+    }
+    if (message.fromRevId !== 0) {
+      obj.fromRevId = Math.round(message.fromRevId);
+    }
+    if (message.toRevId !== 0) {
+      obj.toRevId = Math.round(message.toRevId);
+    }
+    if (message.cap !== 0) {
+      obj.cap = Math.round(message.cap);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountRevisionsRequest>, I>>(base?: I): CountRevisionsRequest {
+    return CountRevisionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountRevisionsRequest>, I>>(object: I): CountRevisionsRequest {
+    const message = createBaseCountRevisionsRequest();
+    message.pageId = object.pageId ?? 0;
+    message.type = object.type ?? 0;
+    message.fromRevId = object.fromRevId ?? 0;
+    message.toRevId = object.toRevId ?? 0;
+    message.cap = object.cap ?? 0;
+    return message;
+  },
+};
+
+function createBaseCountRevisionsResponse(): CountRevisionsResponse {
+  return { count: 0, limit: false, missingRevId: 0, foreignRevId: 0 };
+}
+
+export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
+  encode(message: CountRevisionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int64(message.count);
+    }
+    if (message.limit !== false) {
+      writer.uint32(16).bool(message.limit);
+    }
+    if (message.missingRevId !== 0) {
+      writer.uint32(24).int64(message.missingRevId);
+    }
+    if (message.foreignRevId !== 0) {
+      writer.uint32(32).int64(message.foreignRevId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountRevisionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountRevisionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.missingRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.foreignRevId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountRevisionsResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      limit: isSet(object.limit) ? globalThis.Boolean(object.limit) : false,
+      missingRevId: isSet(object.missingRevId)
+        ? globalThis.Number(object.missingRevId)
+        : isSet(object.missing_rev_id)
+        ? globalThis.Number(object.missing_rev_id)
+        : 0,
+      foreignRevId: isSet(object.foreignRevId)
+        ? globalThis.Number(object.foreignRevId)
+        : isSet(object.foreign_rev_id)
+        ? globalThis.Number(object.foreign_rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CountRevisionsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.limit !== false) {
+      obj.limit = message.limit;
+    }
+    if (message.missingRevId !== 0) {
+      obj.missingRevId = Math.round(message.missingRevId);
+    }
+    if (message.foreignRevId !== 0) {
+      obj.foreignRevId = Math.round(message.foreignRevId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountRevisionsResponse>, I>>(base?: I): CountRevisionsResponse {
+    return CountRevisionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountRevisionsResponse>, I>>(object: I): CountRevisionsResponse {
+    const message = createBaseCountRevisionsResponse();
+    message.count = object.count ?? 0;
+    message.limit = object.limit ?? false;
+    message.missingRevId = object.missingRevId ?? 0;
+    message.foreignRevId = object.foreignRevId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPagesRequest(): ListPagesRequest {
+  return {
+    namespace: 0,
+    from: "",
+    to: "",
+    prefix: "",
+    filterRedirects: 0,
+    minSize: undefined,
+    maxSize: undefined,
+    descending: false,
+    limit: 0,
+  };
+}
+
+export const ListPagesRequest: MessageFns<ListPagesRequest> = {
+  encode(message: ListPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== 0) {
+      writer.uint32(8).int32(message.namespace);
+    }
+    if (message.from !== "") {
+      writer.uint32(18).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(34).string(message.prefix);
+    }
+    if (message.filterRedirects !== 0) {
+      writer.uint32(40).int32(message.filterRedirects);
+    }
+    if (message.minSize !== undefined) {
+      writer.uint32(48).int64(message.minSize);
+    }
+    if (message.maxSize !== undefined) {
+      writer.uint32(56).int64(message.maxSize);
+    }
+    if (message.descending !== false) {
+      writer.uint32(64).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(72).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.filterRedirects = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.minSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.maxSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPagesRequest {
+    return {
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      filterRedirects: isSet(object.filterRedirects)
+        ? redirectFilterFromJSON(object.filterRedirects)
+        : isSet(object.filter_redirects)
+        ? redirectFilterFromJSON(object.filter_redirects)
+        : 0,
+      minSize: isSet(object.minSize)
+        ? globalThis.Number(object.minSize)
+        : isSet(object.min_size)
+        ? globalThis.Number(object.min_size)
+        : undefined,
+      maxSize: isSet(object.maxSize)
+        ? globalThis.Number(object.maxSize)
+        : isSet(object.max_size)
+        ? globalThis.Number(object.max_size)
+        : undefined,
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListPagesRequest): unknown {
+    const obj: any = {};
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.filterRedirects !== 0) {
+      obj.filterRedirects = redirectFilterToJSON(message.filterRedirects);
+    }
+    if (message.minSize !== undefined) {
+      obj.minSize = Math.round(message.minSize);
+    }
+    if (message.maxSize !== undefined) {
+      obj.maxSize = Math.round(message.maxSize);
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPagesRequest>, I>>(base?: I): ListPagesRequest {
+    return ListPagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPagesRequest>, I>>(object: I): ListPagesRequest {
+    const message = createBaseListPagesRequest();
+    message.namespace = object.namespace ?? 0;
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.prefix = object.prefix ?? "";
+    message.filterRedirects = object.filterRedirects ?? 0;
+    message.minSize = object.minSize ?? undefined;
+    message.maxSize = object.maxSize ?? undefined;
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPagesResponse(): ListPagesResponse {
+  return { pages: [], continueFrom: "" };
+}
+
+export const ListPagesResponse: MessageFns<ListPagesResponse> = {
+  encode(message: ListPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      PageRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueFrom !== "") {
+      writer.uint32(18).string(message.continueFrom);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(PageRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continueFrom = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPagesResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => PageRecord.fromJSON(e)) : [],
+      continueFrom: isSet(object.continueFrom)
+        ? globalThis.String(object.continueFrom)
+        : isSet(object.continue_from)
+        ? globalThis.String(object.continue_from)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPagesResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => PageRecord.toJSON(e));
+    }
+    if (message.continueFrom !== "") {
+      obj.continueFrom = message.continueFrom;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPagesResponse>, I>>(base?: I): ListPagesResponse {
+    return ListPagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPagesResponse>, I>>(object: I): ListPagesResponse {
+    const message = createBaseListPagesResponse();
+    message.pages = object.pages?.map((e) => PageRecord.fromPartial(e)) || [];
+    message.continueFrom = object.continueFrom ?? "";
+    return message;
+  },
+};
+
+function createBaseEditActor(): EditActor {
+  return { id: 0, name: "", rights: [], groups: [], ip: "" };
+}
+
+export const EditActor: MessageFns<EditActor> = {
+  encode(message: EditActor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.rights) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.groups) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.ip !== "") {
+      writer.uint32(42).string(message.ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EditActor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEditActor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rights.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groups.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EditActor {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      rights: globalThis.Array.isArray(object?.rights) ? object.rights.map((e: any) => globalThis.String(e)) : [],
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => globalThis.String(e)) : [],
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+    };
+  },
+
+  toJSON(message: EditActor): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.rights?.length) {
+      obj.rights = message.rights;
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EditActor>, I>>(base?: I): EditActor {
+    return EditActor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EditActor>, I>>(object: I): EditActor {
+    const message = createBaseEditActor();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.rights = object.rights?.map((e) => e) || [];
+    message.groups = object.groups?.map((e) => e) || [];
+    message.ip = object.ip ?? "";
+    return message;
+  },
+};
+
+function createBaseEditRequest(): EditRequest {
+  return {
+    title: "",
+    pageId: 0,
+    text: undefined,
+    appendText: undefined,
+    prependText: undefined,
+    section: undefined,
+    sectionTitle: undefined,
+    summary: undefined,
+    minor: false,
+    notMinor: false,
+    bot: false,
+    tags: [],
+    baseRevId: 0,
+    baseTimestamp: "",
+    startTimestamp: "",
+    createOnly: false,
+    noCreate: false,
+    recreate: false,
+    undo: 0,
+    undoAfter: 0,
+    contentFormat: "",
+    contentModel: "",
+    md5: undefined,
+    redirect: false,
+    actor: undefined,
+    maxArticleSizeKb: 0,
+  };
+}
+
+export const EditRequest: MessageFns<EditRequest> = {
+  encode(message: EditRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.text !== undefined) {
+      writer.uint32(26).string(message.text);
+    }
+    if (message.appendText !== undefined) {
+      writer.uint32(34).string(message.appendText);
+    }
+    if (message.prependText !== undefined) {
+      writer.uint32(42).string(message.prependText);
+    }
+    if (message.section !== undefined) {
+      writer.uint32(50).string(message.section);
+    }
+    if (message.sectionTitle !== undefined) {
+      writer.uint32(58).string(message.sectionTitle);
+    }
+    if (message.summary !== undefined) {
+      writer.uint32(66).string(message.summary);
+    }
+    if (message.minor !== false) {
+      writer.uint32(72).bool(message.minor);
+    }
+    if (message.notMinor !== false) {
+      writer.uint32(80).bool(message.notMinor);
+    }
+    if (message.bot !== false) {
+      writer.uint32(88).bool(message.bot);
+    }
+    for (const v of message.tags) {
+      writer.uint32(98).string(v!);
+    }
+    if (message.baseRevId !== 0) {
+      writer.uint32(104).int64(message.baseRevId);
+    }
+    if (message.baseTimestamp !== "") {
+      writer.uint32(114).string(message.baseTimestamp);
+    }
+    if (message.startTimestamp !== "") {
+      writer.uint32(122).string(message.startTimestamp);
+    }
+    if (message.createOnly !== false) {
+      writer.uint32(128).bool(message.createOnly);
+    }
+    if (message.noCreate !== false) {
+      writer.uint32(136).bool(message.noCreate);
+    }
+    if (message.recreate !== false) {
+      writer.uint32(144).bool(message.recreate);
+    }
+    if (message.undo !== 0) {
+      writer.uint32(152).int64(message.undo);
+    }
+    if (message.undoAfter !== 0) {
+      writer.uint32(160).int64(message.undoAfter);
+    }
+    if (message.contentFormat !== "") {
+      writer.uint32(170).string(message.contentFormat);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(178).string(message.contentModel);
+    }
+    if (message.md5 !== undefined) {
+      writer.uint32(186).string(message.md5);
+    }
+    if (message.redirect !== false) {
+      writer.uint32(192).bool(message.redirect);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(202).fork()).join();
+    }
+    if (message.maxArticleSizeKb !== 0) {
+      writer.uint32(208).int32(message.maxArticleSizeKb);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EditRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEditRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.appendText = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.prependText = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.section = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sectionTitle = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.summary = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.minor = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.notMinor = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.bot = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.baseRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.baseTimestamp = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.startTimestamp = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.createOnly = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.noCreate = reader.bool();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.recreate = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.undo = longToNumber(reader.int64());
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.undoAfter = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.contentFormat = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.md5 = reader.string();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.redirect = reader.bool();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.maxArticleSizeKb = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EditRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      text: isSet(object.text) ? globalThis.String(object.text) : undefined,
+      appendText: isSet(object.appendText)
+        ? globalThis.String(object.appendText)
+        : isSet(object.append_text)
+        ? globalThis.String(object.append_text)
+        : undefined,
+      prependText: isSet(object.prependText)
+        ? globalThis.String(object.prependText)
+        : isSet(object.prepend_text)
+        ? globalThis.String(object.prepend_text)
+        : undefined,
+      section: isSet(object.section) ? globalThis.String(object.section) : undefined,
+      sectionTitle: isSet(object.sectionTitle)
+        ? globalThis.String(object.sectionTitle)
+        : isSet(object.section_title)
+        ? globalThis.String(object.section_title)
+        : undefined,
+      summary: isSet(object.summary) ? globalThis.String(object.summary) : undefined,
+      minor: isSet(object.minor) ? globalThis.Boolean(object.minor) : false,
+      notMinor: isSet(object.notMinor)
+        ? globalThis.Boolean(object.notMinor)
+        : isSet(object.not_minor)
+        ? globalThis.Boolean(object.not_minor)
+        : false,
+      bot: isSet(object.bot) ? globalThis.Boolean(object.bot) : false,
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+      baseRevId: isSet(object.baseRevId)
+        ? globalThis.Number(object.baseRevId)
+        : isSet(object.base_rev_id)
+        ? globalThis.Number(object.base_rev_id)
+        : 0,
+      baseTimestamp: isSet(object.baseTimestamp)
+        ? globalThis.String(object.baseTimestamp)
+        : isSet(object.base_timestamp)
+        ? globalThis.String(object.base_timestamp)
+        : "",
+      startTimestamp: isSet(object.startTimestamp)
+        ? globalThis.String(object.startTimestamp)
+        : isSet(object.start_timestamp)
+        ? globalThis.String(object.start_timestamp)
+        : "",
+      createOnly: isSet(object.createOnly)
+        ? globalThis.Boolean(object.createOnly)
+        : isSet(object.create_only)
+        ? globalThis.Boolean(object.create_only)
+        : false,
+      noCreate: isSet(object.noCreate)
+        ? globalThis.Boolean(object.noCreate)
+        : isSet(object.no_create)
+        ? globalThis.Boolean(object.no_create)
+        : false,
+      recreate: isSet(object.recreate) ? globalThis.Boolean(object.recreate) : false,
+      undo: isSet(object.undo) ? globalThis.Number(object.undo) : 0,
+      undoAfter: isSet(object.undoAfter)
+        ? globalThis.Number(object.undoAfter)
+        : isSet(object.undo_after)
+        ? globalThis.Number(object.undo_after)
+        : 0,
+      contentFormat: isSet(object.contentFormat)
+        ? globalThis.String(object.contentFormat)
+        : isSet(object.content_format)
+        ? globalThis.String(object.content_format)
+        : "",
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      md5: isSet(object.md5) ? globalThis.String(object.md5) : undefined,
+      redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      maxArticleSizeKb: isSet(object.maxArticleSizeKb)
+        ? globalThis.Number(object.maxArticleSizeKb)
+        : isSet(object.max_article_size_kb)
+        ? globalThis.Number(object.max_article_size_kb)
+        : 0,
+    };
+  },
+
+  toJSON(message: EditRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.text !== undefined) {
+      obj.text = message.text;
+    }
+    if (message.appendText !== undefined) {
+      obj.appendText = message.appendText;
+    }
+    if (message.prependText !== undefined) {
+      obj.prependText = message.prependText;
+    }
+    if (message.section !== undefined) {
+      obj.section = message.section;
+    }
+    if (message.sectionTitle !== undefined) {
+      obj.sectionTitle = message.sectionTitle;
+    }
+    if (message.summary !== undefined) {
+      obj.summary = message.summary;
+    }
+    if (message.minor !== false) {
+      obj.minor = message.minor;
+    }
+    if (message.notMinor !== false) {
+      obj.notMinor = message.notMinor;
+    }
+    if (message.bot !== false) {
+      obj.bot = message.bot;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.baseRevId !== 0) {
+      obj.baseRevId = Math.round(message.baseRevId);
+    }
+    if (message.baseTimestamp !== "") {
+      obj.baseTimestamp = message.baseTimestamp;
+    }
+    if (message.startTimestamp !== "") {
+      obj.startTimestamp = message.startTimestamp;
+    }
+    if (message.createOnly !== false) {
+      obj.createOnly = message.createOnly;
+    }
+    if (message.noCreate !== false) {
+      obj.noCreate = message.noCreate;
+    }
+    if (message.recreate !== false) {
+      obj.recreate = message.recreate;
+    }
+    if (message.undo !== 0) {
+      obj.undo = Math.round(message.undo);
+    }
+    if (message.undoAfter !== 0) {
+      obj.undoAfter = Math.round(message.undoAfter);
+    }
+    if (message.contentFormat !== "") {
+      obj.contentFormat = message.contentFormat;
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.md5 !== undefined) {
+      obj.md5 = message.md5;
+    }
+    if (message.redirect !== false) {
+      obj.redirect = message.redirect;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.maxArticleSizeKb !== 0) {
+      obj.maxArticleSizeKb = Math.round(message.maxArticleSizeKb);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EditRequest>, I>>(base?: I): EditRequest {
+    return EditRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EditRequest>, I>>(object: I): EditRequest {
+    const message = createBaseEditRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.text = object.text ?? undefined;
+    message.appendText = object.appendText ?? undefined;
+    message.prependText = object.prependText ?? undefined;
+    message.section = object.section ?? undefined;
+    message.sectionTitle = object.sectionTitle ?? undefined;
+    message.summary = object.summary ?? undefined;
+    message.minor = object.minor ?? false;
+    message.notMinor = object.notMinor ?? false;
+    message.bot = object.bot ?? false;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.baseRevId = object.baseRevId ?? 0;
+    message.baseTimestamp = object.baseTimestamp ?? "";
+    message.startTimestamp = object.startTimestamp ?? "";
+    message.createOnly = object.createOnly ?? false;
+    message.noCreate = object.noCreate ?? false;
+    message.recreate = object.recreate ?? false;
+    message.undo = object.undo ?? 0;
+    message.undoAfter = object.undoAfter ?? 0;
+    message.contentFormat = object.contentFormat ?? "";
+    message.contentModel = object.contentModel ?? "";
+    message.md5 = object.md5 ?? undefined;
+    message.redirect = object.redirect ?? false;
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.maxArticleSizeKb = object.maxArticleSizeKb ?? 0;
+    return message;
+  },
+};
+
+function createBaseEditResponse(): EditResponse {
+  return {
+    created: false,
+    nochange: false,
+    pageId: 0,
+    title: "",
+    dbkey: "",
+    contentModel: "",
+    oldRevId: 0,
+    newRevId: 0,
+    newTimestamp: "",
+    merged: false,
+    content: "",
+    redirect: undefined,
+  };
+}
+
+export const EditResponse: MessageFns<EditResponse> = {
+  encode(message: EditResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.created !== false) {
+      writer.uint32(8).bool(message.created);
+    }
+    if (message.nochange !== false) {
+      writer.uint32(16).bool(message.nochange);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(24).int64(message.pageId);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(42).string(message.dbkey);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(50).string(message.contentModel);
+    }
+    if (message.oldRevId !== 0) {
+      writer.uint32(56).int64(message.oldRevId);
+    }
+    if (message.newRevId !== 0) {
+      writer.uint32(64).int64(message.newRevId);
+    }
+    if (message.newTimestamp !== "") {
+      writer.uint32(74).string(message.newTimestamp);
+    }
+    if (message.merged !== false) {
+      writer.uint32(80).bool(message.merged);
+    }
+    if (message.content !== "") {
+      writer.uint32(90).string(message.content);
+    }
+    if (message.redirect !== undefined) {
+      TitleRedirect.encode(message.redirect, writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EditResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEditResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.nochange = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.oldRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.newRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.newTimestamp = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.merged = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.redirect = TitleRedirect.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EditResponse {
+    return {
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      nochange: isSet(object.nochange) ? globalThis.Boolean(object.nochange) : false,
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      oldRevId: isSet(object.oldRevId)
+        ? globalThis.Number(object.oldRevId)
+        : isSet(object.old_rev_id)
+        ? globalThis.Number(object.old_rev_id)
+        : 0,
+      newRevId: isSet(object.newRevId)
+        ? globalThis.Number(object.newRevId)
+        : isSet(object.new_rev_id)
+        ? globalThis.Number(object.new_rev_id)
+        : 0,
+      newTimestamp: isSet(object.newTimestamp)
+        ? globalThis.String(object.newTimestamp)
+        : isSet(object.new_timestamp)
+        ? globalThis.String(object.new_timestamp)
+        : "",
+      merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      redirect: isSet(object.redirect) ? TitleRedirect.fromJSON(object.redirect) : undefined,
+    };
+  },
+
+  toJSON(message: EditResponse): unknown {
+    const obj: any = {};
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    if (message.nochange !== false) {
+      obj.nochange = message.nochange;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.oldRevId !== 0) {
+      obj.oldRevId = Math.round(message.oldRevId);
+    }
+    if (message.newRevId !== 0) {
+      obj.newRevId = Math.round(message.newRevId);
+    }
+    if (message.newTimestamp !== "") {
+      obj.newTimestamp = message.newTimestamp;
+    }
+    if (message.merged !== false) {
+      obj.merged = message.merged;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.redirect !== undefined) {
+      obj.redirect = TitleRedirect.toJSON(message.redirect);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EditResponse>, I>>(base?: I): EditResponse {
+    return EditResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EditResponse>, I>>(object: I): EditResponse {
+    const message = createBaseEditResponse();
+    message.created = object.created ?? false;
+    message.nochange = object.nochange ?? false;
+    message.pageId = object.pageId ?? 0;
+    message.title = object.title ?? "";
+    message.dbkey = object.dbkey ?? "";
+    message.contentModel = object.contentModel ?? "";
+    message.oldRevId = object.oldRevId ?? 0;
+    message.newRevId = object.newRevId ?? 0;
+    message.newTimestamp = object.newTimestamp ?? "";
+    message.merged = object.merged ?? false;
+    message.content = object.content ?? "";
+    message.redirect = (object.redirect !== undefined && object.redirect !== null)
+      ? TitleRedirect.fromPartial(object.redirect)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStreamChangesRequest(): StreamChangesRequest {
+  return { fromPosition: 0, maxBatch: 0, maxWaitMs: 0 };
+}
+
+export const StreamChangesRequest: MessageFns<StreamChangesRequest> = {
+  encode(message: StreamChangesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromPosition !== 0) {
+      writer.uint32(8).int64(message.fromPosition);
+    }
+    if (message.maxBatch !== 0) {
+      writer.uint32(16).int32(message.maxBatch);
+    }
+    if (message.maxWaitMs !== 0) {
+      writer.uint32(24).int32(message.maxWaitMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamChangesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamChangesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromPosition = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxBatch = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.maxWaitMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamChangesRequest {
+    return {
+      fromPosition: isSet(object.fromPosition)
+        ? globalThis.Number(object.fromPosition)
+        : isSet(object.from_position)
+        ? globalThis.Number(object.from_position)
+        : 0,
+      maxBatch: isSet(object.maxBatch)
+        ? globalThis.Number(object.maxBatch)
+        : isSet(object.max_batch)
+        ? globalThis.Number(object.max_batch)
+        : 0,
+      maxWaitMs: isSet(object.maxWaitMs)
+        ? globalThis.Number(object.maxWaitMs)
+        : isSet(object.max_wait_ms)
+        ? globalThis.Number(object.max_wait_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: StreamChangesRequest): unknown {
+    const obj: any = {};
+    if (message.fromPosition !== 0) {
+      obj.fromPosition = Math.round(message.fromPosition);
+    }
+    if (message.maxBatch !== 0) {
+      obj.maxBatch = Math.round(message.maxBatch);
+    }
+    if (message.maxWaitMs !== 0) {
+      obj.maxWaitMs = Math.round(message.maxWaitMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamChangesRequest>, I>>(base?: I): StreamChangesRequest {
+    return StreamChangesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamChangesRequest>, I>>(object: I): StreamChangesRequest {
+    const message = createBaseStreamChangesRequest();
+    message.fromPosition = object.fromPosition ?? 0;
+    message.maxBatch = object.maxBatch ?? 0;
+    message.maxWaitMs = object.maxWaitMs ?? 0;
+    return message;
+  },
+};
+
+function createBasePageChange(): PageChange {
+  return { position: 0, pageId: 0, namespace: 0, dbkey: "", kind: "", changedAt: "", oldNamespace: 0, oldDbkey: "" };
+}
+
+export const PageChange: MessageFns<PageChange> = {
+  encode(message: PageChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.position !== 0) {
+      writer.uint32(8).int64(message.position);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      writer.uint32(24).int32(message.namespace);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(34).string(message.dbkey);
+    }
+    if (message.kind !== "") {
+      writer.uint32(42).string(message.kind);
+    }
+    if (message.changedAt !== "") {
+      writer.uint32(50).string(message.changedAt);
+    }
+    if (message.oldNamespace !== 0) {
+      writer.uint32(56).int32(message.oldNamespace);
+    }
+    if (message.oldDbkey !== "") {
+      writer.uint32(66).string(message.oldDbkey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.position = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.changedAt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.oldNamespace = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.oldDbkey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageChange {
+    return {
+      position: isSet(object.position) ? globalThis.Number(object.position) : 0,
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      changedAt: isSet(object.changedAt)
+        ? globalThis.String(object.changedAt)
+        : isSet(object.changed_at)
+        ? globalThis.String(object.changed_at)
+        : "",
+      oldNamespace: isSet(object.oldNamespace)
+        ? globalThis.Number(object.oldNamespace)
+        : isSet(object.old_namespace)
+        ? globalThis.Number(object.old_namespace)
+        : 0,
+      oldDbkey: isSet(object.oldDbkey)
+        ? globalThis.String(object.oldDbkey)
+        : isSet(object.old_dbkey)
+        ? globalThis.String(object.old_dbkey)
+        : "",
+    };
+  },
+
+  toJSON(message: PageChange): unknown {
+    const obj: any = {};
+    if (message.position !== 0) {
+      obj.position = Math.round(message.position);
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.changedAt !== "") {
+      obj.changedAt = message.changedAt;
+    }
+    if (message.oldNamespace !== 0) {
+      obj.oldNamespace = Math.round(message.oldNamespace);
+    }
+    if (message.oldDbkey !== "") {
+      obj.oldDbkey = message.oldDbkey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageChange>, I>>(base?: I): PageChange {
+    return PageChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageChange>, I>>(object: I): PageChange {
+    const message = createBasePageChange();
+    message.position = object.position ?? 0;
+    message.pageId = object.pageId ?? 0;
+    message.namespace = object.namespace ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.kind = object.kind ?? "";
+    message.changedAt = object.changedAt ?? "";
+    message.oldNamespace = object.oldNamespace ?? 0;
+    message.oldDbkey = object.oldDbkey ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPagesForIndexRequest(): GetPagesForIndexRequest {
+  return { pageIds: [] };
+}
+
+export const GetPagesForIndexRequest: MessageFns<GetPagesForIndexRequest> = {
+  encode(message: GetPagesForIndexRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.pageIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPagesForIndexRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPagesForIndexRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.pageIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pageIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPagesForIndexRequest {
+    return {
+      pageIds: globalThis.Array.isArray(object?.pageIds)
+        ? object.pageIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.page_ids)
+        ? object.page_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetPagesForIndexRequest): unknown {
+    const obj: any = {};
+    if (message.pageIds?.length) {
+      obj.pageIds = message.pageIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPagesForIndexRequest>, I>>(base?: I): GetPagesForIndexRequest {
+    return GetPagesForIndexRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPagesForIndexRequest>, I>>(object: I): GetPagesForIndexRequest {
+    const message = createBaseGetPagesForIndexRequest();
+    message.pageIds = object.pageIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseIndexPage(): IndexPage {
+  return {
+    pageId: 0,
+    namespace: 0,
+    dbkey: "",
+    title: "",
+    isRedirect: false,
+    redirectTitle: "",
+    size: 0,
+    contentModel: "",
+    text: "",
+    touched: "",
+    created: "",
+    latestRevId: 0,
+  };
+}
+
+export const IndexPage: MessageFns<IndexPage> = {
+  encode(message: IndexPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      writer.uint32(16).int32(message.namespace);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(26).string(message.dbkey);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.isRedirect !== false) {
+      writer.uint32(40).bool(message.isRedirect);
+    }
+    if (message.redirectTitle !== "") {
+      writer.uint32(50).string(message.redirectTitle);
+    }
+    if (message.size !== 0) {
+      writer.uint32(56).int32(message.size);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(66).string(message.contentModel);
+    }
+    if (message.text !== "") {
+      writer.uint32(74).string(message.text);
+    }
+    if (message.touched !== "") {
+      writer.uint32(82).string(message.touched);
+    }
+    if (message.created !== "") {
+      writer.uint32(90).string(message.created);
+    }
+    if (message.latestRevId !== 0) {
+      writer.uint32(96).int64(message.latestRevId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IndexPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIndexPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isRedirect = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.redirectTitle = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.touched = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.created = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.latestRevId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IndexPage {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      isRedirect: isSet(object.isRedirect)
+        ? globalThis.Boolean(object.isRedirect)
+        : isSet(object.is_redirect)
+        ? globalThis.Boolean(object.is_redirect)
+        : false,
+      redirectTitle: isSet(object.redirectTitle)
+        ? globalThis.String(object.redirectTitle)
+        : isSet(object.redirect_title)
+        ? globalThis.String(object.redirect_title)
+        : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      touched: isSet(object.touched) ? globalThis.String(object.touched) : "",
+      created: isSet(object.created) ? globalThis.String(object.created) : "",
+      latestRevId: isSet(object.latestRevId)
+        ? globalThis.Number(object.latestRevId)
+        : isSet(object.latest_rev_id)
+        ? globalThis.Number(object.latest_rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IndexPage): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.isRedirect !== false) {
+      obj.isRedirect = message.isRedirect;
+    }
+    if (message.redirectTitle !== "") {
+      obj.redirectTitle = message.redirectTitle;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.touched !== "") {
+      obj.touched = message.touched;
+    }
+    if (message.created !== "") {
+      obj.created = message.created;
+    }
+    if (message.latestRevId !== 0) {
+      obj.latestRevId = Math.round(message.latestRevId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IndexPage>, I>>(base?: I): IndexPage {
+    return IndexPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IndexPage>, I>>(object: I): IndexPage {
+    const message = createBaseIndexPage();
+    message.pageId = object.pageId ?? 0;
+    message.namespace = object.namespace ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.title = object.title ?? "";
+    message.isRedirect = object.isRedirect ?? false;
+    message.redirectTitle = object.redirectTitle ?? "";
+    message.size = object.size ?? 0;
+    message.contentModel = object.contentModel ?? "";
+    message.text = object.text ?? "";
+    message.touched = object.touched ?? "";
+    message.created = object.created ?? "";
+    message.latestRevId = object.latestRevId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPagesForIndexResponse(): GetPagesForIndexResponse {
+  return { pages: [] };
+}
+
+export const GetPagesForIndexResponse: MessageFns<GetPagesForIndexResponse> = {
+  encode(message: GetPagesForIndexResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      IndexPage.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPagesForIndexResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPagesForIndexResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(IndexPage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPagesForIndexResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => IndexPage.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPagesForIndexResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => IndexPage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPagesForIndexResponse>, I>>(base?: I): GetPagesForIndexResponse {
+    return GetPagesForIndexResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPagesForIndexResponse>, I>>(object: I): GetPagesForIndexResponse {
+    const message = createBaseGetPagesForIndexResponse();
+    message.pages = object.pages?.map((e) => IndexPage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetChangeFeedStatusRequest(): GetChangeFeedStatusRequest {
+  return { afterPosition: 0 };
+}
+
+export const GetChangeFeedStatusRequest: MessageFns<GetChangeFeedStatusRequest> = {
+  encode(message: GetChangeFeedStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.afterPosition !== 0) {
+      writer.uint32(8).int64(message.afterPosition);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChangeFeedStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChangeFeedStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.afterPosition = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChangeFeedStatusRequest {
+    return {
+      afterPosition: isSet(object.afterPosition)
+        ? globalThis.Number(object.afterPosition)
+        : isSet(object.after_position)
+        ? globalThis.Number(object.after_position)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetChangeFeedStatusRequest): unknown {
+    const obj: any = {};
+    if (message.afterPosition !== 0) {
+      obj.afterPosition = Math.round(message.afterPosition);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChangeFeedStatusRequest>, I>>(base?: I): GetChangeFeedStatusRequest {
+    return GetChangeFeedStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChangeFeedStatusRequest>, I>>(object: I): GetChangeFeedStatusRequest {
+    const message = createBaseGetChangeFeedStatusRequest();
+    message.afterPosition = object.afterPosition ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetChangeFeedStatusResponse(): GetChangeFeedStatusResponse {
+  return { latestPosition: 0, pending: 0, oldestPendingAt: "" };
+}
+
+export const GetChangeFeedStatusResponse: MessageFns<GetChangeFeedStatusResponse> = {
+  encode(message: GetChangeFeedStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.latestPosition !== 0) {
+      writer.uint32(8).int64(message.latestPosition);
+    }
+    if (message.pending !== 0) {
+      writer.uint32(16).int64(message.pending);
+    }
+    if (message.oldestPendingAt !== "") {
+      writer.uint32(26).string(message.oldestPendingAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChangeFeedStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChangeFeedStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.latestPosition = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pending = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.oldestPendingAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChangeFeedStatusResponse {
+    return {
+      latestPosition: isSet(object.latestPosition)
+        ? globalThis.Number(object.latestPosition)
+        : isSet(object.latest_position)
+        ? globalThis.Number(object.latest_position)
+        : 0,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      oldestPendingAt: isSet(object.oldestPendingAt)
+        ? globalThis.String(object.oldestPendingAt)
+        : isSet(object.oldest_pending_at)
+        ? globalThis.String(object.oldest_pending_at)
+        : "",
+    };
+  },
+
+  toJSON(message: GetChangeFeedStatusResponse): unknown {
+    const obj: any = {};
+    if (message.latestPosition !== 0) {
+      obj.latestPosition = Math.round(message.latestPosition);
+    }
+    if (message.pending !== 0) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.oldestPendingAt !== "") {
+      obj.oldestPendingAt = message.oldestPendingAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChangeFeedStatusResponse>, I>>(base?: I): GetChangeFeedStatusResponse {
+    return GetChangeFeedStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChangeFeedStatusResponse>, I>>(object: I): GetChangeFeedStatusResponse {
+    const message = createBaseGetChangeFeedStatusResponse();
+    message.latestPosition = object.latestPosition ?? 0;
+    message.pending = object.pending ?? 0;
+    message.oldestPendingAt = object.oldestPendingAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCompareSide(): CompareSide {
+  return { revId: 0, pageId: 0, title: "", text: undefined, contentModel: "" };
+}
+
+export const CompareSide: MessageFns<CompareSide> = {
+  encode(message: CompareSide, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.revId !== 0) {
+      writer.uint32(8).int64(message.revId);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.text !== undefined) {
+      writer.uint32(34).string(message.text);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(42).string(message.contentModel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareSide {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareSide();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareSide {
+    return {
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : undefined,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+    };
+  },
+
+  toJSON(message: CompareSide): unknown {
+    const obj: any = {};
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.text !== undefined) {
+      obj.text = message.text;
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompareSide>, I>>(base?: I): CompareSide {
+    return CompareSide.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompareSide>, I>>(object: I): CompareSide {
+    const message = createBaseCompareSide();
+    message.revId = object.revId ?? 0;
+    message.pageId = object.pageId ?? 0;
+    message.title = object.title ?? "";
+    message.text = object.text ?? undefined;
+    message.contentModel = object.contentModel ?? "";
+    return message;
+  },
+};
+
+function createBaseCompareRequest(): CompareRequest {
+  return {
+    from: undefined,
+    to: undefined,
+    toRelative: 0,
+    format: 0,
+    withSections: false,
+    withRelatives: false,
+    canViewDeleted: false,
+    canViewSuppressed: false,
+  };
+}
+
+export const CompareRequest: MessageFns<CompareRequest> = {
+  encode(message: CompareRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== undefined) {
+      CompareSide.encode(message.from, writer.uint32(10).fork()).join();
+    }
+    if (message.to !== undefined) {
+      CompareSide.encode(message.to, writer.uint32(18).fork()).join();
+    }
+    if (message.toRelative !== 0) {
+      writer.uint32(24).int32(message.toRelative);
+    }
+    if (message.format !== 0) {
+      writer.uint32(32).int32(message.format);
+    }
+    if (message.withSections !== false) {
+      writer.uint32(40).bool(message.withSections);
+    }
+    if (message.withRelatives !== false) {
+      writer.uint32(48).bool(message.withRelatives);
+    }
+    if (message.canViewDeleted !== false) {
+      writer.uint32(56).bool(message.canViewDeleted);
+    }
+    if (message.canViewSuppressed !== false) {
+      writer.uint32(64).bool(message.canViewSuppressed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = CompareSide.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = CompareSide.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.toRelative = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.format = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.withSections = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.withRelatives = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.canViewDeleted = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.canViewSuppressed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareRequest {
+    return {
+      from: isSet(object.from) ? CompareSide.fromJSON(object.from) : undefined,
+      to: isSet(object.to) ? CompareSide.fromJSON(object.to) : undefined,
+      toRelative: isSet(object.toRelative)
+        ? compareRelativeFromJSON(object.toRelative)
+        : isSet(object.to_relative)
+        ? compareRelativeFromJSON(object.to_relative)
+        : 0,
+      format: isSet(object.format) ? diffFormatFromJSON(object.format) : 0,
+      withSections: isSet(object.withSections)
+        ? globalThis.Boolean(object.withSections)
+        : isSet(object.with_sections)
+        ? globalThis.Boolean(object.with_sections)
+        : false,
+      withRelatives: isSet(object.withRelatives)
+        ? globalThis.Boolean(object.withRelatives)
+        : isSet(object.with_relatives)
+        ? globalThis.Boolean(object.with_relatives)
+        : false,
+      canViewDeleted: isSet(object.canViewDeleted)
+        ? globalThis.Boolean(object.canViewDeleted)
+        : isSet(object.can_view_deleted)
+        ? globalThis.Boolean(object.can_view_deleted)
+        : false,
+      canViewSuppressed: isSet(object.canViewSuppressed)
+        ? globalThis.Boolean(object.canViewSuppressed)
+        : isSet(object.can_view_suppressed)
+        ? globalThis.Boolean(object.can_view_suppressed)
+        : false,
+    };
+  },
+
+  toJSON(message: CompareRequest): unknown {
+    const obj: any = {};
+    if (message.from !== undefined) {
+      obj.from = CompareSide.toJSON(message.from);
+    }
+    if (message.to !== undefined) {
+      obj.to = CompareSide.toJSON(message.to);
+    }
+    if (message.toRelative !== 0) {
+      obj.toRelative = compareRelativeToJSON(message.toRelative);
+    }
+    if (message.format !== 0) {
+      obj.format = diffFormatToJSON(message.format);
+    }
+    if (message.withSections !== false) {
+      obj.withSections = message.withSections;
+    }
+    if (message.withRelatives !== false) {
+      obj.withRelatives = message.withRelatives;
+    }
+    if (message.canViewDeleted !== false) {
+      obj.canViewDeleted = message.canViewDeleted;
+    }
+    if (message.canViewSuppressed !== false) {
+      obj.canViewSuppressed = message.canViewSuppressed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompareRequest>, I>>(base?: I): CompareRequest {
+    return CompareRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompareRequest>, I>>(object: I): CompareRequest {
+    const message = createBaseCompareRequest();
+    message.from = (object.from !== undefined && object.from !== null)
+      ? CompareSide.fromPartial(object.from)
+      : undefined;
+    message.to = (object.to !== undefined && object.to !== null) ? CompareSide.fromPartial(object.to) : undefined;
+    message.toRelative = object.toRelative ?? 0;
+    message.format = object.format ?? 0;
+    message.withSections = object.withSections ?? false;
+    message.withRelatives = object.withRelatives ?? false;
+    message.canViewDeleted = object.canViewDeleted ?? false;
+    message.canViewSuppressed = object.canViewSuppressed ?? false;
+    return message;
+  },
+};
+
+function createBaseDiffSection(): DiffSection {
+  return { level: 0, heading: "", offset: 0 };
+}
+
+export const DiffSection: MessageFns<DiffSection> = {
+  encode(message: DiffSection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.level !== 0) {
+      writer.uint32(8).int32(message.level);
+    }
+    if (message.heading !== "") {
+      writer.uint32(18).string(message.heading);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int64(message.offset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DiffSection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDiffSection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.heading = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DiffSection {
+    return {
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      heading: isSet(object.heading) ? globalThis.String(object.heading) : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+    };
+  },
+
+  toJSON(message: DiffSection): unknown {
+    const obj: any = {};
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.heading !== "") {
+      obj.heading = message.heading;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DiffSection>, I>>(base?: I): DiffSection {
+    return DiffSection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DiffSection>, I>>(object: I): DiffSection {
+    const message = createBaseDiffSection();
+    message.level = object.level ?? 0;
+    message.heading = object.heading ?? "";
+    message.offset = object.offset ?? 0;
+    return message;
+  },
+};
+
+function createBaseCompareSideResult(): CompareSideResult {
+  return { page: undefined, revision: undefined, prevRevId: 0, nextRevId: 0, sections: [] };
+}
+
+export const CompareSideResult: MessageFns<CompareSideResult> = {
+  encode(message: CompareSideResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRecord.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== undefined) {
+      Revision.encode(message.revision, writer.uint32(18).fork()).join();
+    }
+    if (message.prevRevId !== 0) {
+      writer.uint32(24).int64(message.prevRevId);
+    }
+    if (message.nextRevId !== 0) {
+      writer.uint32(32).int64(message.nextRevId);
+    }
+    for (const v of message.sections) {
+      DiffSection.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareSideResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareSideResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRecord.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revision = Revision.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.prevRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.nextRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sections.push(DiffSection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareSideResult {
+    return {
+      page: isSet(object.page) ? PageRecord.fromJSON(object.page) : undefined,
+      revision: isSet(object.revision) ? Revision.fromJSON(object.revision) : undefined,
+      prevRevId: isSet(object.prevRevId)
+        ? globalThis.Number(object.prevRevId)
+        : isSet(object.prev_rev_id)
+        ? globalThis.Number(object.prev_rev_id)
+        : 0,
+      nextRevId: isSet(object.nextRevId)
+        ? globalThis.Number(object.nextRevId)
+        : isSet(object.next_rev_id)
+        ? globalThis.Number(object.next_rev_id)
+        : 0,
+      sections: globalThis.Array.isArray(object?.sections)
+        ? object.sections.map((e: any) => DiffSection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CompareSideResult): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRecord.toJSON(message.page);
+    }
+    if (message.revision !== undefined) {
+      obj.revision = Revision.toJSON(message.revision);
+    }
+    if (message.prevRevId !== 0) {
+      obj.prevRevId = Math.round(message.prevRevId);
+    }
+    if (message.nextRevId !== 0) {
+      obj.nextRevId = Math.round(message.nextRevId);
+    }
+    if (message.sections?.length) {
+      obj.sections = message.sections.map((e) => DiffSection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompareSideResult>, I>>(base?: I): CompareSideResult {
+    return CompareSideResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompareSideResult>, I>>(object: I): CompareSideResult {
+    const message = createBaseCompareSideResult();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRecord.fromPartial(object.page)
+      : undefined;
+    message.revision = (object.revision !== undefined && object.revision !== null)
+      ? Revision.fromPartial(object.revision)
+      : undefined;
+    message.prevRevId = object.prevRevId ?? 0;
+    message.nextRevId = object.nextRevId ?? 0;
+    message.sections = object.sections?.map((e) => DiffSection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCompareWarning(): CompareWarning {
+  return { code: "", text: "" };
+}
+
+export const CompareWarning: MessageFns<CompareWarning> = {
+  encode(message: CompareWarning, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareWarning {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareWarning();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareWarning {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: CompareWarning): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompareWarning>, I>>(base?: I): CompareWarning {
+    return CompareWarning.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompareWarning>, I>>(object: I): CompareWarning {
+    const message = createBaseCompareWarning();
+    message.code = object.code ?? "";
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseCompareResponse(): CompareResponse {
+  return { from: undefined, to: undefined, tableHtml: "", inlineJson: "", warnings: [] };
+}
+
+export const CompareResponse: MessageFns<CompareResponse> = {
+  encode(message: CompareResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== undefined) {
+      CompareSideResult.encode(message.from, writer.uint32(10).fork()).join();
+    }
+    if (message.to !== undefined) {
+      CompareSideResult.encode(message.to, writer.uint32(18).fork()).join();
+    }
+    if (message.tableHtml !== "") {
+      writer.uint32(26).string(message.tableHtml);
+    }
+    if (message.inlineJson !== "") {
+      writer.uint32(34).string(message.inlineJson);
+    }
+    for (const v of message.warnings) {
+      CompareWarning.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompareResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompareResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = CompareSideResult.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = CompareSideResult.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tableHtml = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.inlineJson = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.warnings.push(CompareWarning.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompareResponse {
+    return {
+      from: isSet(object.from) ? CompareSideResult.fromJSON(object.from) : undefined,
+      to: isSet(object.to) ? CompareSideResult.fromJSON(object.to) : undefined,
+      tableHtml: isSet(object.tableHtml)
+        ? globalThis.String(object.tableHtml)
+        : isSet(object.table_html)
+        ? globalThis.String(object.table_html)
+        : "",
+      inlineJson: isSet(object.inlineJson)
+        ? globalThis.String(object.inlineJson)
+        : isSet(object.inline_json)
+        ? globalThis.String(object.inline_json)
+        : "",
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => CompareWarning.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CompareResponse): unknown {
+    const obj: any = {};
+    if (message.from !== undefined) {
+      obj.from = CompareSideResult.toJSON(message.from);
+    }
+    if (message.to !== undefined) {
+      obj.to = CompareSideResult.toJSON(message.to);
+    }
+    if (message.tableHtml !== "") {
+      obj.tableHtml = message.tableHtml;
+    }
+    if (message.inlineJson !== "") {
+      obj.inlineJson = message.inlineJson;
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings.map((e) => CompareWarning.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompareResponse>, I>>(base?: I): CompareResponse {
+    return CompareResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompareResponse>, I>>(object: I): CompareResponse {
+    const message = createBaseCompareResponse();
+    message.from = (object.from !== undefined && object.from !== null)
+      ? CompareSideResult.fromPartial(object.from)
+      : undefined;
+    message.to = (object.to !== undefined && object.to !== null) ? CompareSideResult.fromPartial(object.to) : undefined;
+    message.tableHtml = object.tableHtml ?? "";
+    message.inlineJson = object.inlineJson ?? "";
+    message.warnings = object.warnings?.map((e) => CompareWarning.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRenderLink(): RenderLink {
+  return { ns: 0, title: "", exists: false };
+}
+
+export const RenderLink: MessageFns<RenderLink> = {
+  encode(message: RenderLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ns !== 0) {
+      writer.uint32(8).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.exists !== false) {
+      writer.uint32(24).bool(message.exists);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLink {
+    return {
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      exists: isSet(object.exists) ? globalThis.Boolean(object.exists) : false,
+    };
+  },
+
+  toJSON(message: RenderLink): unknown {
+    const obj: any = {};
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.exists !== false) {
+      obj.exists = message.exists;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLink>, I>>(base?: I): RenderLink {
+    return RenderLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLink>, I>>(object: I): RenderLink {
+    const message = createBaseRenderLink();
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.exists = object.exists ?? false;
+    return message;
+  },
+};
+
+function createBaseRenderCategory(): RenderCategory {
+  return { name: "", sortkey: "", missing: false };
+}
+
+export const RenderCategory: MessageFns<RenderCategory> = {
+  encode(message: RenderCategory, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.sortkey !== "") {
+      writer.uint32(18).string(message.sortkey);
+    }
+    if (message.missing !== false) {
+      writer.uint32(24).bool(message.missing);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderCategory {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderCategory();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sortkey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.missing = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderCategory {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      sortkey: isSet(object.sortkey) ? globalThis.String(object.sortkey) : "",
+      missing: isSet(object.missing) ? globalThis.Boolean(object.missing) : false,
+    };
+  },
+
+  toJSON(message: RenderCategory): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.sortkey !== "") {
+      obj.sortkey = message.sortkey;
+    }
+    if (message.missing !== false) {
+      obj.missing = message.missing;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderCategory>, I>>(base?: I): RenderCategory {
+    return RenderCategory.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderCategory>, I>>(object: I): RenderCategory {
+    const message = createBaseRenderCategory();
+    message.name = object.name ?? "";
+    message.sortkey = object.sortkey ?? "";
+    message.missing = object.missing ?? false;
+    return message;
+  },
+};
+
+function createBaseRenderLangLink(): RenderLangLink {
+  return { lang: "", title: "", url: "", autonym: "" };
+}
+
+export const RenderLangLink: MessageFns<RenderLangLink> = {
+  encode(message: RenderLangLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lang !== "") {
+      writer.uint32(10).string(message.lang);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.url !== "") {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.autonym !== "") {
+      writer.uint32(34).string(message.autonym);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLangLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLangLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.autonym = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLangLink {
+    return {
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      autonym: isSet(object.autonym) ? globalThis.String(object.autonym) : "",
+    };
+  },
+
+  toJSON(message: RenderLangLink): unknown {
+    const obj: any = {};
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.autonym !== "") {
+      obj.autonym = message.autonym;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLangLink>, I>>(base?: I): RenderLangLink {
+    return RenderLangLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLangLink>, I>>(object: I): RenderLangLink {
+    const message = createBaseRenderLangLink();
+    message.lang = object.lang ?? "";
+    message.title = object.title ?? "";
+    message.url = object.url ?? "";
+    message.autonym = object.autonym ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderInterwikiLink(): RenderInterwikiLink {
+  return { prefix: "", title: "", url: "" };
+}
+
+export const RenderInterwikiLink: MessageFns<RenderInterwikiLink> = {
+  encode(message: RenderInterwikiLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.prefix !== "") {
+      writer.uint32(10).string(message.prefix);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.url !== "") {
+      writer.uint32(26).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderInterwikiLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderInterwikiLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderInterwikiLink {
+    return {
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+    };
+  },
+
+  toJSON(message: RenderInterwikiLink): unknown {
+    const obj: any = {};
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderInterwikiLink>, I>>(base?: I): RenderInterwikiLink {
+    return RenderInterwikiLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderInterwikiLink>, I>>(object: I): RenderInterwikiLink {
+    const message = createBaseRenderInterwikiLink();
+    message.prefix = object.prefix ?? "";
+    message.title = object.title ?? "";
+    message.url = object.url ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderSection(): RenderSection {
+  return { toclevel: 0, level: 0, line: "", number: "", index: "", fromtitle: "", byteoffset: 0, anchor: "" };
+}
+
+export const RenderSection: MessageFns<RenderSection> = {
+  encode(message: RenderSection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.toclevel !== 0) {
+      writer.uint32(8).int32(message.toclevel);
+    }
+    if (message.level !== 0) {
+      writer.uint32(16).int32(message.level);
+    }
+    if (message.line !== "") {
+      writer.uint32(26).string(message.line);
+    }
+    if (message.number !== "") {
+      writer.uint32(34).string(message.number);
+    }
+    if (message.index !== "") {
+      writer.uint32(42).string(message.index);
+    }
+    if (message.fromtitle !== "") {
+      writer.uint32(50).string(message.fromtitle);
+    }
+    if (message.byteoffset !== 0) {
+      writer.uint32(56).int64(message.byteoffset);
+    }
+    if (message.anchor !== "") {
+      writer.uint32(66).string(message.anchor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderSection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderSection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.toclevel = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.line = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.index = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fromtitle = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.byteoffset = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.anchor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderSection {
+    return {
+      toclevel: isSet(object.toclevel) ? globalThis.Number(object.toclevel) : 0,
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      line: isSet(object.line) ? globalThis.String(object.line) : "",
+      number: isSet(object.number) ? globalThis.String(object.number) : "",
+      index: isSet(object.index) ? globalThis.String(object.index) : "",
+      fromtitle: isSet(object.fromtitle) ? globalThis.String(object.fromtitle) : "",
+      byteoffset: isSet(object.byteoffset) ? globalThis.Number(object.byteoffset) : 0,
+      anchor: isSet(object.anchor) ? globalThis.String(object.anchor) : "",
+    };
+  },
+
+  toJSON(message: RenderSection): unknown {
+    const obj: any = {};
+    if (message.toclevel !== 0) {
+      obj.toclevel = Math.round(message.toclevel);
+    }
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.line !== "") {
+      obj.line = message.line;
+    }
+    if (message.number !== "") {
+      obj.number = message.number;
+    }
+    if (message.index !== "") {
+      obj.index = message.index;
+    }
+    if (message.fromtitle !== "") {
+      obj.fromtitle = message.fromtitle;
+    }
+    if (message.byteoffset !== 0) {
+      obj.byteoffset = Math.round(message.byteoffset);
+    }
+    if (message.anchor !== "") {
+      obj.anchor = message.anchor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderSection>, I>>(base?: I): RenderSection {
+    return RenderSection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderSection>, I>>(object: I): RenderSection {
+    const message = createBaseRenderSection();
+    message.toclevel = object.toclevel ?? 0;
+    message.level = object.level ?? 0;
+    message.line = object.line ?? "";
+    message.number = object.number ?? "";
+    message.index = object.index ?? "";
+    message.fromtitle = object.fromtitle ?? "";
+    message.byteoffset = object.byteoffset ?? 0;
+    message.anchor = object.anchor ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderProperty(): RenderProperty {
+  return { name: "", value: "" };
+}
+
+export const RenderProperty: MessageFns<RenderProperty> = {
+  encode(message: RenderProperty, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderProperty {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderProperty();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderProperty {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: RenderProperty): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderProperty>, I>>(base?: I): RenderProperty {
+    return RenderProperty.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderProperty>, I>>(object: I): RenderProperty {
+    const message = createBaseRenderProperty();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseLimitReport(): LimitReport {
+  return {
+    ppVisitedNodes: 0,
+    postExpandIncludeSize: 0,
+    templateArgumentSize: 0,
+    expansionDepth: 0,
+    expensiveFunctions: 0,
+    unstripSize: 0,
+    cpuSeconds: 0,
+    wallSeconds: 0,
+    timingProfile: [],
+    volatile: false,
+    ttl: 0,
+    cachedTime: "",
+  };
+}
+
+export const LimitReport: MessageFns<LimitReport> = {
+  encode(message: LimitReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ppVisitedNodes !== 0) {
+      writer.uint32(8).int64(message.ppVisitedNodes);
+    }
+    if (message.postExpandIncludeSize !== 0) {
+      writer.uint32(16).int64(message.postExpandIncludeSize);
+    }
+    if (message.templateArgumentSize !== 0) {
+      writer.uint32(24).int64(message.templateArgumentSize);
+    }
+    if (message.expansionDepth !== 0) {
+      writer.uint32(32).int32(message.expansionDepth);
+    }
+    if (message.expensiveFunctions !== 0) {
+      writer.uint32(40).int32(message.expensiveFunctions);
+    }
+    if (message.unstripSize !== 0) {
+      writer.uint32(48).int64(message.unstripSize);
+    }
+    if (message.cpuSeconds !== 0) {
+      writer.uint32(57).double(message.cpuSeconds);
+    }
+    if (message.wallSeconds !== 0) {
+      writer.uint32(65).double(message.wallSeconds);
+    }
+    for (const v of message.timingProfile) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.volatile !== false) {
+      writer.uint32(80).bool(message.volatile);
+    }
+    if (message.ttl !== 0) {
+      writer.uint32(88).int32(message.ttl);
+    }
+    if (message.cachedTime !== "") {
+      writer.uint32(98).string(message.cachedTime);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LimitReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLimitReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ppVisitedNodes = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.postExpandIncludeSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.templateArgumentSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expansionDepth = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.expensiveFunctions = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.unstripSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.cpuSeconds = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.wallSeconds = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.timingProfile.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.volatile = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.ttl = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.cachedTime = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LimitReport {
+    return {
+      ppVisitedNodes: isSet(object.ppVisitedNodes)
+        ? globalThis.Number(object.ppVisitedNodes)
+        : isSet(object.pp_visited_nodes)
+        ? globalThis.Number(object.pp_visited_nodes)
+        : 0,
+      postExpandIncludeSize: isSet(object.postExpandIncludeSize)
+        ? globalThis.Number(object.postExpandIncludeSize)
+        : isSet(object.post_expand_include_size)
+        ? globalThis.Number(object.post_expand_include_size)
+        : 0,
+      templateArgumentSize: isSet(object.templateArgumentSize)
+        ? globalThis.Number(object.templateArgumentSize)
+        : isSet(object.template_argument_size)
+        ? globalThis.Number(object.template_argument_size)
+        : 0,
+      expansionDepth: isSet(object.expansionDepth)
+        ? globalThis.Number(object.expansionDepth)
+        : isSet(object.expansion_depth)
+        ? globalThis.Number(object.expansion_depth)
+        : 0,
+      expensiveFunctions: isSet(object.expensiveFunctions)
+        ? globalThis.Number(object.expensiveFunctions)
+        : isSet(object.expensive_functions)
+        ? globalThis.Number(object.expensive_functions)
+        : 0,
+      unstripSize: isSet(object.unstripSize)
+        ? globalThis.Number(object.unstripSize)
+        : isSet(object.unstrip_size)
+        ? globalThis.Number(object.unstrip_size)
+        : 0,
+      cpuSeconds: isSet(object.cpuSeconds)
+        ? globalThis.Number(object.cpuSeconds)
+        : isSet(object.cpu_seconds)
+        ? globalThis.Number(object.cpu_seconds)
+        : 0,
+      wallSeconds: isSet(object.wallSeconds)
+        ? globalThis.Number(object.wallSeconds)
+        : isSet(object.wall_seconds)
+        ? globalThis.Number(object.wall_seconds)
+        : 0,
+      timingProfile: globalThis.Array.isArray(object?.timingProfile)
+        ? object.timingProfile.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.timing_profile)
+        ? object.timing_profile.map((e: any) => globalThis.String(e))
+        : [],
+      volatile: isSet(object.volatile) ? globalThis.Boolean(object.volatile) : false,
+      ttl: isSet(object.ttl) ? globalThis.Number(object.ttl) : 0,
+      cachedTime: isSet(object.cachedTime)
+        ? globalThis.String(object.cachedTime)
+        : isSet(object.cached_time)
+        ? globalThis.String(object.cached_time)
+        : "",
+    };
+  },
+
+  toJSON(message: LimitReport): unknown {
+    const obj: any = {};
+    if (message.ppVisitedNodes !== 0) {
+      obj.ppVisitedNodes = Math.round(message.ppVisitedNodes);
+    }
+    if (message.postExpandIncludeSize !== 0) {
+      obj.postExpandIncludeSize = Math.round(message.postExpandIncludeSize);
+    }
+    if (message.templateArgumentSize !== 0) {
+      obj.templateArgumentSize = Math.round(message.templateArgumentSize);
+    }
+    if (message.expansionDepth !== 0) {
+      obj.expansionDepth = Math.round(message.expansionDepth);
+    }
+    if (message.expensiveFunctions !== 0) {
+      obj.expensiveFunctions = Math.round(message.expensiveFunctions);
+    }
+    if (message.unstripSize !== 0) {
+      obj.unstripSize = Math.round(message.unstripSize);
+    }
+    if (message.cpuSeconds !== 0) {
+      obj.cpuSeconds = floatToJson(message.cpuSeconds);
+    }
+    if (message.wallSeconds !== 0) {
+      obj.wallSeconds = floatToJson(message.wallSeconds);
+    }
+    if (message.timingProfile?.length) {
+      obj.timingProfile = message.timingProfile;
+    }
+    if (message.volatile !== false) {
+      obj.volatile = message.volatile;
+    }
+    if (message.ttl !== 0) {
+      obj.ttl = Math.round(message.ttl);
+    }
+    if (message.cachedTime !== "") {
+      obj.cachedTime = message.cachedTime;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LimitReport>, I>>(base?: I): LimitReport {
+    return LimitReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LimitReport>, I>>(object: I): LimitReport {
+    const message = createBaseLimitReport();
+    message.ppVisitedNodes = object.ppVisitedNodes ?? 0;
+    message.postExpandIncludeSize = object.postExpandIncludeSize ?? 0;
+    message.templateArgumentSize = object.templateArgumentSize ?? 0;
+    message.expansionDepth = object.expansionDepth ?? 0;
+    message.expensiveFunctions = object.expensiveFunctions ?? 0;
+    message.unstripSize = object.unstripSize ?? 0;
+    message.cpuSeconds = object.cpuSeconds ?? 0;
+    message.wallSeconds = object.wallSeconds ?? 0;
+    message.timingProfile = object.timingProfile?.map((e) => e) || [];
+    message.volatile = object.volatile ?? false;
+    message.ttl = object.ttl ?? 0;
+    message.cachedTime = object.cachedTime ?? "";
+    return message;
+  },
+};
+
+function createBaseParseRequest(): ParseRequest {
+  return {
+    hasText: false,
+    text: "",
+    title: "",
+    page: "",
+    pageId: 0,
+    revId: 0,
+    section: "",
+    disableLimitReport: false,
+    hasWrapClass: false,
+    wrapClass: "",
+    disableEditSection: false,
+    contentModel: "",
+    redirects: false,
+  };
+}
+
+export const ParseRequest: MessageFns<ParseRequest> = {
+  encode(message: ParseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hasText !== false) {
+      writer.uint32(8).bool(message.hasText);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.page !== "") {
+      writer.uint32(34).string(message.page);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(40).int64(message.pageId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(48).int64(message.revId);
+    }
+    if (message.section !== "") {
+      writer.uint32(58).string(message.section);
+    }
+    if (message.disableLimitReport !== false) {
+      writer.uint32(64).bool(message.disableLimitReport);
+    }
+    if (message.hasWrapClass !== false) {
+      writer.uint32(72).bool(message.hasWrapClass);
+    }
+    if (message.wrapClass !== "") {
+      writer.uint32(82).string(message.wrapClass);
+    }
+    if (message.disableEditSection !== false) {
+      writer.uint32(88).bool(message.disableEditSection);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(98).string(message.contentModel);
+    }
+    if (message.redirects !== false) {
+      writer.uint32(104).bool(message.redirects);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.hasText = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.section = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.disableLimitReport = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.hasWrapClass = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.wrapClass = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.disableEditSection = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.redirects = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParseRequest {
+    return {
+      hasText: isSet(object.hasText)
+        ? globalThis.Boolean(object.hasText)
+        : isSet(object.has_text)
+        ? globalThis.Boolean(object.has_text)
+        : false,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      page: isSet(object.page) ? globalThis.String(object.page) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      section: isSet(object.section) ? globalThis.String(object.section) : "",
+      disableLimitReport: isSet(object.disableLimitReport)
+        ? globalThis.Boolean(object.disableLimitReport)
+        : isSet(object.disable_limit_report)
+        ? globalThis.Boolean(object.disable_limit_report)
+        : false,
+      hasWrapClass: isSet(object.hasWrapClass)
+        ? globalThis.Boolean(object.hasWrapClass)
+        : isSet(object.has_wrap_class)
+        ? globalThis.Boolean(object.has_wrap_class)
+        : false,
+      wrapClass: isSet(object.wrapClass)
+        ? globalThis.String(object.wrapClass)
+        : isSet(object.wrap_class)
+        ? globalThis.String(object.wrap_class)
+        : "",
+      disableEditSection: isSet(object.disableEditSection)
+        ? globalThis.Boolean(object.disableEditSection)
+        : isSet(object.disable_edit_section)
+        ? globalThis.Boolean(object.disable_edit_section)
+        : false,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      redirects: isSet(object.redirects) ? globalThis.Boolean(object.redirects) : false,
+    };
+  },
+
+  toJSON(message: ParseRequest): unknown {
+    const obj: any = {};
+    if (message.hasText !== false) {
+      obj.hasText = message.hasText;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.page !== "") {
+      obj.page = message.page;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.section !== "") {
+      obj.section = message.section;
+    }
+    if (message.disableLimitReport !== false) {
+      obj.disableLimitReport = message.disableLimitReport;
+    }
+    if (message.hasWrapClass !== false) {
+      obj.hasWrapClass = message.hasWrapClass;
+    }
+    if (message.wrapClass !== "") {
+      obj.wrapClass = message.wrapClass;
+    }
+    if (message.disableEditSection !== false) {
+      obj.disableEditSection = message.disableEditSection;
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.redirects !== false) {
+      obj.redirects = message.redirects;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParseRequest>, I>>(base?: I): ParseRequest {
+    return ParseRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParseRequest>, I>>(object: I): ParseRequest {
+    const message = createBaseParseRequest();
+    message.hasText = object.hasText ?? false;
+    message.text = object.text ?? "";
+    message.title = object.title ?? "";
+    message.page = object.page ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.revId = object.revId ?? 0;
+    message.section = object.section ?? "";
+    message.disableLimitReport = object.disableLimitReport ?? false;
+    message.hasWrapClass = object.hasWrapClass ?? false;
+    message.wrapClass = object.wrapClass ?? "";
+    message.disableEditSection = object.disableEditSection ?? false;
+    message.contentModel = object.contentModel ?? "";
+    message.redirects = object.redirects ?? false;
+    return message;
+  },
+};
+
+function createBaseParseResponse(): ParseResponse {
+  return {
+    title: "",
+    pageId: 0,
+    revId: 0,
+    html: "",
+    wikitext: "",
+    displayTitle: "",
+    links: [],
+    templates: [],
+    categories: [],
+    images: [],
+    externalLinks: [],
+    langLinks: [],
+    iwLinks: [],
+    sections: [],
+    showToc: false,
+    properties: [],
+    warnings: [],
+    limits: undefined,
+    ns: 0,
+    redirects: [],
+  };
+}
+
+export const ParseResponse: MessageFns<ParseResponse> = {
+  encode(message: ParseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(24).int64(message.revId);
+    }
+    if (message.html !== "") {
+      writer.uint32(34).string(message.html);
+    }
+    if (message.wikitext !== "") {
+      writer.uint32(42).string(message.wikitext);
+    }
+    if (message.displayTitle !== "") {
+      writer.uint32(50).string(message.displayTitle);
+    }
+    for (const v of message.links) {
+      RenderLink.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.templates) {
+      RenderLink.encode(v!, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.categories) {
+      RenderCategory.encode(v!, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.images) {
+      writer.uint32(82).string(v!);
+    }
+    for (const v of message.externalLinks) {
+      writer.uint32(90).string(v!);
+    }
+    for (const v of message.langLinks) {
+      RenderLangLink.encode(v!, writer.uint32(98).fork()).join();
+    }
+    for (const v of message.iwLinks) {
+      RenderInterwikiLink.encode(v!, writer.uint32(106).fork()).join();
+    }
+    for (const v of message.sections) {
+      RenderSection.encode(v!, writer.uint32(114).fork()).join();
+    }
+    if (message.showToc !== false) {
+      writer.uint32(120).bool(message.showToc);
+    }
+    for (const v of message.properties) {
+      RenderProperty.encode(v!, writer.uint32(130).fork()).join();
+    }
+    for (const v of message.warnings) {
+      writer.uint32(138).string(v!);
+    }
+    if (message.limits !== undefined) {
+      LimitReport.encode(message.limits, writer.uint32(146).fork()).join();
+    }
+    if (message.ns !== 0) {
+      writer.uint32(152).int32(message.ns);
+    }
+    for (const v of message.redirects) {
+      TitleRedirect.encode(v!, writer.uint32(162).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.wikitext = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.displayTitle = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.links.push(RenderLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.templates.push(RenderLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.categories.push(RenderCategory.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.images.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.externalLinks.push(reader.string());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.langLinks.push(RenderLangLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.iwLinks.push(RenderInterwikiLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.sections.push(RenderSection.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.showToc = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.properties.push(RenderProperty.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.limits = LimitReport.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.redirects.push(TitleRedirect.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParseResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+      wikitext: isSet(object.wikitext) ? globalThis.String(object.wikitext) : "",
+      displayTitle: isSet(object.displayTitle)
+        ? globalThis.String(object.displayTitle)
+        : isSet(object.display_title)
+        ? globalThis.String(object.display_title)
+        : "",
+      links: globalThis.Array.isArray(object?.links)
+        ? object.links.map((e: any) => RenderLink.fromJSON(e))
+        : [],
+      templates: globalThis.Array.isArray(object?.templates)
+        ? object.templates.map((e: any) => RenderLink.fromJSON(e))
+        : [],
+      categories: globalThis.Array.isArray(object?.categories)
+        ? object.categories.map((e: any) => RenderCategory.fromJSON(e))
+        : [],
+      images: globalThis.Array.isArray(object?.images) ? object.images.map((e: any) => globalThis.String(e)) : [],
+      externalLinks: globalThis.Array.isArray(object?.externalLinks)
+        ? object.externalLinks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.external_links)
+        ? object.external_links.map((e: any) => globalThis.String(e))
+        : [],
+      langLinks: globalThis.Array.isArray(object?.langLinks)
+        ? object.langLinks.map((e: any) => RenderLangLink.fromJSON(e))
+        : globalThis.Array.isArray(object?.lang_links)
+        ? object.lang_links.map((e: any) => RenderLangLink.fromJSON(e))
+        : [],
+      iwLinks: globalThis.Array.isArray(object?.iwLinks)
+        ? object.iwLinks.map((e: any) => RenderInterwikiLink.fromJSON(e))
+        : globalThis.Array.isArray(object?.iw_links)
+        ? object.iw_links.map((e: any) => RenderInterwikiLink.fromJSON(e))
+        : [],
+      sections: globalThis.Array.isArray(object?.sections)
+        ? object.sections.map((e: any) => RenderSection.fromJSON(e))
+        : [],
+      showToc: isSet(object.showToc)
+        ? globalThis.Boolean(object.showToc)
+        : isSet(object.show_toc)
+        ? globalThis.Boolean(object.show_toc)
+        : false,
+      properties: globalThis.Array.isArray(object?.properties)
+        ? object.properties.map((e: any) => RenderProperty.fromJSON(e))
+        : [],
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => globalThis.String(e))
+        : [],
+      limits: isSet(object.limits) ? LimitReport.fromJSON(object.limits) : undefined,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      redirects: globalThis.Array.isArray(object?.redirects)
+        ? object.redirects.map((e: any) => TitleRedirect.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ParseResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    if (message.wikitext !== "") {
+      obj.wikitext = message.wikitext;
+    }
+    if (message.displayTitle !== "") {
+      obj.displayTitle = message.displayTitle;
+    }
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => RenderLink.toJSON(e));
+    }
+    if (message.templates?.length) {
+      obj.templates = message.templates.map((e) => RenderLink.toJSON(e));
+    }
+    if (message.categories?.length) {
+      obj.categories = message.categories.map((e) => RenderCategory.toJSON(e));
+    }
+    if (message.images?.length) {
+      obj.images = message.images;
+    }
+    if (message.externalLinks?.length) {
+      obj.externalLinks = message.externalLinks;
+    }
+    if (message.langLinks?.length) {
+      obj.langLinks = message.langLinks.map((e) => RenderLangLink.toJSON(e));
+    }
+    if (message.iwLinks?.length) {
+      obj.iwLinks = message.iwLinks.map((e) => RenderInterwikiLink.toJSON(e));
+    }
+    if (message.sections?.length) {
+      obj.sections = message.sections.map((e) => RenderSection.toJSON(e));
+    }
+    if (message.showToc !== false) {
+      obj.showToc = message.showToc;
+    }
+    if (message.properties?.length) {
+      obj.properties = message.properties.map((e) => RenderProperty.toJSON(e));
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
+    }
+    if (message.limits !== undefined) {
+      obj.limits = LimitReport.toJSON(message.limits);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.redirects?.length) {
+      obj.redirects = message.redirects.map((e) => TitleRedirect.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParseResponse>, I>>(base?: I): ParseResponse {
+    return ParseResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParseResponse>, I>>(object: I): ParseResponse {
+    const message = createBaseParseResponse();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.revId = object.revId ?? 0;
+    message.html = object.html ?? "";
+    message.wikitext = object.wikitext ?? "";
+    message.displayTitle = object.displayTitle ?? "";
+    message.links = object.links?.map((e) => RenderLink.fromPartial(e)) || [];
+    message.templates = object.templates?.map((e) => RenderLink.fromPartial(e)) || [];
+    message.categories = object.categories?.map((e) => RenderCategory.fromPartial(e)) || [];
+    message.images = object.images?.map((e) => e) || [];
+    message.externalLinks = object.externalLinks?.map((e) => e) || [];
+    message.langLinks = object.langLinks?.map((e) => RenderLangLink.fromPartial(e)) || [];
+    message.iwLinks = object.iwLinks?.map((e) => RenderInterwikiLink.fromPartial(e)) || [];
+    message.sections = object.sections?.map((e) => RenderSection.fromPartial(e)) || [];
+    message.showToc = object.showToc ?? false;
+    message.properties = object.properties?.map((e) => RenderProperty.fromPartial(e)) || [];
+    message.warnings = object.warnings?.map((e) => e) || [];
+    message.limits = (object.limits !== undefined && object.limits !== null)
+      ? LimitReport.fromPartial(object.limits)
+      : undefined;
+    message.ns = object.ns ?? 0;
+    message.redirects = object.redirects?.map((e) => TitleRedirect.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExpandTemplatesRequest(): ExpandTemplatesRequest {
+  return { text: "", title: "", revId: 0 };
+}
+
+export const ExpandTemplatesRequest: MessageFns<ExpandTemplatesRequest> = {
+  encode(message: ExpandTemplatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(24).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandTemplatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandTemplatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandTemplatesRequest {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ExpandTemplatesRequest): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpandTemplatesRequest>, I>>(base?: I): ExpandTemplatesRequest {
+    return ExpandTemplatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpandTemplatesRequest>, I>>(object: I): ExpandTemplatesRequest {
+    const message = createBaseExpandTemplatesRequest();
+    message.text = object.text ?? "";
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
+function createBaseExpandTemplatesResponse(): ExpandTemplatesResponse {
+  return { wikitext: "", categories: [], properties: [], volatile: false, ttl: 0, parseTree: "", limits: undefined };
+}
+
+export const ExpandTemplatesResponse: MessageFns<ExpandTemplatesResponse> = {
+  encode(message: ExpandTemplatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.wikitext !== "") {
+      writer.uint32(10).string(message.wikitext);
+    }
+    for (const v of message.categories) {
+      RenderCategory.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.properties) {
+      RenderProperty.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.volatile !== false) {
+      writer.uint32(32).bool(message.volatile);
+    }
+    if (message.ttl !== 0) {
+      writer.uint32(40).int32(message.ttl);
+    }
+    if (message.parseTree !== "") {
+      writer.uint32(50).string(message.parseTree);
+    }
+    if (message.limits !== undefined) {
+      LimitReport.encode(message.limits, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandTemplatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandTemplatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.wikitext = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.categories.push(RenderCategory.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.properties.push(RenderProperty.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.volatile = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ttl = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.parseTree = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.limits = LimitReport.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandTemplatesResponse {
+    return {
+      wikitext: isSet(object.wikitext) ? globalThis.String(object.wikitext) : "",
+      categories: globalThis.Array.isArray(object?.categories)
+        ? object.categories.map((e: any) => RenderCategory.fromJSON(e))
+        : [],
+      properties: globalThis.Array.isArray(object?.properties)
+        ? object.properties.map((e: any) => RenderProperty.fromJSON(e))
+        : [],
+      volatile: isSet(object.volatile) ? globalThis.Boolean(object.volatile) : false,
+      ttl: isSet(object.ttl) ? globalThis.Number(object.ttl) : 0,
+      parseTree: isSet(object.parseTree)
+        ? globalThis.String(object.parseTree)
+        : isSet(object.parse_tree)
+        ? globalThis.String(object.parse_tree)
+        : "",
+      limits: isSet(object.limits) ? LimitReport.fromJSON(object.limits) : undefined,
+    };
+  },
+
+  toJSON(message: ExpandTemplatesResponse): unknown {
+    const obj: any = {};
+    if (message.wikitext !== "") {
+      obj.wikitext = message.wikitext;
+    }
+    if (message.categories?.length) {
+      obj.categories = message.categories.map((e) => RenderCategory.toJSON(e));
+    }
+    if (message.properties?.length) {
+      obj.properties = message.properties.map((e) => RenderProperty.toJSON(e));
+    }
+    if (message.volatile !== false) {
+      obj.volatile = message.volatile;
+    }
+    if (message.ttl !== 0) {
+      obj.ttl = Math.round(message.ttl);
+    }
+    if (message.parseTree !== "") {
+      obj.parseTree = message.parseTree;
+    }
+    if (message.limits !== undefined) {
+      obj.limits = LimitReport.toJSON(message.limits);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpandTemplatesResponse>, I>>(base?: I): ExpandTemplatesResponse {
+    return ExpandTemplatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpandTemplatesResponse>, I>>(object: I): ExpandTemplatesResponse {
+    const message = createBaseExpandTemplatesResponse();
+    message.wikitext = object.wikitext ?? "";
+    message.categories = object.categories?.map((e) => RenderCategory.fromPartial(e)) || [];
+    message.properties = object.properties?.map((e) => RenderProperty.fromPartial(e)) || [];
+    message.volatile = object.volatile ?? false;
+    message.ttl = object.ttl ?? 0;
+    message.parseTree = object.parseTree ?? "";
+    message.limits = (object.limits !== undefined && object.limits !== null)
+      ? LimitReport.fromPartial(object.limits)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetRevisionHtmlRequest(): GetRevisionHtmlRequest {
+  return { title: "", revId: 0 };
+}
+
+export const GetRevisionHtmlRequest: MessageFns<GetRevisionHtmlRequest> = {
+  encode(message: GetRevisionHtmlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(16).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRevisionHtmlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRevisionHtmlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRevisionHtmlRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetRevisionHtmlRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRevisionHtmlRequest>, I>>(base?: I): GetRevisionHtmlRequest {
+    return GetRevisionHtmlRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRevisionHtmlRequest>, I>>(object: I): GetRevisionHtmlRequest {
+    const message = createBaseGetRevisionHtmlRequest();
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetRevisionHtmlResponse(): GetRevisionHtmlResponse {
+  return {
+    pageId: 0,
+    ns: 0,
+    dbkey: "",
+    title: "",
+    revId: 0,
+    parentId: 0,
+    revTimestamp: "",
+    sha1Hex: "",
+    contentModel: "",
+    body: "",
+    renderedAt: "",
+    displayTitle: "",
+    latestRevId: 0,
+    touched: "",
+  };
+}
+
+export const GetRevisionHtmlResponse: MessageFns<GetRevisionHtmlResponse> = {
+  encode(message: GetRevisionHtmlResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(26).string(message.dbkey);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(40).int64(message.revId);
+    }
+    if (message.parentId !== 0) {
+      writer.uint32(48).int64(message.parentId);
+    }
+    if (message.revTimestamp !== "") {
+      writer.uint32(58).string(message.revTimestamp);
+    }
+    if (message.sha1Hex !== "") {
+      writer.uint32(66).string(message.sha1Hex);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(74).string(message.contentModel);
+    }
+    if (message.body !== "") {
+      writer.uint32(82).string(message.body);
+    }
+    if (message.renderedAt !== "") {
+      writer.uint32(90).string(message.renderedAt);
+    }
+    if (message.displayTitle !== "") {
+      writer.uint32(98).string(message.displayTitle);
+    }
+    if (message.latestRevId !== 0) {
+      writer.uint32(104).int64(message.latestRevId);
+    }
+    if (message.touched !== "") {
+      writer.uint32(114).string(message.touched);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRevisionHtmlResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRevisionHtmlResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.parentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.revTimestamp = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sha1Hex = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.renderedAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.displayTitle = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.latestRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.touched = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRevisionHtmlResponse {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      parentId: isSet(object.parentId)
+        ? globalThis.Number(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.Number(object.parent_id)
+        : 0,
+      revTimestamp: isSet(object.revTimestamp)
+        ? globalThis.String(object.revTimestamp)
+        : isSet(object.rev_timestamp)
+        ? globalThis.String(object.rev_timestamp)
+        : "",
+      sha1Hex: isSet(object.sha1Hex)
+        ? globalThis.String(object.sha1Hex)
+        : isSet(object.sha1_hex)
+        ? globalThis.String(object.sha1_hex)
+        : "",
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      renderedAt: isSet(object.renderedAt)
+        ? globalThis.String(object.renderedAt)
+        : isSet(object.rendered_at)
+        ? globalThis.String(object.rendered_at)
+        : "",
+      displayTitle: isSet(object.displayTitle)
+        ? globalThis.String(object.displayTitle)
+        : isSet(object.display_title)
+        ? globalThis.String(object.display_title)
+        : "",
+      latestRevId: isSet(object.latestRevId)
+        ? globalThis.Number(object.latestRevId)
+        : isSet(object.latest_rev_id)
+        ? globalThis.Number(object.latest_rev_id)
+        : 0,
+      touched: isSet(object.touched) ? globalThis.String(object.touched) : "",
+    };
+  },
+
+  toJSON(message: GetRevisionHtmlResponse): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.parentId !== 0) {
+      obj.parentId = Math.round(message.parentId);
+    }
+    if (message.revTimestamp !== "") {
+      obj.revTimestamp = message.revTimestamp;
+    }
+    if (message.sha1Hex !== "") {
+      obj.sha1Hex = message.sha1Hex;
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.renderedAt !== "") {
+      obj.renderedAt = message.renderedAt;
+    }
+    if (message.displayTitle !== "") {
+      obj.displayTitle = message.displayTitle;
+    }
+    if (message.latestRevId !== 0) {
+      obj.latestRevId = Math.round(message.latestRevId);
+    }
+    if (message.touched !== "") {
+      obj.touched = message.touched;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRevisionHtmlResponse>, I>>(base?: I): GetRevisionHtmlResponse {
+    return GetRevisionHtmlResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRevisionHtmlResponse>, I>>(object: I): GetRevisionHtmlResponse {
+    const message = createBaseGetRevisionHtmlResponse();
+    message.pageId = object.pageId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    message.parentId = object.parentId ?? 0;
+    message.revTimestamp = object.revTimestamp ?? "";
+    message.sha1Hex = object.sha1Hex ?? "";
+    message.contentModel = object.contentModel ?? "";
+    message.body = object.body ?? "";
+    message.renderedAt = object.renderedAt ?? "";
+    message.displayTitle = object.displayTitle ?? "";
+    message.latestRevId = object.latestRevId ?? 0;
+    message.touched = object.touched ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLanguageLinksRequest(): GetLanguageLinksRequest {
+  return { title: "" };
+}
+
+export const GetLanguageLinksRequest: MessageFns<GetLanguageLinksRequest> = {
+  encode(message: GetLanguageLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLanguageLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLanguageLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLanguageLinksRequest {
+    return { title: isSet(object.title) ? globalThis.String(object.title) : "" };
+  },
+
+  toJSON(message: GetLanguageLinksRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLanguageLinksRequest>, I>>(base?: I): GetLanguageLinksRequest {
+    return GetLanguageLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLanguageLinksRequest>, I>>(object: I): GetLanguageLinksRequest {
+    const message = createBaseGetLanguageLinksRequest();
+    message.title = object.title ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLanguageLinksResponse(): GetLanguageLinksResponse {
+  return { pageId: 0, latestRevId: 0, touched: "", links: [] };
+}
+
+export const GetLanguageLinksResponse: MessageFns<GetLanguageLinksResponse> = {
+  encode(message: GetLanguageLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.latestRevId !== 0) {
+      writer.uint32(16).int64(message.latestRevId);
+    }
+    if (message.touched !== "") {
+      writer.uint32(26).string(message.touched);
+    }
+    for (const v of message.links) {
+      RenderLangLink.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLanguageLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLanguageLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.latestRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.touched = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.links.push(RenderLangLink.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLanguageLinksResponse {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      latestRevId: isSet(object.latestRevId)
+        ? globalThis.Number(object.latestRevId)
+        : isSet(object.latest_rev_id)
+        ? globalThis.Number(object.latest_rev_id)
+        : 0,
+      touched: isSet(object.touched) ? globalThis.String(object.touched) : "",
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => RenderLangLink.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetLanguageLinksResponse): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.latestRevId !== 0) {
+      obj.latestRevId = Math.round(message.latestRevId);
+    }
+    if (message.touched !== "") {
+      obj.touched = message.touched;
+    }
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => RenderLangLink.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLanguageLinksResponse>, I>>(base?: I): GetLanguageLinksResponse {
+    return GetLanguageLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLanguageLinksResponse>, I>>(object: I): GetLanguageLinksResponse {
+    const message = createBaseGetLanguageLinksResponse();
+    message.pageId = object.pageId ?? 0;
+    message.latestRevId = object.latestRevId ?? 0;
+    message.touched = object.touched ?? "";
+    message.links = object.links?.map((e) => RenderLangLink.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRunJobsRequest(): RunJobsRequest {
+  return { maxJobs: 0, maxTimeMs: 0 };
+}
+
+export const RunJobsRequest: MessageFns<RunJobsRequest> = {
+  encode(message: RunJobsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.maxJobs !== 0) {
+      writer.uint32(8).int32(message.maxJobs);
+    }
+    if (message.maxTimeMs !== 0) {
+      writer.uint32(16).int32(message.maxTimeMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunJobsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunJobsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.maxJobs = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxTimeMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunJobsRequest {
+    return {
+      maxJobs: isSet(object.maxJobs)
+        ? globalThis.Number(object.maxJobs)
+        : isSet(object.max_jobs)
+        ? globalThis.Number(object.max_jobs)
+        : 0,
+      maxTimeMs: isSet(object.maxTimeMs)
+        ? globalThis.Number(object.maxTimeMs)
+        : isSet(object.max_time_ms)
+        ? globalThis.Number(object.max_time_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: RunJobsRequest): unknown {
+    const obj: any = {};
+    if (message.maxJobs !== 0) {
+      obj.maxJobs = Math.round(message.maxJobs);
+    }
+    if (message.maxTimeMs !== 0) {
+      obj.maxTimeMs = Math.round(message.maxTimeMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunJobsRequest>, I>>(base?: I): RunJobsRequest {
+    return RunJobsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunJobsRequest>, I>>(object: I): RunJobsRequest {
+    const message = createBaseRunJobsRequest();
+    message.maxJobs = object.maxJobs ?? 0;
+    message.maxTimeMs = object.maxTimeMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseJobOutcome(): JobOutcome {
+  return { type: "", status: "", error: "", timeMs: 0 };
+}
+
+export const JobOutcome: MessageFns<JobOutcome> = {
+  encode(message: JobOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.error !== "") {
+      writer.uint32(26).string(message.error);
+    }
+    if (message.timeMs !== 0) {
+      writer.uint32(32).int64(message.timeMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JobOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJobOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.timeMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JobOutcome {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      timeMs: isSet(object.timeMs)
+        ? globalThis.Number(object.timeMs)
+        : isSet(object.time_ms)
+        ? globalThis.Number(object.time_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: JobOutcome): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.timeMs !== 0) {
+      obj.timeMs = Math.round(message.timeMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<JobOutcome>, I>>(base?: I): JobOutcome {
+    return JobOutcome.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<JobOutcome>, I>>(object: I): JobOutcome {
+    const message = createBaseJobOutcome();
+    message.type = object.type ?? "";
+    message.status = object.status ?? "";
+    message.error = object.error ?? "";
+    message.timeMs = object.timeMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseRunJobsResponse(): RunJobsResponse {
+  return { jobs: [], reached: "", elapsedMs: 0 };
+}
+
+export const RunJobsResponse: MessageFns<RunJobsResponse> = {
+  encode(message: RunJobsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.jobs) {
+      JobOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.reached !== "") {
+      writer.uint32(18).string(message.reached);
+    }
+    if (message.elapsedMs !== 0) {
+      writer.uint32(24).int64(message.elapsedMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunJobsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunJobsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.jobs.push(JobOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reached = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.elapsedMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunJobsResponse {
+    return {
+      jobs: globalThis.Array.isArray(object?.jobs) ? object.jobs.map((e: any) => JobOutcome.fromJSON(e)) : [],
+      reached: isSet(object.reached) ? globalThis.String(object.reached) : "",
+      elapsedMs: isSet(object.elapsedMs)
+        ? globalThis.Number(object.elapsedMs)
+        : isSet(object.elapsed_ms)
+        ? globalThis.Number(object.elapsed_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: RunJobsResponse): unknown {
+    const obj: any = {};
+    if (message.jobs?.length) {
+      obj.jobs = message.jobs.map((e) => JobOutcome.toJSON(e));
+    }
+    if (message.reached !== "") {
+      obj.reached = message.reached;
+    }
+    if (message.elapsedMs !== 0) {
+      obj.elapsedMs = Math.round(message.elapsedMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunJobsResponse>, I>>(base?: I): RunJobsResponse {
+    return RunJobsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunJobsResponse>, I>>(object: I): RunJobsResponse {
+    const message = createBaseRunJobsResponse();
+    message.jobs = object.jobs?.map((e) => JobOutcome.fromPartial(e)) || [];
+    message.reached = object.reached ?? "";
+    message.elapsedMs = object.elapsedMs ?? 0;
+    return message;
+  },
+};
+
 export type ContentServiceService = typeof ContentServiceService;
 export const ContentServiceService = {
   /** Namespaces and aliases of this wiki (siteinfo namespaces/namespacealiases, title parsing). */
@@ -2943,6 +10327,166 @@ export const ContentServiceService = {
       Buffer.from(GetReplicationLagResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetReplicationLagResponse => GetReplicationLagResponse.decode(value),
   },
+  /**
+   * --- History and listings (REST history endpoints, list=allpages) ---
+   * One page's history, newest first, keyset-paginated on (timestamp, id) with MediaWiki's filters.
+   */
+  getHistory: {
+    path: "/wiki.content.v1.ContentService/GetHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetHistoryRequest): Buffer => Buffer.from(GetHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetHistoryRequest => GetHistoryRequest.decode(value),
+    responseSerialize: (value: GetHistoryResponse): Buffer => Buffer.from(GetHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetHistoryResponse => GetHistoryResponse.decode(value),
+  },
+  /** Revision counts of one page for /history/counts/{type}, each capped by a LIMIT cap+1 query. */
+  countRevisions: {
+    path: "/wiki.content.v1.ContentService/CountRevisions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountRevisionsRequest): Buffer =>
+      Buffer.from(CountRevisionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountRevisionsRequest => CountRevisionsRequest.decode(value),
+    responseSerialize: (value: CountRevisionsResponse): Buffer =>
+      Buffer.from(CountRevisionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountRevisionsResponse => CountRevisionsResponse.decode(value),
+  },
+  /** Pages of one namespace in title order (list=allpages), keyset-paginated on the title. */
+  listPages: {
+    path: "/wiki.content.v1.ContentService/ListPages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPagesRequest): Buffer => Buffer.from(ListPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPagesRequest => ListPagesRequest.decode(value),
+    responseSerialize: (value: ListPagesResponse): Buffer => Buffer.from(ListPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPagesResponse => ListPagesResponse.decode(value),
+  },
+  /**
+   * --- Edits (action=edit, REST PUT/POST page) ---
+   * One edit as MediaWiki's ApiEditPage + EditPage: text/append/prepend/section/undo, checks,
+   * rate limit, 3-way merge of stale bases, and the save — in one transaction per edit.
+   */
+  edit: {
+    path: "/wiki.content.v1.ContentService/Edit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EditRequest): Buffer => Buffer.from(EditRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EditRequest => EditRequest.decode(value),
+    responseSerialize: (value: EditResponse): Buffer => Buffer.from(EditResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EditResponse => EditResponse.decode(value),
+  },
+  /**
+   * --- Change feed (search indexing; services/content/src/rpc/feed.ts) ---
+   * Every page change after `from_position`, in position order: the backlog, then live changes
+   * as they commit. Positions follow commit order, so a consumer's cursor never skips a change.
+   */
+  streamChanges: {
+    path: "/wiki.content.v1.ContentService/StreamChanges" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamChangesRequest): Buffer => Buffer.from(StreamChangesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamChangesRequest => StreamChangesRequest.decode(value),
+    responseSerialize: (value: PageChange): Buffer => Buffer.from(PageChange.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PageChange => PageChange.decode(value),
+  },
+  /** The current state of pages for indexing: title, redirect target and latest wikitext. */
+  getPagesForIndex: {
+    path: "/wiki.content.v1.ContentService/GetPagesForIndex" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPagesForIndexRequest): Buffer =>
+      Buffer.from(GetPagesForIndexRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPagesForIndexRequest => GetPagesForIndexRequest.decode(value),
+    responseSerialize: (value: GetPagesForIndexResponse): Buffer =>
+      Buffer.from(GetPagesForIndexResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPagesForIndexResponse => GetPagesForIndexResponse.decode(value),
+  },
+  /** How far a consumer at `after_position` is behind: the changes after it and the oldest one's age. */
+  getChangeFeedStatus: {
+    path: "/wiki.content.v1.ContentService/GetChangeFeedStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChangeFeedStatusRequest): Buffer =>
+      Buffer.from(GetChangeFeedStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChangeFeedStatusRequest => GetChangeFeedStatusRequest.decode(value),
+    responseSerialize: (value: GetChangeFeedStatusResponse): Buffer =>
+      Buffer.from(GetChangeFeedStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChangeFeedStatusResponse => GetChangeFeedStatusResponse.decode(value),
+  },
+  /**
+   * --- Diffs (action=compare, REST /v1/revision/{from}/compare/{to}) ---
+   * Resolves both sides (revision, page, title or supplied text; torelative) and diffs them as
+   * wikidiff2 1.13 does: MediaWiki's HTML table or the inline JSON entries.
+   */
+  compare: {
+    path: "/wiki.content.v1.ContentService/Compare" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompareRequest): Buffer => Buffer.from(CompareRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompareRequest => CompareRequest.decode(value),
+    responseSerialize: (value: CompareResponse): Buffer => Buffer.from(CompareResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompareResponse => CompareResponse.decode(value),
+  },
+  /**
+   * --- Rendering, link tables and jobs (services/content/src/render, links, jobs) ---
+   * Wikitext -> HTML (action=parse): supplied text, or a page/revision (served from the parser cache).
+   */
+  parse: {
+    path: "/wiki.content.v1.ContentService/Parse" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ParseRequest): Buffer => Buffer.from(ParseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ParseRequest => ParseRequest.decode(value),
+    responseSerialize: (value: ParseResponse): Buffer => Buffer.from(ParseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ParseResponse => ParseResponse.decode(value),
+  },
+  /** Template expansion only (action=expandtemplates). */
+  expandTemplates: {
+    path: "/wiki.content.v1.ContentService/ExpandTemplates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExpandTemplatesRequest): Buffer =>
+      Buffer.from(ExpandTemplatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExpandTemplatesRequest => ExpandTemplatesRequest.decode(value),
+    responseSerialize: (value: ExpandTemplatesResponse): Buffer =>
+      Buffer.from(ExpandTemplatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExpandTemplatesResponse => ExpandTemplatesResponse.decode(value),
+  },
+  /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
+  getRevisionHtml: {
+    path: "/wiki.content.v1.ContentService/GetRevisionHtml" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRevisionHtmlRequest): Buffer =>
+      Buffer.from(GetRevisionHtmlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRevisionHtmlRequest => GetRevisionHtmlRequest.decode(value),
+    responseSerialize: (value: GetRevisionHtmlResponse): Buffer =>
+      Buffer.from(GetRevisionHtmlResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRevisionHtmlResponse => GetRevisionHtmlResponse.decode(value),
+  },
+  /** A page's language links from the langlinks table (REST /links/language). */
+  getLanguageLinks: {
+    path: "/wiki.content.v1.ContentService/GetLanguageLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLanguageLinksRequest): Buffer =>
+      Buffer.from(GetLanguageLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLanguageLinksRequest => GetLanguageLinksRequest.decode(value),
+    responseSerialize: (value: GetLanguageLinksResponse): Buffer =>
+      Buffer.from(GetLanguageLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLanguageLinksResponse => GetLanguageLinksResponse.decode(value),
+  },
+  /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
+  runJobs: {
+    path: "/wiki.content.v1.ContentService/RunJobs" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunJobsRequest): Buffer => Buffer.from(RunJobsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunJobsRequest => RunJobsRequest.decode(value),
+    responseSerialize: (value: RunJobsResponse): Buffer => Buffer.from(RunJobsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunJobsResponse => RunJobsResponse.decode(value),
+  },
 } as const;
 
 export interface ContentServiceServer extends UntypedServiceImplementation {
@@ -2958,6 +10502,50 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   getRevisions: handleUnaryCall<GetRevisionsRequest, GetRevisionsResponse>;
   /** Replica lag in seconds for maxlag (0 replicas configured -> lag -1, which never fires). */
   getReplicationLag: handleUnaryCall<GetReplicationLagRequest, GetReplicationLagResponse>;
+  /**
+   * --- History and listings (REST history endpoints, list=allpages) ---
+   * One page's history, newest first, keyset-paginated on (timestamp, id) with MediaWiki's filters.
+   */
+  getHistory: handleUnaryCall<GetHistoryRequest, GetHistoryResponse>;
+  /** Revision counts of one page for /history/counts/{type}, each capped by a LIMIT cap+1 query. */
+  countRevisions: handleUnaryCall<CountRevisionsRequest, CountRevisionsResponse>;
+  /** Pages of one namespace in title order (list=allpages), keyset-paginated on the title. */
+  listPages: handleUnaryCall<ListPagesRequest, ListPagesResponse>;
+  /**
+   * --- Edits (action=edit, REST PUT/POST page) ---
+   * One edit as MediaWiki's ApiEditPage + EditPage: text/append/prepend/section/undo, checks,
+   * rate limit, 3-way merge of stale bases, and the save — in one transaction per edit.
+   */
+  edit: handleUnaryCall<EditRequest, EditResponse>;
+  /**
+   * --- Change feed (search indexing; services/content/src/rpc/feed.ts) ---
+   * Every page change after `from_position`, in position order: the backlog, then live changes
+   * as they commit. Positions follow commit order, so a consumer's cursor never skips a change.
+   */
+  streamChanges: handleServerStreamingCall<StreamChangesRequest, PageChange>;
+  /** The current state of pages for indexing: title, redirect target and latest wikitext. */
+  getPagesForIndex: handleUnaryCall<GetPagesForIndexRequest, GetPagesForIndexResponse>;
+  /** How far a consumer at `after_position` is behind: the changes after it and the oldest one's age. */
+  getChangeFeedStatus: handleUnaryCall<GetChangeFeedStatusRequest, GetChangeFeedStatusResponse>;
+  /**
+   * --- Diffs (action=compare, REST /v1/revision/{from}/compare/{to}) ---
+   * Resolves both sides (revision, page, title or supplied text; torelative) and diffs them as
+   * wikidiff2 1.13 does: MediaWiki's HTML table or the inline JSON entries.
+   */
+  compare: handleUnaryCall<CompareRequest, CompareResponse>;
+  /**
+   * --- Rendering, link tables and jobs (services/content/src/render, links, jobs) ---
+   * Wikitext -> HTML (action=parse): supplied text, or a page/revision (served from the parser cache).
+   */
+  parse: handleUnaryCall<ParseRequest, ParseResponse>;
+  /** Template expansion only (action=expandtemplates). */
+  expandTemplates: handleUnaryCall<ExpandTemplatesRequest, ExpandTemplatesResponse>;
+  /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
+  getRevisionHtml: handleUnaryCall<GetRevisionHtmlRequest, GetRevisionHtmlResponse>;
+  /** A page's language links from the langlinks table (REST /links/language). */
+  getLanguageLinks: handleUnaryCall<GetLanguageLinksRequest, GetLanguageLinksResponse>;
+  /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
+  runJobs: handleUnaryCall<RunJobsRequest, RunJobsResponse>;
 }
 
 export interface ContentServiceClient extends Client {
@@ -3056,6 +10644,220 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetReplicationLagResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- History and listings (REST history endpoints, list=allpages) ---
+   * One page's history, newest first, keyset-paginated on (timestamp, id) with MediaWiki's filters.
+   */
+  getHistory(
+    request: GetHistoryRequest,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getHistory(
+    request: GetHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getHistory(
+    request: GetHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** Revision counts of one page for /history/counts/{type}, each capped by a LIMIT cap+1 query. */
+  countRevisions(
+    request: CountRevisionsRequest,
+    callback: (error: ServiceError | null, response: CountRevisionsResponse) => void,
+  ): ClientUnaryCall;
+  countRevisions(
+    request: CountRevisionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountRevisionsResponse) => void,
+  ): ClientUnaryCall;
+  countRevisions(
+    request: CountRevisionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountRevisionsResponse) => void,
+  ): ClientUnaryCall;
+  /** Pages of one namespace in title order (list=allpages), keyset-paginated on the title. */
+  listPages(
+    request: ListPagesRequest,
+    callback: (error: ServiceError | null, response: ListPagesResponse) => void,
+  ): ClientUnaryCall;
+  listPages(
+    request: ListPagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPagesResponse) => void,
+  ): ClientUnaryCall;
+  listPages(
+    request: ListPagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPagesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Edits (action=edit, REST PUT/POST page) ---
+   * One edit as MediaWiki's ApiEditPage + EditPage: text/append/prepend/section/undo, checks,
+   * rate limit, 3-way merge of stale bases, and the save — in one transaction per edit.
+   */
+  edit(request: EditRequest, callback: (error: ServiceError | null, response: EditResponse) => void): ClientUnaryCall;
+  edit(
+    request: EditRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EditResponse) => void,
+  ): ClientUnaryCall;
+  edit(
+    request: EditRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EditResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Change feed (search indexing; services/content/src/rpc/feed.ts) ---
+   * Every page change after `from_position`, in position order: the backlog, then live changes
+   * as they commit. Positions follow commit order, so a consumer's cursor never skips a change.
+   */
+  streamChanges(request: StreamChangesRequest, options?: Partial<CallOptions>): ClientReadableStream<PageChange>;
+  streamChanges(
+    request: StreamChangesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<PageChange>;
+  /** The current state of pages for indexing: title, redirect target and latest wikitext. */
+  getPagesForIndex(
+    request: GetPagesForIndexRequest,
+    callback: (error: ServiceError | null, response: GetPagesForIndexResponse) => void,
+  ): ClientUnaryCall;
+  getPagesForIndex(
+    request: GetPagesForIndexRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPagesForIndexResponse) => void,
+  ): ClientUnaryCall;
+  getPagesForIndex(
+    request: GetPagesForIndexRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPagesForIndexResponse) => void,
+  ): ClientUnaryCall;
+  /** How far a consumer at `after_position` is behind: the changes after it and the oldest one's age. */
+  getChangeFeedStatus(
+    request: GetChangeFeedStatusRequest,
+    callback: (error: ServiceError | null, response: GetChangeFeedStatusResponse) => void,
+  ): ClientUnaryCall;
+  getChangeFeedStatus(
+    request: GetChangeFeedStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChangeFeedStatusResponse) => void,
+  ): ClientUnaryCall;
+  getChangeFeedStatus(
+    request: GetChangeFeedStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChangeFeedStatusResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Diffs (action=compare, REST /v1/revision/{from}/compare/{to}) ---
+   * Resolves both sides (revision, page, title or supplied text; torelative) and diffs them as
+   * wikidiff2 1.13 does: MediaWiki's HTML table or the inline JSON entries.
+   */
+  compare(
+    request: CompareRequest,
+    callback: (error: ServiceError | null, response: CompareResponse) => void,
+  ): ClientUnaryCall;
+  compare(
+    request: CompareRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompareResponse) => void,
+  ): ClientUnaryCall;
+  compare(
+    request: CompareRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompareResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Rendering, link tables and jobs (services/content/src/render, links, jobs) ---
+   * Wikitext -> HTML (action=parse): supplied text, or a page/revision (served from the parser cache).
+   */
+  parse(
+    request: ParseRequest,
+    callback: (error: ServiceError | null, response: ParseResponse) => void,
+  ): ClientUnaryCall;
+  parse(
+    request: ParseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ParseResponse) => void,
+  ): ClientUnaryCall;
+  parse(
+    request: ParseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ParseResponse) => void,
+  ): ClientUnaryCall;
+  /** Template expansion only (action=expandtemplates). */
+  expandTemplates(
+    request: ExpandTemplatesRequest,
+    callback: (error: ServiceError | null, response: ExpandTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  expandTemplates(
+    request: ExpandTemplatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExpandTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  expandTemplates(
+    request: ExpandTemplatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExpandTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
+  getRevisionHtml(
+    request: GetRevisionHtmlRequest,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  getRevisionHtml(
+    request: GetRevisionHtmlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  getRevisionHtml(
+    request: GetRevisionHtmlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  /** A page's language links from the langlinks table (REST /links/language). */
+  getLanguageLinks(
+    request: GetLanguageLinksRequest,
+    callback: (error: ServiceError | null, response: GetLanguageLinksResponse) => void,
+  ): ClientUnaryCall;
+  getLanguageLinks(
+    request: GetLanguageLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLanguageLinksResponse) => void,
+  ): ClientUnaryCall;
+  getLanguageLinks(
+    request: GetLanguageLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLanguageLinksResponse) => void,
+  ): ClientUnaryCall;
+  /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
+  runJobs(
+    request: RunJobsRequest,
+    callback: (error: ServiceError | null, response: RunJobsResponse) => void,
+  ): ClientUnaryCall;
+  runJobs(
+    request: RunJobsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunJobsResponse) => void,
+  ): ClientUnaryCall;
+  runJobs(
+    request: RunJobsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunJobsResponse) => void,
   ): ClientUnaryCall;
 }
 

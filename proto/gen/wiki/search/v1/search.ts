@@ -31,7 +31,84 @@ export interface GetIndexStatusResponse {
   engine: string;
   /** last change-feed position applied */
   indexedThrough: number;
+  /** age of the oldest change not applied yet; 0 when caught up */
   lagSeconds: number;
+  /** changes the feed holds after indexed_through (-1: content unreachable) */
+  pendingChanges: number;
+  /** some instance holds the indexer lease */
+  indexerActive: boolean;
+}
+
+export interface SearchPagesRequest {
+  /** the wiki's search syntax */
+  query: string;
+  /** empty: the main namespace; a namespace prefix in the query wins */
+  namespaces: number[];
+  /** "text" (default), "title" (titles only) or "nearmatch" (exact title) */
+  what: string;
+  limit: number;
+  offset: number;
+  /**
+   * "relevance" (default), "last_edit_desc", "last_edit_asc", "create_timestamp_desc",
+   * "create_timestamp_asc", "title_natural_asc", "title_natural_desc", "incoming_links_*" (as relevance)
+   */
+  sort: string;
+  /** compute snippet/title_snippet/redirect_snippet */
+  withSnippets: boolean;
+}
+
+export interface SearchHit {
+  pageId: number;
+  namespace: number;
+  /** prefixed title text, e.g. "Talk:Foo bar" */
+  title: string;
+  /** bytes of the latest revision */
+  size: number;
+  wordCount: number;
+  /** latest revision, ISO 8601 */
+  timestamp: string;
+  /** HTML: escaped text with <span class='searchmatch'> around matches */
+  snippet: string;
+  titleSnippet: string;
+  /** prefixed title of the redirect that matched ("" when none) */
+  redirectTitle: string;
+  redirectSnippet: string;
+  score: number;
+}
+
+export interface SearchPagesResponse {
+  hits: SearchHit[];
+  totalHits: number;
+  /** "" when the engine has none */
+  suggestion: string;
+  suggestionSnippet: string;
+  rewrittenQuery: string;
+  rewrittenQuerySnippet: string;
+}
+
+export interface CompleteTitlesRequest {
+  /** may start with a namespace prefix ("Talk:Fo") */
+  prefix: string;
+  /** empty: the main namespace */
+  namespaces: number[];
+  limit: number;
+  offset: number;
+  /** a redirect match is answered with its target */
+  resolveRedirects: boolean;
+}
+
+export interface TitleMatch {
+  pageId: number;
+  namespace: number;
+  /** prefixed title text */
+  title: string;
+  /** with resolve_redirects: the redirect's prefixed title that matched */
+  redirectFrom: string;
+}
+
+export interface CompleteTitlesResponse {
+  matches: TitleMatch[];
+  hasMore: boolean;
 }
 
 function createBaseGetIndexStatusRequest(): GetIndexStatusRequest {
@@ -87,7 +164,7 @@ export const GetIndexStatusRequest: MessageFns<GetIndexStatusRequest> = {
 };
 
 function createBaseGetIndexStatusResponse(): GetIndexStatusResponse {
-  return { engine: "", indexedThrough: 0, lagSeconds: 0 };
+  return { engine: "", indexedThrough: 0, lagSeconds: 0, pendingChanges: 0, indexerActive: false };
 }
 
 export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
@@ -100,6 +177,12 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
     }
     if (message.lagSeconds !== 0) {
       writer.uint32(25).double(message.lagSeconds);
+    }
+    if (message.pendingChanges !== 0) {
+      writer.uint32(32).int64(message.pendingChanges);
+    }
+    if (message.indexerActive !== false) {
+      writer.uint32(40).bool(message.indexerActive);
     }
     return writer;
   },
@@ -141,6 +224,22 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
             message.lagSeconds = reader.double();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pendingChanges = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.indexerActive = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -166,6 +265,16 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
         : isSet(object.lag_seconds)
         ? globalThis.Number(object.lag_seconds)
         : 0,
+      pendingChanges: isSet(object.pendingChanges)
+        ? globalThis.Number(object.pendingChanges)
+        : isSet(object.pending_changes)
+        ? globalThis.Number(object.pending_changes)
+        : 0,
+      indexerActive: isSet(object.indexerActive)
+        ? globalThis.Boolean(object.indexerActive)
+        : isSet(object.indexer_active)
+        ? globalThis.Boolean(object.indexer_active)
+        : false,
     };
   },
 
@@ -180,6 +289,12 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
     if (message.lagSeconds !== 0) {
       obj.lagSeconds = floatToJson(message.lagSeconds);
     }
+    if (message.pendingChanges !== 0) {
+      obj.pendingChanges = Math.round(message.pendingChanges);
+    }
+    if (message.indexerActive !== false) {
+      obj.indexerActive = message.indexerActive;
+    }
     return obj;
   },
 
@@ -191,6 +306,993 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
     message.engine = object.engine ?? "";
     message.indexedThrough = object.indexedThrough ?? 0;
     message.lagSeconds = object.lagSeconds ?? 0;
+    message.pendingChanges = object.pendingChanges ?? 0;
+    message.indexerActive = object.indexerActive ?? false;
+    return message;
+  },
+};
+
+function createBaseSearchPagesRequest(): SearchPagesRequest {
+  return { query: "", namespaces: [], what: "", limit: 0, offset: 0, sort: "", withSnippets: false };
+}
+
+export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
+  encode(message: SearchPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.query !== "") {
+      writer.uint32(10).string(message.query);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.what !== "") {
+      writer.uint32(26).string(message.what);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(40).int32(message.offset);
+    }
+    if (message.sort !== "") {
+      writer.uint32(50).string(message.sort);
+    }
+    if (message.withSnippets !== false) {
+      writer.uint32(56).bool(message.withSnippets);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.what = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sort = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.withSnippets = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchPagesRequest {
+    return {
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      what: isSet(object.what) ? globalThis.String(object.what) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      sort: isSet(object.sort) ? globalThis.String(object.sort) : "",
+      withSnippets: isSet(object.withSnippets)
+        ? globalThis.Boolean(object.withSnippets)
+        : isSet(object.with_snippets)
+        ? globalThis.Boolean(object.with_snippets)
+        : false,
+    };
+  },
+
+  toJSON(message: SearchPagesRequest): unknown {
+    const obj: any = {};
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.what !== "") {
+      obj.what = message.what;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.sort !== "") {
+      obj.sort = message.sort;
+    }
+    if (message.withSnippets !== false) {
+      obj.withSnippets = message.withSnippets;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchPagesRequest>, I>>(base?: I): SearchPagesRequest {
+    return SearchPagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchPagesRequest>, I>>(object: I): SearchPagesRequest {
+    const message = createBaseSearchPagesRequest();
+    message.query = object.query ?? "";
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.what = object.what ?? "";
+    message.limit = object.limit ?? 0;
+    message.offset = object.offset ?? 0;
+    message.sort = object.sort ?? "";
+    message.withSnippets = object.withSnippets ?? false;
+    return message;
+  },
+};
+
+function createBaseSearchHit(): SearchHit {
+  return {
+    pageId: 0,
+    namespace: 0,
+    title: "",
+    size: 0,
+    wordCount: 0,
+    timestamp: "",
+    snippet: "",
+    titleSnippet: "",
+    redirectTitle: "",
+    redirectSnippet: "",
+    score: 0,
+  };
+}
+
+export const SearchHit: MessageFns<SearchHit> = {
+  encode(message: SearchHit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      writer.uint32(16).int32(message.namespace);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int32(message.size);
+    }
+    if (message.wordCount !== 0) {
+      writer.uint32(40).int32(message.wordCount);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(50).string(message.timestamp);
+    }
+    if (message.snippet !== "") {
+      writer.uint32(58).string(message.snippet);
+    }
+    if (message.titleSnippet !== "") {
+      writer.uint32(66).string(message.titleSnippet);
+    }
+    if (message.redirectTitle !== "") {
+      writer.uint32(74).string(message.redirectTitle);
+    }
+    if (message.redirectSnippet !== "") {
+      writer.uint32(82).string(message.redirectSnippet);
+    }
+    if (message.score !== 0) {
+      writer.uint32(89).double(message.score);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchHit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchHit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.wordCount = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.snippet = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.titleSnippet = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.redirectTitle = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.redirectSnippet = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 89) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchHit {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      wordCount: isSet(object.wordCount)
+        ? globalThis.Number(object.wordCount)
+        : isSet(object.word_count)
+        ? globalThis.Number(object.word_count)
+        : 0,
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      snippet: isSet(object.snippet) ? globalThis.String(object.snippet) : "",
+      titleSnippet: isSet(object.titleSnippet)
+        ? globalThis.String(object.titleSnippet)
+        : isSet(object.title_snippet)
+        ? globalThis.String(object.title_snippet)
+        : "",
+      redirectTitle: isSet(object.redirectTitle)
+        ? globalThis.String(object.redirectTitle)
+        : isSet(object.redirect_title)
+        ? globalThis.String(object.redirect_title)
+        : "",
+      redirectSnippet: isSet(object.redirectSnippet)
+        ? globalThis.String(object.redirectSnippet)
+        : isSet(object.redirect_snippet)
+        ? globalThis.String(object.redirect_snippet)
+        : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+    };
+  },
+
+  toJSON(message: SearchHit): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.wordCount !== 0) {
+      obj.wordCount = Math.round(message.wordCount);
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.snippet !== "") {
+      obj.snippet = message.snippet;
+    }
+    if (message.titleSnippet !== "") {
+      obj.titleSnippet = message.titleSnippet;
+    }
+    if (message.redirectTitle !== "") {
+      obj.redirectTitle = message.redirectTitle;
+    }
+    if (message.redirectSnippet !== "") {
+      obj.redirectSnippet = message.redirectSnippet;
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchHit>, I>>(base?: I): SearchHit {
+    return SearchHit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchHit>, I>>(object: I): SearchHit {
+    const message = createBaseSearchHit();
+    message.pageId = object.pageId ?? 0;
+    message.namespace = object.namespace ?? 0;
+    message.title = object.title ?? "";
+    message.size = object.size ?? 0;
+    message.wordCount = object.wordCount ?? 0;
+    message.timestamp = object.timestamp ?? "";
+    message.snippet = object.snippet ?? "";
+    message.titleSnippet = object.titleSnippet ?? "";
+    message.redirectTitle = object.redirectTitle ?? "";
+    message.redirectSnippet = object.redirectSnippet ?? "";
+    message.score = object.score ?? 0;
+    return message;
+  },
+};
+
+function createBaseSearchPagesResponse(): SearchPagesResponse {
+  return {
+    hits: [],
+    totalHits: 0,
+    suggestion: "",
+    suggestionSnippet: "",
+    rewrittenQuery: "",
+    rewrittenQuerySnippet: "",
+  };
+}
+
+export const SearchPagesResponse: MessageFns<SearchPagesResponse> = {
+  encode(message: SearchPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.hits) {
+      SearchHit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.totalHits !== 0) {
+      writer.uint32(16).int64(message.totalHits);
+    }
+    if (message.suggestion !== "") {
+      writer.uint32(26).string(message.suggestion);
+    }
+    if (message.suggestionSnippet !== "") {
+      writer.uint32(34).string(message.suggestionSnippet);
+    }
+    if (message.rewrittenQuery !== "") {
+      writer.uint32(42).string(message.rewrittenQuery);
+    }
+    if (message.rewrittenQuerySnippet !== "") {
+      writer.uint32(50).string(message.rewrittenQuerySnippet);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.hits.push(SearchHit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.totalHits = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.suggestion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.suggestionSnippet = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rewrittenQuery = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.rewrittenQuerySnippet = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchPagesResponse {
+    return {
+      hits: globalThis.Array.isArray(object?.hits) ? object.hits.map((e: any) => SearchHit.fromJSON(e)) : [],
+      totalHits: isSet(object.totalHits)
+        ? globalThis.Number(object.totalHits)
+        : isSet(object.total_hits)
+        ? globalThis.Number(object.total_hits)
+        : 0,
+      suggestion: isSet(object.suggestion) ? globalThis.String(object.suggestion) : "",
+      suggestionSnippet: isSet(object.suggestionSnippet)
+        ? globalThis.String(object.suggestionSnippet)
+        : isSet(object.suggestion_snippet)
+        ? globalThis.String(object.suggestion_snippet)
+        : "",
+      rewrittenQuery: isSet(object.rewrittenQuery)
+        ? globalThis.String(object.rewrittenQuery)
+        : isSet(object.rewritten_query)
+        ? globalThis.String(object.rewritten_query)
+        : "",
+      rewrittenQuerySnippet: isSet(object.rewrittenQuerySnippet)
+        ? globalThis.String(object.rewrittenQuerySnippet)
+        : isSet(object.rewritten_query_snippet)
+        ? globalThis.String(object.rewritten_query_snippet)
+        : "",
+    };
+  },
+
+  toJSON(message: SearchPagesResponse): unknown {
+    const obj: any = {};
+    if (message.hits?.length) {
+      obj.hits = message.hits.map((e) => SearchHit.toJSON(e));
+    }
+    if (message.totalHits !== 0) {
+      obj.totalHits = Math.round(message.totalHits);
+    }
+    if (message.suggestion !== "") {
+      obj.suggestion = message.suggestion;
+    }
+    if (message.suggestionSnippet !== "") {
+      obj.suggestionSnippet = message.suggestionSnippet;
+    }
+    if (message.rewrittenQuery !== "") {
+      obj.rewrittenQuery = message.rewrittenQuery;
+    }
+    if (message.rewrittenQuerySnippet !== "") {
+      obj.rewrittenQuerySnippet = message.rewrittenQuerySnippet;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchPagesResponse>, I>>(base?: I): SearchPagesResponse {
+    return SearchPagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchPagesResponse>, I>>(object: I): SearchPagesResponse {
+    const message = createBaseSearchPagesResponse();
+    message.hits = object.hits?.map((e) => SearchHit.fromPartial(e)) || [];
+    message.totalHits = object.totalHits ?? 0;
+    message.suggestion = object.suggestion ?? "";
+    message.suggestionSnippet = object.suggestionSnippet ?? "";
+    message.rewrittenQuery = object.rewrittenQuery ?? "";
+    message.rewrittenQuerySnippet = object.rewrittenQuerySnippet ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteTitlesRequest(): CompleteTitlesRequest {
+  return { prefix: "", namespaces: [], limit: 0, offset: 0, resolveRedirects: false };
+}
+
+export const CompleteTitlesRequest: MessageFns<CompleteTitlesRequest> = {
+  encode(message: CompleteTitlesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.prefix !== "") {
+      writer.uint32(10).string(message.prefix);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(32).int32(message.offset);
+    }
+    if (message.resolveRedirects !== false) {
+      writer.uint32(40).bool(message.resolveRedirects);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteTitlesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteTitlesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.resolveRedirects = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteTitlesRequest {
+    return {
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      resolveRedirects: isSet(object.resolveRedirects)
+        ? globalThis.Boolean(object.resolveRedirects)
+        : isSet(object.resolve_redirects)
+        ? globalThis.Boolean(object.resolve_redirects)
+        : false,
+    };
+  },
+
+  toJSON(message: CompleteTitlesRequest): unknown {
+    const obj: any = {};
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.resolveRedirects !== false) {
+      obj.resolveRedirects = message.resolveRedirects;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteTitlesRequest>, I>>(base?: I): CompleteTitlesRequest {
+    return CompleteTitlesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteTitlesRequest>, I>>(object: I): CompleteTitlesRequest {
+    const message = createBaseCompleteTitlesRequest();
+    message.prefix = object.prefix ?? "";
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.limit = object.limit ?? 0;
+    message.offset = object.offset ?? 0;
+    message.resolveRedirects = object.resolveRedirects ?? false;
+    return message;
+  },
+};
+
+function createBaseTitleMatch(): TitleMatch {
+  return { pageId: 0, namespace: 0, title: "", redirectFrom: "" };
+}
+
+export const TitleMatch: MessageFns<TitleMatch> = {
+  encode(message: TitleMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      writer.uint32(16).int32(message.namespace);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.redirectFrom !== "") {
+      writer.uint32(34).string(message.redirectFrom);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TitleMatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTitleMatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.redirectFrom = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TitleMatch {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      redirectFrom: isSet(object.redirectFrom)
+        ? globalThis.String(object.redirectFrom)
+        : isSet(object.redirect_from)
+        ? globalThis.String(object.redirect_from)
+        : "",
+    };
+  },
+
+  toJSON(message: TitleMatch): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.redirectFrom !== "") {
+      obj.redirectFrom = message.redirectFrom;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TitleMatch>, I>>(base?: I): TitleMatch {
+    return TitleMatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TitleMatch>, I>>(object: I): TitleMatch {
+    const message = createBaseTitleMatch();
+    message.pageId = object.pageId ?? 0;
+    message.namespace = object.namespace ?? 0;
+    message.title = object.title ?? "";
+    message.redirectFrom = object.redirectFrom ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteTitlesResponse(): CompleteTitlesResponse {
+  return { matches: [], hasMore: false };
+}
+
+export const CompleteTitlesResponse: MessageFns<CompleteTitlesResponse> = {
+  encode(message: CompleteTitlesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.matches) {
+      TitleMatch.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.hasMore !== false) {
+      writer.uint32(16).bool(message.hasMore);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteTitlesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteTitlesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.matches.push(TitleMatch.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hasMore = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteTitlesResponse {
+    return {
+      matches: globalThis.Array.isArray(object?.matches) ? object.matches.map((e: any) => TitleMatch.fromJSON(e)) : [],
+      hasMore: isSet(object.hasMore)
+        ? globalThis.Boolean(object.hasMore)
+        : isSet(object.has_more)
+        ? globalThis.Boolean(object.has_more)
+        : false,
+    };
+  },
+
+  toJSON(message: CompleteTitlesResponse): unknown {
+    const obj: any = {};
+    if (message.matches?.length) {
+      obj.matches = message.matches.map((e) => TitleMatch.toJSON(e));
+    }
+    if (message.hasMore !== false) {
+      obj.hasMore = message.hasMore;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteTitlesResponse>, I>>(base?: I): CompleteTitlesResponse {
+    return CompleteTitlesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteTitlesResponse>, I>>(object: I): CompleteTitlesResponse {
+    const message = createBaseCompleteTitlesResponse();
+    message.matches = object.matches?.map((e) => TitleMatch.fromPartial(e)) || [];
+    message.hasMore = object.hasMore ?? false;
     return message;
   },
 };
@@ -209,11 +1311,37 @@ export const SearchServiceService = {
       Buffer.from(GetIndexStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetIndexStatusResponse => GetIndexStatusResponse.decode(value),
   },
+  /** Full-text search in the wiki's search syntax (list=search, REST /v1/search/page). */
+  searchPages: {
+    path: "/wiki.search.v1.SearchService/SearchPages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SearchPagesRequest): Buffer => Buffer.from(SearchPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SearchPagesRequest => SearchPagesRequest.decode(value),
+    responseSerialize: (value: SearchPagesResponse): Buffer => Buffer.from(SearchPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SearchPagesResponse => SearchPagesResponse.decode(value),
+  },
+  /** Title completion: case-insensitive prefix match (list=prefixsearch, opensearch, REST /v1/search/title). */
+  completeTitles: {
+    path: "/wiki.search.v1.SearchService/CompleteTitles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteTitlesRequest): Buffer =>
+      Buffer.from(CompleteTitlesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteTitlesRequest => CompleteTitlesRequest.decode(value),
+    responseSerialize: (value: CompleteTitlesResponse): Buffer =>
+      Buffer.from(CompleteTitlesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteTitlesResponse => CompleteTitlesResponse.decode(value),
+  },
 } as const;
 
 export interface SearchServiceServer extends UntypedServiceImplementation {
   /** Which engine answers and how far the index lags behind the content change feed. */
   getIndexStatus: handleUnaryCall<GetIndexStatusRequest, GetIndexStatusResponse>;
+  /** Full-text search in the wiki's search syntax (list=search, REST /v1/search/page). */
+  searchPages: handleUnaryCall<SearchPagesRequest, SearchPagesResponse>;
+  /** Title completion: case-insensitive prefix match (list=prefixsearch, opensearch, REST /v1/search/title). */
+  completeTitles: handleUnaryCall<CompleteTitlesRequest, CompleteTitlesResponse>;
 }
 
 export interface SearchServiceClient extends Client {
@@ -232,6 +1360,38 @@ export interface SearchServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetIndexStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** Full-text search in the wiki's search syntax (list=search, REST /v1/search/page). */
+  searchPages(
+    request: SearchPagesRequest,
+    callback: (error: ServiceError | null, response: SearchPagesResponse) => void,
+  ): ClientUnaryCall;
+  searchPages(
+    request: SearchPagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SearchPagesResponse) => void,
+  ): ClientUnaryCall;
+  searchPages(
+    request: SearchPagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SearchPagesResponse) => void,
+  ): ClientUnaryCall;
+  /** Title completion: case-insensitive prefix match (list=prefixsearch, opensearch, REST /v1/search/title). */
+  completeTitles(
+    request: CompleteTitlesRequest,
+    callback: (error: ServiceError | null, response: CompleteTitlesResponse) => void,
+  ): ClientUnaryCall;
+  completeTitles(
+    request: CompleteTitlesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteTitlesResponse) => void,
+  ): ClientUnaryCall;
+  completeTitles(
+    request: CompleteTitlesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteTitlesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,99 @@
+/* action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): site-wide blocks of users and IPs. */
+import type { GatewayDeps } from '../../context.js';
+import type { ModuleDecl } from '../types.js';
+import { apiError, requireRight } from './support.js';
+
+export const blockModule: ModuleDecl = {
+  name: 'block',
+  group: 'action',
+  prefix: '',
+  summary: 'Block a user.',
+  params: {
+    user: { type: 'user', help: 'User to block.' },
+    userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
+    expiry: { type: 'string', default: 'never', help: 'Expiry time. May be relative (e.g. 5 months or 2 weeks) or absolute. If set to infinite, indefinite, or never, the block will never expire.' },
+    reason: { type: 'string', default: '', help: 'Reason for block.' },
+    anononly: { type: 'boolean', default: false, help: 'Block anonymous users only.' },
+    nocreate: { type: 'boolean', default: false, help: 'Prevent account creation.' },
+    autoblock: { type: 'boolean', default: false, help: 'Automatically block the last used IP address.' },
+    noemail: { type: 'boolean', default: false, help: 'Prevent user from sending email through the wiki.' },
+    hidename: { type: 'boolean', default: false, help: 'Hide the username from the block log.' },
+    allowusertalk: { type: 'boolean', default: false, help: 'Allow the user to edit their own talk page.' },
+    reblock: { type: 'boolean', default: false, help: 'If the user is already blocked, overwrite the existing block.' },
+    watchuser: { type: 'boolean', default: false, help: "Watch the user's or IP address's user and talk pages." },
+    tags: { type: 'string', multi: true, help: 'Change tags to apply to the entry in the block log.' },
+  },
+  flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
+  examples: { 'action=block&user=192.0.2.5&expiry=3%20days&reason=First%20strike&token=123ABC': 'Block IP address 192.0.2.5 for three days.' },
+  async execute(ctx) {
+    requireRight(ctx, 'block', 'block users from editing');
+    const p = ctx.params;
+    const target = await targetOf(ctx.deps, p.user, p.userid);
+    const r = await ctx.deps.clients.auth.block({
+      target,
+      expiry: String(p.expiry),
+      reason: String(p.reason),
+      performerId: ctx.caller.user.id,
+      performer: ctx.caller.user.name,
+      anononly: p.anononly === true,
+      nocreate: p.nocreate === true,
+      noemail: p.noemail === true,
+      allowusertalk: p.allowusertalk === true,
+      reblock: p.reblock === true,
+    });
+    const b = r.block!;
+    ctx.result.block = {
+      user: r.user,
+      userID: r.userId,
+      expiry: b.expiry,
+      id: b.id,
+      reason: b.reason,
+      anononly: b.anononly,
+      nocreate: b.nocreate,
+      autoblock: false,
+      noemail: b.noemail,
+      hidename: false,
+      allowusertalk: b.allowusertalk,
+      watchuser: false,
+      partial: false,
+    };
+  },
+};
+
+/** The target name: `user`, or the account of `userid`. */
+async function targetOf(deps: GatewayDeps, user: unknown, userid: unknown): Promise<string> {
+  if (typeof user === 'string' && typeof userid === 'number') throw apiError('invalidparammix', 'apierror-invalidparammix', ['"user", "userid"']);
+  if (typeof user === 'string') return user;
+  if (typeof userid === 'number') {
+    const found = (await deps.clients.auth.getUsers({ ids: [userid] })).users[0]?.user;
+    if (!found) throw apiError('nosuchuserid', 'apierror-nosuchuserid', [userid]);
+    return found.name;
+  }
+  throw apiError('missingparam', 'apierror-missingparam-at-least-one-of', ['"user" and "userid"', 2]);
+}
+
+export const unblockModule: ModuleDecl = {
+  name: 'unblock',
+  group: 'action',
+  prefix: '',
+  summary: 'Unblock a user.',
+  params: {
+    id: { type: 'integer', help: 'ID of the block to unblock (obtained through list=blocks). Cannot be used together with user.' },
+    user: { type: 'user', help: 'User to unblock. Cannot be used together with id.' },
+    userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
+    reason: { type: 'string', default: '', help: 'Reason for unblock.' },
+    tags: { type: 'string', multi: true, help: 'Change tags to apply to the entry in the block log.' },
+    watchuser: { type: 'boolean', default: false, help: "Watch the user's or IP address's user and talk pages." },
+  },
+  flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
+  examples: { 'action=unblock&id=105': 'Unblock block ID #105.' },
+  async execute(ctx) {
+    requireRight(ctx, 'block', 'unblock this user');
+    const p = ctx.params;
+    if (typeof p.id === 'number' && (p.user !== undefined || p.userid !== undefined)) throw apiError('invalidparammix', 'apierror-unblock-idanduser');
+    if (typeof p.id !== 'number' && p.user === undefined && p.userid === undefined) throw apiError('missingparam', 'apierror-unblock-notarget');
+    const target = typeof p.id === 'number' ? '' : await targetOf(ctx.deps, p.user, p.userid);
+    const r = await ctx.deps.clients.auth.unblock({ id: typeof p.id === 'number' ? p.id : 0, target, performerId: ctx.caller.user.id });
+    ctx.result.unblock = { id: r.block?.id ?? 0, user: r.user, userid: r.userId, reason: String(p.reason) };
+  },
+};

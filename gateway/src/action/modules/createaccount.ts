@@ -1,0 +1,47 @@
+/* action=createaccount (MediaWiki's ApiAMCreateAccount): name rules, password policy, per-IP throttle. */
+import type { ModuleDecl } from '../types.js';
+import { AUTHMANAGER_PARAMS, failResult, field, requireReturnUrlOrContinue } from './authmanager.js';
+import { apiError, apiMessage, cookies } from './support.js';
+
+export const createaccountModule: ModuleDecl = {
+  name: 'createaccount',
+  group: 'action',
+  prefix: 'create',
+  summary: 'Create a new user account.',
+  params: { ...AUTHMANAGER_PARAMS },
+  flags: { mustBePosted: true, needsToken: 'createaccount', readRights: false, writeMode: true },
+  examples: {
+    'action=createaccount&username=Example&password=ExamplePassword&retype=ExamplePassword&createreturnurl=http://example.org/&createtoken=123ABC':
+      'Start the process of creating user Example with the password ExamplePassword.',
+  },
+  async execute(ctx) {
+    requireReturnUrlOrContinue(ctx);
+    const { caller, deps } = ctx;
+    if (!caller.user.rights.includes('createaccount')) throw apiError('permissiondenied', 'apierror-permissiondenied', ['create accounts']);
+    if (caller.user.block?.nocreate) throw apiError('blocked', 'apierror-blocked', [], { blockinfo: caller.user.block });
+    const password = field(ctx, 'password');
+    const retype = ctx.raw.has('retype') ? field(ctx, 'retype') : password;
+    field(ctx, 'rememberMe');
+    if (retype !== password) {
+      const m = apiMessage('badretype', 'badretype');
+      ctx.result.createaccount = failResult(ctx, 'badretype', { key: 'badretype', text: m.wikitext ?? m.text, params: [] });
+      return;
+    }
+    const r = await deps.clients.auth.createAccount({
+      sessionId: caller.sessionId,
+      username: field(ctx, 'username'),
+      password,
+      ip: caller.ip,
+      email: field(ctx, 'email'),
+      realname: field(ctx, 'realname'),
+      // An anonymous creator is logged in as the new account, as MediaWiki does.
+      logIn: caller.user.anonymous,
+    });
+    if (!r.ok) {
+      ctx.result.createaccount = failResult(ctx, r.messageCode, r.message);
+      return;
+    }
+    if (r.sessionId) cookies(ctx).set(r.sessionId);
+    ctx.result.createaccount = { status: 'PASS', username: r.user?.name ?? '' };
+  },
+};

@@ -1,0 +1,47 @@
+/*
+ * action=expandtemplates (MediaWiki's ApiExpandTemplates): template expansion of supplied
+ * wikitext through the content service, with the props wikitext, categories, properties,
+ * volatile, ttl and parsetree (the deprecated default output without prop is the bare wikitext).
+ */
+import { setContentValue, setIndexedTagName, META, type ModuleDecl, type ResultObject } from '../types.js';
+
+const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'] as const;
+
+export const expandtemplatesModule: ModuleDecl = {
+  name: 'expandtemplates',
+  group: 'action',
+  prefix: '',
+  summary: 'Expands all templates within wikitext.',
+  params: {
+    title: { type: 'string', default: 'API', help: 'Title of the page.' },
+    text: { type: 'text', required: true, help: 'Wikitext to convert.' },
+    revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
+    prop: { type: PROPS, multi: true, help: 'Which pieces of information to get.' },
+    includecomments: { type: 'boolean', default: false, help: 'Whether to include HTML comments in the output.' },
+  },
+  flags: {},
+  examples: { 'action=expandtemplates&text={{Project:Sandbox}}&prop=wikitext': 'Expand the wikitext {{Project:Sandbox}}.' },
+  async execute(ctx) {
+    const p = ctx.params;
+    const props = new Set((p.prop as string[] | undefined) ?? []);
+    const r = await ctx.deps.clients.content.expandTemplates({ text: p.text as string, title: p.title as string, revId: (p.revid as number | undefined) ?? 0 });
+    if (props.size === 0) {
+      // Without prop MediaWiki returns the bare wikitext and a deprecation warning.
+      ctx.addWarning('expandtemplates', {
+        code: 'deprecation',
+        text: 'Because no values have been specified for the prop parameter, a legacy format has been used for the output. This format is deprecated, and in the future, a default value will be set for the prop parameter, causing the new format to always be used.',
+      });
+      ctx.result.expandtemplates = setContentValue({ [META.BC_SUBELEMENTS]: [] }, 'wikitext', r.wikitext);
+      return;
+    }
+    const out: ResultObject = {};
+    if (props.has('wikitext')) out.wikitext = r.wikitext;
+    if (props.has('categories')) out.categories = setIndexedTagName(r.categories.map((c) => setContentValue({ ...(c.sortkey ? { sortkey: c.sortkey } : {}) }, 'category', c.name)), 'category');
+    if (props.has('properties')) out.properties = setIndexedTagName(r.properties.map((x) => setContentValue({ name: x.name }, 'value', x.value)), 'property');
+    if (props.has('volatile') && r.volatile) out.volatile = true;
+    if (props.has('ttl') && r.volatile) out.ttl = r.ttl;
+    if (props.has('parsetree')) out.parsetree = r.parseTree;
+    out[META.BC_SUBELEMENTS] = ['wikitext', 'parsetree'];
+    ctx.result.expandtemplates = out;
+  },
+};

@@ -1,0 +1,19 @@
+/* action=logout (MediaWiki's ApiLogout): ends the session; its tokens stop working. */
+import { setArrayType, type ModuleDecl } from '../types.js';
+import { cookies } from './support.js';
+
+export const logoutModule: ModuleDecl = {
+  name: 'logout',
+  group: 'action',
+  prefix: '',
+  summary: 'Log out and clear session data.',
+  params: {},
+  flags: { mustBePosted: true, needsToken: 'csrf', readRights: false },
+  examples: { 'action=logout&token=123ABC': 'Log the current user out.' },
+  async execute(ctx) {
+    if (ctx.caller.sessionId) await ctx.deps.clients.auth.logout(ctx.caller.sessionId);
+    cookies(ctx).clear();
+    // MediaWiki answers with an empty object (its top-level result is always associative).
+    setArrayType(ctx.result, 'assoc');
+  },
+};

@@ -1,0 +1,156 @@
+/*
+ * action=parse (MediaWiki's ApiParse): renders supplied text, a page or a revision through the
+ * content service's Parse RPC (saved revisions come from the parser cache) and reports the props
+ * asked for in ApiParse's key order and shapes. Not offered: pst/onlypst, summary, headhtml and
+ * the skin/module props.
+ */
+import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
+import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+
+const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
+const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
+
+/** Rows of the ParserOutput limit report (ApiParse's limitreportdata). */
+function limitReportData(r: ParseResponse): ResultObject[] {
+  const l = r.limits;
+  if (!l) return [];
+  const row = (name: string, ...values: unknown[]): ResultObject => ({ name, ...Object.fromEntries(values.map((v, i) => [String(i), v])) });
+  return [
+    row('limitreport-cputime', l.cpuSeconds.toFixed(3)),
+    row('limitreport-walltime', l.wallSeconds.toFixed(3)),
+    row('limitreport-ppvisitednodes', l.ppVisitedNodes, 1000000),
+    row('limitreport-postexpandincludesize', l.postExpandIncludeSize, 2097152),
+    row('limitreport-templateargumentsize', l.templateArgumentSize, 2097152),
+    row('limitreport-expansiondepth', l.expansionDepth, 100),
+    row('limitreport-expensivefunctioncount', l.expensiveFunctions, 100),
+    row('limitreport-unstrip-depth', 0, 20),
+    row('limitreport-unstrip-size', l.unstripSize, 5000000),
+    row('limitreport-timingprofile', ...l.timingProfile),
+    row('cachereport-timestamp', l.cachedTime),
+    row('cachereport-ttl', l.ttl),
+    { ...row('cachereport-transientcontent', l.volatile), [META.BC_BOOLS]: ['0'] },
+  ];
+}
+
+export const parseModule: ModuleDecl = {
+  name: 'parse',
+  group: 'action',
+  prefix: '',
+  summary: 'Parses content and returns parser output.',
+  params: {
+    title: { type: 'string', help: 'Title of page the text belongs to. If omitted, contentmodel must be specified, and API will be used as the title.' },
+    text: { type: 'text', help: 'Text to parse. Use title or contentmodel to control the content model.' },
+    revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
+    page: { type: 'string', help: 'Parse the content of this page. Cannot be used together with text and title.' },
+    pageid: { type: 'integer', help: 'Parse the content of this page. Overrides page.' },
+    redirects: { type: 'boolean', default: false, help: 'If page or pageid is set to a redirect, resolve it.' },
+    oldid: { type: 'integer', help: 'Parse the content of this revision. Overrides page and pageid.' },
+    prop: { type: PROPS, multi: true, default: DEFAULT_PROPS, help: 'Which pieces of information to get.' },
+    wrapoutputclass: { type: 'string', default: 'mw-parser-output', help: 'CSS class to use to wrap the parser output.' },
+    section: { type: 'string', help: 'Only parse the content of the section with this identifier.' },
+    disablelimitreport: { type: 'boolean', default: false, help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
+    disableeditsection: { type: 'boolean', default: false, help: 'Omit edit section links from the parser output.' },
+    preview: { type: 'boolean', default: false, help: 'Parse in preview mode.' },
+    contentmodel: { type: ['wikitext'], help: 'Content model of the input text. Only valid when used with text.' },
+  },
+  flags: {},
+  examples: {
+    'action=parse&page=Project:Sandbox': 'Parse a page.',
+    'action=parse&text={{Project:Sandbox}}&contentmodel=wikitext': 'Parse wikitext.',
+  },
+  async execute(ctx) {
+    const p = ctx.params;
+    const text = p.text as string | undefined;
+    const title = p.title as string | undefined;
+    const page = p.page as string | undefined;
+    const pageId = p.pageid as number | undefined;
+    const oldId = p.oldid as number | undefined;
+    const sources = [page !== undefined, pageId !== undefined, oldId !== undefined].filter(Boolean).length;
+    if (sources > 0 && (text !== undefined || title !== undefined)) {
+      throw new ApiUsageError('invalidparammix', 'The parameters page, pageid and oldid can not be used together with text and title.');
+    }
+    if (page !== undefined && pageId !== undefined) throw new ApiUsageError('invalidparammix', 'The parameters page and pageid can not be used together.');
+    if (oldId !== undefined && oldId <= 0) throw new ApiUsageError('nosuchrevid', `There is no revision with ID ${oldId}.`);
+    if (pageId !== undefined && pageId <= 0) throw new ApiUsageError('nosuchpageid', `There is no page with ID ${pageId}.`);
+    const props = new Set((p.prop as string[] | undefined) ?? DEFAULT_PROPS.split('|'));
+    const wrap = p.wrapoutputclass as string;
+    const fromText = sources === 0;
+    if (fromText && text === undefined && title !== undefined) {
+      ctx.addWarning('parse', { code: 'titlewithouttext', text: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' });
+    }
+    const r = await ctx.deps.clients.content.parse({
+      hasText: fromText,
+      text: text ?? '',
+      title: title ?? 'API',
+      page: page ?? '',
+      pageId: pageId ?? 0,
+      revId: oldId ?? 0,
+      section: (p.section as string | undefined) ?? '',
+      disableLimitReport: p.disablelimitreport === true,
+      disableEditSection: p.disableeditsection === true,
+      hasWrapClass: wrap !== 'mw-parser-output',
+      wrapClass: wrap,
+      contentModel: (p.contentmodel as string | undefined) ?? '',
+      redirects: p.redirects === true,
+    });
+
+    const out: ResultObject = { title: r.title, pageid: r.pageId };
+    if (!fromText && props.has('revid')) out.revid = r.revId;
+    if (r.redirects.length > 0) out.redirects = setIndexedTagName(r.redirects.map((x) => ({ from: x.from, to: x.to, ...(x.tofragment ? { tofragment: x.tofragment } : {}) })), 'r');
+    if (props.has('text')) out.text = r.html;
+    if (props.has('langlinks')) {
+      out.langlinks = setIndexedTagName(
+        r.langLinks.map((l) => setContentValue({ lang: l.lang, url: l.url, langname: l.autonym, autonym: l.autonym }, 'title', l.title)),
+        'll',
+      );
+    }
+    if (props.has('categories')) {
+      out.categories = setIndexedTagName(
+        r.categories.map((c) => setContentValue({ sortkey: c.sortkey, ...(c.missing ? { missing: true } : {}) }, 'category', c.name)),
+        'cl',
+      );
+    }
+    const linkList = (links: ParseResponse['links'], tag: string) =>
+      setIndexedTagName(
+        links.map((l) => setContentValue({ ns: l.ns, exists: l.exists }, 'title', l.title)),
+        tag,
+      );
+    if (props.has('links')) out.links = linkList(r.links, 'pl');
+    if (props.has('templates')) out.templates = linkList(r.templates, 'tl');
+    if (props.has('images')) out.images = setIndexedTagName([...r.images], 'img');
+    if (props.has('externallinks')) out.externallinks = setIndexedTagName([...r.externalLinks], 'el');
+    if (props.has('sections')) {
+      out.sections = setIndexedTagName(
+        r.sections.map((s) => ({
+          toclevel: s.toclevel,
+          level: String(s.level),
+          line: s.line,
+          number: s.number,
+          index: s.index,
+          fromtitle: s.fromtitle === '' ? false : s.fromtitle,
+          byteoffset: s.byteoffset < 0 ? null : s.byteoffset,
+          anchor: s.anchor,
+        })),
+        's',
+      );
+      if (r.showToc) out.showtoc = true;
+    }
+    if (props.has('parsewarnings')) out.parsewarnings = setIndexedTagName([...r.warnings], 'pw');
+    if (props.has('displaytitle')) out.displaytitle = r.displayTitle;
+    if (props.has('iwlinks')) {
+      out.iwlinks = setIndexedTagName(
+        r.iwLinks.map((l) => setContentValue({ prefix: l.prefix, url: l.url }, 'title', `${l.prefix}:${l.title}`)),
+        'iw',
+      );
+    }
+    if (props.has('wikitext')) out.wikitext = r.wikitext;
+    if (props.has('properties')) {
+      const propsObj: ResultObject = Object.fromEntries(r.properties.map((x) => [x.name, x.value]));
+      out.properties = setArrayType(propsObj, 'BCkvp', 'name');
+    }
+    if (props.has('limitreportdata')) out.limitreportdata = setIndexedTagName(limitReportData(r), 'lr');
+    // formatversion 1 wraps these strings as {"*": …}.
+    out[META.BC_SUBELEMENTS] = ['text', 'wikitext'];
+    ctx.result.parse = out;
+  },
+};

@@ -1,0 +1,22 @@
+/*
+ * Generators (MediaWiki's ApiQueryGeneratorBase): a list or prop module that, named by
+ * `generator=`, produces the page set instead of its own result. Its parameters carry a `g`
+ * before its prefix (gapfrom, gaplimit…) and its continuation goes to the generator part of
+ * `continue`.
+ */
+import type { ActionContext, ModuleDecl } from '../types.js';
+import type { QueryRun } from './run.js';
+
+export interface GeneratorModule extends ModuleDecl {
+  /** Runs the module in generator mode: the ids of the pages it yields, in its order. */
+  generate(ctx: ActionContext, run: QueryRun): Promise<number[]>;
+}
+
+export function isGenerator(m: ModuleDecl): m is GeneratorModule {
+  return m.flags.generator === true && typeof (m as Partial<GeneratorModule>).generate === 'function';
+}
+
+/** The module's declaration as a generator sees its parameters (prefix `g` + prefix). */
+export function asGeneratorParams(m: ModuleDecl): ModuleDecl {
+  return { ...m, prefix: `g${m.prefix}` };
+}

@@ -1,0 +1,55 @@
+/*
+ * list=prefixsearch (MediaWiki's ApiQueryPrefixSearch): titles starting with the search text,
+ * case-insensitively, through the search service's completion; psoffset continuation; also a
+ * generator (generator=prefixsearch, parameters gps*). Redirects are listed as themselves.
+ */
+import type { CompleteTitlesResponse } from '@quire/proto/wiki/search/v1/search';
+import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import type { GeneratorModule } from './generator.js';
+import { queryRunOf, type QueryRun } from './run.js';
+
+/** Completion profiles MediaWiki accepts; the SQL and Meilisearch engines have one behaviour each. */
+export const COMPLETION_PROFILES = ['classic', 'engine_autoselect', 'fast-fuzzy', 'fuzzy', 'fuzzy-subphrases', 'normal', 'normal-subphrases', 'strict'] as const;
+
+function complete(ctx: ActionContext): Promise<CompleteTitlesResponse> {
+  const p = ctx.params;
+  return ctx.deps.clients.search.completeTitles({
+    prefix: p.search as string,
+    namespaces: (p.namespace as number[] | undefined) ?? [0],
+    limit: p.limit as number,
+    offset: (p.offset as number | undefined) ?? 0,
+    resolveRedirects: false,
+  });
+}
+
+export const prefixsearchModule: GeneratorModule = {
+  name: 'prefixsearch',
+  group: 'list',
+  prefix: 'ps',
+  summary: 'Perform a prefix search for page titles.',
+  params: {
+    search: { type: 'string', required: true, help: 'Search string.' },
+    namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Maximum number of results to return.' },
+    offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
+    profile: { type: COMPLETION_PROFILES, default: 'fuzzy', help: 'Search profile to use.' },
+  },
+  flags: { generator: true },
+  examples: { 'action=query&list=prefixsearch&pssearch=meaning': 'Search for page titles beginning with meaning.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const r = await complete(ctx);
+    run.data.prefixsearch = setIndexedTagName(
+      r.matches.map((m): ResultObject => ({ ns: m.namespace, title: m.title, pageid: m.pageId })),
+      'p',
+    );
+    if (r.hasMore) run.continuation.addContinueParam('prefixsearch', 'psoffset', ((ctx.params.offset as number | undefined) ?? 0) + (ctx.params.limit as number));
+  },
+  async generate(ctx, run: QueryRun) {
+    const r = await complete(ctx);
+    const offset = (ctx.params.offset as number | undefined) ?? 0;
+    if (offset > 0) run.continuation.addGeneratorNonContinueParam('gpsoffset', String(offset));
+    if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', String(offset + (ctx.params.limit as number)));
+    return r.matches.map((m) => m.pageId);
+  },
+};

@@ -1,0 +1,175 @@
+/* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
+import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { badContinue } from './continuation.js';
+import { queryRunOf } from './run.js';
+import { blockDetails, groupMemberships } from './userinfo.js';
+
+const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
+const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'];
+
+/** A user name as the auth service stores it (title-like: spaces, first letter upper case), for matching its answers. */
+function userNameKey(raw: string): string {
+  const t = raw.normalize('NFC').replace(/[_\s]+/g, ' ').trim();
+  const first = t.codePointAt(0);
+  return first === undefined ? t : String.fromCodePoint(first).toUpperCase() + t.slice(String.fromCodePoint(first).length);
+}
+
+/** The per-user properties list=users and list=allusers share. */
+function userProps(d: UserDetails, props: readonly string[]): ResultObject {
+  const u = d.user!;
+  const out: ResultObject = { userid: u.id, name: u.name };
+  if (props.includes('editcount')) out.editcount = d.editcount;
+  if (props.includes('registration')) out.registration = d.registration;
+  if (props.includes('blockinfo') && u.block) Object.assign(out, blockDetails(u.block));
+  if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType([...u.groups], 'array'), 'g');
+  if (props.includes('groupmemberships')) out.groupmemberships = groupMemberships(d);
+  if (props.includes('implicitgroups')) out.implicitgroups = setIndexedTagName(setArrayType(u.groups.filter((g) => IMPLICIT_GROUPS.includes(g)), 'array'), 'g');
+  if (props.includes('rights')) out.rights = setIndexedTagName(setArrayType([...u.rights], 'array'), 'r');
+  // Nobody can be emailed through the wiki yet: no mail transport exists.
+  if (props.includes('emailable')) out.emailable = false;
+  if (props.includes('gender')) out.gender = d.gender || 'unknown';
+  return out;
+}
+
+export const usersModule: ModuleDecl = {
+  name: 'users',
+  group: 'list',
+  prefix: 'us',
+  summary: 'Get information about a list of users.',
+  params: {
+    prop: { type: ['blockinfo', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender'], multi: true, help: 'Which pieces of information to include.' },
+    users: { type: 'string', multi: true, help: 'A list of users to get information for.' },
+    userids: { type: 'integer', multi: true, help: 'A list of user IDs to get information for.' },
+  },
+  flags: {},
+  examples: { 'action=query&list=users&ususers=Example&usprop=groups|editcount|gender': 'Return information for user Example.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const names = (p.users as string[] | undefined) ?? [];
+    const ids = (p.userids as number[] | undefined) ?? [];
+    const props = (p.prop as string[] | undefined) ?? [];
+    const out: ResultObject[] = [];
+    const { auth } = ctx.deps.clients;
+    if (ids.length) {
+      const r = await auth.getUsers({ ids });
+      const byId = new Map(r.users.map((d) => [d.user!.id, d]));
+      for (const id of ids) {
+        const d = byId.get(id);
+        out.push(d ? userProps(d, props) : { userid: id, missing: true });
+      }
+    }
+    if (names.length) {
+      const r = await auth.getUsers({ names });
+      const byName = new Map(r.users.map((d) => [d.user!.name, d]));
+      for (const raw of names) {
+        const name = userNameKey(raw);
+        const d = byName.get(name);
+        if (r.invalidNames.includes(raw)) out.push({ name: raw, invalid: true });
+        else if (d) out.push(userProps(d, props));
+        else out.push({ name, missing: true });
+      }
+    }
+    run.data.users = setIndexedTagName(out, 'user');
+  },
+};
+
+export const allusersModule: ModuleDecl = {
+  name: 'allusers',
+  group: 'list',
+  prefix: 'au',
+  summary: 'Enumerate all registered users.',
+  params: {
+    from: { type: 'user', help: 'The user name to start enumerating from.' },
+    to: { type: 'user', help: 'The user name to stop enumerating at.' },
+    prefix: { type: 'string', help: 'Search for all users that begin with this value.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
+    group: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Only include users in the given groups.' },
+    excludegroup: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
+    prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration'], multi: true, help: 'Which pieces of information to include.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total user names to return.' },
+    witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
+  },
+  flags: {},
+  examples: { 'action=query&list=allusers&aufrom=Y': 'List users starting at Y.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const limit = Number(p.limit ?? 10);
+    const r = await ctx.deps.clients.auth.listUsers({
+      from: typeof p.from === 'string' ? p.from : '',
+      to: typeof p.to === 'string' ? p.to : '',
+      prefix: typeof p.prefix === 'string' ? p.prefix : '',
+      groups: (p.group as string[] | undefined) ?? [],
+      excludeGroups: (p.excludegroup as string[] | undefined) ?? [],
+      descending: p.dir === 'descending',
+      limit,
+      withEditsOnly: p.witheditsonly === true,
+    });
+    const props = (p.prop as string[] | undefined) ?? [];
+    run.data.allusers = setIndexedTagName(
+      r.users.map((d) => userProps(d, props)),
+      'u',
+    );
+    if (r.continueFrom) run.continuation.addContinueParam('allusers', 'aufrom', r.continueFrom);
+  },
+};
+
+const BLOCK_PROPS = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'] as const;
+
+function blockProps(e: BlockEntry, props: readonly string[]): ResultObject {
+  const b = e.block!;
+  const out: ResultObject = {};
+  if (props.includes('id')) out.id = b.id;
+  if (props.includes('user')) out.user = e.user;
+  if (props.includes('userid')) out.userid = e.userId;
+  if (props.includes('by')) out.by = b.by;
+  if (props.includes('byid')) out.byid = b.byId;
+  if (props.includes('timestamp')) out.timestamp = b.timestamp;
+  if (props.includes('expiry')) out.expiry = b.expiry;
+  if (props.includes('reason')) out.reason = b.reason;
+  if (props.includes('flags')) {
+    Object.assign(out, { automatic: false, anononly: b.anononly, nocreate: b.nocreate, autoblock: false, noemail: b.noemail, hidden: false, allowusertalk: b.allowusertalk, partial: b.partial });
+  }
+  if (props.includes('restrictions')) out.restrictions = setArrayType([], 'array');
+  return out;
+}
+
+export const blocksModule: ModuleDecl = {
+  name: 'blocks',
+  group: 'list',
+  prefix: 'bk',
+  summary: 'List all blocked users and IP addresses.',
+  params: {
+    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    ids: { type: 'integer', multi: true, help: 'List of block IDs to list.' },
+    users: { type: 'string', multi: true, help: 'List of users to search for.' },
+    ip: { type: 'string', help: 'Get all blocks applying to this IP address.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'The maximum number of blocks to list.' },
+    prop: { type: BLOCK_PROPS, multi: true, default: 'id|user|by|timestamp|expiry|reason|flags', help: 'Which properties to get.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  },
+  flags: {},
+  examples: { 'action=query&list=blocks': 'List blocks.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    let continueId = 0;
+    if (typeof p.continue === 'string') {
+      if (!/^\d+$/.test(p.continue)) throw badContinue();
+      continueId = Number(p.continue);
+    }
+    const r = await ctx.deps.clients.auth.listBlocks({
+      ids: (p.ids as number[] | undefined) ?? [],
+      users: (p.users as string[] | undefined) ?? [],
+      ip: typeof p.ip === 'string' ? p.ip : '',
+      descending: p.dir !== 'newer',
+      limit: Number(p.limit ?? 10),
+      continueId,
+    });
+    const props = (p.prop as string[] | undefined) ?? ['id', 'user', 'by', 'timestamp', 'expiry', 'reason', 'flags'];
+    run.data.blocks = setIndexedTagName(r.blocks.map((e) => blockProps(e, props)), 'block');
+    if (r.continueId) run.continuation.addContinueParam('blocks', 'bkcontinue', r.continueId);
+  },
+};

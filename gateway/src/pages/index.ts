@@ -1,0 +1,83 @@
+/*
+ * The gateway's server-rendered special pages, at MediaWiki's addresses: `/wiki/Special:Name[/sub]`
+ * and `/w/index.php?title=Special:Name[/sub]`. Forms work without JavaScript; pages carry no
+ * script at all. Other titles pass through (the gateway has no article views).
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { GrpcStatus, ServiceError } from '@quire/kit';
+import { resolveCaller } from '../caller.js';
+import type { Caller, GatewayDeps } from '../context.js';
+import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
+import { botPasswordsPage } from './botpasswords.js';
+import { html, messageBox, sendPage } from './html.js';
+import { parseSpecialTitle, type SpecialPageName } from './paths.js';
+import { anonymousCaller, type PageHandler } from './request.js';
+import { userLoginPage, userLogoutPage } from './userlogin.js';
+
+const HANDLERS: Record<SpecialPageName, PageHandler> = {
+  UserLogin: userLoginPage,
+  UserLogout: userLogoutPage,
+  BotPasswords: botPasswordsPage,
+};
+
+const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');
+
+/** The title a request asks for: the path after /wiki/, or index.php's `title` parameter. */
+function requestedTitle(req: Request): string | null {
+  if (req.path === `${SCRIPT_PATH}/index.php`) return typeof req.query.title === 'string' ? req.query.title : null;
+  if (!req.path.startsWith(ARTICLE_PREFIX)) return null;
+  try {
+    return decodeURIComponent(req.path.slice(ARTICLE_PREFIX.length));
+  } catch {
+    return null;
+  }
+}
+
+function sendError(res: Response, deps: GatewayDeps, caller: Caller, status: number, title: string, text: string): void {
+  sendPage(res, deps, caller, { title, status, body: messageBox('error', text) });
+}
+
+export function createSpecialPages(deps: GatewayDeps): express.Router {
+  const router = express.Router();
+  const parseForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 });
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    const title = requestedTitle(req);
+    const target = title === null ? null : parseSpecialTitle(title);
+    if (!target) return next();
+    // Until the session is resolved (an error page may have to be shown before it is).
+    let caller = anonymousCaller(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1');
+    try {
+      caller = await resolveCaller(req, deps, { allowCredentials: true });
+      if (!target.known) {
+        return sendPage(res, deps, caller, {
+          title: 'No such special page',
+          status: 404,
+          body: html`${messageBox('error', html`<strong>You have requested an invalid special page.</strong>`)}`,
+        });
+      }
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (method !== 'GET' && method !== 'POST') {
+        res.set('Allow', 'GET, HEAD, POST');
+        return sendError(res, deps, caller, 405, 'Method not allowed', `${req.method} is not allowed here.`);
+      }
+      if (method === 'POST') {
+        await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+      }
+      await HANDLERS[target.name as SpecialPageName]({ req, res, deps, caller, method, subpage: target.subpage });
+    } catch (e) {
+      if (res.headersSent) throw e;
+      // body-parser's errors carry the HTTP status of the problem (413 too large, 400 malformed, 415 charset).
+      const status = (e as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return sendError(res, deps, caller, status, 'Bad request', 'The submitted form could not be read.');
+      }
+      if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED)) {
+        return sendError(res, deps, caller, 503, 'Service unavailable', 'The wiki is temporarily unavailable. Please try again in a few minutes.');
+      }
+      deps.log.error({ err: e, path: req.path }, 'special page failed');
+      return sendError(res, deps, caller, 500, 'Internal error', 'An internal error occurred. It has been logged.');
+    }
+  });
+  return router;
+}

@@ -1,0 +1,90 @@
+/* The special pages' building blocks: escaping by default, special page addressing, returnto, the CSP hash. */
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { describe, test } from 'node:test';
+import { grantsFromForm } from './grants.js';
+import { CONTENT_SECURITY_POLICY, hidden, html, multiline, SafeHtml } from './html.js';
+import { articlePath, loginPath, parseSpecialTitle, returnToPath, specialPath } from './paths.js';
+
+describe('html template', () => {
+  test('escapes every interpolated string, in text and in attributes', () => {
+    const hostile = `<script>alert("x")</script>&'`;
+    assert.equal(
+      html`<p title="${hostile}">${hostile}</p>`.value,
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#039;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#039;</p>',
+    );
+    assert.equal(hidden('a"b', '"><x>').value, '<input type="hidden" name="a&quot;b" value="&quot;&gt;&lt;x&gt;">');
+  });
+
+  test('keeps SafeHtml, joins arrays, drops null/undefined/booleans, prints numbers', () => {
+    const items = ['<a>', new SafeHtml('<b>')];
+    assert.equal(html`${items}|${null}${undefined}${false}${true}|${42}|${html`<i>${'<'}</i>`}`.value, '&lt;a&gt;<b>||42|<i>&lt;</i>');
+  });
+
+  test('multiline: escaped lines joined by <br>', () => {
+    assert.equal(multiline('a<b\nc').value, 'a&lt;b<br>c');
+  });
+
+  test('the CSP allows exactly the inline stylesheet, by its hash, and no script', async () => {
+    const { sendPage } = await import('./html.js');
+    let body = '';
+    const headers: Record<string, string> = {};
+    const res = {
+      status() {
+        return res;
+      },
+      set(k: string | Record<string, string>, v?: string) {
+        if (typeof k === 'string') headers[k] = v!;
+        else Object.assign(headers, k);
+        return res;
+      },
+      send(b: string) {
+        body = b;
+        return res;
+      },
+    };
+    const deps = { config: { lang: 'en', sitename: 'Quire' } };
+    const caller = { user: { id: 0, name: '127.0.0.1', anonymous: true, groups: ['*'], rights: [] }, sessionId: '', sessionLost: false, ip: '127.0.0.1' };
+    sendPage(res as never, deps as never, caller, { title: 'T<', body: html`<p>x</p>` });
+    const style = /<style>([\s\S]*?)<\/style>/.exec(body)![1]!;
+    const hash = crypto.createHash('sha256').update(style).digest('base64');
+    assert.equal(headers['Content-Security-Policy'], CONTENT_SECURITY_POLICY);
+    assert.ok(CONTENT_SECURITY_POLICY.includes(`style-src 'sha256-${hash}'`));
+    assert.match(CONTENT_SECURITY_POLICY, /^default-src 'none';/);
+    assert.equal(headers['X-Frame-Options'], 'DENY');
+    assert.match(body, /<title>T&lt; - Quire<\/title>/);
+  });
+});
+
+describe('special page addressing', () => {
+  test('names are case-insensitive, blanks and underscores alike; the subpage keeps its DB-key form', () => {
+    assert.deepEqual(parseSpecialTitle('Special:BotPasswords'), { name: 'BotPasswords', known: true, subpage: null });
+    assert.deepEqual(parseSpecialTitle('special:bot_passwords/my bot'), { name: 'BotPasswords', known: true, subpage: 'my_bot' });
+    assert.deepEqual(parseSpecialTitle(' Special : User login'), { name: 'UserLogin', known: true, subpage: null });
+    assert.deepEqual(parseSpecialTitle('Special:BotPasswords/a/b'), { name: 'BotPasswords', known: true, subpage: 'a/b' });
+    assert.deepEqual(parseSpecialTitle('Special:Nope'), { name: 'Nope', known: false, subpage: null });
+    assert.equal(parseSpecialTitle('Main Page'), null);
+    assert.equal(parseSpecialTitle('Talk:Special:UserLogin'), null);
+  });
+
+  test('paths: wfUrlencode-style titles', () => {
+    assert.equal(specialPath('BotPasswords', 'my bot'), '/wiki/Special:BotPasswords/my_bot');
+    assert.equal(specialPath('BotPasswords', '<x>?#&'), '/wiki/Special:BotPasswords/%3Cx%3E%3F%23%26');
+    assert.equal(articlePath('Main Page', new URLSearchParams({ a: '1' })), '/wiki/Main_Page?a=1');
+    assert.equal(loginPath('Special:BotPasswords', 'exception-nologin-text'), '/w/index.php?title=Special%3AUserLogin&returnto=Special%3ABotPasswords&returntoquery=&warning=exception-nologin-text');
+  });
+
+  test('returnto: a title of this wiki, or the Main Page; never another site', () => {
+    assert.equal(returnToPath('Special:BotPasswords', 'x=1&y=a b'), '/wiki/Special:BotPasswords?x=1&y=a+b');
+    assert.equal(returnToPath('', ''), '/wiki/Main_Page');
+    for (const t of ['//evil.example', '/x', 'a\r\nLocation: http://evil.example', 'x'.repeat(256)]) assert.equal(returnToPath(t, ''), '/wiki/Main_Page', t);
+    assert.equal(returnToPath('https://evil.example/', ''), '/wiki/https:/%2Fevil.example/'.replace('/%2F', '//'));
+  });
+});
+
+describe('grants of a form', () => {
+  test('checkbox values grant-<name>, basic always in, duplicates and other values dropped', () => {
+    assert.deepEqual(grantsFromForm(['grant-editpage', 'editpage', 'grant-editpage', 'grant-delete']), ['basic', 'editpage', 'delete']);
+    assert.deepEqual(grantsFromForm([]), ['basic']);
+  });
+});

@@ -1,0 +1,67 @@
+/* What a special page handler gets: the caller, the submitted fields, and the session's tokens. */
+import type { Request, Response } from 'express';
+import type { Caller, GatewayDeps } from '../context.js';
+import { sendPage, type PageOptions } from './html.js';
+
+export interface PageRequest {
+  req: Request;
+  res: Response;
+  deps: GatewayDeps;
+  caller: Caller;
+  method: 'GET' | 'POST';
+  /** Special:Name/<subpage>, or null. */
+  subpage: string | null;
+}
+
+export type PageHandler = (p: PageRequest) => Promise<void>;
+
+function values(source: unknown, name: string): string[] {
+  const v = source && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** A posted field (the last value when repeated), or "" when absent. */
+export function field(p: PageRequest, name: string): string {
+  return values(p.req.body, name).at(-1) ?? '';
+}
+
+/** Every value of a repeated posted field (checkbox groups). */
+export function fields(p: PageRequest, name: string): string[] {
+  return values(p.req.body, name);
+}
+
+/** A query-string parameter, or "" when absent. */
+export function queryParam(p: PageRequest, name: string): string {
+  return values(p.req.query, name).at(-1) ?? '';
+}
+
+/** A field posted in the form, else given in the query string (returnto comes either way). */
+export function param(p: PageRequest, name: string): string {
+  return field(p, name) || queryParam(p, name);
+}
+
+/** The session's csrf token (wpEditToken of every form of a logged-in page). */
+export async function csrfToken(p: PageRequest): Promise<string> {
+  return (await p.deps.clients.auth.getTokens(p.caller.sessionId, ['csrf'])).csrf ?? '';
+}
+
+/** Whether the posted wpEditToken is this session's csrf token (checked by the auth service, in constant time). */
+export async function validCsrf(p: PageRequest): Promise<boolean> {
+  const token = field(p, 'wpEditToken');
+  if (!token || !p.caller.sessionId || p.caller.user.anonymous) return false;
+  return (await p.deps.clients.auth.checkToken(p.caller.sessionId, 'csrf', token)).valid;
+}
+
+/** A caller without a session (before resolving one failed, or after logging out). */
+export function anonymousCaller(ip: string): Caller {
+  return { user: { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] }, sessionId: '', sessionLost: false, ip };
+}
+
+export function send(p: PageRequest, page: PageOptions): void {
+  sendPage(p.res, p.deps, p.caller, page);
+}
+
+/** MediaWiki's "sessionfailure": a form came back without this session's token. */
+export const SESSION_FAILURE =
+  'There seems to be a problem with your login session;\nthis action has been canceled as a precaution against session hijacking.\nPlease resubmit the form.';

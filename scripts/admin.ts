@@ -1,0 +1,150 @@
+/*
+ * The admin CLI, like MediaWiki's maintenance scripts:
+ *   npm run admin -- createAndPromote <name> <password> [--groups sysop,bureaucrat,bot]
+ *   npm run admin -- createBotPassword <user> <botname> --grants basic,editpage,…
+ *   npm run admin -- changePassword <name> <password>
+ *   npm run admin -- enableTOTP <name> | disableTOTP <name>
+ * It talks to the auth service over gRPC: the one of a running stack on the same DATA_DIR
+ * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
+ */
+import fs from 'node:fs';
+import { makeClient, runMain, startService, type RunningService } from '@quire/kit';
+import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
+import { authService } from '@quire/auth/server';
+import { AuthClient } from '@quire/gateway/clients/index';
+import { serviceRegistryPath, type ServiceRegistryFile } from './stack.js';
+
+const USAGE = `Usage: npm run admin -- <command> …
+  createAndPromote <name> <password> [--groups sysop,bureaucrat,bot]
+  createBotPassword <user> <botname> --grants basic,editpage,…
+  changePassword <name> <password>
+  enableTOTP <name>
+  disableTOTP <name>`;
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): { command: string; args: string[]; options: Record<string, string> } {
+  const args: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const [k, inline] = a.slice(2).split('=', 2);
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`--${k} needs a value`);
+      options[k!] = value;
+    } else args.push(a);
+  }
+  const [command = '', ...rest] = args;
+  return { command, args: rest, options };
+}
+
+function list(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function runningAuthAddress(env: NodeJS.ProcessEnv): string | undefined {
+  let reg: ServiceRegistryFile;
+  try {
+    reg = JSON.parse(fs.readFileSync(serviceRegistryPath(env), 'utf8')) as ServiceRegistryFile;
+  } catch {
+    return undefined;
+  }
+  try {
+    process.kill(reg.pid, 0); // still alive?
+  } catch {
+    return undefined;
+  }
+  return reg.services.auth;
+}
+
+async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient) => Promise<T>): Promise<T> {
+  let own: RunningService | undefined;
+  let address = runningAuthAddress(env);
+  if (!address) {
+    own = await startService(authService, { ...env, AUTH_GRPC_HOST: '127.0.0.1', AUTH_GRPC_PORT: '0', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+    address = own.address;
+  }
+  const auth = new AuthClient(makeClient(AuthServiceClient, address));
+  try {
+    return await fn(auth);
+  } finally {
+    auth.close();
+    await own?.stop();
+  }
+}
+
+function need(args: string[], n: number): void {
+  if (args.length < n) throw new UsageError(USAGE);
+}
+
+export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
+  const { command, args, options } = parse(argv);
+  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1 };
+  // Checked before anything starts: a typo must not open the data folder.
+  if (arity[command] === undefined) throw new UsageError(USAGE);
+  need(args, arity[command]);
+  await withAuth(env, async (auth) => {
+    switch (command) {
+      case 'createAndPromote': {
+        const [name, password] = args as [string, string];
+        const groups = list(options.groups);
+        const existing = (await auth.getUsers({ names: [name] })).users[0]?.user;
+        let userName = existing?.name;
+        if (!existing) {
+          const r = await auth.createAccount({ username: name, password, ip: '127.0.0.1', skipThrottle: true });
+          if (!r.ok) throw new Error(`cannot create ${name}: ${r.message?.text ?? r.messageCode}`);
+          userName = r.user!.name;
+          out(`Created account ${userName} (id ${r.user!.id}).`);
+        } else {
+          out(`Account ${existing.name} exists.`);
+        }
+        if (groups.length) {
+          const r = await auth.changeUserGroups({ username: userName!, userId: 0, add: groups.map((group) => ({ group, expiry: 'infinite' })), remove: [], performerId: 0, reason: 'createAndPromote' });
+          out(`Groups of ${r.user}: added ${r.added.map((a) => a.group).join(', ')}.`);
+        }
+        return;
+      }
+      case 'createBotPassword': {
+        const grants = list(options.grants);
+        const r = await auth.createBotPassword({ user: args[0]!, appId: args[1]!, grants: grants.length ? grants : ['basic'] });
+        out(`Bot password for ${r.botPassword!.user}@${r.botPassword!.appId} (grants ${r.botPassword!.grants.join(', ')}):`);
+        out(r.password);
+        return;
+      }
+      case 'changePassword':
+        await auth.changePassword({ username: args[0]!, password: args[1]! });
+        out(`Password of ${args[0]} changed.`);
+        return;
+      case 'enableTOTP': {
+        const r = await auth.enableTotp({ user: args[0]! });
+        out(`Two-factor authentication enabled for ${args[0]}.`);
+        out(`secret: ${r.secret}`);
+        out(`uri: ${r.uri}`);
+        return;
+      }
+      case 'disableTOTP':
+        await auth.disableTotp({ user: args[0]! });
+        out(`Two-factor authentication disabled for ${args[0]}.`);
+        return;
+      default:
+        throw new UsageError(USAGE);
+    }
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runMain(async () => {
+    try {
+      await runAdmin(process.argv.slice(2), process.env, (line) => process.stdout.write(line + '\n'));
+    } catch (e) {
+      if (e instanceof UsageError) {
+        process.stderr.write(e.message + '\n');
+        process.exit(2);
+      }
+      const msg = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`admin: ${msg}\n`);
+      process.exit(1);
+    }
+  });
+}

@@ -1,0 +1,277 @@
+/* Accounts, group memberships, bot passwords and blocks in the auth schema (migrations/001_users.sql). */
+import type { Db, Queryable } from '@quire/kit';
+import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
+import { isoOrInfinite } from '../expiry.js';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  password_hash: string;
+  email: string;
+  email_authenticated: Date | null;
+  realname: string;
+  options: Record<string, unknown>;
+  editcount: number;
+  registration: Date;
+  totp_secret: string | null;
+}
+
+export interface Membership {
+  group: string;
+  expiry: Date | null;
+}
+
+export interface BotPasswordRow {
+  user_id: number;
+  app_id: string;
+  password_hash: string;
+  grants: string[];
+  created: Date;
+}
+
+export interface BlockRow {
+  id: number;
+  target_user_id: number | null;
+  target_ip: string | null;
+  target_name: string | null;
+  by_id: number;
+  by_name: string;
+  reason: string;
+  created: Date;
+  expiry: Date | null;
+  anononly: boolean;
+  nocreate: boolean;
+  noemail: boolean;
+  allowusertalk: boolean;
+}
+
+export function iso(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function blockInfo(b: BlockRow): BlockInfo {
+  return {
+    id: b.id,
+    by: b.by_name,
+    byId: b.by_id,
+    reason: b.reason,
+    timestamp: iso(b.created),
+    expiry: isoOrInfinite(b.expiry),
+    partial: false,
+    nocreate: b.nocreate,
+    anononly: b.anononly,
+    noemail: b.noemail,
+    allowusertalk: b.allowusertalk,
+  };
+}
+
+const ACTIVE = '(expiry IS NULL OR expiry > now())';
+const BLOCK_COLUMNS = `b.*, u.name AS target_name`;
+
+export class UserStore {
+  constructor(private readonly db: Db) {}
+
+  private get s() {
+    return this.db.schema;
+  }
+
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.db.tx(fn);
+  }
+
+  async byName(name: string): Promise<UserRow | null> {
+    const r = await this.db.query<UserRow>(`SELECT * FROM ${this.s}.users WHERE name = $1`, [name]);
+    return r.rows[0] ?? null;
+  }
+
+  async byId(id: number): Promise<UserRow | null> {
+    const r = await this.db.query<UserRow>(`SELECT * FROM ${this.s}.users WHERE id = $1`, [id]);
+    return r.rows[0] ?? null;
+  }
+
+  async create(u: { name: string; passwordHash: string; email: string; realname: string }): Promise<UserRow | null> {
+    const r = await this.db.query<UserRow>(
+      `INSERT INTO ${this.s}.users (name, password_hash, email, realname) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING *`,
+      [u.name, u.passwordHash, u.email, u.realname],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async setPassword(id: number, passwordHash: string): Promise<void> {
+    await this.db.query(`UPDATE ${this.s}.users SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
+  }
+
+  async setTotp(id: number, secret: string | null): Promise<void> {
+    await this.db.query(`UPDATE ${this.s}.users SET totp_secret = $2 WHERE id = $1`, [id, secret]);
+  }
+
+  async incrementEditCount(id: number): Promise<void> {
+    await this.db.query(`UPDATE ${this.s}.users SET editcount = editcount + 1, last_edit = now() WHERE id = $1`, [id]);
+  }
+
+  /** Explicit, unexpired memberships, by group name. */
+  async memberships(userId: number): Promise<Membership[]> {
+    const r = await this.db.query<{ grp: string; expiry: Date | null }>(
+      `SELECT grp, expiry FROM ${this.s}.user_groups WHERE user_id = $1 AND ${ACTIVE} ORDER BY grp`,
+      [userId],
+    );
+    return r.rows.map((m) => ({ group: m.grp, expiry: m.expiry }));
+  }
+
+  async membershipsOf(userIds: number[]): Promise<Map<number, Membership[]>> {
+    const out = new Map<number, Membership[]>();
+    if (userIds.length === 0) return out;
+    const r = await this.db.query<{ user_id: number; grp: string; expiry: Date | null }>(
+      `SELECT user_id, grp, expiry FROM ${this.s}.user_groups WHERE user_id = ANY($1::bigint[]) AND ${ACTIVE} ORDER BY grp`,
+      [userIds],
+    );
+    for (const m of r.rows) {
+      const list = out.get(m.user_id) ?? [];
+      list.push({ group: m.grp, expiry: m.expiry });
+      out.set(m.user_id, list);
+    }
+    return out;
+  }
+
+  async addGroup(userId: number, group: string, expiry: Date | null): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`,
+      [userId, group, expiry],
+    );
+  }
+
+  async removeGroup(userId: number, group: string): Promise<boolean> {
+    const r = await this.db.query(`DELETE FROM ${this.s}.user_groups WHERE user_id = $1 AND grp = $2 AND ${ACTIVE}`, [userId, group]);
+    return r.rowCount > 0;
+  }
+
+  /** Users by name order for list=allusers. */
+  async list(o: { from?: string; to?: string; prefix?: string; groups: string[]; excludeGroups: string[]; descending: boolean; limit: number; withEdits: boolean }): Promise<UserRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const cmp = o.descending ? '<=' : '>=';
+    if (o.from) where.push(`u.name ${cmp} ${p(o.from)}`);
+    if (o.to) where.push(`u.name ${o.descending ? '>=' : '<='} ${p(o.to)}`);
+    if (o.prefix) where.push(`starts_with(u.name, ${p(o.prefix)})`);
+    if (o.withEdits) where.push('u.editcount > 0');
+    if (o.groups.length) where.push(`EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.groups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
+    if (o.excludeGroups.length) where.push(`NOT EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.excludeGroups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
+    const r = await this.db.query<UserRow>(
+      `SELECT u.* FROM ${this.s}.users u ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY u.name COLLATE "C" ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
+      params,
+    );
+    return r.rows;
+  }
+
+  async statistics(activeDays: number): Promise<{ users: number; active: number; admins: number }> {
+    const r = await this.db.query<{ users: number; active: number; admins: number }>(
+      `SELECT (SELECT count(*) FROM ${this.s}.users)::int AS users,
+              (SELECT count(*) FROM ${this.s}.users WHERE last_edit > now() - make_interval(days => $1))::int AS active,
+              (SELECT count(DISTINCT user_id) FROM ${this.s}.user_groups WHERE grp = 'sysop' AND ${ACTIVE})::int AS admins`,
+      [activeDays],
+    );
+    return r.rows[0]!;
+  }
+
+  // Bot passwords.
+
+  async botPassword(userId: number, appId: string): Promise<BotPasswordRow | null> {
+    const r = await this.db.query<BotPasswordRow>(`SELECT * FROM ${this.s}.bot_passwords WHERE user_id = $1 AND app_id = $2`, [userId, appId]);
+    return r.rows[0] ?? null;
+  }
+
+  async botPasswords(userId: number): Promise<BotPasswordRow[]> {
+    const r = await this.db.query<BotPasswordRow>(`SELECT * FROM ${this.s}.bot_passwords WHERE user_id = $1 ORDER BY app_id`, [userId]);
+    return r.rows;
+  }
+
+  async insertBotPassword(userId: number, appId: string, passwordHash: string, grants: string[]): Promise<BotPasswordRow | null> {
+    const r = await this.db.query<BotPasswordRow>(
+      `INSERT INTO ${this.s}.bot_passwords (user_id, app_id, password_hash, grants) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING *`,
+      [userId, appId, passwordHash, grants],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async updateBotPassword(userId: number, appId: string, change: { grants?: string[]; passwordHash?: string }): Promise<BotPasswordRow | null> {
+    const r = await this.db.query<BotPasswordRow>(
+      `UPDATE ${this.s}.bot_passwords SET grants = COALESCE($3, grants), password_hash = COALESCE($4, password_hash) WHERE user_id = $1 AND app_id = $2 RETURNING *`,
+      [userId, appId, change.grants ?? null, change.passwordHash ?? null],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async deleteBotPassword(userId: number, appId: string): Promise<boolean> {
+    const r = await this.db.query(`DELETE FROM ${this.s}.bot_passwords WHERE user_id = $1 AND app_id = $2`, [userId, appId]);
+    return r.rowCount > 0;
+  }
+
+  // Blocks.
+
+  /** The active block applying to a logged-in user (by account, or a non-anononly block of their IP), or to an IP. */
+  async activeBlock(userId: number, ip: string): Promise<BlockRow | null> {
+    const r = await this.db.query<BlockRow>(
+      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
+        WHERE ${ACTIVE.replaceAll('expiry', 'b.expiry')}
+          AND ((b.target_user_id = $1 AND $1 > 0) OR (b.target_ip = $2 AND ($1 = 0 OR NOT b.anononly)))
+        ORDER BY b.target_user_id IS NULL, b.id LIMIT 1`,
+      [userId, ip],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async blockOfTarget(target: { userId: number } | { ip: string }): Promise<BlockRow | null> {
+    const [col, val] = 'userId' in target ? ['target_user_id', target.userId] : ['target_ip', target.ip];
+    const r = await this.db.query<BlockRow>(
+      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.${col} = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
+      [val],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async blockById(id: number): Promise<BlockRow | null> {
+    const r = await this.db.query<BlockRow>(
+      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.id = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
+      [id],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  /** Replaces any block of the target (expired ones included): one row per target. */
+  async upsertBlock(b: Omit<BlockRow, 'id' | 'created' | 'target_name'>): Promise<BlockRow> {
+    const col = b.target_user_id !== null ? 'target_user_id' : 'target_ip';
+    await this.db.query(`DELETE FROM ${this.s}.blocks WHERE ${col} = $1`, [b.target_user_id ?? b.target_ip]);
+    const r = await this.db.query<{ id: number }>(
+      `INSERT INTO ${this.s}.blocks (target_user_id, target_ip, by_id, by_name, reason, expiry, anononly, nocreate, noemail, allowusertalk)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [b.target_user_id, b.target_ip, b.by_id, b.by_name, b.reason, b.expiry, b.anononly, b.nocreate, b.noemail, b.allowusertalk],
+    );
+    return (await this.blockById(r.rows[0]!.id))!;
+  }
+
+  async deleteBlock(id: number): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.s}.blocks WHERE id = $1`, [id]);
+  }
+
+  async listBlocks(o: { ids: number[]; userIds: number[]; ips: string[]; descending: boolean; limit: number; continueId: number }): Promise<BlockRow[]> {
+    const where = [ACTIVE.replaceAll('expiry', 'b.expiry')];
+    const params: unknown[] = [];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    if (o.ids.length) where.push(`b.id = ANY(${p(o.ids)}::bigint[])`);
+    if (o.userIds.length || o.ips.length) where.push(`(b.target_user_id = ANY(${p(o.userIds)}::bigint[]) OR b.target_ip = ANY(${p(o.ips)}::text[]))`);
+    if (o.continueId > 0) where.push(`b.id ${o.descending ? '<=' : '>='} ${p(o.continueId)}`);
+    const r = await this.db.query<BlockRow>(
+      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
+        WHERE ${where.join(' AND ')} ORDER BY b.id ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
+      params,
+    );
+    return r.rows;
+  }
+}

@@ -1,0 +1,81 @@
+/*
+ * The link tables of a page, replaced as a whole from a render (MediaWiki's LinksUpdate):
+ * pagelinks, templatelinks, categorylinks (with collation sort keys), langlinks, imagelinks,
+ * externallinks and page_props.
+ */
+import type { Queryable } from '@quire/kit';
+import { NS_CATEGORY, NS_FILE } from '../title/namespaces.js';
+import type { RenderResult } from '../render/types.js';
+
+/** MediaWiki's "uppercase" collation over Title::getCategorySortkey(prefix). */
+export function categorySortKey(pageText: string, prefix: string): string {
+  return (prefix === '' ? pageText : `${prefix}\n${pageText}`).toUpperCase();
+}
+
+export async function writeLinks(q: Queryable, schema: string, page: { id: number; ns: number; dbkey: string }, r: RenderResult): Promise<void> {
+  const from = page.id;
+  for (const table of ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'page_props']) {
+    await q.query(`DELETE FROM ${schema}.${table} WHERE ${table === 'page_props' ? 'pp_page' : `${prefixOf(table)}_from`} = $1`, [from]);
+  }
+  if (r.links.length) {
+    await q.query(`INSERT INTO ${schema}.pagelinks (pl_from, pl_namespace, pl_title) SELECT $1, * FROM unnest($2::int[], $3::text[]) ON CONFLICT DO NOTHING`, [
+      from,
+      r.links.map((l) => l.ns),
+      r.links.map((l) => l.dbkey),
+    ]);
+  }
+  if (r.templates.length) {
+    await q.query(`INSERT INTO ${schema}.templatelinks (tl_from, tl_namespace, tl_title) SELECT $1, * FROM unnest($2::int[], $3::text[]) ON CONFLICT DO NOTHING`, [
+      from,
+      r.templates.map((l) => l.ns),
+      r.templates.map((l) => l.dbkey),
+    ]);
+  }
+  if (r.categories.length) {
+    const text = page.dbkey.replaceAll('_', ' ');
+    const defaultSort = r.properties.defaultsort ?? '';
+    const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
+    const prefixes = r.categories.map((c) => c.sortkey || defaultSort);
+    await q.query(
+      `INSERT INTO ${schema}.categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_type)
+       SELECT $1, t.to, t.key, t.prefix, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS t(to, key, prefix) ON CONFLICT DO NOTHING`,
+      [from, r.categories.map((c) => c.dbkey), prefixes.map((p) => categorySortKey(text, p)), prefixes, type],
+    );
+  }
+  if (r.langLinks.length) {
+    await q.query(`INSERT INTO ${schema}.langlinks (ll_from, ll_lang, ll_title) SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING`, [
+      from,
+      r.langLinks.map((l) => l.lang),
+      r.langLinks.map((l) => l.title),
+    ]);
+  }
+  if (r.images.length) {
+    await q.query(`INSERT INTO ${schema}.imagelinks (il_from, il_to) SELECT $1, * FROM unnest($2::text[]) ON CONFLICT DO NOTHING`, [from, r.images]);
+  }
+  if (r.externalLinks.length) {
+    await q.query(`INSERT INTO ${schema}.externallinks (el_from, el_to) SELECT $1, * FROM unnest($2::text[])`, [from, r.externalLinks]);
+  }
+  const props = Object.entries(r.properties);
+  if (props.length) {
+    await q.query(`INSERT INTO ${schema}.page_props (pp_page, pp_propname, pp_value) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [
+      from,
+      props.map(([k]) => k),
+      props.map(([, v]) => v),
+    ]);
+  }
+  await q.query(`UPDATE ${schema}.page SET page_links_updated = now() WHERE page_id = $1`, [from]);
+}
+
+function prefixOf(table: string): string {
+  return ({ pagelinks: 'pl', templatelinks: 'tl', categorylinks: 'cl', langlinks: 'll', imagelinks: 'il', externallinks: 'el' } as Record<string, string>)[table]!;
+}
+
+/** Pages that transclude a page (directly or through other templates: templatelinks lists all). */
+export async function transcluders(q: Queryable, schema: string, ns: number, dbkey: string): Promise<{ id: number; ns: number; dbkey: string }[]> {
+  const r = await q.query<{ page_id: number; page_namespace: number; page_title: string }>(
+    `SELECT p.page_id, p.page_namespace, p.page_title FROM ${schema}.templatelinks tl JOIN ${schema}.page p ON p.page_id = tl.tl_from
+     WHERE tl.tl_namespace = $1 AND tl.tl_title = $2 ORDER BY p.page_id`,
+    [ns, dbkey],
+  );
+  return r.rows.map((x) => ({ id: x.page_id, ns: x.page_namespace, dbkey: x.page_title }));
+}

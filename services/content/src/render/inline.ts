@@ -1,0 +1,455 @@
+/*
+ * Line-level wikitext: bold/italic quotes (Parser::doQuotes), horizontal rules, headings,
+ * tables (Parser::handleTables) and lists/paragraphs/pre (BlockLevelPass), producing the same
+ * HTML shapes as MediaWiki 1.39's legacy parser after tidying.
+ */
+import { sanitizeAttributes } from './sanitizer.js';
+
+/** Parser::doQuotes for one line. */
+export function doQuotesLine(text: string): string {
+  const arr = text.split(/(''+)/);
+  if (arr.length === 1) return text;
+  let numItalics = 0;
+  let numBold = 0;
+  for (let i = 1; i < arr.length; i += 2) {
+    let len = arr[i]!.length;
+    if (len === 4) {
+      arr[i - 1] += "'";
+      arr[i] = "'''";
+      len = 3;
+    } else if (len > 5) {
+      arr[i - 1] += "'".repeat(len - 5);
+      arr[i] = "'''''";
+      len = 5;
+    }
+    if (len === 2) numItalics++;
+    else if (len === 3) numBold++;
+    else if (len === 5) {
+      numItalics++;
+      numBold++;
+    }
+  }
+  // An odd number of both: one bold is really an apostrophe plus italics.
+  if (numItalics % 2 === 1 && numBold % 2 === 1) {
+    let firstSingle = -1;
+    let firstMulti = -1;
+    let firstSpace = -1;
+    for (let i = 1; i < arr.length; i += 2) {
+      if (arr[i]!.length !== 3) continue;
+      const before = arr[i - 1]!;
+      const x1 = before.slice(-1);
+      const x2 = before.slice(-2, -1);
+      if (x1 === ' ') {
+        if (firstSpace === -1) firstSpace = i;
+      } else if (x2 === ' ') {
+        firstSingle = i;
+        break;
+      } else if (firstMulti === -1) firstMulti = i;
+    }
+    const pick = firstSingle > -1 ? firstSingle : firstMulti > -1 ? firstMulti : firstSpace;
+    if (pick > -1) {
+      arr[pick - 1] += "'";
+      arr[pick] = "''";
+    }
+  }
+  let out = '';
+  let buffer = '';
+  let state = '';
+  for (let i = 0; i < arr.length; i++) {
+    const r = arr[i]!;
+    if (i % 2 === 0) {
+      if (state === 'both') buffer += r;
+      else out += r;
+      continue;
+    }
+    const len = r.length;
+    if (len === 2) {
+      if (state === 'i') {
+        out += '</i>';
+        state = '';
+      } else if (state === 'bi') {
+        out += '</i>';
+        state = 'b';
+      } else if (state === 'ib') {
+        out += '</b></i><b>';
+        state = 'b';
+      } else if (state === 'both') {
+        out += `<b><i>${buffer}</i>`;
+        state = 'b';
+      } else {
+        out += '<i>';
+        state += 'i';
+      }
+    } else if (len === 3) {
+      if (state === 'b') {
+        out += '</b>';
+        state = '';
+      } else if (state === 'bi') {
+        out += '</i></b><i>';
+        state = 'i';
+      } else if (state === 'ib') {
+        out += '</b>';
+        state = 'i';
+      } else if (state === 'both') {
+        out += `<i><b>${buffer}</b>`;
+        state = 'i';
+      } else {
+        out += '<b>';
+        state += 'b';
+      }
+    } else if (len === 5) {
+      if (state === 'b') {
+        out += '</b><i>';
+        state = 'i';
+      } else if (state === 'i') {
+        out += '</i><b>';
+        state = 'b';
+      } else if (state === 'bi') {
+        out += '</i></b>';
+        state = '';
+      } else if (state === 'ib') {
+        out += '</b></i>';
+        state = '';
+      } else if (state === 'both') {
+        out += `<i><b>${buffer}</b></i>`;
+        state = '';
+      } else {
+        buffer = '';
+        state = 'both';
+      }
+    }
+  }
+  if (state === 'b' || state === 'ib') out += '</b>';
+  if (state === 'i' || state === 'bi' || state === 'ib') out += '</i>';
+  if (state === 'bi') out += '</b>';
+  if (state === 'both' && buffer) out += `<b><i>${buffer}</i></b>`;
+  return out;
+}
+
+export function doQuotes(text: string): string {
+  return text.split('\n').map(doQuotesLine).join('\n');
+}
+
+/** Parser::handleTables: `{|` … `|}` to HTML tables. */
+export function doTables(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  // Per open table: has a row been started, is a cell open (its closing tag), caption open.
+  const tdHistory: boolean[] = [];
+  const lastTag: string[] = [];
+  const trHistory: boolean[] = [];
+  const trAttrs: string[] = [];
+  const hasOpenedTr: boolean[] = [];
+  // Tidy's <tbody>: opened before the first row, after any caption.
+  const tbodyOpen: boolean[] = [];
+  let indentLevel = 0;
+  for (let line of lines) {
+    let outLine = line.trim();
+    if (outLine === '') {
+      out.push(line);
+      continue;
+    }
+    const first = outLine[0];
+    const m = /^(:*)\s*\{\|(.*)$/.exec(outLine);
+    if (m) {
+      indentLevel = m[1]!.length;
+      const attrs = sanitizeAttributes('table', m[2]!);
+      outLine = `${'<dl><dd>'.repeat(indentLevel)}<table${attrs}>`;
+      tdHistory.push(false);
+      lastTag.push('');
+      trHistory.push(false);
+      trAttrs.push('');
+      hasOpenedTr.push(false);
+      tbodyOpen.push(false);
+      out.push(outLine);
+      continue;
+    }
+    if (tdHistory.length === 0) {
+      out.push(line);
+      continue;
+    }
+    if (outLine.startsWith('|}')) {
+      line = outLine.slice(2);
+      let s = '';
+      const td = lastTag.pop()!;
+      if (tdHistory.pop()) s += `</${td}>`;
+      if (trHistory.pop()) s += '</tr>';
+      if (!hasOpenedTr.pop()) s += '<tr><td></td></tr>';
+      trAttrs.pop();
+      s = `${s}${tbodyOpen.pop() ? '</tbody>' : ''}</table>${line}`;
+      out.push(s + '</dd></dl>'.repeat(indentLevel));
+      indentLevel = 0;
+      continue;
+    }
+    const k = tdHistory.length - 1;
+    if (outLine.startsWith('|-')) {
+      const attrs = sanitizeAttributes('tr', outLine.replace(/^\|-+/, ''));
+      let s = '';
+      if (tdHistory[k]) s += `</${lastTag[k]}>`;
+      if (trHistory[k]) s += '</tr>';
+      trAttrs[k] = attrs;
+      trHistory[k] = false;
+      tdHistory[k] = false;
+      lastTag[k] = '';
+      out.push(s);
+      continue;
+    }
+    if (first === '|' || first === '!' || outLine.startsWith('|+')) {
+      let rest: string;
+      let cells: string[];
+      if (outLine.startsWith('|+')) {
+        rest = outLine.slice(2);
+        cells = [rest];
+      } else {
+        rest = outLine.slice(1);
+        if (first === '!') rest = rest.replace(/!!/g, '||');
+        cells = rest.split('||');
+      }
+      let s = '';
+      const isCaption = outLine.startsWith('|+');
+      for (const cell of cells) {
+        let prev = '';
+        if (!isCaption) {
+          if (!trHistory[k]) {
+            prev = `${tbodyOpen[k] ? '' : '<tbody>'}<tr${trAttrs[k]}>\n`;
+            tbodyOpen[k] = true;
+            trHistory[k] = true;
+            trAttrs[k] = '';
+            hasOpenedTr[k] = true;
+          }
+        }
+        if (tdHistory[k]) prev = `</${lastTag[k]}>\n${prev}`;
+        const tag = isCaption ? 'caption' : first === '!' ? 'th' : 'td';
+        lastTag[k] = tag;
+        tdHistory[k] = true;
+        // "attrs | content", unless the first '|' belongs to a link.
+        const bar = cell.indexOf('|');
+        const linkAt = cell.indexOf('[[');
+        if (bar >= 0 && (linkAt === -1 || linkAt > bar)) {
+          const attrs = sanitizeAttributes(tag, cell.slice(0, bar));
+          s += `${prev}<${tag}${attrs}>${cell.slice(bar + 1).trim()}`;
+        } else s += `${prev}<${tag}>${cell.trim()}`;
+      }
+      if (isCaption && tdHistory[k]) {
+        /* caption stays open until the next line closes it */
+      }
+      out.push(s);
+      continue;
+    }
+    out.push(line);
+  }
+  // Unclosed tables are closed at the end.
+  while (tdHistory.length) {
+    let s = '';
+    const td = lastTag.pop()!;
+    if (tdHistory.pop()) s += `</${td}>\n`;
+    if (trHistory.pop()) s += '</tr>';
+    if (!hasOpenedTr.pop()) s += '<tr><td></td></tr>';
+    out.push(`${s}${tbodyOpen.pop() ? '</tbody>' : ''}</table>`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * BlockLevelPass (MediaWiki 1.39, ported line by line): lists from line prefixes (*, #, :, ;),
+ * <p> around paragraphs, <pre> for lines starting with a space, nothing around block HTML.
+ */
+class BlockLevels {
+  constructor(private readonly parsoid: boolean) {}
+
+  private lastParagraph = '';
+  private dtOpen = false;
+  private inPre = false;
+
+  private closeParagraph(atTheEnd = false): string {
+    let r = '';
+    if (this.lastParagraph) r = `</${this.lastParagraph}>${atTheEnd ? '' : '\n'}`;
+    this.lastParagraph = '';
+    return r;
+  }
+
+  private openList(c: string): string {
+    let r = this.closeParagraph();
+    if (c === '*') r += '<ul><li>';
+    else if (c === '#') r += '<ol><li>';
+    else if (c === ':') r += '<dl><dd>';
+    else {
+      r += '<dl><dt>';
+      this.dtOpen = true;
+    }
+    return r;
+  }
+
+  private nextItem(c: string): string {
+    if (c === '*' || c === '#') return '</li>\n<li>';
+    const close = this.dtOpen ? '</dt>\n' : '</dd>\n';
+    if (c === ';') {
+      this.dtOpen = true;
+      return `${close}<dt>`;
+    }
+    this.dtOpen = false;
+    return `${close}<dd>`;
+  }
+
+  private closeList(c: string): string {
+    if (c === '*') return '</li></ul>';
+    if (c === '#') return '</li></ol>';
+    if (this.dtOpen) {
+      this.dtOpen = false;
+      return '</dt></dl>';
+    }
+    return '</dd></dl>';
+  }
+
+  run(text: string): string {
+    const lines = text.split('\n');
+    let lastPrefix = '';
+    let output = '';
+    let inBlockElem = false;
+    let prefixLength = 0;
+    let prefix2 = '';
+    let pendingPTag: string | false = false;
+    let inBlockquote = false;
+    for (let n = 0; n < lines.length; n++) {
+      const inputLine = lines[n]!;
+      const notLastLine = n !== lines.length - 1;
+      let lastPrefixLength = lastPrefix.length;
+      const preCloseMatch = /<\/pre/i.test(inputLine);
+      const preOpenMatch = /<pre/i.test(inputLine);
+      let prefix: string;
+      let t: string;
+      if (!this.inPre) {
+        prefixLength = /^[*#:;]*/.exec(inputLine)![0].length;
+        prefix = inputLine.slice(0, prefixLength);
+        prefix2 = prefix.replaceAll(';', ':');
+        t = inputLine.slice(prefixLength);
+        this.inPre = preOpenMatch;
+      } else {
+        prefixLength = 0;
+        prefix = prefix2 = '';
+        t = inputLine;
+      }
+      if (prefixLength && lastPrefix === prefix2) {
+        output += this.nextItem(prefix.slice(-1));
+        pendingPTag = false;
+        if (prefix.endsWith(';')) {
+          const colon = findColonNoLinks(t);
+          if (colon >= 0) {
+            output += t.slice(0, colon).trim() + this.nextItem(':');
+            t = t.slice(colon + 1);
+          }
+        }
+      } else if (prefixLength || lastPrefixLength) {
+        let common = 0;
+        while (common < prefix.length && common < lastPrefix.length && prefix2[common] === lastPrefix[common]) common++;
+        pendingPTag = false;
+        while (common < lastPrefixLength) {
+          output += this.closeList(lastPrefix[lastPrefixLength - 1]!);
+          --lastPrefixLength;
+        }
+        if (prefixLength <= common && common > 0) output += this.nextItem(prefix[common - 1]!);
+        if (this.dtOpen && common > 0 && prefix[common - 1] === ':') output += this.nextItem(':');
+        if (lastPrefix && prefixLength > common) output += '\n';
+        while (prefixLength > common) {
+          const c = prefix[common]!;
+          output += this.openList(c);
+          if (c === ';') {
+            const colon = findColonNoLinks(t);
+            if (colon >= 0) {
+              output += t.slice(0, colon).trim() + this.nextItem(':');
+              t = t.slice(colon + 1);
+            }
+          }
+          ++common;
+        }
+        if (!prefixLength && lastPrefix) output += '\n';
+        lastPrefix = prefix2;
+      }
+      if (prefixLength === 0) {
+        const openMatch = /(?:<table|<h1|<h2|<h3|<h4|<h5|<h6|<pre|<tr|<p|<ul|<ol|<dl|<li|<\/tr|<\/td|<\/th|<figure|<section)\b/i.test(t);
+        const closeMatch = /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(t);
+        if (openMatch || closeMatch) {
+          pendingPTag = false;
+          output += this.closeParagraph();
+          if (preOpenMatch && !preCloseMatch) this.inPre = true;
+          for (const bq of t.matchAll(/<(\/?)blockquote[\s>]/gi)) inBlockquote = !bq[1];
+          inBlockElem = !closeMatch;
+        } else if (!inBlockElem && !this.inPre) {
+          if (t.startsWith(' ') && (this.lastParagraph === 'pre' || t.trim() !== '') && !inBlockquote) {
+            if (this.lastParagraph !== 'pre') {
+              pendingPTag = false;
+              output += `${this.closeParagraph()}<pre>`;
+              this.lastParagraph = 'pre';
+            }
+            t = t.slice(1);
+          } else if (/^(?:<style\b[^>]*>.*?<\/style>\s*|<link\b[^>]*>\s*)+$/i.test(t)) {
+            if (pendingPTag) {
+              output += this.closeParagraph();
+              pendingPTag = false;
+            }
+          } else if (t.trim() === '' && this.parsoid) {
+            // Parsoid keeps blank lines as whitespace between blocks; no empty paragraphs.
+            output += `${this.closeParagraph()}\n`;
+            pendingPTag = false;
+            continue;
+          } else if (t.trim() === '') {
+            if (pendingPTag) {
+              output += `${pendingPTag}<br />`;
+              pendingPTag = false;
+              this.lastParagraph = 'p';
+            } else if (this.lastParagraph !== 'p') {
+              output += this.closeParagraph();
+              pendingPTag = '<p>';
+            } else pendingPTag = '</p><p>';
+          } else if (pendingPTag) {
+            output += pendingPTag;
+            pendingPTag = false;
+            this.lastParagraph = 'p';
+          } else if (this.lastParagraph !== 'p') {
+            output += `${this.closeParagraph()}<p>`;
+            this.lastParagraph = 'p';
+          }
+        }
+      }
+      if (preCloseMatch && this.inPre) this.inPre = false;
+      if (pendingPTag === false) {
+        if (prefixLength === 0) {
+          output += t;
+          if (notLastLine || this.lastParagraph) output += '\n';
+        } else output += t.trim();
+      }
+    }
+    while (prefixLength) {
+      output += this.closeList(prefix2[prefixLength - 1]!);
+      --prefixLength;
+      if (!prefixLength) output += '\n';
+    }
+    if (this.lastParagraph) output += `</${this.lastParagraph}>`;
+    return output;
+  }
+}
+
+export function doBlockLevels(text: string, opts: { parsoid: boolean }): string {
+  const out = new BlockLevels(opts.parsoid).run(text);
+  // Legacy output keeps "text\n</p>"; Parsoid has "text</p>".
+  return opts.parsoid ? out.replace(/\n<\/p>/g, '</p>').replace(/<p><br \/><\/p>/g, '') : out;
+}
+
+/** The first ':' of a `;term:definition` line that is not inside a link or tag. */
+function findColonNoLinks(s: string): number {
+  let depth = 0;
+  let tag = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '<') tag = true;
+    else if (c === '>') tag = false;
+    else if (!tag && s.startsWith('[[', i)) depth++;
+    else if (!tag && s.startsWith(']]', i)) depth = Math.max(0, depth - 1);
+    else if (!tag && depth === 0 && c === ':') {
+      // Not the colon of a URL scheme.
+      if (/[a-z]$/i.test(s.slice(0, i)) && s.startsWith('//', i + 1)) continue;
+      return i;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,50 @@
+/*
+ * Rendering off the request path: a piscina pool of worker threads, each rendering with lookups
+ * answered here on the main thread (where the database connection is). With 0 threads the
+ * render runs in-process (a single-core deployment, or tools).
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { TitleCodec } from '../title/codec.js';
+import { renderWikitext, type SiteInfo } from './render.js';
+import type { PageLookup, RenderRequest } from './types.js';
+import type { LookupCall, LookupReply, RenderTask } from './worker.js';
+
+export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
+
+export class RenderPool {
+  private readonly pool: Piscina | undefined;
+
+  constructor(
+    threads: number,
+    private readonly codec: TitleCodec,
+    private readonly site: SiteInfo,
+  ) {
+    this.pool =
+      threads > 0
+        ? new Piscina({ filename: new URL('./worker.ts', import.meta.url).href, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 })
+        : undefined;
+  }
+
+  async render(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
+    if (!this.pool) return renderWikitext(this.codec, lookup, req, this.site);
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: LookupCall) => {
+      const answer = m.method === 'files' ? lookup.files(m.arg as string[]) : lookup[m.method](m.arg as Parameters<PageLookup['exist']>[0]);
+      answer.then(
+        (map) => port1.postMessage({ id: m.id, entries: [...map.entries()] } satisfies LookupReply),
+        (e: unknown) => port1.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies LookupReply),
+      );
+    });
+    try {
+      const task: RenderTask = { req, site: this.site, port: port2 };
+      return (await this.pool.run(task, { transferList: [port2] })) as RenderOutput;
+    } finally {
+      port1.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+  }
+}

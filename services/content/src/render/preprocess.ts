@@ -1,0 +1,307 @@
+/*
+ * The preprocessor (MediaWiki's Preprocessor_Hash::preprocessToObj): wikitext → a tree of
+ * templates `{{…}}`, template arguments `{{{…}}}`, extension tags, comments and headings, with
+ * MediaWiki's brace-matching rules (the longest run that closes, leftovers stay text, unclosed
+ * constructs are text). Expansion (expand.ts) walks this tree.
+ */
+
+export type PNode = string | TemplateNode | ArgNode | ExtNode | HeadingMark;
+
+export interface Part {
+  /** The text before the first top-level `=` of a part, when there is one. */
+  name?: PNode[];
+  value: PNode[];
+}
+
+export interface TemplateNode {
+  kind: 'tpl';
+  title: PNode[];
+  parts: Part[];
+  /** Wikitext of the whole construct (data-mw and the parse tree show it). */
+  src: string;
+  /** The construct starts a line (MediaWiki prepends a newline to block output otherwise). */
+  lineStart: boolean;
+}
+
+export interface ArgNode {
+  kind: 'arg';
+  name: PNode[];
+  /** `{{{name|default}}}`; further parts are ignored, as in MediaWiki. */
+  default?: PNode[];
+  src: string;
+}
+
+export interface ExtNode {
+  kind: 'ext';
+  name: string;
+  attrs: string;
+  /** undefined for a self-closed tag. */
+  inner: string | undefined;
+  src: string;
+}
+
+/** A heading line of the preprocessed text: its section index and byte offset in the source. */
+export interface HeadingMark {
+  kind: 'heading';
+  index: number;
+  byteOffset: number;
+}
+
+/** Extension tags whose content the preprocessor does not look into. */
+export const EXTENSION_TAGS = ['nowiki', 'pre', 'ref', 'references', 'gallery', 'indicator'] as const;
+
+interface StackEl {
+  open: '{' | '[';
+  count: number;
+  /** Parts split at '|'; `name` is set once a top-level '=' was seen in the part. */
+  parts: { name?: PNode[]; nodes: PNode[] }[];
+  start: number;
+  lineStart: boolean;
+}
+
+const EXT_RE = new RegExp(`^<(${EXTENSION_TAGS.join('|')})(\\s[^>]*?)?(/?)>`, 'i');
+
+function push(acc: PNode[], s: string | PNode): void {
+  if (typeof s === 'string') {
+    if (s === '') return;
+    const last = acc[acc.length - 1];
+    if (typeof last === 'string') acc[acc.length - 1] = last + s;
+    else acc.push(s);
+  } else acc.push(s);
+}
+
+/**
+ * Applies <noinclude>/<includeonly>/<onlyinclude> for the page's own view (include = false) or
+ * for transclusion (include = true).
+ */
+export function applyIncludeTags(text: string, include: boolean): string {
+  if (include) {
+    if (/<onlyinclude>/i.test(text)) {
+      const parts = [...text.matchAll(/<onlyinclude>([\s\S]*?)(?:<\/onlyinclude>|$)/gi)].map((m) => m[1]!);
+      text = parts.join('');
+    }
+    text = text.replace(/<noinclude>[\s\S]*?(?:<\/noinclude>|$)/gi, '');
+    return text.replace(/<\/?includeonly\s*>/gi, '');
+  }
+  text = text.replace(/<includeonly>[\s\S]*?(?:<\/includeonly>|$)/gi, '');
+  return text.replace(/<\/?(?:noinclude|onlyinclude)\s*>/gi, '');
+}
+
+export interface PreprocessOptions {
+  include: boolean;
+  /** Record headings (only for text that is a page's own, or a template's text). */
+  headings?: boolean;
+}
+
+export interface Preprocessed {
+  nodes: PNode[];
+  /** Nodes visited, for the limit report. */
+  nodeCount: number;
+}
+
+const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
+
+export function preprocess(source: string, opts: PreprocessOptions): Preprocessed {
+  const text = applyIncludeTags(source, opts.include);
+  // Byte offsets of headings are in the source; the include pass never changes the page's own view
+  // before the first removed block, and MediaWiki reports offsets of the raw text as well.
+  const offsetShift = opts.include ? undefined : source === text ? 0 : undefined;
+  const root: PNode[] = [];
+  const stack: StackEl[] = [];
+  let headingIndex = 0;
+  let nodeCount = 0;
+  const acc = (): PNode[] => {
+    const top = stack[stack.length - 1];
+    return top ? top.parts[top.parts.length - 1]!.nodes : root;
+  };
+  let i = 0;
+  const n = text.length;
+  let atLineStart = true;
+  const special = /[{}[\]|=<\n]/g;
+  while (i < n) {
+    if (atLineStart && stack.length === 0 && opts.headings && text[i] === '=') {
+      const end = text.indexOf('\n', i);
+      const line = text.slice(i, end === -1 ? n : end).replace(/(?:<!--[\s\S]*?-->|\s)*$/, '');
+      if (line.length >= 3 && line.endsWith('=') && /^=+[^=]/.test(line)) {
+        headingIndex++;
+        const offset = offsetShift === undefined ? -1 : utf8Length(text.slice(0, i));
+        push(acc(), { kind: 'heading', index: headingIndex, byteOffset: offset });
+      }
+    }
+    atLineStart = false;
+    special.lastIndex = i;
+    const m = special.exec(text);
+    if (!m) {
+      push(acc(), text.slice(i));
+      break;
+    }
+    const j = m.index;
+    if (j > i) push(acc(), text.slice(i, j));
+    i = j;
+    const c = text[i]!;
+    if (c === '\n') {
+      push(acc(), '\n');
+      i++;
+      atLineStart = true;
+      continue;
+    }
+    if (c === '<') {
+      if (text.startsWith('<!--', i)) {
+        const close = text.indexOf('-->', i + 4);
+        const endC = close === -1 ? n : close + 3;
+        // A comment alone on its line takes the line's newline with it.
+        const before = text.lastIndexOf('\n', i - 1);
+        const lineBefore = text.slice(before + 1, i);
+        if (/^[ \t]*$/.test(lineBefore) && text[endC] === '\n' && (before !== -1 || i === 0) && /^[ \t]*$/.test(lineBefore)) {
+          const a = acc();
+          const last = a[a.length - 1];
+          if (typeof last === 'string' && lineBefore !== '' && last.endsWith(lineBefore)) a[a.length - 1] = last.slice(0, -lineBefore.length);
+          i = endC + 1;
+          atLineStart = true;
+        } else i = endC;
+        nodeCount++;
+        continue;
+      }
+      const em = EXT_RE.exec(text.slice(i, i + 300));
+      if (em) {
+        const name = em[1]!.toLowerCase();
+        const attrs = em[2] ?? '';
+        const openEnd = i + em[0].length;
+        if (em[3] === '/') {
+          push(acc(), { kind: 'ext', name, attrs, inner: undefined, src: em[0] });
+          i = openEnd;
+          nodeCount++;
+          continue;
+        }
+        const closeRe = new RegExp(`</${name}\\s*>`, 'ig');
+        closeRe.lastIndex = openEnd;
+        const cm = closeRe.exec(text);
+        if (cm) {
+          push(acc(), { kind: 'ext', name, attrs, inner: text.slice(openEnd, cm.index), src: text.slice(i, cm.index + cm[0].length) });
+          i = cm.index + cm[0].length;
+          nodeCount++;
+          continue;
+        }
+      }
+      push(acc(), '<');
+      i++;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      let run = 1;
+      while (text[i + run] === c) run++;
+      if (run >= 2) {
+        const prev = i === 0 ? '\n' : text[i - 1];
+        stack.push({ open: c, count: run, parts: [{ nodes: [] }], start: i, lineStart: prev === '\n' });
+        i += run;
+        continue;
+      }
+      push(acc(), c);
+      i++;
+      continue;
+    }
+    if (c === '}' || c === ']') {
+      let run = 1;
+      while (text[i + run] === c) run++;
+      const top = stack[stack.length - 1];
+      const matches = top && ((c === '}' && top.open === '{') || (c === ']' && top.open === '['));
+      if (!top || !matches) {
+        push(acc(), c.repeat(run));
+        i += run;
+        continue;
+      }
+      let count = Math.min(top.count, run);
+      if (top.open === '{') {
+        if (count > 3) count = 3;
+        if (count < 2) {
+          push(acc(), c.repeat(run));
+          i += run;
+          continue;
+        }
+      } else {
+        if (count < 2) {
+          push(acc(), c.repeat(run));
+          i += run;
+          continue;
+        }
+        count = 2;
+      }
+      stack.pop();
+      const srcStart = top.start + top.count - count;
+      const src = text.slice(srcStart, i + count);
+      let node: PNode[];
+      if (top.open === '[') {
+        node = ['[[', ...flattenParts(top.parts), ']]'];
+      } else if (count === 3) {
+        const [first, second] = top.parts;
+        node = [{ kind: 'arg', name: flattenParts([first!]), ...(second ? { default: flattenParts([second]) } : {}), src }];
+        nodeCount++;
+      } else {
+        const [first, ...rest] = top.parts;
+        node = [
+          {
+            kind: 'tpl',
+            title: flattenParts([first!]),
+            parts: rest.map((p) => (p.name ? { name: p.name, value: p.nodes } : { value: p.nodes })),
+            src,
+            lineStart: top.lineStart && top.count === count,
+          },
+        ];
+        nodeCount++;
+      }
+      i += count;
+      const leftover = top.count - count;
+      if (leftover >= 2) {
+        // Unmatched opening braces remain: the node becomes the first content of a shorter construct.
+        stack.push({ open: top.open, count: leftover, parts: [{ nodes: [] }], start: top.start, lineStart: top.lineStart });
+        for (const x of node) push(acc(), x);
+      } else {
+        push(acc(), top.open.repeat(leftover));
+        for (const x of node) push(acc(), x);
+      }
+      continue;
+    }
+    if (c === '|') {
+      const top = stack[stack.length - 1];
+      if (top) top.parts.push({ nodes: [] });
+      else push(acc(), '|');
+      i++;
+      continue;
+    }
+    // '='
+    const top = stack[stack.length - 1];
+    if (top && top.open === '{' && top.parts.length > 1) {
+      const part = top.parts[top.parts.length - 1]!;
+      if (!part.name) {
+        part.name = part.nodes;
+        part.nodes = [];
+        i++;
+        continue;
+      }
+    }
+    push(acc(), '=');
+    i++;
+  }
+  // Unclosed constructs are text.
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const a = acc();
+    push(a, el.open.repeat(el.count));
+    for (const x of flattenParts(el.parts)) push(a, x);
+  }
+  return { nodes: root, nodeCount: nodeCount + root.length };
+}
+
+/** Parts back to one node list joined with '|' (and '=' where a part was split). */
+function flattenParts(parts: { name?: PNode[]; nodes: PNode[] }[]): PNode[] {
+  const out: PNode[] = [];
+  parts.forEach((p, k) => {
+    if (k > 0) push(out, '|');
+    if (p.name) {
+      for (const x of p.name) push(out, x);
+      push(out, '=');
+    }
+    for (const x of p.nodes) push(out, x);
+  });
+  return out;
+}

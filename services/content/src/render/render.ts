@@ -1,0 +1,842 @@
+/*
+ * The renderer: wikitext → HTML as MediaWiki 1.39's legacy parser shapes it (action=parse), or
+ * Parsoid-style (REST /html), with everything the link tables and action=parse report.
+ *
+ * Order of passes, as Parser::internalParse: expand templates (expand.ts) → sanitize HTML tags →
+ * tables → double-underscore switches → headings → internal links (after one batched existence
+ * lookup) → quotes → external links and free URLs → section numbering/TOC → paragraphs and lists
+ * → unstrip extension tags and link holders. Generated markup is held in markers until the end,
+ * so no later pass can act inside it.
+ */
+import fs from 'node:fs';
+import type { TitleCodec } from '../title/codec.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_SPECIAL } from '../title/namespaces.js';
+import { redirectTarget } from '../content/wikitext.js';
+import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, type StripItem } from './expand.js';
+import { doBlockLevels, doQuotes, doTables } from './inline.js';
+import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, safeEncodeAttr, sanitizeAttributes } from './sanitizer.js';
+import { wikiUrlencode } from './functions.js';
+import { renderCite, type CiteState } from './cite.js';
+import { toParsoidBody } from './parsoid.js';
+import {
+  titleKey,
+  type CategoryRef,
+  type FileFacts,
+  type InterwikiLink,
+  type LangLink,
+  type LinkRef,
+  type PageFacts,
+  type PageLookup,
+  type RenderRequest,
+  type RenderResult,
+  type SectionInfo,
+  type TitleRef,
+} from './types.js';
+
+export interface InterwikiEntry {
+  url: string;
+  /** Set for interlanguage prefixes: the language's own name. */
+  language?: string;
+}
+
+export const INTERWIKI: Record<string, InterwikiEntry> = JSON.parse(fs.readFileSync(new URL('./interwiki.json', import.meta.url), 'utf8')) as Record<string, InterwikiEntry>;
+
+export interface SiteInfo {
+  name: string;
+  /** $wgServer, e.g. "http://127.0.0.1:8080". */
+  server: string;
+}
+
+export const URL_PROTOCOLS = 'bitcoin:|ftp://|ftps://|geo:|git://|gopher://|http://|https://|irc://|ircs://|magnet:|mailto:|mms://|news:|nntp://|redis://|sftp://|sip:|sips:|sms:|ssh://|svn://|tel:|telnet://|urn:|worldwind://|xmpp:|//';
+const EXT_LINK_RE = new RegExp(`\\[((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
+const FREE_PROTOCOLS = URL_PROTOCOLS.split('|').filter((p) => p !== '//').join('|');
+const FREE_URL_RE = new RegExp(`(<a[\\s>][\\s\\S]*?</a>|<[^>]*>|\\x7f[^\\x7f]*\\x7f)|(?<![\\w/])((?:${FREE_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\uFFFD]+)`, 'gi');
+
+const DOUBLE_UNDERSCORE = ['NOTOC', 'FORCETOC', 'TOC', 'NOEDITSECTION', 'NEWSECTIONLINK', 'NONEWSECTIONLINK', 'HIDDENCAT', 'NOINDEX', 'INDEX', 'NOGALLERY', 'STATICREDIRECT', 'DISAMBIG', 'EXPECTUNUSEDCATEGORY', 'NOTITLECONVERT', 'NOCONTENTCONVERT', 'NOTC', 'NOCC'];
+/** Switches that become page_props (MediaWiki's $wgDoubleUnderscore with a property). */
+const SWITCH_PROPS: Record<string, string> = { NOTOC: 'notoc', FORCETOC: 'forcetoc', NOEDITSECTION: 'noeditsection', NEWSECTIONLINK: 'newsectionlink', NONEWSECTIONLINK: 'nonewsectionlink', HIDDENCAT: 'hiddencat', NOINDEX: 'noindex', INDEX: 'index', NOGALLERY: 'nogallery', STATICREDIRECT: 'staticredirect', DISAMBIG: 'disambiguation', EXPECTUNUSEDCATEGORY: 'expectunusedcategory' };
+
+interface ParsedLink {
+  /** Offset of `[[` and of the character after `]]`. */
+  start: number;
+  end: number;
+  target: string;
+  /** Text after the first `|` (undefined: none). */
+  rest: string | undefined;
+}
+
+/** Finds `[[…]]` spans with nested brackets balanced (image captions hold links). */
+export function findLinks(text: string): ParsedLink[] {
+  const out: ParsedLink[] = [];
+  let i = text.indexOf('[[');
+  while (i !== -1) {
+    let depth = 0;
+    let j = i;
+    let end = -1;
+    while (j < text.length) {
+      if (text.startsWith('[[', j)) {
+        depth++;
+        j += 2;
+      } else if (text.startsWith(']]', j)) {
+        depth--;
+        j += 2;
+        if (depth === 0) {
+          end = j;
+          break;
+        }
+      } else j++;
+    }
+    if (end === -1) {
+      // Unbalanced: try the innermost link from the next '[[' on.
+      i = text.indexOf('[[', i + 2);
+      continue;
+    }
+    const inner = text.slice(i + 2, end - 2);
+    const bar = inner.indexOf('|');
+    const target = bar === -1 ? inner : inner.slice(0, bar);
+    if (/[\n<>[\]{}]/.test(target)) {
+      i = text.indexOf('[[', i + 2);
+      continue;
+    }
+    out.push({ start: i, end, target, rest: bar === -1 ? undefined : inner.slice(bar + 1) });
+    i = text.indexOf('[[', end);
+  }
+  return out;
+}
+
+interface Resolved {
+  kind: 'page' | 'file' | 'media' | 'category' | 'lang' | 'interwiki' | 'invalid';
+  title?: TitleRef;
+  fragment?: string;
+  escaped: boolean;
+  prefix?: string;
+  iwTitle?: string;
+}
+
+const stripTags = (s: string) => s.replace(/<[^>]*>/g, '');
+
+function decodeHtml(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (all, e: string) => {
+    const l = e.toLowerCase();
+    if (l[0] === '#') return String.fromCodePoint(l[1] === 'x' ? parseInt(l.slice(2), 16) : parseInt(l.slice(1), 10));
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' } as Record<string, string>)[l] ?? all;
+  });
+}
+
+export class Renderer {
+  private readonly exp: Expander;
+  private readonly exists = new Map<string, PageFacts>();
+  private readonly files = new Map<string, FileFacts>();
+  private readonly holders: string[] = [];
+  private readonly links = new Map<string, LinkRef>();
+  private readonly categories = new Map<string, CategoryRef>();
+  private readonly images: string[] = [];
+  private readonly externalLinks: string[] = [];
+  private readonly langLinks: LangLink[] = [];
+  private readonly iwLinks: InterwikiLink[] = [];
+  private readonly switches = new Set<string>();
+  private autonumber = 0;
+  private readonly cite: CiteState = { refs: [], byName: new Map(), counter: 0, listed: new Set() };
+
+  constructor(
+    private readonly codec: TitleCodec,
+    private readonly lookup: PageLookup,
+    private readonly req: RenderRequest,
+    private readonly site: SiteInfo,
+  ) {
+    this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date() });
+  }
+
+  get parsoid(): boolean {
+    return this.req.mode === 'parsoid';
+  }
+
+  private prefixed(t: TitleRef): string {
+    return this.codec.prefixedText(t.ns, t.dbkey);
+  }
+
+  private prefixedKey(t: TitleRef): string {
+    return this.codec.prefixedDbKey(t.ns, t.dbkey);
+  }
+
+  private resolve(rawTarget: string): Resolved {
+    let target = decodeHtml(rawTarget).trim();
+    const escaped = target.startsWith(':');
+    if (escaped) target = target.slice(1).trim();
+    const m = /^([A-Za-z0-9_.\- ]+?)\s*:\s*(.*)$/s.exec(target);
+    if (m && this.codec.namespaces.indexOf(m[1]!.replaceAll(' ', '_')) === undefined) {
+      const prefix = m[1]!.toLowerCase();
+      const iw = INTERWIKI[prefix];
+      if (iw) {
+        const rest = m[2]!;
+        if (iw.language && !escaped) return { kind: 'lang', prefix, iwTitle: rest, escaped };
+        return { kind: 'interwiki', prefix, iwTitle: rest, escaped };
+      }
+    }
+    const t = this.exp.parseTitle(target);
+    if (target.startsWith('#')) return { kind: 'page', title: this.req.title, fragment: target.slice(1), escaped };
+    if (!t) return { kind: 'invalid', escaped };
+    let fragment = '';
+    try {
+      fragment = this.codec.parse(target).fragment;
+    } catch {
+      fragment = '';
+    }
+    if (!escaped && t.ns === NS_FILE) return { kind: 'file', title: t, escaped };
+    if (!escaped && t.ns === NS_CATEGORY) return { kind: 'category', title: t, escaped };
+    if (t.ns === NS_MEDIA) return { kind: 'media', title: { ns: NS_FILE, dbkey: t.dbkey }, escaped };
+    return { kind: 'page', title: t, fragment, escaped };
+  }
+
+  /** One batched lookup for every link target, category and file the text mentions. */
+  private async prefetch(texts: string[]): Promise<void> {
+    const pages = new Map<string, TitleRef>();
+    const files = new Set<string>();
+    const visit = (text: string) => {
+      for (const l of findLinks(text)) {
+        const r = this.resolve(l.target);
+        if (r.title && (r.kind === 'page' || r.kind === 'category')) pages.set(titleKey(r.title), r.title);
+        if (r.title && (r.kind === 'file' || r.kind === 'media')) {
+          files.add(r.title.dbkey);
+          pages.set(titleKey(r.title), r.title);
+        }
+        if (l.rest) visit(l.rest);
+      }
+    };
+    texts.forEach(visit);
+    for (const t of this.exp.existenceChecks.values()) pages.set(titleKey(t), t);
+    for (const c of this.exp.trackingCategories) {
+      const t = { ns: NS_CATEGORY, dbkey: c.replaceAll(' ', '_') };
+      pages.set(titleKey(t), t);
+    }
+    pages.set(titleKey({ ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' }), { ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' });
+    const [e, f] = await Promise.all([this.lookup.exist([...pages.values()]), files.size ? this.lookup.files([...files]) : Promise.resolve(new Map<string, FileFacts>())]);
+    for (const [k, v] of e) this.exists.set(k, v);
+    for (const [k, v] of f) this.files.set(k, v);
+  }
+
+  private hold(html: string): string {
+    this.holders.push(html);
+    return `${MARK}L${this.holders.length - 1}${MARK}`;
+  }
+
+  private pageHref(t: TitleRef, fragment = ''): string {
+    const frag = fragment ? `#${wikiUrlencode(fragment.replaceAll(' ', '_'))}` : '';
+    if (this.parsoid) return `./${wikiUrlencode(this.prefixedKey(t))}${frag}`;
+    return `/wiki/${wikiUrlencode(this.prefixedKey(t))}${frag}`;
+  }
+
+  private addCategory(dbkey: string, sortkey: string): void {
+    if (this.categories.has(dbkey)) return;
+    const exists = this.exists.has(titleKey({ ns: NS_CATEGORY, dbkey }));
+    this.categories.set(dbkey, { dbkey, sortkey, exists });
+  }
+
+  /** An internal link's opening tag (held) for a page title. */
+  private linkOpen(t: TitleRef, fragment: string): string {
+    const key = titleKey(t);
+    const facts = this.exists.get(key);
+    const isSelf = t.ns === this.req.title.ns && t.dbkey === this.req.title.dbkey && !fragment;
+    const known = facts !== undefined || t.ns === NS_SPECIAL || (t.ns === NS_MAIN && t.dbkey === '');
+    if (t.ns !== NS_SPECIAL) this.links.set(key, { ...t, exists: facts !== undefined });
+    const title = this.prefixed(t);
+    if (this.parsoid) {
+      const cls = known ? (facts?.isRedirect ? ' class="mw-redirect"' : '') : ' class="new"';
+      return this.hold(`<a rel="mw:WikiLink" href="${escapeAttr(this.pageHref(t, fragment))}" title="${escapeAttr(title)}"${cls}>`);
+    }
+    if (isSelf) return this.hold('<a class="mw-selflink selflink">');
+    if (!known) {
+      const href = `/w/index.php?title=${wikiUrlencode(this.prefixedKey(t))}&action=edit&redlink=1`;
+      return this.hold(`<a href="${escapeAttr(href)}" class="new" title="${escapeAttr(`${title} (page does not exist)`)}">`);
+    }
+    const cls = facts?.isRedirect ? ' class="mw-redirect"' : '';
+    return this.hold(`<a href="${escapeAttr(this.pageHref(t, fragment))}"${cls} title="${escapeAttr(title)}">`);
+  }
+
+  private renderFile(t: TitleRef, rest: string | undefined): string {
+    const name = t.dbkey;
+    if (!this.images.includes(name)) this.images.push(name);
+    const file = this.files.get(name);
+    const params = rest === undefined ? [] : splitParams(rest);
+    let caption = '';
+    let frame: '' | 'thumb' | 'frame' | 'frameless' = '';
+    let width: number | undefined;
+    let height: number | undefined;
+    let align = '';
+    let link: string | undefined;
+    let alt: string | undefined;
+    for (const p of params) {
+      const v = p.trim();
+      let m: RegExpExecArray | null;
+      if (/^(?:thumb|thumbnail)$/.test(v)) frame = 'thumb';
+      else if (/^(?:frame|framed|enframed)$/.test(v)) frame = 'frame';
+      else if (v === 'frameless') frame = 'frameless';
+      else if (/^(?:left|right|center|none)$/.test(v)) align = v;
+      else if ((m = /^(\d*)(?:x(\d+))?\s*px$/.exec(v))) {
+        if (m[1]) width = Number(m[1]);
+        if (m[2]) height = Number(m[2]);
+      } else if (/^(?:upright|border|baseline|middle|sub|super|top|text-top|bottom|text-bottom)(?:=.*)?$/.test(v)) {
+        /* layout hints without effect here */
+      } else if ((m = /^link=(.*)$/s.exec(v))) link = m[1];
+      else if ((m = /^alt=(.*)$/s.exec(v))) alt = m[1];
+      else caption = p;
+    }
+    const title = this.prefixed(t);
+    const captionHtml = caption ? this.renderInline(caption) : '';
+    if (!file) {
+      this.exp.trackingCategories.add('Pages with broken file links');
+      this.addCategory('Pages_with_broken_file_links', '');
+      const uploadHref = `/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(name)}`;
+      if (this.parsoid) {
+        return this.hold(
+          `<span class="mw-default-size mw-broken-media" typeof="mw:Error mw:File"><a href="./Special:FilePath/${escapeAttr(wikiUrlencode(name))}"><span class="mw-file-element mw-broken-media" resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}">${escapeHtml(title)}</span></a>${captionHtml && frame ? `<figcaption>${captionHtml}</figcaption>` : ''}</span>`,
+        );
+      }
+      const anchor = `<a href="${escapeAttr(uploadHref)}" class="new" title="${escapeAttr(title)}">${frame === 'thumb' || frame === 'frame' ? escapeHtml(title) : captionHtml || escapeHtml(title)}</a>`;
+      if (frame === 'thumb' || frame === 'frame') {
+        const w = (width ?? 180) + 2;
+        return this.hold(`<div class="thumb t${align || 'right'}"><div class="thumbinner" style="width:${w}px;">${anchor}  <div class="thumbcaption">${captionHtml}</div></div></div>`);
+      }
+      return this.hold(anchor);
+    }
+    // A real file: scale to the requested box, keeping the aspect ratio.
+    let w = file.width;
+    let h = file.height;
+    const box = width ?? (frame === 'thumb' || frame === 'frameless' ? 220 : undefined);
+    if (box !== undefined && box < w) {
+      h = Math.round((file.height * box) / file.width);
+      w = box;
+    }
+    if (height !== undefined && height < h) {
+      w = Math.round((file.width * height) / file.height);
+      h = height;
+    }
+    const href = link !== undefined ? link : this.pageHref(t);
+    const altAttr = alt !== undefined ? ` alt="${escapeAttr(alt)}"` : caption && !frame ? ` alt="${escapeAttr(stripTags(captionHtml))}"` : '';
+    if (this.parsoid) {
+      const img = `<img resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}" src="${escapeAttr(file.url)}" decoding="async" data-file-width="${file.width}" data-file-height="${file.height}" data-file-type="bitmap" height="${h}" width="${w}"${altAttr}/>`;
+      const inner = `<a href="${escapeAttr(href)}" class="mw-file-description">${img}</a>`;
+      if (frame === 'thumb' || frame === 'frame') return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}">${inner}<figcaption>${captionHtml}</figcaption></figure>`);
+      return this.hold(`<span class="mw-default-size" typeof="mw:File">${inner}</span>`);
+    }
+    const img = `<img${altAttr} src="${escapeAttr(file.url)}" decoding="async" width="${w}" height="${h}" data-file-width="${file.width}" data-file-height="${file.height}" />`;
+    const a = `<a href="${escapeAttr(href)}" class="image"${caption && !frame ? ` title="${escapeAttr(stripTags(captionHtml))}"` : ''}>${img}</a>`;
+    if (frame === 'thumb' || frame === 'frame') {
+      return this.hold(`<div class="thumb t${align || 'right'}"><div class="thumbinner" style="width:${w + 2}px;">${a}  <div class="thumbcaption">${captionHtml}</div></div></div>`);
+    }
+    if (align) return this.hold(`<div class="float${align}">${a}</div>`);
+    return this.hold(a);
+  }
+
+  /** Internal links, images, categories and language links of a text. */
+  private replaceLinks(text: string): string {
+    const links = findLinks(text);
+    if (links.length === 0) return text;
+    let out = '';
+    let pos = 0;
+    for (const l of links) {
+      out += text.slice(pos, l.start);
+      pos = l.end;
+      const r = this.resolve(l.target);
+      const label = l.rest;
+      if (r.kind === 'invalid') {
+        out += `[[${this.replaceLinks(l.target)}${label !== undefined ? `|${this.replaceLinks(label)}` : ''}]]`;
+        continue;
+      }
+      if (r.kind === 'lang') {
+        const iw = INTERWIKI[r.prefix!]!;
+        if (!this.langLinks.some((x) => x.lang === r.prefix)) {
+          this.langLinks.push({ lang: r.prefix!, title: r.iwTitle!, url: iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))) });
+        }
+        if (this.parsoid) {
+          out += this.hold(`<link rel="mw:PageProp/Language" href="${escapeAttr(iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))))}"/>`);
+          continue;
+        }
+        // Parser::handleInternalLinks2 strips the whitespace language links leave (T10897).
+        out = out.trimEnd();
+        const next = links.find((x) => x.start >= pos)?.start ?? text.length;
+        if (text.slice(pos, next).replace(/\n/g, '') === '') pos = next;
+        continue;
+      }
+      if (r.kind === 'interwiki') {
+        const iw = INTERWIKI[r.prefix!]!;
+        const url = iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_')));
+        const shown = `${r.prefix}:${r.iwTitle}`;
+        if (!this.iwLinks.some((x) => x.prefix === r.prefix && x.title === r.iwTitle)) this.iwLinks.push({ prefix: r.prefix!, title: r.iwTitle!, url });
+        const trail = /^[a-z]+/.exec(text.slice(pos))?.[0] ?? '';
+        pos += trail.length;
+        const rel = this.parsoid ? ' rel="mw:WikiLink/Interwiki"' : '';
+        out += `${this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">`)}${label !== undefined && label !== '' ? this.replaceLinks(label) : escapeHtml(l.target.replace(/^:/, '').trim())}${trail}</a>`;
+        continue;
+      }
+      if (r.kind === 'category') {
+        const sort = label !== undefined ? decodeHtml(label) : '';
+        this.addCategory(r.title!.dbkey, sort);
+        if (this.parsoid) out += this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`);
+        // Whitespace before a category goes with it (T2087).
+        else out = out.trimEnd();
+        continue;
+      }
+      if (r.kind === 'file') {
+        out += this.renderFile(r.title!, label);
+        continue;
+      }
+      if (r.kind === 'media') {
+        const file = this.files.get(r.title!.dbkey);
+        if (!this.images.includes(r.title!.dbkey)) this.images.push(r.title!.dbkey);
+        const shown = label !== undefined ? this.replaceLinks(label) : escapeHtml(l.target.trim());
+        if (file) out += `${this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
+        else out += `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
+        continue;
+      }
+      // A page link with its trail ([[A]]s shows "As").
+      const trail = /^[a-z]+/.exec(text.slice(pos))?.[0] ?? '';
+      pos += trail.length;
+      const shown = label !== undefined && label !== '' ? this.replaceLinks(label) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
+      if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment) {
+        const href = `#${wikiUrlencode(r.fragment.replaceAll(' ', '_'))}`;
+        out += `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`;
+        continue;
+      }
+      out += `${this.linkOpen(r.title!, r.fragment ?? '')}${shown}${trail}</a>`;
+    }
+    return out + text.slice(pos);
+  }
+
+  /** External links `[url text]` and free URLs. */
+  private replaceExternal(text: string): string {
+    text = text.replace(EXT_LINK_RE, (_all, url: string, label: string) => {
+      const href = decodeHtml(url);
+      this.noteExternal(href);
+      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
+      if (label === '') {
+        this.autonumber++;
+        return `${this.hold(`<a rel="${rel}" class="external autonumber" href="${escapeAttr(href)}">`)}[${this.autonumber}]</a>`;
+      }
+      return `${this.hold(`<a rel="${rel}" class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
+    });
+    return text.replace(FREE_URL_RE, (all, skip: string | undefined, url: string | undefined) => {
+      if (skip || !url) return all;
+      let u = url;
+      let trailing = '';
+      const m = /[,;.:!?]+$/.exec(u);
+      if (m) {
+        trailing = m[0];
+        u = u.slice(0, -m[0].length);
+      }
+      if (u.endsWith(')') && !u.includes('(')) {
+        trailing = `)${trailing}`;
+        u = u.slice(0, -1);
+      }
+      const href = decodeHtml(u);
+      this.noteExternal(href);
+      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
+      return `${this.hold(`<a rel="${rel}" class="external free" href="${escapeAttr(href)}">`)}${u}</a>${trailing}`;
+    });
+  }
+
+  private noteExternal(url: string): void {
+    if (!this.externalLinks.includes(url)) this.externalLinks.push(url);
+  }
+
+  /** Inline wikitext (captions, reference bodies): everything but paragraphs and sections. */
+  renderInline(text: string): string {
+    let t = removeHtmlTags(text);
+    t = this.replaceLinks(t);
+    t = doQuotes(t);
+    t = this.replaceExternal(t);
+    return t;
+  }
+
+  /** Block wikitext without headings numbering: tables, lists and paragraphs (reference bodies with lists). */
+  private renderBlock(text: string): string {
+    let t = removeHtmlTags(text);
+    t = doTables(t);
+    t = this.replaceLinks(t);
+    t = doQuotes(t);
+    t = this.replaceExternal(t);
+    return doBlockLevels(t, { parsoid: this.parsoid }).replace(/^<p>([\s\S]*?)\n?<\/p>\n?$/, '$1');
+  }
+
+  private renderStrip(item: StripItem): string {
+    switch (item.name) {
+      case 'nowiki':
+        return normalizeEntities((item.content ?? '').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+      case 'pre':
+        return `<pre${sanitizeAttributes('pre', Object.entries(item.attrs).map(([k, v]) => `${k}="${v}"`).join(' '))}>${normalizeEntities((item.content ?? '').replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</pre>`;
+      case 'ref':
+      case 'references':
+        return renderCite(this.cite, item, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid);
+      case 'gallery':
+        return this.renderGallery(item);
+      case 'indicator':
+        return '';
+      default:
+        return escapeHtml(item.src);
+    }
+  }
+
+  private renderGallery(item: StripItem): string {
+    const lines = (item.content ?? '').split('\n').filter((l) => l.trim() !== '');
+    let out = '<ul class="gallery mw-gallery-traditional">\n';
+    for (const line of lines) {
+      const bar = line.indexOf('|');
+      const name = (bar === -1 ? line : line.slice(0, bar)).trim();
+      const caption = bar === -1 ? '' : line.slice(bar + 1);
+      const t = this.exp.parseTitle(name, NS_FILE);
+      if (!t || t.ns !== NS_FILE) continue;
+      const img = this.unstripAll(this.renderFile(t, 'frameless'));
+      out += `\t\t<li class="gallerybox" style="width: 155px"><div style="width: 155px">\n\t\t\t<div class="thumb" style="width: 150px;">${img}</div>\n\t\t\t<div class="gallerytext">\n${caption ? this.unstripAll(this.renderInline(caption)) : ''}\n\t\t\t</div>\n\t\t</div></li>\n`;
+    }
+    return `${out}</ul>`;
+  }
+
+  private unstripAll(text: string, nowiki = true): string {
+    let prev: string;
+    let depth = 0;
+    do {
+      prev = text;
+      text = text.replace(STRIP_RE, (all, n: string) => {
+        const item = this.exp.strip[Number(n)];
+        if (!nowiki && item?.name === 'nowiki') return all;
+        return item ? this.renderStrip(item) : '';
+      });
+      text = text.replace(/\x7fL(\d+)\x7f/g, (_a, n: string) => this.holders[Number(n)] ?? '');
+      depth++;
+    } while (text !== prev && depth < 20);
+    return text;
+  }
+
+  private doHeadings(text: string): string {
+    for (let level = 6; level >= 1; level--) {
+      const eq = '='.repeat(level);
+      const re = new RegExp(`^((?:\\x7fH\\d+\\x7f)?)${eq}(.+)${eq}\\s*$`, 'gm');
+      text = text.replace(re, (_a, mark: string, inner: string) => `<h${level}>${mark}${inner}</h${level}>`);
+    }
+    return text;
+  }
+
+  private sectionsOut: SectionInfo[] = [];
+  private showToc = false;
+
+  /** Parser::finalizeHeadings: anchors, numbering, edit links and the table of contents. */
+  private formatHeadings(text: string): string {
+    const headingRe = /<h([1-6])>([\s\S]*?)<\/h\1>/g;
+    const matches = [...text.matchAll(headingRe)];
+    if (matches.length === 0) return text;
+    const used = new Map<string, number>();
+    const levelCount: number[] = [];
+    const sublevelCount: number[] = [];
+    let toclevel = 0;
+    let prevLevel = 0;
+    let tocLines = '';
+    let prevToclevel = 0;
+    const editable = this.req.editSections !== false && !this.switches.has('NOEDITSECTION');
+    let out = '';
+    let pos = 0;
+    let firstHeadingAt = -1;
+    for (const m of matches) {
+      const level = Number(m[1]);
+      let inner = m[2]!;
+      const hm = /^\x7fH(\d+)\x7f/.exec(inner);
+      const src = hm ? this.exp.headings[Number(hm[1])] : undefined;
+      inner = inner.replace(HEADING_RE, '').trim();
+      if (level > prevLevel) {
+        toclevel++;
+        sublevelCount[toclevel] = 0;
+        levelCount[toclevel] = level;
+      } else if (level < prevLevel && toclevel > 1) {
+        let i = toclevel;
+        for (; i > 0; i--) {
+          if (levelCount[i] === level) {
+            toclevel = i;
+            break;
+          } else if ((levelCount[i] ?? 0) < level) {
+            toclevel = i + 1;
+            break;
+          }
+        }
+        if (i === 0) toclevel = 1;
+      }
+      prevLevel = level;
+      sublevelCount[toclevel] = (sublevelCount[toclevel] ?? 0) + 1;
+      const number = sublevelCount.slice(1, toclevel + 1).join('.');
+      const htmlText = this.unstripAll(inner);
+      const plain = decodeHtml(stripTags(htmlText)).trim();
+      let anchor = plain.replace(/[\t\n\f\r ]+/g, '_');
+      const seen = used.get(anchor.toLowerCase()) ?? 0;
+      used.set(anchor.toLowerCase(), seen + 1);
+      if (seen > 0) anchor = `${anchor}_${seen + 1}`;
+      const line = htmlText.replace(/<\/?a\b[^>]*>/g, '').replace(/<(?!\/?(?:b|i|sup|sub|s|del|ins|u|span|bdi)\b)[^>]*>/g, '');
+      const index = src?.index ?? '';
+      this.sectionsOut.push({
+        toclevel,
+        level,
+        line,
+        number,
+        index,
+        fromtitle: src ? src.fromtitle.replaceAll(' ', '_') : null,
+        byteoffset: src ? src.byteoffset : null,
+        anchor,
+      });
+      // TOC lines nest as MediaWiki's Linker::tocIndent/tocUnindent.
+      if (toclevel > prevToclevel && prevToclevel > 0) tocLines += '\n<ul>\n';
+      else if (toclevel < prevToclevel) tocLines += `</li>\n${'</ul>\n</li>\n'.repeat(prevToclevel - toclevel)}`;
+      else if (prevToclevel > 0) tocLines += '</li>\n';
+      tocLines += `<li class="toclevel-${toclevel}${index ? ` tocsection-${index}` : ''}"><a href="#${escapeAttr(anchor)}"><span class="tocnumber">${number}</span> <span class="toctext">${line}</span></a>`;
+      prevToclevel = toclevel;
+      out += text.slice(pos, m.index);
+      if (firstHeadingAt === -1) firstHeadingAt = out.length;
+      pos = m.index + m[0].length;
+      if (this.parsoid) {
+        const sec = src && !src.index.startsWith('T') ? src.index : '-1';
+        out += `<h${level} id="${escapeAttr(anchor)}" data-mw-section="${sec}">${inner}</h${level}>`;
+        continue;
+      }
+      let edit = '';
+      if (editable && src) {
+        const owner = src.index.startsWith('T') ? src.fromtitle.replaceAll(' ', '_') : this.prefixedKey(this.req.title);
+        const href = `/w/index.php?title=${wikiUrlencode(owner)}&action=edit&section=${src.index}`;
+        edit = `<span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="${escapeAttr(href)}" title="${escapeAttr(`Edit section: ${plain}`)}">edit</a><span class="mw-editsection-bracket">]</span></span>`;
+      }
+      out += `<h${level}><span class="mw-headline" id="${escapeAttr(anchor)}">${inner}</span>${edit}</h${level}>`;
+    }
+    out += text.slice(pos);
+    if (prevToclevel > 0) tocLines += `</li>\n${'</ul>\n</li>\n'.repeat(prevToclevel - 1)}`;
+    const enoughHeadings = matches.length >= 4;
+    this.showToc = !this.switches.has('NOTOC') && (enoughHeadings || this.switches.has('FORCETOC') || this.switches.has('TOC'));
+    if (this.showToc && !this.parsoid) {
+      const toc = `<div id="toc" class="toc" role="navigation" aria-labelledby="mw-toc-heading"><input type="checkbox" role="button" id="toctogglecheckbox" class="toctogglecheckbox" style="display:none" /><div class="toctitle" lang="en" dir="ltr"><h2 id="mw-toc-heading">Contents</h2><span class="toctogglespan"><label class="toctogglelabel" for="toctogglecheckbox"></label></span></div>\n<ul>\n${tocLines}</ul>\n</div>\n`;
+      if (out.includes(`${MARK}TOC${MARK}`)) out = out.replace(`${MARK}TOC${MARK}`, toc);
+      else out = out.slice(0, firstHeadingAt) + toc + out.slice(firstHeadingAt);
+    }
+    return out.replace(`${MARK}TOC${MARK}`, '');
+  }
+
+  private doubleUnderscore(text: string): string {
+    return text.replace(new RegExp(`__(${DOUBLE_UNDERSCORE.join('|')})__`, 'g'), (_a, name: string) => {
+      this.switches.add(name);
+      const prop = SWITCH_PROPS[name];
+      if (prop) this.exp.properties[prop] = '';
+      // The first __TOC__ marks where the table of contents goes.
+      return name === 'TOC' && !text.includes(`${MARK}TOC${MARK}`) ? `${MARK}TOC${MARK}` : '';
+    });
+  }
+
+  private displayTitle(): string {
+    const t = this.req.title;
+    const main = escapeHtml(t.dbkey.replaceAll('_', ' '));
+    const nsName = this.codec.namespaces.get(t.ns)?.name ?? '';
+    const standard = nsName ? `<span class="mw-page-title-namespace">${escapeHtml(nsName)}</span><span class="mw-page-title-separator">:</span><span class="mw-page-title-main">${main}</span>` : `<span class="mw-page-title-main">${main}</span>`;
+    const custom = this.exp.properties.displaytitle;
+    if (custom === undefined) return standard;
+    const html = this.unstripAll(this.renderInline(custom));
+    const asTitle = this.exp.parseTitle(decodeHtml(stripTags(html)));
+    if (!asTitle || asTitle.ns !== t.ns || asTitle.dbkey !== t.dbkey) {
+      this.exp.warn(`Display title "${decodeHtml(stripTags(html))}" was ignored since it is not equivalent to the page's actual title.`);
+      delete this.exp.properties.displaytitle;
+      return standard;
+    }
+    this.exp.properties.displaytitle = html;
+    return html;
+  }
+
+  private limitReport(started: number, cpuStart: number): RenderResult['limits'] {
+    const x = this.exp;
+    const wall = (performance.now() - started) / 1000;
+    const cpu = (process.cpuUsage().user - cpuStart) / 1e6;
+    const total = [...x.timing.values()].reduce((a, b) => a + b.ms, 0);
+    const wallMs = performance.now() - started;
+    const profile = [...x.timing.entries()]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 10)
+      .map(([name, t]) => `${((t.ms / Math.max(total, 1e-9)) * 100).toFixed(2).padStart(6)}% ${t.ms.toFixed(3).padStart(8)} ${String(t.calls).padStart(6)} ${name}`);
+    profile.push(`100.00% ${total.toFixed(3).padStart(8)} ${String(1).padStart(6)} -total`);
+    void wallMs;
+    return {
+      ppVisitedNodes: x.nodes,
+      postExpandIncludeSize: x.includeSize,
+      templateArgumentSize: x.argSize,
+      expansionDepth: Math.max(1, x.maxDepthSeen),
+      expensiveFunctions: x.expensive,
+      unstripSize: 0,
+      cpuSeconds: Math.max(0, cpu),
+      wallSeconds: wall,
+      timingProfile: profile,
+      volatile: x.volatile,
+      ttl: x.volatile ? 3600 : 86400,
+    };
+  }
+
+  async run(): Promise<RenderResult & { parsoidBody?: string; expanded?: string }> {
+    const started = performance.now();
+    const cpuStart = process.cpuUsage().user;
+    const x = this.exp;
+    const redirect = redirectTarget(this.codec, this.req.text);
+    const expanded = await x.expandPage(this.req.text);
+    if (this.req.expandOnly) {
+      const limits = this.limitReport(started, cpuStart);
+      return { ...this.emptyResult(limits), html: expanded, expanded };
+    }
+    await this.prefetch([expanded, ...x.strip.map((s) => s.content ?? '')]);
+    let t = removeHtmlTags(expanded);
+    if (this.parsoid) t = moveTransclusionMarkers(t);
+    t = doTables(t);
+    t = t.replace(/^----+/gm, '<hr />');
+    t = this.doubleUnderscore(t);
+    t = this.doHeadings(t);
+    t = this.replaceLinks(t);
+    t = doQuotes(t);
+    t = this.replaceExternal(t);
+    t = this.formatHeadings(t);
+    // Extension output and held links go in before paragraphs are made (Parser::internalParseHalfParsed
+    // unstrips "general" items first); <nowiki> stays protected until after.
+    t = this.unstripAll(t, false);
+    t = doBlockLevels(t, { parsoid: this.parsoid });
+    // References used without <references/> are listed at the end, as Cite does.
+    if (this.cite.refs.some((r) => !this.cite.listed.has(r.group))) {
+      x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
+      t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
+    }
+    t = this.unstripAll(t);
+    if (redirect) {
+      const target = { ns: redirect.ns, dbkey: redirect.dbkey };
+      const open = this.linkOpen(target, redirect.fragment);
+      const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target))}</a></li></ul></div>`;
+      t = this.parsoid ? `<link rel="mw:PageProp/redirect" href="${escapeAttr(this.pageHref(target, redirect.fragment))}"/>${t}` : `${box}${t.replace(/^<p>#REDIRECT[\s\S]*?<\/p>\n?|^<ol><li>REDIRECT[\s\S]*?<\/li><\/ol>\n?/i, '')}`;
+    }
+    for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
+    const displayTitle = this.displayTitle();
+    const limits = this.limitReport(started, cpuStart);
+    const result: RenderResult & { parsoidBody?: string } = {
+      html: '',
+      links: [...this.links.values()],
+      templates: [...x.templatesUsed.values()].map((tpl) => ({ ns: tpl.ns, dbkey: tpl.dbkey, exists: tpl.exists })),
+      categories: [...this.categories.values()],
+      images: this.images,
+      externalLinks: this.externalLinks,
+      langLinks: this.langLinks,
+      interwikiLinks: this.iwLinks,
+      sections: this.sectionsOut,
+      showToc: this.showToc,
+      displayTitle,
+      properties: x.properties,
+      warnings: x.warnings,
+      limits,
+      ...(redirect ? { redirect: { ns: redirect.ns, dbkey: redirect.dbkey, fragment: redirect.fragment } } : {}),
+    };
+    if (this.parsoid) {
+      result.parsoidBody = toParsoidBody(t, x.transclusions);
+      return result;
+    }
+    const report = this.req.limitReport === false ? '' : `\n${limitReportComment(limits, this.req.now ?? new Date())}`;
+    const wrap = this.req.wrapClass ?? 'mw-parser-output';
+    result.html = wrap ? `<div class="${escapeAttr(wrap)}">${t}${report}</div>` : `${t}${report}`;
+    return result;
+  }
+
+  private emptyResult(limits: RenderResult['limits']): RenderResult {
+    for (const c of this.exp.trackingCategories) this.categories.set(c.replaceAll(' ', '_'), { dbkey: c.replaceAll(' ', '_'), sortkey: '', exists: false });
+    return {
+      html: '',
+      links: [],
+      templates: [...this.exp.templatesUsed.values()],
+      categories: [...this.categories.values()],
+      images: [],
+      externalLinks: [],
+      langLinks: [],
+      interwikiLinks: [],
+      sections: [],
+      showToc: false,
+      displayTitle: '',
+      properties: this.exp.properties,
+      warnings: this.exp.warnings,
+      limits,
+    };
+  }
+}
+
+/** Image parameters split at '|' outside nested links. */
+function splitParams(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (let i = 0; i < s.length; i++) {
+    if (s.startsWith('[[', i)) {
+      depth++;
+      cur += '[[';
+      i++;
+    } else if (s.startsWith(']]', i) && depth > 0) {
+      depth--;
+      cur += ']]';
+      i++;
+    } else if (s[i] === '|' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += s[i];
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * Parsoid mode: a transclusion marker at the start of a line would hide the line's block syntax
+ * (`*`, `{|`, `=`…) from the passes that look for it, so it moves behind that syntax.
+ */
+function moveTransclusionMarkers(text: string): string {
+  return text.replace(/^((?:\x7f\/?T\d+\x7f)+)([*#:;]+ ?|\{\||\|\}|\|-|\||!|=+|\x7fH\d+\x7f=+| )/gm, '$2$1');
+}
+
+function ts14(d: Date): string {
+  return d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/** The "NewPP limit report" comment action=parse shows. */
+export function limitReportComment(l: RenderResult['limits'], now: Date): string {
+  return [
+    '<!-- ',
+    'NewPP limit report',
+    `Cached time: ${ts14(now)}`,
+    `Cache expiry: ${l.ttl}`,
+    `Reduced expiry: ${l.volatile}`,
+    'Complications: []',
+    `CPU time usage: ${l.cpuSeconds.toFixed(3)} seconds`,
+    `Real time usage: ${l.wallSeconds.toFixed(3)} seconds`,
+    `Preprocessor visited node count: ${l.ppVisitedNodes}/${LIMITS.maxNodes}`,
+    `Post\u2010expand include size: ${l.postExpandIncludeSize}/${LIMITS.maxIncludeSize} bytes`,
+    `Template argument size: ${l.templateArgumentSize}/${LIMITS.maxArgSize} bytes`,
+    `Highest expansion depth: ${l.expansionDepth}/${LIMITS.maxDepth}`,
+    `Expensive parser function count: ${l.expensiveFunctions}/${LIMITS.maxExpensive}`,
+    'Unstrip recursion depth: 0/20',
+    `Unstrip post\u2010expand size: ${l.unstripSize}/${LIMITS.maxUnstripSize} bytes`,
+    '-->',
+    '<!--',
+    'Transclusion expansion time report (%,ms,calls,template)',
+    ...l.timingProfile,
+    '-->',
+    '',
+  ].join('\n');
+}
+
+/** action=parse's limitreportdata. */
+export function limitReportData(l: RenderResult['limits'], now: Date): Record<string, unknown>[] {
+  return [
+    { name: 'limitreport-cputime', 0: l.cpuSeconds.toFixed(3) },
+    { name: 'limitreport-walltime', 0: l.wallSeconds.toFixed(3) },
+    { name: 'limitreport-ppvisitednodes', 0: l.ppVisitedNodes, 1: LIMITS.maxNodes },
+    { name: 'limitreport-postexpandincludesize', 0: l.postExpandIncludeSize, 1: LIMITS.maxIncludeSize },
+    { name: 'limitreport-templateargumentsize', 0: l.templateArgumentSize, 1: LIMITS.maxArgSize },
+    { name: 'limitreport-expansiondepth', 0: l.expansionDepth, 1: LIMITS.maxDepth },
+    { name: 'limitreport-expensivefunctioncount', 0: l.expensiveFunctions, 1: LIMITS.maxExpensive },
+    { name: 'limitreport-unstrip-depth', 0: 0, 1: 20 },
+    { name: 'limitreport-unstrip-size', 0: l.unstripSize, 1: LIMITS.maxUnstripSize },
+    { name: 'limitreport-timingprofile', ...Object.fromEntries(l.timingProfile.map((p, i) => [i, p])) },
+    { name: 'cachereport-timestamp', 0: ts14(now) },
+    { name: 'cachereport-ttl', 0: l.ttl },
+    { name: 'cachereport-transientcontent', 0: l.volatile },
+  ];
+}
+
+export async function renderWikitext(codec: TitleCodec, lookup: PageLookup, req: RenderRequest, site: SiteInfo) {
+  return new Renderer(codec, lookup, req, site).run();
+}

@@ -1,0 +1,69 @@
+/*
+ * The injection hunt: fast-check builds wikitext from fragments known to smuggle script (tags,
+ * event handlers, URL schemes, CSS tricks, entity-encoded variants, broken nesting with
+ * templates and links) and checks that no rendering lets any of it through.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { checkCss, removeHtmlTags } from './sanitizer.js';
+import { MemoryLookup, renderTest } from './testing.js';
+
+const FRAGMENTS = [
+  '<script>alert(1)</script>', '<SCRIPT SRC=//x.js>', '<img src=x onerror=alert(1)>', '<svg onload=alert(1)>', '<iframe src="javascript:alert(1)">',
+  '<span onmouseover="alert(1)">', '<div style="background:url(javascript:alert(1))">', '<div style="width: expression(alert(1))">',
+  '<div style="x:\\65 xpression(alert(1))">', '<span style="behavior: url(x.htc)">', '<a href="javascript:alert(1)">', '[javascript:alert(1) x]',
+  '[[javascript:alert(1)]]', '[//evil.example/"onmouseover="alert(1) x]', '<span title="&quot;onmouseover=alert(1)">', '<b/onclick=alert(1)>',
+  "'''", "''", '{{', '}}', '[[', ']]', '|', '<', '>', '"', "'", '\n', ' ', '=', 'http://x.example/?a="b', '<nowiki><script></nowiki>',
+  '<pre><script>alert(1)</script></pre>', '<ref><script>x</script></ref>', '<references/>', '{{Evil}}', '{{Evil|<script>}}', '{{#tag:span|x|onclick=alert(1)}}',
+  '{{#if:1|<span onclick=alert(1)>}}', '&#60;script&#62;', '&lt;script&gt;', '<math>x</math>', '<style>body{}</style>', '<object data="x">',
+  '<embed src=x>', '<form action=javascript:alert(1)>', '<input onfocus=alert(1) autofocus>', '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
+  '<link rel=import href=x>', '<base href="javascript:/">', '<span style="font-family: \'x\';}</style><script>">', '[[File:X.png|link=javascript:alert(1)]]',
+  '[[File:X.png|alt="><script>]]', '{| onclick="alert(1)"\n| x\n|}', '{|\n| style="background:url(x)" | y\n|}', '<div data-mw="x" data-ok="1">',
+  '<span ONCLICK="x">', '<span on\nclick="x">', 'javascript&#58;alert(1)', '<a>', '</div>', '<table><tr><td onclick=x>',
+];
+
+/** Anything that would run script or load a resource from attacker-chosen markup. */
+function assertSafe(html: string, source: string): void {
+  const tags = html.match(/<[a-zA-Z][^>]*>/g) ?? [];
+  for (const tag of tags) {
+    const name = /^<([a-zA-Z0-9]+)/.exec(tag)![1]!.toLowerCase();
+    assert.ok(!['script', 'iframe', 'object', 'embed', 'form', 'input', 'svg', 'style', 'base', 'math'].includes(name), `forbidden <${name}> from ${JSON.stringify(source)}: ${tag}`);
+    assert.ok(!/\son[a-z]+\s*=/i.test(tag), `event handler from ${JSON.stringify(source)}: ${tag}`);
+    assert.ok(!/(?:href|src|action|data|formaction)\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(tag), `script URL from ${JSON.stringify(source)}: ${tag}`);
+    const style = /\sstyle="([^"]*)"/.exec(tag)?.[1];
+    if (style !== undefined) assert.ok(!/expression|url\s*\(|behavior|javascript/i.test(style), `unsafe CSS from ${JSON.stringify(source)}: ${tag}`);
+    if (name === 'meta' || name === 'link') assert.ok(/itemprop=|rel="mw:/.test(tag), `<${name}> without itemprop from ${JSON.stringify(source)}`);
+    // Every attribute value is quoted and closed: no raw quote breaks out of one.
+    const rest = tag.replace(/^<[a-zA-Z0-9]+/, '').replace(/\/?>$/, '');
+    assert.match(rest, /^(?:\s+[a-zA-Z][a-zA-Z0-9:_-]*(?:="[^"]*"|='[^']*')?)*\s*$/, `malformed attributes from ${JSON.stringify(source)}: ${tag}`);
+  }
+}
+
+describe('sanitizer', () => {
+  test('allowed tags keep safe attributes; the rest is text', () => {
+    assert.equal(removeHtmlTags('<b class="x" onclick="y">b</b>'), '<b class="x">b</b>');
+    assert.equal(removeHtmlTags('<script>x</script>'), '&lt;script&gt;x&lt;/script&gt;');
+    assert.equal(removeHtmlTags('<span style="color:red">r</span>'), '<span style="color&#58;red">r</span>');
+    assert.equal(removeHtmlTags('<div>unclosed'), '<div>unclosed</div>');
+  });
+
+  test('CSS that can load or run anything is refused', () => {
+    for (const css of ['background:url(x)', 'width:expression(1)', 'x:\\65xpression(1)', 'behavior:url(a)', '-moz-binding:url(x)', 'a:b/*x*/url(y)', 'background:\\75rl(x)']) {
+      assert.equal(checkCss(css), '/* insecure input */', css);
+    }
+    assert.equal(checkCss('color: red; margin: 1em'), 'color: red; margin: 1em');
+  });
+
+  test('fuzz: no combination of injection fragments survives rendering', async () => {
+    const pages = new MemoryLookup({ 'Template:Evil': '<span {{{1|}}} onclick="alert(1)">{{{1|}}}</span>[[{{{1}}}]]' });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 12 }), fc.constantFrom('legacy' as const, 'parsoid' as const), async (parts, mode) => {
+        const source = parts.join('');
+        const r = await renderTest(source, { pages, req: { mode } });
+        assertSafe(mode === 'parsoid' ? (r.parsoidBody ?? '') : r.html, source);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

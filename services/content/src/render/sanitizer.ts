@@ -1,0 +1,183 @@
+/*
+ * MediaWiki's Sanitizer for HTML written in wikitext: only the tags and attributes MediaWiki
+ * allows survive (includes/parser/Sanitizer.php, 1.39), everything else is shown as text.
+ * No element that can run script is allowed, no `on*` attribute, no attribute that takes a URL,
+ * and inline CSS that could load or run anything becomes `/* insecure input *\/`.
+ */
+
+const PAIRED = [
+  'b', 'bdi', 'del', 'i', 'ins', 'u', 'font', 'big', 'small', 'sub', 'sup', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'cite', 'code', 'em', 's', 'strike',
+  'strong', 'tt', 'var', 'div', 'center', 'blockquote', 'ol', 'ul', 'dl', 'table', 'caption', 'pre', 'ruby', 'rb', 'rp', 'rt', 'rtc', 'p', 'span',
+  'abbr', 'dfn', 'kbd', 'samp', 'data', 'time', 'mark', 'q', 'bdo', 'tr', 'td', 'th', 'li', 'dt', 'dd',
+];
+const SINGLE = ['br', 'wbr', 'hr', 'meta', 'link'];
+/** Elements that may appear without a closing tag in wikitext. */
+const SINGLE_ONLY = new Set(['br', 'wbr', 'hr', 'meta', 'link']);
+export const ALLOWED_TAGS = new Set([...PAIRED, ...SINGLE]);
+
+const COMMON = ['id', 'class', 'style', 'lang', 'dir', 'title', 'tabindex', 'role', 'about', 'property', 'resource', 'datatype', 'typeof', 'itemid', 'itemprop', 'itemref', 'itemscope', 'itemtype'];
+const BLOCK = [...COMMON, 'align'];
+const TABLE_CELL = [...COMMON, 'abbr', 'axis', 'headers', 'scope', 'rowspan', 'colspan', 'nowrap', 'width', 'height', 'bgcolor', 'align', 'valign'];
+
+const ATTRS: Record<string, string[]> = {
+  div: BLOCK, center: COMMON, span: COMMON, h1: BLOCK, h2: BLOCK, h3: BLOCK, h4: BLOCK, h5: BLOCK, h6: BLOCK, bdo: COMMON, em: COMMON, strong: COMMON,
+  cite: COMMON, dfn: COMMON, code: COMMON, samp: COMMON, kbd: COMMON, var: COMMON, abbr: COMMON, blockquote: [...COMMON, 'cite'], q: [...COMMON, 'cite'],
+  sub: COMMON, sup: COMMON, p: BLOCK, br: [...COMMON, 'clear'], wbr: COMMON, pre: [...COMMON, 'width'], ins: [...COMMON, 'cite', 'datetime'],
+  del: [...COMMON, 'cite', 'datetime'], ul: [...COMMON, 'type'], ol: [...COMMON, 'type', 'start', 'reversed'], li: [...COMMON, 'type', 'value'], dl: COMMON, dd: COMMON, dt: COMMON,
+  table: [...COMMON, 'summary', 'width', 'border', 'frame', 'rules', 'cellspacing', 'cellpadding', 'align', 'bgcolor'], caption: BLOCK, thead: COMMON, tfoot: COMMON,
+  tbody: COMMON, colgroup: [...COMMON, 'span'], col: [...COMMON, 'span'], tr: [...COMMON, 'bgcolor', 'align', 'valign'], td: TABLE_CELL, th: TABLE_CELL,
+  tt: COMMON, b: COMMON, i: COMMON, big: COMMON, small: COMMON, strike: COMMON, s: COMMON, u: COMMON, font: [...COMMON, 'size', 'color', 'face'], hr: [...COMMON, 'width'],
+  ruby: COMMON, rb: COMMON, rp: COMMON, rt: COMMON, rtc: COMMON, data: [...COMMON, 'value'], time: [...COMMON, 'datetime'], mark: COMMON, bdi: COMMON,
+  meta: ['itemprop', 'content'], link: ['itemprop', 'href', 'title'],
+};
+
+/** Sanitizer::checkCss: CSS that can load resources or run script is refused as a whole. */
+export function checkCss(value: string): string {
+  let css = decodeCssEscapes(value);
+  css = css.replace(/\/\*.*?\*\//gs, '').replace(/\/\*.*$/s, '');
+  // Fullwidth and other look-alike letters MediaWiki folds before matching.
+  css = css.normalize('NFKC');
+  if (/expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\(|attr\s*\([^)]+[\s,]+url|behavior\s*:|-moz-binding|javascript\s*:|vbscript\s*:|@import/i.test(css)) {
+    return '/* insecure input */';
+  }
+  // Characters that would let the value escape its attribute or comment out the rest.
+  if (/[\\<>]|\/\*/.test(css)) return '/* insecure input */';
+  return css.trim();
+}
+
+function decodeCssEscapes(s: string): string {
+  return s.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|(.))/gs, (_all, hex: string | undefined, ch: string | undefined) => {
+    if (hex) {
+      const cp = parseInt(hex, 16);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\ufffd';
+    }
+    return ch === '\n' ? '' : (ch ?? '');
+  });
+}
+
+export function escapeAttr(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const WIKI_SIGNIFICANT: Record<string, string> = {
+  '{': '&#123;', '}': '&#125;', '[': '&#91;', ']': '&#93;', '|': '&#124;', "'": '&#39;', '*': '&#42;', '#': '&#35;', ':': '&#58;', ';': '&#59;',
+  '_': '&#95;', '~': '&#126;', '=': '&#61;', '!': '&#33;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;',
+};
+
+/**
+ * Sanitizer::safeEncodeAttribute: also encodes wikitext-significant characters, so that the
+ * later passes (links, quotes, free URLs) can never act inside an attribute value.
+ */
+export function safeEncodeAttr(v: string): string {
+  return escapeAttr(v).replace(/[{}[\]|'*#:;_~=!\n\r\t]/g, (c) => WIKI_SIGNIFICANT[c]!);
+}
+
+export function escapeHtml(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Sanitizer::escapeIdForAttribute (html5): whitespace runs become one underscore. */
+export function escapeId(v: string): string {
+  return v.replace(/[\t\n\f\r ]+/g, '_');
+}
+
+const ATTR_RE = /([^\s\0"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+
+function decodeAttrEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);?/gi, (all, e: string) => {
+    const l = e.toLowerCase();
+    if (l[0] === '#') {
+      const cp = l[1] === 'x' ? parseInt(l.slice(2), 16) : parseInt(l.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\ufffd';
+    }
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' } as Record<string, string>)[l] ?? all;
+  });
+}
+
+/**
+ * Sanitizer::fixTagAttributes: the allowed attributes of `tag` from raw attribute text, each
+ * value checked and escaped; returns the string to put after the tag name (with a leading space).
+ */
+export function sanitizeAttributes(tag: string, raw: string, extra: readonly string[] = []): string {
+  const allowed = ATTRS[tag] ?? (extra.length ? [] : COMMON);
+  const out = new Map<string, string>();
+  for (const m of raw.matchAll(ATTR_RE)) {
+    const name = m[1]!.toLowerCase();
+    const value = decodeAttrEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    const isData = /^data-(?!ooui|mw|parsoid)[a-z0-9_.:-]+$/i.test(name) && !/[:]/.test(name.slice(5, 6));
+    const isAria = /^aria-[a-z]+$/.test(name);
+    if (!allowed.includes(name) && !extra.includes(name) && !isData && !isAria) continue;
+    let v = value;
+    if (name === 'style') {
+      v = checkCss(v);
+      if (v === '') continue;
+    } else if (name === 'id') {
+      v = escapeId(v);
+    } else if (name === 'href') {
+      // Only microdata <link> may carry href: a plain http(s) URL or nothing.
+      if (!/^(?:https?:)?\/\//i.test(v)) continue;
+    } else if (/^(?:about|resource|itemid|itemtype)$/.test(name) && /^\s*(?:javascript|vbscript|data):/i.test(v.replace(/[\s\0]/g, ''))) {
+      continue;
+    }
+    if (name === 'itemscope' || name === 'nowrap' || name === 'reversed') v = v || name;
+    out.set(name, v);
+  }
+  let s = '';
+  for (const [k, v] of out) s += ` ${k}="${safeEncodeAttr(v)}"`;
+  return s;
+}
+
+/** Escapes stray ampersands: valid entity references stay, the rest become &amp;. */
+export function normalizeEntities(text: string): string {
+  return text.replace(/&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, '&amp;');
+}
+
+/**
+ * Sanitizer::internalRemoveHtmlTags: allowed tags keep their sanitized attributes; any other
+ * `<…>` is escaped. Unbalanced paired tags are closed at the end, stray closing tags escaped.
+ */
+export function removeHtmlTags(text: string): string {
+  const pieces = text.split('<');
+  let out = escapeGt(pieces[0]!);
+  const stack: string[] = [];
+  for (let k = 1; k < pieces.length; k++) {
+    const x = pieces[k]!;
+    const m = /^(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(\/?>)([\s\S]*)$/.exec(x);
+    const tag = m?.[2]?.toLowerCase();
+    if (!m || !tag || !ALLOWED_TAGS.has(tag) || /</.test(m[3]!)) {
+      out += `&lt;${escapeGt(x)}`;
+      continue;
+    }
+    const closing = m[1] === '/';
+    const rest = escapeGt(m[5]!);
+    if (closing) {
+      const at = stack.lastIndexOf(tag);
+      if (at === -1 || SINGLE_ONLY.has(tag)) {
+        // A stray closing tag is dropped, as tidying does; </br> is a line break.
+        out += tag === 'br' ? `<br />${rest}` : rest;
+        continue;
+      }
+      // Close intervening open tags first (MediaWiki's tag stack does the same).
+      while (stack.length > at) out += `</${stack.pop()}>`;
+      out += rest;
+      continue;
+    }
+    if ((tag === 'meta' || tag === 'link') && !/\bitemprop\s*=/.test(m[3]!)) {
+      out += `&lt;${escapeGt(x)}`;
+      continue;
+    }
+    const attrs = sanitizeAttributes(tag, m[3]!);
+    if (SINGLE_ONLY.has(tag)) out += `<${tag}${attrs} />${rest}`;
+    else if (m[4] === '/>') out += `<${tag}${attrs}></${tag}>${rest}`;
+    else {
+      stack.push(tag);
+      out += `<${tag}${attrs}>${rest}`;
+    }
+  }
+  while (stack.length) out += `</${stack.pop()}>`;
+  return out;
+}
+
+function escapeGt(s: string): string {
+  return s.replace(/>/g, '&gt;');
+}

@@ -1,0 +1,53 @@
+/*
+ * Wires rendering into the content service: the worker pool, the render service with its parser
+ * cache, the job queue, and a background job runner (MediaWiki's periodic job runs), all
+ * configured from the environment.
+ */
+import { loadConfig, v, type ServiceRuntime } from '@quire/kit';
+import type { TitleCodec } from '../title/codec.js';
+import { JobQueue } from '../jobs/queue.js';
+import { RenderPool } from './pool.js';
+import { RenderService } from './service.js';
+
+export const renderConfigSpec = {
+  wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
+  server: v.string(['WIKI_SERVER'], { default: 'http://localhost', doc: '$wgServer for {{SERVER}} and {{fullurl:}}' }),
+  renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: 1, min: 0, max: 64, doc: 'render worker threads; 0 renders in the service thread' }),
+  jobPollMs: v.int(['CONTENT_JOB_POLL_MS'], { default: 1000, min: 0, doc: 'how often the background runner looks for jobs; 0 leaves jobs to Special:RunJobs' }),
+};
+
+export interface Rendering {
+  service: RenderService;
+  jobs: JobQueue;
+  close(): Promise<void>;
+}
+
+export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering {
+  const cfg = loadConfig(renderConfigSpec, rt.env);
+  const pool = new RenderPool(cfg.renderThreads, codec, { name: cfg.wikiName, server: cfg.server.replace(/\/$/, '') });
+  const jobs = new JobQueue(rt.db);
+  const service = new RenderService(rt.db, codec, pool, jobs, rt.log);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let closed = false;
+  const tick = () => {
+    running = jobs
+      .run(20, 5000)
+      .catch((err: unknown) => rt.log.warn({ err }, 'background job run failed'))
+      .finally(() => {
+        running = undefined;
+        if (!closed) timer = setTimeout(tick, cfg.jobPollMs);
+      });
+  };
+  if (cfg.jobPollMs > 0) timer = setTimeout(tick, cfg.jobPollMs);
+  return {
+    service,
+    jobs,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      await pool.close();
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/*
+ * The default engine: PostgreSQL full-text search in the service's own schema (page_index,
+ * migrations/002). Title words weigh A and body words B in one tsvector with a GIN index; the
+ * parsed query becomes one to_tsquery expression (weights restrict intitle: to titles), snippets
+ * come from ts_headline over the HTML-escaped text, and completion is a case-insensitive prefix
+ * match on the title. It writes in the service's database, so the indexer applies a batch and
+ * advances its cursor in one transaction.
+ */
+import type { Db } from '@quire/kit';
+import { MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../backend.js';
+import type { Literal, ParsedQuery } from '../query/parser.js';
+
+const CONFIG = 'english';
+
+/** A literal in to_tsquery syntax: quoted (so the parser normalizes it), with :* and :A labels. */
+function literalTsquery(l: Literal, titleOnly: boolean): string {
+  const quoted = `'${l.text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const labels = (l.prefix ? '*' : '') + (titleOnly || l.titleOnly ? 'A' : '');
+  return `${l.negated ? '!' : ''}${quoted}${labels ? `:${labels}` : ''}`;
+}
+
+/** The whole query as one to_tsquery text: AND groups joined by OR. */
+export function toTsqueryText(q: ParsedQuery, titleOnly: boolean): string {
+  return q.groups.map((g) => `(${g.map((l) => literalTsquery(l, titleOnly)).join(' & ')})`).join(' | ');
+}
+
+/** The SQL of HTML-escaping a text column (htmlspecialchars with ENT_QUOTES). */
+function escapedSql(col: string): string {
+  return `replace(replace(replace(replace(replace(${col}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#039;')`;
+}
+
+const SELECT_OPTS = `StartSel="${MATCH_OPEN}", StopSel="${MATCH_CLOSE}"`;
+/** Short texts are shown whole (as MediaWiki's highlighter does); long ones as two fragments. */
+const WHOLE_TEXT_MAX = 400;
+const FRAGMENT_OPTS = `${SELECT_OPTS}, MaxFragments=2, MaxWords=25, MinWords=12, FragmentDelimiter=" ... "`;
+
+const ORDER_BY: Record<SortOrder, string> = {
+  relevance: 'score DESC, page_id',
+  last_edit_desc: 'touched DESC, page_id DESC',
+  last_edit_asc: 'touched, page_id',
+  create_timestamp_desc: 'created DESC, page_id DESC',
+  create_timestamp_asc: 'created, page_id',
+  title_natural_asc: 'namespace, title_text COLLATE "C"',
+  title_natural_desc: 'namespace DESC, title_text COLLATE "C" DESC',
+};
+
+const DOC_COLUMNS = 'page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, touched, created';
+
+interface DocRow {
+  page_id: number;
+  namespace: number;
+  title: string;
+  title_text: string;
+  is_redirect: boolean;
+  redirect_title: string;
+  size: number;
+  word_count: number;
+  touched: Date;
+  created: Date;
+}
+
+function toDoc(r: DocRow): Omit<IndexDoc, 'text'> {
+  return {
+    pageId: r.page_id,
+    namespace: r.namespace,
+    title: r.title,
+    titleText: r.title_text,
+    isRedirect: r.is_redirect,
+    redirectTitle: r.redirect_title,
+    size: r.size,
+    wordCount: r.word_count,
+    touched: r.touched,
+    created: r.created,
+  };
+}
+
+/** LIKE pattern of a literal prefix. */
+export function likePrefix(s: string): string {
+  return `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class SqlBackend implements SearchBackend {
+  readonly engine = 'sql';
+  readonly transactional = true;
+
+  constructor(private readonly db: Db) {}
+
+  async init(): Promise<void> {
+    // The table and its indexes are the service's migrations (002_page_index.sql).
+  }
+
+  async apply(upserts: IndexDoc[], deletes: number[]): Promise<void> {
+    const s = this.db.schema;
+    if (deletes.length > 0) await this.db.query(`DELETE FROM ${s}.page_index WHERE page_id = ANY($1::bigint[])`, [deletes]);
+    if (upserts.length === 0) return;
+    await this.db.query(
+      `INSERT INTO ${s}.page_index (page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, body, touched, created)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])
+       ON CONFLICT (page_id) DO UPDATE SET namespace = EXCLUDED.namespace, title = EXCLUDED.title, title_text = EXCLUDED.title_text,
+         is_redirect = EXCLUDED.is_redirect, redirect_title = EXCLUDED.redirect_title, size = EXCLUDED.size,
+         word_count = EXCLUDED.word_count, body = EXCLUDED.body, touched = EXCLUDED.touched, created = EXCLUDED.created`,
+      [
+        upserts.map((d) => d.pageId),
+        upserts.map((d) => d.namespace),
+        upserts.map((d) => d.title),
+        upserts.map((d) => d.titleText),
+        upserts.map((d) => d.isRedirect),
+        upserts.map((d) => d.redirectTitle),
+        upserts.map((d) => d.size),
+        upserts.map((d) => d.wordCount),
+        upserts.map((d) => d.text),
+        upserts.map((d) => d.touched),
+        upserts.map((d) => d.created),
+      ],
+    );
+  }
+
+  async match(query: ParsedQuery, opts: MatchOptions): Promise<MatchPage> {
+    const s = this.db.schema;
+    const params: unknown[] = [];
+    const param = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const where: string[] = [];
+    let tsq = "''::tsquery";
+    if (query.groups.length > 0) {
+      tsq = `to_tsquery('${CONFIG}', ${param(toTsqueryText(query, opts.field === 'title'))})`;
+      where.push(`tsv @@ ${tsq}`);
+    }
+    if (query.titlePrefix !== undefined) where.push(`lower(title) LIKE ${param(likePrefix(query.titlePrefix))}`);
+    if (opts.namespaces) where.push(`namespace = ANY(${param(opts.namespaces)}::int[])`);
+    if (where.length === 0) return { matches: [], total: 0 };
+    const whereParams = params.length;
+    const exact = param(opts.exactTitle.toLowerCase());
+    const rank = query.groups.length > 0 ? `ts_rank_cd(tsv, ${tsq})` : '0';
+    const inner = `SELECT ${DOC_COLUMNS}, body, ${rank} + CASE WHEN lower(title_text) = ${exact} OR lower(title) = ${exact} THEN 100 ELSE 0 END AS score,
+                          count(*) OVER () AS total
+                     FROM ${s}.page_index WHERE ${where.join(' AND ')}
+                    ORDER BY ${ORDER_BY[opts.sort]} LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)}`;
+    let snippets = `'' AS snippet, '' AS title_snippet`;
+    if (opts.snippets && query.groups.length > 0) {
+      const whole = param(`HighlightAll=true, ${SELECT_OPTS}`);
+      const fragments = param(FRAGMENT_OPTS);
+      snippets = `CASE WHEN length(body) <= ${WHOLE_TEXT_MAX}
+                       THEN ts_headline('${CONFIG}', ${escapedSql('body')}, ${tsq}, ${whole})
+                       ELSE ts_headline('${CONFIG}', ${escapedSql('body')}, ${tsq}, ${fragments}) END AS snippet,
+                  ts_headline('${CONFIG}', ${escapedSql('title')}, ${tsq}, ${whole}) AS title_snippet`;
+    }
+    const r = await this.db.query<DocRow & { score: number; total: number; snippet: string; title_snippet: string }>(
+      `SELECT ${DOC_COLUMNS}, score, total, ${snippets} FROM (${inner}) hits ORDER BY ${ORDER_BY[opts.sort]}`,
+      params,
+    );
+    const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: row.score, snippet: row.snippet, titleSnippet: row.title_snippet }));
+    // Past the last page the window count is unknown; count once.
+    let total = r.rows[0]?.total ?? 0;
+    if (r.rows.length === 0 && opts.offset > 0) {
+      const c = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.page_index WHERE ${where.join(' AND ')}`, params.slice(0, whereParams));
+      total = c.rows[0]!.n;
+    }
+    return { matches, total };
+  }
+
+  async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
+    const s = this.db.schema;
+    const nsWhere = namespaces ? 'AND namespace = ANY($2::int[])' : 'AND $2::int[] IS NULL';
+    const r = await this.db.query<DocRow>(
+      `SELECT ${DOC_COLUMNS} FROM ${s}.page_index WHERE lower(title_text) LIKE $1 ${nsWhere}
+        ORDER BY namespace, title_text COLLATE "C" LIMIT $3 OFFSET $4`,
+      [likePrefix(prefix), namespaces ?? null, limit, offset],
+    );
+    return r.rows.map(toDoc);
+  }
+
+  async byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]> {
+    if (titles.length === 0) return [];
+    const r = await this.db.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM ${this.db.schema}.page_index WHERE lower(title) = ANY($1::text[])`, [
+      titles.map((t) => t.toLowerCase()),
+    ]);
+    return r.rows.map(toDoc);
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.db.schema}.page_index`);
+    return r.rows[0]!.n;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,194 @@
+/*
+ * The indexing role: consumes content's change feed (StreamChanges) from the cursor this service
+ * keeps (search.feed_cursor) and applies each batch idempotently — the pages' current state is
+ * fetched (GetPagesForIndex) and upserted, pages that are gone are deleted — then advances the
+ * cursor: in the same transaction for the SQL engine, right after for an external engine.
+ * Delivery is at least once; a restart resumes from the cursor, so an outage loses nothing.
+ *
+ * One active indexer: a lease in the key-value store (Redis when configured), taken with
+ * setIfAbsent and renewed while held. Batches are also fenced on the cursor (a batch whose last
+ * position is not past the stored cursor is dropped), so an indexer that lost its lease while
+ * paused cannot move the index backwards.
+ */
+import crypto from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
+import { type ContentServiceClient, type IndexPage, type PageChange } from '@quire/proto/wiki/content/v1/content';
+import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
+
+export const LEASE_KEY = 'indexer-lease';
+const LEASE_TTL_S = 15;
+const RENEW_MS = 5_000;
+/** Changes applied per transaction. */
+const BATCH = 500;
+/** Pages per GetPagesForIndex call (the content service's own cap is 1000). */
+const FETCH_CHUNK = 200;
+const RETRY_MS = 1_000;
+
+function docOf(p: IndexPage): IndexDoc {
+  return {
+    pageId: p.pageId,
+    namespace: p.namespace,
+    title: p.title,
+    titleText: p.dbkey.replace(/_/g, ' '),
+    isRedirect: p.isRedirect,
+    redirectTitle: p.redirectTitle,
+    size: p.size,
+    wordCount: countWords(p.text),
+    text: p.text,
+    touched: new Date(p.touched),
+    created: new Date(p.created),
+  };
+}
+
+export async function readCursor(db: Db): Promise<number> {
+  const r = await db.query<{ position: number }>(`SELECT position FROM ${db.schema}.feed_cursor WHERE id = 1`);
+  return r.rows[0]?.position ?? 0;
+}
+
+export class FeedIndexer {
+  private readonly id = crypto.randomBytes(8).toString('hex');
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private stream: ClientReadableStream<PageChange> | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private holding = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly backend: SearchBackend,
+    private readonly content: ContentServiceClient,
+    private readonly kv: KvStore,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stream?.cancel();
+    await this.loop;
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    if (this.holding && (await this.kv.get(LEASE_KEY)) === this.id) await this.kv.del(LEASE_KEY);
+    this.holding = false;
+  }
+
+  private async acquireLease(): Promise<boolean> {
+    if (this.holding) return true;
+    if (!(await this.kv.setIfAbsent(LEASE_KEY, this.id, LEASE_TTL_S))) return false;
+    this.holding = true;
+    this.log.info('indexer lease acquired');
+    this.renewTimer = setInterval(() => {
+      void (async () => {
+        // Renew only our own lease; one that expired and was taken by another stays theirs.
+        if ((await this.kv.get(LEASE_KEY)) === this.id) await this.kv.set(LEASE_KEY, this.id, LEASE_TTL_S);
+        else this.loseLease();
+      })().catch((err: unknown) => this.log.warn({ err }, 'indexer lease renewal failed'));
+    }, RENEW_MS);
+    this.renewTimer.unref();
+    return true;
+  }
+
+  private loseLease(): void {
+    if (!this.holding) return;
+    this.log.warn('indexer lease lost');
+    this.holding = false;
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.stream?.cancel();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (!(await this.acquireLease())) {
+          await sleep(RETRY_MS);
+          continue;
+        }
+        await this.consume();
+      } catch (err) {
+        if (!this.running) break;
+        this.log.warn({ err }, 'change feed consumer failed; retrying');
+        await sleep(RETRY_MS);
+      }
+    }
+  }
+
+  /** One StreamChanges call: reads changes in batches until the stream ends or is cancelled. */
+  private async consume(): Promise<void> {
+    const from = await readCursor(this.db);
+    const stream = this.content.streamChanges({ fromPosition: from, maxBatch: BATCH, maxWaitMs: 30_000 });
+    this.stream = stream;
+    const pending: PageChange[] = [];
+    let ended = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    stream.on('data', (c: PageChange) => {
+      pending.push(c);
+      if (pending.length >= 4 * BATCH) stream.pause();
+      notify();
+    });
+    stream.on('end', () => {
+      ended = true;
+      notify();
+    });
+    stream.on('error', (err: Error & { code?: number }) => {
+      ended = true;
+      // CANCELLED (1) is our own stop or a lost lease.
+      if (err.code !== 1) failure = err;
+      notify();
+    });
+    try {
+      while (this.running && this.holding) {
+        if (pending.length === 0) {
+          if (ended) break;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        const batch = pending.splice(0, BATCH);
+        if (stream.isPaused() && pending.length < BATCH) stream.resume();
+        await this.applyBatch(batch);
+      }
+    } finally {
+      stream.cancel();
+      this.stream = undefined;
+    }
+    if (failure) throw failure;
+  }
+
+  private async applyBatch(changes: PageChange[]): Promise<void> {
+    const last = Math.max(...changes.map((c) => c.position));
+    const ids = [...new Set(changes.map((c) => c.pageId))];
+    // Fetched after the changes were read, so the state reflects at least every change <= last.
+    const pages: IndexPage[] = [];
+    for (let i = 0; i < ids.length; i += FETCH_CHUNK) {
+      const r = await unary(this.content, this.content.getPagesForIndex, { pageIds: ids.slice(i, i + FETCH_CHUNK) }, { deadlineMs: 30_000 });
+      pages.push(...r.pages);
+    }
+    const found = new Set(pages.map((p) => p.pageId));
+    const upserts = pages.map(docOf);
+    const deletes = ids.filter((id) => !found.has(id));
+    const s = this.db.schema;
+    if (this.backend.transactional) {
+      await this.db.tx(async (q) => {
+        const cur = await q.query<{ position: number }>(`SELECT position FROM ${s}.feed_cursor WHERE id = 1 FOR UPDATE`);
+        if ((cur.rows[0]?.position ?? 0) >= last) return; // applied already (by a previous lease holder)
+        await this.backend.apply(upserts, deletes);
+        await q.query(`UPDATE ${s}.feed_cursor SET position = $1, updated_at = now() WHERE id = 1`, [last]);
+      });
+    } else {
+      if ((await readCursor(this.db)) >= last) return;
+      await this.backend.apply(upserts, deletes);
+      await this.db.query(`UPDATE ${s}.feed_cursor SET position = GREATEST(position, $1), updated_at = now() WHERE id = 1`, [last]);
+    }
+    this.log.debug({ through: last, upserts: upserts.length, deletes: deletes.length }, 'index batch applied');
+  }
+}
