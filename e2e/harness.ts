@@ -7,14 +7,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTestEnv, type Backend, type TestEnv } from '@quire/kit/testing';
+import { GOLDEN_DIR, SHARED_DIR, makeTestEnv, type Backend, type TestEnv } from '@quire/kit/testing';
 import { startStack, type Stack } from '../scripts/stack.js';
 
 export { testBackends, type Backend } from '@quire/kit/testing';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const GOLDEN_DIR = '/work/shared/conformance/mediawiki-1.39';
-export const SHAPE_COMPARE = '/work/shared/tools/shape-compare.js';
+export const SHAPE_COMPARE = path.join(SHARED_DIR, 'tools/shape-compare.js');
+export { GOLDEN_DIR };
 
 export interface HttpResponse {
   status: number;
@@ -185,4 +185,57 @@ export async function readGolden(name: string): Promise<GoldenSample> {
     if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
   return { status: Number(head[0]?.split(' ')[1]), headers, body: raw.slice(cut + sep.length) };
+}
+
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+function shapeMap(v: unknown, at: string, out: Map<string, string>, ignore: ReadonlySet<string>): Map<string, string> {
+  const t = typeOf(v);
+  out.set(at || '$', t);
+  if (t === 'object') {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (ignore.has(k)) continue;
+      // Numeric keys (formatversion 1 objects keyed by page id) fold into one, as shape-compare.js does.
+      shapeMap(x, `${at}.${/^-?\d+$/.test(k) ? '<id>' : k}`, out, ignore);
+    }
+  } else if (t === 'array') {
+    for (const x of v as unknown[]) shapeMap(x, `${at}[]`, out, ignore);
+  }
+  return out;
+}
+
+/**
+ * The differences in shape between a golden sample and a live response — status, content type,
+ * and every key path with its value type — by the rules of ../shared/tools/shape-compare.js, for
+ * requests that tool cannot make (POST bodies, cookies). Empty when the shapes agree.
+ */
+export function shapeProblems(golden: GoldenSample, ours: HttpResponse, ignore: readonly string[] = []): string[] {
+  const problems: string[] = [];
+  if (golden.status !== ours.status) problems.push(`status: ${golden.status} vs ${ours.status}`);
+  const ct = (v: string | null | undefined) => (v ?? '').split(';')[0]!.trim();
+  if (ct(golden.headers['content-type']) !== ct(ours.headers.get('content-type'))) {
+    problems.push(`content-type: ${ct(golden.headers['content-type'])} vs ${ct(ours.headers.get('content-type'))}`);
+  }
+  const parse = (s: string) => {
+    try {
+      return { ok: true as const, v: JSON.parse(s) as unknown };
+    } catch {
+      return { ok: false as const };
+    }
+  };
+  const a = parse(golden.body);
+  const b = parse(ours.text);
+  if (!a.ok || !b.ok) {
+    if (a.ok !== b.ok) problems.push(`body: ${a.ok ? 'JSON' : 'not JSON'} vs ${b.ok ? 'JSON' : 'not JSON'}`);
+    return problems;
+  }
+  const skip = new Set(ignore);
+  const sa = shapeMap(a.v, '', new Map(), skip);
+  const sb = shapeMap(b.v, '', new Map(), skip);
+  for (const [p, t] of sa) {
+    if (!sb.has(p)) problems.push(`missing: ${p} (${t})`);
+    else if (sb.get(p) !== t) problems.push(`type differs at ${p}: ${t} vs ${sb.get(p)}`);
+  }
+  for (const [p, t] of sb) if (!sa.has(p)) problems.push(`extra: ${p} (${t})`);
+  return problems;
 }

@@ -7,9 +7,9 @@
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { BotPassword } from '@quire/proto/wiki/auth/v1/auth';
 import { GRANT_LABELS, GRANT_NAMES, HIDDEN_GRANTS, grantsFromForm } from './grants.js';
-import { hidden, html, messageBox, multiline, setSecurityHeaders, SafeHtml } from './html.js';
+import { hidden, html, messageBox, multiline, SafeHtml } from './html.js';
 import { loginPath, specialPath } from './paths.js';
-import { csrfToken, field, fields, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { csrfToken, field, fields, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
 
 /** BotPassword::APPID_MAXLENGTH. */
 const APPID_MAX_LENGTH = 32;
@@ -150,9 +150,8 @@ export const botPasswordsPage: PageHandler = async (p) => {
   const { caller } = p;
   // MediaWiki's requireNamedUser: anonymous visitors are sent to log in and brought back.
   if (caller.user.anonymous) {
-    setSecurityHeaders(p.res);
     const here = p.subpage === null ? 'Special:BotPasswords' : `Special:BotPasswords/${p.subpage}`;
-    return p.res.redirect(302, loginPath(here, 'exception-nologin-text'));
+    return redirect(p, loginPath(here, 'exception-nologin-text'));
   }
   // The page's restriction (editmyprivateinfo): bot-password sessions lack it, so they cannot mint more.
   if (!caller.user.rights.includes('editmyprivateinfo')) {
@@ -165,8 +164,7 @@ export const botPasswordsPage: PageHandler = async (p) => {
     const wanted = field(p, 'wpappId').trim();
     if (!(await validCsrf(p))) return showList(p, { error: SESSION_FAILURE, appId: wanted });
     if (!validAppIdLength(wanted)) return showList(p, { error: badAppIdMessage(wanted), appId: wanted });
-    setSecurityHeaders(p.res);
-    return p.res.redirect(302, specialPath('BotPasswords', wanted));
+    return redirect(p, specialPath('BotPasswords', wanted));
   }
   if (!validAppIdLength(appId)) {
     return send(p, { title: 'Bot passwords', status: 400, body: messageBox('error', badAppIdMessage(appId)) });

@@ -66,7 +66,10 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
       }
       await HANDLERS[target.name as SpecialPageName]({ req, res, deps, caller, method, subpage: target.subpage });
     } catch (e) {
-      if (res.headersSent) throw e;
+      if (res.headersSent) {
+        deps.log.error({ err: e, path: req.path }, 'special page failed after its response started');
+        return;
+      }
       // body-parser's errors carry the HTTP status of the problem (413 too large, 400 malformed, 415 charset).
       const status = (e as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {

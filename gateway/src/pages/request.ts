@@ -1,7 +1,7 @@
 /* What a special page handler gets: the caller, the submitted fields, and the session's tokens. */
 import type { Request, Response } from 'express';
 import type { Caller, GatewayDeps } from '../context.js';
-import { sendPage, type PageOptions } from './html.js';
+import { sendPage, setSecurityHeaders, type PageOptions } from './html.js';
 
 export interface PageRequest {
   req: Request;
@@ -60,6 +60,12 @@ export function anonymousCaller(ip: string): Caller {
 
 export function send(p: PageRequest, page: PageOptions): void {
   sendPage(p.res, p.deps, p.caller, page);
+}
+
+/** A 302 to a path of this wiki (Post/Redirect/Get, and sending visitors to log in). */
+export function redirect(p: PageRequest, location: string): void {
+  setSecurityHeaders(p.res);
+  p.res.redirect(302, location);
 }
 
 /** MediaWiki's "sessionfailure": a form came back without this session's token. */

@@ -5,9 +5,9 @@
  */
 import { LoginResponse_Status as Status, type LoginResponse } from '@quire/proto/wiki/auth/v1/auth';
 import { plainText } from '../action/modules/support.js';
-import { hidden, html, messageBox, multiline, setSecurityHeaders, type SafeHtml } from './html.js';
+import { hidden, html, messageBox, multiline, type SafeHtml } from './html.js';
 import { returnToPath, specialPath } from './paths.js';
-import { anonymousCaller, csrfToken, field, param, queryParam, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { anonymousCaller, csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
 
 /** Login page notices MediaWiki shows for `warning=<key>` (only these keys; the parameter is never echoed). */
 const LOGIN_WARNINGS: Record<string, string> = {
@@ -70,11 +70,6 @@ ${hidden('wpLoginToken', token)}${hidden('authAction', 'login-continue')}${retur
 <div class="buttons"><button type="submit" class="primary">Continue login</button></div>
 </form>`;
   send(p, { title: 'Log in', body });
-}
-
-function redirect(p: PageRequest, location: string): void {
-  setSecurityHeaders(p.res);
-  p.res.redirect(302, location);
 }
 
 export const userLoginPage: PageHandler = async (p) => {

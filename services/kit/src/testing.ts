@@ -63,3 +63,10 @@ export async function makeTestEnv(backend: Backend, extra: NodeJS.ProcessEnv = {
     },
   };
 }
+
+/**
+ * `shared/` sits beside the repository (CI clones main with shared/ next to it): golden responses
+ * recorded from MediaWiki 1.39 and the shape-compare tool live there.
+ */
+export const SHARED_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../../shared');
+export const GOLDEN_DIR = path.join(SHARED_DIR, 'conformance/mediawiki-1.39');

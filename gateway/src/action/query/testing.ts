@@ -1,5 +1,7 @@
 /* Test support for the query modules: golden samples, metadata stripping and a fake ActionContext. */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GOLDEN_DIR } from '@quire/kit/testing';
 import type { ListNamespacesResponse, Namespace, ResolvePagesRequest, ResolvePagesResponse, GetRevisionsRequest, GetRevisionsResponse, GetStatisticsResponse } from '@quire/proto/wiki/content/v1/content';
 import type { User } from '@quire/proto/wiki/auth/v1/auth';
 import type { GatewayDeps } from '../../context.js';
@@ -7,11 +9,10 @@ import type { GatewayConfig } from '../../config.js';
 import type { ActionContext, ApiMessage, ModuleDecl, Params } from '../types.js';
 import { querySubmodules } from './index.js';
 
-const GOLDEN_DIR = new URL('../../../../../shared/conformance/mediawiki-1.39/', import.meta.url);
 
 /** The JSON body of a golden sample file. */
 export function goldenBody(file: string): Record<string, unknown> {
-  const text = readFileSync(new URL(file, GOLDEN_DIR), 'utf8');
+  const text = readFileSync(path.join(GOLDEN_DIR, file), 'utf8');
   const blank = /\r?\n\r?\n/.exec(text);
   return JSON.parse(blank ? text.slice(blank.index + blank[0].length) : text) as Record<string, unknown>;
 }

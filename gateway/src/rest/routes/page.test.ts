@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GOLDEN_DIR } from '@quire/kit/testing';
 import { after, before, describe, test } from 'node:test';
 import { invalidArgument, notFound } from '@quire/kit';
 import { PageRecord, Revision, type GetPageResponse } from '@quire/proto/wiki/content/v1/content';
@@ -7,7 +9,7 @@ import { serveRest, testDeps, type TestServer } from '../testing.js';
 
 /** Body and headers of a golden response recorded from MediaWiki 1.39. */
 function golden(name: string): { headers: Map<string, string>; body: unknown } {
-  const raw = readFileSync(new URL(`../../../../../shared/conformance/mediawiki-1.39/${name}`, import.meta.url), 'utf8');
+  const raw = readFileSync(path.join(GOLDEN_DIR, name), 'utf8');
   const [head = '', body = ''] = raw.split(/\r?\n\r?\n/, 2);
   const headers = new Map(
     head

@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GOLDEN_DIR } from '@quire/kit/testing';
 import { formatInlineJsonDiff, inlineJsonDiff } from './inline-json.js';
 import { tableDiff, tableDiffRows } from './table.js';
 import { flatSections } from './sections.js';
@@ -12,7 +13,6 @@ import { generatePair, prng } from './revision-pairs.js';
 import { GOLDEN_FROM_TEXT, GOLDEN_TO_TEXT } from './golden-sample.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const GOLDEN_DIR = '/work/shared/conformance/mediawiki-1.39';
 
 function goldenBody(name: string): string {
   const raw = readFileSync(path.join(GOLDEN_DIR, name), 'utf8');
