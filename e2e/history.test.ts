@@ -178,5 +178,18 @@ for (const backend of testBackends()) {
       assert.equal(bare.redirect_target, `${wiki.baseUrl}/w/rest.php/v1/page/Long_history/bare?redirect=no`);
       assert.equal('redirect_target' in (await wiki.rest('/v1/page/Long_history?redirect=no')).json<Record<string, unknown>>(), false);
     });
+
+    test('the HTML routes follow a wiki redirect with 307 (one hop: redirect=no); another title form gets 301', async () => {
+      for (const route of ['html', 'with_html']) {
+        const followed = await wiki.rest(`/v1/page/Redirecting/${route}`);
+        assert.equal(followed.status, 307, route);
+        assert.equal(followed.headers.get('location'), `${wiki.baseUrl}/w/rest.php/v1/page/Long_history/${route}?redirect=no`);
+        const itself = await wiki.rest(`/v1/page/Redirecting/${route}?redirect=no`);
+        assert.equal(itself.status, 200, `${route} of the redirect page itself`);
+        const normalized = await wiki.rest(`/v1/page/long_history/${route}`);
+        assert.equal(normalized.status, 301);
+        assert.equal(normalized.headers.get('location'), `${wiki.baseUrl}/w/rest.php/v1/page/Long_history/${route}`);
+      }
+    });
   });
 }

@@ -76,7 +76,7 @@ after(() => server.close());
 
 async function get(path: string, headers: Record<string, string> = {}) {
   requested.length = 0;
-  const res = await fetch(server.rest + path, { headers });
+  const res = await fetch(server.rest + path, { headers, redirect: 'manual' });
   const text = await res.text();
   return { res, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
 }
@@ -92,12 +92,16 @@ describe('GET /v1/page/{title}', () => {
     assert.deepEqual(requested, [{ title: 'Anchor_sample_page', withContent: true }]);
   });
 
-  test('a title with spaces or in lower case is served directly (no redirect in 1.39)', async () => {
+  test('another form of the title: 301 to the DB key, query kept (PageRedirectHelper)', async () => {
     for (const path of ['/v1/page/Anchor%20sample%20page', '/v1/page/anchor_sample_page']) {
-      const { res, json } = await get(path);
-      assert.equal(res.status, 200, path);
-      assert.equal(json?.key, 'Anchor_sample_page');
+      const { res } = await get(path);
+      assert.equal(res.status, 301, path);
+      assert.match(res.headers.get('location') ?? '', /\/w\/rest\.php\/v1\/page\/Anchor_sample_page$/);
     }
+    const bare = await get('/v1/page/Anchor%20sample%20page/bare?redirect=no');
+    assert.equal(bare.res.status, 301);
+    assert.match(bare.res.headers.get('location') ?? '', /\/v1\/page\/Anchor_sample_page\/bare\?redirect=no$/);
+    assert.equal((await get('/v1/page/Anchor_sample_page')).res.status, 200);
   });
 
   test('missing page: 404 with the title as requested (golden body)', async () => {

@@ -1,5 +1,5 @@
 import { defineRoute } from '../types.js';
-import { loadPage, pageCacheControl, pageMetadata, pageValidators, pageSourceParams, redirectTargetField } from './pageContent.js';
+import { loadPage, normalizationRedirect, pageCacheControl, pageMetadata, pageValidators, pageSourceParams, redirectTargetField } from './pageContent.js';
 
 /** GET /v1/page/{title}: the page with the wikitext of its latest revision (MediaWiki's PageSourceHandler, format "source"). */
 export const pageSourceRoute = defineRoute({
@@ -11,6 +11,8 @@ export const pageSourceRoute = defineRoute({
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadPage(ctx.deps, ctx.params.title, true);
+    const moved = normalizationRedirect(ctx.params.title, loaded, ctx.routeUrl, ctx.route.path, ctx.params.redirect ? { redirect: ctx.params.redirect } : {});
+    if (moved) return moved;
     const source = loaded.latest.content;
     if (source === undefined) throw new Error(`content service returned no content for revision ${loaded.latest.id}`);
     const target = redirectTargetField(loaded, ctx.params.redirect, ctx.routeUrl, ctx.route.path);

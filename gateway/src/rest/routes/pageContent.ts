@@ -22,8 +22,7 @@ export interface LoadedPage {
 
 /**
  * The page named by the request, with its latest revision. Missing pages, special pages and
- * invalid titles are all "does not exist" with the title as given, as in MediaWiki 1.39 (which
- * neither redirects non-normalized titles nor reports invalid ones differently).
+ * invalid titles are all "does not exist" with the title as given.
  */
 export async function loadPage(deps: GatewayDeps, title: string, withContent: boolean): Promise<LoadedPage> {
   let found;
@@ -94,4 +93,26 @@ export function redirectTargetField(
 ): { redirect_target?: string } {
   if (redirect !== 'no' || !page.redirect || page.redirectTarget === '') return {};
   return { redirect_target: routeUrl(template, { title: page.redirectTarget.replace(/ /g, '_') }, { redirect }) };
+}
+
+type RouteUrl = (template: string, pathParams: Record<string, string>, query: Record<string, string>) => string;
+
+/**
+ * MediaWiki's PageRedirectHelper (1.41+): a page requested under another form of its title
+ * (`main_page`, `Main Page`) gets a permanent redirect (301) to the same route under its DB key,
+ * with the request's query kept, so caches and clients converge on one URL.
+ */
+export function normalizationRedirect(requested: string, { page }: LoadedPage, routeUrl: RouteUrl, template: string, query: Record<string, string>) {
+  if (requested === page.dbkey) return undefined;
+  return { status: 301, headers: { Location: routeUrl(template, { title: page.dbkey }, query) } };
+}
+
+/**
+ * The HTML routes follow wiki redirects (PageRedirectHelper with followWikiRedirects): a redirect
+ * page answers 307 to the same route for its target with `redirect=no`, so chains stop after one
+ * hop; `redirect=no` on the request serves the redirect page itself.
+ */
+export function wikiRedirect({ page }: LoadedPage, redirect: string | undefined, routeUrl: RouteUrl, template: string) {
+  if (redirect === 'no' || !page.redirect || page.redirectTarget === '') return undefined;
+  return { status: 307, headers: { Location: routeUrl(template, { title: page.redirectTarget.replace(/ /g, '_') }, { redirect: 'no' }) } };
 }

@@ -10,7 +10,7 @@ import type { GetRevisionHtmlResponse } from '@quire/proto/wiki/content/v1/conte
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse, type Validators } from '../types.js';
-import { loadPage, pageCacheControl, pageMetadata, titleParam } from './pageContent.js';
+import { loadPage, normalizationRedirect, pageCacheControl, pageMetadata, pageSourceParams, titleParam, wikiRedirect, type LoadedPage } from './pageContent.js';
 import { loadRevision, revisionIdParam, revisionMetadata } from './revision.js';
 
 const HTML_CONTENT_TYPE = 'text/html;charset=UTF-8';
@@ -69,6 +69,11 @@ async function revisionHtml(deps: GatewayDeps, req: { title?: string; revId?: nu
   }
 }
 
+/** Normalization (301) first, then the wiki redirect (307), as PageRedirectHelper::createRedirectResponseIfNeeded. */
+function pageRedirect(title: string, redirect: string | undefined, loaded: LoadedPage, routeUrl: Parameters<typeof wikiRedirect>[2], template: string) {
+  return normalizationRedirect(title, loaded, routeUrl, template, redirect ? { redirect } : {}) ?? wikiRedirect(loaded, redirect, routeUrl, template);
+}
+
 function htmlResponse(deps: GatewayDeps, r: GetRevisionHtmlResponse, acceptLanguage: string | undefined): RestResponse {
   return {
     text: parsoidDocument(deps.config.server, r),
@@ -82,11 +87,14 @@ export const pageHtmlRoute = defineRoute({
   method: 'GET',
   path: '/v1/page/{title}/html',
   summary: 'Get the HTML of the latest revision of a page (Parsoid format)',
-  params: { ...titleParam, ...acceptLanguageParam },
+  params: { ...pageSourceParams, ...acceptLanguageParam },
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    const r = await revisionHtml(ctx.deps, { title: ctx.params.title }, () => restMessages.nonexistentTitle(ctx.params.title));
+    const loaded = await loadPage(ctx.deps, ctx.params.title, false);
+    const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
+    if (moved) return moved;
+    const r = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
     return htmlResponse(ctx.deps, r, ctx.params['accept-language']);
   },
 });
@@ -95,11 +103,13 @@ export const pageWithHtmlRoute = defineRoute({
   method: 'GET',
   path: '/v1/page/{title}/with_html',
   summary: 'Get a page: its latest revision and its HTML (Parsoid format)',
-  params: { ...titleParam, ...acceptLanguageParam },
+  params: { ...pageSourceParams, ...acceptLanguageParam },
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadPage(ctx.deps, ctx.params.title, false);
+    const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
+    if (moved) return moved;
     const r = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
     return {
       json: { ...pageMetadata(loaded), html: parsoidDocument(ctx.deps.config.server, r) },
