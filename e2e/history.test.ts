@@ -40,7 +40,7 @@ for (const backend of testBackends()) {
       // The golden samples were made by a registered user: write those revisions as one.
       const content = wiki.stack.services.find((s) => s.name === 'content')!;
       const save = (baseRevId: number, text: string, comment: string) =>
-        saveRevision(content.runtime.db, codec, { ns: 0, dbkey: 'Anchor_sample_page', baseRevId, text, contentModel: 'wikitext', contentFormat: 'text/x-wiki', user: { id: 1, name: 'Admin' }, comment, minor: false, tags: [] });
+        saveRevision(content.runtime.db, codec, { ns: 0, dbkey: 'Anchor_sample_page', baseRevId, text, contentModel: 'wikitext', contentFormat: 'text/x-wiki', user: { id: 2, name: 'Admin' }, comment, minor: false, tags: [] });
       const first = await save(0, 'Hello from the anchor.', 'create sample page');
       await save(first.revId, 'Hello from the anchor.\n\n== Section two ==\nA second edit.', 'second edit');
       await anonEdit('Redirecting', '#REDIRECT [[Long history]]');
@@ -65,7 +65,7 @@ for (const backend of testBackends()) {
       }
       const rev = (await wiki.rest(`/v1/revision/${latestId}`)).json<Record<string, unknown>>();
       assert.deepEqual(Object.keys(rev), ['id', 'size', 'minor', 'timestamp', 'content_model', 'page', 'license', 'user', 'comment', 'delta', 'source']);
-      assert.deepEqual(rev.user, { id: 1, name: 'Admin' });
+      assert.deepEqual(rev.user, { id: 2, name: 'Admin' });
       assert.equal(rev.delta, (rev.size as number) - 'Hello from the anchor.'.length);
       assert.deepEqual(rev.page, { id: (await wiki.rest('/v1/page/Anchor_sample_page/bare')).json<{ id: number }>().id, key: 'Anchor_sample_page', title: 'Anchor sample page' });
       const r = await wiki.rest(`/v1/revision/${latestId}`);
