@@ -300,6 +300,11 @@ for (const backend of testBackends()) {
       assert.equal((await errorCode(wiki, { title: 'New page', text: 'x' })).code, 'cantcreate-anon');
       assert.equal((await errorCode(wiki, { title: 'Main Page', text: 'x', contentmodel: 'text' })).code, 'cantchangecontentmodel');
       assert.equal((await errorCode(wiki, { title: 'Main Page', text: 'x', tags: 'any' })).code, 'tags-apply-no-permission');
+      // REST (ActionModuleBasedHandler): a permission error of action=edit is a 400 naming its code.
+      const info = (await errorCode(wiki, { title: 'New page', text: 'x' })).info;
+      const rest = await postPage(wiki, { title: 'New page', source: 'x', comment: 'c', token: ANON_TOKEN });
+      assert.equal(rest.status, 400);
+      assert.deepEqual(rest.json(), { actionModuleErrorCode: 'cantcreate-anon', messageTranslations: { en: info }, httpCode: 400, httpReason: 'Bad Request' });
     });
 
     test('the per-IP edit limit fires in both APIs (ratelimited, then 429 with Retry-After)', async () => {
@@ -325,6 +330,10 @@ for (const backend of testBackends()) {
     test('an anonymous edit is permissiondenied, as MediaWiki 1.39 answers', async () => {
       const e = await errorCode(wiki, { title: 'Main Page', text: 'x' });
       assert.deepEqual([e.code, e.info], ['permissiondenied', 'The action you have requested is limited to users in the group: [[Quire:Users|Users]].']);
+      const page = await source(wiki, 'Main Page');
+      const rest = await putPage(wiki, 'Main_Page', { source: 'x', comment: 'c', latest: { id: page.latest }, token: ANON_TOKEN });
+      assert.equal(rest.status, 400);
+      assert.deepEqual(rest.json(), { actionModuleErrorCode: 'permissiondenied', messageTranslations: { en: e.info }, httpCode: 400, httpReason: 'Bad Request' });
     });
   });
 }

@@ -164,8 +164,8 @@ for (const backend of testBackends()) {
 
       const page1 = (await wiki.api({ action: 'query', list: 'search', srsearch: 'common', srwhat: 'text', srlimit: '5', srsort: 'create_timestamp_asc' })).json();
       assert.equal(page1.query.searchinfo.totalhits, 12);
-      // MediaWiki sends the offset as a number; the shared continuation manager sends strings.
-      assert.deepEqual({ ...page1.continue, sroffset: Number(page1.continue.sroffset) }, { sroffset: 5, continue: '-||' });
+      // The offset is a number, as MediaWiki sends it.
+      assert.deepEqual(page1.continue, { sroffset: 5, continue: '-||' });
       const page3 = (await wiki.api({ action: 'query', list: 'search', srsearch: 'common', srwhat: 'text', srlimit: '5', sroffset: '10', srsort: 'create_timestamp_asc' })).json();
       assert.equal(page3.query.search.length, 2);
       assert.equal(page3.continue, undefined);
@@ -185,7 +185,7 @@ for (const backend of testBackends()) {
       assert.equal(j.query.prefixsearch.length, 10);
       assert.deepEqual(Object.keys(j.query.prefixsearch[0]), ['ns', 'title', 'pageid']);
       assert.equal(j.query.prefixsearch[0].title, 'Listed page 01');
-      assert.deepEqual({ ...j.continue, psoffset: Number(j.continue.psoffset) }, { psoffset: 10, continue: '-||' });
+      assert.deepEqual(j.continue, { psoffset: 10, continue: '-||' });
       const rest = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'listed page', pslimit: '10', psoffset: '10' })).json();
       assert.deepEqual(rest.query.prefixsearch.map((p: any) => p.title), ['Listed page 11', 'Listed page 12']);
       const talk = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'Talk:anc' })).json();
@@ -195,11 +195,24 @@ for (const backend of testBackends()) {
       assert.deepEqual(gen.query.pages.map((p: any) => p.title), ['Anchor sample page']);
       const genPrefix = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'Anchor', formatversion: '2' })).json();
       assert.deepEqual(genPrefix.query.pages.map((p: any) => p.title).sort(), ['Anchor redirect', 'Anchor sample page']);
+      const genNext = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'listed page', gpslimit: '10' })).json();
+      assert.deepEqual(genNext.continue, { gpsoffset: 10, continue: 'gpsoffset||' });
+      // generator= names generator modules of both groups in paraminfo (prop and list).
+      const info = (await wiki.api({ action: 'paraminfo', modules: 'query', formatversion: '2' })).json();
+      const generator = info.paraminfo.modules[0].parameters.find((p: any) => p.name === 'generator');
+      assert.deepEqual(Object.keys(generator.submodules), generator.type);
+      const generators = (await wiki.api({ action: 'paraminfo', modules: Object.values(generator.submodules).join('|'), formatversion: '2' })).json().paraminfo.modules;
+      assert.equal(generators.length, generator.type.length);
+      for (const m of generators) assert.ok(['prop', 'list'].includes(m.group) && m.generator === true, m.path);
     });
 
     test('action=opensearch: the 4-array JSON (redirects returned) and the XML (redirects resolved)', async () => {
       const r = await wiki.api({ action: 'opensearch', search: 'Anchor' });
       assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
+      // Cacheable by anyone for $wgSearchSuggestCacheExpiry when asked without a session, as MediaWiki sends it.
+      assert.equal(r.headers.get('cache-control'), 'max-age=1200, s-maxage=1200, public');
+      assert.ok(r.headers.get('expires'));
+      assert.match(r.headers.get('vary') ?? '', /Cookie/);
       const [query, titles, descriptions, urls] = r.json();
       assert.deepEqual([query, titles, descriptions], ['Anchor', ['Anchor redirect', 'Anchor sample page'], ['', '']]);
       assert.match(urls[0], /^http:\/\/[^/]+\/wiki\/Anchor_redirect$/);

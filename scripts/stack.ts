@@ -29,7 +29,8 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   try {
     // Content first: it owns the first start (Main Page) and, embedded, opens PGlite for all.
     for (const mod of [contentService, authService, searchService]) {
-      // Search consumes content's change feed: it is given content's address like the gateway.
+      // Auth delivers its log outbox to content and search consumes content's change feed: both
+      // are given content's address like the gateway.
       const content = services.find((s) => s.name === 'content');
       const modEnv = content ? { ...svcEnv, CONTENT_GRPC_ADDR: content.address } : svcEnv;
       services.push(await startService(mod, modEnv, log.child({ svc: mod.name })));

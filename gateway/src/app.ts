@@ -5,6 +5,7 @@ import { makeClient, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
+import { createImageRouter } from './images.js';
 import { createSpecialPages } from './pages/index.js';
 import { SCRIPT_PATH } from './config.js';
 
@@ -35,6 +36,8 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
 
   app.all(`${SCRIPT_PATH}/api.php`, createActionApiHandler(deps));
   app.use(`${SCRIPT_PATH}/rest.php`, createRestRouter(deps));
+  // Uploaded files at the URLs imageinfo reports.
+  app.use(createImageRouter(deps));
 
   const health = Object.fromEntries(Object.entries(serviceAddrs).map(([name, addr]) => [name, makeClient(HealthClient, addr)]));
   const probe = async (names: string[]) => {

@@ -19,6 +19,8 @@ export const gatewayConfigSpec = {
   /** Hostname reported by servedby. */
   servedBy: v.string(['SERVED_BY', 'HOSTNAME'], { default: 'quire' }),
   maxArticleSizeKb: v.int(['MAX_ARTICLE_SIZE_KB'], { default: 2048, min: 1 }),
+  /** $wgMaxUploadSize in bytes; the content service reads the same variable. */
+  uploadMaxBytes: v.int(['UPLOAD_MAX_BYTES'], { default: 50 * 1024 * 1024, min: 1 }),
   /** Seconds of Cache-Control max-age on title completion (MediaWiki's $wgSearchSuggestCacheExpiry). */
   searchSuggestMaxAge: v.int(['SEARCH_SUGGEST_MAX_AGE'], { default: 1200, min: 0 }),
 };

@@ -3,16 +3,19 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import express from 'express';
-import { createLogger } from '@quire/kit';
-import type { CheckTokenResponse } from '@quire/proto/wiki/auth/v1/auth';
+import { createLogger, GrpcStatus, ServiceError } from '@quire/kit';
+import type { BlockInfo, CheckTokenResponse, ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
 import type { GetReplicationLagResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
 import { AuthClient, ContentClient, type Clients } from '../clients/index.js';
 import { SiteCache } from '../site.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import type { GatewayConfig } from '../config.js';
 import { createActionApiHandler } from './main.js';
+import { blockDetails, blockedError } from './blockinfo.js';
+import { paramInfo } from './paraminfo.js';
+import { queryModule } from './query/index.js';
 import { createDefaultRegistry } from './registry.js';
-import { setArrayType, setBCBools, setContentValue, setIndexedTagName, type ModuleDecl } from './types.js';
+import { setArrayType, setBCBools, setContentValue, setIndexedTagName, type CacheMode, type ModuleDecl } from './types.js';
 
 /* The auth boundary and the two service calls the pipeline makes are the only injected parts. */
 const GOOD_TOKEN = 'abc123+\\';
@@ -24,6 +27,10 @@ class TestAuthClient extends AuthClient {
   override async checkToken(sessionId: string, _type: string, token: string): Promise<CheckTokenResponse> {
     return { valid: sessionId === 'sess1' && token === GOOD_TOKEN, generated: 0 };
   }
+  /** The anonymous user (asked by the cache rules: may anonymous users read?). */
+  override async resolveSession(): Promise<ResolveSessionResponse> {
+    return { user: ANON.user, sessionValid: false } as ResolveSessionResponse;
+  }
 }
 
 class TestContentClient extends ContentClient {
@@ -34,7 +41,8 @@ class TestContentClient extends ContentClient {
     return this.lag;
   }
   override async listNamespaces(): Promise<ListNamespacesResponse> {
-    return { namespaces: [] } as unknown as ListNamespacesResponse;
+    const ns = (id: number, name: string, canonical: string) => ({ id, name, canonical });
+    return { namespaces: [ns(0, '', ''), ns(1, 'Talk', 'Talk'), ns(2, 'User', 'User'), ns(4, 'Quire', 'Project')], aliases: [{ id: 6, alias: 'Image' }] } as unknown as ListNamespacesResponse;
   }
 }
 
@@ -102,6 +110,101 @@ const fixturePost: ModuleDecl = {
   },
 };
 
+/** Writes nothing: the top-level result stays empty. */
+const fixtureEmpty: ModuleDecl = {
+  name: 'fixtureempty',
+  group: 'action',
+  prefix: '',
+  summary: 'Returns nothing.',
+  params: {},
+  flags: {},
+  async execute() {},
+};
+
+/** Like action=login: declared parameters that must be posted, plus a field read outside the declarations. */
+const fixtureLogin: ModuleDecl = {
+  name: 'fixturelogin',
+  group: 'action',
+  prefix: 'fl',
+  summary: 'Posted secrets.',
+  params: {
+    name: { type: 'string', help: 'Name.' },
+    password: { type: 'password', sensitive: true, mustBePosted: true, help: 'Password.' },
+    token: { type: 'string', sensitive: true, mustBePosted: true, help: 'Token.' },
+  },
+  flags: { mustBePosted: true, readRights: false },
+  async execute(ctx) {
+    ctx.markUsed('retype');
+    ctx.requirePostedParameters(['retype']);
+    ctx.result.fixturelogin = { name: ctx.params.name };
+  },
+};
+
+/** A token module with a prefix: its token parameter is `fptoken`. */
+const fixturePrefixed: ModuleDecl = {
+  name: 'fixtureprefixed',
+  group: 'action',
+  prefix: 'fp',
+  summary: 'Prefixed token.',
+  params: {},
+  flags: { mustBePosted: true, needsToken: 'csrf' },
+  async execute(ctx) {
+    ctx.result.fixtureprefixed = { ok: 'yes' };
+  },
+};
+
+/** Asks for a cache mode and max-age (like action=opensearch), or fails after asking. */
+const fixtureCache: ModuleDecl = {
+  name: 'fixturecache',
+  group: 'action',
+  prefix: '',
+  summary: 'Cacheable.',
+  params: {
+    mode: { type: ['private', 'public', 'anon-public-user-private'], required: true, help: 'Cache mode.' },
+    age: { type: 'integer', help: 'setCacheMaxAge.' },
+    fail: { type: 'boolean', help: 'Fail after setting the mode.' },
+  },
+  flags: { readRights: false },
+  async execute(ctx) {
+    ctx.setCacheMode(ctx.params.mode as CacheMode);
+    if (typeof ctx.params.age === 'number') ctx.setCacheMaxAge(ctx.params.age);
+    if (ctx.params.fail) throw new ServiceError(GrpcStatus.INVALID_ARGUMENT, 'fixturefailed', 'Failed on purpose.');
+    ctx.result.fixturecache = { ok: true };
+  },
+};
+
+/** Echoes `user` parameters: any kind, and names only. */
+const fixtureUser: ModuleDecl = {
+  name: 'fixtureuser',
+  group: 'action',
+  prefix: '',
+  summary: 'User parameters.',
+  params: {
+    who: { type: 'user', help: 'Any user.' },
+    named: { type: 'user', userTypes: ['name'], help: 'A user name.' },
+  },
+  flags: {},
+  async execute(ctx) {
+    ctx.result.fixtureuser = { who: ctx.params.who, named: ctx.params.named };
+  },
+};
+
+const BLOCK: BlockInfo = { id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: '2026-02-01T00:00:00Z', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true };
+
+/** Fails with a service error whose data is partly for clients (`data.api`), or with a block. */
+const fixtureServiceError: ModuleDecl = {
+  name: 'fixtureserviceerror',
+  group: 'action',
+  prefix: '',
+  summary: 'Service errors.',
+  params: { blocked: { type: 'boolean', help: 'Fail with a block.' } },
+  flags: {},
+  async execute(ctx) {
+    if (ctx.params.blocked) throw blockedError(BLOCK);
+    throw new ServiceError(GrpcStatus.INVALID_ARGUMENT, 'edit-invalidredirect', 'Bad redirect.', { retryAfter: 5, side: 'from', api: { redirects: { from: 'A', to: 'Special:B' } } });
+  },
+};
+
 class FixtureCrash extends Error {}
 const fixtureFail: ModuleDecl = {
   name: 'fixturefail',
@@ -127,7 +230,7 @@ const CONFIG = {
 const servers: http.Server[] = [];
 after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
-const registry = createDefaultRegistry().with(fixture, fixtureWrite, fixturePost, fixtureFail);
+const registry = createDefaultRegistry().with(fixture, fixtureWrite, fixturePost, fixtureFail, fixtureEmpty, fixtureLogin, fixturePrefixed, fixtureCache, fixtureUser, fixtureServiceError);
 
 async function startApi(opts: { caller?: Caller; lag?: number } = {}): Promise<string> {
   const content = new TestContentClient({ lagSeconds: opts.lag ?? -1, host: 'db2' });
@@ -499,4 +602,133 @@ test('paraminfo', async () => {
     [...registry.modules('action'), ...registry.modules('format')].map((m) => m.name).sort(),
   );
   assert.ok(star.json().paraminfo.modules.some((m: { path: string }) => m.path === 'fixture'));
+});
+
+test('an empty result is an object at the top level, an empty value inside stays an array', async () => {
+  for (const fv of ['1', '2']) {
+    assert.equal((await get(`action=fixtureempty&format=json&formatversion=${fv}`)).text, '{}');
+    // ApiResult::reset types only the top level; a module's empty array is still `[]` (MediaWiki: "setnotificationtimestamp":[]).
+    assert.equal((await post({ action: 'fixturepost', format: 'json', formatversion: fv })).text, '{"fixturepost":[]}');
+  }
+  assert.equal((await get('action=fixtureempty&format=php')).text, 'a:0:{}');
+  assert.equal((await get('action=fixtureempty&format=xml')).text, '<?xml version="1.0"?><api />');
+});
+
+test('parameters that must be posted: mustpostparams when they come in the query string', async () => {
+  const api = await startApi({ caller: USER });
+  const both = await post({ action: 'fixturelogin', format: 'json', flname: 'A' }, 'flpassword=x&fltoken=y', api);
+  assert.deepEqual(both.json().error, {
+    code: 'mustpostparams',
+    info: 'The following parameters were found in the query string, but must be in the POST body: flpassword, fltoken.',
+    '*': DOCREF,
+  });
+  assert.equal(both.headers.get('mediawiki-api-error'), 'mustpostparams');
+  const one = await post({ action: 'fixturelogin', format: 'json', fltoken: 'y' }, 'flpassword=x', api);
+  assert.equal(one.json().error.info, 'The following parameter was found in the query string, but must be in the POST body: flpassword.');
+  // Also when the body has it too (PHP's $_GET has the key), and in array syntax.
+  assert.equal((await post({ action: 'fixturelogin', format: 'json', flpassword: 'x' }, 'flpassword=x', api)).json().error.code, 'mustpostparams');
+  assert.equal((await post({ action: 'fixturelogin', format: 'json' }, 'flpassword[]=x', api)).json().error.code, 'mustpostparams');
+  // A GET is refused as such first (mustbeposted), as in MediaWiki.
+  assert.equal((await get('action=fixturelogin&format=json&flpassword=x', {}, api)).json().error.code, 'mustbeposted');
+  // Fields read outside the declarations are checked by the module (ctx.requirePostedParameters).
+  const dynamic = await post({ action: 'fixturelogin', format: 'json', flpassword: 'x' }, 'retype=x', api);
+  assert.equal(dynamic.json().error.info, 'The following parameter was found in the query string, but must be in the POST body: retype.');
+  assert.deepEqual((await post({ action: 'fixturelogin', format: 'json', flname: 'A', flpassword: 'x', fltoken: 'y', retype: 'x' }, '', api)).json(), { fixturelogin: { name: 'A' } });
+  // The token of a token module is checked before the token itself, under its prefixed name.
+  const token = await post({ action: 'fixtureprefixed', format: 'json' }, `fptoken=${encodeURIComponent(GOOD_TOKEN)}`, api);
+  assert.equal(token.json().error.info, 'The following parameter was found in the query string, but must be in the POST body: fptoken.');
+  const badInQuery = await post({ action: 'fixtureprefixed', format: 'json' }, 'fptoken=bogus', api);
+  assert.equal(badInQuery.json().error.code, 'mustpostparams');
+  assert.deepEqual((await post({ action: 'fixtureprefixed', format: 'json', fptoken: GOOD_TOKEN }, '', api)).json(), { fixtureprefixed: { ok: 'yes' } });
+});
+
+test('user parameters: valid names with "@" and ":", IPs and ranges, interwiki names; titles and invalid names fail', async () => {
+  const echo = async (q: string) => (await get(`action=fixtureuser&format=json&${q}`)).json();
+  assert.deepEqual(await echo('who=Ad@min&named=Ad%3Amin'), { fixtureuser: { who: 'Ad@min', named: 'Ad:min' } });
+  assert.deepEqual(await echo('who=User:alice_b&named=%20bob%20%20smith'), { fixtureuser: { who: 'Alice b', named: 'Bob smith' } });
+  assert.deepEqual(await echo('who=1.2.3.4'), { fixtureuser: { who: '1.2.3.4' } });
+  assert.deepEqual(await echo('who=1.2.3.0/24'), { fixtureuser: { who: '1.2.3.0/24' } });
+  assert.deepEqual(await echo('who=2001:db8::1'), { fixtureuser: { who: '2001:DB8::1' } });
+  assert.deepEqual(await echo('who=imported%3Ejoe'), { fixtureuser: { who: 'imported>joe' } });
+  for (const [q, value] of [
+    ['named=1.2.3.4', '1.2.3.4'],
+    ['named=imported%3Ejoe', 'imported>joe'],
+    ['who=Talk:Foo', 'Talk:Foo'],
+    ['who=quire:Foo', 'quire:Foo'],
+    ['who=Image:Foo.png', 'Image:Foo.png'],
+    ['who=A/b', 'A/b'],
+    ['who=A%7Cb', 'A|b'],
+    ['who=%23123', '#123'],
+    ['who=A~~~', 'A~~~'],
+  ] as const) {
+    const name = q.slice(0, q.indexOf('='));
+    assert.deepEqual((await echo(q)).error, { code: 'baduser', info: `Invalid value "${value}" for user parameter "${name}".`, '*': DOCREF }, q);
+  }
+  const info = await get('action=paraminfo&modules=fixtureuser|main&format=json&formatversion=2');
+  const [fu, main] = info.json().paraminfo.modules;
+  assert.deepEqual(fu.parameters.map((p: { subtypes: string[] }) => p.subtypes), [['name', 'ip', 'cidr', 'interwiki'], ['name']]);
+  assert.deepEqual(main.parameters.find((p: { name: string }) => p.name === 'assertuser').subtypes, ['name']);
+});
+
+test('cache modes and max-age set by modules (ApiMain::sendCacheHeaders)', async () => {
+  const headers = async (q: string, base?: string) => {
+    const r = await get(`action=fixturecache&format=json&${q}`, {}, base);
+    return { cc: r.headers.get('cache-control'), expires: r.headers.get('expires'), vary: r.headers.get('vary') };
+  };
+  // public with uselang=user (the default) is anon-public-user-private: public for a caller without a session.
+  const anon = await headers('mode=public&age=1200');
+  assert.equal(anon.cc, 'max-age=1200, s-maxage=1200, public');
+  assert.ok(anon.expires && Math.abs(Date.parse(anon.expires) - (Date.now() + 1200_000)) < 5000, String(anon.expires));
+  assert.match(anon.vary ?? '', /Treat-as-Untrusted.*Cookie/);
+  const user = await startApi({ caller: USER });
+  assert.equal((await headers('mode=public&age=1200', user)).cc, 'private, must-revalidate, max-age=1200');
+  assert.equal((await headers('mode=anon-public-user-private&age=60', user)).cc, 'private, must-revalidate, max-age=60');
+  // With an explicit language the response is the same for everyone: public even for a user.
+  assert.equal((await headers('mode=public&age=1200&uselang=en', user)).cc, 'max-age=1200, s-maxage=1200, public');
+  // Without setCacheMaxAge the maxage/smaxage parameters decide; none means private.
+  assert.equal((await headers('mode=public&uselang=en&maxage=30&smaxage=60')).cc, 's-maxage=60, max-age=30, public');
+  assert.deepEqual(await headers('mode=public&uselang=en'), { cc: 'private, must-revalidate, max-age=0', expires: null, vary: 'Treat-as-Untrusted, Cookie' });
+  assert.equal((await headers('mode=private&age=100')).cc, 'private, must-revalidate, max-age=100');
+  // A wiki whose anonymous users cannot read is only ever cached privately.
+  const closed = await startApi({ caller: { ...ANON, user: { ...ANON.user, rights: [] } } });
+  assert.equal((await headers('mode=public&age=1200&uselang=en', closed)).cc, 'private, must-revalidate, max-age=1200');
+  // Errors are private.
+  assert.equal((await headers('mode=public&age=1200&uselang=en&fail=1')).cc, 'private, must-revalidate, max-age=1200');
+  // Without a module asking, responses stay private as before.
+  assert.equal((await get('action=fixture&format=json&maxage=30&smaxage=60')).headers.get('cache-control'), 'private, must-revalidate, max-age=30');
+});
+
+test("service errors show only their data.api; blocks are reported in MediaWiki's blockinfo shape", async () => {
+  const r = await get('action=fixtureserviceerror&format=json&formatversion=2');
+  assert.deepEqual(r.json().error, { code: 'edit-invalidredirect', info: 'Bad redirect.', redirects: { from: 'A', to: 'Special:B' }, docref: DOCREF });
+  const blocked = await get('action=fixtureserviceerror&blocked=1&format=json&formatversion=2');
+  assert.deepEqual(blocked.json().error.blockinfo, {
+    blockid: 3,
+    blockedby: 'Admin',
+    blockedbyid: 1,
+    blockreason: 'spam',
+    blockedtimestamp: '2026-01-02T03:04:05Z',
+    blockexpiry: '2026-02-01T00:00:00Z',
+    blockpartial: false,
+    blocknocreate: true,
+    blockanononly: false,
+    blockedtimestampformatted: '03:04, 2 January 2026',
+    blockexpiryformatted: '00:00, 1 February 2026',
+  });
+  assert.equal(blocked.json().error.code, 'blocked');
+  // formatversion 1 drops false booleans and shows true as "", as for any result.
+  const fv1 = (await get('action=fixtureserviceerror&blocked=1&format=json')).json().error.blockinfo;
+  assert.equal(fv1.blocknocreate, '');
+  assert.equal('blockpartial' in fv1, false);
+  assert.equal(blockDetails({ ...BLOCK, expiry: 'infinite' }).blockexpiryformatted, undefined);
+});
+
+test('paraminfo: generator names prop and list modules', () => {
+  const generator = queryModule.params.generator!;
+  assert.deepEqual(generator.submoduleGroup, ['prop', 'list']);
+  const propGenerator: ModuleDecl = { name: 'fixturepropgen', group: 'prop', prefix: 'fpg', summary: 'A prop generator.', params: {}, flags: { generator: true }, async execute() {} };
+  const withProp = registry.with(propGenerator);
+  const info = paramInfo(queryModule, 'generator', { ...generator, type: ['allpages', 'fixturepropgen'] }, withProp);
+  assert.deepEqual(info.submodules, { allpages: 'query+allpages', fixturepropgen: 'query+fixturepropgen' });
+  assert.equal(info.submoduleparamprefix, 'g');
 });

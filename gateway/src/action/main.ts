@@ -9,7 +9,7 @@ import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { Caller, GatewayDeps } from '../context.js';
 import { resolveCaller as resolveSessionCaller } from '../caller.js';
 import { SCRIPT_PATH } from '../config.js';
-import { ApiUsageError, type ActionContext, type ApiMessage, type ModuleDecl, type Params, type ResultObject } from './types.js';
+import { ApiUsageError, type ActionContext, type ApiMessage, type CacheMode, type ModuleDecl, type Params, type ResultObject } from './types.js';
 import { ErrorFormatter, ERROR_FORMATS, message, messageOf, MessageUsageError, usageError, type ErrorFormat } from './errors.js';
 import { validateParams, type ParamHolder, type ValidationEnv } from './params.js';
 import { createDefaultRegistry, type ModuleRegistry } from './registry.js';
@@ -41,6 +41,9 @@ const ALLOWED_CORS_HEADERS = [
 ];
 
 const LAG_CACHE_MS = 1000;
+
+/** How long whether anonymous users may read is reused (group permissions change only with the configuration). */
+const ANON_RIGHTS_TTL_MS = 5000;
 
 const WARNINGS_KEY = 'warnings';
 
@@ -86,6 +89,12 @@ class ApiMainRun {
   printerParams: Params = {};
   highLimits = false;
   namespaces: number[] = [];
+  namespacePrefixes: ReadonlySet<string> = new Set();
+  /** ApiMain's mCacheMode and mCacheControl (max-age / s-maxage in the order they were set). */
+  cacheMode: CacheMode = 'private';
+  readonly cacheControl = new Map<'max-age' | 's-maxage', number>();
+  /** ApiMain::$mModule: set once the module's parameters and token passed (setupModule). */
+  moduleSetUp = false;
   rawOutput: { contentType: string; filename: string; body: string } | undefined;
   readonly lacksSameOriginSecurity: boolean;
 
@@ -127,12 +136,25 @@ class ApiMainRun {
     return {
       highLimits: this.highLimits,
       namespaces: this.namespaces,
+      namespacePrefixes: this.namespacePrefixes,
       warn: (msg) => this.warn(modulePath, msg),
       parsedLimit: (value) => {
         const limits = (this.result.limits ??= {}) as Record<string, unknown>;
         limits[moduleName] = value;
       },
     };
+  }
+
+  /** ApiBase::requirePostedParameters: `mustpostparams` for those of `names` found in the query string. */
+  requirePosted(names: readonly string[]): void {
+    const inQuery = names.filter((n) => this.api.queryNames.has(n));
+    if (inQuery.length > 0) throw usageError('mustpostparams', 'apierror-mustpostparams', [inQuery.join(', '), inQuery.length]);
+  }
+
+  /** ApiMain::setCacheMode (the private-wiki rule is applied when the headers are sent). */
+  setCacheMode(mode: CacheMode): void {
+    // The user language makes the response differ between users: only anonymous ones share it.
+    this.cacheMode = mode === 'public' && (this.api.values.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
   }
 
   validate(holder: ParamHolder, modulePath: string, moduleName: string): Params {
@@ -171,6 +193,12 @@ function isApiUsage(e: unknown): e is ApiUsageError {
   return e instanceof ApiUsageError;
 }
 
+/** The part of a service error's data meant for clients: `data.api` (see ApiUsageError in types.ts). */
+function clientErrorData(e: ServiceError): Record<string, unknown> {
+  const api = e.data.api;
+  return api !== null && typeof api === 'object' && !Array.isArray(api) ? { ...(api as Record<string, unknown>) } : {};
+}
+
 /** gRPC failures carry a MediaWiki code (kit's ServiceError); anything else is an internal error. */
 function toUsageError(e: unknown, requestId: string): ApiUsageError {
   if (isApiUsage(e)) return e;
@@ -181,7 +209,7 @@ function toUsageError(e: unknown, requestId: string): ApiUsageError {
     return err;
   }
   if (e instanceof ServiceError && !e.mwCode.startsWith('internal_api_error')) {
-    return new ApiUsageError(e.mwCode, e.message, e.data);
+    return new ApiUsageError(e.mwCode, e.message, clientErrorData(e));
   }
   const cls = e instanceof Error ? e.constructor.name : 'Exception';
   return new MessageUsageError(message(`internal_api_error_${cls}`, 'apierror-exceptioncaughttype', [requestId, cls], { errorclass: cls }));
@@ -191,6 +219,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
   const registry = opts.registry ?? createDefaultRegistry();
   const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;
   let lagCache: { at: number; lag: number; host: string } | undefined;
+  let anonRead: { at: number; read: boolean } | undefined;
 
   async function replicationLag(): Promise<{ lag: number; host: string }> {
     if (lagCache && Date.now() - lagCache.at < LAG_CACHE_MS) return lagCache;
@@ -263,10 +292,8 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
   async function checkToken(run: ApiMainRun, module: ModuleDecl, params: Params, caller: Caller): Promise<void> {
     const type = module.flags.needsToken;
     if (!type) return;
-    // ApiBase::requirePostedParameters(['token']).
-    if (run.api.query.some(([k]) => k === 'token')) {
-      throw usageError('mustpostparams', 'apierror-mustpostparams', ['token', 1]);
-    }
+    // ApiMain::setupModule: requirePostedParameters(['token']) before the token is looked at.
+    run.requirePosted([`${module.prefix}token`]);
     const token = typeof params.token === 'string' ? params.token : '';
     // Requests without same-origin security (origin=*, JSONP) get no tokens and pass no token check.
     const valid = !run.lacksSameOriginSecurity && (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid;
@@ -318,6 +345,12 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       },
       markUsed: (name) => run.used.add(name),
       validateSubmodule: (sub) => run.validate(sub, registry.pathOf(sub), sub.name),
+      requirePostedParameters: (names) => run.requirePosted(names),
+      setCacheMode: (mode) => run.setCacheMode(mode),
+      setCacheMaxAge: (seconds) => {
+        run.cacheControl.set('max-age', seconds);
+        run.cacheControl.set('s-maxage', seconds);
+      },
     };
   }
 
@@ -326,8 +359,25 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     return hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs);
   }
 
+  /**
+   * A `user` value with a colon was sent (to the module, its submodules or a generator): telling
+   * names from page titles ("Talk:X") needs the namespace names.
+   */
+  function hasUserValue(run: ApiMainRun, module: ModuleDecl): boolean {
+    const sent = (m: ModuleDecl, prefix: string) =>
+      Object.entries(m.params).some(([name, p]) => p.type === 'user' && run.api.values.get(prefix + name)?.includes(':'));
+    return sent(module, module.prefix) || submodulesOf(registry, registry.pathOf(module)).some((m) => sent(m, m.prefix) || sent(m, `g${m.prefix}`));
+  }
+
+  async function loadNamespacePrefixes(run: ApiMainRun): Promise<void> {
+    const { namespaces, aliases } = await deps.site.namespaces();
+    const names = [...namespaces.filter((n) => n.id !== 2).flatMap((n) => [n.name, n.canonical]), ...aliases.filter((a) => a.id !== 2).map((a) => a.alias)];
+    run.namespacePrefixes = new Set(names.filter((n) => n).map((n) => n.replace(/_/g, ' ').toLowerCase()));
+  }
+
   /** ApiMain::executeAction, up to the printing. */
   async function execute(run: ApiMainRun): Promise<void> {
+    if (hasUserValue(run, registry.main)) await loadNamespacePrefixes(run);
     const mainParams = run.validate(registry.main, 'main', 'main');
     const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity });
     run.caller = caller;
@@ -341,8 +391,10 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     if (!module) throw mainError('badvalue', 'paramvalidator-badvalue-enumnotmulti', ['action', action]);
     run.module = module;
     if (needsNamespaces(module)) run.namespaces = await deps.site.namespaceIds();
+    if (run.namespacePrefixes.size === 0 && hasUserValue(run, module)) await loadNamespacePrefixes(run);
     const params = run.validate(module, module.name, module.name);
     await checkToken(run, module, params, caller);
+    run.moduleSetUp = true;
     checkExecutePermissions(run, module, params, caller);
     await checkMaxLag(run, mainParams);
     if (run.api.method !== 'POST' && module.flags.mustBePosted) {
@@ -357,6 +409,8 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     run.printer = printer;
     for (const w of printer.warnings(run.printerParams)) run.warn(printer.name, w);
 
+    // ApiBase::requirePostedParameters, which MediaWiki's modules call first thing in execute().
+    run.requirePosted(Object.entries(module.params).filter(([, d]) => d.mustBePosted).map(([name]) => module.prefix + name));
     await module.execute(makeContext(run, module, params, caller));
     reportUnusedParams(run, printer);
   }
@@ -412,20 +466,60 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     });
   }
 
-  function send(run: ApiMainRun, printed: Printed, status: number, headers: Record<string, string>): void {
+  /** Whether anonymous users may read (ApiMain::setCacheMode serves private wikis privately only). */
+  async function anonymousCanRead(caller: Caller): Promise<boolean> {
+    if (caller.user.anonymous) return caller.user.rights.includes('read');
+    if (!anonRead || Date.now() - anonRead.at > ANON_RIGHTS_TTL_MS) {
+      const r = await deps.clients.auth.resolveSession('', caller.ip);
+      anonRead = { at: Date.now(), read: r.user?.rights.includes('read') ?? false };
+    }
+    return anonRead.read;
+  }
+
+  /** ApiMain::sendCacheHeaders: Cache-Control (and Expires, Vary: Cookie for shared caches). */
+  async function cacheHeaders(run: ApiMainRun, isError: boolean): Promise<Record<string, string>> {
+    const param = (name: string) => {
+      const v = run.api.values.get(name);
+      return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
+    };
+    // Error results are never cached publicly (ApiMain::handleException).
+    let mode: CacheMode = isError ? 'private' : run.cacheMode;
+    if (mode !== 'private' && (!run.caller || !(await anonymousCanRead(run.caller)))) mode = 'private';
+    const module = run.moduleSetUp ? run.module : undefined;
+    const control = new Map(run.cacheControl);
+    const maxage = control.get('max-age') ?? ((module && !module.flags.writeMode) || mode !== 'private' ? param('maxage') : 0);
+    const privateCache = { 'Cache-Control': `private, must-revalidate, max-age=${maxage}` };
+    // A session (logged in, or an anonymous one holding tokens) makes the response personal.
+    const personal = run.caller !== undefined && (!run.caller.user.anonymous || run.caller.sessionId !== '');
+    if (mode === 'private' || (mode === 'anon-public-user-private' && personal)) return privateCache;
+    if (!control.has('s-maxage')) control.set('s-maxage', param('smaxage'));
+    if (!control.has('max-age')) control.set('max-age', param('maxage'));
+    const sMaxage = control.get('s-maxage')!;
+    const maxAge = control.get('max-age')!;
+    if (!sMaxage && !maxAge) return privateCache;
+    const shortest = Math.min(sMaxage, maxAge);
+    return {
+      'Cache-Control': [...[...control].map(([k, v]) => `${k}=${v}`), 'public'].join(', '),
+      Expires: new Date(shortest === 0 ? 1000 : Date.now() + shortest * 1000).toUTCString(),
+    };
+  }
+
+  async function send(run: ApiMainRun, printed: Printed, isError: boolean, headers: Record<string, string>): Promise<void> {
     const { res, req } = run;
-    const maxage = typeof run.api.values.get('maxage') === 'string' && /^\d+$/.test(run.api.values.get('maxage')!) ? run.api.values.get('maxage') : '0';
+    const cache = await cacheHeaders(run, isError);
     res.status(printed.httpStatus);
     res.set({
       ...headers,
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
       'Content-Disposition': `inline; filename=${printed.filename}`,
-      'Cache-Control': `private, must-revalidate, max-age=${status === 200 && !run.module?.flags.writeMode ? maxage : 0}`,
+      ...cache,
       'Content-Type': `${printed.contentType}; charset=utf-8`,
       'X-Request-Id': run.requestId,
     });
+    // OutputPage varies on Cookie by default; ApiMain adds Treat-as-Untrusted.
     res.append('Vary', 'Treat-as-Untrusted');
+    res.append('Vary', 'Cookie');
     if (run.lacksSameOriginSecurity) res.set('MediaWiki-Login-Suppressed', 'true');
     res.end(req.method === 'HEAD' ? undefined : printed.body);
   }
@@ -451,7 +545,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       }
       await execute(run);
       if (run.rawOutput) {
-        send(run, { ...run.rawOutput, httpStatus: 200 }, 200, {});
+        await send(run, { ...run.rawOutput, httpStatus: 200 }, false, {});
         return;
       }
       const body: ResultObject = { ...run.result };
@@ -459,7 +553,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       const warnings = run.errorFormatter.renderWarnings();
       if (warnings === undefined) delete body[WARNINGS_KEY];
       else body[WARNINGS_KEY] = warnings;
-      send(run, print(run, run.printer!, body, 200), 200, {});
+      await send(run, print(run, run.printer!, body, 200), false, {});
     } catch (e) {
       const err = toUsageError(e, run.requestId);
       if (!isApiUsage(e)) deps.log.error({ err: e, requestId: run.requestId }, 'action API internal error');
@@ -476,7 +570,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       // MediaWiki forces servedby here only with $wgShowHostnames, which is off by default.
       if ('servedby' in fields) body.servedby = fields.servedby;
       for (const k of ['curtimestamp', 'uselang', 'errorlang']) if (k in fields) body[k] = fields[k];
-      send(run, print(run, printer, body, err.httpStatus), err.httpStatus, { ...err.headers, 'MediaWiki-API-Error': err.code });
+      await send(run, print(run, printer, body, err.httpStatus), true, { ...err.headers, 'MediaWiki-API-Error': err.code });
     }
   };
 }

@@ -4,7 +4,7 @@
  */
 import { escapeHtml, message } from './errors.js';
 import { multiLimits } from './params.js';
-import { setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
+import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 
 type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
 
@@ -53,15 +53,16 @@ export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, reg
   }
   if (decl.submoduleGroup) {
     const subs: ResultObject = {};
+    const groups: readonly ModuleGroup[] = typeof decl.submoduleGroup === 'string' ? [decl.submoduleGroup] : decl.submoduleGroup;
     for (const v of sortedEnum(decl)) {
-      const sub = registry.get(decl.submoduleGroup, v);
+      const sub = groups.map((g) => registry.get(g, v)).find((m) => m !== undefined);
       if (sub) subs[v] = registry.pathOf(sub);
     }
     info.submodules = subs;
     if (name === 'generator') info.submoduleparamprefix = 'g';
   }
   if (isEnum && decl.deprecatedValues?.length) info.deprecatedvalues = decl.deprecatedValues.filter((v) => (decl.type as readonly string[]).includes(v)).sort();
-  if (decl.type === 'user') info.subtypes = setIndexedTagName(['name'], 't');
+  if (decl.type === 'user') info.subtypes = setIndexedTagName([...(decl.userTypes ?? DEFAULT_USER_TYPES)], 't');
   if (decl.type === 'title') info.mustExist = false;
   if (name === 'token' && module.flags.needsToken) info.tokentype = module.flags.needsToken;
   return info;

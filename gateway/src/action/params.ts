@@ -4,7 +4,8 @@
  * warning, out-of-range integers are clamped with a warning unless enforceRange, booleans are
  * true when present whatever their value.
  */
-import type { ApiMessage, ParamDecl, ParamValue, Params } from './types.js';
+import net from 'node:net';
+import { DEFAULT_USER_TYPES, type ApiMessage, type ParamDecl, type ParamValue, type Params, type UserType } from './types.js';
 import { message, MessageUsageError } from './errors.js';
 import { cleanUpParamValue } from './query/encoding.js';
 
@@ -22,6 +23,12 @@ export interface ValidationEnv {
   highLimits: boolean;
   /** Namespace ids of the wiki, for `namespace` params. */
   namespaces: readonly number[];
+  /**
+   * Lower-case names and aliases of the namespaces other than User ("talk", "project"…), for
+   * `user` params: "Talk:X" is a page title, not a user name. Loaded only when a request has a
+   * `user` value; empty otherwise.
+   */
+  namespacePrefixes?: ReadonlySet<string>;
   warn(msg: ApiMessage): void;
   /** A `limit` param given as "max" was resolved to `value` (ApiResult::addParsedLimit). */
   parsedLimit(value: number): void;
@@ -144,7 +151,7 @@ function validateOne(name: string, decl: ParamDecl, value: string, env: Validati
     case 'text':
       return value.replace(/\r\n?/g, '\n');
     case 'user':
-      return validateUserName(name, value);
+      return validateUserName(name, decl, value, env);
     default:
       return value;
   }
@@ -187,15 +194,56 @@ function validateInteger(name: string, decl: ParamDecl, value: string, env: Vali
   return clamped;
 }
 
-const INVALID_USER_CHARS = /[#<>[\]|{}@:\u0000-\u001f\u007f]/;
+// Characters and sequences a title (hence a user name) may not contain (Title::legalChars, MediaWikiTitleCodec).
+const ILLEGAL_TITLE = /[#<>[\]|{}\u0000-\u001f\u007f\ufffd]|%[0-9A-Fa-f]{2}|&[A-Za-z0-9\u0080-\uffff]+;|&#[0-9]+;|&#x[0-9A-Fa-f]+;|~~~/;
+// UserNameUtils::isValid's invisible and private-use characters.
+const INVISIBLE = /[\u0080-\u009f\u00a0\u2000-\u200f\u2028-\u202f\u3000\ue000-\uf8ff]/u;
+const MAX_NAME_BYTES = 255;
 
-/** UserDef for names: canonical form (spaces, first letter upper case); invalid names fail. */
-function validateUserName(name: string, value: string): string {
-  const canonical = value.replace(/_/g, ' ').trim().replace(/ {2,}/g, ' ');
-  if (canonical === '' || INVALID_USER_CHARS.test(canonical) || canonical.includes('/')) {
-    fail('baduser', 'paramvalidator-baduser', [name, value]);
+function ucfirst(s: string): string {
+  const first = s.codePointAt(0);
+  if (first === undefined) return s;
+  const ch = String.fromCodePoint(first);
+  return ch.toUpperCase() + s.slice(ch.length);
+}
+
+function isCidr(value: string): boolean {
+  const slash = value.lastIndexOf('/');
+  if (slash < 0 || !/^\d{1,3}$/.test(value.slice(slash + 1))) return false;
+  const version = net.isIP(value.slice(0, slash));
+  return version !== 0 && Number(value.slice(slash + 1)) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * UserDef::processUser: what kind of user a value names and its canonical form, or undefined.
+ * A name is read like the text of a User: title (underscores are spaces, whitespace collapsed,
+ * first letter upper case, an explicit "User:" dropped) and must be valid by UserNameUtils::isValid
+ * — "@" and ":" are fine there, only account creation refuses them. The auth service has the
+ * final word on names; this is the syntax check MediaWiki makes while validating parameters.
+ */
+export function userKind(value: string, namespacePrefixes: ReadonlySet<string> = new Set()): { type: UserType; name: string } | undefined {
+  // ExternalUserNames::isExternal: "prefix>Name" of an imported edit, kept as given.
+  if (value.includes('>')) return value.includes('#') ? undefined : { type: 'interwiki', name: value };
+  let text = value.replace(/[_\s]+/g, ' ').trim();
+  const colon = text.indexOf(':');
+  if (colon >= 0) {
+    const prefix = text.slice(0, colon).trim().toLowerCase();
+    if (prefix === 'user') text = text.slice(colon + 1).trim();
+    else if (colon === 0 || namespacePrefixes.has(prefix)) return undefined;
   }
-  return canonical.charAt(0).toUpperCase() + canonical.slice(1);
+  if (text === '' || ILLEGAL_TITLE.test(text)) return undefined;
+  if (net.isIP(text) !== 0) return { type: 'ip', name: net.isIPv6(text) ? text.toUpperCase() : text };
+  if (isCidr(text)) return { type: 'cidr', name: text.toUpperCase() };
+  text = ucfirst(text);
+  if (text.includes('/') || Buffer.byteLength(text) > MAX_NAME_BYTES || INVISIBLE.test(text) || text.startsWith(':')) return undefined;
+  return { type: 'name', name: text };
+}
+
+/** UserDef: a value of an allowed kind (ParamDecl.userTypes), in canonical form; others fail. */
+function validateUserName(name: string, decl: ParamDecl, value: string, env: ValidationEnv): string {
+  const kind = userKind(value, env.namespacePrefixes);
+  if (!kind || !(decl.userTypes ?? DEFAULT_USER_TYPES).includes(kind.type)) fail('baduser', 'paramvalidator-baduser', [name, value]);
+  return kind.name;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

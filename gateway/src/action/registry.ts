@@ -25,6 +25,23 @@ import { compareModule } from './modules/compare.js';
 import { parseModule } from './modules/parse.js';
 import { expandtemplatesModule } from './modules/expandtemplates.js';
 import { opensearchModule } from './modules/opensearch.js';
+import { deleteModule } from './modules/delete.js';
+import { undeleteModule } from './modules/undelete.js';
+import { protectModule } from './modules/protect.js';
+import { moveModule } from './modules/move.js';
+import { rollbackModule } from './modules/rollback.js';
+import { purgeModule } from './modules/purge.js';
+import { patrolModule } from './modules/patrol.js';
+
+/** The page lifecycle modules (content service, src/store/lifecycle). */
+import { uploadModule } from './modules/upload.js';
+import { watchModule } from './modules/watch.js';
+import { optionsModule } from './modules/options.js';
+import { tagModule } from './modules/tag.js';
+
+/** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
+const FILE_AND_WATCH_ACTIONS = [uploadModule, watchModule, optionsModule, tagModule];
+const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 
@@ -36,6 +53,8 @@ function withTokenParam(decl: ModuleDecl): ModuleDecl {
     type: 'string',
     required: true,
     sensitive: true,
+    // ApiMain::setupModule requires it in the POST body.
+    mustBePosted: true,
     help: `A "${type}" token retrieved from action=query&meta=tokens`,
   };
   return { ...decl, params: { ...decl.params, token } };
@@ -61,7 +80,7 @@ function mainModuleDecl(actions: readonly string[], formats: readonly string[]):
         type: ['anon', 'user', 'bot'],
         help: 'Verify that the user is logged in if set to user, not logged in if set to anon, or has the bot user right if bot.',
       },
-      assertuser: { type: 'user', help: 'Verify the current user is the named user.' },
+      assertuser: { type: 'user', userTypes: ['name'], help: 'Verify the current user is the named user.' },
       requestid: { type: 'string', help: 'Any value given here will be included in the response. May be used to distinguish requests.' },
       servedby: { type: 'boolean', help: 'Include the hostname that served the request in the results.' },
       curtimestamp: { type: 'boolean', help: 'Include the current timestamp in the result.' },
@@ -154,5 +173,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS], submodules: querySubmodules, formats: formatModules });
 }

@@ -14,8 +14,13 @@ export interface UploadedFile {
 
 export interface ApiRequest {
   method: 'GET' | 'POST';
-  /** Query-string pairs in order (the jsonfm link and mustpostparams use them). */
+  /** Query-string pairs in order (the jsonfm link uses them). */
   query: [string, string][];
+  /**
+   * Names that came in the query string (PHP's $_GET keys; `name[]` counts as `name`), whether
+   * or not the body also has them: parameters that must be posted are checked against it.
+   */
+  queryNames: ReadonlySet<string>;
   /** Merged values by name. */
   values: Map<string, string>;
   /** Names that came as PHP array syntax (`name[]=…`). */
@@ -49,10 +54,15 @@ function decodeComponent(s: string): string {
   }
 }
 
-function addValue(values: Map<string, string>, arrays: Set<string>, name: string, value: string): void {
+/** The PHP variable a request key sets: `name[…]` sets `name`. */
+function baseName(name: string): string {
   const bracket = name.indexOf('[');
-  if (bracket > 0 && name.includes(']', bracket)) {
-    const base = name.slice(0, bracket);
+  return bracket > 0 && name.includes(']', bracket) ? name.slice(0, bracket) : name;
+}
+
+function addValue(values: Map<string, string>, arrays: Set<string>, name: string, value: string): void {
+  const base = baseName(name);
+  if (base !== name) {
     arrays.add(base);
     values.delete(base);
     return;
@@ -124,5 +134,6 @@ export async function readApiRequest(req: Request): Promise<ApiRequest> {
       }
     }
   }
-  return { method, query, values, arrays, files, postWithoutContentType: method === 'POST' && contentType === '' };
+  const queryNames = new Set(query.map(([k]) => baseName(k)));
+  return { method, query, queryNames, values, arrays, files, postWithoutContentType: method === 'POST' && contentType === '' };
 }

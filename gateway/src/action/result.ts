@@ -229,8 +229,14 @@ function isAssoc(v: PhpArray): boolean {
   return !sorted.every((k, i) => k === i);
 }
 
-/** Converts to the PHP model and applies the transformations of one output format. */
+/**
+ * Converts to the PHP model and applies the transformations of one output format. The top level
+ * is ApiResult's data, which ApiResult::reset() types 'assoc': an empty result prints as `{}`
+ * (action=logout), while an empty value inside it stays an array unless typed (`"search":[]`).
+ */
 export function transformResult(result: unknown, t: Transforms): PhpArray {
   const php = toPhp(result);
-  return applyTransformations(php instanceof PhpArray ? php : new PhpArray(), t);
+  const top = php instanceof PhpArray ? php : new PhpArray();
+  const typed = top.has(META.TYPE) ? top : new PhpArray([...top.entries, [META.TYPE, 'assoc']], top.asObject);
+  return applyTransformations(typed, t);
 }

@@ -46,14 +46,33 @@ export interface ParamDecl {
   enforceRange?: boolean;
   /** Never logged or echoed (passwords, tokens). */
   sensitive?: boolean;
+  /**
+   * Must arrive in the POST body, never in the query string (ApiBase::requirePostedParameters):
+   * found in the query string it is refused with `mustpostparams` right before the module runs.
+   * Not implied by `sensitive` (action=checktoken takes its token from a GET); the `token` of a
+   * module with `flags.needsToken` gets it automatically and is checked with the token.
+   */
+  mustBePosted?: boolean;
+  /** For `user`: the kinds of value accepted (UserDef::PARAM_ALLOWED_USER_TYPES); default name, ip, cidr, interwiki. */
+  userTypes?: readonly UserType[];
   deprecated?: boolean;
   /** For `title`/`user`: must exist etc. are checked by modules, not here. */
   help: string;
   /** Values (of an enum) whose use is deprecated. */
   deprecatedValues?: readonly string[];
-  /** For type 'submodule'-like params (prop, list, meta, action): names of the group's modules. */
-  submoduleGroup?: ModuleGroup;
+  /**
+   * For type 'submodule'-like params (prop, list, meta, action): the group(s) of the named
+   * modules (`generator` names modules of both prop and list).
+   */
+  submoduleGroup?: ModuleGroup | readonly ModuleGroup[];
 }
+
+/** UserDef's kinds of user parameter values ("#id" user ids are not supported). */
+export type UserType = 'name' | 'ip' | 'cidr' | 'interwiki';
+export const DEFAULT_USER_TYPES: readonly UserType[] = ['name', 'ip', 'cidr', 'interwiki'];
+
+/** ApiMain::setCacheMode: who may cache the response (see ActionContext.setCacheMode). */
+export type CacheMode = 'private' | 'public' | 'anon-public-user-private';
 
 export type ModuleGroup = 'action' | 'prop' | 'list' | 'meta' | 'format';
 
@@ -129,6 +148,23 @@ export interface ActionContext {
   setRawOutput(output: { contentType: string; filename: string; body: string }): void;
   /** The registered modules (help and paraminfo read it; query resolves its submodules with it). */
   readonly registry: ModuleLookup;
+  /**
+   * ApiBase::requirePostedParameters for parameters read outside the declarations (the
+   * AuthManager fields of clientlogin/createaccount): fails with `mustpostparams` naming those
+   * of `names` (full names, as sent) that came in the query string. Declared parameters use
+   * ParamDecl.mustBePosted instead.
+   */
+  requirePostedParameters(names: readonly string[]): void;
+  /**
+   * ApiMain::setCacheMode. `private` (the default): only the client may cache. `public`: shared
+   * caches may too, for every caller — downgraded to `anon-public-user-private` when the
+   * response depends on the user's language (uselang=user), and ignored on a wiki whose
+   * anonymous users cannot read. `anon-public-user-private`: public for callers without a
+   * session, private (with `Vary: Cookie`) for the others. Errors are always private.
+   */
+  setCacheMode(mode: CacheMode): void;
+  /** ApiMain::setCacheMaxAge: max-age and s-maxage of the response, in seconds (overrides the maxage/smaxage parameters). */
+  setCacheMaxAge(seconds: number): void;
 }
 
 /** Read access to the module registry (action/registry.ts). */
@@ -171,7 +207,15 @@ export interface ModuleDecl {
   execute(ctx: ActionContext, query?: unknown): Promise<void>;
 }
 
-/** Thrown by modules and the pipeline; rendered in the API's own error format. */
+/**
+ * Thrown by modules and the pipeline; rendered in the API's own error format.
+ *
+ * A service error (kit's ServiceError) that reaches the pipeline becomes an ApiUsageError with
+ * the service's MediaWiki code and message. Its `data` is the service's own business (retry
+ * delays, which side of a comparison failed, reason codes…) and is never shown to clients:
+ * only the fields a service puts under `data.api` are, next to code and info — the convention
+ * for data MediaWiki itself reports with an error (e.g. edit-invalidredirect's `redirects`).
+ */
 export class ApiUsageError extends Error {
   constructor(
     readonly code: string,

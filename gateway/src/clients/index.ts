@@ -31,7 +31,53 @@ import {
   type GetLanguageLinksResponse,
   RunJobsRequest,
   type RunJobsResponse,
+  DeletePageRequest,
+  type DeletePageResponse,
+  UndeletePageRequest,
+  type UndeletePageResponse,
+  ProtectPageRequest,
+  type ProtectPageResponse,
+  MovePageRequest,
+  type MovePageResponse,
+  RollbackRequest,
+  type RollbackResponse,
+  PurgePagesRequest,
+  type PurgePagesResponse,
+  PatrolRequest,
+  type PatrolResponse,
+  GetProtectionRequest,
+  type GetProtectionResponse,
+  ListLogEventsRequest,
+  type ListLogEventsResponse,
+  ListRecentChangesRequest,
+  type ListRecentChangesResponse,
+  ListUserContribsRequest,
+  type ListUserContribsResponse,
+  RecordLogEntriesRequest,
+  type RecordLogEntriesResponse,
 } from '@quire/proto/wiki/content/v1/content';
+import {
+  FileServiceClient,
+  WatchlistServiceClient,
+  TagServiceClient,
+  ChangeTagsRequest,
+  type ChangeTagsResponse,
+  GetFileInfoRequest,
+  type GetFileInfoResponse,
+  type GetMediaLinksResponse,
+  ListFilesRequest,
+  type ListFilesResponse,
+  type ListTagsResponse,
+  ListWatchlistRawRequest,
+  type ListWatchlistRawResponse,
+  ListWatchlistRequest,
+  type ListWatchlistResponse,
+  type ReadFileResponse,
+  UploadRequest,
+  type UploadResponse,
+  WatchRequest,
+  type WatchResponse,
+} from '@quire/proto/wiki/content/v1/files';
 import {
   AuthServiceClient,
   type BotPassword,
@@ -47,6 +93,8 @@ import {
   type UpdateBotPasswordRequest,
   type BlockRequest,
   type BlockResponse,
+  type ChangeOptionsRequest,
+  type ChangeOptionsResponse,
   type ChangeUserGroupsRequest,
   type ChangeUserGroupsResponse,
   type CheckTokenResponse,
@@ -87,8 +135,23 @@ export interface CallOpts {
   metadata?: Metadata;
 }
 
+/** The content service's other gRPC services (files, watchlists, tags), on the same address. */
+export interface ContentSiblings {
+  files: FileServiceClient;
+  watchlist: WatchlistServiceClient;
+  tags: TagServiceClient;
+}
+
 export class ContentClient {
-  constructor(private readonly c: ContentServiceClient) {}
+  constructor(
+    private readonly c: ContentServiceClient,
+    private readonly siblings?: ContentSiblings,
+  ) {}
+
+  private sibling<K extends keyof ContentSiblings>(name: K): ContentSiblings[K] {
+    if (!this.siblings) throw new Error(`content client without the ${name} service`);
+    return this.siblings[name];
+  }
   listNamespaces(o?: CallOpts): Promise<ListNamespacesResponse> {
     return unary(this.c, this.c.listNamespaces, {}, o);
   }
@@ -139,8 +202,98 @@ export class ContentClient {
   runJobs(req: Partial<RunJobsRequest>, o?: CallOpts): Promise<RunJobsResponse> {
     return unary(this.c, this.c.runJobs, RunJobsRequest.fromPartial(req), o);
   }
+  // Files (FileService): uploads, versions, listings, bytes.
+  upload(req: Partial<UploadRequest>, o?: CallOpts): Promise<UploadResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.upload, UploadRequest.fromPartial(req), o);
+  }
+  getFileInfo(req: Partial<GetFileInfoRequest>, o?: CallOpts): Promise<GetFileInfoResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.getFileInfo, GetFileInfoRequest.fromPartial(req), o);
+  }
+  listFiles(req: Partial<ListFilesRequest>, o?: CallOpts): Promise<ListFilesResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.listFiles, ListFilesRequest.fromPartial(req), o);
+  }
+  readFile(name: string, archiveName: string, o?: CallOpts): Promise<ReadFileResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.readFile, { name, archiveName }, o);
+  }
+  getMediaLinks(title: string, limit: number, o?: CallOpts): Promise<GetMediaLinksResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.getMediaLinks, { title, limit }, o);
+  }
+  // Watchlists and talk-page notifications (WatchlistService).
+  watch(req: Partial<WatchRequest>, o?: CallOpts): Promise<WatchResponse> {
+    const c = this.sibling('watchlist');
+    return unary(c, c.watch, WatchRequest.fromPartial(req), o);
+  }
+  listWatchlist(req: Partial<ListWatchlistRequest>, o?: CallOpts): Promise<ListWatchlistResponse> {
+    const c = this.sibling('watchlist');
+    return unary(c, c.listWatchlist, ListWatchlistRequest.fromPartial(req), o);
+  }
+  listWatchlistRaw(req: Partial<ListWatchlistRawRequest>, o?: CallOpts): Promise<ListWatchlistRawResponse> {
+    const c = this.sibling('watchlist');
+    return unary(c, c.listWatchlistRaw, ListWatchlistRawRequest.fromPartial(req), o);
+  }
+  async hasNewTalk(userName: string, o?: CallOpts): Promise<boolean> {
+    const c = this.sibling('watchlist');
+    return (await unary(c, c.getNewTalk, { userName }, o)).has;
+  }
+  async markTalkPageSeen(userName: string, userId: number, o?: CallOpts): Promise<void> {
+    const c = this.sibling('watchlist');
+    await unary(c, c.markTalkPageSeen, { userName, userId }, o);
+  }
+  // Change tags (TagService).
+  changeTags(req: Partial<ChangeTagsRequest>, o?: CallOpts): Promise<ChangeTagsResponse> {
+    const c = this.sibling('tags');
+    return unary(c, c.changeTags, ChangeTagsRequest.fromPartial(req), o);
+  }
+  listTags(limit: number, cont: string, o?: CallOpts): Promise<ListTagsResponse> {
+    const c = this.sibling('tags');
+    return unary(c, c.listTags, { limit, continue: cont }, o);
+  }
+  /** Page lifecycle (services/content/src/store/lifecycle): each write one transaction with its log entry. */
+  deletePage(req: DeepPartial<DeletePageRequest>, o?: CallOpts): Promise<DeletePageResponse> {
+    return unary(this.c, this.c.deletePage, DeletePageRequest.fromPartial(req), o);
+  }
+  undeletePage(req: DeepPartial<UndeletePageRequest>, o?: CallOpts): Promise<UndeletePageResponse> {
+    return unary(this.c, this.c.undeletePage, UndeletePageRequest.fromPartial(req), o);
+  }
+  protectPage(req: DeepPartial<ProtectPageRequest>, o?: CallOpts): Promise<ProtectPageResponse> {
+    return unary(this.c, this.c.protectPage, ProtectPageRequest.fromPartial(req), o);
+  }
+  movePage(req: DeepPartial<MovePageRequest>, o?: CallOpts): Promise<MovePageResponse> {
+    return unary(this.c, this.c.movePage, MovePageRequest.fromPartial(req), o);
+  }
+  rollback(req: DeepPartial<RollbackRequest>, o?: CallOpts): Promise<RollbackResponse> {
+    return unary(this.c, this.c.rollback, RollbackRequest.fromPartial(req), o);
+  }
+  purgePages(req: DeepPartial<PurgePagesRequest>, o?: CallOpts): Promise<PurgePagesResponse> {
+    return unary(this.c, this.c.purgePages, PurgePagesRequest.fromPartial(req), o);
+  }
+  patrol(req: DeepPartial<PatrolRequest>, o?: CallOpts): Promise<PatrolResponse> {
+    return unary(this.c, this.c.patrol, PatrolRequest.fromPartial(req), o);
+  }
+  getProtection(req: DeepPartial<GetProtectionRequest>, o?: CallOpts): Promise<GetProtectionResponse> {
+    return unary(this.c, this.c.getProtection, GetProtectionRequest.fromPartial(req), o);
+  }
+  /** Logs and recent changes: up to limit + 1 rows (the extra one tells the caller to continue). */
+  listLogEvents(req: DeepPartial<ListLogEventsRequest>, o?: CallOpts): Promise<ListLogEventsResponse> {
+    return unary(this.c, this.c.listLogEvents, ListLogEventsRequest.fromPartial(req), o);
+  }
+  listRecentChanges(req: DeepPartial<ListRecentChangesRequest>, o?: CallOpts): Promise<ListRecentChangesResponse> {
+    return unary(this.c, this.c.listRecentChanges, ListRecentChangesRequest.fromPartial(req), o);
+  }
+  listUserContribs(req: DeepPartial<ListUserContribsRequest>, o?: CallOpts): Promise<ListUserContribsResponse> {
+    return unary(this.c, this.c.listUserContribs, ListUserContribsRequest.fromPartial(req), o);
+  }
+  recordLogEntries(req: DeepPartial<RecordLogEntriesRequest>, o?: CallOpts): Promise<RecordLogEntriesResponse> {
+    return unary(this.c, this.c.recordLogEntries, RecordLogEntriesRequest.fromPartial(req), o);
+  }
   close() {
     this.c.close();
+    if (this.siblings) for (const c of Object.values(this.siblings)) c.close();
   }
 }
 
@@ -166,7 +319,7 @@ export class AuthClient {
     await unary(this.c, this.c.logout, { sessionId }, o);
   }
   createAccount(req: Partial<CreateAccountRequest> & Pick<CreateAccountRequest, 'username' | 'password' | 'ip'>, o?: CallOpts): Promise<CreateAccountResponse> {
-    return unary(this.c, this.c.createAccount, { sessionId: '', email: '', realname: '', logIn: false, skipThrottle: false, ...req }, o);
+    return unary(this.c, this.c.createAccount, { sessionId: '', email: '', realname: '', logIn: false, skipThrottle: false, reason: '', ...req }, o);
   }
   validatePassword(req: ValidatePasswordRequest, o?: CallOpts): Promise<ValidatePasswordResponse> {
     return unary(this.c, this.c.validatePassword, req, o);
@@ -195,6 +348,10 @@ export class AuthClient {
   }
   getUserStatistics(o?: CallOpts): Promise<GetUserStatisticsResponse> {
     return unary(this.c, this.c.getUserStatistics, {}, o);
+  }
+  /** action=options: the user's option overrides after the change. */
+  changeOptions(req: ChangeOptionsRequest, o?: CallOpts): Promise<ChangeOptionsResponse> {
+    return unary(this.c, this.c.changeOptions, req, o);
   }
   changePassword(req: ChangePasswordRequest, o?: CallOpts): Promise<ChangePasswordResponse> {
     return unary(this.c, this.c.changePassword, req, o);
@@ -254,7 +411,11 @@ export interface Clients {
 
 export function connectClients(addr: { content: string; auth: string; search: string }): Clients {
   return {
-    content: new ContentClient(makeClient(ContentServiceClient, addr.content)),
+    content: new ContentClient(makeClient(ContentServiceClient, addr.content), {
+      files: makeClient(FileServiceClient, addr.content),
+      watchlist: makeClient(WatchlistServiceClient, addr.content),
+      tags: makeClient(TagServiceClient, addr.content),
+    }),
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
   };

@@ -4,7 +4,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import { RestError } from './types.js';
+import { ApiUsageError } from '../action/types.js';
+import { RestError, type ActionModuleError } from './types.js';
 
 /** Seconds a client is asked to wait (Retry-After) when a backend service is unavailable. */
 export const SERVICE_RETRY_AFTER_S = 5;
@@ -81,6 +82,28 @@ export function restErrorFromService(err: ServiceError): RestError {
     default:
       return internalError(err);
   }
+}
+
+/** Service statuses that are the service's failure, not a refusal of the request. */
+const FAILURE_STATUSES: ReadonlySet<GrpcStatus> = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.INTERNAL, GrpcStatus.UNKNOWN, GrpcStatus.DATA_LOSS]);
+
+/** A refusal by an action module (its service's error or the gateway's ApiUsageError); undefined for anything else. */
+export function actionModuleErrorOf(err: unknown): ActionModuleError | undefined {
+  if (err instanceof ApiUsageError) return { code: err.code, message: err.info };
+  if (!(err instanceof ServiceError) || FAILURE_STATUSES.has(err.grpcCode) || err.mwCode.startsWith('internal_api_error')) return undefined;
+  const retryAfter = err.data.retryAfter;
+  return { code: err.mwCode, message: err.message, ...(typeof retryAfter === 'number' && retryAfter > 0 ? { retryAfterSeconds: Math.ceil(retryAfter) } : {}) };
+}
+
+/** ActionModuleBasedHandler::throwHttpExceptionForActionModuleError's default: 400 naming the module's code. */
+export function actionModuleRestError(err: ActionModuleError): RestError {
+  return new RestError(400, err.message, { actionModuleErrorCode: err.code });
+}
+
+/** A mapped action module error with its own status (no actionModuleErrorCode), Retry-After on a 429. */
+export function actionModuleStatusError(err: ActionModuleError, status: number): RestError {
+  const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(err.retryAfterSeconds ?? 1) } : {};
+  return new RestError(status, err.message, {}, { headers });
 }
 
 /** Any failure as a REST error; the caller logs those that are the server's fault (status 500). */

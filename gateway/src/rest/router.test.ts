@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GrpcStatus, ServiceError } from '@quire/kit';
+import { blockedError } from '../action/blockinfo.js';
 import type { Caller } from '../context.js';
 import { PathMatcher } from './paths.js';
-import { restMessages } from './responses.js';
+import { actionModuleStatusError, restMessages } from './responses.js';
 import type { CallerResolver } from './router.js';
 import { serveRest, testDeps, type TestServer } from './testing.js';
 import { defineRoute, JSON_CONTENT_TYPE, type RouteDecl } from './types.js';
@@ -79,7 +80,44 @@ const failRoute = defineRoute({
   },
 });
 
-const fixtureRoutes: RouteDecl[] = [echoRoute, putRoute, failRoute];
+const MODULE_FAILURES = ['permissiondenied', 'protectedpage', 'ratelimited', 'blocked', 'unavailable', 'crash'] as const;
+
+/**
+ * A route that runs an action module (like the page write routes run action=edit): its module
+ * errors become 400 + actionModuleErrorCode, except `protectedpage` and `ratelimited`, which its
+ * mapError answers with their own statuses.
+ */
+const moduleRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/fixture/{name}/module',
+  summary: 'Run a fixture action module that fails',
+  params: {
+    name: { source: 'path', type: 'string', required: true, description: 'a name' },
+    failure: { source: 'query', type: 'enum', values: MODULE_FAILURES, required: true, description: 'how to fail' },
+  },
+  writes: false,
+  actionModule: {
+    mapError: (err) => (err.code === 'protectedpage' ? actionModuleStatusError(err, 403) : err.code === 'ratelimited' ? actionModuleStatusError(err, 429) : undefined),
+  },
+  async execute(ctx) {
+    switch (ctx.params.failure) {
+      case 'permissiondenied':
+        throw new ServiceError(GrpcStatus.PERMISSION_DENIED, 'permissiondenied', 'You may not.');
+      case 'protectedpage':
+        throw new ServiceError(GrpcStatus.PERMISSION_DENIED, 'protectedpage', 'This page has been protected.');
+      case 'ratelimited':
+        throw new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, 'ratelimited', 'Slow down.', { retryAfter: 12.5 });
+      case 'blocked':
+        throw blockedError({ id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: 'infinite', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true });
+      case 'unavailable':
+        throw new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'connect ECONNREFUSED 10.0.0.1:50051');
+      default:
+        throw new TypeError('secret internals');
+    }
+  },
+});
+
+const fixtureRoutes: RouteDecl[] = [echoRoute, putRoute, failRoute, moduleRoute];
 
 /** Session "s1" is Alice's; everything else is anonymous. Records whether credentials were allowed. */
 const credentialLog: boolean[] = [];
@@ -466,6 +504,28 @@ describe('failures', () => {
   test('INVALID_ARGUMENT names the MediaWiki code; RESOURCE_EXHAUSTED sends Retry-After', async () => {
     assert.equal((await call('/v1/fixture/x/fail?code=INVALID_ARGUMENT')).json?.actionModuleErrorCode, 'mw-invalid_argument');
     assert.equal((await call('/v1/fixture/x/fail?code=RESOURCE_EXHAUSTED')).res.headers.get('retry-after'), '30');
+  });
+
+  test('a route running an action module: 400 + actionModuleErrorCode unless the route maps the code', async () => {
+    const denied = await call('/v1/fixture/x/module?failure=permissiondenied');
+    assert.equal(denied.res.status, 400);
+    assert.equal(denied.text, '{"actionModuleErrorCode":"permissiondenied","messageTranslations":{"en":"You may not."},"httpCode":400,"httpReason":"Bad Request"}');
+    // The gateway's own module errors (ApiUsageError) are mapped the same way.
+    const blocked = await call('/v1/fixture/x/module?failure=blocked');
+    assert.equal(blocked.res.status, 400);
+    assert.deepEqual(blocked.json, { actionModuleErrorCode: 'blocked', messageTranslations: { en: 'You have been blocked from editing.' }, httpCode: 400, httpReason: 'Bad Request' });
+    const protectedPage = await call('/v1/fixture/x/module?failure=protectedpage');
+    assert.equal(protectedPage.res.status, 403);
+    assert.equal(protectedPage.text, '{"messageTranslations":{"en":"This page has been protected."},"httpCode":403,"httpReason":"Forbidden"}');
+    const limited = await call('/v1/fixture/x/module?failure=ratelimited');
+    assert.equal(limited.res.status, 429);
+    assert.equal(limited.res.headers.get('retry-after'), '13');
+    assert.deepEqual(limited.json, { messageTranslations: { en: 'Slow down.' }, httpCode: 429, httpReason: 'Too Many Requests' });
+    // Failures of the service itself are not the module's refusals.
+    const down = await call('/v1/fixture/x/module?failure=unavailable');
+    assert.equal(down.res.status, 503);
+    assert.ok(!down.text.includes('ECONNREFUSED'));
+    assert.equal((await call('/v1/fixture/x/module?failure=crash')).res.status, 500);
   });
 
   test('ServiceError INTERNAL → 500 with a generic message', async () => {

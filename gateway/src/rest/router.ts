@@ -10,7 +10,7 @@ import type { Caller, GatewayDeps } from '../context.js';
 import { checkPreconditions, formatHttpDate, type ConditionalHeaders } from './conditional.js';
 import { allowedOrigins, decideCors, preflightHeaders } from './cors.js';
 import { PathMatcher, REST_PATH, substPathParams } from './paths.js';
-import { errorBody, restMessages, toRestError } from './responses.js';
+import { actionModuleErrorOf, actionModuleRestError, errorBody, restMessages, toRestError } from './responses.js';
 import { coreRoutes } from './routes/index.js';
 import { RestError, type HttpMethod, type ParamDecls, type RestContext, type RestResponse, type RouteDecl, type Validators } from './types.js';
 import { parseQuery, validateBody, validateParams } from './validate.js';
@@ -78,6 +78,17 @@ function send(res: Response, status: number, headers: Record<string, string>, bo
 
 function sendError(res: Response, err: RestError, corsHeaders: Record<string, string>): void {
   send(res, err.status, { ...corsHeaders, ...err.headers }, { data: JSON.stringify(errorBody(err)), contentType: 'application/json' });
+}
+
+/** Runs a route; the errors of the action module it runs are mapped as MediaWiki's ActionModuleBasedHandler does. */
+async function runRoute(route: RouteDecl, ctx: RestContext<ParamDecls, Record<string, unknown>>): Promise<RestResponse> {
+  try {
+    return await route.execute(ctx);
+  } catch (e) {
+    const moduleError = route.actionModule ? actionModuleErrorOf(e) : undefined;
+    if (!moduleError) throw e;
+    throw route.actionModule?.mapError?.(moduleError, ctx) ?? actionModuleRestError(moduleError);
+  }
 }
 
 export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}): express.Router {
@@ -172,7 +183,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
       const before = route.validators ? await route.validators(ctx) : undefined;
       if (before && notModified(before)) return send(res, 304, { ...cacheHeaders(before), ...cors.headers });
 
-      const out: RestResponse = await route.execute(ctx);
+      const out: RestResponse = await runRoute(route, ctx);
       const validators = out.validators ?? before;
       if (!before && getOrHead && out.validators && notModified(out.validators)) return send(res, 304, { ...cacheHeaders(out.validators), ...cors.headers });
 

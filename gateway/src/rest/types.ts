@@ -141,6 +141,27 @@ export interface RouteDecl<P extends ParamDecls = ParamDecls, F extends Record<s
    */
   validators?(ctx: RestContext<P, BodyOf<F>>): Promise<Validators>;
   execute(ctx: RestContext<P, BodyOf<F>>): Promise<RestResponse>;
+  /**
+   * The route runs an action API module (MediaWiki's ActionModuleBasedHandler; the page write
+   * routes run action=edit). That module's errors — a service error with its MediaWiki code, or
+   * the gateway's ApiUsageError — are then answered as MediaWiki answers them: 400 naming the
+   * code as `actionModuleErrorCode`, unless `mapError` (the handler's
+   * throwHttpExceptionForActionModuleError) answers the code itself. Without it, service errors
+   * get the REST API's generic status mapping (rest/responses.ts).
+   */
+  actionModule?: {
+    mapError?(err: ActionModuleError, ctx: RestContext<P, BodyOf<F>>): RestError | undefined;
+  };
+}
+
+/** An error of the action module a route runs, as ActionModuleBasedHandler sees it. */
+export interface ActionModuleError {
+  /** The action API error code ("protectedpage", "editconflict"…). */
+  code: string;
+  /** Its English message. */
+  message: string;
+  /** How long the service asks the client to wait, for a rate limit (seconds). */
+  retryAfterSeconds?: number;
 }
 
 /** Declares a route with its parameter and body types inferred for `execute`. */

@@ -15,6 +15,8 @@ import { verifyTotp } from './totp.js';
 import { formatDuration, msg } from './messages.js';
 import { PENDING_LOGIN_MS, type SessionData, type SessionStore } from './store/sessions.js';
 import { blockInfo, type Membership, type UserRow, type UserStore } from './store/users.js';
+import type { LogOutbox } from './store/logoutbox.js';
+import { newUserEntry, type Performer } from './logentries.js';
 import type { Throttler } from './throttle.js';
 
 /** $wgAutoConfirmAge / $wgAutoConfirmCount defaults: every account is autoconfirmed at once. */
@@ -29,6 +31,8 @@ export const BOT_PASSWORD_LENGTH = 32;
 export interface AccountsOptions {
   perms: GroupPermissions;
   users: UserStore;
+  /** Log entries of account creations, blocks and rights changes, written with the change. */
+  outbox: LogOutbox;
   sessions: SessionStore;
   loginThrottle: Throttler;
   creationThrottle: Throttler;
@@ -100,6 +104,17 @@ export class Accounts {
   private async resolveAnonymous(ip: string): Promise<User> {
     const block = await this.o.users.activeBlock(0, normalizeIp(ip));
     return this.anonymous(ip, block ? blockInfo(block) : undefined);
+  }
+
+  /**
+   * The performer of a logged action: the account of `id` (its current name; `bot` when its
+   * groups have the bot right), or `name` as given for id 0 (an IP, or a maintenance name).
+   */
+  async performer(id: number, name: string): Promise<Performer> {
+    const row = id > 0 ? await this.o.users.byId(id) : null;
+    if (!row) return { id, name, bot: false };
+    const groups = [...implicitGroups(row), ...(await this.o.users.memberships(row.id)).map((m) => m.group)];
+    return { id: row.id, name: row.name, bot: rightsOf(this.o.perms, groups).includes('bot') };
   }
 
   async requireUser(name: string): Promise<UserRow> {
@@ -210,7 +225,21 @@ export class Accounts {
     return checkPasswordPolicy(name, groups, password);
   }
 
-  async createAccount(req: { username: string; password: string; email: string; realname: string; ip: string; skipThrottle: boolean }): Promise<{ ok: true; row: UserRow } | { ok: false; code: string; message: Message }> {
+  /**
+   * Creates an account and its newusers log entry; run it inside a transaction (the entry
+   * commits with the account). A logged-in caller's session (`sessionId`) makes it a `create2`
+   * by them, with `reason`; maintenance (`skipThrottle`, the admin CLI) an `autocreate`.
+   */
+  async createAccount(req: {
+    username: string;
+    password: string;
+    email: string;
+    realname: string;
+    ip: string;
+    skipThrottle: boolean;
+    sessionId: string;
+    reason: string;
+  }): Promise<{ ok: true; row: UserRow } | { ok: false; code: string; message: Message }> {
     const name = normalizeUserName(req.username);
     if (!isCreatableUserName(name)) return { ok: false, code: 'noname', message: msg('noname') };
     if (await this.o.users.byName(name)) return { ok: false, code: 'userexists', message: msg('userexists') };
@@ -226,6 +255,13 @@ export class Accounts {
     if (first) return { ok: false, code: first.key, message: msg(first.key, first.params) };
     const row = await this.o.users.create({ name, passwordHash: await hashPassword(req.password), email: req.email, realname: req.realname });
     if (!row) return { ok: false, code: 'userexists', message: msg('userexists') };
+    const creator = req.sessionId ? (await this.resolve(await this.o.sessions.get(req.sessionId), ip)).user : null;
+    const how = req.skipThrottle
+      ? ({ kind: 'autocreate' } as const)
+      : creator && !creator.anonymous
+        ? ({ kind: 'create2', creator: { id: creator.id, name: creator.name, bot: creator.rights.includes('bot') }, reason: req.reason } as const)
+        : ({ kind: 'create' } as const);
+    await this.o.outbox.append(newUserEntry(row, how));
     return { ok: true, row };
   }
 

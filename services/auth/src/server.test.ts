@@ -68,7 +68,8 @@ for (const backend of testBackends()) {
       assert.match(changed.added[0]!.expiry, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       await rejects(auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'wizard', expiry: 'infinite' }], remove: [], performerId: 0, reason: '' }), 'badvalue');
       const stats = await auth.getUserStatistics();
-      assert.deepEqual([stats.users, stats.admins, stats.activeUsers], [1, 1, 0]);
+      // Carol and the system user "MediaWiki default" (migration 002), as MediaWiki counts it too.
+      assert.deepEqual([stats.users, stats.admins, stats.activeUsers], [2, 1, 0]);
 
       const login = await auth.login({ sessionId: '', username: 'Carol', password: 'carolpass123456', ip: '10.0.0.3', botPasswordAllowed: false, remember: true });
       assert.equal(login.status, LoginResponse_Status.PASS);
@@ -78,7 +79,7 @@ for (const backend of testBackends()) {
       assert.equal(r.user!.block?.id, blocked.block!.id);
       assert.equal(r.user!.block?.expiry, 'infinite');
       assert.ok(r.user!.groups.includes('sysop'));
-      await auth.unblock({ id: blocked.block!.id, target: '', performerId: 0 });
+      await auth.unblock({ id: blocked.block!.id, target: '', performerId: 0, performer: 'Maintenance script', reason: 'done' });
       assert.equal((await auth.resolveSession(login.sessionId, '10.0.0.3')).user!.block, undefined);
 
       await auth.incrementEditCount(r.user!.id);
@@ -88,6 +89,81 @@ for (const backend of testBackends()) {
 
       await auth.logout(login.sessionId);
       assert.equal((await auth.resolveSession(login.sessionId, '10.0.0.3')).sessionValid, false);
+    });
+
+    test('log outbox: each account creation, block and rights change writes its entry with it; failures none', async () => {
+      const db = svc.runtime.db;
+      const rows = async (afterId: number) =>
+        (
+          await db.query<{ id: number; log_type: string; log_action: string; performer_name: string; target_dbkey: string; comment: string; params: Record<string, unknown>; publish: boolean; delivered_at: Date | null }>(
+            `SELECT id, log_type, log_action, performer_name, target_dbkey, comment, params, publish, delivered_at FROM auth.log_outbox WHERE id > $1 ORDER BY id`,
+            [afterId],
+          )
+        ).rows;
+      const all = await rows(0);
+      // Carol, created in before() by an anonymous caller: newusers/create by herself.
+      const carol = all.find((r) => r.target_dbkey === 'Carol' && r.log_type === 'newusers')!;
+      assert.deepEqual([carol.log_action, carol.performer_name, carol.publish], ['create', 'Carol', true]);
+      assert.ok(all.every((r) => r.delivered_at === null), 'no CONTENT_GRPC_ADDR: the outbox only accumulates');
+      let last = all[all.length - 1]!.id;
+
+      const dup = await auth.createAccount({ username: 'carol', password: 'carolpass123456', ip: '10.0.0.1' });
+      assert.equal(dup.messageCode, 'userexists');
+      const weak = await auth.createAccount({ username: 'Dave', password: 'Dave', ip: '10.0.0.1' });
+      assert.equal(weak.ok, false);
+      assert.deepEqual(await rows(last), [], 'failed creations write no entry');
+
+      const dave = await auth.createAccount({ username: 'Dave', password: 'davepass123456', ip: '127.0.0.1', skipThrottle: true });
+      const login = await auth.login({ sessionId: '', username: 'Dave', password: 'davepass123456', ip: '10.0.0.4', botPasswordAllowed: false, remember: false });
+      await auth.createAccount({ sessionId: login.sessionId, username: 'Erin', password: 'erinpass123456', ip: '10.0.0.4', reason: 'for a friend' });
+      let got = await rows(last);
+      assert.deepEqual(
+        got.map((r) => [r.log_action, r.performer_name, r.target_dbkey, r.comment, r.params, r.publish]),
+        [
+          ['autocreate', 'Dave', 'Dave', '', { userid: dave.user!.id }, false],
+          ['create2', 'Dave', 'Erin', 'for a friend', { userid: dave.user!.id + 1 }, true],
+        ],
+      );
+      last = got[got.length - 1]!.id;
+
+      const block = (expiry: string, reblock: boolean) =>
+        auth.block({ target: 'Erin', expiry, reason: `r-${expiry}`, performerId: dave.user!.id, performer: 'Dave', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock });
+      const blocked = await block('infinite', false);
+      await rejects(block('1 day', false), 'alreadyblocked');
+      await block('3 days', true);
+      await auth.unblock({ id: 0, target: 'Erin', performerId: dave.user!.id, performer: 'Dave', reason: 'forgiven' });
+      await rejects(auth.unblock({ id: blocked.block!.id, target: '', performerId: dave.user!.id, performer: 'Dave', reason: '' }), 'nosuchblockid');
+      got = await rows(last);
+      assert.deepEqual(
+        got.map((r) => [r.log_type, r.log_action, r.performer_name, r.target_dbkey, r.comment]),
+        [
+          ['block', 'block', 'Dave', 'Erin', 'r-infinite'],
+          ['block', 'reblock', 'Dave', 'Erin', 'r-3 days'],
+          ['block', 'unblock', 'Dave', 'Erin', 'forgiven'],
+        ],
+      );
+      assert.deepEqual(got[0]!.params, { duration: 'infinity', flags: ['nocreate', 'noautoblock', 'nousertalk'], sitewide: true });
+      assert.equal(got[1]!.params.duration, '3 days');
+      assert.match(String(got[1]!.params.expiry), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      assert.deepEqual(got[2]!.params, {});
+      last = got[got.length - 1]!.id;
+
+      const groups = (add: string[], remove: string[], performerId: number) =>
+        auth.changeUserGroups({ username: 'Erin', userId: 0, add: add.map((group) => ({ group, expiry: 'infinite' })), remove, performerId, reason: 'promotion' });
+      await groups(['bot'], [], 0);
+      assert.deepEqual(await rows(last), [], 'maintenance (performer 0) changes groups without a log entry');
+      await groups(['sysop'], ['bot'], dave.user!.id);
+      await groups(['sysop'], [], dave.user!.id);
+      await rejects(groups(['wizard'], [], dave.user!.id), 'badvalue');
+      got = await rows(last);
+      assert.equal(got.length, 1, 'an unchanged membership and a refused change write nothing');
+      assert.deepEqual([got[0]!.log_type, got[0]!.log_action, got[0]!.performer_name, got[0]!.target_dbkey, got[0]!.comment], ['rights', 'rights', 'Dave', 'Erin', 'promotion']);
+      assert.deepEqual(got[0]!.params, {
+        oldgroups: ['bot'],
+        newgroups: ['sysop'],
+        oldmetadata: [{ group: 'bot', expiry: 'infinity' }],
+        newmetadata: [{ group: 'sysop', expiry: 'infinity' }],
+      });
     });
   });
 }

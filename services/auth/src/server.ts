@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, loadConfig, v, type ServiceModule } from '@quire/kit';
+import { bind, loadConfig, makeClient, v, type ServiceModule } from '@quire/kit';
 import { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
+import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { Accounts } from './accounts.js';
 import { loadGroupPermissions } from './rights.js';
 import { SessionStore } from './store/sessions.js';
 import { UserStore } from './store/users.js';
+import { LogOutbox } from './store/logoutbox.js';
+import { LogRelay } from './logrelay.js';
 import { parseThrottle, Throttler } from './throttle.js';
 import { sessionHandlers } from './rpc/session.js';
 import { accountHandlers } from './rpc/accounts.js';
@@ -25,6 +28,8 @@ export const authConfigSpec = {
   /** OATHAuth's badoath rate limit: second-factor attempts per user. */
   totpThrottle: v.string(['AUTH_TOTP_THROTTLE'], { default: '10/60' }),
   siteName: v.string(['WIKI_NAME'], { default: 'Quire' }),
+  /** Where the log outbox is delivered; unset (auth alone), the outbox keeps the entries. */
+  contentAddr: v.string(['CONTENT_GRPC_ADDR'], { doc: 'the content service (log entries of accounts, blocks, rights)' }),
 };
 
 export const authService: ServiceModule = {
@@ -36,9 +41,15 @@ export const authService: ServiceModule = {
     const throttlesOn = cfg.throttles === 'on';
     const perms = loadGroupPermissions(cfg.groupPermissionsJson);
     const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
+    const outbox = new LogOutbox(rt.db);
+    const { contentAddr } = cfg;
+    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(ContentServiceClient, contentAddr), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
+    if (relay) relay.start();
+    else rt.log.info('CONTENT_GRPC_ADDR is not set: log entries (new users, blocks, rights) stay in auth.log_outbox until a relay delivers them');
     const accounts = new Accounts({
       perms,
       users: new UserStore(rt.db),
+      outbox,
       sessions,
       loginThrottle: new Throttler(rt.kv, 'password', parseThrottle(cfg.passwordAttemptThrottle, 'AUTH_PASSWORD_ATTEMPT_THROTTLE'), throttlesOn),
       creationThrottle: new Throttler(rt.kv, 'acctcreate', parseThrottle(cfg.accountCreationThrottle, 'AUTH_ACCOUNT_CREATION_THROTTLE'), throttlesOn),
@@ -46,6 +57,9 @@ export const authService: ServiceModule = {
     });
     return {
       bindings: [bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) })],
+      close: async () => {
+        await relay?.stop();
+      },
     };
   },
 };

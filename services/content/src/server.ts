@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule } from '@quire/kit';
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
+import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
@@ -21,7 +22,14 @@ import { ChangeFeedStore } from './store/feed.js';
 import { feedHandlers } from './rpc/feed.js';
 import { editHandlers } from './rpc/edit.js';
 import { compareHandlers } from './rpc/compare.js';
+import { lifecycleHandlers } from './rpc/lifecycle.js';
+import { logHandlers } from './rpc/logs.js';
 import { parseRateLimits, RateLimiter, type RateLimits } from './store/ratelimit.js';
+import { fileStoreFromEnv } from './files/config.js';
+import { FileRepo } from './files/repo.js';
+import { fileHandlers } from './rpc/files.js';
+import { watchHandlers } from './rpc/watch.js';
+import { tagHandlers } from './rpc/tags.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -77,7 +85,10 @@ export const contentService: ServiceModule = {
     const listener = dbUrl && !rt.db.embedded ? new PageChangeListener(dbUrl, pageCache, rt.log) : undefined;
     await listener?.start();
     const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db), pageCache };
+    const files = fileStoreFromEnv(rt.env, rt.dataDir);
     const rendering = startRendering(rt, codec);
+    rt.log.info({ fileStore: files.store.description }, 'file store');
+    const fileRepo = new FileRepo({ db: rt.db, codec, store: files.store, maxBytes: files.maxBytes });
     return {
       bindings: [
         bind('wiki.content.v1.ContentService', ContentServiceService, {
@@ -90,8 +101,13 @@ export const contentService: ServiceModule = {
           ...feedHandlers(new ChangeFeedStore(rt.db, codec)),
           ...editHandlers(ctx, limiter),
           ...compareHandlers(ctx),
+          ...lifecycleHandlers(ctx),
+          ...logHandlers(ctx),
           ...renderHandlers(ctx, rendering.service, rendering.jobs),
         }),
+        bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo)),
+        bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
+        bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx)),
       ],
       close: async () => {
         await rendering.close();

@@ -9,7 +9,8 @@ export const MW_DATA_KEY = 'mw-data';
 /**
  * The one error convention of every service: an explicit gRPC status plus a stable MediaWiki
  * error code (e.g. "missingtitle", "badtoken") and optional structured data. The gateway maps
- * it once: to an action API error code, or to a REST status.
+ * it once: to an action API error code, or to a REST status. `data` is for the gateway; only
+ * `data.api` (an object) is shown to clients, as fields of the action API error.
  */
 export class ServiceError extends Error {
   constructor(

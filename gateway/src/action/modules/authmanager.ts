@@ -25,6 +25,13 @@ export function requireReturnUrlOrContinue(ctx: ActionContext): void {
   }
 }
 
+/**
+ * The sensitive fields of the password requests (PasswordAuthenticationRequest's password, and
+ * retype when creating): ApiAuthManagerHelper::loadAuthenticationRequests wants them posted.
+ */
+export const LOGIN_SENSITIVE_FIELDS = ['password'] as const;
+export const CREATE_SENSITIVE_FIELDS = ['password', 'retype'] as const;
+
 /** A request field sent under its own name (username, password, OATHToken…), marked as used. */
 export function field(ctx: ActionContext, name: string): string {
   ctx.markUsed(name);

@@ -93,7 +93,13 @@ export const unblockModule: ModuleDecl = {
     if (typeof p.id === 'number' && (p.user !== undefined || p.userid !== undefined)) throw apiError('invalidparammix', 'apierror-unblock-idanduser');
     if (typeof p.id !== 'number' && p.user === undefined && p.userid === undefined) throw apiError('missingparam', 'apierror-unblock-notarget');
     const target = typeof p.id === 'number' ? '' : await targetOf(ctx.deps, p.user, p.userid);
-    const r = await ctx.deps.clients.auth.unblock({ id: typeof p.id === 'number' ? p.id : 0, target, performerId: ctx.caller.user.id });
+    const r = await ctx.deps.clients.auth.unblock({
+      id: typeof p.id === 'number' ? p.id : 0,
+      target,
+      performerId: ctx.caller.user.id,
+      performer: ctx.caller.user.name,
+      reason: String(p.reason),
+    });
     ctx.result.unblock = { id: r.block?.id ?? 0, user: r.user, userid: r.userId, reason: String(p.reason) };
   },
 };

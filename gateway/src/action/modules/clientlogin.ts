@@ -1,7 +1,7 @@
 /* action=clientlogin (MediaWiki's ApiClientLogin): password, then a TOTP code for users with two-factor. */
 import { LoginResponse_Status as Status } from '@quire/proto/wiki/auth/v1/auth';
 import type { ModuleDecl } from '../types.js';
-import { AUTHMANAGER_PARAMS, field, loginStepResult, requireReturnUrlOrContinue } from './authmanager.js';
+import { AUTHMANAGER_PARAMS, field, LOGIN_SENSITIVE_FIELDS, loginStepResult, requireReturnUrlOrContinue } from './authmanager.js';
 import { cookies } from './support.js';
 
 export const clientloginModule: ModuleDecl = {
@@ -17,6 +17,7 @@ export const clientloginModule: ModuleDecl = {
   },
   async execute(ctx) {
     requireReturnUrlOrContinue(ctx);
+    if (ctx.params.continue !== true) ctx.requirePostedParameters(LOGIN_SENSITIVE_FIELDS);
     const { caller, deps } = ctx;
     const r =
       ctx.params.continue === true

@@ -1,6 +1,7 @@
 /* action=createaccount (MediaWiki's ApiAMCreateAccount): name rules, password policy, per-IP throttle. */
 import type { ModuleDecl } from '../types.js';
-import { AUTHMANAGER_PARAMS, failResult, field, requireReturnUrlOrContinue } from './authmanager.js';
+import { blockedError } from '../blockinfo.js';
+import { AUTHMANAGER_PARAMS, CREATE_SENSITIVE_FIELDS, failResult, field, requireReturnUrlOrContinue } from './authmanager.js';
 import { apiError, apiMessage, cookies } from './support.js';
 
 export const createaccountModule: ModuleDecl = {
@@ -16,9 +17,11 @@ export const createaccountModule: ModuleDecl = {
   },
   async execute(ctx) {
     requireReturnUrlOrContinue(ctx);
+    // Before the permission checks: MediaWiki loads the requests before AuthManager looks at the user.
+    if (ctx.params.continue !== true) ctx.requirePostedParameters(CREATE_SENSITIVE_FIELDS);
     const { caller, deps } = ctx;
     if (!caller.user.rights.includes('createaccount')) throw apiError('permissiondenied', 'apierror-permissiondenied', ['create accounts']);
-    if (caller.user.block?.nocreate) throw apiError('blocked', 'apierror-blocked', [], { blockinfo: caller.user.block });
+    if (caller.user.block?.nocreate) throw blockedError(caller.user.block);
     const password = field(ctx, 'password');
     const retype = ctx.raw.has('retype') ? field(ctx, 'retype') : password;
     field(ctx, 'rememberMe');
@@ -36,6 +39,8 @@ export const createaccountModule: ModuleDecl = {
       realname: field(ctx, 'realname'),
       // An anonymous creator is logged in as the new account, as MediaWiki does.
       logIn: caller.user.anonymous,
+      // The log comment of an account made by a logged-in user (CreationReasonAuthenticationRequest).
+      ...(caller.user.anonymous ? {} : { reason: field(ctx, 'reason') }),
     });
     if (!r.ok) {
       ctx.result.createaccount = failResult(ctx, r.messageCode, r.message);

@@ -3,43 +3,30 @@
  * the caller (parameter combinations, blocks); the content service's Edit RPC does the rest —
  * permissions, text, undo, conflicts and merge, rate limit and the save — in one transaction.
  */
-import { ServiceError } from '@quire/kit';
+import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
 import type { EditResponse } from '@quire/proto/wiki/content/v1/content';
+import { blockedError } from '../blockinfo.js';
 import type { Caller, GatewayDeps } from '../../context.js';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ModuleDecl, type Params } from '../types.js';
 import { apiError } from './support.js';
+import { watchByPreference, watchlistExpiryOf } from './watch.js';
 
 /** ContentHandlerFactory::getContentModels and getAllContentFormats of MediaWiki 1.39 core. */
 const CONTENT_MODELS = ['wikitext', 'javascript', 'json', 'css', 'text'] as const;
 const CONTENT_FORMATS = ['text/x-wiki', 'text/javascript', 'application/json', 'text/css', 'text/plain'] as const;
 
 /** TS_MW ("20261121051314", as the parameter validator returns timestamps) → ISO 8601. */
-function isoFromMw(ts: string): string {
+export function isoFromMw(ts: string): string {
   return `${ts.slice(0, 4)}-${ts.slice(4, 6)}-${ts.slice(6, 8)}T${ts.slice(8, 10)}:${ts.slice(10, 12)}:${ts.slice(12, 14)}Z`;
-}
-
-/** ApiBlockInfoTrait::getBlockDetails (the fields a client needs; no localized formatting). */
-function blockDetails(block: NonNullable<Caller['user']['block']>): Record<string, unknown> {
-  return {
-    blockid: block.id,
-    blockedby: block.by,
-    blockedbyid: block.byId,
-    blockreason: block.reason,
-    blockedtimestamp: block.timestamp,
-    blockexpiry: block.expiry,
-    blockpartial: block.partial,
-    blocknocreate: block.nocreate,
-    blockanononly: block.anononly,
-  };
 }
 
 /**
  * What an edit by this caller is refused for before any page is looked at: a sitewide block
  * (partial blocks name pages, which are not modelled yet, so they do not stop edits).
  */
-export function editBlock(caller: Caller): Record<string, unknown> | undefined {
+export function editBlock(caller: Caller): BlockInfo | undefined {
   const block = caller.user.block;
-  return block && !block.partial ? blockDetails(block) : undefined;
+  return block && !block.partial ? block : undefined;
 }
 
 /** The actor of an edit as the content service takes it. */
@@ -71,48 +58,53 @@ function checkParamCombinations(p: Params): void {
   if (!hasTitle && !hasPageId) throw new ApiUsageError('missingparam', 'One of the parameters "title" and "pageid" is required.');
 }
 
+/** The watchlist fields of the Edit RPC (ApiWatchlistTrait; the deprecated watch/unwatch win). */
+async function editWatchlist(ctx: ActionContext) {
+  const p = ctx.params;
+  const watchlist = p.watch === true ? 'watch' : p.unwatch === true ? 'unwatch' : (p.watchlist as string);
+  return {
+    watchlist,
+    watchlistExpiry: watchlist === 'unwatch' ? '' : watchlistExpiryOf(p.watchlistexpiry),
+    watchByPreference: watchlist === 'preferences' ? await watchByPreference(ctx, ['watchdefault', 'watchcreations']) : false,
+  };
+}
+
 async function execute(ctx: ActionContext): Promise<void> {
   const p = ctx.params;
   checkParamCombinations(p);
-  const blockinfo = editBlock(ctx.caller);
-  if (blockinfo) throw apiError('blocked', 'apierror-blocked', [], { blockinfo });
+  const block = editBlock(ctx.caller);
+  if (block) throw blockedError(block);
 
   const ts = (name: string) => (typeof p[name] === 'string' ? isoFromMw(p[name] as string) : '');
-  let res: EditResponse;
-  try {
-    res = await ctx.deps.clients.content.edit({
-      title: str(p, 'title') ?? '',
-      pageId: num(p, 'pageid'),
-      text: str(p, 'text'),
-      appendText: str(p, 'appendtext'),
-      prependText: str(p, 'prependtext'),
-      section: str(p, 'section'),
-      sectionTitle: str(p, 'sectiontitle'),
-      summary: str(p, 'summary'),
-      minor: p.minor === true,
-      notMinor: p.notminor === true,
-      bot: p.bot === true,
-      tags: Array.isArray(p.tags) ? (p.tags as string[]) : [],
-      baseRevId: num(p, 'baserevid'),
-      baseTimestamp: ts('basetimestamp'),
-      startTimestamp: ts('starttimestamp'),
-      createOnly: p.createonly === true,
-      noCreate: p.nocreate === true,
-      recreate: p.recreate === true,
-      undo: num(p, 'undo'),
-      undoAfter: num(p, 'undoafter'),
-      contentFormat: str(p, 'contentformat') ?? '',
-      contentModel: str(p, 'contentmodel') ?? '',
-      md5: str(p, 'md5'),
-      redirect: p.redirect === true,
-      actor: editActor(ctx.caller),
-      maxArticleSizeKb: ctx.deps.config.maxArticleSizeKb,
-    });
-  } catch (e) {
-    // The service says how long to wait; the action API (unlike REST) does not tell clients.
-    if (e instanceof ServiceError && e.mwCode === 'ratelimited') throw new ApiUsageError('ratelimited', e.message);
-    throw e;
-  }
+  const res: EditResponse = await ctx.deps.clients.content.edit({
+    title: str(p, 'title') ?? '',
+    pageId: num(p, 'pageid'),
+    text: str(p, 'text'),
+    appendText: str(p, 'appendtext'),
+    prependText: str(p, 'prependtext'),
+    section: str(p, 'section'),
+    sectionTitle: str(p, 'sectiontitle'),
+    summary: str(p, 'summary'),
+    minor: p.minor === true,
+    notMinor: p.notminor === true,
+    bot: p.bot === true,
+    tags: Array.isArray(p.tags) ? (p.tags as string[]) : [],
+    baseRevId: num(p, 'baserevid'),
+    baseTimestamp: ts('basetimestamp'),
+    startTimestamp: ts('starttimestamp'),
+    createOnly: p.createonly === true,
+    noCreate: p.nocreate === true,
+    recreate: p.recreate === true,
+    undo: num(p, 'undo'),
+    undoAfter: num(p, 'undoafter'),
+    contentFormat: str(p, 'contentformat') ?? '',
+    contentModel: str(p, 'contentmodel') ?? '',
+    md5: str(p, 'md5'),
+    redirect: p.redirect === true,
+    actor: editActor(ctx.caller),
+    maxArticleSizeKb: ctx.deps.config.maxArticleSizeKb,
+    ...(await editWatchlist(ctx)),
+  });
   await countEdit(ctx.deps, ctx.caller, res);
 
   if (res.redirect) ctx.result.redirects = setIndexedTagName({ from: res.redirect.from, to: res.redirect.to }, 'r');
@@ -127,6 +119,10 @@ async function execute(ctx: ActionContext): Promise<void> {
     edit.oldrevid = res.oldRevId;
     edit.newrevid = res.newRevId;
     edit.newtimestamp = res.newTimestamp;
+  }
+  if (res.watched) {
+    edit.watched = true;
+    if (res.watchlistExpiry) edit.watchlistexpiry = res.watchlistExpiry;
   }
   ctx.result.edit = edit;
 }
@@ -162,6 +158,10 @@ export const editModule: ModuleDecl = {
       type: ['nochange', 'preferences', 'unwatch', 'watch'],
       default: 'preferences',
       help: "Unconditionally add or remove the page from the current user's watchlist, use preferences (ignored for bot users) or do not change watch.",
+    },
+    watchlistexpiry: {
+      type: 'string',
+      help: 'Watchlist expiry timestamp. Omit this parameter entirely to leave the current expiry unchanged.',
     },
     md5: {
       type: 'string',

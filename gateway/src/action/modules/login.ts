@@ -10,9 +10,9 @@ export const loginModule: ModuleDecl = {
   summary: 'Log in and get authentication cookies.',
   params: {
     name: { type: 'string', help: 'User name.' },
-    password: { type: 'password', sensitive: true, help: 'Password.' },
+    password: { type: 'password', sensitive: true, mustBePosted: true, help: 'Password.' },
     domain: { type: 'string', help: 'Domain (optional).' },
-    token: { type: 'string', sensitive: true, help: 'A "login" token retrieved from action=query&meta=tokens' },
+    token: { type: 'string', sensitive: true, mustBePosted: true, help: 'A "login" token retrieved from action=query&meta=tokens' },
   },
   flags: { mustBePosted: true, readRights: false, writeMode: true },
   examples: { 'action=login&lgname=user&lgpassword=password&lgtoken=123ABC': 'Log in.' },

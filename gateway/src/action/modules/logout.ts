@@ -1,5 +1,5 @@
 /* action=logout (MediaWiki's ApiLogout): ends the session; its tokens stop working. */
-import { setArrayType, type ModuleDecl } from '../types.js';
+import type { ModuleDecl } from '../types.js';
 import { cookies } from './support.js';
 
 export const logoutModule: ModuleDecl = {
@@ -13,7 +13,5 @@ export const logoutModule: ModuleDecl = {
   async execute(ctx) {
     if (ctx.caller.sessionId) await ctx.deps.clients.auth.logout(ctx.caller.sessionId);
     cookies(ctx).clear();
-    // MediaWiki answers with an empty object (its top-level result is always associative).
-    setArrayType(ctx.result, 'assoc');
   },
 };

@@ -30,6 +30,9 @@ export const opensearchModule: ModuleDecl = {
   async execute(ctx) {
     const p = ctx.params;
     const search = p.search as string;
+    // Suggestions may be kept for a long time by any cache ($wgSearchSuggestCacheExpiry).
+    ctx.setCacheMaxAge(ctx.deps.config.searchSuggestMaxAge);
+    ctx.setCacheMode('public');
     const format = (p.format as string | undefined) ?? 'json';
     const json = format === 'json' || format === 'jsonfm';
     const resolve = p.redirects === undefined ? !json : p.redirects === 'resolve';

@@ -8,12 +8,12 @@ export const validatepasswordModule: ModuleDecl = {
   prefix: '',
   summary: "Validate a password against the wiki's password policies.",
   params: {
-    password: { type: 'password', required: true, sensitive: true, help: 'Password to validate.' },
-    user: { type: 'user', help: 'User name, for use when testing account creation. The named user must not exist.' },
+    password: { type: 'password', required: true, sensitive: true, mustBePosted: true, help: 'Password to validate.' },
+    user: { type: 'user', userTypes: ['name'], help: 'User name, for use when testing account creation. The named user must not exist.' },
     email: { type: 'string', help: 'Email address, for use when testing account creation.' },
     realname: { type: 'string', help: 'Real name, for use when testing account creation.' },
   },
-  flags: {},
+  flags: { mustBePosted: true },
   examples: { 'action=validatepassword&password=foobar': 'Validate the password foobar for the current user.' },
   async execute(ctx) {
     const p = ctx.params;

@@ -11,16 +11,22 @@ export function badContinue(): ApiUsageError {
   return new ApiUsageError('badcontinue', BAD_CONTINUE_TEXT);
 }
 
+/** A continuation value as the module set it (setContinueEnumParameter keeps ints as ints). */
+export type ContinueValue = string | number;
+
 export class QueryContinuation {
   /** `-` before `||`: the page set is exhausted, so modules that work on it are skipped. */
   readonly generatorDone: boolean;
   private readonly skipped = new Set<string>();
-  /** Continuation parameters by module name, then by prefixed parameter name. */
-  private readonly data = new Map<string, Record<string, string>>();
+  /**
+   * Continuation parameters by module name, then by prefixed parameter name. Numbers stay
+   * numbers: MediaWiki prints `"sroffset":10`, not `"10"`.
+   */
+  private readonly data = new Map<string, Record<string, ContinueValue>>();
   /** Where the generator continues (e.g. gapcontinue) once this batch of pages is done. */
-  private generatorNext: Record<string, string> = {};
+  private generatorNext: Record<string, ContinueValue> = {};
   /** Where the generator started this batch: repeated while prop modules continue within it. */
-  private generatorCurrent: Record<string, string> = {};
+  private generatorCurrent: Record<string, ContinueValue> = {};
 
   /**
    * @param continueParam the request's `continue` value ("" or undefined when absent)
@@ -49,32 +55,32 @@ export class QueryContinuation {
 
   /** setContinueEnumParameter: `paramName` is already prefixed (e.g. "rvcontinue"). */
   addContinueParam(moduleName: string, paramName: string, value: string | number | readonly string[]): void {
-    const v = Array.isArray(value) ? value.join('|') : String(value);
+    const v = Array.isArray(value) ? value.join('|') : typeof value === 'number' ? value : String(value);
     const entry = this.data.get(moduleName) ?? {};
     entry[paramName] = v;
     this.data.set(moduleName, entry);
   }
 
   /** ApiContinuationManager::addGeneratorContinueParam: the generator's next batch. */
-  addGeneratorContinueParam(paramName: string, value: string): void {
+  addGeneratorContinueParam(paramName: string, value: ContinueValue): void {
     this.generatorNext[paramName] = value;
   }
 
   /** ApiContinuationManager::addGeneratorNonContinueParam: the generator's current batch. */
-  addGeneratorNonContinueParam(paramName: string, value: string): void {
+  addGeneratorNonContinueParam(paramName: string, value: ContinueValue): void {
     this.generatorCurrent[paramName] = value;
   }
 
   /** `query-continue` under rawcontinue: `{ module: { param: value } }`; empty when done. */
-  rawContinuation(): Record<string, Record<string, string>> {
+  rawContinuation(): Record<string, Record<string, ContinueValue>> {
     return Object.fromEntries(this.data);
   }
 
   /** The new-style `continue` object (undefined when everything is done) and batchcomplete (ApiContinuationManager::getContinuation). */
-  continuation(): { continue: Record<string, string> | undefined; batchComplete: boolean } {
+  continuation(): { continue: Record<string, ContinueValue> | undefined; batchComplete: boolean } {
     let finished = this.allModules.filter((m) => !this.data.has(m));
-    const out: Record<string, string> = {};
-    const add = (kvp: Record<string, string>) => {
+    const out: Record<string, ContinueValue> = {};
+    const add = (kvp: Record<string, ContinueValue>) => {
       for (const [k, v] of Object.entries(kvp)) if (!(k in out)) out[k] = v;
     };
     for (const [name, kvp] of this.data) if (!this.pageSetModules.includes(name)) add(kvp);

@@ -5,6 +5,7 @@
  */
 import { ApiUsageError, type ActionContext, type ModuleDecl, type ModuleGroup, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
+import { markOwnTalkPageSeen } from '../../newtalk.js';
 import { QueryContinuation } from './continuation.js';
 import { splitMultiValue } from './encoding.js';
 import { allpagesModule } from './allpages.js';
@@ -19,8 +20,15 @@ import { siteinfoModule } from './siteinfo.js';
 import { tokensModule } from './tokens.js';
 import { userinfoModule } from './userinfo.js';
 import { allusersModule, blocksModule, usersModule } from './users.js';
+import { logeventsModule } from './logevents.js';
+import { recentchangesModule } from './recentchanges.js';
+import { usercontribsModule } from './usercontribs.js';
+import { imageinfoModule } from './imageinfo.js';
+import { allimagesModule } from './allimages.js';
+import { watchlistModule, watchlistrawModule } from './watchlist.js';
+import { tagsModule } from './tags.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 
@@ -113,7 +121,7 @@ export const queryModule: ModuleDecl = {
     titles: { type: 'string', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of titles to work on.' },
     generator: {
       type: generatorNames(),
-      submoduleGroup: 'list',
+      submoduleGroup: ['prop', 'list'],
       help: 'Get the list of pages to work on by executing the specified query module.',
     },
     pageids: { type: 'integer', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of page IDs to work on.' },
@@ -170,6 +178,7 @@ export const queryModule: ModuleDecl = {
       const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids === true });
       Object.assign(data, out.query);
       run.pages = out.pages;
+      await markOwnTalkPageSeen(ctx.deps, ctx.caller, run.pageSet.good);
     } else if (generator) {
       // Its parameters are still the request's, not unrecognized ones.
       ctx.validateSubmodule(asGeneratorParams(generator));

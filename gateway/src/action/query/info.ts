@@ -1,12 +1,12 @@
-/* prop=info (MediaWiki's ApiQueryInfo): base page fields plus url, talkid, subjectid, associatedpage, displaytitle. */
+/* prop=info (MediaWiki's ApiQueryInfo): base page fields plus protection, url, talkid, subjectid, associatedpage, displaytitle. */
 import type { Namespace, PageRecord } from '@quire/proto/wiki/content/v1/content';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
-import type { ModuleDecl, ResultObject } from '../types.js';
+import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
 import { isRtl } from './siteinfo.js';
 
-const INFO_PROPS = ['talkid', 'subjectid', 'associatedpage', 'url', 'displaytitle'] as const;
+const INFO_PROPS = ['protection', 'talkid', 'subjectid', 'associatedpage', 'url', 'displaytitle'] as const;
 
 export interface InfoOptions {
   props: ReadonlySet<string>;
@@ -69,6 +69,23 @@ export function pageInfo(page: PageRecord, exists: boolean, o: InfoOptions): Res
   return vals;
 }
 
+/** The protections of titles (prefixed DB keys) as prop=info shows them. */
+async function protectionOf(ctx: Parameters<ModuleDecl['execute']>[0], dbkeys: string[]): Promise<Map<string, ResultObject[]>> {
+  const resp = await ctx.deps.clients.content.getProtection({ titles: dbkeys });
+  return new Map(
+    resp.titles.map((t) => [
+      t.title,
+      t.protections.map((p): ResultObject => ({
+        type: p.type,
+        level: p.level,
+        expiry: p.expiry,
+        ...(p.cascade ? { cascade: true } : {}),
+        ...(p.source ? { source: p.source } : {}),
+      })),
+    ]),
+  );
+}
+
 export const infoModule: ModuleDecl = {
   name: 'info',
   group: 'prop',
@@ -113,9 +130,16 @@ export const infoModule: ModuleDecl = {
       namespaces,
       associatedIds,
     };
+    const protection = props.has('protection') ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
     for (const [id, page, exists] of everything) {
       const entry = run.pages.get(id);
-      if (entry) Object.assign(entry, pageInfo(page, exists, options));
+      if (!entry) continue;
+      Object.assign(entry, pageInfo(page, exists, options));
+      if (protection) {
+        // ApiQueryInfo: the page's own protections, those cascading from other pages, and $wgRestrictionTypes.
+        entry.protection = setIndexedTagName(protection.get(page.dbkey) ?? [], 'pr');
+        entry.restrictiontypes = setIndexedTagName(exists ? (page.ns === 6 ? ['edit', 'move', 'upload'] : ['edit', 'move']) : ['create'], 'rt');
+      }
     }
   },
 };

@@ -49,7 +49,7 @@ export const prefixsearchModule: GeneratorModule = {
     const r = await complete(ctx);
     const offset = (ctx.params.offset as number | undefined) ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gpsoffset', String(offset));
-    if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', String(offset + (ctx.params.limit as number)));
+    if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', offset + (ctx.params.limit as number));
     return r.matches.map((m) => m.pageId);
   },
 };

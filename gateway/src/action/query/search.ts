@@ -122,7 +122,7 @@ export const searchModule: GeneratorModule = {
     const r = await runSearch(ctx, false);
     const offset = (ctx.params.offset as number | undefined) ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gsroffset', String(offset));
-    if (offset + (ctx.params.limit as number) < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', String(offset + (ctx.params.limit as number)));
+    if (offset + (ctx.params.limit as number) < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', offset + (ctx.params.limit as number));
     return r.hits.map((h) => h.pageId);
   },
 };

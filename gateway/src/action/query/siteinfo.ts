@@ -84,9 +84,8 @@ export function generalInfo(config: GatewayConfig, namespaces: ListNamespacesRes
     wikiid: config.wikiId,
     time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     misermode: false,
-    // No upload module yet.
-    uploadsenabled: false,
-    maxuploadsize: 104857600,
+    uploadsenabled: true,
+    maxuploadsize: config.uploadMaxBytes,
     minuploadchunksize: 1024,
     galleryoptions: { imagesPerRow: 0, imageWidth: 120, imageHeight: 120, captionLength: true, showBytes: true, showDimensions: true, mode: 'traditional' },
     thumblimits: thumbLimits,

@@ -36,6 +36,7 @@ export const TEST_CONFIG = {
   wikiId: 'my_wiki',
   lang: 'en',
   maxArticleSizeKb: 2048,
+  uploadMaxBytes: 104857600,
 } as GatewayConfig;
 
 export const ANON: User = { id: 0, name: '127.0.0.1', anonymous: true, groups: ['*'], rights: ['read', 'edit'] };
@@ -102,6 +103,9 @@ export function fakeContext(
       throw new Error('query modules never send raw output');
     },
     validateSubmodule: (sub) => opts.subParams?.[sub.name] ?? {},
+    requirePostedParameters: () => {},
+    setCacheMode: () => {},
+    setCacheMaxAge: () => {},
     registry: {
       modules: (group) => querySubmodules.filter((m) => m.group === group),
       get: (group, name) => querySubmodules.find((m) => m.group === group && m.name === name),

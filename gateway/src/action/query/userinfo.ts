@@ -1,5 +1,6 @@
 /* meta=userinfo (MediaWiki's ApiQueryUserInfo). */
-import type { BlockInfo, User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import type { User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import { blockDetails } from '../blockinfo.js';
 import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 
@@ -39,32 +40,6 @@ const RATE_LIMITS: Record<string, { ip?: [number, number]; user?: [number, numbe
   editcontentmodel: { user: [8, 60] },
 };
 
-function isoTimestampFormatted(iso: string): string {
-  if (iso === 'infinite' || iso === 'infinity') return 'infinite';
-  const d = new Date(iso);
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-  const hh = String(d.getUTCHours()).padStart(2, '0');
-  const mm = String(d.getUTCMinutes()).padStart(2, '0');
-  return `${hh}:${mm}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
-
-/** ApiBlockInfoTrait::getBlockDetails. */
-export function blockDetails(b: BlockInfo): ResultObject {
-  return {
-    blockid: b.id,
-    blockedby: b.by,
-    blockedbyid: b.byId,
-    blockreason: b.reason,
-    blockedtimestamp: b.timestamp,
-    blockexpiry: b.expiry,
-    blockpartial: b.partial,
-    blocknocreate: b.nocreate,
-    blockanononly: b.anononly,
-    blockedtimestampformatted: isoTimestampFormatted(b.timestamp),
-    ...(b.expiry === 'infinite' ? {} : { blockexpiryformatted: isoTimestampFormatted(b.expiry) }),
-  };
-}
-
 export function groupMemberships(d: UserDetails | undefined): unknown {
   return setIndexedTagName(setArrayType((d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })), 'array'), 'groupmembership');
 }
@@ -84,7 +59,7 @@ export function userInfo(user: User, props: readonly string[], details?: UserDet
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
   if (props.includes('blockinfo') && user.block) Object.assign(vals, blockDetails(user.block));
-  // No talk-page notification system exists yet: nobody has new messages.
+  // The notification itself is asked of the content service by the module (see below).
   if (props.includes('hasmsg')) vals.messages = false;
   // Lists stay lists even when empty.
   if (props.includes('groups')) vals.groups = setIndexedTagName(setArrayType([...user.groups], 'array'), 'g');
@@ -129,5 +104,6 @@ export const userinfoModule: ModuleDecl = {
     const details =
       !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
     run.data.userinfo = userInfo(user, props, details);
+    if (props.includes('hasmsg')) (run.data.userinfo as ResultObject).messages = await ctx.deps.clients.content.hasNewTalk(user.name);
   },
 };

@@ -3,7 +3,8 @@ import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
 import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
-import { blockDetails, groupMemberships } from './userinfo.js';
+import { blockDetails } from '../blockinfo.js';
+import { groupMemberships } from './userinfo.js';
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'];

@@ -13,5 +13,8 @@ import { searchPageRoute, searchTitleRoute } from './search.js';
 import { searchDescriptionRoute } from './searchDescription.js';
 import { pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute } from './pageHtml.js';
 
+import { fileRoute } from './file.js';
+import { pageLinksMediaRoute } from './pageLinksMedia.js';
+
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */
-export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, restSpecRoute];
+export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, fileRoute, pageLinksMediaRoute, restSpecRoute];

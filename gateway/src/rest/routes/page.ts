@@ -1,4 +1,5 @@
 import { defineRoute } from '../types.js';
+import { markOwnTalkPageSeen } from '../../newtalk.js';
 import { loadPage, normalizationRedirect, pageCacheControl, pageMetadata, pageValidators, pageSourceParams, redirectTargetField } from './pageContent.js';
 
 /** GET /v1/page/{title}: the page with the wikitext of its latest revision (MediaWiki's PageSourceHandler, format "source"). */
@@ -11,6 +12,8 @@ export const pageSourceRoute = defineRoute({
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadPage(ctx.deps, ctx.params.title, true);
+    // Only a user talk page can be the caller's own: other reads skip the session lookup.
+    if (loaded.page.ns === 3) await markOwnTalkPageSeen(ctx.deps, await ctx.caller(), [loaded.page]);
     const moved = normalizationRedirect(ctx.params.title, loaded, ctx.routeUrl, ctx.route.path, ctx.params.redirect ? { redirect: ctx.params.redirect } : {});
     if (moved) return moved;
     const source = loaded.latest.content;

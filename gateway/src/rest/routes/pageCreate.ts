@@ -1,5 +1,5 @@
 import { defineRoute } from '../types.js';
-import { editBodyFields, writePage } from './pageWrite.js';
+import { editBodyFields, mapEditError, writePage } from './pageWrite.js';
 
 /** POST /v1/page (MediaWiki's CreationHandler): creates a page; 201 with its Location, 409 when it exists. */
 export const pageCreateRoute = defineRoute({
@@ -16,6 +16,7 @@ export const pageCreateRoute = defineRoute({
   },
   writes: true,
   needsToken: 'csrf',
+  actionModule: { mapError: mapEditError },
   async execute(ctx) {
     const { body } = ctx;
     return writePage(ctx, { title: body.title, source: body.source, comment: body.comment, contentModel: body.content_model, latestId: undefined }, { location: true });

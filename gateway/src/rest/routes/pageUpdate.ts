@@ -1,6 +1,6 @@
 import { defineRoute, RestError } from '../types.js';
 import { titleParam } from './pageContent.js';
-import { editBodyFields, writePage } from './pageWrite.js';
+import { editBodyFields, mapEditError, writePage } from './pageWrite.js';
 
 /**
  * PUT /v1/page/{title} (MediaWiki's UpdateHandler): creates the page (201) or, with the base
@@ -21,18 +21,18 @@ export const pageUpdateRoute = defineRoute({
   },
   writes: true,
   needsToken: 'csrf',
+  actionModule: {
+    // UpdateHandler: a creation that finds the page tells the client to send the base revision.
+    mapError: (err, ctx) =>
+      err.code === 'articleexists'
+        ? new RestError(
+            409,
+            `The page "${ctx.params.title}" cannot be created since it already exists. To update the existing page, provide the base revision ID in the structure under "latest" key in the request body.`,
+          )
+        : mapEditError(err),
+  },
   async execute(ctx) {
     const { body } = ctx;
-    return writePage(
-      ctx,
-      { title: ctx.params.title, source: body.source, comment: body.comment, contentModel: body.content_model, latestId: body.latest?.id },
-      {
-        onExists: (title) =>
-          new RestError(
-            409,
-            `The page "${title}" cannot be created since it already exists. To update the existing page, provide the base revision ID in the structure under "latest" key in the request body.`,
-          ),
-      },
-    );
+    return writePage(ctx, { title: ctx.params.title, source: body.source, comment: body.comment, contentModel: body.content_model, latestId: body.latest?.id }, {});
   },
 });

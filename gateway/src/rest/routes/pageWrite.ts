@@ -1,13 +1,33 @@
 /*
  * What the page write routes share (MediaWiki's EditHandler, an action=edit wrapper): the body
- * fields, the edit itself through the content service, and the page in its full form as the
- * response (201 when created).
+ * fields, the edit itself through the content service, the page in its full form as the
+ * response (201 when created), and how action=edit's errors become REST statuses.
  */
-import { ServiceError, GrpcStatus } from '@quire/kit';
 import type { EditRequest } from '@quire/proto/wiki/content/v1/content';
 import type { Caller } from '../../context.js';
+import { blockedError } from '../../action/blockinfo.js';
 import { countEdit, editActor, editBlock } from '../../action/modules/edit.js';
-import { RestError, type RestContext, type RestResponse, type BodyFieldDecl } from '../types.js';
+import { actionModuleStatusError } from '../responses.js';
+import { RestError, type ActionModuleError, type RestContext, type RestResponse, type BodyFieldDecl } from '../types.js';
+
+/**
+ * EditHandler::throwHttpExceptionForActionModuleError: the action=edit codes with a status of
+ * their own. Every other code — permissiondenied, protectednamespace, blocked… — is a 400 naming
+ * it as actionModuleErrorCode (the pipeline's default for routes that run an action module).
+ */
+const EDIT_ERROR_STATUSES: Readonly<Record<string, number>> = {
+  protectedpage: 403,
+  badtoken: 403,
+  missingtitle: 404,
+  articleexists: 409,
+  editconflict: 409,
+  ratelimited: 429,
+};
+
+export function mapEditError(err: ActionModuleError): RestError | undefined {
+  const status = EDIT_ERROR_STATUSES[err.code];
+  return status === undefined ? undefined : actionModuleStatusError(err, status);
+}
 
 const CONTENT_MODELS = ['wikitext', 'javascript', 'json', 'css', 'text'];
 
@@ -28,16 +48,13 @@ export interface PageWrite {
   latestId: number | undefined;
 }
 
-/** Runs the edit and answers with the page's full form; `onExists` words the 409 of a creation. */
-export async function writePage(
-  ctx: Pick<RestContext, 'caller' | 'deps' | 'routeUrl'>,
-  write: PageWrite,
-  opts: { onExists?: (title: string) => RestError; location?: boolean },
-): Promise<RestResponse> {
+/** Runs the edit and answers with the page's full form (errors are mapped by the routes' mapError). */
+export async function writePage(ctx: Pick<RestContext, 'caller' | 'deps' | 'routeUrl'>, write: PageWrite, opts: { location?: boolean }): Promise<RestResponse> {
   const model = write.contentModel || undefined;
   if (model !== undefined && !CONTENT_MODELS.includes(model)) throw new RestError(400, `Bad content model: ${model}`);
   const caller: Caller = await ctx.caller();
-  if (editBlock(caller)) throw new RestError(403, 'You have been blocked from editing.');
+  const block = editBlock(caller);
+  if (block) throw blockedError(block);
   const req: Partial<EditRequest> = {
     title: write.title,
     text: write.source,
@@ -47,13 +64,7 @@ export async function writePage(
     maxArticleSizeKb: ctx.deps.config.maxArticleSizeKb,
     ...(write.latestId !== undefined && write.latestId > 0 ? { baseRevId: write.latestId, noCreate: true } : { createOnly: true }),
   };
-  let res;
-  try {
-    res = await ctx.deps.clients.content.edit(req);
-  } catch (e) {
-    if (e instanceof ServiceError && e.grpcCode === GrpcStatus.ALREADY_EXISTS && opts.onExists) throw opts.onExists(write.title);
-    throw e;
-  }
+  const res = await ctx.deps.clients.content.edit(req);
   await countEdit(ctx.deps, caller, res);
   const json = {
     id: res.pageId,

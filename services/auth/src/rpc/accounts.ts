@@ -9,6 +9,7 @@ import { hashPassword } from '../passwords.js';
 import { msg } from '../messages.js';
 import { newTotpSecret, otpauthUri } from '../totp.js';
 import { blockInfo, iso, type BlockRow, type BotPasswordRow, type Membership, type UserRow } from '../store/users.js';
+import { blockEntry, membershipsDiffer, rightsEntry, unblockEntry } from '../logentries.js';
 
 type Handlers = AsyncHandlers<typeof AuthServiceService>;
 
@@ -32,7 +33,7 @@ function botPasswordOf(row: UserRow, bp: BotPasswordRow): BotPassword {
 }
 
 export function accountHandlers(accounts: Accounts, siteName: string): Omit<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
-  const { users, sessions } = accounts.o;
+  const { users, sessions, outbox } = accounts.o;
 
   async function details(row: UserRow, memberships: Membership[]): Promise<UserDetails> {
     const options = row.options ?? {};
@@ -55,7 +56,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
     return Promise.all(rows.map((r) => details(r, ms.get(r.id) ?? [])));
   }
 
-  function blockEntry(b: BlockRow) {
+  function blockListEntry(b: BlockRow) {
     return { block: blockInfo(b), user: b.target_name ?? b.target_ip ?? '', userId: b.target_user_id ?? 0 };
   }
 
@@ -136,7 +137,8 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
         for (const g of [...req.add.map((a) => a.group), ...req.remove]) {
           if (!known.has(g)) throw invalidArgument('badvalue', `Unrecognized value for parameter "group": ${g}.`, { group: g });
         }
-        const before = new Set((await users.memberships(row.id)).map((m) => m.group));
+        const memberships = await users.memberships(row.id);
+        const before = new Set(memberships.map((m) => m.group));
         const added = [];
         for (const a of req.add) {
           const expiry = expiryOf(a.expiry);
@@ -145,6 +147,12 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
         }
         const removed: string[] = [];
         for (const g of req.remove) if (before.has(g) && (await users.removeGroup(row.id, g))) removed.push(g);
+        // Maintenance (performer 0, the admin CLI's createAndPromote) changes groups without a
+        // log entry, as MediaWiki's maintenance script does through UserGroupManager.
+        const after = await users.memberships(row.id);
+        if (req.performerId > 0 && membershipsDiffer(memberships, after)) {
+          await outbox.append(rightsEntry(row, memberships, after, req.reason, await accounts.performer(req.performerId, '')));
+        }
         return { userId: row.id, user: row.name, added, removed };
       });
     },
@@ -168,7 +176,8 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           noemail: req.noemail,
           allowusertalk: req.allowusertalk,
         });
-        return blockEntry(b);
+        await outbox.append(blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)));
+        return blockListEntry(b);
       });
     },
     async unblock(req) {
@@ -183,7 +192,8 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           if (!b) throw notFound('cantunblock', 'The block you specified was not found. It may have been unblocked already.');
         }
         await users.deleteBlock(b.id);
-        return blockEntry(b);
+        await outbox.append(unblockEntry(b, req.reason, await accounts.performer(req.performerId, req.performer)));
+        return blockListEntry(b);
       });
     },
     async listBlocks(req) {
@@ -203,7 +213,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       if (req.users.length && !userIds.length && !ips.length) return { blocks: [], continueId: 0 };
       const rows = await users.listBlocks({ ids: req.ids, userIds, ips, descending: req.descending, limit: limit + 1, continueId: req.continueId });
       const more = rows.length > limit ? rows.pop() : undefined;
-      return { blocks: rows.map(blockEntry), continueId: more?.id ?? 0 };
+      return { blocks: rows.map(blockListEntry), continueId: more?.id ?? 0 };
     },
     async createBotPassword(req) {
       const bad = unknownGrants(req.grants);
@@ -249,6 +259,11 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
     async incrementEditCount(req) {
       await users.incrementEditCount(req.userId);
       return {};
+    },
+    async changeOptions(req) {
+      const options = await users.changeOptions(req.userId, { reset: req.reset, set: req.set, unset: req.unset });
+      if (!options) throw notFound('nosuchuser', `The user with ID ${req.userId} does not exist.`);
+      return { optionsJson: JSON.stringify(options) };
     },
     async getUserStatistics() {
       const s = await users.statistics(ACTIVE_USER_DAYS);

@@ -105,6 +105,19 @@ export class UserStore {
     await this.db.query(`UPDATE ${this.s}.users SET totp_secret = $2 WHERE id = $1`, [id, secret]);
   }
 
+  /**
+   * action=options in one statement: the overrides after an optional reset, with `set` applied
+   * and `unset` removed (NULL when the user does not exist).
+   */
+  async changeOptions(id: number, change: { reset: boolean; set: Record<string, string>; unset: string[] }): Promise<Record<string, unknown> | null> {
+    const r = await this.db.query<{ options: Record<string, unknown> }>(
+      `UPDATE ${this.s}.users SET options = ((CASE WHEN $2 THEN '{}'::jsonb ELSE options END) - $4::text[]) || $3::jsonb
+       WHERE id = $1 RETURNING options`,
+      [id, change.reset, JSON.stringify(change.set), change.unset],
+    );
+    return r.rows[0]?.options ?? null;
+  }
+
   async incrementEditCount(id: number): Promise<void> {
     await this.db.query(`UPDATE ${this.s}.users SET editcount = editcount + 1, last_edit = now() WHERE id = $1`, [id]);
   }

@@ -16,7 +16,9 @@ import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
 import { isoTimestamp } from '../rpc/records.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import type { RateLimiter } from '../store/ratelimit.js';
+import { checkProtection } from '../store/protection.js';
 import { saveRevision } from '../store/save.js';
+import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
 import { describeChange } from './change-type.js';
 import { merge3 } from './merge.js';
 import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from './models.js';
@@ -152,8 +154,9 @@ async function followRedirect(deps: EditDeps, target: Target): Promise<{ target:
   const from = deps.codec.prefixedText(target.ns, target.dbkey);
   const to = deps.codec.prefixedText(rd.rd_namespace, rd.rd_title);
   if (rd.rd_namespace < 0 || rd.rd_interwiki !== '') {
+    // MediaWiki reports the redirect with the error (`data.api` is what clients see).
     throw invalidArgument('edit-invalidredirect', `Cannot edit "${from}" while following redirects, as target "${to}" is not valid.`, {
-      redirects: { from, to },
+      api: { redirects: { from, to } },
     });
   }
   return { target: { ns: rd.rd_namespace, dbkey: rd.rd_title }, from, to };
@@ -171,6 +174,11 @@ async function resolveTarget(deps: EditDeps, req: EditRequest): Promise<Target> 
     return { ns: row.page_namespace, dbkey: row.page_title };
   }
   return parseTarget(deps.codec, req.title);
+}
+
+/** The watchlist expiry of an edit (the gateway validated it): "" is indefinitely. */
+function watchlistExpiry(value: string): Date | undefined {
+  return value === '' ? undefined : new Date(value);
 }
 
 const ISO_SECOND = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -208,7 +216,10 @@ interface AttemptState {
   rateLimited: boolean;
 }
 
-async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, state: AttemptState): Promise<EditResponse> {
+/** An edit's outcome before the watchlist parameter is applied (in the same transaction). */
+type SavedEdit = Omit<EditResponse, 'watched' | 'watchlistExpiry'>;
+
+async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, state: AttemptState): Promise<SavedEdit> {
   const { codec } = deps;
   const page = await lockPage(deps, target);
   const prefixedTitle = codec.prefixedText(target.ns, target.dbkey);
@@ -234,6 +245,18 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
           'This page provides interface text for the software on this wiki, and is protected to prevent abuse.\nTo add or change translations for all wikis, please use [https://translatewiki.net/ translatewiki.net], the MediaWiki localisation project.',
         )
       : permissionDenied('protectednamespace', `You do not have permission to edit pages in the ${codec.namespaces.get(target.ns)?.name ?? ''} namespace.`);
+  }
+  // Page, cascading and create protection (PermissionManager's checks, in its order).
+  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights);
+  if (!page && !req.recreate) {
+    // EditPage::wasDeletedSinceLastEdit: the page was deleted after the editor started editing.
+    const start = parseTimestamp(req.startTimestamp, 'starttimestamp') ?? new Date();
+    const deleted = await deps.db.query(
+      `SELECT 1 FROM ${deps.db.schema}.logging WHERE log_namespace = $1 AND log_title = $2 AND log_type = 'delete' AND log_action = 'delete'
+         AND log_timestamp > $3 AND EXISTS (SELECT 1 FROM ${deps.db.schema}.archive WHERE ar_namespace = $1 AND ar_title = $2) LIMIT 1`,
+      [target.ns, target.dbkey, new Date(Math.floor(start.getTime() / 1000) * 1000)],
+    );
+    if (deleted.rows.length > 0) throw conflict('pagedeleted', 'The page has been deleted since you fetched its timestamp.');
   }
 
   // The text: appended/prepended to the page or a section, or given whole.
@@ -390,6 +413,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     // EditPage: minor only on existing pages and with minoredit; bot only with the bot right.
     minor: req.minor && !req.notMinor && page !== undefined && has(actor, 'minoredit'),
     bot: req.bot && has(actor, 'bot'),
+    autopatrol: has(actor, 'autopatrol'),
     tags,
   });
   return {
@@ -423,7 +447,11 @@ export async function editPage(deps: EditDeps, req: EditRequest): Promise<EditRe
   const state: AttemptState = { rateLimited: false };
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await deps.db.tx(() => attemptEdit(deps, req, actor, target, state));
+      const res = await deps.db.tx(async (q): Promise<EditResponse> => {
+        const saved = await attemptEdit(deps, req, actor, target, state);
+        const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry));
+        return { ...saved, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
+      });
       return followed ? { ...res, redirect: { from: followed.from, to: followed.to, tofragment: '' } } : res;
     } catch (e) {
       // The page was created by a concurrent edit after this one found it missing. An edit

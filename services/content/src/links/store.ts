@@ -38,7 +38,7 @@ export async function writeLinks(q: Queryable, schema: string, page: { id: numbe
     const prefixes = r.categories.map((c) => c.sortkey || defaultSort);
     await q.query(
       `INSERT INTO ${schema}.categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_type)
-       SELECT $1, t.to, t.key, t.prefix, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS t(to, key, prefix) ON CONFLICT DO NOTHING`,
+       SELECT $1, t.cat, t.key, t.prefix, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS t(cat, key, prefix) ON CONFLICT DO NOTHING`,
       [from, r.categories.map((c) => c.dbkey), prefixes.map((p) => categorySortKey(text, p)), prefixes, type],
     );
   }

@@ -3,6 +3,7 @@
  * transclude, existence of link targets, uploaded files.
  */
 import type { Db } from '@quire/kit';
+import { fileUrlPath } from '../files/paths.js';
 import { titleKey, type FileFacts, type PageFacts, type PageLookup, type TemplateSource, type TitleRef } from './types.js';
 
 interface Row {
@@ -45,8 +46,15 @@ export class DbPageLookup implements PageLookup {
     return new Map(rows.map((r) => [titleKey({ ns: r.page_namespace, dbkey: r.page_title }), { pageId: r.page_id, isRedirect: r.page_is_redirect, revId: r.page_latest }]));
   }
 
-  /** No file store exists yet (uploads are another issue): every file is missing. */
-  async files(_names: string[]): Promise<Map<string, FileFacts>> {
-    return new Map();
+  /** Current versions of uploaded files (the image table), linked at their URL. */
+  async files(names: string[]): Promise<Map<string, FileFacts>> {
+    if (names.length === 0) return new Map();
+    const r = await this.db.query<{ img_name: string; img_width: number; img_height: number; img_major_mime: string; img_minor_mime: string }>(
+      `SELECT img_name, img_width, img_height, img_major_mime, img_minor_mime FROM ${this.db.schema}.image WHERE img_name = ANY($1::text[])`,
+      [names],
+    );
+    return new Map(
+      r.rows.map((row) => [row.img_name, { width: row.img_width, height: row.img_height, url: fileUrlPath(row.img_name), mime: `${row.img_major_mime}/${row.img_minor_mime}` }]),
+    );
   }
 }

@@ -53,7 +53,7 @@ interface RevisionPosition {
 }
 
 /** Collects positional query parameters. */
-class SqlArgs {
+export class SqlArgs {
   readonly values: unknown[] = [];
   add(v: unknown): string {
     this.values.push(v);

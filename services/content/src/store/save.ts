@@ -2,6 +2,8 @@ import { alreadyExists, conflict, notFound, type Db, type Queryable } from '@qui
 import { sha1Base36 } from '../content/sha1.js';
 import { hasPageLink, redirectTarget } from '../content/wikitext.js';
 import type { TitleCodec } from '../title/codec.js';
+import { actorId } from './actor.js';
+import { addChangeTags, nowToTheSecond, PATROL, writeLogEntry, writeRecentChange } from './logging.js';
 import { recordPageChange } from './page-cache.js';
 
 export interface SaveRevisionInput {
@@ -25,6 +27,15 @@ export interface SaveRevisionInput {
   tags: string[];
   /** Defaults to now, at MediaWiki's one-second resolution. */
   timestamp?: Date;
+  /** The editor has the autopatrol right: the recent change is autopatrolled (else unpatrolled). */
+  autopatrol?: boolean;
+  /**
+   * A null revision recording a log action (move, protect): no recent change of its own, as
+   * MediaWiki's null revisions (the log entry's recent change shows the action). Default false.
+   */
+  nullRevision?: boolean;
+  /** The page creation log entry (create/create, $wgPageCreationLog); default true for creations. */
+  creationLog?: boolean;
 }
 
 export interface SavedRevision {
@@ -36,26 +47,16 @@ export interface SavedRevision {
   created: boolean;
   size: number;
   sha1: string;
+  /** The recent change of the edit; 0 for a null revision. */
+  rcId: number;
 }
-
-const nowToTheSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
 
 /**
  * Whether a page counts as an article ($wgArticleCountMethod = 'link'): a non-redirect wikitext
  * page in a content namespace with at least one link to a page.
  */
-function countable(codec: TitleCodec, ns: number, model: string, text: string): boolean {
+export function countable(codec: TitleCodec, ns: number, model: string, text: string): boolean {
   return codec.namespaces.isContent(ns) && model === 'wikitext' && !redirectTarget(codec, text) && hasPageLink(codec, text);
-}
-
-async function actorId(q: Queryable, schema: string, user: { id: number; name: string }): Promise<number> {
-  const inserted = await q.query<{ actor_id: number }>(
-    `INSERT INTO ${schema}.actor (actor_user, actor_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING actor_id`,
-    [user.id === 0 ? null : user.id, user.name],
-  );
-  if (inserted.rows[0]) return inserted.rows[0].actor_id;
-  const found = await q.query<{ actor_id: number }>(`SELECT actor_id FROM ${schema}.actor WHERE actor_name = $1`, [user.name]);
-  return found.rows[0]!.actor_id;
 }
 
 interface BasePage {
@@ -140,19 +141,51 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
     } else if (!base.created) {
       await q.query(`DELETE FROM ${s}.redirect WHERE rd_from = $1`, [base.pageId]);
     }
-    for (const tag of new Set(input.tags)) {
-      const def = await q.query<{ ctd_id: number }>(
-        `INSERT INTO ${s}.change_tag_def (ctd_name, ctd_user_defined, ctd_count) VALUES ($1, false, 1)
-         ON CONFLICT (ctd_name) DO UPDATE SET ctd_count = ${s}.change_tag_def.ctd_count + 1 RETURNING ctd_id`,
-        [tag],
-      );
-      await q.query(`INSERT INTO ${s}.change_tag (ct_rev_id, ct_tag_id) VALUES ($1, $2)`, [revId, def.rows[0]!.ctd_id]);
+    const tags = [...new Set(input.tags)];
+    await addChangeTags(q, db, tags, { revId });
+    let rcId = 0;
+    if (!input.nullRevision) {
+      const oldLen = base.created
+        ? null
+        : (await q.query<{ rev_len: number }>(`SELECT rev_len FROM ${s}.revision WHERE rev_id = $1`, [input.baseRevId])).rows[0]!.rev_len;
+      rcId = await writeRecentChange(q, db, {
+        kind: base.created ? 'new' : 'edit',
+        timestamp,
+        actor: input.user,
+        ns: input.ns,
+        dbkey: input.dbkey,
+        pageId: base.pageId,
+        comment: input.comment,
+        minor: input.minor,
+        bot: input.bot ?? false,
+        patrolled: input.autopatrol ? PATROL.autopatrolled : PATROL.unpatrolled,
+        revId,
+        parentId: base.created ? 0 : input.baseRevId,
+        oldLen,
+        newLen: size,
+        tags,
+        revisionTagsWritten: true,
+      });
+    }
+    if (base.created && input.creationLog !== false) {
+      // PageUpdater: the creation log entry is not published to recent changes (the "new" change is).
+      await writeLogEntry(q, db, {
+        type: 'create',
+        action: 'create',
+        actor: input.user,
+        ns: input.ns,
+        dbkey: input.dbkey,
+        pageId: base.pageId,
+        comment: input.comment,
+        params: { associated_rev_id: revId },
+        timestamp,
+      });
     }
     await q.query(
       `UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + 1, ss_total_pages = ss_total_pages + $1,
          ss_good_articles = ss_good_articles + $2 WHERE ss_row_id = 1`,
       [base.created ? 1 : 0, Number(isCountable) - Number(base.oldCountable)],
     );
-    return { pageId: base.pageId, revId, parentId: base.created ? 0 : input.baseRevId, timestamp, created: base.created, size, sha1 };
+    return { pageId: base.pageId, revId, parentId: base.created ? 0 : input.baseRevId, timestamp, created: base.created, size, sha1, rcId };
   });
 }

@@ -210,8 +210,10 @@ export interface CreateAccountRequest {
   realname: string;
   /** replace the caller's session by one of the new user */
   logIn: boolean;
-  /** maintenance (admin CLI) */
+  /** maintenance (admin CLI): logged as newusers/autocreate */
   skipThrottle: boolean;
+  /** a logged-in creator's reason (the newusers/create2 log comment) */
+  reason: string;
 }
 
 export interface CreateAccountResponse {
@@ -355,6 +357,10 @@ export interface UnblockRequest {
   id: number;
   target: string;
   performerId: number;
+  /** the block/unblock log comment */
+  reason: string;
+  /** the performer's name (the log's, when performer_id is 0) */
+  performer: string;
 }
 
 export interface UnblockResponse {
@@ -470,6 +476,26 @@ export interface GetUserStatisticsResponse {
   users: number;
   activeUsers: number;
   admins: number;
+}
+
+export interface ChangeOptionsRequest {
+  userId: number;
+  /** drop every override first (resetkinds=all) */
+  reset: boolean;
+  /** option -> value (validated by the gateway) */
+  set: { [key: string]: string };
+  /** options back to their defaults */
+  unset: string[];
+}
+
+export interface ChangeOptionsRequest_SetEntry {
+  key: string;
+  value: string;
+}
+
+export interface ChangeOptionsResponse {
+  /** the overrides after the change */
+  optionsJson: string;
 }
 
 function createBaseUser(): User {
@@ -2244,6 +2270,7 @@ function createBaseCreateAccountRequest(): CreateAccountRequest {
     realname: "",
     logIn: false,
     skipThrottle: false,
+    reason: "",
   };
 }
 
@@ -2272,6 +2299,9 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     }
     if (message.skipThrottle !== false) {
       writer.uint32(64).bool(message.skipThrottle);
+    }
+    if (message.reason !== "") {
+      writer.uint32(74).string(message.reason);
     }
     return writer;
   },
@@ -2353,6 +2383,14 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
             message.skipThrottle = reader.bool();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2387,6 +2425,7 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
         : isSet(object.skip_throttle)
         ? globalThis.Boolean(object.skip_throttle)
         : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
@@ -2416,6 +2455,9 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     if (message.skipThrottle !== false) {
       obj.skipThrottle = message.skipThrottle;
     }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -2432,6 +2474,7 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     message.realname = object.realname ?? "";
     message.logIn = object.logIn ?? false;
     message.skipThrottle = object.skipThrottle ?? false;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -4384,7 +4427,7 @@ export const BlockResponse: MessageFns<BlockResponse> = {
 };
 
 function createBaseUnblockRequest(): UnblockRequest {
-  return { id: 0, target: "", performerId: 0 };
+  return { id: 0, target: "", performerId: 0, reason: "", performer: "" };
 }
 
 export const UnblockRequest: MessageFns<UnblockRequest> = {
@@ -4397,6 +4440,12 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     }
     if (message.performerId !== 0) {
       writer.uint32(24).int64(message.performerId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.performer !== "") {
+      writer.uint32(42).string(message.performer);
     }
     return writer;
   },
@@ -4438,6 +4487,22 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
             message.performerId = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.performer = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4459,6 +4524,8 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
         : isSet(object.performer_id)
         ? globalThis.Number(object.performer_id)
         : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      performer: isSet(object.performer) ? globalThis.String(object.performer) : "",
     };
   },
 
@@ -4473,6 +4540,12 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     if (message.performerId !== 0) {
       obj.performerId = Math.round(message.performerId);
     }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.performer !== "") {
+      obj.performer = message.performer;
+    }
     return obj;
   },
 
@@ -4484,6 +4557,8 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     message.id = object.id ?? 0;
     message.target = object.target ?? "";
     message.performerId = object.performerId ?? 0;
+    message.reason = object.reason ?? "";
+    message.performer = object.performer ?? "";
     return message;
   },
 };
@@ -6323,6 +6398,317 @@ export const GetUserStatisticsResponse: MessageFns<GetUserStatisticsResponse> = 
   },
 };
 
+function createBaseChangeOptionsRequest(): ChangeOptionsRequest {
+  return { userId: 0, reset: false, set: {}, unset: [] };
+}
+
+export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
+  encode(message: ChangeOptionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.reset !== false) {
+      writer.uint32(16).bool(message.reset);
+    }
+    globalThis.Object.entries(message.set).forEach(([key, value]: [string, string]) => {
+      ChangeOptionsRequest_SetEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    for (const v of message.unset) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeOptionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeOptionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reset = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = ChangeOptionsRequest_SetEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.set[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.unset.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeOptionsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      reset: isSet(object.reset) ? globalThis.Boolean(object.reset) : false,
+      set: isObject(object.set)
+        ? (globalThis.Object.entries(object.set) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      unset: globalThis.Array.isArray(object?.unset) ? object.unset.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ChangeOptionsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.reset !== false) {
+      obj.reset = message.reset;
+    }
+    if (message.set) {
+      const entries = globalThis.Object.entries(message.set) as [string, string][];
+      if (entries.length > 0) {
+        obj.set = {};
+        entries.forEach(([k, v]) => {
+          obj.set[k] = v;
+        });
+      }
+    }
+    if (message.unset?.length) {
+      obj.unset = message.unset;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeOptionsRequest>, I>>(base?: I): ChangeOptionsRequest {
+    return ChangeOptionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeOptionsRequest>, I>>(object: I): ChangeOptionsRequest {
+    const message = createBaseChangeOptionsRequest();
+    message.userId = object.userId ?? 0;
+    message.reset = object.reset ?? false;
+    message.set = (globalThis.Object.entries(object.set ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.unset = object.unset?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseChangeOptionsRequest_SetEntry(): ChangeOptionsRequest_SetEntry {
+  return { key: "", value: "" };
+}
+
+export const ChangeOptionsRequest_SetEntry: MessageFns<ChangeOptionsRequest_SetEntry> = {
+  encode(message: ChangeOptionsRequest_SetEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeOptionsRequest_SetEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeOptionsRequest_SetEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeOptionsRequest_SetEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ChangeOptionsRequest_SetEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeOptionsRequest_SetEntry>, I>>(base?: I): ChangeOptionsRequest_SetEntry {
+    return ChangeOptionsRequest_SetEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeOptionsRequest_SetEntry>, I>>(
+    object: I,
+  ): ChangeOptionsRequest_SetEntry {
+    const message = createBaseChangeOptionsRequest_SetEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeOptionsResponse(): ChangeOptionsResponse {
+  return { optionsJson: "" };
+}
+
+export const ChangeOptionsResponse: MessageFns<ChangeOptionsResponse> = {
+  encode(message: ChangeOptionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.optionsJson !== "") {
+      writer.uint32(10).string(message.optionsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeOptionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeOptionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.optionsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeOptionsResponse {
+    return {
+      optionsJson: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ChangeOptionsResponse): unknown {
+    const obj: any = {};
+    if (message.optionsJson !== "") {
+      obj.optionsJson = message.optionsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeOptionsResponse>, I>>(base?: I): ChangeOptionsResponse {
+    return ChangeOptionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeOptionsResponse>, I>>(object: I): ChangeOptionsResponse {
+    const message = createBaseChangeOptionsResponse();
+    message.optionsJson = object.optionsJson ?? "";
+    return message;
+  },
+};
+
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
   /** The user behind a session cookie value ("" = anonymous), with groups and rights. */
@@ -6580,6 +6966,17 @@ export const AuthServiceService = {
       Buffer.from(GetUserStatisticsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUserStatisticsResponse => GetUserStatisticsResponse.decode(value),
   },
+  /** action=options: changes or resets a user's preferences (users.options overrides). */
+  changeOptions: {
+    path: "/wiki.auth.v1.AuthService/ChangeOptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeOptionsRequest): Buffer => Buffer.from(ChangeOptionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeOptionsRequest => ChangeOptionsRequest.decode(value),
+    responseSerialize: (value: ChangeOptionsResponse): Buffer =>
+      Buffer.from(ChangeOptionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeOptionsResponse => ChangeOptionsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -6626,6 +7023,8 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   incrementEditCount: handleUnaryCall<IncrementEditCountRequest, IncrementEditCountResponse>;
   /** siteinfo statistics: users, active users, sysops. */
   getUserStatistics: handleUnaryCall<GetUserStatisticsRequest, GetUserStatisticsResponse>;
+  /** action=options: changes or resets a user's preferences (users.options overrides). */
+  changeOptions: handleUnaryCall<ChangeOptionsRequest, ChangeOptionsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -7007,6 +7406,22 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUserStatisticsResponse) => void,
+  ): ClientUnaryCall;
+  /** action=options: changes or resets a user's preferences (users.options overrides). */
+  changeOptions(
+    request: ChangeOptionsRequest,
+    callback: (error: ServiceError | null, response: ChangeOptionsResponse) => void,
+  ): ClientUnaryCall;
+  changeOptions(
+    request: ChangeOptionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeOptionsResponse) => void,
+  ): ClientUnaryCall;
+  changeOptions(
+    request: ChangeOptionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeOptionsResponse) => void,
   ): ClientUnaryCall;
 }
 

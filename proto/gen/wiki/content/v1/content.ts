@@ -572,6 +572,12 @@ export interface EditRequest {
     | undefined;
   /** $wgMaxArticleSize */
   maxArticleSizeKb: number;
+  /** Watchlist (ApiWatchlistTrait): watch, unwatch, preferences, nochange; "" = nochange. */
+  watchlist: string;
+  /** ISO 8601; "": infinite */
+  watchlistExpiry: string;
+  /** the caller's watchdefault/watchcreations say watch (non-bots) */
+  watchByPreference: boolean;
 }
 
 export interface EditResponse {
@@ -595,7 +601,13 @@ export interface EditResponse {
   /** the saved text of the latest revision */
   content: string;
   /** set when redirect=true followed a redirect page */
-  redirect?: TitleRedirect | undefined;
+  redirect?:
+    | TitleRedirect
+    | undefined;
+  /** the page is on the editor's watchlist after the edit */
+  watched: boolean;
+  /** ISO 8601 when watched with an expiry */
+  watchlistExpiry: string;
 }
 
 export interface StreamChangesRequest {
@@ -936,6 +948,348 @@ export interface RunJobsResponse {
   /** "none-ready" | "job-limit" | "time-limit" */
   reached: string;
   elapsedMs: number;
+}
+
+export interface DeletePageRequest {
+  /** exactly one of title and page_id */
+  title: string;
+  pageId: number;
+  /** "": the automatic reason */
+  reason: string;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface DeletePageResponse {
+  /** prefixed text */
+  title: string;
+  logId: number;
+  reason: string;
+}
+
+export interface UndeletePageRequest {
+  title: string;
+  reason: string;
+  /** ISO 8601; empty: every deleted revision */
+  timestamps: string[];
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface UndeletePageResponse {
+  title: string;
+  revisions: number;
+  reason: string;
+}
+
+export interface ProtectionLevel {
+  /** edit, move, upload, create */
+  type: string;
+  /** "", autoconfirmed, sysop */
+  level: string;
+  /** ISO 8601, or "infinity" */
+  expiry: string;
+  cascade: boolean;
+  /** prop=info: the cascading page this comes from, if any */
+  source: string;
+}
+
+export interface ProtectPageRequest {
+  title: string;
+  pageId: number;
+  /** level "" (all) removes a protection */
+  protections: ProtectionLevel[];
+  cascade: boolean;
+  reason: string;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface ProtectPageResponse {
+  title: string;
+  cascade: boolean;
+  protections: ProtectionLevel[];
+}
+
+export interface MovePageRequest {
+  from: string;
+  fromId: number;
+  to: string;
+  reason: string;
+  moveTalk: boolean;
+  moveSubpages: boolean;
+  /** honoured only with suppressredirect */
+  noRedirect: boolean;
+  ignoreWarnings: boolean;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface MovedPage {
+  from: string;
+  to: string;
+  redirectCreated: boolean;
+  moveOverRedirect: boolean;
+  /** set when this (talk/sub)page could not be moved */
+  errorCode: string;
+  errorInfo: string;
+}
+
+export interface MovePageResponse {
+  page?: MovedPage | undefined;
+  talk?: MovedPage | undefined;
+  subpages: MovedPage[];
+  talkSubpages: MovedPage[];
+}
+
+export interface RollbackRequest {
+  title: string;
+  pageId: number;
+  /** whose consecutive latest edits are reverted */
+  user: string;
+  summary?: string | undefined;
+  markBot: boolean;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface RollbackResponse {
+  title: string;
+  pageId: number;
+  summary: string;
+  /** the rollback revision */
+  revid: number;
+  /** the latest revision before */
+  oldRevid: number;
+  /** the revision restored */
+  lastRevid: number;
+}
+
+export interface PurgePagesRequest {
+  /** prefixed DB keys of existing pages */
+  titles: string[];
+  forceLinkUpdate: boolean;
+  forceRecursiveLinkUpdate: boolean;
+}
+
+export interface PurgePagesResponse {
+  /** the titles purged */
+  purged: string[];
+}
+
+export interface PatrolRequest {
+  /** exactly one of rc_id and rev_id */
+  rcId: number;
+  revId: number;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface PatrolResponse {
+  rcId: number;
+  ns: number;
+  /** prefixed text */
+  title: string;
+}
+
+export interface GetProtectionRequest {
+  /** prefixed DB keys */
+  titles: string[];
+}
+
+export interface TitleProtection {
+  title: string;
+  protections: ProtectionLevel[];
+}
+
+export interface GetProtectionResponse {
+  titles: TitleProtection[];
+}
+
+export interface LogEvent {
+  logId: number;
+  type: string;
+  action: string;
+  /** ISO 8601 */
+  timestamp: string;
+  user: string;
+  userId: number;
+  ns: number;
+  /** prefixed text */
+  title: string;
+  /** the page now at that title (0: none) */
+  pageId: number;
+  /** the page of the action */
+  logPage: number;
+  comment: string;
+  /** as list=logevents shows them */
+  paramsJson: string;
+  tags: string[];
+}
+
+export interface ListLogEventsRequest {
+  type: string;
+  /** "type/action" */
+  action: string;
+  user: string;
+  hasTitle: boolean;
+  ns: number;
+  dbkey: string;
+  /** ISO 8601; "": unbounded */
+  start: string;
+  end: string;
+  /** ledir=newer: oldest first */
+  newer: boolean;
+  /** at most limit + 1 are returned (the extra one: continuation) */
+  limit: number;
+  continueTimestamp: string;
+  continueId: number;
+  tag: string;
+  /** -1: any */
+  namespace: number;
+}
+
+export interface ListLogEventsResponse {
+  events: LogEvent[];
+}
+
+export interface RecentChange {
+  rcId: number;
+  /** edit, new, log, categorize */
+  type: string;
+  ns: number;
+  /** prefixed text */
+  title: string;
+  pageId: number;
+  revId: number;
+  oldRevId: number;
+  user: string;
+  userId: number;
+  anon: boolean;
+  comment: string;
+  timestamp: string;
+  minor: boolean;
+  bot: boolean;
+  new: boolean;
+  oldLen: number;
+  newLen: number;
+  /** 0, 1, 2 (autopatrolled) */
+  patrolled: number;
+  logId: number;
+  logType: string;
+  logAction: string;
+  logParamsJson: string;
+  tags: string[];
+  /** content SHA-1 (hex) of rev_id, "" when none */
+  sha1: string;
+  /** the page is a redirect now */
+  redirect: boolean;
+  /** rev_id is the page's latest revision */
+  top: boolean;
+}
+
+export interface ListRecentChangesRequest {
+  /** edit, new, log, categorize; empty: all */
+  types: string[];
+  namespaces: number[];
+  user: string;
+  excludeUser: string;
+  tag: string;
+  start: string;
+  end: string;
+  newer: boolean;
+  limit: number;
+  continueTimestamp: string;
+  continueId: number;
+  /** rcshow, each: 0 any, 1 only, -1 not */
+  minor: number;
+  bot: number;
+  anon: number;
+  redirect: number;
+  patrolled: number;
+  autopatrolled: number;
+  unpatrolled: number;
+  topOnly: boolean;
+  hasTitle: boolean;
+  titleNs: number;
+  titleDbkey: string;
+}
+
+export interface ListRecentChangesResponse {
+  changes: RecentChange[];
+}
+
+export interface ListUserContribsRequest {
+  users: string[];
+  userIds: number[];
+  userPrefix: string;
+  namespaces: number[];
+  start: string;
+  end: string;
+  newer: boolean;
+  limit: number;
+  /** multi-user continuation: the actor name */
+  continueUser: string;
+  continueTimestamp: string;
+  continueId: number;
+  /** ucshow, 0 any, 1 only, -1 not */
+  minor: number;
+  new: number;
+  top: number;
+  patrolled: number;
+  autopatrolled: number;
+  tag: string;
+}
+
+export interface UserContrib {
+  userId: number;
+  user: string;
+  pageId: number;
+  revId: number;
+  parentId: number;
+  ns: number;
+  title: string;
+  timestamp: string;
+  new: boolean;
+  minor: boolean;
+  top: boolean;
+  comment: string;
+  size: number;
+  sizeDiff: number;
+  tags: string[];
+  /** -1: no recent change */
+  patrolled: number;
+}
+
+export interface ListUserContribsResponse {
+  contribs: UserContrib[];
+}
+
+export interface ExternalLogEntry {
+  /** unique key, e.g. "auth:42" */
+  origin: string;
+  type: string;
+  action: string;
+  timestamp: string;
+  userId: number;
+  userName: string;
+  ns: number;
+  dbkey: string;
+  comment: string;
+  paramsJson: string;
+  /** the performer has the bot right (rc_bot) */
+  bot: boolean;
+  /** not published to recent changes (newusers/autocreate) */
+  logOnly: boolean;
+}
+
+export interface RecordLogEntriesRequest {
+  entries: ExternalLogEntry[];
+}
+
+export interface RecordLogEntriesResponse {
+  /** entries new to the log (repeats are skipped) */
+  recorded: number;
 }
 
 function createBaseNamespace(): Namespace {
@@ -4752,6 +5106,9 @@ function createBaseEditRequest(): EditRequest {
     redirect: false,
     actor: undefined,
     maxArticleSizeKb: 0,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
   };
 }
 
@@ -4834,6 +5191,15 @@ export const EditRequest: MessageFns<EditRequest> = {
     }
     if (message.maxArticleSizeKb !== 0) {
       writer.uint32(208).int32(message.maxArticleSizeKb);
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -5059,6 +5425,30 @@ export const EditRequest: MessageFns<EditRequest> = {
             message.maxArticleSizeKb = reader.int32();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5157,6 +5547,17 @@ export const EditRequest: MessageFns<EditRequest> = {
         : isSet(object.max_article_size_kb)
         ? globalThis.Number(object.max_article_size_kb)
         : 0,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -5240,6 +5641,15 @@ export const EditRequest: MessageFns<EditRequest> = {
     if (message.maxArticleSizeKb !== 0) {
       obj.maxArticleSizeKb = Math.round(message.maxArticleSizeKb);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -5276,6 +5686,9 @@ export const EditRequest: MessageFns<EditRequest> = {
       ? EditActor.fromPartial(object.actor)
       : undefined;
     message.maxArticleSizeKb = object.maxArticleSizeKb ?? 0;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -5294,6 +5707,8 @@ function createBaseEditResponse(): EditResponse {
     merged: false,
     content: "",
     redirect: undefined,
+    watched: false,
+    watchlistExpiry: "",
   };
 }
 
@@ -5334,6 +5749,12 @@ export const EditResponse: MessageFns<EditResponse> = {
     }
     if (message.redirect !== undefined) {
       TitleRedirect.encode(message.redirect, writer.uint32(98).fork()).join();
+    }
+    if (message.watched !== false) {
+      writer.uint32(320).bool(message.watched);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
     }
     return writer;
   },
@@ -5447,6 +5868,22 @@ export const EditResponse: MessageFns<EditResponse> = {
             message.redirect = TitleRedirect.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.watched = reader.bool();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5493,6 +5930,12 @@ export const EditResponse: MessageFns<EditResponse> = {
       merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
       content: isSet(object.content) ? globalThis.String(object.content) : "",
       redirect: isSet(object.redirect) ? TitleRedirect.fromJSON(object.redirect) : undefined,
+      watched: isSet(object.watched) ? globalThis.Boolean(object.watched) : false,
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
     };
   },
 
@@ -5534,6 +5977,12 @@ export const EditResponse: MessageFns<EditResponse> = {
     if (message.redirect !== undefined) {
       obj.redirect = TitleRedirect.toJSON(message.redirect);
     }
+    if (message.watched !== false) {
+      obj.watched = message.watched;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
     return obj;
   },
 
@@ -5556,6 +6005,8 @@ export const EditResponse: MessageFns<EditResponse> = {
     message.redirect = (object.redirect !== undefined && object.redirect !== null)
       ? TitleRedirect.fromPartial(object.redirect)
       : undefined;
+    message.watched = object.watched ?? false;
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
     return message;
   },
 };
@@ -10258,6 +10709,5387 @@ export const RunJobsResponse: MessageFns<RunJobsResponse> = {
   },
 };
 
+function createBaseDeletePageRequest(): DeletePageRequest {
+  return { title: "", pageId: 0, reason: "", tags: [], actor: undefined };
+}
+
+export const DeletePageRequest: MessageFns<DeletePageRequest> = {
+  encode(message: DeletePageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeletePageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeletePageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeletePageRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: DeletePageRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeletePageRequest>, I>>(base?: I): DeletePageRequest {
+    return DeletePageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeletePageRequest>, I>>(object: I): DeletePageRequest {
+    const message = createBaseDeletePageRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeletePageResponse(): DeletePageResponse {
+  return { title: "", logId: 0, reason: "" };
+}
+
+export const DeletePageResponse: MessageFns<DeletePageResponse> = {
+  encode(message: DeletePageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.logId !== 0) {
+      writer.uint32(16).int64(message.logId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeletePageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeletePageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeletePageResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: DeletePageResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeletePageResponse>, I>>(base?: I): DeletePageResponse {
+    return DeletePageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeletePageResponse>, I>>(object: I): DeletePageResponse {
+    const message = createBaseDeletePageResponse();
+    message.title = object.title ?? "";
+    message.logId = object.logId ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseUndeletePageRequest(): UndeletePageRequest {
+  return { title: "", reason: "", timestamps: [], tags: [], actor: undefined };
+}
+
+export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
+  encode(message: UndeletePageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    for (const v of message.timestamps) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.tags) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UndeletePageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUndeletePageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamps.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UndeletePageRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      timestamps: globalThis.Array.isArray(object?.timestamps)
+        ? object.timestamps.map((e: any) => globalThis.String(e))
+        : [],
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: UndeletePageRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.timestamps?.length) {
+      obj.timestamps = message.timestamps;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UndeletePageRequest>, I>>(base?: I): UndeletePageRequest {
+    return UndeletePageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UndeletePageRequest>, I>>(object: I): UndeletePageRequest {
+    const message = createBaseUndeletePageRequest();
+    message.title = object.title ?? "";
+    message.reason = object.reason ?? "";
+    message.timestamps = object.timestamps?.map((e) => e) || [];
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUndeletePageResponse(): UndeletePageResponse {
+  return { title: "", revisions: 0, reason: "" };
+}
+
+export const UndeletePageResponse: MessageFns<UndeletePageResponse> = {
+  encode(message: UndeletePageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.revisions !== 0) {
+      writer.uint32(16).int32(message.revisions);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UndeletePageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUndeletePageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revisions = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UndeletePageResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revisions: isSet(object.revisions) ? globalThis.Number(object.revisions) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: UndeletePageResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revisions !== 0) {
+      obj.revisions = Math.round(message.revisions);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UndeletePageResponse>, I>>(base?: I): UndeletePageResponse {
+    return UndeletePageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UndeletePageResponse>, I>>(object: I): UndeletePageResponse {
+    const message = createBaseUndeletePageResponse();
+    message.title = object.title ?? "";
+    message.revisions = object.revisions ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseProtectionLevel(): ProtectionLevel {
+  return { type: "", level: "", expiry: "", cascade: false, source: "" };
+}
+
+export const ProtectionLevel: MessageFns<ProtectionLevel> = {
+  encode(message: ProtectionLevel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.level !== "") {
+      writer.uint32(18).string(message.level);
+    }
+    if (message.expiry !== "") {
+      writer.uint32(26).string(message.expiry);
+    }
+    if (message.cascade !== false) {
+      writer.uint32(32).bool(message.cascade);
+    }
+    if (message.source !== "") {
+      writer.uint32(42).string(message.source);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtectionLevel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtectionLevel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.level = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expiry = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cascade = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtectionLevel {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      level: isSet(object.level) ? globalThis.String(object.level) : "",
+      expiry: isSet(object.expiry) ? globalThis.String(object.expiry) : "",
+      cascade: isSet(object.cascade) ? globalThis.Boolean(object.cascade) : false,
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+    };
+  },
+
+  toJSON(message: ProtectionLevel): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.level !== "") {
+      obj.level = message.level;
+    }
+    if (message.expiry !== "") {
+      obj.expiry = message.expiry;
+    }
+    if (message.cascade !== false) {
+      obj.cascade = message.cascade;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtectionLevel>, I>>(base?: I): ProtectionLevel {
+    return ProtectionLevel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtectionLevel>, I>>(object: I): ProtectionLevel {
+    const message = createBaseProtectionLevel();
+    message.type = object.type ?? "";
+    message.level = object.level ?? "";
+    message.expiry = object.expiry ?? "";
+    message.cascade = object.cascade ?? false;
+    message.source = object.source ?? "";
+    return message;
+  },
+};
+
+function createBaseProtectPageRequest(): ProtectPageRequest {
+  return { title: "", pageId: 0, protections: [], cascade: false, reason: "", tags: [], actor: undefined };
+}
+
+export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
+  encode(message: ProtectPageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    for (const v of message.protections) {
+      ProtectionLevel.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.cascade !== false) {
+      writer.uint32(32).bool(message.cascade);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtectPageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtectPageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.protections.push(ProtectionLevel.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cascade = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtectPageRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      protections: globalThis.Array.isArray(object?.protections)
+        ? object.protections.map((e: any) => ProtectionLevel.fromJSON(e))
+        : [],
+      cascade: isSet(object.cascade) ? globalThis.Boolean(object.cascade) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: ProtectPageRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.protections?.length) {
+      obj.protections = message.protections.map((e) => ProtectionLevel.toJSON(e));
+    }
+    if (message.cascade !== false) {
+      obj.cascade = message.cascade;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtectPageRequest>, I>>(base?: I): ProtectPageRequest {
+    return ProtectPageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtectPageRequest>, I>>(object: I): ProtectPageRequest {
+    const message = createBaseProtectPageRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.protections = object.protections?.map((e) => ProtectionLevel.fromPartial(e)) || [];
+    message.cascade = object.cascade ?? false;
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProtectPageResponse(): ProtectPageResponse {
+  return { title: "", cascade: false, protections: [] };
+}
+
+export const ProtectPageResponse: MessageFns<ProtectPageResponse> = {
+  encode(message: ProtectPageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.cascade !== false) {
+      writer.uint32(16).bool(message.cascade);
+    }
+    for (const v of message.protections) {
+      ProtectionLevel.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtectPageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtectPageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cascade = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.protections.push(ProtectionLevel.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtectPageResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      cascade: isSet(object.cascade) ? globalThis.Boolean(object.cascade) : false,
+      protections: globalThis.Array.isArray(object?.protections)
+        ? object.protections.map((e: any) => ProtectionLevel.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ProtectPageResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.cascade !== false) {
+      obj.cascade = message.cascade;
+    }
+    if (message.protections?.length) {
+      obj.protections = message.protections.map((e) => ProtectionLevel.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtectPageResponse>, I>>(base?: I): ProtectPageResponse {
+    return ProtectPageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtectPageResponse>, I>>(object: I): ProtectPageResponse {
+    const message = createBaseProtectPageResponse();
+    message.title = object.title ?? "";
+    message.cascade = object.cascade ?? false;
+    message.protections = object.protections?.map((e) => ProtectionLevel.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMovePageRequest(): MovePageRequest {
+  return {
+    from: "",
+    fromId: 0,
+    to: "",
+    reason: "",
+    moveTalk: false,
+    moveSubpages: false,
+    noRedirect: false,
+    ignoreWarnings: false,
+    tags: [],
+    actor: undefined,
+  };
+}
+
+export const MovePageRequest: MessageFns<MovePageRequest> = {
+  encode(message: MovePageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.fromId !== 0) {
+      writer.uint32(16).int64(message.fromId);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.moveTalk !== false) {
+      writer.uint32(40).bool(message.moveTalk);
+    }
+    if (message.moveSubpages !== false) {
+      writer.uint32(48).bool(message.moveSubpages);
+    }
+    if (message.noRedirect !== false) {
+      writer.uint32(56).bool(message.noRedirect);
+    }
+    if (message.ignoreWarnings !== false) {
+      writer.uint32(64).bool(message.ignoreWarnings);
+    }
+    for (const v of message.tags) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MovePageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMovePageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fromId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.moveTalk = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.moveSubpages = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.noRedirect = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ignoreWarnings = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MovePageRequest {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      fromId: isSet(object.fromId)
+        ? globalThis.Number(object.fromId)
+        : isSet(object.from_id)
+        ? globalThis.Number(object.from_id)
+        : 0,
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      moveTalk: isSet(object.moveTalk)
+        ? globalThis.Boolean(object.moveTalk)
+        : isSet(object.move_talk)
+        ? globalThis.Boolean(object.move_talk)
+        : false,
+      moveSubpages: isSet(object.moveSubpages)
+        ? globalThis.Boolean(object.moveSubpages)
+        : isSet(object.move_subpages)
+        ? globalThis.Boolean(object.move_subpages)
+        : false,
+      noRedirect: isSet(object.noRedirect)
+        ? globalThis.Boolean(object.noRedirect)
+        : isSet(object.no_redirect)
+        ? globalThis.Boolean(object.no_redirect)
+        : false,
+      ignoreWarnings: isSet(object.ignoreWarnings)
+        ? globalThis.Boolean(object.ignoreWarnings)
+        : isSet(object.ignore_warnings)
+        ? globalThis.Boolean(object.ignore_warnings)
+        : false,
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: MovePageRequest): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.fromId !== 0) {
+      obj.fromId = Math.round(message.fromId);
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.moveTalk !== false) {
+      obj.moveTalk = message.moveTalk;
+    }
+    if (message.moveSubpages !== false) {
+      obj.moveSubpages = message.moveSubpages;
+    }
+    if (message.noRedirect !== false) {
+      obj.noRedirect = message.noRedirect;
+    }
+    if (message.ignoreWarnings !== false) {
+      obj.ignoreWarnings = message.ignoreWarnings;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MovePageRequest>, I>>(base?: I): MovePageRequest {
+    return MovePageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MovePageRequest>, I>>(object: I): MovePageRequest {
+    const message = createBaseMovePageRequest();
+    message.from = object.from ?? "";
+    message.fromId = object.fromId ?? 0;
+    message.to = object.to ?? "";
+    message.reason = object.reason ?? "";
+    message.moveTalk = object.moveTalk ?? false;
+    message.moveSubpages = object.moveSubpages ?? false;
+    message.noRedirect = object.noRedirect ?? false;
+    message.ignoreWarnings = object.ignoreWarnings ?? false;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMovedPage(): MovedPage {
+  return { from: "", to: "", redirectCreated: false, moveOverRedirect: false, errorCode: "", errorInfo: "" };
+}
+
+export const MovedPage: MessageFns<MovedPage> = {
+  encode(message: MovedPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.redirectCreated !== false) {
+      writer.uint32(24).bool(message.redirectCreated);
+    }
+    if (message.moveOverRedirect !== false) {
+      writer.uint32(32).bool(message.moveOverRedirect);
+    }
+    if (message.errorCode !== "") {
+      writer.uint32(42).string(message.errorCode);
+    }
+    if (message.errorInfo !== "") {
+      writer.uint32(50).string(message.errorInfo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MovedPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMovedPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.redirectCreated = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.moveOverRedirect = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.errorCode = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.errorInfo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MovedPage {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      redirectCreated: isSet(object.redirectCreated)
+        ? globalThis.Boolean(object.redirectCreated)
+        : isSet(object.redirect_created)
+        ? globalThis.Boolean(object.redirect_created)
+        : false,
+      moveOverRedirect: isSet(object.moveOverRedirect)
+        ? globalThis.Boolean(object.moveOverRedirect)
+        : isSet(object.move_over_redirect)
+        ? globalThis.Boolean(object.move_over_redirect)
+        : false,
+      errorCode: isSet(object.errorCode)
+        ? globalThis.String(object.errorCode)
+        : isSet(object.error_code)
+        ? globalThis.String(object.error_code)
+        : "",
+      errorInfo: isSet(object.errorInfo)
+        ? globalThis.String(object.errorInfo)
+        : isSet(object.error_info)
+        ? globalThis.String(object.error_info)
+        : "",
+    };
+  },
+
+  toJSON(message: MovedPage): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.redirectCreated !== false) {
+      obj.redirectCreated = message.redirectCreated;
+    }
+    if (message.moveOverRedirect !== false) {
+      obj.moveOverRedirect = message.moveOverRedirect;
+    }
+    if (message.errorCode !== "") {
+      obj.errorCode = message.errorCode;
+    }
+    if (message.errorInfo !== "") {
+      obj.errorInfo = message.errorInfo;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MovedPage>, I>>(base?: I): MovedPage {
+    return MovedPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MovedPage>, I>>(object: I): MovedPage {
+    const message = createBaseMovedPage();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.redirectCreated = object.redirectCreated ?? false;
+    message.moveOverRedirect = object.moveOverRedirect ?? false;
+    message.errorCode = object.errorCode ?? "";
+    message.errorInfo = object.errorInfo ?? "";
+    return message;
+  },
+};
+
+function createBaseMovePageResponse(): MovePageResponse {
+  return { page: undefined, talk: undefined, subpages: [], talkSubpages: [] };
+}
+
+export const MovePageResponse: MessageFns<MovePageResponse> = {
+  encode(message: MovePageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      MovedPage.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.talk !== undefined) {
+      MovedPage.encode(message.talk, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.subpages) {
+      MovedPage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.talkSubpages) {
+      MovedPage.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MovePageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMovePageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = MovedPage.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.talk = MovedPage.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subpages.push(MovedPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.talkSubpages.push(MovedPage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MovePageResponse {
+    return {
+      page: isSet(object.page) ? MovedPage.fromJSON(object.page) : undefined,
+      talk: isSet(object.talk) ? MovedPage.fromJSON(object.talk) : undefined,
+      subpages: globalThis.Array.isArray(object?.subpages)
+        ? object.subpages.map((e: any) => MovedPage.fromJSON(e))
+        : [],
+      talkSubpages: globalThis.Array.isArray(object?.talkSubpages)
+        ? object.talkSubpages.map((e: any) => MovedPage.fromJSON(e))
+        : globalThis.Array.isArray(object?.talk_subpages)
+        ? object.talk_subpages.map((e: any) => MovedPage.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MovePageResponse): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = MovedPage.toJSON(message.page);
+    }
+    if (message.talk !== undefined) {
+      obj.talk = MovedPage.toJSON(message.talk);
+    }
+    if (message.subpages?.length) {
+      obj.subpages = message.subpages.map((e) => MovedPage.toJSON(e));
+    }
+    if (message.talkSubpages?.length) {
+      obj.talkSubpages = message.talkSubpages.map((e) => MovedPage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MovePageResponse>, I>>(base?: I): MovePageResponse {
+    return MovePageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MovePageResponse>, I>>(object: I): MovePageResponse {
+    const message = createBaseMovePageResponse();
+    message.page = (object.page !== undefined && object.page !== null) ? MovedPage.fromPartial(object.page) : undefined;
+    message.talk = (object.talk !== undefined && object.talk !== null) ? MovedPage.fromPartial(object.talk) : undefined;
+    message.subpages = object.subpages?.map((e) => MovedPage.fromPartial(e)) || [];
+    message.talkSubpages = object.talkSubpages?.map((e) => MovedPage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRollbackRequest(): RollbackRequest {
+  return { title: "", pageId: 0, user: "", summary: undefined, markBot: false, tags: [], actor: undefined };
+}
+
+export const RollbackRequest: MessageFns<RollbackRequest> = {
+  encode(message: RollbackRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.user !== "") {
+      writer.uint32(26).string(message.user);
+    }
+    if (message.summary !== undefined) {
+      writer.uint32(34).string(message.summary);
+    }
+    if (message.markBot !== false) {
+      writer.uint32(40).bool(message.markBot);
+    }
+    for (const v of message.tags) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.summary = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.markBot = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RollbackRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      summary: isSet(object.summary) ? globalThis.String(object.summary) : undefined,
+      markBot: isSet(object.markBot)
+        ? globalThis.Boolean(object.markBot)
+        : isSet(object.mark_bot)
+        ? globalThis.Boolean(object.mark_bot)
+        : false,
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: RollbackRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.summary !== undefined) {
+      obj.summary = message.summary;
+    }
+    if (message.markBot !== false) {
+      obj.markBot = message.markBot;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RollbackRequest>, I>>(base?: I): RollbackRequest {
+    return RollbackRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackRequest>, I>>(object: I): RollbackRequest {
+    const message = createBaseRollbackRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.user = object.user ?? "";
+    message.summary = object.summary ?? undefined;
+    message.markBot = object.markBot ?? false;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRollbackResponse(): RollbackResponse {
+  return { title: "", pageId: 0, summary: "", revid: 0, oldRevid: 0, lastRevid: 0 };
+}
+
+export const RollbackResponse: MessageFns<RollbackResponse> = {
+  encode(message: RollbackResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.summary !== "") {
+      writer.uint32(26).string(message.summary);
+    }
+    if (message.revid !== 0) {
+      writer.uint32(32).int64(message.revid);
+    }
+    if (message.oldRevid !== 0) {
+      writer.uint32(40).int64(message.oldRevid);
+    }
+    if (message.lastRevid !== 0) {
+      writer.uint32(48).int64(message.lastRevid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.summary = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.revid = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.oldRevid = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.lastRevid = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RollbackResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      summary: isSet(object.summary) ? globalThis.String(object.summary) : "",
+      revid: isSet(object.revid) ? globalThis.Number(object.revid) : 0,
+      oldRevid: isSet(object.oldRevid)
+        ? globalThis.Number(object.oldRevid)
+        : isSet(object.old_revid)
+        ? globalThis.Number(object.old_revid)
+        : 0,
+      lastRevid: isSet(object.lastRevid)
+        ? globalThis.Number(object.lastRevid)
+        : isSet(object.last_revid)
+        ? globalThis.Number(object.last_revid)
+        : 0,
+    };
+  },
+
+  toJSON(message: RollbackResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.summary !== "") {
+      obj.summary = message.summary;
+    }
+    if (message.revid !== 0) {
+      obj.revid = Math.round(message.revid);
+    }
+    if (message.oldRevid !== 0) {
+      obj.oldRevid = Math.round(message.oldRevid);
+    }
+    if (message.lastRevid !== 0) {
+      obj.lastRevid = Math.round(message.lastRevid);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RollbackResponse>, I>>(base?: I): RollbackResponse {
+    return RollbackResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackResponse>, I>>(object: I): RollbackResponse {
+    const message = createBaseRollbackResponse();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.summary = object.summary ?? "";
+    message.revid = object.revid ?? 0;
+    message.oldRevid = object.oldRevid ?? 0;
+    message.lastRevid = object.lastRevid ?? 0;
+    return message;
+  },
+};
+
+function createBasePurgePagesRequest(): PurgePagesRequest {
+  return { titles: [], forceLinkUpdate: false, forceRecursiveLinkUpdate: false };
+}
+
+export const PurgePagesRequest: MessageFns<PurgePagesRequest> = {
+  encode(message: PurgePagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.titles) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.forceLinkUpdate !== false) {
+      writer.uint32(16).bool(message.forceLinkUpdate);
+    }
+    if (message.forceRecursiveLinkUpdate !== false) {
+      writer.uint32(24).bool(message.forceRecursiveLinkUpdate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PurgePagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePurgePagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.titles.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.forceLinkUpdate = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.forceRecursiveLinkUpdate = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PurgePagesRequest {
+    return {
+      titles: globalThis.Array.isArray(object?.titles) ? object.titles.map((e: any) => globalThis.String(e)) : [],
+      forceLinkUpdate: isSet(object.forceLinkUpdate)
+        ? globalThis.Boolean(object.forceLinkUpdate)
+        : isSet(object.force_link_update)
+        ? globalThis.Boolean(object.force_link_update)
+        : false,
+      forceRecursiveLinkUpdate: isSet(object.forceRecursiveLinkUpdate)
+        ? globalThis.Boolean(object.forceRecursiveLinkUpdate)
+        : isSet(object.force_recursive_link_update)
+        ? globalThis.Boolean(object.force_recursive_link_update)
+        : false,
+    };
+  },
+
+  toJSON(message: PurgePagesRequest): unknown {
+    const obj: any = {};
+    if (message.titles?.length) {
+      obj.titles = message.titles;
+    }
+    if (message.forceLinkUpdate !== false) {
+      obj.forceLinkUpdate = message.forceLinkUpdate;
+    }
+    if (message.forceRecursiveLinkUpdate !== false) {
+      obj.forceRecursiveLinkUpdate = message.forceRecursiveLinkUpdate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PurgePagesRequest>, I>>(base?: I): PurgePagesRequest {
+    return PurgePagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PurgePagesRequest>, I>>(object: I): PurgePagesRequest {
+    const message = createBasePurgePagesRequest();
+    message.titles = object.titles?.map((e) => e) || [];
+    message.forceLinkUpdate = object.forceLinkUpdate ?? false;
+    message.forceRecursiveLinkUpdate = object.forceRecursiveLinkUpdate ?? false;
+    return message;
+  },
+};
+
+function createBasePurgePagesResponse(): PurgePagesResponse {
+  return { purged: [] };
+}
+
+export const PurgePagesResponse: MessageFns<PurgePagesResponse> = {
+  encode(message: PurgePagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.purged) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PurgePagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePurgePagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.purged.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PurgePagesResponse {
+    return {
+      purged: globalThis.Array.isArray(object?.purged) ? object.purged.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: PurgePagesResponse): unknown {
+    const obj: any = {};
+    if (message.purged?.length) {
+      obj.purged = message.purged;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PurgePagesResponse>, I>>(base?: I): PurgePagesResponse {
+    return PurgePagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PurgePagesResponse>, I>>(object: I): PurgePagesResponse {
+    const message = createBasePurgePagesResponse();
+    message.purged = object.purged?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePatrolRequest(): PatrolRequest {
+  return { rcId: 0, revId: 0, tags: [], actor: undefined };
+}
+
+export const PatrolRequest: MessageFns<PatrolRequest> = {
+  encode(message: PatrolRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rcId !== 0) {
+      writer.uint32(8).int64(message.rcId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(16).int64(message.revId);
+    }
+    for (const v of message.tags) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatrolRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatrolRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.rcId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PatrolRequest {
+    return {
+      rcId: isSet(object.rcId)
+        ? globalThis.Number(object.rcId)
+        : isSet(object.rc_id)
+        ? globalThis.Number(object.rc_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: PatrolRequest): unknown {
+    const obj: any = {};
+    if (message.rcId !== 0) {
+      obj.rcId = Math.round(message.rcId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PatrolRequest>, I>>(base?: I): PatrolRequest {
+    return PatrolRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PatrolRequest>, I>>(object: I): PatrolRequest {
+    const message = createBasePatrolRequest();
+    message.rcId = object.rcId ?? 0;
+    message.revId = object.revId ?? 0;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePatrolResponse(): PatrolResponse {
+  return { rcId: 0, ns: 0, title: "" };
+}
+
+export const PatrolResponse: MessageFns<PatrolResponse> = {
+  encode(message: PatrolResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rcId !== 0) {
+      writer.uint32(8).int64(message.rcId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatrolResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatrolResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.rcId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PatrolResponse {
+    return {
+      rcId: isSet(object.rcId)
+        ? globalThis.Number(object.rcId)
+        : isSet(object.rc_id)
+        ? globalThis.Number(object.rc_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+    };
+  },
+
+  toJSON(message: PatrolResponse): unknown {
+    const obj: any = {};
+    if (message.rcId !== 0) {
+      obj.rcId = Math.round(message.rcId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PatrolResponse>, I>>(base?: I): PatrolResponse {
+    return PatrolResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PatrolResponse>, I>>(object: I): PatrolResponse {
+    const message = createBasePatrolResponse();
+    message.rcId = object.rcId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    return message;
+  },
+};
+
+function createBaseGetProtectionRequest(): GetProtectionRequest {
+  return { titles: [] };
+}
+
+export const GetProtectionRequest: MessageFns<GetProtectionRequest> = {
+  encode(message: GetProtectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.titles) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProtectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProtectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.titles.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProtectionRequest {
+    return {
+      titles: globalThis.Array.isArray(object?.titles) ? object.titles.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetProtectionRequest): unknown {
+    const obj: any = {};
+    if (message.titles?.length) {
+      obj.titles = message.titles;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProtectionRequest>, I>>(base?: I): GetProtectionRequest {
+    return GetProtectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProtectionRequest>, I>>(object: I): GetProtectionRequest {
+    const message = createBaseGetProtectionRequest();
+    message.titles = object.titles?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseTitleProtection(): TitleProtection {
+  return { title: "", protections: [] };
+}
+
+export const TitleProtection: MessageFns<TitleProtection> = {
+  encode(message: TitleProtection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    for (const v of message.protections) {
+      ProtectionLevel.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TitleProtection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTitleProtection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.protections.push(ProtectionLevel.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TitleProtection {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      protections: globalThis.Array.isArray(object?.protections)
+        ? object.protections.map((e: any) => ProtectionLevel.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: TitleProtection): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.protections?.length) {
+      obj.protections = message.protections.map((e) => ProtectionLevel.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TitleProtection>, I>>(base?: I): TitleProtection {
+    return TitleProtection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TitleProtection>, I>>(object: I): TitleProtection {
+    const message = createBaseTitleProtection();
+    message.title = object.title ?? "";
+    message.protections = object.protections?.map((e) => ProtectionLevel.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetProtectionResponse(): GetProtectionResponse {
+  return { titles: [] };
+}
+
+export const GetProtectionResponse: MessageFns<GetProtectionResponse> = {
+  encode(message: GetProtectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.titles) {
+      TitleProtection.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProtectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProtectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.titles.push(TitleProtection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProtectionResponse {
+    return {
+      titles: globalThis.Array.isArray(object?.titles)
+        ? object.titles.map((e: any) => TitleProtection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetProtectionResponse): unknown {
+    const obj: any = {};
+    if (message.titles?.length) {
+      obj.titles = message.titles.map((e) => TitleProtection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProtectionResponse>, I>>(base?: I): GetProtectionResponse {
+    return GetProtectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProtectionResponse>, I>>(object: I): GetProtectionResponse {
+    const message = createBaseGetProtectionResponse();
+    message.titles = object.titles?.map((e) => TitleProtection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLogEvent(): LogEvent {
+  return {
+    logId: 0,
+    type: "",
+    action: "",
+    timestamp: "",
+    user: "",
+    userId: 0,
+    ns: 0,
+    title: "",
+    pageId: 0,
+    logPage: 0,
+    comment: "",
+    paramsJson: "",
+    tags: [],
+  };
+}
+
+export const LogEvent: MessageFns<LogEvent> = {
+  encode(message: LogEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.logId !== 0) {
+      writer.uint32(8).int64(message.logId);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.action !== "") {
+      writer.uint32(26).string(message.action);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(34).string(message.timestamp);
+    }
+    if (message.user !== "") {
+      writer.uint32(42).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(48).int64(message.userId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(56).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(66).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(72).int64(message.pageId);
+    }
+    if (message.logPage !== 0) {
+      writer.uint32(80).int64(message.logPage);
+    }
+    if (message.comment !== "") {
+      writer.uint32(90).string(message.comment);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(98).string(message.paramsJson);
+    }
+    for (const v of message.tags) {
+      writer.uint32(106).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.logPage = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogEvent {
+    return {
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      logPage: isSet(object.logPage)
+        ? globalThis.Number(object.logPage)
+        : isSet(object.log_page)
+        ? globalThis.Number(object.log_page)
+        : 0,
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LogEvent): unknown {
+    const obj: any = {};
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.logPage !== 0) {
+      obj.logPage = Math.round(message.logPage);
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogEvent>, I>>(base?: I): LogEvent {
+    return LogEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogEvent>, I>>(object: I): LogEvent {
+    const message = createBaseLogEvent();
+    message.logId = object.logId ?? 0;
+    message.type = object.type ?? "";
+    message.action = object.action ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.logPage = object.logPage ?? 0;
+    message.comment = object.comment ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListLogEventsRequest(): ListLogEventsRequest {
+  return {
+    type: "",
+    action: "",
+    user: "",
+    hasTitle: false,
+    ns: 0,
+    dbkey: "",
+    start: "",
+    end: "",
+    newer: false,
+    limit: 0,
+    continueTimestamp: "",
+    continueId: 0,
+    tag: "",
+    namespace: 0,
+  };
+}
+
+export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
+  encode(message: ListLogEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.user !== "") {
+      writer.uint32(26).string(message.user);
+    }
+    if (message.hasTitle !== false) {
+      writer.uint32(32).bool(message.hasTitle);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(40).int32(message.ns);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(50).string(message.dbkey);
+    }
+    if (message.start !== "") {
+      writer.uint32(58).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(66).string(message.end);
+    }
+    if (message.newer !== false) {
+      writer.uint32(72).bool(message.newer);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(80).int32(message.limit);
+    }
+    if (message.continueTimestamp !== "") {
+      writer.uint32(90).string(message.continueTimestamp);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(96).int64(message.continueId);
+    }
+    if (message.tag !== "") {
+      writer.uint32(106).string(message.tag);
+    }
+    if (message.namespace !== 0) {
+      writer.uint32(112).int32(message.namespace);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLogEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLogEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.hasTitle = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.end = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.newer = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.continueTimestamp = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.namespace = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLogEventsRequest {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      hasTitle: isSet(object.hasTitle)
+        ? globalThis.Boolean(object.hasTitle)
+        : isSet(object.has_title)
+        ? globalThis.Boolean(object.has_title)
+        : false,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      newer: isSet(object.newer) ? globalThis.Boolean(object.newer) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueTimestamp: isSet(object.continueTimestamp)
+        ? globalThis.String(object.continueTimestamp)
+        : isSet(object.continue_timestamp)
+        ? globalThis.String(object.continue_timestamp)
+        : "",
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+    };
+  },
+
+  toJSON(message: ListLogEventsRequest): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.hasTitle !== false) {
+      obj.hasTitle = message.hasTitle;
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.newer !== false) {
+      obj.newer = message.newer;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueTimestamp !== "") {
+      obj.continueTimestamp = message.continueTimestamp;
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.namespace !== 0) {
+      obj.namespace = Math.round(message.namespace);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLogEventsRequest>, I>>(base?: I): ListLogEventsRequest {
+    return ListLogEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLogEventsRequest>, I>>(object: I): ListLogEventsRequest {
+    const message = createBaseListLogEventsRequest();
+    message.type = object.type ?? "";
+    message.action = object.action ?? "";
+    message.user = object.user ?? "";
+    message.hasTitle = object.hasTitle ?? false;
+    message.ns = object.ns ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.newer = object.newer ?? false;
+    message.limit = object.limit ?? 0;
+    message.continueTimestamp = object.continueTimestamp ?? "";
+    message.continueId = object.continueId ?? 0;
+    message.tag = object.tag ?? "";
+    message.namespace = object.namespace ?? 0;
+    return message;
+  },
+};
+
+function createBaseListLogEventsResponse(): ListLogEventsResponse {
+  return { events: [] };
+}
+
+export const ListLogEventsResponse: MessageFns<ListLogEventsResponse> = {
+  encode(message: ListLogEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      LogEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLogEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLogEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(LogEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLogEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => LogEvent.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListLogEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => LogEvent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLogEventsResponse>, I>>(base?: I): ListLogEventsResponse {
+    return ListLogEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLogEventsResponse>, I>>(object: I): ListLogEventsResponse {
+    const message = createBaseListLogEventsResponse();
+    message.events = object.events?.map((e) => LogEvent.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecentChange(): RecentChange {
+  return {
+    rcId: 0,
+    type: "",
+    ns: 0,
+    title: "",
+    pageId: 0,
+    revId: 0,
+    oldRevId: 0,
+    user: "",
+    userId: 0,
+    anon: false,
+    comment: "",
+    timestamp: "",
+    minor: false,
+    bot: false,
+    new: false,
+    oldLen: 0,
+    newLen: 0,
+    patrolled: 0,
+    logId: 0,
+    logType: "",
+    logAction: "",
+    logParamsJson: "",
+    tags: [],
+    sha1: "",
+    redirect: false,
+    top: false,
+  };
+}
+
+export const RecentChange: MessageFns<RecentChange> = {
+  encode(message: RecentChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rcId !== 0) {
+      writer.uint32(8).int64(message.rcId);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(24).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(40).int64(message.pageId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(48).int64(message.revId);
+    }
+    if (message.oldRevId !== 0) {
+      writer.uint32(56).int64(message.oldRevId);
+    }
+    if (message.user !== "") {
+      writer.uint32(66).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(72).int64(message.userId);
+    }
+    if (message.anon !== false) {
+      writer.uint32(80).bool(message.anon);
+    }
+    if (message.comment !== "") {
+      writer.uint32(90).string(message.comment);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(98).string(message.timestamp);
+    }
+    if (message.minor !== false) {
+      writer.uint32(104).bool(message.minor);
+    }
+    if (message.bot !== false) {
+      writer.uint32(112).bool(message.bot);
+    }
+    if (message.new !== false) {
+      writer.uint32(120).bool(message.new);
+    }
+    if (message.oldLen !== 0) {
+      writer.uint32(128).int32(message.oldLen);
+    }
+    if (message.newLen !== 0) {
+      writer.uint32(136).int32(message.newLen);
+    }
+    if (message.patrolled !== 0) {
+      writer.uint32(144).int32(message.patrolled);
+    }
+    if (message.logId !== 0) {
+      writer.uint32(152).int64(message.logId);
+    }
+    if (message.logType !== "") {
+      writer.uint32(162).string(message.logType);
+    }
+    if (message.logAction !== "") {
+      writer.uint32(170).string(message.logAction);
+    }
+    if (message.logParamsJson !== "") {
+      writer.uint32(178).string(message.logParamsJson);
+    }
+    for (const v of message.tags) {
+      writer.uint32(186).string(v!);
+    }
+    if (message.sha1 !== "") {
+      writer.uint32(194).string(message.sha1);
+    }
+    if (message.redirect !== false) {
+      writer.uint32(200).bool(message.redirect);
+    }
+    if (message.top !== false) {
+      writer.uint32(208).bool(message.top);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecentChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecentChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.rcId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.oldRevId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.anon = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.minor = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.bot = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.new = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.oldLen = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.newLen = reader.int32();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.patrolled = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.logType = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.logAction = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.logParamsJson = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.sha1 = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.redirect = reader.bool();
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.top = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecentChange {
+    return {
+      rcId: isSet(object.rcId)
+        ? globalThis.Number(object.rcId)
+        : isSet(object.rc_id)
+        ? globalThis.Number(object.rc_id)
+        : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      oldRevId: isSet(object.oldRevId)
+        ? globalThis.Number(object.oldRevId)
+        : isSet(object.old_rev_id)
+        ? globalThis.Number(object.old_rev_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      anon: isSet(object.anon) ? globalThis.Boolean(object.anon) : false,
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      minor: isSet(object.minor) ? globalThis.Boolean(object.minor) : false,
+      bot: isSet(object.bot) ? globalThis.Boolean(object.bot) : false,
+      new: isSet(object.new) ? globalThis.Boolean(object.new) : false,
+      oldLen: isSet(object.oldLen)
+        ? globalThis.Number(object.oldLen)
+        : isSet(object.old_len)
+        ? globalThis.Number(object.old_len)
+        : 0,
+      newLen: isSet(object.newLen)
+        ? globalThis.Number(object.newLen)
+        : isSet(object.new_len)
+        ? globalThis.Number(object.new_len)
+        : 0,
+      patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+      logType: isSet(object.logType)
+        ? globalThis.String(object.logType)
+        : isSet(object.log_type)
+        ? globalThis.String(object.log_type)
+        : "",
+      logAction: isSet(object.logAction)
+        ? globalThis.String(object.logAction)
+        : isSet(object.log_action)
+        ? globalThis.String(object.log_action)
+        : "",
+      logParamsJson: isSet(object.logParamsJson)
+        ? globalThis.String(object.logParamsJson)
+        : isSet(object.log_params_json)
+        ? globalThis.String(object.log_params_json)
+        : "",
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+      sha1: isSet(object.sha1) ? globalThis.String(object.sha1) : "",
+      redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+      top: isSet(object.top) ? globalThis.Boolean(object.top) : false,
+    };
+  },
+
+  toJSON(message: RecentChange): unknown {
+    const obj: any = {};
+    if (message.rcId !== 0) {
+      obj.rcId = Math.round(message.rcId);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.oldRevId !== 0) {
+      obj.oldRevId = Math.round(message.oldRevId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.anon !== false) {
+      obj.anon = message.anon;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.minor !== false) {
+      obj.minor = message.minor;
+    }
+    if (message.bot !== false) {
+      obj.bot = message.bot;
+    }
+    if (message.new !== false) {
+      obj.new = message.new;
+    }
+    if (message.oldLen !== 0) {
+      obj.oldLen = Math.round(message.oldLen);
+    }
+    if (message.newLen !== 0) {
+      obj.newLen = Math.round(message.newLen);
+    }
+    if (message.patrolled !== 0) {
+      obj.patrolled = Math.round(message.patrolled);
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    if (message.logType !== "") {
+      obj.logType = message.logType;
+    }
+    if (message.logAction !== "") {
+      obj.logAction = message.logAction;
+    }
+    if (message.logParamsJson !== "") {
+      obj.logParamsJson = message.logParamsJson;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.sha1 !== "") {
+      obj.sha1 = message.sha1;
+    }
+    if (message.redirect !== false) {
+      obj.redirect = message.redirect;
+    }
+    if (message.top !== false) {
+      obj.top = message.top;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecentChange>, I>>(base?: I): RecentChange {
+    return RecentChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecentChange>, I>>(object: I): RecentChange {
+    const message = createBaseRecentChange();
+    message.rcId = object.rcId ?? 0;
+    message.type = object.type ?? "";
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.revId = object.revId ?? 0;
+    message.oldRevId = object.oldRevId ?? 0;
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    message.anon = object.anon ?? false;
+    message.comment = object.comment ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.minor = object.minor ?? false;
+    message.bot = object.bot ?? false;
+    message.new = object.new ?? false;
+    message.oldLen = object.oldLen ?? 0;
+    message.newLen = object.newLen ?? 0;
+    message.patrolled = object.patrolled ?? 0;
+    message.logId = object.logId ?? 0;
+    message.logType = object.logType ?? "";
+    message.logAction = object.logAction ?? "";
+    message.logParamsJson = object.logParamsJson ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.sha1 = object.sha1 ?? "";
+    message.redirect = object.redirect ?? false;
+    message.top = object.top ?? false;
+    return message;
+  },
+};
+
+function createBaseListRecentChangesRequest(): ListRecentChangesRequest {
+  return {
+    types: [],
+    namespaces: [],
+    user: "",
+    excludeUser: "",
+    tag: "",
+    start: "",
+    end: "",
+    newer: false,
+    limit: 0,
+    continueTimestamp: "",
+    continueId: 0,
+    minor: 0,
+    bot: 0,
+    anon: 0,
+    redirect: 0,
+    patrolled: 0,
+    autopatrolled: 0,
+    unpatrolled: 0,
+    topOnly: false,
+    hasTitle: false,
+    titleNs: 0,
+    titleDbkey: "",
+  };
+}
+
+export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
+  encode(message: ListRecentChangesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.types) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.user !== "") {
+      writer.uint32(26).string(message.user);
+    }
+    if (message.excludeUser !== "") {
+      writer.uint32(34).string(message.excludeUser);
+    }
+    if (message.tag !== "") {
+      writer.uint32(42).string(message.tag);
+    }
+    if (message.start !== "") {
+      writer.uint32(50).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(58).string(message.end);
+    }
+    if (message.newer !== false) {
+      writer.uint32(64).bool(message.newer);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(72).int32(message.limit);
+    }
+    if (message.continueTimestamp !== "") {
+      writer.uint32(82).string(message.continueTimestamp);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(88).int64(message.continueId);
+    }
+    if (message.minor !== 0) {
+      writer.uint32(96).int32(message.minor);
+    }
+    if (message.bot !== 0) {
+      writer.uint32(104).int32(message.bot);
+    }
+    if (message.anon !== 0) {
+      writer.uint32(112).int32(message.anon);
+    }
+    if (message.redirect !== 0) {
+      writer.uint32(120).int32(message.redirect);
+    }
+    if (message.patrolled !== 0) {
+      writer.uint32(128).int32(message.patrolled);
+    }
+    if (message.autopatrolled !== 0) {
+      writer.uint32(136).int32(message.autopatrolled);
+    }
+    if (message.unpatrolled !== 0) {
+      writer.uint32(144).int32(message.unpatrolled);
+    }
+    if (message.topOnly !== false) {
+      writer.uint32(152).bool(message.topOnly);
+    }
+    if (message.hasTitle !== false) {
+      writer.uint32(160).bool(message.hasTitle);
+    }
+    if (message.titleNs !== 0) {
+      writer.uint32(168).int32(message.titleNs);
+    }
+    if (message.titleDbkey !== "") {
+      writer.uint32(178).string(message.titleDbkey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecentChangesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecentChangesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.types.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.excludeUser = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.end = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.newer = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.continueTimestamp = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.minor = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.bot = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.anon = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.redirect = reader.int32();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.patrolled = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.autopatrolled = reader.int32();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.unpatrolled = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.topOnly = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.hasTitle = reader.bool();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.titleNs = reader.int32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.titleDbkey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRecentChangesRequest {
+    return {
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [],
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      excludeUser: isSet(object.excludeUser)
+        ? globalThis.String(object.excludeUser)
+        : isSet(object.exclude_user)
+        ? globalThis.String(object.exclude_user)
+        : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      newer: isSet(object.newer) ? globalThis.Boolean(object.newer) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueTimestamp: isSet(object.continueTimestamp)
+        ? globalThis.String(object.continueTimestamp)
+        : isSet(object.continue_timestamp)
+        ? globalThis.String(object.continue_timestamp)
+        : "",
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+      minor: isSet(object.minor) ? globalThis.Number(object.minor) : 0,
+      bot: isSet(object.bot) ? globalThis.Number(object.bot) : 0,
+      anon: isSet(object.anon) ? globalThis.Number(object.anon) : 0,
+      redirect: isSet(object.redirect) ? globalThis.Number(object.redirect) : 0,
+      patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+      autopatrolled: isSet(object.autopatrolled) ? globalThis.Number(object.autopatrolled) : 0,
+      unpatrolled: isSet(object.unpatrolled) ? globalThis.Number(object.unpatrolled) : 0,
+      topOnly: isSet(object.topOnly)
+        ? globalThis.Boolean(object.topOnly)
+        : isSet(object.top_only)
+        ? globalThis.Boolean(object.top_only)
+        : false,
+      hasTitle: isSet(object.hasTitle)
+        ? globalThis.Boolean(object.hasTitle)
+        : isSet(object.has_title)
+        ? globalThis.Boolean(object.has_title)
+        : false,
+      titleNs: isSet(object.titleNs)
+        ? globalThis.Number(object.titleNs)
+        : isSet(object.title_ns)
+        ? globalThis.Number(object.title_ns)
+        : 0,
+      titleDbkey: isSet(object.titleDbkey)
+        ? globalThis.String(object.titleDbkey)
+        : isSet(object.title_dbkey)
+        ? globalThis.String(object.title_dbkey)
+        : "",
+    };
+  },
+
+  toJSON(message: ListRecentChangesRequest): unknown {
+    const obj: any = {};
+    if (message.types?.length) {
+      obj.types = message.types;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.excludeUser !== "") {
+      obj.excludeUser = message.excludeUser;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.newer !== false) {
+      obj.newer = message.newer;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueTimestamp !== "") {
+      obj.continueTimestamp = message.continueTimestamp;
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    if (message.minor !== 0) {
+      obj.minor = Math.round(message.minor);
+    }
+    if (message.bot !== 0) {
+      obj.bot = Math.round(message.bot);
+    }
+    if (message.anon !== 0) {
+      obj.anon = Math.round(message.anon);
+    }
+    if (message.redirect !== 0) {
+      obj.redirect = Math.round(message.redirect);
+    }
+    if (message.patrolled !== 0) {
+      obj.patrolled = Math.round(message.patrolled);
+    }
+    if (message.autopatrolled !== 0) {
+      obj.autopatrolled = Math.round(message.autopatrolled);
+    }
+    if (message.unpatrolled !== 0) {
+      obj.unpatrolled = Math.round(message.unpatrolled);
+    }
+    if (message.topOnly !== false) {
+      obj.topOnly = message.topOnly;
+    }
+    if (message.hasTitle !== false) {
+      obj.hasTitle = message.hasTitle;
+    }
+    if (message.titleNs !== 0) {
+      obj.titleNs = Math.round(message.titleNs);
+    }
+    if (message.titleDbkey !== "") {
+      obj.titleDbkey = message.titleDbkey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRecentChangesRequest>, I>>(base?: I): ListRecentChangesRequest {
+    return ListRecentChangesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRecentChangesRequest>, I>>(object: I): ListRecentChangesRequest {
+    const message = createBaseListRecentChangesRequest();
+    message.types = object.types?.map((e) => e) || [];
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.user = object.user ?? "";
+    message.excludeUser = object.excludeUser ?? "";
+    message.tag = object.tag ?? "";
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.newer = object.newer ?? false;
+    message.limit = object.limit ?? 0;
+    message.continueTimestamp = object.continueTimestamp ?? "";
+    message.continueId = object.continueId ?? 0;
+    message.minor = object.minor ?? 0;
+    message.bot = object.bot ?? 0;
+    message.anon = object.anon ?? 0;
+    message.redirect = object.redirect ?? 0;
+    message.patrolled = object.patrolled ?? 0;
+    message.autopatrolled = object.autopatrolled ?? 0;
+    message.unpatrolled = object.unpatrolled ?? 0;
+    message.topOnly = object.topOnly ?? false;
+    message.hasTitle = object.hasTitle ?? false;
+    message.titleNs = object.titleNs ?? 0;
+    message.titleDbkey = object.titleDbkey ?? "";
+    return message;
+  },
+};
+
+function createBaseListRecentChangesResponse(): ListRecentChangesResponse {
+  return { changes: [] };
+}
+
+export const ListRecentChangesResponse: MessageFns<ListRecentChangesResponse> = {
+  encode(message: ListRecentChangesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.changes) {
+      RecentChange.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRecentChangesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRecentChangesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.changes.push(RecentChange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRecentChangesResponse {
+    return {
+      changes: globalThis.Array.isArray(object?.changes)
+        ? object.changes.map((e: any) => RecentChange.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListRecentChangesResponse): unknown {
+    const obj: any = {};
+    if (message.changes?.length) {
+      obj.changes = message.changes.map((e) => RecentChange.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRecentChangesResponse>, I>>(base?: I): ListRecentChangesResponse {
+    return ListRecentChangesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRecentChangesResponse>, I>>(object: I): ListRecentChangesResponse {
+    const message = createBaseListRecentChangesResponse();
+    message.changes = object.changes?.map((e) => RecentChange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListUserContribsRequest(): ListUserContribsRequest {
+  return {
+    users: [],
+    userIds: [],
+    userPrefix: "",
+    namespaces: [],
+    start: "",
+    end: "",
+    newer: false,
+    limit: 0,
+    continueUser: "",
+    continueTimestamp: "",
+    continueId: 0,
+    minor: 0,
+    new: 0,
+    top: 0,
+    patrolled: 0,
+    autopatrolled: 0,
+    tag: "",
+  };
+}
+
+export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
+  encode(message: ListUserContribsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.userPrefix !== "") {
+      writer.uint32(26).string(message.userPrefix);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.start !== "") {
+      writer.uint32(42).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(50).string(message.end);
+    }
+    if (message.newer !== false) {
+      writer.uint32(56).bool(message.newer);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(64).int32(message.limit);
+    }
+    if (message.continueUser !== "") {
+      writer.uint32(74).string(message.continueUser);
+    }
+    if (message.continueTimestamp !== "") {
+      writer.uint32(82).string(message.continueTimestamp);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(88).int64(message.continueId);
+    }
+    if (message.minor !== 0) {
+      writer.uint32(96).int32(message.minor);
+    }
+    if (message.new !== 0) {
+      writer.uint32(104).int32(message.new);
+    }
+    if (message.top !== 0) {
+      writer.uint32(112).int32(message.top);
+    }
+    if (message.patrolled !== 0) {
+      writer.uint32(120).int32(message.patrolled);
+    }
+    if (message.autopatrolled !== 0) {
+      writer.uint32(128).int32(message.autopatrolled);
+    }
+    if (message.tag !== "") {
+      writer.uint32(138).string(message.tag);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserContribsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserContribsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userPrefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.end = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.newer = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.continueUser = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.continueTimestamp = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.minor = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.new = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.top = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.patrolled = reader.int32();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.autopatrolled = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserContribsRequest {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => globalThis.String(e)) : [],
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      userPrefix: isSet(object.userPrefix)
+        ? globalThis.String(object.userPrefix)
+        : isSet(object.user_prefix)
+        ? globalThis.String(object.user_prefix)
+        : "",
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      newer: isSet(object.newer) ? globalThis.Boolean(object.newer) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueUser: isSet(object.continueUser)
+        ? globalThis.String(object.continueUser)
+        : isSet(object.continue_user)
+        ? globalThis.String(object.continue_user)
+        : "",
+      continueTimestamp: isSet(object.continueTimestamp)
+        ? globalThis.String(object.continueTimestamp)
+        : isSet(object.continue_timestamp)
+        ? globalThis.String(object.continue_timestamp)
+        : "",
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+      minor: isSet(object.minor) ? globalThis.Number(object.minor) : 0,
+      new: isSet(object.new) ? globalThis.Number(object.new) : 0,
+      top: isSet(object.top) ? globalThis.Number(object.top) : 0,
+      patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+      autopatrolled: isSet(object.autopatrolled) ? globalThis.Number(object.autopatrolled) : 0,
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+    };
+  },
+
+  toJSON(message: ListUserContribsRequest): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users;
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    if (message.userPrefix !== "") {
+      obj.userPrefix = message.userPrefix;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.newer !== false) {
+      obj.newer = message.newer;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueUser !== "") {
+      obj.continueUser = message.continueUser;
+    }
+    if (message.continueTimestamp !== "") {
+      obj.continueTimestamp = message.continueTimestamp;
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    if (message.minor !== 0) {
+      obj.minor = Math.round(message.minor);
+    }
+    if (message.new !== 0) {
+      obj.new = Math.round(message.new);
+    }
+    if (message.top !== 0) {
+      obj.top = Math.round(message.top);
+    }
+    if (message.patrolled !== 0) {
+      obj.patrolled = Math.round(message.patrolled);
+    }
+    if (message.autopatrolled !== 0) {
+      obj.autopatrolled = Math.round(message.autopatrolled);
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserContribsRequest>, I>>(base?: I): ListUserContribsRequest {
+    return ListUserContribsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserContribsRequest>, I>>(object: I): ListUserContribsRequest {
+    const message = createBaseListUserContribsRequest();
+    message.users = object.users?.map((e) => e) || [];
+    message.userIds = object.userIds?.map((e) => e) || [];
+    message.userPrefix = object.userPrefix ?? "";
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.newer = object.newer ?? false;
+    message.limit = object.limit ?? 0;
+    message.continueUser = object.continueUser ?? "";
+    message.continueTimestamp = object.continueTimestamp ?? "";
+    message.continueId = object.continueId ?? 0;
+    message.minor = object.minor ?? 0;
+    message.new = object.new ?? 0;
+    message.top = object.top ?? 0;
+    message.patrolled = object.patrolled ?? 0;
+    message.autopatrolled = object.autopatrolled ?? 0;
+    message.tag = object.tag ?? "";
+    return message;
+  },
+};
+
+function createBaseUserContrib(): UserContrib {
+  return {
+    userId: 0,
+    user: "",
+    pageId: 0,
+    revId: 0,
+    parentId: 0,
+    ns: 0,
+    title: "",
+    timestamp: "",
+    new: false,
+    minor: false,
+    top: false,
+    comment: "",
+    size: 0,
+    sizeDiff: 0,
+    tags: [],
+    patrolled: 0,
+  };
+}
+
+export const UserContrib: MessageFns<UserContrib> = {
+  encode(message: UserContrib, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(18).string(message.user);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(24).int64(message.pageId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(32).int64(message.revId);
+    }
+    if (message.parentId !== 0) {
+      writer.uint32(40).int64(message.parentId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(48).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(58).string(message.title);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(66).string(message.timestamp);
+    }
+    if (message.new !== false) {
+      writer.uint32(72).bool(message.new);
+    }
+    if (message.minor !== false) {
+      writer.uint32(80).bool(message.minor);
+    }
+    if (message.top !== false) {
+      writer.uint32(88).bool(message.top);
+    }
+    if (message.comment !== "") {
+      writer.uint32(98).string(message.comment);
+    }
+    if (message.size !== 0) {
+      writer.uint32(104).int32(message.size);
+    }
+    if (message.sizeDiff !== 0) {
+      writer.uint32(112).int32(message.sizeDiff);
+    }
+    for (const v of message.tags) {
+      writer.uint32(122).string(v!);
+    }
+    if (message.patrolled !== 0) {
+      writer.uint32(128).int32(message.patrolled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserContrib {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserContrib();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.parentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.new = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.minor = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.top = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.sizeDiff = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.patrolled = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserContrib {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      parentId: isSet(object.parentId)
+        ? globalThis.Number(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.Number(object.parent_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      new: isSet(object.new) ? globalThis.Boolean(object.new) : false,
+      minor: isSet(object.minor) ? globalThis.Boolean(object.minor) : false,
+      top: isSet(object.top) ? globalThis.Boolean(object.top) : false,
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      sizeDiff: isSet(object.sizeDiff)
+        ? globalThis.Number(object.sizeDiff)
+        : isSet(object.size_diff)
+        ? globalThis.Number(object.size_diff)
+        : 0,
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
+      patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+    };
+  },
+
+  toJSON(message: UserContrib): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.parentId !== 0) {
+      obj.parentId = Math.round(message.parentId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.new !== false) {
+      obj.new = message.new;
+    }
+    if (message.minor !== false) {
+      obj.minor = message.minor;
+    }
+    if (message.top !== false) {
+      obj.top = message.top;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.sizeDiff !== 0) {
+      obj.sizeDiff = Math.round(message.sizeDiff);
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.patrolled !== 0) {
+      obj.patrolled = Math.round(message.patrolled);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserContrib>, I>>(base?: I): UserContrib {
+    return UserContrib.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserContrib>, I>>(object: I): UserContrib {
+    const message = createBaseUserContrib();
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.revId = object.revId ?? 0;
+    message.parentId = object.parentId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.new = object.new ?? false;
+    message.minor = object.minor ?? false;
+    message.top = object.top ?? false;
+    message.comment = object.comment ?? "";
+    message.size = object.size ?? 0;
+    message.sizeDiff = object.sizeDiff ?? 0;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.patrolled = object.patrolled ?? 0;
+    return message;
+  },
+};
+
+function createBaseListUserContribsResponse(): ListUserContribsResponse {
+  return { contribs: [] };
+}
+
+export const ListUserContribsResponse: MessageFns<ListUserContribsResponse> = {
+  encode(message: ListUserContribsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contribs) {
+      UserContrib.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserContribsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserContribsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contribs.push(UserContrib.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserContribsResponse {
+    return {
+      contribs: globalThis.Array.isArray(object?.contribs)
+        ? object.contribs.map((e: any) => UserContrib.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListUserContribsResponse): unknown {
+    const obj: any = {};
+    if (message.contribs?.length) {
+      obj.contribs = message.contribs.map((e) => UserContrib.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserContribsResponse>, I>>(base?: I): ListUserContribsResponse {
+    return ListUserContribsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserContribsResponse>, I>>(object: I): ListUserContribsResponse {
+    const message = createBaseListUserContribsResponse();
+    message.contribs = object.contribs?.map((e) => UserContrib.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExternalLogEntry(): ExternalLogEntry {
+  return {
+    origin: "",
+    type: "",
+    action: "",
+    timestamp: "",
+    userId: 0,
+    userName: "",
+    ns: 0,
+    dbkey: "",
+    comment: "",
+    paramsJson: "",
+    bot: false,
+    logOnly: false,
+  };
+}
+
+export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
+  encode(message: ExternalLogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.origin !== "") {
+      writer.uint32(10).string(message.origin);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.action !== "") {
+      writer.uint32(26).string(message.action);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(34).string(message.timestamp);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(40).int64(message.userId);
+    }
+    if (message.userName !== "") {
+      writer.uint32(50).string(message.userName);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(56).int32(message.ns);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(66).string(message.dbkey);
+    }
+    if (message.comment !== "") {
+      writer.uint32(74).string(message.comment);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(82).string(message.paramsJson);
+    }
+    if (message.bot !== false) {
+      writer.uint32(88).bool(message.bot);
+    }
+    if (message.logOnly !== false) {
+      writer.uint32(96).bool(message.logOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLogEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLogEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.userName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.bot = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.logOnly = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLogEntry {
+    return {
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      userName: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+        ? globalThis.String(object.user_name)
+        : "",
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      bot: isSet(object.bot) ? globalThis.Boolean(object.bot) : false,
+      logOnly: isSet(object.logOnly)
+        ? globalThis.Boolean(object.logOnly)
+        : isSet(object.log_only)
+        ? globalThis.Boolean(object.log_only)
+        : false,
+    };
+  },
+
+  toJSON(message: ExternalLogEntry): unknown {
+    const obj: any = {};
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.userName !== "") {
+      obj.userName = message.userName;
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.bot !== false) {
+      obj.bot = message.bot;
+    }
+    if (message.logOnly !== false) {
+      obj.logOnly = message.logOnly;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExternalLogEntry>, I>>(base?: I): ExternalLogEntry {
+    return ExternalLogEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExternalLogEntry>, I>>(object: I): ExternalLogEntry {
+    const message = createBaseExternalLogEntry();
+    message.origin = object.origin ?? "";
+    message.type = object.type ?? "";
+    message.action = object.action ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.userId = object.userId ?? 0;
+    message.userName = object.userName ?? "";
+    message.ns = object.ns ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.comment = object.comment ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    message.bot = object.bot ?? false;
+    message.logOnly = object.logOnly ?? false;
+    return message;
+  },
+};
+
+function createBaseRecordLogEntriesRequest(): RecordLogEntriesRequest {
+  return { entries: [] };
+}
+
+export const RecordLogEntriesRequest: MessageFns<RecordLogEntriesRequest> = {
+  encode(message: RecordLogEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      ExternalLogEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordLogEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordLogEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(ExternalLogEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordLogEntriesRequest {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => ExternalLogEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RecordLogEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => ExternalLogEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordLogEntriesRequest>, I>>(base?: I): RecordLogEntriesRequest {
+    return RecordLogEntriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordLogEntriesRequest>, I>>(object: I): RecordLogEntriesRequest {
+    const message = createBaseRecordLogEntriesRequest();
+    message.entries = object.entries?.map((e) => ExternalLogEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecordLogEntriesResponse(): RecordLogEntriesResponse {
+  return { recorded: 0 };
+}
+
+export const RecordLogEntriesResponse: MessageFns<RecordLogEntriesResponse> = {
+  encode(message: RecordLogEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.recorded !== 0) {
+      writer.uint32(8).int32(message.recorded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordLogEntriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordLogEntriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.recorded = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordLogEntriesResponse {
+    return { recorded: isSet(object.recorded) ? globalThis.Number(object.recorded) : 0 };
+  },
+
+  toJSON(message: RecordLogEntriesResponse): unknown {
+    const obj: any = {};
+    if (message.recorded !== 0) {
+      obj.recorded = Math.round(message.recorded);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordLogEntriesResponse>, I>>(base?: I): RecordLogEntriesResponse {
+    return RecordLogEntriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordLogEntriesResponse>, I>>(object: I): RecordLogEntriesResponse {
+    const message = createBaseRecordLogEntriesResponse();
+    message.recorded = object.recorded ?? 0;
+    return message;
+  },
+};
+
 export type ContentServiceService = typeof ContentServiceService;
 export const ContentServiceService = {
   /** Namespaces and aliases of this wiki (siteinfo namespaces/namespacealiases, title parsing). */
@@ -10487,6 +16319,136 @@ export const ContentServiceService = {
     responseSerialize: (value: RunJobsResponse): Buffer => Buffer.from(RunJobsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunJobsResponse => RunJobsResponse.decode(value),
   },
+  /**
+   * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
+   * Each write is one transaction with its log entry and recent change.
+   */
+  deletePage: {
+    path: "/wiki.content.v1.ContentService/DeletePage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeletePageRequest): Buffer => Buffer.from(DeletePageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeletePageRequest => DeletePageRequest.decode(value),
+    responseSerialize: (value: DeletePageResponse): Buffer => Buffer.from(DeletePageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeletePageResponse => DeletePageResponse.decode(value),
+  },
+  undeletePage: {
+    path: "/wiki.content.v1.ContentService/UndeletePage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UndeletePageRequest): Buffer => Buffer.from(UndeletePageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UndeletePageRequest => UndeletePageRequest.decode(value),
+    responseSerialize: (value: UndeletePageResponse): Buffer =>
+      Buffer.from(UndeletePageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UndeletePageResponse => UndeletePageResponse.decode(value),
+  },
+  protectPage: {
+    path: "/wiki.content.v1.ContentService/ProtectPage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ProtectPageRequest): Buffer => Buffer.from(ProtectPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ProtectPageRequest => ProtectPageRequest.decode(value),
+    responseSerialize: (value: ProtectPageResponse): Buffer => Buffer.from(ProtectPageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ProtectPageResponse => ProtectPageResponse.decode(value),
+  },
+  movePage: {
+    path: "/wiki.content.v1.ContentService/MovePage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MovePageRequest): Buffer => Buffer.from(MovePageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MovePageRequest => MovePageRequest.decode(value),
+    responseSerialize: (value: MovePageResponse): Buffer => Buffer.from(MovePageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MovePageResponse => MovePageResponse.decode(value),
+  },
+  rollback: {
+    path: "/wiki.content.v1.ContentService/Rollback" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RollbackRequest): Buffer => Buffer.from(RollbackRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollbackRequest => RollbackRequest.decode(value),
+    responseSerialize: (value: RollbackResponse): Buffer => Buffer.from(RollbackResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RollbackResponse => RollbackResponse.decode(value),
+  },
+  /**
+   * Purges pages; with force_link_update their refreshLinks jobs are queued (recursively: also
+   * for the pages that transclude them).
+   */
+  purgePages: {
+    path: "/wiki.content.v1.ContentService/PurgePages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PurgePagesRequest): Buffer => Buffer.from(PurgePagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PurgePagesRequest => PurgePagesRequest.decode(value),
+    responseSerialize: (value: PurgePagesResponse): Buffer => Buffer.from(PurgePagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PurgePagesResponse => PurgePagesResponse.decode(value),
+  },
+  patrol: {
+    path: "/wiki.content.v1.ContentService/Patrol" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PatrolRequest): Buffer => Buffer.from(PatrolRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PatrolRequest => PatrolRequest.decode(value),
+    responseSerialize: (value: PatrolResponse): Buffer => Buffer.from(PatrolResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PatrolResponse => PatrolResponse.decode(value),
+  },
+  /** The protection of pages and missing titles (prop=info&inprop=protection). */
+  getProtection: {
+    path: "/wiki.content.v1.ContentService/GetProtection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProtectionRequest): Buffer => Buffer.from(GetProtectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProtectionRequest => GetProtectionRequest.decode(value),
+    responseSerialize: (value: GetProtectionResponse): Buffer =>
+      Buffer.from(GetProtectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProtectionResponse => GetProtectionResponse.decode(value),
+  },
+  listLogEvents: {
+    path: "/wiki.content.v1.ContentService/ListLogEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListLogEventsRequest): Buffer => Buffer.from(ListLogEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListLogEventsRequest => ListLogEventsRequest.decode(value),
+    responseSerialize: (value: ListLogEventsResponse): Buffer =>
+      Buffer.from(ListLogEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListLogEventsResponse => ListLogEventsResponse.decode(value),
+  },
+  listRecentChanges: {
+    path: "/wiki.content.v1.ContentService/ListRecentChanges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRecentChangesRequest): Buffer =>
+      Buffer.from(ListRecentChangesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRecentChangesRequest => ListRecentChangesRequest.decode(value),
+    responseSerialize: (value: ListRecentChangesResponse): Buffer =>
+      Buffer.from(ListRecentChangesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRecentChangesResponse => ListRecentChangesResponse.decode(value),
+  },
+  listUserContribs: {
+    path: "/wiki.content.v1.ContentService/ListUserContribs" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUserContribsRequest): Buffer =>
+      Buffer.from(ListUserContribsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUserContribsRequest => ListUserContribsRequest.decode(value),
+    responseSerialize: (value: ListUserContribsResponse): Buffer =>
+      Buffer.from(ListUserContribsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUserContribsResponse => ListUserContribsResponse.decode(value),
+  },
+  /**
+   * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;
+   * idempotent on each entry's origin key.
+   */
+  recordLogEntries: {
+    path: "/wiki.content.v1.ContentService/RecordLogEntries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordLogEntriesRequest): Buffer =>
+      Buffer.from(RecordLogEntriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordLogEntriesRequest => RecordLogEntriesRequest.decode(value),
+    responseSerialize: (value: RecordLogEntriesResponse): Buffer =>
+      Buffer.from(RecordLogEntriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordLogEntriesResponse => RecordLogEntriesResponse.decode(value),
+  },
 } as const;
 
 export interface ContentServiceServer extends UntypedServiceImplementation {
@@ -10546,6 +16508,31 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   getLanguageLinks: handleUnaryCall<GetLanguageLinksRequest, GetLanguageLinksResponse>;
   /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
   runJobs: handleUnaryCall<RunJobsRequest, RunJobsResponse>;
+  /**
+   * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
+   * Each write is one transaction with its log entry and recent change.
+   */
+  deletePage: handleUnaryCall<DeletePageRequest, DeletePageResponse>;
+  undeletePage: handleUnaryCall<UndeletePageRequest, UndeletePageResponse>;
+  protectPage: handleUnaryCall<ProtectPageRequest, ProtectPageResponse>;
+  movePage: handleUnaryCall<MovePageRequest, MovePageResponse>;
+  rollback: handleUnaryCall<RollbackRequest, RollbackResponse>;
+  /**
+   * Purges pages; with force_link_update their refreshLinks jobs are queued (recursively: also
+   * for the pages that transclude them).
+   */
+  purgePages: handleUnaryCall<PurgePagesRequest, PurgePagesResponse>;
+  patrol: handleUnaryCall<PatrolRequest, PatrolResponse>;
+  /** The protection of pages and missing titles (prop=info&inprop=protection). */
+  getProtection: handleUnaryCall<GetProtectionRequest, GetProtectionResponse>;
+  listLogEvents: handleUnaryCall<ListLogEventsRequest, ListLogEventsResponse>;
+  listRecentChanges: handleUnaryCall<ListRecentChangesRequest, ListRecentChangesResponse>;
+  listUserContribs: handleUnaryCall<ListUserContribsRequest, ListUserContribsResponse>;
+  /**
+   * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;
+   * idempotent on each entry's origin key.
+   */
+  recordLogEntries: handleUnaryCall<RecordLogEntriesRequest, RecordLogEntriesResponse>;
 }
 
 export interface ContentServiceClient extends Client {
@@ -10858,6 +16845,199 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RunJobsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
+   * Each write is one transaction with its log entry and recent change.
+   */
+  deletePage(
+    request: DeletePageRequest,
+    callback: (error: ServiceError | null, response: DeletePageResponse) => void,
+  ): ClientUnaryCall;
+  deletePage(
+    request: DeletePageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeletePageResponse) => void,
+  ): ClientUnaryCall;
+  deletePage(
+    request: DeletePageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeletePageResponse) => void,
+  ): ClientUnaryCall;
+  undeletePage(
+    request: UndeletePageRequest,
+    callback: (error: ServiceError | null, response: UndeletePageResponse) => void,
+  ): ClientUnaryCall;
+  undeletePage(
+    request: UndeletePageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UndeletePageResponse) => void,
+  ): ClientUnaryCall;
+  undeletePage(
+    request: UndeletePageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UndeletePageResponse) => void,
+  ): ClientUnaryCall;
+  protectPage(
+    request: ProtectPageRequest,
+    callback: (error: ServiceError | null, response: ProtectPageResponse) => void,
+  ): ClientUnaryCall;
+  protectPage(
+    request: ProtectPageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ProtectPageResponse) => void,
+  ): ClientUnaryCall;
+  protectPage(
+    request: ProtectPageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ProtectPageResponse) => void,
+  ): ClientUnaryCall;
+  movePage(
+    request: MovePageRequest,
+    callback: (error: ServiceError | null, response: MovePageResponse) => void,
+  ): ClientUnaryCall;
+  movePage(
+    request: MovePageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MovePageResponse) => void,
+  ): ClientUnaryCall;
+  movePage(
+    request: MovePageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MovePageResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Purges pages; with force_link_update their refreshLinks jobs are queued (recursively: also
+   * for the pages that transclude them).
+   */
+  purgePages(
+    request: PurgePagesRequest,
+    callback: (error: ServiceError | null, response: PurgePagesResponse) => void,
+  ): ClientUnaryCall;
+  purgePages(
+    request: PurgePagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PurgePagesResponse) => void,
+  ): ClientUnaryCall;
+  purgePages(
+    request: PurgePagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PurgePagesResponse) => void,
+  ): ClientUnaryCall;
+  patrol(
+    request: PatrolRequest,
+    callback: (error: ServiceError | null, response: PatrolResponse) => void,
+  ): ClientUnaryCall;
+  patrol(
+    request: PatrolRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PatrolResponse) => void,
+  ): ClientUnaryCall;
+  patrol(
+    request: PatrolRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PatrolResponse) => void,
+  ): ClientUnaryCall;
+  /** The protection of pages and missing titles (prop=info&inprop=protection). */
+  getProtection(
+    request: GetProtectionRequest,
+    callback: (error: ServiceError | null, response: GetProtectionResponse) => void,
+  ): ClientUnaryCall;
+  getProtection(
+    request: GetProtectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProtectionResponse) => void,
+  ): ClientUnaryCall;
+  getProtection(
+    request: GetProtectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProtectionResponse) => void,
+  ): ClientUnaryCall;
+  listLogEvents(
+    request: ListLogEventsRequest,
+    callback: (error: ServiceError | null, response: ListLogEventsResponse) => void,
+  ): ClientUnaryCall;
+  listLogEvents(
+    request: ListLogEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListLogEventsResponse) => void,
+  ): ClientUnaryCall;
+  listLogEvents(
+    request: ListLogEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListLogEventsResponse) => void,
+  ): ClientUnaryCall;
+  listRecentChanges(
+    request: ListRecentChangesRequest,
+    callback: (error: ServiceError | null, response: ListRecentChangesResponse) => void,
+  ): ClientUnaryCall;
+  listRecentChanges(
+    request: ListRecentChangesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRecentChangesResponse) => void,
+  ): ClientUnaryCall;
+  listRecentChanges(
+    request: ListRecentChangesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRecentChangesResponse) => void,
+  ): ClientUnaryCall;
+  listUserContribs(
+    request: ListUserContribsRequest,
+    callback: (error: ServiceError | null, response: ListUserContribsResponse) => void,
+  ): ClientUnaryCall;
+  listUserContribs(
+    request: ListUserContribsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUserContribsResponse) => void,
+  ): ClientUnaryCall;
+  listUserContribs(
+    request: ListUserContribsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUserContribsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;
+   * idempotent on each entry's origin key.
+   */
+  recordLogEntries(
+    request: RecordLogEntriesRequest,
+    callback: (error: ServiceError | null, response: RecordLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  recordLogEntries(
+    request: RecordLogEntriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  recordLogEntries(
+    request: RecordLogEntriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordLogEntriesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,27 @@
+/* action=delete (ApiDelete): the content service archives the page's revisions and logs it, in one transaction. */
+import type { ModuleDecl } from '../types.js';
+import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+
+export const deleteModule: ModuleDecl = {
+  name: 'delete',
+  group: 'action',
+  prefix: '',
+  summary: 'Delete a page.',
+  params: {
+    title: { type: 'string', help: 'Title of the page to delete. Cannot be used together with pageid.' },
+    pageid: { type: 'integer', help: 'Page ID of the page to delete. Cannot be used together with title.' },
+    reason: { type: 'string', help: 'Reason for the deletion. If not set, an automatically generated reason will be used.' },
+    tags: TAGS_PARAM,
+    deletetalk: { type: 'boolean', default: false, help: 'Delete the talk page, if it exists.' },
+    watchlist: WATCHLIST_PARAM,
+  },
+  flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
+  examples: { 'action=delete&title=Main%20Page&token=123ABC': 'Delete Main Page.' },
+  async execute(ctx) {
+    const p = ctx.params;
+    const target = titleOrPageId(p);
+    const actor = writingActor(ctx);
+    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: strOf(p, 'reason'), tags: tagsOf(p), actor });
+    ctx.result.delete = { title: res.title, reason: res.reason, logid: res.logId };
+  },
+};

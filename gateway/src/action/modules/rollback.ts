@@ -1,0 +1,29 @@
+/* action=rollback (ApiRollback): reverts the named user's consecutive latest edits, with the rollback token. */
+import type { ModuleDecl } from '../types.js';
+import { tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+
+export const rollbackModule: ModuleDecl = {
+  name: 'rollback',
+  group: 'action',
+  prefix: '',
+  summary: 'Undo the last edit to the page.',
+  params: {
+    title: { type: 'string', help: 'Title of the page to roll back. Cannot be used together with pageid.' },
+    pageid: { type: 'integer', help: 'Page ID of the page to roll back. Cannot be used together with title.' },
+    tags: { ...TAGS_PARAM, help: 'Tags to apply to the rollback.' },
+    user: { type: 'user', required: true, help: 'Name of the user whose edits are to be rolled back.' },
+    summary: { type: 'string', default: '', help: 'Custom edit summary. If empty, default summary will be used.' },
+    markbot: { type: 'boolean', default: false, help: 'Mark the reverted edits and the revert as bot edits.' },
+    watchlist: WATCHLIST_PARAM,
+  },
+  flags: { mustBePosted: true, needsToken: 'rollback', writeMode: true },
+  examples: { 'action=rollback&title=Main%20Page&user=Example&token=123ABC': 'Roll back the last edits to page Main Page by user Example.' },
+  async execute(ctx) {
+    const p = ctx.params;
+    const target = titleOrPageId(p);
+    const actor = writingActor(ctx);
+    const summary = typeof p.summary === 'string' && p.summary !== '' ? p.summary : undefined;
+    const res = await ctx.deps.clients.content.rollback({ ...target, user: String(p.user), summary, markBot: p.markbot === true, tags: tagsOf(p), actor });
+    ctx.result.rollback = { title: res.title, pageid: res.pageId, summary: res.summary, revid: res.revid, old_revid: res.oldRevid, last_revid: res.lastRevid };
+  },
+};

@@ -1,0 +1,129 @@
+/*
+ * prop=imageinfo (MediaWiki's ApiQueryImageInfo): versions of the files of the page set, newest
+ * first. `fileInfoValues` is shared with list=allimages and action=upload.
+ */
+import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
+import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
+import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
+import { queryRunOf } from './run.js';
+
+export const IMAGEINFO_PROPS = [
+  'timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime', 'mediatype',
+  'metadata', 'commonmetadata', 'extmetadata', 'archivename', 'bitdepth',
+] as const;
+
+/** MediaWiki's metadata arrays: [{name, value}] with nested arrays tagged for XML. */
+function metadataList(json: string): unknown {
+  const items = JSON.parse(json || '[]') as { name: string; value: unknown }[];
+  return setIndexedTagName(
+    items.map((m) => ({ name: m.name, value: Array.isArray(m.value) ? metadataList(JSON.stringify(m.value)) : m.value })),
+    'metadata',
+  );
+}
+
+function commonMetadata(json: string): { name: string; value: unknown }[] {
+  const items = JSON.parse(json || '[]') as { name: string; value: unknown }[];
+  const nested = items.find((m) => m.name === 'metadata')?.value;
+  return Array.isArray(nested) ? (nested as { name: string; value: unknown }[]).filter((m) => !m.name.startsWith('_MW')).map((m) => ({ name: m.name, value: m.value })) : [];
+}
+
+/** ApiQueryImageInfo::getInfo for one version, in MediaWiki's key order. */
+export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, server: string): ResultObject {
+  const vals: ResultObject = {};
+  if (props.has('timestamp')) vals.timestamp = isoTimestamp(v.timestamp);
+  if (props.has('user')) vals.user = v.user;
+  if (props.has('userid')) vals.userid = v.userId;
+  if (props.has('size') || props.has('dimensions')) {
+    vals.size = v.size;
+    vals.width = v.width;
+    vals.height = v.height;
+  }
+  if (props.has('parsedcomment')) vals.parsedcomment = escapeHtmlNoQuotes(v.comment);
+  if (props.has('comment')) vals.comment = v.comment;
+  if (props.has('canonicaltitle')) vals.canonicaltitle = v.title;
+  if (props.has('url')) {
+    vals.url = server + v.urlPath;
+    vals.descriptionurl = server + ARTICLE_PATH.replace('$1', wfUrlencode(v.title.replace(/ /g, '_')));
+    if (v.pageId > 0) vals.descriptionshorturl = `${server}${SCRIPT_PATH}/index.php?curid=${v.pageId}`;
+  }
+  if (props.has('sha1')) vals.sha1 = v.sha1;
+  if (props.has('metadata')) vals.metadata = metadataList(v.metadataJson);
+  // The format-independent part: the nested `metadata` list without MediaWiki's internal `_MW_*` entries.
+  if (props.has('commonmetadata')) vals.commonmetadata = setIndexedTagName(commonMetadata(v.metadataJson), 'metadata');
+  if (props.has('extmetadata')) {
+    vals.extmetadata = setArrayType(
+      {
+        DateTime: { value: isoTimestamp(v.timestamp), source: 'mediawiki-metadata', hidden: '' },
+        ObjectName: { value: v.name.replace(/_/g, ' ').replace(/\.[^.]*$/, ''), source: 'mediawiki-metadata', hidden: '' },
+      },
+      'assoc',
+    );
+  }
+  if (props.has('mime')) vals.mime = v.mime;
+  if (props.has('mediatype')) vals.mediatype = v.mediaType;
+  if (props.has('archivename') && v.archiveName !== '') vals.archivename = v.archiveName;
+  if (props.has('bitdepth')) vals.bitdepth = v.bits;
+  return vals;
+}
+
+export const imageinfoModule: ModuleDecl = {
+  name: 'imageinfo',
+  group: 'prop',
+  prefix: 'ii',
+  summary: 'Returns file information and upload history.',
+  params: {
+    prop: { type: IMAGEINFO_PROPS, multi: true, default: 'timestamp|user', help: 'Which file information to get.' },
+    limit: { type: 'limit', default: 1, min: 1, max: 500, highMax: 5000, help: 'How many file revisions to return per file.' },
+    start: { type: 'timestamp', help: 'Timestamp to start listing from.' },
+    end: { type: 'timestamp', help: 'Timestamp to stop listing at.' },
+    continue: { type: 'string', help: 'If the query response includes a continue value, use it here to get another page of results.' },
+    localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&titles=File:Albert%20Einstein%20Head.jpg&prop=imageinfo': 'Fetch information about the current version of File:Albert Einstein Head.jpg.',
+    'action=query&titles=File:Test.jpg&prop=imageinfo&iilimit=50&iiend=2007-12-31T23:59:59Z&iiprop=timestamp|user|url': 'Fetch information about versions of File:Test.jpg from 2008 and later.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const props = new Set((p.prop as string[] | undefined) ?? ['timestamp', 'user']);
+    const entries = [
+      ...run.pageSet.good.map((pg) => ({ id: pg.id, page: pg })),
+      ...run.pageSet.missing.map(({ id, page }) => ({ id, page })),
+    ].filter((e) => e.page.ns === 6);
+    if (entries.length === 0) return;
+    // iicontinue: "<name>|<TS_MW>" — files before <name> are done; <name> continues at the time.
+    const cont = typeof p.continue === 'string' ? p.continue : undefined;
+    const contName = cont?.slice(0, cont.indexOf('|'));
+    const contTime = cont ? cont.slice(cont.indexOf('|') + 1) : undefined;
+    const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
+    const sorted = [...entries].sort((a, b) => (a.page.title < b.page.title ? -1 : 1));
+    const resp = await ctx.deps.clients.content.getFileInfo({
+      titles: sorted.map((e) => e.page.title),
+      limit: p.limit as number,
+      start: typeof p.start === 'string' ? toIso(p.start) : '',
+      end: typeof p.end === 'string' ? toIso(p.end) : '',
+    });
+    for (const [i, e] of sorted.entries()) {
+      const file = resp.files[i];
+      const entry = run.pages.get(e.id);
+      if (!file || !entry) continue;
+      const key = file.name;
+      if (contName !== undefined && key < contName) continue;
+      entry.imagerepository = file.exists ? 'local' : '';
+      if (!file.exists) continue;
+      let versions = file.versions;
+      if (contName === key && contTime) versions = versions.filter((v) => v.timestamp <= toIso(contTime));
+      entry.imageinfo = setIndexedTagName(
+        versions.map((v) => fileInfoValues(v, props, ctx.deps.config.server)),
+        'ii',
+      );
+      if (file.continueTimestamp) {
+        if (sorted.length === 1) run.continuation.addContinueParam('imageinfo', 'iistart', isoTimestamp(file.continueTimestamp));
+        else run.continuation.addContinueParam('imageinfo', 'iicontinue', `${key}|${file.continueTimestamp.replace(/[-:TZ]/g, '')}`);
+      }
+    }
+  },
+};

@@ -1,0 +1,133 @@
+/* list=recentchanges (ApiQueryRecentChanges): edits, page creations and log actions, newest first. */
+import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { queryRunOf } from './run.js';
+import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+
+const SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!redirect', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'redirect', 'unpatrolled'];
+
+/** rcshow values as tri-states (1 only, -1 not); contradictions are `show`. */
+function showFilters(show: string[]): Record<'minor' | 'bot' | 'anon' | 'redirect' | 'patrolled' | 'autopatrolled' | 'unpatrolled', number> {
+  const f = { minor: 0, bot: 0, anon: 0, redirect: 0, patrolled: 0, autopatrolled: 0, unpatrolled: 0 };
+  for (const v of show) {
+    const key = v.replace(/^!/, '') as keyof typeof f;
+    const value = v.startsWith('!') ? -1 : 1;
+    if (f[key] !== 0 && f[key] !== value) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+    f[key] = value;
+  }
+  return f;
+}
+
+function changeResult(c: RecentChange, props: Set<string>): ResultObject {
+  const out: ResultObject = { type: c.type };
+  if (props.has('title')) {
+    out.ns = c.ns;
+    out.title = c.title;
+  }
+  if (props.has('ids')) {
+    out.pageid = c.pageId;
+    out.revid = c.revId;
+    out.old_revid = c.oldRevId;
+    out.rcid = c.rcId;
+  }
+  if (props.has('user')) {
+    out.user = c.user;
+    if (c.anon) out.anon = true;
+  }
+  if (props.has('userid')) out.userid = c.userId;
+  if (props.has('flags')) {
+    out.bot = c.bot;
+    out.new = c.new;
+    out.minor = c.minor;
+  }
+  if (props.has('sizes')) {
+    out.oldlen = c.oldLen;
+    out.newlen = c.newLen;
+  }
+  if (props.has('timestamp')) out.timestamp = c.timestamp;
+  if (props.has('comment')) out.comment = c.comment;
+  if (props.has('redirect')) out.redirect = c.redirect;
+  if (props.has('patrolled')) {
+    out.patrolled = c.patrolled !== 0;
+    out.unpatrolled = c.patrolled === 0;
+    out.autopatrolled = c.patrolled === 2;
+  }
+  if (props.has('loginfo') && c.type === 'log') {
+    out.logid = c.logId;
+    out.logtype = c.logType;
+    out.logaction = c.logAction;
+    out.logparams = setArrayType(JSON.parse(c.logParamsJson || '{}') as ResultObject, 'assoc');
+  }
+  if (props.has('tags')) out.tags = setIndexedTagName([...c.tags], 'tag');
+  if (props.has('sha1') && c.type !== 'log') out.sha1 = c.sha1;
+  return out;
+}
+
+export const recentchangesModule: ModuleDecl = {
+  name: 'recentchanges',
+  group: 'list',
+  prefix: 'rc',
+  summary: 'Enumerate recent changes.',
+  params: {
+    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+    end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
+    dir: DIR_PARAM,
+    namespace: { type: 'namespace', multi: true, help: 'Filter changes to only these namespaces.' },
+    user: { type: 'user', help: 'Only list changes by this user.' },
+    excludeuser: { type: 'user', help: "Don't list changes by this user." },
+    tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
+    prop: {
+      type: ['comment', 'flags', 'ids', 'loginfo', 'parsedcomment', 'patrolled', 'redirect', 'sha1', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'],
+      multi: true,
+      default: 'title|timestamp|ids',
+      help: 'Include additional pieces of information.',
+    },
+    show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+    limit: LIMIT_PARAM,
+    type: { type: ['categorize', 'edit', 'external', 'log', 'new'], multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+    toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
+    title: { type: 'string', help: 'Filter entries to those related to a page.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    generaterevisions: { type: 'boolean', default: false, help: 'When being used as a generator, generate revision IDs rather than titles.' },
+    slot: { type: ['main'], help: 'Only list changes that touch the named slot.' },
+  },
+  flags: {},
+  examples: { 'action=query&list=recentchanges': 'List recent changes.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const props = propsOf(p);
+    const show = (p.show as string[] | undefined) ?? [];
+    const needsPatrol = show.some((v) => /patrolled/.test(v)) || props.has('patrolled');
+    if (needsPatrol && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
+      throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
+    }
+    if (typeof p.user === 'string' && typeof p.excludeuser === 'string') {
+      throw new ApiUsageError('invalidparammix', 'The parameters "user" and "excludeuser" can not be used together.');
+    }
+    const filters = showFilters(show);
+    const title = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
+    const limit = p.limit as number;
+    const resp = await ctx.deps.clients.content.listRecentChanges({
+      types: (p.type as string[] | undefined) ?? [],
+      namespaces: (p.namespace as number[] | undefined) ?? [],
+      user: typeof p.user === 'string' ? p.user : '',
+      excludeUser: typeof p.excludeuser === 'string' ? p.excludeuser : '',
+      tag: typeof p.tag === 'string' ? p.tag : '',
+      topOnly: p.toponly === true,
+      hasTitle: title !== undefined,
+      titleNs: title?.ns ?? 0,
+      titleDbkey: title?.dbkey ?? '',
+      limit,
+      ...filters,
+      ...timeWindow(p),
+    });
+    const changes = resp.changes.slice(0, limit);
+    const next = resp.changes[limit];
+    run.data.recentchanges = setIndexedTagName(
+      changes.map((c) => changeResult(c, props)),
+      'rc',
+    );
+    if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', `${mwOfIso(next.timestamp)}|${next.rcId}`);
+  },
+};

@@ -1,0 +1,98 @@
+/* list=usercontribs (ApiQueryUserContribs): the revisions of users (by name, id or name prefix), newest first. */
+import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { queryRunOf } from './run.js';
+import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow } from './changes.js';
+
+const SHOW = ['!autopatrolled', '!minor', '!new', '!patrolled', '!top', 'autopatrolled', 'minor', 'new', 'patrolled', 'top'];
+
+export const usercontribsModule: ModuleDecl = {
+  name: 'usercontribs',
+  group: 'list',
+  prefix: 'uc',
+  summary: 'Get all edits by a user.',
+  params: {
+    limit: LIMIT_PARAM,
+    start: { type: 'timestamp', help: 'The start timestamp to return from, i.e. revisions before this timestamp.' },
+    end: { type: 'timestamp', help: 'The end timestamp to return to, i.e. revisions after this timestamp.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    user: { type: 'user', multi: true, help: 'The users to retrieve contributions for. Cannot be used with ucuserids, ucuserprefix, or uciprange.' },
+    userids: { type: 'integer', multi: true, help: 'The user IDs to retrieve contributions for. Cannot be used with ucuser, ucuserprefix, or uciprange.' },
+    userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Cannot be used with ucuser, ucuserids, or uciprange.' },
+    dir: DIR_PARAM,
+    namespace: { type: 'namespace', multi: true, help: 'Only list contributions in these namespaces.' },
+    prop: {
+      type: ['comment', 'flags', 'ids', 'parsedcomment', 'patrolled', 'size', 'sizediff', 'tags', 'timestamp', 'title'],
+      multi: true,
+      default: 'ids|title|timestamp|comment|size|flags',
+      help: 'Include additional pieces of information.',
+    },
+    show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+    tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
+  },
+  flags: {},
+  examples: { 'action=query&list=usercontribs&ucuser=Example': 'Show contributions of user Example.' },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const props = propsOf(p);
+    const users = (p.user as string[] | undefined) ?? [];
+    const userIds = (p.userids as number[] | undefined) ?? [];
+    const prefix = typeof p.userprefix === 'string' ? p.userprefix : '';
+    const given = [users.length > 0, userIds.length > 0, prefix !== ''].filter(Boolean).length;
+    if (given === 0) throw new ApiUsageError('missingparam', 'One of the parameters "user", "userids", "userprefix" and "iprange" is required.');
+    if (given > 1) throw new ApiUsageError('invalidparammix', 'The parameters "user", "userids", "userprefix" and "iprange" can not be used together.');
+    const show = (p.show as string[] | undefined) ?? [];
+    if (show.some((v) => /patrolled/.test(v)) && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
+      throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
+    }
+    const tri = (name: string) => (show.includes(name) ? 1 : show.includes(`!${name}`) ? -1 : 0);
+    const limit = p.limit as number;
+    const resp = await ctx.deps.clients.content.listUserContribs({
+      users,
+      userIds,
+      userPrefix: prefix,
+      namespaces: (p.namespace as number[] | undefined) ?? [],
+      tag: typeof p.tag === 'string' ? p.tag : '',
+      minor: tri('minor'),
+      new: tri('new'),
+      top: tri('top'),
+      patrolled: tri('patrolled'),
+      autopatrolled: tri('autopatrolled'),
+      limit,
+      ...timeWindow(p),
+    });
+    const contribs = resp.contribs.slice(0, limit);
+    const next = resp.contribs[limit];
+    run.data.usercontribs = setIndexedTagName(
+      contribs.map((c): ResultObject => {
+        const out: ResultObject = { userid: c.userId, user: c.user };
+        if (props.has('ids')) {
+          out.pageid = c.pageId;
+          out.revid = c.revId;
+          out.parentid = c.parentId;
+        }
+        if (props.has('title')) {
+          out.ns = c.ns;
+          out.title = c.title;
+        }
+        if (props.has('timestamp')) out.timestamp = c.timestamp;
+        if (props.has('flags')) {
+          out.new = c.new;
+          out.minor = c.minor;
+          out.top = c.top;
+        }
+        if (props.has('comment')) out.comment = c.comment;
+        if (props.has('patrolled')) {
+          out.patrolled = c.patrolled === 1 || c.patrolled === 2;
+          out.autopatrolled = c.patrolled === 2;
+        }
+        if (props.has('size')) out.size = c.size;
+        if (props.has('sizediff')) out.sizediff = c.sizeDiff;
+        if (props.has('tags')) out.tags = setIndexedTagName([...c.tags], 'tag');
+        return out;
+      }),
+      'item',
+    );
+    if (next) run.continuation.addContinueParam('usercontribs', 'uccontinue', `${mwOfIso(next.timestamp)}|${next.revId}`);
+  },
+};

@@ -1,0 +1,168 @@
+/*
+ * list=watchlist (ApiQueryWatchlist): recent changes of the pages the caller watches, and
+ * list=watchlistraw (ApiQueryWatchlistRaw): the watched titles themselves.
+ */
+import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { requireWatchlistUser } from '../modules/watch.js';
+import { escapeHtmlNoQuotes, isoTimestamp } from './encoding.js';
+import { queryRunOf } from './run.js';
+
+const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
+const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
+const WL_SHOW = ['!anon', '!bot', '!minor', '!unread', 'anon', 'bot', 'minor', 'unread'] as const;
+
+/** ApiQueryWatchlist: a flag and its negation together make no sense. */
+function checkShow(show: readonly string[]): void {
+  for (const f of show) {
+    if (!f.startsWith('!') && show.includes(`!${f}`)) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  }
+}
+
+export const watchlistModule: ModuleDecl = {
+  name: 'watchlist',
+  group: 'list',
+  prefix: 'wl',
+  summary: "Get recent changes to pages in the current user's watchlist.",
+  params: {
+    allrev: { type: 'boolean', default: false, help: 'Include multiple revisions of the same page within given timeframe.' },
+    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+    end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
+    namespace: { type: 'namespace', multi: true, help: 'Filter changes to only the given namespaces.' },
+    user: { type: 'user', help: 'Only list changes by this user.' },
+    excludeuser: { type: 'user', help: "Don't list changes by this user." },
+    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
+    prop: { type: WL_PROPS, multi: true, default: 'ids|title|flags', help: 'Which additional properties to get.' },
+    show: { type: WL_SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+    type: { type: ['categorize', 'edit', 'log', 'new'], multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&list=watchlist': "List the top revision for recently changed pages on the current user's watchlist.",
+    'action=query&list=watchlist&wlprop=ids|title|timestamp|user|comment': 'Fetch additional information about the top revision for recently changed pages.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    requireWatchlistUser(ctx, 'viewmywatchlist');
+    if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
+    const show = (p.show as string[] | undefined) ?? [];
+    checkShow(show);
+    const props = new Set((p.prop as string[] | undefined) ?? ['ids', 'title', 'flags']);
+    const resp = await ctx.deps.clients.content.listWatchlist({
+      userId: ctx.caller.user.id,
+      namespaces: (p.namespace as number[] | undefined) ?? [],
+      start: typeof p.start === 'string' ? toIso(p.start) : '',
+      end: typeof p.end === 'string' ? toIso(p.end) : '',
+      newerFirst: p.dir === 'newer',
+      limit: p.limit as number,
+      continue: typeof p.continue === 'string' ? p.continue : '',
+      types: (p.type as string[] | undefined) ?? [],
+      user: typeof p.user === 'string' ? p.user : '',
+      excludeUser: typeof p.excludeuser === 'string' ? p.excludeuser : '',
+      show,
+      allRevisions: p.allrev === true,
+    });
+    run.data.watchlist = setIndexedTagName(
+      resp.changes.map((c): ResultObject => {
+        const v: ResultObject = { type: c.type };
+        if (props.has('title') || props.has('ids')) {
+          v.ns = c.ns;
+          v.title = c.title;
+        }
+        if (props.has('ids')) {
+          v.pageid = c.pageId;
+          v.revid = c.revId;
+          v.old_revid = c.oldRevId;
+        }
+        if (props.has('user') || props.has('userid')) {
+          if (props.has('user')) v.user = c.user;
+          if (props.has('userid')) v.userid = c.userId;
+          v.anon = c.anon;
+        }
+        if (props.has('flags')) {
+          v.bot = c.bot;
+          v.new = c.new;
+          v.minor = c.minor;
+        }
+        if (props.has('sizes')) {
+          v.oldlen = c.oldLen;
+          v.newlen = c.newLen;
+        }
+        if (props.has('timestamp')) v.timestamp = c.timestamp;
+        if (props.has('notificationtimestamp')) v.notificationtimestamp = c.notificationTimestamp;
+        if (props.has('comment')) v.comment = c.comment;
+        if (props.has('parsedcomment')) v.parsedcomment = escapeHtmlNoQuotes(c.comment);
+        if (props.has('loginfo') && c.type === 'log') {
+          v.logid = c.logId;
+          v.logtype = c.logType;
+          v.logaction = c.logAction;
+        }
+        if (props.has('tags')) v.tags = setIndexedTagName([...c.tags], 'tag');
+        if (props.has('expiry')) v.expiry = c.expiry === '' ? false : c.expiry;
+        return v;
+      }),
+      'item',
+    );
+    if (resp.continueFrom) {
+      const bar = resp.continueFrom.indexOf('|');
+      run.continuation.addContinueParam('watchlist', 'wlcontinue', `${isoTimestamp(resp.continueFrom.slice(0, bar))}|${resp.continueFrom.slice(bar + 1)}`);
+    }
+  },
+};
+
+export const watchlistrawModule: ModuleDecl = {
+  name: 'watchlistraw',
+  group: 'list',
+  prefix: 'wr',
+  summary: "Get all pages on the current user's watchlist.",
+  params: {
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    namespace: { type: 'namespace', multi: true, help: 'Only list pages in the given namespaces.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
+    prop: { type: ['changed'], multi: true, help: 'Which additional properties to get.' },
+    show: { type: ['!changed', 'changed'], multi: true, help: 'Only list items that meet these criteria.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    fromtitle: { type: 'string', help: 'Title (with namespace prefix) to begin enumerating from.' },
+    totitle: { type: 'string', help: 'Title (with namespace prefix) to stop enumerating at.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&list=watchlistraw': "List pages on the current user's watchlist.",
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    requireWatchlistUser(ctx, 'viewmywatchlist');
+    const show = (p.show as string[] | undefined) ?? [];
+    checkShow(show);
+    const props = new Set((p.prop as string[] | undefined) ?? []);
+    // Title bounds become "<ns>|<dbkey>" through the content service's title rules.
+    const bound = async (title: unknown): Promise<string> => {
+      if (typeof title !== 'string') return '';
+      const r = await ctx.deps.clients.content.resolvePages({ titles: [title] });
+      const pg = r.pages[0];
+      if (!pg || r.invalid?.length) throw new ApiUsageError('invalidtitle', `Bad title "${title}".`);
+      const ns = (await ctx.deps.site.namespaces()).namespaces.find((n) => n.id === pg.ns);
+      const text = ns?.name ? pg.title.slice(ns.name.length + 1) : pg.title;
+      return `${pg.ns}|${text.replace(/ /g, '_')}`;
+    };
+    const cont = typeof p.continue === 'string' ? p.continue : '';
+    const resp = await ctx.deps.clients.content.listWatchlistRaw({
+      userId: ctx.caller.user.id,
+      namespaces: (p.namespace as number[] | undefined) ?? [],
+      descending: p.dir === 'descending',
+      limit: p.limit as number,
+      from: cont || (await bound(p.fromtitle)),
+      to: await bound(p.totitle),
+      show: show[0] ?? '',
+    });
+    // ApiQueryWatchlistRaw puts its list at the top level of the result, not under "query".
+    ctx.result.watchlistraw = setIndexedTagName(
+      resp.pages.map((pg): ResultObject => ({ ns: pg.ns, title: pg.title, ...(props.has('changed') && pg.changed ? { changed: pg.changed } : {}) })),
+      'wr',
+    );
+    if (resp.continueFrom) run.continuation.addContinueParam('watchlistraw', 'wrcontinue', resp.continueFrom);
+  },
+};

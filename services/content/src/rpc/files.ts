@@ -1,0 +1,104 @@
+/* wiki.content.v1.FileService: uploads, file versions, listings and bytes (src/files). */
+import { invalidArgument, notFound } from '@quire/kit';
+import type {
+  GetFileInfoRequest,
+  GetFileInfoResponse,
+  GetMediaLinksRequest,
+  GetMediaLinksResponse,
+  ListFilesRequest,
+  ListFilesResponse,
+  ReadFileRequest,
+  ReadFileResponse,
+  UploadRequest,
+} from '@quire/proto/wiki/content/v1/files';
+import { MalformedTitleError } from '../title/codec.js';
+import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
+import type { FileRepo } from '../files/repo.js';
+import { isoTimestamp } from './records.js';
+import type { ContentContext } from './context.js';
+
+const date = (iso: string) => (iso === '' ? undefined : new Date(iso));
+
+export function fileHandlers(ctx: ContentContext, repo: FileRepo) {
+  /** A File: (or Media:) title's DB key; undefined when it is not one. */
+  const fileName = (title: string): string | undefined => {
+    try {
+      const t = ctx.codec.parse(title, NS_FILE);
+      return (t.ns === NS_FILE || t.ns === NS_MEDIA) && t.dbkey !== '' ? t.dbkey : undefined;
+    } catch (e) {
+      if (e instanceof MalformedTitleError) return undefined;
+      throw e;
+    }
+  };
+
+  return {
+    upload: (req: UploadRequest) => repo.upload(req),
+
+    async getFileInfo(req: GetFileInfoRequest): Promise<GetFileInfoResponse> {
+      const limit = Math.max(1, req.limit || 1);
+      const files = [];
+      for (const title of req.titles) {
+        const name = fileName(title);
+        if (name === undefined) {
+          files.push({ name: '', exists: false, versions: [], continueTimestamp: '' });
+          continue;
+        }
+        const h = await repo.history(name, { limit, start: date(req.start), end: date(req.end) });
+        const exists = (await repo.current(ctx.db, [name])).has(name);
+        files.push({ name, exists, versions: h.versions.map((v) => repo.versionOf(v)), continueTimestamp: h.next ? isoTimestamp(h.next) : '' });
+      }
+      return { files };
+    },
+
+    async listFiles(req: ListFilesRequest): Promise<ListFilesResponse> {
+      const r = await repo.list({
+        sort: req.sort === 'timestamp' ? 'timestamp' : 'name',
+        descending: req.descending,
+        from: req.from,
+        to: req.to,
+        prefix: req.prefix,
+        start: date(req.start),
+        end: date(req.end),
+        minSize: req.minSize,
+        maxSize: req.maxSize,
+        sha1: req.sha1.toLowerCase(),
+        mimes: req.mime,
+        user: req.user,
+        limit: Math.max(1, req.limit || 10),
+        continue: req.continue,
+      });
+      return { files: r.rows.map((v) => repo.versionOf(v)), continueFrom: r.continueFrom };
+    },
+
+    async readFile(req: ReadFileRequest): Promise<ReadFileResponse> {
+      const found = await repo.read(req.name, req.archiveName);
+      if (!found) throw notFound('filenotfound', `File not found: ${req.archiveName || req.name}`);
+      const v = repo.versionOf(found.row);
+      return { data: found.data, mime: v.mime, timestamp: v.timestamp, sha1: v.sha1 };
+    },
+
+    async getMediaLinks(req: GetMediaLinksRequest): Promise<GetMediaLinksResponse> {
+      let t;
+      try {
+        t = ctx.codec.parse(req.title);
+      } catch (e) {
+        if (e instanceof MalformedTitleError) throw invalidArgument('invalidtitle', `Bad title "${req.title}".`);
+        throw e;
+      }
+      const page = await ctx.db.query<{ page_id: number; page_latest: number; page_touched: Date }>(
+        `SELECT page_id, page_latest, page_touched FROM ${ctx.db.schema}.page WHERE page_namespace = $1 AND page_title = $2`,
+        [t.ns, t.dbkey],
+      );
+      const row = page.rows[0];
+      if (!row) throw notFound('missingtitle', "The page you specified doesn't exist.");
+      const media = await repo.mediaOf(row.page_id, Math.max(1, req.limit || 100));
+      return {
+        pageId: row.page_id,
+        latestRevId: row.page_latest,
+        touched: isoTimestamp(row.page_touched),
+        files: media.rows.map((v) => repo.versionOf(v)),
+        tooMany: media.tooMany,
+      };
+    },
+  };
+}

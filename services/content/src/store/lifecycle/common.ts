@@ -1,0 +1,96 @@
+/* What the page lifecycle operations share: their dependencies, the actor, rights and page locking. */
+import { invalidArgument, notFound, permissionDenied, type Db, type Queryable } from '@quire/kit';
+import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import { checkApplicableTags } from '../../edit/tags.js';
+import { parsePageTitleOrThrow } from '../../rpc/records.js';
+import type { TitleCodec } from '../../title/codec.js';
+
+export interface LifecycleDeps {
+  db: Db;
+  codec: TitleCodec;
+}
+
+export interface LockedPage {
+  id: number;
+  ns: number;
+  dbkey: string;
+  latest: number;
+  model: string;
+  isRedirect: boolean;
+}
+
+/** The action-… messages of MediaWiki's `apierror-permissiondenied` ("You don't have permission to …"). */
+const ACTION_TEXT: Record<string, string> = {
+  delete: 'delete pages',
+  undelete: 'undelete pages',
+  protect: 'change protection levels',
+  move: 'move pages',
+  'move-subpages': 'move pages with their subpages',
+  rollback: 'quickly rollback the edits of the last user who edited a particular page',
+  patrol: "mark others' edits as patrolled",
+  suppressredirect: 'not create redirects from source pages when moving pages',
+  edit: 'edit this page',
+};
+
+export function requireActor(actor: EditActor | undefined): EditActor {
+  if (!actor) throw invalidArgument('missingparam', 'The request has no actor.');
+  return actor;
+}
+
+export function requireRight(actor: EditActor, right: string): void {
+  if (!actor.rights.includes(right)) {
+    throw permissionDenied('permissiondenied', `You don't have permission to ${ACTION_TEXT[right] ?? right}.`);
+  }
+}
+
+export const userOf = (actor: EditActor) => ({ id: actor.id, name: actor.name });
+
+/** The title a request names: by page id (`nosuchpageid`) or text (`invalidtitle`); must name a real namespace. */
+export async function targetOf(deps: LifecycleDeps, title: string, pageId: number): Promise<{ ns: number; dbkey: string }> {
+  if (pageId > 0) {
+    const r = await deps.db.query<{ page_namespace: number; page_title: string }>(
+      `SELECT page_namespace, page_title FROM ${deps.db.schema}.page WHERE page_id = $1`,
+      [pageId],
+    );
+    const row = r.rows[0];
+    if (!row) throw invalidArgument('nosuchpageid', `There is no page with ID ${pageId}.`);
+    return { ns: row.page_namespace, dbkey: row.page_title };
+  }
+  const t = parsePageTitleOrThrow(deps.codec, title);
+  if (t.ns < 0) throw invalidArgument('invalidtitle', `Bad title "${title}".`);
+  return { ns: t.ns, dbkey: t.dbkey };
+}
+
+/** Locks a page row for the rest of the transaction; undefined when the page does not exist. */
+export async function lockPage(q: Queryable, db: Db, ns: number, dbkey: string): Promise<LockedPage | undefined> {
+  const r = await q.query<{ page_id: number; page_latest: number; page_content_model: string; page_is_redirect: boolean }>(
+    `SELECT page_id, page_latest, page_content_model, page_is_redirect FROM ${db.schema}.page
+      WHERE page_namespace = $1 AND page_title = $2 FOR UPDATE`,
+    [ns, dbkey],
+  );
+  const row = r.rows[0];
+  return row && { id: row.page_id, ns, dbkey, latest: row.page_latest, model: row.page_content_model, isRedirect: row.page_is_redirect };
+}
+
+export async function lockExistingPage(q: Queryable, db: Db, ns: number, dbkey: string): Promise<LockedPage> {
+  const page = await lockPage(q, db, ns, dbkey);
+  if (!page) throw notFound('missingtitle', "The page you specified doesn't exist.");
+  return page;
+}
+
+/** The latest text of a locked page. */
+export async function latestContent(q: Queryable, db: Db, page: LockedPage): Promise<{ text: string; model: string; format: string }> {
+  const r = await q.query<{ content_text: string; content_model: string; content_format: string }>(
+    `SELECT c.content_text, c.content_model, c.content_format FROM ${db.schema}.revision r JOIN ${db.schema}.content c ON c.content_id = r.rev_content_id
+      WHERE r.rev_id = $1`,
+    [page.latest],
+  );
+  const row = r.rows[0]!;
+  return { text: row.content_text, model: row.content_model, format: row.content_format };
+}
+
+/** requireRight, then the tags the caller asked for (ChangeTags::canAddTagsAccompanyingChange). */
+export async function authorize(deps: LifecycleDeps, actor: EditActor, right: string, tags: readonly string[]): Promise<void> {
+  requireRight(actor, right);
+  if (tags.length > 0) await checkApplicableTags(deps.db, actor, tags);
+}

@@ -1,0 +1,129 @@
+/*
+ * WikiPage::doUpdateRestrictions: page restrictions of an existing page (with a null revision
+ * recording the change), or the create protection of a missing title; the protection log entry
+ * (protect, modify or unprotect) and its recent change — one transaction.
+ */
+import { invalidArgument, type Queryable } from '@quire/kit';
+import type { ProtectionLevel, ProtectPageRequest, ProtectPageResponse } from '@quire/proto/wiki/content/v1/content';
+import { actorId } from '../actor.js';
+import { publishLogEntry, nowToTheSecond } from '../logging.js';
+import { pageRestrictions, titleProtection } from '../protection.js';
+import { recordPageChange } from '../page-cache.js';
+import { saveRevision } from '../save.js';
+import { latestContent, lockPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+
+const INFINITY = 'infinity';
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "(indefinite)" or "(expires 00:00, 1 January 2030 (UTC))", as the protection description shows expiries. */
+function expiryText(expiry: string): string {
+  if (expiry === INFINITY) return '(indefinite)';
+  const d = new Date(expiry);
+  const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  return `(expires ${hm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} (UTC))`;
+}
+
+/** WikiPage::protectDescriptionLog. */
+export function protectDescription(levels: ProtectionLevel[]): string {
+  return levels.map((l) => `\u200e[${l.type}=${l.level}] ${expiryText(l.expiry)}`).join('');
+}
+
+const expiryValue = (expiry: string) => (expiry === INFINITY ? null : new Date(expiry));
+
+export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest): Promise<ProtectPageResponse> {
+  const actor = requireActor(req.actor);
+  await authorize(deps, actor, 'protect', req.tags);
+  const target = await targetOf(deps, req.title, req.pageId);
+  const s = deps.db.schema;
+  const title = deps.codec.prefixedText(target.ns, target.dbkey);
+  return deps.db.tx(async (q: Queryable) => {
+    const page = await lockPage(q, deps.db, target.ns, target.dbkey);
+    for (const p of req.protections) {
+      if (page && p.type === 'create') throw invalidArgument('create-titleexists', "Existing titles can't be protected with <kbd>create</kbd>.");
+      if (!page && p.type !== 'create') throw invalidArgument('missingtitle-createonly', 'Missing titles can only be protected with <kbd>create</kbd>.');
+    }
+    const set = req.protections.filter((p) => p.level !== '');
+    // Cascading needs full protection of edits (as $wgCascadingRestrictionLevels).
+    const cascade = req.cascade && set.some((p) => p.type === 'edit' && p.level === 'sysop');
+    const timestamp = nowToTheSecond();
+    let hadProtection: boolean;
+    if (page) {
+      hadProtection = (await pageRestrictions(q, deps.db, page.id)).length > 0;
+      for (const p of req.protections) {
+        if (p.level === '') {
+          await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND pr_type = $2`, [page.id, p.type]);
+        } else {
+          await q.query(
+            `INSERT INTO ${s}.page_restrictions (pr_page, pr_type, pr_level, pr_cascade, pr_expiry) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (pr_page, pr_type) DO UPDATE SET pr_level = EXCLUDED.pr_level, pr_cascade = EXCLUDED.pr_cascade, pr_expiry = EXCLUDED.pr_expiry`,
+            [page.id, p.type, p.level, cascade && p.type === 'edit', expiryValue(p.expiry)],
+          );
+        }
+      }
+      await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND pr_expiry IS NOT NULL AND pr_expiry <= now()`, [page.id]);
+    } else {
+      hadProtection = (await titleProtection(q, deps.db, target.ns, target.dbkey)) !== undefined;
+      const create = req.protections.find((p) => p.type === 'create');
+      if (create?.level) {
+        await q.query(
+          `INSERT INTO ${s}.protected_titles (pt_namespace, pt_title, pt_actor, pt_reason, pt_timestamp, pt_expiry, pt_create_perm)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (pt_namespace, pt_title) DO UPDATE SET pt_actor = EXCLUDED.pt_actor, pt_reason = EXCLUDED.pt_reason,
+             pt_timestamp = EXCLUDED.pt_timestamp, pt_expiry = EXCLUDED.pt_expiry, pt_create_perm = EXCLUDED.pt_create_perm`,
+          [target.ns, target.dbkey, await actorId(q, s, actor), req.reason, timestamp, expiryValue(create.expiry), create.level],
+        );
+      } else if (create) {
+        await q.query(`DELETE FROM ${s}.protected_titles WHERE pt_namespace = $1 AND pt_title = $2`, [target.ns, target.dbkey]);
+      }
+    }
+    const action = set.length === 0 ? 'unprotect' : hadProtection ? 'modify' : 'protect';
+    const description = protectDescription(set);
+    let revId: number | undefined;
+    if (page) {
+      // The null revision that records the change in the page's history.
+      const verb = action === 'unprotect' ? 'removed protection from' : action === 'modify' ? 'changed protection settings for' : 'protected';
+      let comment = `${actor.name} ${verb} "[[${title}]]"`;
+      if (req.reason !== '') comment += `: ${req.reason}`;
+      if (description !== '') comment += ` (${description})`;
+      if (cascade) comment += ' [cascading]';
+      const content = await latestContent(q, deps.db, page);
+      const saved = await saveRevision(deps.db, deps.codec, {
+        ns: page.ns,
+        dbkey: page.dbkey,
+        baseRevId: page.latest,
+        text: content.text,
+        contentModel: content.model,
+        contentFormat: content.format,
+        user: userOf(actor),
+        comment,
+        minor: true,
+        tags: [],
+        timestamp,
+        nullRevision: true,
+      });
+      revId = saved.revId;
+    } else {
+      await recordPageChange(deps.db, q, target.ns, target.dbkey);
+    }
+    const details = set.map((p) => ({ type: p.type, level: p.level, expiry: p.expiry, cascade: cascade && p.type === 'edit' }));
+    await publishLogEntry(
+      q,
+      deps.db,
+      {
+        type: 'protect',
+        action,
+        actor: userOf(actor),
+        ns: target.ns,
+        dbkey: target.dbkey,
+        pageId: page?.id ?? 0,
+        comment: req.reason,
+        params: action === 'unprotect' ? {} : { description, cascade, details },
+        tags: req.tags,
+        timestamp,
+      },
+      { revId },
+    );
+    return { title, cascade, protections: set.map((p) => ({ ...p, cascade: cascade && p.type === 'edit', source: '' })) };
+  });
+}
+
