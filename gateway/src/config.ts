@@ -23,15 +23,20 @@ export const gatewayConfigSpec = {
   uploadMaxBytes: v.int(['UPLOAD_MAX_BYTES'], { default: 50 * 1024 * 1024, min: 1 }),
   /** Seconds of Cache-Control max-age on title completion (MediaWiki's $wgSearchSuggestCacheExpiry). */
   searchSuggestMaxAge: v.int(['SEARCH_SUGGEST_MAX_AGE'], { default: 1200, min: 0 }),
+  /** The data folder whose secret.key the services share when SECRET_KEY is unset (Special:RunJobs signatures). */
+  dataDir: v.string(['DATA_DIR'], { default: './data' }),
+  secretKey: v.string(['SECRET_KEY']),
 };
 
-export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & { server: string; corsOriginList: string[] };
+/** `secretKey` is "" until startGateway resolves it as the services do (SECRET_KEY, else DATA_DIR/secret.key). */
+export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & { server: string; corsOriginList: string[]; secretKey: string };
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const c = loadConfig(gatewayConfigSpec, env);
   return {
     ...c,
     server: (c.server ?? `http://localhost:${c.port}`).replace(/\/$/, ''),
+    secretKey: c.secretKey ?? '',
     corsOriginList: c.corsOrigins
       .split(',')
       .map((s) => s.trim())

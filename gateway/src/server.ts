@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, type Logger } from '@quire/kit';
+import path from 'node:path';
+import { createLogger, resolveSecretKey, type Logger } from '@quire/kit';
 import { connectClients, closeClients } from './clients/index.js';
 import { loadGatewayConfig } from './config.js';
 import { SiteCache } from './site.js';
@@ -17,6 +18,8 @@ export interface RunningGateway {
 /** Starts the gateway: HTTP server on PORT, gRPC clients to the three services. */
 export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Logger = createLogger('gateway')): Promise<RunningGateway> {
   const config = loadGatewayConfig(env);
+  // The same key as the services (Special:RunJobs checks signatures made with the wiki's secret).
+  config.secretKey = resolveSecretKey(path.resolve(config.dataDir), config.secretKey || undefined);
   const addrs = { auth: config.authAddr, content: config.contentAddr, search: config.searchAddr };
   const clients = connectClients(addrs);
   const deps: GatewayDeps = { clients, config, log, site: new SiteCache(clients.content) };

@@ -22,6 +22,12 @@ import {
   type CompareResponse,
   type DeepPartial,
   ParseRequest,
+  PreSaveTransformRequest,
+  type PreSaveTransformResponse,
+  FormatCommentRequest,
+  type FormatCommentResponse,
+  ConvertVariantRequest,
+  type ConvertVariantResponse,
   type ParseResponse,
   ExpandTemplatesRequest,
   type ExpandTemplatesResponse,
@@ -47,6 +53,8 @@ import {
   type PatrolResponse,
   GetProtectionRequest,
   type GetProtectionResponse,
+  GetPageInfoDetailsRequest,
+  type GetPageInfoDetailsResponse,
   ListLogEventsRequest,
   type ListLogEventsResponse,
   ListRecentChangesRequest,
@@ -55,6 +63,18 @@ import {
   type ListUserContribsResponse,
   RecordLogEntriesRequest,
   type RecordLogEntriesResponse,
+  ListPageLinksRequest,
+  type ListPageLinksResponse,
+  ListBacklinksRequest,
+  type ListBacklinksResponse,
+  ListCategoryMembersRequest,
+  type ListCategoryMembersResponse,
+  ListExternalLinkUsageRequest,
+  type ListExternalLinkUsageResponse,
+  GetPagePropsRequest,
+  type GetPagePropsResponse,
+  GetCategoryInfoRequest,
+  type GetCategoryInfoResponse,
 } from '@quire/proto/wiki/content/v1/content';
 import {
   FileServiceClient,
@@ -170,6 +190,10 @@ export class ContentClient {
   getHistory(req: Partial<GetHistoryRequest>, o?: CallOpts): Promise<GetHistoryResponse> {
     return unary(this.c, this.c.getHistory, GetHistoryRequest.fromPartial(req), o);
   }
+  /** prop=info: display titles and watchlist facts of titles. */
+  getPageInfoDetails(req: Partial<GetPageInfoDetailsRequest>, o?: CallOpts): Promise<GetPageInfoDetailsResponse> {
+    return unary(this.c, this.c.getPageInfoDetails, GetPageInfoDetailsRequest.fromPartial(req), o);
+  }
   countRevisions(req: Partial<CountRevisionsRequest>, o?: CallOpts): Promise<CountRevisionsResponse> {
     return unary(this.c, this.c.countRevisions, CountRevisionsRequest.fromPartial(req), o);
   }
@@ -192,6 +216,18 @@ export class ContentClient {
   }
   expandTemplates(req: Partial<ExpandTemplatesRequest>, o?: CallOpts): Promise<ExpandTemplatesResponse> {
     return unary(this.c, this.c.expandTemplates, ExpandTemplatesRequest.fromPartial(req), o);
+  }
+  /** The pre-save transform of wikitext (subst:, signatures, pipe trick). */
+  preSaveTransform(req: Partial<PreSaveTransformRequest>, o?: CallOpts): Promise<PreSaveTransformResponse> {
+    return unary(this.c, this.c.preSaveTransform, PreSaveTransformRequest.fromPartial(req), o);
+  }
+  /** An edit summary as HTML (autocomments, links). */
+  formatComment(req: Partial<FormatCommentRequest>, o?: CallOpts): Promise<FormatCommentResponse> {
+    return unary(this.c, this.c.formatComment, FormatCommentRequest.fromPartial(req), o);
+  }
+  /** Rendered HTML in the language variant an Accept-Language header asks for (converted=false: unchanged). */
+  convertVariant(req: Partial<ConvertVariantRequest>, o?: CallOpts): Promise<ConvertVariantResponse> {
+    return unary(this.c, this.c.convertVariant, ConvertVariantRequest.fromPartial(req), o);
   }
   getRevisionHtml(req: Partial<GetRevisionHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
     return unary(this.c, this.c.getRevisionHtml, GetRevisionHtmlRequest.fromPartial(req), o);
@@ -290,6 +326,25 @@ export class ContentClient {
   }
   recordLogEntries(req: DeepPartial<RecordLogEntriesRequest>, o?: CallOpts): Promise<RecordLogEntriesResponse> {
     return unary(this.c, this.c.recordLogEntries, RecordLogEntriesRequest.fromPartial(req), o);
+  }
+  /** Link table queries (services/content/src/rpc/linkqueries.ts); continuations are MediaWiki's. */
+  listPageLinks(req: DeepPartial<ListPageLinksRequest>, o?: CallOpts): Promise<ListPageLinksResponse> {
+    return unary(this.c, this.c.listPageLinks, ListPageLinksRequest.fromPartial(req), o);
+  }
+  listBacklinks(req: DeepPartial<ListBacklinksRequest>, o?: CallOpts): Promise<ListBacklinksResponse> {
+    return unary(this.c, this.c.listBacklinks, ListBacklinksRequest.fromPartial(req), o);
+  }
+  listCategoryMembers(req: DeepPartial<ListCategoryMembersRequest>, o?: CallOpts): Promise<ListCategoryMembersResponse> {
+    return unary(this.c, this.c.listCategoryMembers, ListCategoryMembersRequest.fromPartial(req), o);
+  }
+  listExternalLinkUsage(req: DeepPartial<ListExternalLinkUsageRequest>, o?: CallOpts): Promise<ListExternalLinkUsageResponse> {
+    return unary(this.c, this.c.listExternalLinkUsage, ListExternalLinkUsageRequest.fromPartial(req), o);
+  }
+  getPageProps(req: DeepPartial<GetPagePropsRequest>, o?: CallOpts): Promise<GetPagePropsResponse> {
+    return unary(this.c, this.c.getPageProps, GetPagePropsRequest.fromPartial(req), o);
+  }
+  getCategoryInfo(req: DeepPartial<GetCategoryInfoRequest>, o?: CallOpts): Promise<GetCategoryInfoResponse> {
+    return unary(this.c, this.c.getCategoryInfo, GetCategoryInfoRequest.fromPartial(req), o);
   }
   close() {
     this.c.close();

@@ -12,12 +12,14 @@ import { botPasswordsPage } from './botpasswords.js';
 import { html, messageBox, sendPage } from './html.js';
 import { parseSpecialTitle, type SpecialPageName } from './paths.js';
 import { anonymousCaller, type PageHandler } from './request.js';
+import { runJobsPage } from './runjobs.js';
 import { userLoginPage, userLogoutPage } from './userlogin.js';
 
 const HANDLERS: Record<SpecialPageName, PageHandler> = {
   UserLogin: userLoginPage,
   UserLogout: userLogoutPage,
   BotPasswords: botPasswordsPage,
+  RunJobs: runJobsPage,
 };
 
 const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');

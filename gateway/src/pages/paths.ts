@@ -5,7 +5,7 @@
  */
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 
-export const SPECIAL_PAGES = ['UserLogin', 'UserLogout', 'BotPasswords'] as const;
+export const SPECIAL_PAGES = ['UserLogin', 'UserLogout', 'BotPasswords', 'RunJobs'] as const;
 export type SpecialPageName = (typeof SPECIAL_PAGES)[number];
 
 export interface SpecialTarget {

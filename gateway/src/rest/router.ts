@@ -188,7 +188,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
       if (!before && getOrHead && out.validators && notModified(out.validators)) return send(res, 304, { ...cacheHeaders(out.validators), ...cors.headers });
 
       const status = out.status ?? 200;
-      const headers = { ...(status < 300 ? cacheHeaders(validators) : {}), ...out.headers, ...cors.headers };
+      const headers = withCorsHeaders({ ...(status < 300 ? cacheHeaders(validators) : {}), ...out.headers }, cors.headers);
       if (out.json !== undefined) return send(res, status, headers, { data: JSON.stringify(out.json), contentType: 'application/json' });
       if (out.text !== undefined) return send(res, status, headers, { data: out.text, contentType: out.contentType ?? 'text/plain; charset=utf-8' });
       return send(res, status, headers);
@@ -204,4 +204,14 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
     await handle(req, res);
   });
   return router;
+}
+
+/** Adds the CORS headers to a response's own; both may name request headers in Vary, so those lists merge. */
+function withCorsHeaders(headers: Record<string, string>, corsHeaders: Record<string, string>): Record<string, string> {
+  const vary = (h: Record<string, string>) => Object.entries(h).find(([k]) => k.toLowerCase() === 'vary')?.[1];
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...headers, ...corsHeaders })) if (k.toLowerCase() !== 'vary') merged[k] = v;
+  const names = [vary(headers), vary(corsHeaders)].flatMap((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : []));
+  if (names.length > 0) merged.Vary = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()].join(', ');
+  return merged;
 }

@@ -7,8 +7,8 @@
  *
  * When: every POLL_MS, and at once after a local commit appended a row (nudge). While content is
  * unavailable the relay backs off (doubling up to MAX_BACKOFF_MS) and the outbox keeps the backlog;
- * each retry after UNAVAILABLE opens a fresh channel, so the backlog follows within MAX_BACKOFF_MS
- * of content's return instead of waiting out gRPC's own reconnect backoff (up to two minutes).
+ * its channel reconnects with the same cap (CONTENT_CHANNEL_OPTIONS), so the backlog follows
+ * within seconds of content's return instead of gRPC's default reconnect backoff (up to 2 minutes).
  *
  * One relay delivers at a time across replicas: a lease in the key-value store (Redis when
  * configured; replicas share it as they share sessions), taken with setIfAbsent and a TTL, renewed
@@ -20,7 +20,7 @@
  */
 import crypto from 'node:crypto';
 import { Metadata, type ClientUnaryCall } from '@grpc/grpc-js';
-import { GrpcStatus, ServiceError, type KvStore, type Logger } from '@quire/kit';
+import { ServiceError, type KvStore, type Logger } from '@quire/kit';
 import type { ContentServiceClient, ExternalLogEntry, RecordLogEntriesResponse } from '@quire/proto/wiki/content/v1/content';
 import { iso } from './store/users.js';
 import { originOf, type LogOutbox, type OutboxRow } from './store/logoutbox.js';
@@ -29,7 +29,9 @@ export const LEASE_KEY = 'log-relay-lease';
 const LEASE_TTL_S = 10;
 const LEASE_RENEW_MS = 3_000;
 export const POLL_MS = 500;
-const MAX_BACKOFF_MS = 5_000;
+const MAX_BACKOFF_MS = 2_000;
+/** grpc-js channel arguments of the relay's content client: reconnect at least every MAX_BACKOFF_MS. */
+export const CONTENT_CHANNEL_OPTIONS = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': MAX_BACKOFF_MS };
 const BATCH = 100;
 const CALL_DEADLINE_MS = 10_000;
 /** Delivered rows are kept this long (for inspection), then pruned, at most once an hour. */
@@ -66,7 +68,7 @@ export class LogRelay {
   private unsubscribe: (() => void) | undefined;
   private client: ContentServiceClient | undefined;
 
-  /** `connect` opens a client of the content service (a channel), again after it became unavailable. */
+  /** `connect` opens the content service's client, when the relay first has something to send. */
   constructor(
     private readonly outbox: LogOutbox,
     private readonly connect: () => ContentServiceClient,
@@ -95,7 +97,8 @@ export class LogRelay {
     this.call?.cancel();
     this.wake?.();
     await this.loop;
-    this.disconnect();
+    this.client?.close();
+    this.client = undefined;
     if (this.leaseRenewedAt && (await this.kv.get(LEASE_KEY).catch(() => null)) === this.id) await this.kv.del(LEASE_KEY).catch(() => undefined);
     this.leaseRenewedAt = 0;
   }
@@ -114,7 +117,6 @@ export class LogRelay {
         }
       } catch (err) {
         if (!this.running) break;
-        if (err instanceof ServiceError && err.grpcCode === GrpcStatus.UNAVAILABLE) this.disconnect();
         backoff = backoff ? Math.min(backoff * 2, MAX_BACKOFF_MS) : POLL_MS;
         // Once per outage at warn level: the outbox keeps every entry meanwhile.
         if (!this.failing) this.log.warn({ err }, 'log relay: delivery to content failed; retrying with backoff');
@@ -174,11 +176,6 @@ export class LogRelay {
     await this.outbox.markDelivered(rows.map((row) => row.id));
     this.log.debug({ sent: rows.length, recorded: r.recorded, through: rows[rows.length - 1]!.id }, 'log relay: batch delivered');
     return rows.length;
-  }
-
-  private disconnect(): void {
-    this.client?.close();
-    this.client = undefined;
   }
 
   /** RecordLogEntries, cancellable by stop(). */

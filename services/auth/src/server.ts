@@ -8,7 +8,7 @@ import { loadGroupPermissions } from './rights.js';
 import { SessionStore } from './store/sessions.js';
 import { UserStore } from './store/users.js';
 import { LogOutbox } from './store/logoutbox.js';
-import { LogRelay } from './logrelay.js';
+import { CONTENT_CHANNEL_OPTIONS, LogRelay } from './logrelay.js';
 import { parseThrottle, Throttler } from './throttle.js';
 import { sessionHandlers } from './rpc/session.js';
 import { accountHandlers } from './rpc/accounts.js';
@@ -43,7 +43,7 @@ export const authService: ServiceModule = {
     const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
     const outbox = new LogOutbox(rt.db);
     const { contentAddr } = cfg;
-    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(ContentServiceClient, contentAddr), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
+    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(ContentServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
     if (relay) relay.start();
     else rt.log.info('CONTENT_GRPC_ADDR is not set: log entries (new users, blocks, rights) stay in auth.log_outbox until a relay delivers them');
     const accounts = new Accounts({

@@ -17,6 +17,7 @@ import { historyHandlers } from './rpc/history.js';
 import { listingHandlers } from './rpc/listing.js';
 import { ReplicaLagProbe, replicationHandlers } from './rpc/replication.js';
 import { renderHandlers } from './rpc/render.js';
+import { renderExtraHandlers } from './rpc/render-extra.js';
 import { startRendering } from './render/setup.js';
 import { ChangeFeedStore } from './store/feed.js';
 import { feedHandlers } from './rpc/feed.js';
@@ -30,6 +31,7 @@ import { FileRepo } from './files/repo.js';
 import { fileHandlers } from './rpc/files.js';
 import { watchHandlers } from './rpc/watch.js';
 import { tagHandlers } from './rpc/tags.js';
+import { linkQueryHandlers } from './rpc/linkqueries.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -104,6 +106,8 @@ export const contentService: ServiceModule = {
           ...lifecycleHandlers(ctx),
           ...logHandlers(ctx),
           ...renderHandlers(ctx, rendering.service, rendering.jobs),
+          ...renderExtraHandlers(ctx, rendering.service),
+          ...linkQueryHandlers(ctx),
         }),
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),

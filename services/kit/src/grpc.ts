@@ -148,14 +148,22 @@ export async function startGrpcServer(opts: {
   };
 }
 
-/** Creates a grpc-js client for a generated ts-proto client constructor. */
-export function makeClient<C extends Client>(Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C, address: string): C {
+/**
+ * Creates a grpc-js client for a generated ts-proto client constructor. `channelOptions` adds or
+ * overrides grpc-js channel arguments (e.g. a shorter 'grpc.max_reconnect_backoff_ms').
+ */
+export function makeClient<C extends Client>(
+  Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
+  address: string,
+  channelOptions: Record<string, string | number> = {},
+): C {
   return new Ctor(address, credentials.createInsecure(), {
     // With a dns:/// target that lists every replica (headless Service), spread calls over all.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
+    ...channelOptions,
   });
 }
 

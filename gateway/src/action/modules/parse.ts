@@ -1,13 +1,16 @@
 /*
  * action=parse (MediaWiki's ApiParse): renders supplied text, a page or a revision through the
  * content service's Parse RPC (saved revisions come from the parser cache) and reports the props
- * asked for in ApiParse's key order and shapes. Not offered: pst/onlypst, summary, headhtml and
- * the skin/module props.
+ * asked for in ApiParse's key order and shapes; `pst`/`onlypst` run the content service's pre-save
+ * transform first (signed by the caller), `summary` is formatted as MediaWiki formats edit
+ * summaries, `headhtml` is the document head of this wiki (no scripts: the wiki serves none).
+ * Not offered: the skin/module props.
  */
 import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
+import { escapeHtml } from '../errors.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 
-const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
+const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
 
 /** Rows of the ParserOutput limit report (ApiParse's limitreportdata). */
@@ -32,6 +35,22 @@ function limitReportData(r: ParseResponse): ResultObject[] {
   ];
 }
 
+/** OutputPage::headElement of a view of `title` (its classes), without the scripts MediaWiki adds. */
+function headHtml(title: string, ns: number, sitename: string, server: string, lang: string): string {
+  const key = title.replaceAll(' ', '_');
+  const root = key.replace(/\/.*$/, '');
+  const url = (s: string) => encodeURIComponent(s).replace(/%(3A|2F)/g, (m) => decodeURIComponent(m));
+  return (
+    `<!DOCTYPE html>\n<html class="client-nojs" lang="${lang}" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n<title> - ${escapeHtml(sitename)}</title>\n` +
+    '<meta name="format-detection" content="telephone=no"/>\n' +
+    `<link rel="alternate" type="application/x-wiki" title="Edit" href="/w/index.php?title=${url(key)}&amp;action=edit"/>\n` +
+    '<link rel="icon" href="/favicon.ico"/>\n' +
+    `<link rel="EditURI" type="application/rsd+xml" href="${escapeHtml(server)}/w/api.php?action=rsd"/>\n` +
+    `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(sitename)} Atom feed" href="/w/index.php?title=Special:RecentChanges&amp;feed=atom"/>\n</head>\n` +
+    `<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns-${ns} ns-${ns % 2 === 1 ? 'talk' : ns < 0 ? 'special' : 'subject'} mw-editable page-${escapeHtml(key)} rootpage-${escapeHtml(root)} skin-vector action-view">`
+  );
+}
+
 export const parseModule: ModuleDecl = {
   name: 'parse',
   group: 'action',
@@ -50,6 +69,9 @@ export const parseModule: ModuleDecl = {
     section: { type: 'string', help: 'Only parse the content of the section with this identifier.' },
     disablelimitreport: { type: 'boolean', default: false, help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', default: false, help: 'Omit edit section links from the parser output.' },
+    summary: { type: 'string', help: 'Summary to parse.' },
+    pst: { type: 'boolean', default: false, help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
+    onlypst: { type: 'boolean', default: false, help: 'Do a pre-save transform (PST) on the input, but don\'t parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.' },
     preview: { type: 'boolean', default: false, help: 'Parse in preview mode.' },
     contentmodel: { type: ['wikitext'], help: 'Content model of the input text. Only valid when used with text.' },
   },
@@ -57,6 +79,8 @@ export const parseModule: ModuleDecl = {
   examples: {
     'action=parse&page=Project:Sandbox': 'Parse a page.',
     'action=parse&text={{Project:Sandbox}}&contentmodel=wikitext': 'Parse wikitext.',
+    'action=parse&text={{PAGENAME}}&title=Test': 'Parse wikitext, specifying the page title.',
+    'action=parse&summary=Some+[[link]]&prop=': 'Parse a summary.',
   },
   async execute(ctx) {
     const p = ctx.params;
@@ -78,9 +102,25 @@ export const parseModule: ModuleDecl = {
     if (fromText && text === undefined && title !== undefined) {
       ctx.addWarning('parse', { code: 'titlewithouttext', text: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' });
     }
+    const summary = p.summary as string | undefined;
+    const pageTitle = title ?? 'API';
+    const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summary ?? '' }).then((x) => x.html);
+    // The pre-save transform applies to supplied text only (ApiParse's text branch).
+    const pstText =
+      fromText && (p.pst === true || p.onlypst === true)
+        ? (await ctx.deps.clients.content.preSaveTransform({ title: pageTitle, text: text ?? '', userName: ctx.caller.user.name, userAnonymous: ctx.caller.user.anonymous })).text
+        : undefined;
+    if (fromText && p.onlypst === true) {
+      const only: ResultObject = { text: pstText ?? '' };
+      if (props.has('wikitext')) only.wikitext = text ?? '';
+      if (summary !== undefined) only.parsedsummary = await parsedSummary(pageTitle);
+      only[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'parsedsummary'];
+      ctx.result.parse = only;
+      return;
+    }
     const r = await ctx.deps.clients.content.parse({
       hasText: fromText,
-      text: text ?? '',
+      text: (p.pst === true ? pstText : undefined) ?? text ?? '',
       title: title ?? 'API',
       page: page ?? '',
       pageId: pageId ?? 0,
@@ -98,6 +138,7 @@ export const parseModule: ModuleDecl = {
     if (!fromText && props.has('revid')) out.revid = r.revId;
     if (r.redirects.length > 0) out.redirects = setIndexedTagName(r.redirects.map((x) => ({ from: x.from, to: x.to, ...(x.tofragment ? { tofragment: x.tofragment } : {}) })), 'r');
     if (props.has('text')) out.text = r.html;
+    if (summary !== undefined) out.parsedsummary = await parsedSummary(r.title);
     if (props.has('langlinks')) {
       out.langlinks = setIndexedTagName(
         r.langLinks.map((l) => setContentValue({ lang: l.lang, url: l.url, langname: l.autonym, autonym: l.autonym }, 'title', l.title)),
@@ -137,20 +178,24 @@ export const parseModule: ModuleDecl = {
     }
     if (props.has('parsewarnings')) out.parsewarnings = setIndexedTagName([...r.warnings], 'pw');
     if (props.has('displaytitle')) out.displaytitle = r.displayTitle;
+    if (props.has('headhtml')) out.headhtml = headHtml(r.title, r.ns, ctx.deps.config.sitename, ctx.deps.config.server, ctx.deps.config.lang);
     if (props.has('iwlinks')) {
       out.iwlinks = setIndexedTagName(
         r.iwLinks.map((l) => setContentValue({ prefix: l.prefix, url: l.url }, 'title', `${l.prefix}:${l.title}`)),
         'iw',
       );
     }
-    if (props.has('wikitext')) out.wikitext = r.wikitext;
+    if (props.has('wikitext')) {
+      out.wikitext = pstText !== undefined ? (text ?? '') : r.wikitext;
+      if (pstText !== undefined) out.psttext = pstText;
+    }
     if (props.has('properties')) {
       const propsObj: ResultObject = Object.fromEntries(r.properties.map((x) => [x.name, x.value]));
       out.properties = setArrayType(propsObj, 'BCkvp', 'name');
     }
     if (props.has('limitreportdata')) out.limitreportdata = setIndexedTagName(limitReportData(r), 'lr');
     // formatversion 1 wraps these strings as {"*": …}.
-    out[META.BC_SUBELEMENTS] = ['text', 'wikitext'];
+    out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml'];
     ctx.result.parse = out;
   },
 };

@@ -7,9 +7,25 @@
 import type { ActionContext, ModuleDecl } from '../types.js';
 import type { QueryRun } from './run.js';
 
+/** A generator that yields revisions (prop=revisions): its page set is built as `revids` would be. */
+export interface GeneratedRevisions {
+  revIds: number[];
+}
+
+/**
+ * A generator that yields titles which need not exist (prop=links|templates|categories|images:
+ * ApiPageSet::populateFromTitles): missing ones become missing pages of the page set.
+ */
+export interface GeneratedTitles {
+  titles: string[];
+}
+
 export interface GeneratorModule extends ModuleDecl {
-  /** Runs the module in generator mode: the ids of the pages it yields, in its order. */
-  generate(ctx: ActionContext, run: QueryRun): Promise<number[]>;
+  /**
+   * Runs the module in generator mode on the request's page set (`run.pageSet`: what titles,
+   * pageids or revids name): the ids of the pages it yields, in its order, or of revisions.
+   */
+  generate(ctx: ActionContext, run: QueryRun): Promise<number[] | GeneratedRevisions | GeneratedTitles>;
 }
 
 export function isGenerator(m: ModuleDecl): m is GeneratorModule {

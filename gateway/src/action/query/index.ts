@@ -27,8 +27,18 @@ import { imageinfoModule } from './imageinfo.js';
 import { allimagesModule } from './allimages.js';
 import { watchlistModule, watchlistrawModule } from './watchlist.js';
 import { tagsModule } from './tags.js';
+import { linksPropModule, templatesPropModule } from './links.js';
+import { categoriesModule } from './categories.js';
+import { langlinksModule } from './langlinks.js';
+import { imagesModule } from './images.js';
+import { extlinksModule } from './extlinks.js';
+import { pagepropsModule } from './pageprops.js';
+import { categoryinfoModule } from './categoryinfo.js';
+import { backlinksListModule, embeddedinModule, imageusageModule } from './backlinks.js';
+import { categorymembersModule } from './categorymembers.js';
+import { exturlusageModule } from './exturlusage.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 
@@ -48,16 +58,28 @@ function generatorNames(): string[] {
 }
 
 /**
- * ApiPageSet with a generator: the generator's pages (in its order) become the page set, with
- * redirects resolved when asked. A generator whose batches are all done ("-" in `continue`)
- * yields nothing.
+ * ApiPageSet with a generator: the generator runs on the page set the request names (titles,
+ * pageids or revids, resolved as without a generator but not shown), and its pages — or
+ * revisions — in its order become the page set, with redirects resolved when asked. A generator
+ * whose batches are all done ("-" in `continue`) yields nothing.
  */
-async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule): Promise<PageSet> {
-  const params = ctx.validateSubmodule(asGeneratorParams(generator));
-  const pageIds = await generator.generate(subContext(ctx, generator, params), run);
-  if (pageIds.length === 0) return { ...EMPTY_PAGE_SET, source: 'pageids' };
-  const resp = await ctx.deps.clients.content.resolvePages({ pageIds, resolveRedirects: run.resolveRedirects });
-  return buildPageSet(resp, { source: 'pageids', titles: [], resolveRedirects: run.resolveRedirects });
+async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule, source: PageSetSource): Promise<PageSet> {
+  const decl = asGeneratorParams(generator);
+  const params = ctx.validateSubmodule(decl);
+  run.pageSet = await resolvePageSet(ctx, source);
+  const generated = await generator.generate(subContext(ctx, decl, params), run);
+  if ('titles' in generated) {
+    if (generated.titles.length === 0) return { ...EMPTY_PAGE_SET, source: 'titles' };
+    const resp = await ctx.deps.clients.content.resolvePages({ titles: generated.titles, resolveRedirects: run.resolveRedirects });
+    return buildPageSet(resp, { source: 'titles', titles: generated.titles, resolveRedirects: run.resolveRedirects });
+  }
+  const revIds = Array.isArray(generated) ? [] : generated.revIds;
+  const pageIds = Array.isArray(generated) ? generated : [];
+  const generatedSource: PageSetSource = Array.isArray(generated) ? 'pageids' : 'revids';
+  if (pageIds.length === 0 && revIds.length === 0) return { ...EMPTY_PAGE_SET, source: generatedSource };
+  const resp = await ctx.deps.clients.content.resolvePages({ pageIds, revIds, resolveRedirects: run.resolveRedirects });
+  // Unlike a request's revids, generated revisions do not turn redirect resolution off.
+  return { ...buildPageSet(resp, { source: generatedSource, titles: [], resolveRedirects: run.resolveRedirects }), resolvingRedirects: run.resolveRedirects };
 }
 
 /** ApiPageSet: exactly one of titles, pageids and revids. */
@@ -174,7 +196,7 @@ export const queryModule: ModuleDecl = {
     const generator = querySubmodules.find((m): m is GeneratorModule => isGenerator(m) && m.name === generatorName);
     // A finished page set ("-||…") is not resolved again: only list/meta modules continue.
     if (!continuation.generatorDone) {
-      run.pageSet = generator ? await generatePageSet(ctx, run, generator) : await resolvePageSet(ctx, source);
+      run.pageSet = generator ? await generatePageSet(ctx, run, generator, source) : await resolvePageSet(ctx, source);
       const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids === true });
       Object.assign(data, out.query);
       run.pages = out.pages;

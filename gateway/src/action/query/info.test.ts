@@ -45,3 +45,33 @@ test('a missing talk page has no page fields but its subject id', () => {
     canonicalurl: 'http://127.0.0.1:8080/wiki/Talk:Main_Page', displaytitle: 'Talk:Main Page',
   });
 });
+
+test('watch state, counts, readable, preload, display and variant titles in MediaWiki 1.39 order', () => {
+  const props = new Set(['watched', 'watchers', 'visitingwatchers', 'notificationtimestamp', 'readable', 'preload', 'displaytitle', 'varianttitles']);
+  const details = new Map([
+    ['Main Page', { title: 'Main Page', displayTitle: '<i>Main</i> Page', watched: true, watchExpiry: '2030-01-01T00:00:00Z', notificationTimestamp: '2026-11-22T00:00:00Z', watchers: 2, visitingWatchers: 1 }],
+    ['Talk:Nope', { title: 'Talk:Nope', watched: false, watchExpiry: '', notificationTimestamp: '', watchers: 0, visitingWatchers: 0 }],
+  ]);
+  const o: InfoOptions = { ...options, props, details, watchStateKnown: true, showWatchers: true, canRead: true };
+  const main = pageInfo(page({ id: 1, ns: 0, title: 'Main Page', latestRevId: 1, touched: '2026-11-21T06:17:00Z', length: 755 }), true, o);
+  assert.deepEqual(Object.keys(main).slice(7), ['watched', 'watchlistexpiry', 'watchers', 'visitingwatchers', 'notificationtimestamp', 'readable', 'preload', 'displaytitle', 'varianttitles']);
+  assert.equal(main.watched, true);
+  assert.equal(main.watchlistexpiry, '2030-01-01T00:00:00Z');
+  assert.equal(main.notificationtimestamp, '2026-11-22T00:00:00Z');
+  assert.equal(main.preload, '');
+  assert.equal(main.displaytitle, '<i>Main</i> Page');
+  assert.deepEqual(main.varianttitles, { en: '<i>Main</i> Page' });
+
+  const missing = pageInfo(page({ ns: 1, title: 'Talk:Nope', missing: true }), false, o);
+  assert.deepEqual(
+    { watched: missing.watched, watchers: missing.watchers, notificationtimestamp: missing.notificationtimestamp, preload: missing.preload, displaytitle: missing.displaytitle },
+    { watched: false, watchers: 0, notificationtimestamp: '', preload: null, displaytitle: 'Talk:Nope' },
+  );
+  assert.equal('varianttitles' in missing, false, 'only existing pages have variant titles');
+
+  // Anonymous callers: not watching, no counts (no unwatchedpages right).
+  const anon = pageInfo(page({ id: 1, ns: 1, title: 'Talk:Main Page' }), true, { ...o, details: undefined, watchStateKnown: false, showWatchers: false });
+  assert.equal(anon.watched, false);
+  assert.equal('watchers' in anon, false);
+  assert.deepEqual(anon.varianttitles, { en: 'Talk:Main Page' });
+});

@@ -1,12 +1,33 @@
-/* prop=info (MediaWiki's ApiQueryInfo): base page fields plus protection, url, talkid, subjectid, associatedpage, displaytitle. */
-import type { Namespace, PageRecord } from '@quire/proto/wiki/content/v1/content';
+/*
+ * prop=info (MediaWiki's ApiQueryInfo): base page fields plus protection, the caller's watch
+ * state, watcher counts, talkid, subjectid, associatedpage, url, readable, preload,
+ * displaytitle and varianttitles.
+ */
+import type { Namespace, PageInfoDetails, PageRecord } from '@quire/proto/wiki/content/v1/content';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
 import { isRtl } from './siteinfo.js';
 
-const INFO_PROPS = ['protection', 'talkid', 'subjectid', 'associatedpage', 'url', 'displaytitle'] as const;
+const INFO_PROPS = [
+  'protection',
+  'talkid',
+  'watched',
+  'watchers',
+  'visitingwatchers',
+  'notificationtimestamp',
+  'subjectid',
+  'associatedpage',
+  'url',
+  'readable',
+  'preload',
+  'displaytitle',
+  'varianttitles',
+] as const;
+
+/** $wgWatchersMaxAge (MediaWiki's default, 180 days): how far back visiting watchers are counted. */
+const WATCHERS_MAX_AGE_SECONDS = 180 * 24 * 3600;
 
 export interface InfoOptions {
   props: ReadonlySet<string>;
@@ -18,15 +39,30 @@ export interface InfoOptions {
   namespaces: readonly Namespace[];
   /** Page ids of associated (talk or subject) pages, by prefixed title. */
   associatedIds: ReadonlyMap<string, number>;
+  /** Display titles and watchlist facts by prefixed title (what was asked for). */
+  details?: ReadonlyMap<string, PageInfoDetails>;
+  /** The caller's watch state is known (a registered user with viewmywatchlist). */
+  watchStateKnown?: boolean;
+  /** Watcher counts are shown, zeros included (the caller has unwatchedpages). */
+  showWatchers?: boolean;
+  /** The caller may read pages (the `read` right). */
+  canRead?: boolean;
+  /** The title's protection and restriction types, when inprop=protection. */
+  protection?: ResultObject[];
+}
+
+/** The title without its namespace prefix (Title::getText). */
+function titleText(page: PageRecord, namespaces: readonly Namespace[]): string {
+  const name = namespaces.find((n) => n.id === page.ns)?.name;
+  return name ? page.title.slice(name.length + 1) : page.title;
 }
 
 /** The talk page of a subject page or the subject page of a talk page (NamespaceInfo::getAssociatedPage). */
 export function associatedTitle(page: PageRecord, namespaces: readonly Namespace[]): string | undefined {
   if (page.ns < 0) return undefined;
-  const own = namespaces.find((n) => n.id === page.ns);
   const other = namespaces.find((n) => n.id === (page.ns % 2 === 0 ? page.ns + 1 : page.ns - 1));
-  if (!own || !other) return undefined;
-  const text = own.name ? page.title.slice(own.name.length + 1) : page.title;
+  if (!other || !namespaces.some((n) => n.id === page.ns)) return undefined;
+  const text = titleText(page, namespaces);
   return other.name ? `${other.name}:${text}` : text;
 }
 
@@ -50,6 +86,20 @@ export function pageInfo(page: PageRecord, exists: boolean, o: InfoOptions): Res
     if (page.redirect && !o.resolvingRedirects) vals.redirect = true;
     if (page.isNew) vals.new = true;
   }
+  if (o.protection) {
+    vals.protection = setIndexedTagName(o.protection, 'pr');
+    vals.restrictiontypes = setIndexedTagName(exists ? (page.ns === 6 ? ['edit', 'move', 'upload'] : ['edit', 'move']) : ['create'], 'rt');
+  }
+  const details = o.details?.get(page.title);
+  if (o.props.has('watched')) {
+    vals.watched = o.watchStateKnown === true && details?.watched === true;
+    if (vals.watched && details?.watchExpiry) vals.watchlistexpiry = details.watchExpiry;
+  }
+  if (o.showWatchers) {
+    if (o.props.has('watchers')) vals.watchers = details?.watchers ?? 0;
+    if (o.props.has('visitingwatchers')) vals.visitingwatchers = details?.visitingWatchers ?? 0;
+  }
+  if (o.props.has('notificationtimestamp')) vals.notificationtimestamp = (o.watchStateKnown && details?.notificationTimestamp) || '';
   const associated = associatedTitle(page, o.namespaces);
   const isTalk = page.ns % 2 === 1;
   if (associated !== undefined) {
@@ -64,8 +114,17 @@ export function pageInfo(page: PageRecord, exists: boolean, o: InfoOptions): Res
     vals.editurl = `${o.server}${SCRIPT_PATH}/index.php?title=${key}&action=edit`;
     vals.canonicalurl = url;
   }
-  // Without page props ({{DISPLAYTITLE}}) the display title is the escaped title.
-  if (o.props.has('displaytitle')) vals.displaytitle = escapeHtmlNoQuotes(page.title);
+  if (o.props.has('readable')) vals.readable = o.canRead === true;
+  // No EditFormPreloadText hook: nothing preloads a missing page (null, as MediaWiki's unset text).
+  if (o.props.has('preload')) vals.preload = exists ? '' : null;
+  // {{DISPLAYTITLE}} (page_props, existing pages only), else the escaped title.
+  const displayTitle = exists ? details?.displayTitle : undefined;
+  if (o.props.has('displaytitle')) vals.displaytitle = displayTitle ?? escapeHtmlNoQuotes(page.title);
+  if (o.props.has('varianttitles') && exists) {
+    // ApiQueryInfo::getAllVariants for a content language without variants (its only variant is
+    // itself): the display title, else the title (namespace prefix as the language writes it).
+    vals.varianttitles = { [o.lang]: displayTitle ?? page.title };
+  }
   return vals;
 }
 
@@ -92,7 +151,7 @@ export const infoModule: ModuleDecl = {
   prefix: 'in',
   summary: 'Get basic page information.',
   params: {
-    prop: { type: INFO_PROPS, multi: true, help: 'Which additional properties to get.' },
+    prop: { type: INFO_PROPS, multi: true, deprecatedValues: ['readable'], help: 'Which additional properties to get.' },
   },
   flags: {},
   examples: {
@@ -122,6 +181,27 @@ export const infoModule: ModuleDecl = {
       }
     }
 
+    const user = ctx.caller.user;
+    const watchStateKnown = !user.anonymous && user.id > 0 && user.rights.includes('viewmywatchlist');
+    // $wgUnwatchedPageThreshold is false (MediaWiki's default): only unwatchedpages holders see counts.
+    const showWatchers = user.rights.includes('unwatchedpages');
+    const wantWatchState = watchStateKnown && (props.has('watched') || props.has('notificationtimestamp'));
+    const wantDisplayTitles = (props.has('displaytitle') || props.has('varianttitles')) && pageSet.good.length > 0;
+    const wantWatchers = showWatchers && props.has('watchers');
+    const wantVisiting = showWatchers && props.has('visitingwatchers');
+    let details: Map<string, PageInfoDetails> | undefined;
+    if (wantWatchState || wantDisplayTitles || wantWatchers || wantVisiting) {
+      const resp = await ctx.deps.clients.content.getPageInfoDetails({
+        titles: everything.map(([, p]) => p.title),
+        displayTitles: wantDisplayTitles,
+        watchUserId: wantWatchState ? user.id : 0,
+        watchers: wantWatchers,
+        visitingWatchers: wantVisiting,
+        watchersMaxAgeSeconds: WATCHERS_MAX_AGE_SECONDS,
+      });
+      details = new Map(resp.pages.map((d) => [d.title, d]));
+    }
+
     const options: InfoOptions = {
       props,
       server: ctx.deps.config.server,
@@ -129,17 +209,17 @@ export const infoModule: ModuleDecl = {
       resolvingRedirects: pageSet.resolvingRedirects,
       namespaces,
       associatedIds,
+      details,
+      watchStateKnown,
+      showWatchers,
+      canRead: user.rights.includes('read'),
     };
     const protection = props.has('protection') ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
     for (const [id, page, exists] of everything) {
       const entry = run.pages.get(id);
       if (!entry) continue;
-      Object.assign(entry, pageInfo(page, exists, options));
-      if (protection) {
-        // ApiQueryInfo: the page's own protections, those cascading from other pages, and $wgRestrictionTypes.
-        entry.protection = setIndexedTagName(protection.get(page.dbkey) ?? [], 'pr');
-        entry.restrictiontypes = setIndexedTagName(exists ? (page.ns === 6 ? ['edit', 'move', 'upload'] : ['edit', 'move']) : ['create'], 'rt');
-      }
+      // ApiQueryInfo: the page's own protections, those cascading from other pages, and $wgRestrictionTypes.
+      Object.assign(entry, pageInfo(page, exists, { ...options, ...(protection ? { protection: protection.get(page.dbkey) ?? [] } : {}) }));
     }
   },
 };

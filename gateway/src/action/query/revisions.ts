@@ -4,10 +4,11 @@
  * one page's history ("enumeration mode": rvlimit, rvstartid, rvendid, rvdir=newer).
  */
 import type { Revision } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes, isoTimestamp, mwTimestamp } from './encoding.js';
+import type { GeneratorModule } from './generator.js';
 import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 
@@ -227,11 +228,15 @@ function readParams(ctx: ActionContext): RevisionsParams {
   };
 }
 
-/** The effective rvlimit in enumeration mode: "max", or the given value clamped to the content-aware maximum. */
+/**
+ * The effective limit in enumeration mode: "max", or the given value clamped to the
+ * content-aware maximum. The parameter is rvlimit, or grvlimit for the generator.
+ */
 function enumLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
   const { max, highMax } = revisionLimits(withContent);
   const curMax = ctx.highLimits ? highMax : max;
-  if (ctx.raw.get('rvlimit') === 'max') {
+  const name = `${ctx.module.prefix}limit`;
+  if (ctx.raw.get(name) === 'max') {
     const limits = (ctx.result.limits ??= {}) as ResultObject;
     limits.revisions = curMax;
     return curMax;
@@ -239,7 +244,7 @@ function enumLimit(ctx: ActionContext, requested: number, withContent: boolean):
   if (requested > curMax) {
     ctx.addWarning(modulePath(ctx.module), {
       code: 'outofrange',
-      text: `The value "${requested}" for parameter "rvlimit" must be between 1 and ${curMax}.`,
+      text: `The value "${requested}" for parameter "${name}" must be between 1 and ${curMax}.`,
       data: { min: 1, curmax: curMax, max, highmax: highMax },
     });
     return curMax;
@@ -254,16 +259,40 @@ async function checkRevisionIdsExist(ctx: ActionContext, ids: { startid?: number
   for (const name of ['startid', 'endid'] as const) {
     const id = ids[name];
     if (id !== undefined && badRevIds.includes(id)) {
-      throw new ApiUsageError(`badid_rv${name}`, `No revision was found for parameter "rv${name}".`);
+      const param = `${ctx.module.prefix}${name}`;
+      throw new ApiUsageError(`badid_${param}`, `No revision was found for parameter "${param}".`);
     }
   }
 }
 
-async function runEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions): Promise<void> {
+/** The revisions one run selects (in output order) and where the next run continues. */
+interface Selection {
+  revisions: Revision[];
+  next?: string | number;
+}
+
+/** ApiQueryRevisions' three modes; undefined when the page set gives nothing to do. */
+type Mode = 'enumeration' | 'revids' | 'latest';
+
+function modeOf(ctx: ActionContext, run: QueryRun, p: RevisionsParams): Mode | undefined {
+  const pageCount = run.pageSet.good.length;
+  const revCount = run.pageSet.revisionPages.size;
+  if (pageCount === 0 && revCount === 0) return undefined;
+  const enumMode =
+    p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.newer || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeUser !== undefined;
+  if (p.user !== undefined && p.excludeUser !== undefined) {
+    const prefix = ctx.module.prefix;
+    throw new ApiUsageError('invalidparammix', `The parameters "${prefix}user" and "${prefix}excludeuser" can not be used together.`);
+  }
+  if (revCount > 0 && enumMode) throw new ApiUsageError('invalidparammix', NOREVIDS_TEXT);
+  if (pageCount > 1 && enumMode) throw new ApiUsageError('invalidparammix', SINGLEPAGE_TEXT);
+  if (enumMode) return 'enumeration';
+  return revCount > 0 ? 'revids' : 'latest';
+}
+
+async function selectEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   const page = run.pageSet.good[0];
-  if (!page) return;
-  const withContent = p.props.has('content');
-  const limit = p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+  if (!page) return { revisions: [] };
   await checkRevisionIdsExist(ctx, p);
 
   let continueId: number | undefined;
@@ -289,10 +318,8 @@ async function runEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsPar
     excludeUser: p.excludeUser ?? '',
     tag: p.tag ?? '',
   });
-  const revs = resp.revisions;
-  const next = revs[limit];
-  if (next) run.continuation.addContinueParam('revisions', 'rvcontinue', `${mwTimestamp(next.timestamp)}|${next.id}`);
-  for (const rev of revs.slice(0, limit)) addPageSubItem(run.pages, page.id, 'revisions', 'rev', revisionInfo(rev, out));
+  const next = resp.revisions[limit];
+  return { revisions: resp.revisions.slice(0, limit), ...(next ? { next: `${mwTimestamp(next.timestamp)}|${next.id}` } : {}) };
 }
 
 /** rvcontinue carries a TS_MW timestamp; older clients may send ISO 8601. */
@@ -301,21 +328,20 @@ function isoFromContinue(ts: string): string {
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
 }
 
-async function runRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions, limit: number): Promise<void> {
+async function selectRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   // MediaWiki casts rvcontinue to an integer here without further checks.
   const from = p.continue !== undefined ? parseInt(p.continue, 10) || 0 : 0;
   const ids = [...run.pageSet.revisionPages.keys()].filter((id) => id >= from).sort((a, b) => a - b);
   const next = ids[limit];
-  if (next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', next);
   const selected = ids.slice(0, limit);
-  if (!selected.length) return;
-  const resp = await ctx.deps.clients.content.getRevisions({ revIds: selected, withContent: p.props.has('content') });
-  for (const rev of [...resp.revisions].sort((a, b) => a.id - b.id).filter((r) => hasTag(r, p.tag))) {
-    addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
-  }
+  const revisions = selected.length ? (await ctx.deps.clients.content.getRevisions({ revIds: selected, withContent })).revisions : [];
+  return {
+    revisions: [...revisions].sort((a, b) => a.id - b.id).filter((r) => hasTag(r, p.tag)),
+    ...(next !== undefined ? { next } : {}),
+  };
 }
 
-async function runLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, out: RevisionOutputOptions, limit: number): Promise<void> {
+async function selectLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   let pages = [...run.pageSet.good].sort((a, b) => a.id - b.id);
   if (p.continue !== undefined) {
     const parts = p.continue.split('|');
@@ -324,16 +350,17 @@ async function runLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, 
     pages = pages.filter((pg) => pg.id > pageId || (pg.id === pageId && pg.latestRevId >= revId));
   }
   const next = pages[limit];
-  if (next) run.continuation.addContinueParam('revisions', 'rvcontinue', `${next.id}|${next.latestRevId}`);
   const selected = pages.slice(0, limit);
-  if (!selected.length) return;
-  const resp = await ctx.deps.clients.content.getRevisions({ pageIds: selected.map((pg) => pg.id), limit: 0, withContent: p.props.has('content') });
-  for (const rev of [...resp.revisions].sort((a, b) => a.pageId - b.pageId || a.id - b.id).filter((r) => hasTag(r, p.tag))) {
-    addPageSubItem(run.pages, rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
-  }
+  const revisions = selected.length ? (await ctx.deps.clients.content.getRevisions({ pageIds: selected.map((pg) => pg.id), limit: 0, withContent })).revisions : [];
+  return {
+    revisions: [...revisions].sort((a, b) => a.pageId - b.pageId || a.id - b.id).filter((r) => hasTag(r, p.tag)),
+    ...(next ? { next: `${next.id}|${next.latestRevId}` } : {}),
+  };
 }
 
-export const revisionsModule: ModuleDecl = {
+const SELECT: Record<Mode, typeof selectLatest> = { enumeration: selectEnumeration, revids: selectRevids, latest: selectLatest };
+
+export const revisionsModule: GeneratorModule = {
   name: 'revisions',
   group: 'prop',
   prefix: 'rv',
@@ -352,7 +379,7 @@ export const revisionsModule: ModuleDecl = {
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
-  flags: {},
+  flags: { generator: true },
   examples: {
     'action=query&prop=revisions&titles=Main%20Page&rvslots=*&rvprop=timestamp|user|comment|content': 'Get the content and metadata of the latest revision of Main Page.',
     'action=query&prop=revisions&titles=Main%20Page&rvlimit=5&rvprop=timestamp|user|comment': 'Get the last 5 revisions of Main Page.',
@@ -361,15 +388,10 @@ export const revisionsModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = readParams(ctx);
-    const pageCount = run.pageSet.good.length;
-    const revCount = run.pageSet.revisionPages.size;
-    if (pageCount === 0 && revCount === 0) return;
-    const enumMode =
-      p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.newer || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeUser !== undefined;
-    if (p.user !== undefined && p.excludeUser !== undefined) throw new ApiUsageError('invalidparammix', 'The parameters "rvuser" and "rvexcludeuser" can not be used together.');
-    if (revCount > 0 && enumMode) throw new ApiUsageError('invalidparammix', NOREVIDS_TEXT);
-    if (pageCount > 1 && enumMode) throw new ApiUsageError('invalidparammix', SINGLEPAGE_TEXT);
+    const mode = modeOf(ctx, run, p);
+    if (mode === undefined) return;
 
+    const withContent = p.props.has('content');
     const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => p.props.has(f));
     if (needSlots && p.slots === undefined) {
       // ApiBase::addDeprecation: the module's warning, then the mailing-list pointer for main.
@@ -377,11 +399,29 @@ export const revisionsModule: ModuleDecl = {
       ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
     }
     const out: RevisionOutputOptions = { props: p.props, slots: p.slots, rights: ctx.caller.user.rights };
-    if (enumMode) return runEnumeration(ctx, run, p, out);
     // Outside enumeration mode rvlimit does not apply: MediaWiki uses the maximum.
-    const { max, highMax } = revisionLimits(p.props.has('content'));
-    const limit = ctx.highLimits ? highMax : max;
-    if (revCount > 0) return runRevids(ctx, run, p, out, limit);
-    return runLatest(ctx, run, p, out, limit);
+    const { max, highMax } = revisionLimits(withContent);
+    const limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+    const selection = await SELECT[mode](ctx, run, p, limit, withContent);
+    if (selection.next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', selection.next);
+    for (const rev of selection.revisions) {
+      addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
+    }
+  },
+  /**
+   * ApiQueryRevisions in generator mode: the same three modes over the request's page set, the
+   * selected revisions becoming the page set (as `revids` would). No content is read; the limit
+   * is grvlimit in enumeration mode and 10 otherwise (ApiQueryRevisions reads the unset
+   * parameter there: `getParameter( 'limit' ) ?: 10`).
+   */
+  async generate(ctx, run) {
+    const p = readParams(ctx);
+    const mode = modeOf(ctx, run, p);
+    if (mode === undefined) return { revIds: [] };
+    const limit = mode === 'enumeration' && p.limit !== undefined ? enumLimit(ctx, p.limit, false) : 10;
+    if (p.continue !== undefined) run.continuation.addGeneratorNonContinueParam('grvcontinue', p.continue);
+    const selection = await SELECT[mode](ctx, run, p, limit, false);
+    if (selection.next !== undefined) run.continuation.addGeneratorContinueParam('grvcontinue', selection.next);
+    return { revIds: selection.revisions.map((r) => r.id) };
   },
 };

@@ -25,8 +25,8 @@ const acceptLanguageParam = {
   'accept-language': { source: 'header', type: 'string', description: 'Language variant to convert the HTML to' },
 } as const;
 
-/** The full Parsoid document around a cached body. */
-export function parsoidDocument(server: string, r: GetRevisionHtmlResponse): string {
+/** The full Parsoid document around a cached body, in `language` (the content language or the variant it was converted to). */
+export function parsoidDocument(server: string, r: GetRevisionHtmlResponse, language = 'en'): string {
   const modified = new Date(r.revTimestamp).toISOString();
   return (
     '<!DOCTYPE html>\n' +
@@ -38,25 +38,39 @@ export function parsoidDocument(server: string, r: GetRevisionHtmlResponse): str
     '<meta property="mw:htmlVersion" content="2.6.0"/><meta property="mw:html:version" content="2.6.0"/>' +
     `<link rel="dc:isVersionOf" href="${escapeAttr(`${server}/wiki/${urlKey(r.title.replaceAll(' ', '_'))}`)}"/>` +
     `<base href="${escapeAttr(`${server}/wiki/`)}"/><title>${escapeText(r.title)}</title>` +
-    `<link rel="stylesheet" href="${STYLES}"/><meta http-equiv="content-language" content="en"/><meta http-equiv="vary" content="Accept"/></head>` +
-    `<body id="mwAA" lang="en" class="mw-content-ltr sitedir-ltr ltr mw-body-content parsoid-body mediawiki mw-parser-output" dir="ltr">${r.body}</body></html>`
+    `<link rel="stylesheet" href="${STYLES}"/><meta http-equiv="content-language" content="${escapeAttr(language)}"/><meta http-equiv="vary" content="Accept"/></head>` +
+    `<body id="mwAA" lang="${escapeAttr(language)}" class="mw-content-ltr sitedir-ltr ltr mw-body-content parsoid-body mediawiki mw-parser-output" dir="ltr">${r.body}</body></html>`
   );
 }
 
-/** ETag of one rendering of a revision (Parsoid's "revision/render-id/view/format"). */
-function htmlValidators(r: GetRevisionHtmlResponse, format: 'html' | 'with_html'): Validators {
-  const renderId = createHash('sha1').update(`${r.revId}:${r.renderedAt}`).digest('hex').slice(0, 32);
+/** ETag of one rendering of a revision (Parsoid's "revision/render-id/view/format"), per language variant. */
+function htmlValidators(r: VariantHtml, format: 'html' | 'with_html'): Validators {
+  const renderId = createHash('sha1').update(`${r.revId}:${r.renderedAt}${r.converted ? `:${r.language}` : ''}`).digest('hex').slice(0, 32);
   const lastModified = new Date(Math.max(Date.parse(r.renderedAt), Date.parse(r.touched)));
   return { etag: `"${r.revId}/${renderId}/view/${format}"`, lastModified };
 }
 
+/** A rendering in the language it is served in. */
+interface VariantHtml extends GetRevisionHtmlResponse {
+  language: string;
+  converted: boolean;
+}
+
 /**
- * English has no variants: the HTML passes through unconverted. A client that names a language
- * learns which one it got, and caches key on the header.
+ * The rendering in the variant Accept-Language asks for (the content service converts; a language
+ * without variants, such as English, passes through unconverted).
  */
-function languageHeaders(acceptLanguage: string | undefined, base: Record<string, string>): Record<string, string> {
+async function inVariant(deps: GatewayDeps, r: GetRevisionHtmlResponse, acceptLanguage: string | undefined): Promise<VariantHtml> {
+  const language = deps.config.lang;
+  if (acceptLanguage === undefined) return { ...r, language, converted: false };
+  const c = await deps.clients.content.convertVariant({ language, acceptLanguage, html: r.body });
+  return c.converted ? { ...r, body: c.html, language: c.variant, converted: true } : { ...r, language, converted: false };
+}
+
+/** A client that names a language learns which one it got, and caches key on the header. */
+function languageHeaders(acceptLanguage: string | undefined, r: VariantHtml, base: Record<string, string>): Record<string, string> {
   if (acceptLanguage === undefined) return base;
-  return { ...base, 'Content-Language': 'en', Vary: [base.Vary, 'Accept-Language'].filter(Boolean).join(', ') };
+  return { ...base, 'Content-Language': r.language, Vary: [base.Vary, 'Accept-Language'].filter(Boolean).join(', ') };
 }
 
 async function revisionHtml(deps: GatewayDeps, req: { title?: string; revId?: number }, notFound: () => RestError): Promise<GetRevisionHtmlResponse> {
@@ -74,11 +88,12 @@ function pageRedirect(title: string, redirect: string | undefined, loaded: Loade
   return normalizationRedirect(title, loaded, routeUrl, template, redirect ? { redirect } : {}) ?? wikiRedirect(loaded, redirect, routeUrl, template);
 }
 
-function htmlResponse(deps: GatewayDeps, r: GetRevisionHtmlResponse, acceptLanguage: string | undefined): RestResponse {
+async function htmlResponse(deps: GatewayDeps, rendered: GetRevisionHtmlResponse, acceptLanguage: string | undefined): Promise<RestResponse> {
+  const r = await inVariant(deps, rendered, acceptLanguage);
   return {
-    text: parsoidDocument(deps.config.server, r),
+    text: parsoidDocument(deps.config.server, r, r.language),
     contentType: HTML_CONTENT_TYPE,
-    headers: languageHeaders(acceptLanguage, { Vary: 'Accept-Encoding' }),
+    headers: languageHeaders(acceptLanguage, r, { Vary: 'Accept-Encoding' }),
     validators: htmlValidators(r, 'html'),
   };
 }
@@ -110,10 +125,11 @@ export const pageWithHtmlRoute = defineRoute({
     const loaded = await loadPage(ctx.deps, ctx.params.title, false);
     const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
     if (moved) return moved;
-    const r = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
+    const rendered = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
+    const r = await inVariant(ctx.deps, rendered, ctx.params['accept-language']);
     return {
-      json: { ...pageMetadata(loaded), html: parsoidDocument(ctx.deps.config.server, r) },
-      headers: languageHeaders(ctx.params['accept-language'], {}),
+      json: { ...pageMetadata(loaded), html: parsoidDocument(ctx.deps.config.server, r, r.language) },
+      headers: languageHeaders(ctx.params['accept-language'], r, {}),
       validators: htmlValidators(r, 'with_html'),
     };
   },
@@ -144,10 +160,11 @@ export const revisionWithHtmlRoute = defineRoute({
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadRevision(ctx.deps, ctx.params.id, false);
-    const r = await revisionHtml(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
+    const rendered = await revisionHtml(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
+    const r = await inVariant(ctx.deps, rendered, ctx.params['accept-language']);
     return {
-      json: { ...(await revisionMetadata(ctx, loaded)), html: parsoidDocument(ctx.deps.config.server, r) },
-      headers: languageHeaders(ctx.params['accept-language'], {}),
+      json: { ...(await revisionMetadata(ctx, loaded)), html: parsoidDocument(ctx.deps.config.server, r, r.language) },
+      headers: languageHeaders(ctx.params['accept-language'], r, {}),
       validators: htmlValidators(r, 'with_html'),
     };
   },

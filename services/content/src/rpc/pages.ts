@@ -1,7 +1,10 @@
 import type {
+  GetPageInfoDetailsRequest,
+  GetPageInfoDetailsResponse,
   GetPageRequest,
   GetPageResponse,
   InvalidTitle,
+  PageInfoDetails,
   PageRecord,
   ResolvePagesRequest,
   ResolvePagesResponse,
@@ -9,9 +12,9 @@ import type {
   TitleRedirect,
 } from '@quire/proto/wiki/content/v1/content';
 import { MalformedTitleError } from '../title/codec.js';
-import type { PageRow } from '../store/pages.js';
+import { PageInfoStore, type PageRow, type TitleKey } from '../store/pages.js';
 import type { ContentContext } from './context.js';
-import { missingPageRecord, pageRecord, parsePageTitleOrThrow, revisionMessage } from './records.js';
+import { isoTimestamp, missingPageRecord, pageRecord, parsePageTitleOrThrow, revisionMessage } from './records.js';
 
 const keyOf = (ns: number, dbkey: string) => `${ns}:${dbkey}`;
 
@@ -154,9 +157,54 @@ async function existingPage(ctx: ContentContext, row: PageRow, withContent: bool
   return { page: record, ...(latest ? { latest: revisionMessage(latest) } : {}) };
 }
 
+/** What prop=info shows beyond the page rows: display titles and watchlist facts, per title. */
+async function getPageInfoDetails(ctx: ContentContext, store: PageInfoStore, req: GetPageInfoDetailsRequest): Promise<GetPageInfoDetailsResponse> {
+  const parsed = new Map<string, TitleKey>();
+  for (const text of req.titles) {
+    try {
+      const t = ctx.codec.parse(text);
+      if (t.dbkey !== '' && t.ns >= 0) parsed.set(text, { ns: t.ns, dbkey: t.dbkey });
+    } catch (e) {
+      if (!(e instanceof MalformedTitleError)) throw e;
+    }
+  }
+  const unique = [...new Map([...parsed.values()].map((t) => [keyOf(t.ns, t.dbkey), t])).values()];
+  const rows = req.displayTitles ? await ctx.pages.byTitles(unique) : [];
+  const pageIdOf = new Map(rows.map((r) => [keyOf(r.ns, r.dbkey), r.id]));
+  const [displayTitles, watched, watchers, visiting] = await Promise.all([
+    store.displayTitles(rows.map((r) => r.id)),
+    store.watchedBy(req.watchUserId, unique),
+    req.watchers ? store.watcherCounts(unique) : [],
+    req.visitingWatchers ? store.watcherCounts(unique, Math.max(0, req.watchersMaxAgeSeconds)) : [],
+  ]);
+  const watchedByKey = new Map(watched.map((w) => [keyOf(w.ns, w.dbkey), w]));
+  const count = (counts: { ns: number; dbkey: string; count: number }[]) => new Map(counts.map((c) => [keyOf(c.ns, c.dbkey), c.count]));
+  const watcherCount = count(watchers);
+  const visitingCount = count(visiting);
+  const pages: PageInfoDetails[] = [];
+  for (const [title, t] of parsed) {
+    const key = keyOf(t.ns, t.dbkey);
+    const pageId = pageIdOf.get(key);
+    const display = pageId === undefined ? undefined : displayTitles.get(pageId);
+    const w = watchedByKey.get(key);
+    pages.push({
+      title,
+      ...(display !== undefined ? { displayTitle: display } : {}),
+      watched: w !== undefined,
+      watchExpiry: w?.expiry ? isoTimestamp(w.expiry) : '',
+      notificationTimestamp: w?.notificationTimestamp ? isoTimestamp(w.notificationTimestamp) : '',
+      watchers: watcherCount.get(key) ?? 0,
+      visitingWatchers: visitingCount.get(key) ?? 0,
+    });
+  }
+  return { pages };
+}
+
 export function pageHandlers(ctx: ContentContext) {
+  const info = new PageInfoStore(ctx.db);
   return {
     resolvePages: (req: ResolvePagesRequest) => resolvePages(ctx, req),
     getPage: (req: GetPageRequest) => getPage(ctx, req),
+    getPageInfoDetails: (req: GetPageInfoDetailsRequest) => getPageInfoDetails(ctx, info, req),
   };
 }

@@ -86,3 +86,77 @@ export class PageStore {
     return r.rows.map((x) => ({ from: x.rd_from, ns: x.rd_namespace, dbkey: x.rd_title, fragment: x.rd_fragment }));
   }
 }
+
+/** A title as the page and watchlist tables key it. */
+export interface TitleKey {
+  ns: number;
+  dbkey: string;
+}
+
+/** One user's watchlist row of a title (an expired row is not watching). */
+export interface WatchedTitleRow extends TitleKey {
+  expiry: Date | null;
+  notificationTimestamp: Date | null;
+}
+
+const titleArrays = (titles: readonly TitleKey[]) => [titles.map((t) => t.ns), titles.map((t) => t.dbkey)];
+const UNEXPIRED = '(w.wl_expiry IS NULL OR w.wl_expiry > now())';
+
+/**
+ * What prop=info reads about titles beyond the page row: page properties and watchlists
+ * (MediaWiki's ApiQueryInfo::getDisplayTitle and its WatchedItemStore reads).
+ */
+export class PageInfoStore {
+  constructor(private readonly db: Db) {}
+
+  /** The DISPLAYTITLE page property (HTML) of the pages that set one. */
+  async displayTitles(pageIds: number[]): Promise<Map<number, string>> {
+    if (pageIds.length === 0) return new Map();
+    const r = await this.db.query<{ pp_page: number; pp_value: string }>(
+      `SELECT pp_page, pp_value FROM ${this.db.schema}.page_props WHERE pp_page = ANY($1::bigint[]) AND pp_propname = 'displaytitle'`,
+      [pageIds],
+    );
+    return new Map(r.rows.map((x) => [Number(x.pp_page), x.pp_value]));
+  }
+
+  /** WatchedItemStore::loadWatchedItemsBatch: the titles `userId` watches, among `titles`. */
+  async watchedBy(userId: number, titles: readonly TitleKey[]): Promise<WatchedTitleRow[]> {
+    if (userId <= 0 || titles.length === 0) return [];
+    const r = await this.db.query<{ wl_namespace: number; wl_title: string; wl_expiry: Date | null; wl_notificationtimestamp: Date | null }>(
+      `SELECT w.wl_namespace, w.wl_title, w.wl_expiry, w.wl_notificationtimestamp
+       FROM ${this.db.schema}.watchlist w JOIN unnest($2::int[], $3::text[]) AS t(ns, title) ON w.wl_namespace = t.ns AND w.wl_title = t.title
+       WHERE w.wl_user = $1 AND ${UNEXPIRED}`,
+      [userId, ...titleArrays(titles)],
+    );
+    return r.rows.map((x) => ({ ns: x.wl_namespace, dbkey: x.wl_title, expiry: x.wl_expiry, notificationTimestamp: x.wl_notificationtimestamp }));
+  }
+
+  /**
+   * WatchedItemStore::countWatchersMultiple, or with `maxAgeSeconds`
+   * countVisitingWatchersMultiple: only the watchers who have seen the page's changes since
+   * (latest edit − max age) — no notification timestamp, or one at or after that moment. Every
+   * watcher of a missing title counts. Titles nobody watches are absent.
+   */
+  async watcherCounts(titles: readonly TitleKey[], maxAgeSeconds?: number): Promise<{ ns: number; dbkey: string; count: number }[]> {
+    if (titles.length === 0) return [];
+    const s = this.db.schema;
+    const params: unknown[] = titleArrays(titles);
+    let visiting = '';
+    let joinLatest = '';
+    if (maxAgeSeconds !== undefined) {
+      params.push(maxAgeSeconds);
+      joinLatest = `LEFT JOIN ${s}.page p ON p.page_namespace = t.ns AND p.page_title = t.title LEFT JOIN ${s}.revision r ON r.rev_id = p.page_latest`;
+      visiting = `AND (r.rev_timestamp IS NULL OR w.wl_notificationtimestamp IS NULL
+        OR w.wl_notificationtimestamp >= r.rev_timestamp - make_interval(secs => $3::double precision))`;
+    }
+    const r = await this.db.query<{ ns: number; title: string; n: string | number }>(
+      `SELECT t.ns, t.title, count(*) AS n
+       FROM unnest($1::int[], $2::text[]) AS t(ns, title)
+       JOIN ${s}.watchlist w ON w.wl_namespace = t.ns AND w.wl_title = t.title ${joinLatest}
+       WHERE ${UNEXPIRED} ${visiting}
+       GROUP BY t.ns, t.title`,
+      params,
+    );
+    return r.rows.map((x) => ({ ns: x.ns, dbkey: x.title, count: Number(x.n) }));
+  }
+}

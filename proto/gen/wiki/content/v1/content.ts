@@ -261,6 +261,69 @@ export function diffFormatToJSON(object: DiffFormat): string {
   }
 }
 
+export enum LinkTable {
+  LINK_TABLE_UNSPECIFIED = 0,
+  LINK_TABLE_PAGELINKS = 1,
+  LINK_TABLE_TEMPLATELINKS = 2,
+  LINK_TABLE_CATEGORYLINKS = 3,
+  LINK_TABLE_LANGLINKS = 4,
+  LINK_TABLE_IMAGELINKS = 5,
+  LINK_TABLE_EXTERNALLINKS = 6,
+  UNRECOGNIZED = -1,
+}
+
+export function linkTableFromJSON(object: any): LinkTable {
+  switch (object) {
+    case 0:
+    case "LINK_TABLE_UNSPECIFIED":
+      return LinkTable.LINK_TABLE_UNSPECIFIED;
+    case 1:
+    case "LINK_TABLE_PAGELINKS":
+      return LinkTable.LINK_TABLE_PAGELINKS;
+    case 2:
+    case "LINK_TABLE_TEMPLATELINKS":
+      return LinkTable.LINK_TABLE_TEMPLATELINKS;
+    case 3:
+    case "LINK_TABLE_CATEGORYLINKS":
+      return LinkTable.LINK_TABLE_CATEGORYLINKS;
+    case 4:
+    case "LINK_TABLE_LANGLINKS":
+      return LinkTable.LINK_TABLE_LANGLINKS;
+    case 5:
+    case "LINK_TABLE_IMAGELINKS":
+      return LinkTable.LINK_TABLE_IMAGELINKS;
+    case 6:
+    case "LINK_TABLE_EXTERNALLINKS":
+      return LinkTable.LINK_TABLE_EXTERNALLINKS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return LinkTable.UNRECOGNIZED;
+  }
+}
+
+export function linkTableToJSON(object: LinkTable): string {
+  switch (object) {
+    case LinkTable.LINK_TABLE_UNSPECIFIED:
+      return "LINK_TABLE_UNSPECIFIED";
+    case LinkTable.LINK_TABLE_PAGELINKS:
+      return "LINK_TABLE_PAGELINKS";
+    case LinkTable.LINK_TABLE_TEMPLATELINKS:
+      return "LINK_TABLE_TEMPLATELINKS";
+    case LinkTable.LINK_TABLE_CATEGORYLINKS:
+      return "LINK_TABLE_CATEGORYLINKS";
+    case LinkTable.LINK_TABLE_LANGLINKS:
+      return "LINK_TABLE_LANGLINKS";
+    case LinkTable.LINK_TABLE_IMAGELINKS:
+      return "LINK_TABLE_IMAGELINKS";
+    case LinkTable.LINK_TABLE_EXTERNALLINKS:
+      return "LINK_TABLE_EXTERNALLINKS";
+    case LinkTable.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface Namespace {
   id: number;
   /** local name, "" for the main namespace */
@@ -1290,6 +1353,269 @@ export interface RecordLogEntriesRequest {
 export interface RecordLogEntriesResponse {
   /** entries new to the log (repeats are skipped) */
   recorded: number;
+}
+
+export interface ListPageLinksRequest {
+  table: LinkTable;
+  pageIds: number[];
+  /** Only links into these namespaces (pagelinks, templatelinks); empty: all. */
+  namespaces: number[];
+  /**
+   * Only links to these titles (pltitles, tltemplates, clcategories, imimages), as the client
+   * gave them; categories and images are parsed in their namespace. Empty: all.
+   */
+  targets: string[];
+  /** langlinks: only this language */
+  lang: string;
+  /** langlinks: only this title (needs lang) */
+  langTitle: string;
+  /** categorylinks: 0 all, 1 only hidden, 2 only not hidden */
+  hidden: number;
+  /** externallinks: e.g. "https://"; "" all */
+  protocol: string;
+  /** externallinks: host and path pattern ("*.example.com/x") */
+  query: string;
+  /** MediaWiki's continuation value of the module */
+  continue: string;
+  descending: boolean;
+  limit: number;
+}
+
+export interface PageLink {
+  fromPageId: number;
+  /** the target's namespace (pagelinks, templatelinks, categories, images) */
+  ns: number;
+  /** prefixed text of the target; langlinks: the foreign title */
+  title: string;
+  /** categorylinks: cl_sortkey as hex */
+  sortkeyHex: string;
+  sortkeyPrefix: string;
+  /** categorylinks: when added, ISO 8601 */
+  timestamp: string;
+  /** categorylinks: the category is __HIDDENCAT__ */
+  hidden: boolean;
+  /** langlinks */
+  lang: string;
+  /** langlinks: the interlanguage URL; externallinks: the URL */
+  url: string;
+  /** langlinks: the language's own name */
+  autonym: string;
+}
+
+export interface ListPageLinksResponse {
+  links: PageLink[];
+  /** "" when done */
+  continue: string;
+  /** targets that are not valid titles (apiwarn-invalidtitle) */
+  invalidTargets: string[];
+}
+
+export interface LinkingPage {
+  id: number;
+  ns: number;
+  /** prefixed text */
+  title: string;
+  redirect: boolean;
+  /** pages linking to this redirect (ListBacklinks with redirect) */
+  redirlinks: LinkingPage[];
+}
+
+export interface ListBacklinksRequest {
+  /** PAGELINKS, TEMPLATELINKS or IMAGELINKS */
+  table: LinkTable;
+  /** the target; or: */
+  title: string;
+  pageId: number;
+  /** of the linking pages */
+  namespaces: number[];
+  filterRedirects: RedirectFilter;
+  /** also the pages linking through redirects to the target */
+  redirect: boolean;
+  continue: string;
+  descending: boolean;
+  limit: number;
+}
+
+export interface ListBacklinksResponse {
+  pages: LinkingPage[];
+  continue: string;
+}
+
+export interface CategoryMember {
+  id: number;
+  ns: number;
+  title: string;
+  sortkeyHex: string;
+  sortkeyPrefix: string;
+  /** page, subcat or file */
+  type: string;
+  /** ISO 8601 */
+  timestamp: string;
+}
+
+export interface ListCategoryMembersRequest {
+  /** the category (with its namespace prefix); or: */
+  title: string;
+  pageId: number;
+  namespaces: number[];
+  /** page, subcat, file; empty: all */
+  types: string[];
+  /** cmsort=timestamp */
+  byTimestamp: boolean;
+  descending: boolean;
+  /** ISO 8601 (by timestamp) */
+  startTimestamp: string;
+  endTimestamp: string;
+  /** binary sort key, as text (by sort key) */
+  startSortkey?: string | undefined;
+  endSortkey?:
+    | string
+    | undefined;
+  /** turned into a sort key by the collation */
+  startSortkeyPrefix?: string | undefined;
+  endSortkeyPrefix?: string | undefined;
+  continue: string;
+  limit: number;
+}
+
+export interface ListCategoryMembersResponse {
+  members: CategoryMember[];
+  continue: string;
+}
+
+export interface ExternalLinkUsage {
+  pageId: number;
+  ns: number;
+  title: string;
+  url: string;
+}
+
+export interface ListExternalLinkUsageRequest {
+  protocol: string;
+  query: string;
+  namespaces: number[];
+  continue: string;
+  limit: number;
+}
+
+export interface ListExternalLinkUsageResponse {
+  links: ExternalLinkUsage[];
+  continue: string;
+}
+
+export interface PageProp {
+  name: string;
+  value: string;
+}
+
+export interface PagePropsOfPage {
+  pageId: number;
+  /** by name */
+  props: PageProp[];
+}
+
+export interface GetPagePropsRequest {
+  pageIds: number[];
+  /** empty: all */
+  names: string[];
+}
+
+export interface GetPagePropsResponse {
+  /** pages with at least one property, by page id */
+  pages: PagePropsOfPage[];
+}
+
+export interface CategoryInfo {
+  /** DB key without the namespace */
+  name: string;
+  size: number;
+  pages: number;
+  files: number;
+  subcats: number;
+  hidden: boolean;
+}
+
+export interface GetCategoryInfoRequest {
+  /** DB keys without the namespace */
+  names: string[];
+}
+
+export interface GetCategoryInfoResponse {
+  /** Categories with a page or with members (MediaWiki's category table rows). */
+  categories: CategoryInfo[];
+}
+
+export interface GetPageInfoDetailsRequest {
+  /** prefixed titles of existing or missing pages */
+  titles: string[];
+  /** {{DISPLAYTITLE}} of existing pages (page_props) */
+  displayTitles: boolean;
+  /** > 0: whether this user watches each title (unexpired) */
+  watchUserId: number;
+  /** how many users watch each title */
+  watchers: boolean;
+  /** how many watchers have seen the edits of the last max age */
+  visitingWatchers: boolean;
+  /** $wgWatchersMaxAge, for visiting_watchers */
+  watchersMaxAgeSeconds: number;
+}
+
+export interface PageInfoDetails {
+  /** as requested */
+  title: string;
+  /** HTML; absent when the page sets none */
+  displayTitle?: string | undefined;
+  watched: boolean;
+  /** ISO 8601; "" when watched indefinitely or not watched */
+  watchExpiry: string;
+  /** ISO 8601; "" when none (or not watched) */
+  notificationTimestamp: string;
+  watchers: number;
+  visitingWatchers: number;
+}
+
+export interface GetPageInfoDetailsResponse {
+  /** in request order; invalid titles are left out */
+  pages: PageInfoDetails[];
+}
+
+export interface PreSaveTransformRequest {
+  /** the page the text is saved to ("API" for action=parse without one) */
+  title: string;
+  text: string;
+  /** the signing user (an IP for anonymous callers) */
+  userName: string;
+  userAnonymous: boolean;
+}
+
+export interface PreSaveTransformResponse {
+  text: string;
+}
+
+export interface FormatCommentRequest {
+  /** the page autocomments link to */
+  title: string;
+  comment: string;
+}
+
+export interface FormatCommentResponse {
+  html: string;
+}
+
+export interface ConvertVariantRequest {
+  /** the wiki's content language */
+  language: string;
+  /** the reader's header */
+  acceptLanguage: string;
+  html: string;
+}
+
+export interface ConvertVariantResponse {
+  /** false: the language has no variants or none was asked for; html is empty */
+  converted: boolean;
+  /** the Content-Language of the answer (the language itself when not converted) */
+  variant: string;
+  html: string;
 }
 
 function createBaseNamespace(): Namespace {
@@ -16090,6 +16416,3664 @@ export const RecordLogEntriesResponse: MessageFns<RecordLogEntriesResponse> = {
   },
 };
 
+function createBaseListPageLinksRequest(): ListPageLinksRequest {
+  return {
+    table: 0,
+    pageIds: [],
+    namespaces: [],
+    targets: [],
+    lang: "",
+    langTitle: "",
+    hidden: 0,
+    protocol: "",
+    query: "",
+    continue: "",
+    descending: false,
+    limit: 0,
+  };
+}
+
+export const ListPageLinksRequest: MessageFns<ListPageLinksRequest> = {
+  encode(message: ListPageLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.table !== 0) {
+      writer.uint32(8).int32(message.table);
+    }
+    if (message.pageIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.pageIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    for (const v of message.targets) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.lang !== "") {
+      writer.uint32(42).string(message.lang);
+    }
+    if (message.langTitle !== "") {
+      writer.uint32(50).string(message.langTitle);
+    }
+    if (message.hidden !== 0) {
+      writer.uint32(56).int32(message.hidden);
+    }
+    if (message.protocol !== "") {
+      writer.uint32(66).string(message.protocol);
+    }
+    if (message.query !== "") {
+      writer.uint32(74).string(message.query);
+    }
+    if (message.continue !== "") {
+      writer.uint32(82).string(message.continue);
+    }
+    if (message.descending !== false) {
+      writer.uint32(88).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(96).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPageLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPageLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.table = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.pageIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pageIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.targets.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.langTitle = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.hidden = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPageLinksRequest {
+    return {
+      table: isSet(object.table) ? linkTableFromJSON(object.table) : 0,
+      pageIds: globalThis.Array.isArray(object?.pageIds)
+        ? object.pageIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.page_ids)
+        ? object.page_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => globalThis.String(e)) : [],
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      langTitle: isSet(object.langTitle)
+        ? globalThis.String(object.langTitle)
+        : isSet(object.lang_title)
+        ? globalThis.String(object.lang_title)
+        : "",
+      hidden: isSet(object.hidden) ? globalThis.Number(object.hidden) : 0,
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListPageLinksRequest): unknown {
+    const obj: any = {};
+    if (message.table !== 0) {
+      obj.table = linkTableToJSON(message.table);
+    }
+    if (message.pageIds?.length) {
+      obj.pageIds = message.pageIds.map((e) => Math.round(e));
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.targets?.length) {
+      obj.targets = message.targets;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.langTitle !== "") {
+      obj.langTitle = message.langTitle;
+    }
+    if (message.hidden !== 0) {
+      obj.hidden = Math.round(message.hidden);
+    }
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPageLinksRequest>, I>>(base?: I): ListPageLinksRequest {
+    return ListPageLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPageLinksRequest>, I>>(object: I): ListPageLinksRequest {
+    const message = createBaseListPageLinksRequest();
+    message.table = object.table ?? 0;
+    message.pageIds = object.pageIds?.map((e) => e) || [];
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.targets = object.targets?.map((e) => e) || [];
+    message.lang = object.lang ?? "";
+    message.langTitle = object.langTitle ?? "";
+    message.hidden = object.hidden ?? 0;
+    message.protocol = object.protocol ?? "";
+    message.query = object.query ?? "";
+    message.continue = object.continue ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBasePageLink(): PageLink {
+  return {
+    fromPageId: 0,
+    ns: 0,
+    title: "",
+    sortkeyHex: "",
+    sortkeyPrefix: "",
+    timestamp: "",
+    hidden: false,
+    lang: "",
+    url: "",
+    autonym: "",
+  };
+}
+
+export const PageLink: MessageFns<PageLink> = {
+  encode(message: PageLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromPageId !== 0) {
+      writer.uint32(8).int64(message.fromPageId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.sortkeyHex !== "") {
+      writer.uint32(34).string(message.sortkeyHex);
+    }
+    if (message.sortkeyPrefix !== "") {
+      writer.uint32(42).string(message.sortkeyPrefix);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(50).string(message.timestamp);
+    }
+    if (message.hidden !== false) {
+      writer.uint32(56).bool(message.hidden);
+    }
+    if (message.lang !== "") {
+      writer.uint32(66).string(message.lang);
+    }
+    if (message.url !== "") {
+      writer.uint32(74).string(message.url);
+    }
+    if (message.autonym !== "") {
+      writer.uint32(82).string(message.autonym);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromPageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sortkeyHex = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sortkeyPrefix = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.hidden = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.autonym = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageLink {
+    return {
+      fromPageId: isSet(object.fromPageId)
+        ? globalThis.Number(object.fromPageId)
+        : isSet(object.from_page_id)
+        ? globalThis.Number(object.from_page_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      sortkeyHex: isSet(object.sortkeyHex)
+        ? globalThis.String(object.sortkeyHex)
+        : isSet(object.sortkey_hex)
+        ? globalThis.String(object.sortkey_hex)
+        : "",
+      sortkeyPrefix: isSet(object.sortkeyPrefix)
+        ? globalThis.String(object.sortkeyPrefix)
+        : isSet(object.sortkey_prefix)
+        ? globalThis.String(object.sortkey_prefix)
+        : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      hidden: isSet(object.hidden) ? globalThis.Boolean(object.hidden) : false,
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      autonym: isSet(object.autonym) ? globalThis.String(object.autonym) : "",
+    };
+  },
+
+  toJSON(message: PageLink): unknown {
+    const obj: any = {};
+    if (message.fromPageId !== 0) {
+      obj.fromPageId = Math.round(message.fromPageId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.sortkeyHex !== "") {
+      obj.sortkeyHex = message.sortkeyHex;
+    }
+    if (message.sortkeyPrefix !== "") {
+      obj.sortkeyPrefix = message.sortkeyPrefix;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.hidden !== false) {
+      obj.hidden = message.hidden;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.autonym !== "") {
+      obj.autonym = message.autonym;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageLink>, I>>(base?: I): PageLink {
+    return PageLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageLink>, I>>(object: I): PageLink {
+    const message = createBasePageLink();
+    message.fromPageId = object.fromPageId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.sortkeyHex = object.sortkeyHex ?? "";
+    message.sortkeyPrefix = object.sortkeyPrefix ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.hidden = object.hidden ?? false;
+    message.lang = object.lang ?? "";
+    message.url = object.url ?? "";
+    message.autonym = object.autonym ?? "";
+    return message;
+  },
+};
+
+function createBaseListPageLinksResponse(): ListPageLinksResponse {
+  return { links: [], continue: "", invalidTargets: [] };
+}
+
+export const ListPageLinksResponse: MessageFns<ListPageLinksResponse> = {
+  encode(message: ListPageLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      PageLink.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    for (const v of message.invalidTargets) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPageLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPageLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(PageLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.invalidTargets.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPageLinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => PageLink.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      invalidTargets: globalThis.Array.isArray(object?.invalidTargets)
+        ? object.invalidTargets.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.invalid_targets)
+        ? object.invalid_targets.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPageLinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => PageLink.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.invalidTargets?.length) {
+      obj.invalidTargets = message.invalidTargets;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPageLinksResponse>, I>>(base?: I): ListPageLinksResponse {
+    return ListPageLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPageLinksResponse>, I>>(object: I): ListPageLinksResponse {
+    const message = createBaseListPageLinksResponse();
+    message.links = object.links?.map((e) => PageLink.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    message.invalidTargets = object.invalidTargets?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLinkingPage(): LinkingPage {
+  return { id: 0, ns: 0, title: "", redirect: false, redirlinks: [] };
+}
+
+export const LinkingPage: MessageFns<LinkingPage> = {
+  encode(message: LinkingPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.redirect !== false) {
+      writer.uint32(32).bool(message.redirect);
+    }
+    for (const v of message.redirlinks) {
+      LinkingPage.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinkingPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinkingPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.redirect = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.redirlinks.push(LinkingPage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LinkingPage {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+      redirlinks: globalThis.Array.isArray(object?.redirlinks)
+        ? object.redirlinks.map((e: any) => LinkingPage.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LinkingPage): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.redirect !== false) {
+      obj.redirect = message.redirect;
+    }
+    if (message.redirlinks?.length) {
+      obj.redirlinks = message.redirlinks.map((e) => LinkingPage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LinkingPage>, I>>(base?: I): LinkingPage {
+    return LinkingPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LinkingPage>, I>>(object: I): LinkingPage {
+    const message = createBaseLinkingPage();
+    message.id = object.id ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.redirect = object.redirect ?? false;
+    message.redirlinks = object.redirlinks?.map((e) => LinkingPage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListBacklinksRequest(): ListBacklinksRequest {
+  return {
+    table: 0,
+    title: "",
+    pageId: 0,
+    namespaces: [],
+    filterRedirects: 0,
+    redirect: false,
+    continue: "",
+    descending: false,
+    limit: 0,
+  };
+}
+
+export const ListBacklinksRequest: MessageFns<ListBacklinksRequest> = {
+  encode(message: ListBacklinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.table !== 0) {
+      writer.uint32(8).int32(message.table);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(24).int64(message.pageId);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.filterRedirects !== 0) {
+      writer.uint32(40).int32(message.filterRedirects);
+    }
+    if (message.redirect !== false) {
+      writer.uint32(48).bool(message.redirect);
+    }
+    if (message.continue !== "") {
+      writer.uint32(58).string(message.continue);
+    }
+    if (message.descending !== false) {
+      writer.uint32(64).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(72).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBacklinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBacklinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.table = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.filterRedirects = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.redirect = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBacklinksRequest {
+    return {
+      table: isSet(object.table) ? linkTableFromJSON(object.table) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      filterRedirects: isSet(object.filterRedirects)
+        ? redirectFilterFromJSON(object.filterRedirects)
+        : isSet(object.filter_redirects)
+        ? redirectFilterFromJSON(object.filter_redirects)
+        : 0,
+      redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListBacklinksRequest): unknown {
+    const obj: any = {};
+    if (message.table !== 0) {
+      obj.table = linkTableToJSON(message.table);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.filterRedirects !== 0) {
+      obj.filterRedirects = redirectFilterToJSON(message.filterRedirects);
+    }
+    if (message.redirect !== false) {
+      obj.redirect = message.redirect;
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBacklinksRequest>, I>>(base?: I): ListBacklinksRequest {
+    return ListBacklinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBacklinksRequest>, I>>(object: I): ListBacklinksRequest {
+    const message = createBaseListBacklinksRequest();
+    message.table = object.table ?? 0;
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.filterRedirects = object.filterRedirects ?? 0;
+    message.redirect = object.redirect ?? false;
+    message.continue = object.continue ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListBacklinksResponse(): ListBacklinksResponse {
+  return { pages: [], continue: "" };
+}
+
+export const ListBacklinksResponse: MessageFns<ListBacklinksResponse> = {
+  encode(message: ListBacklinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      LinkingPage.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBacklinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBacklinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(LinkingPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBacklinksResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => LinkingPage.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListBacklinksResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => LinkingPage.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBacklinksResponse>, I>>(base?: I): ListBacklinksResponse {
+    return ListBacklinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBacklinksResponse>, I>>(object: I): ListBacklinksResponse {
+    const message = createBaseListBacklinksResponse();
+    message.pages = object.pages?.map((e) => LinkingPage.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseCategoryMember(): CategoryMember {
+  return { id: 0, ns: 0, title: "", sortkeyHex: "", sortkeyPrefix: "", type: "", timestamp: "" };
+}
+
+export const CategoryMember: MessageFns<CategoryMember> = {
+  encode(message: CategoryMember, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.sortkeyHex !== "") {
+      writer.uint32(34).string(message.sortkeyHex);
+    }
+    if (message.sortkeyPrefix !== "") {
+      writer.uint32(42).string(message.sortkeyPrefix);
+    }
+    if (message.type !== "") {
+      writer.uint32(50).string(message.type);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(58).string(message.timestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CategoryMember {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCategoryMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sortkeyHex = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sortkeyPrefix = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CategoryMember {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      sortkeyHex: isSet(object.sortkeyHex)
+        ? globalThis.String(object.sortkeyHex)
+        : isSet(object.sortkey_hex)
+        ? globalThis.String(object.sortkey_hex)
+        : "",
+      sortkeyPrefix: isSet(object.sortkeyPrefix)
+        ? globalThis.String(object.sortkeyPrefix)
+        : isSet(object.sortkey_prefix)
+        ? globalThis.String(object.sortkey_prefix)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+    };
+  },
+
+  toJSON(message: CategoryMember): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.sortkeyHex !== "") {
+      obj.sortkeyHex = message.sortkeyHex;
+    }
+    if (message.sortkeyPrefix !== "") {
+      obj.sortkeyPrefix = message.sortkeyPrefix;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CategoryMember>, I>>(base?: I): CategoryMember {
+    return CategoryMember.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CategoryMember>, I>>(object: I): CategoryMember {
+    const message = createBaseCategoryMember();
+    message.id = object.id ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.sortkeyHex = object.sortkeyHex ?? "";
+    message.sortkeyPrefix = object.sortkeyPrefix ?? "";
+    message.type = object.type ?? "";
+    message.timestamp = object.timestamp ?? "";
+    return message;
+  },
+};
+
+function createBaseListCategoryMembersRequest(): ListCategoryMembersRequest {
+  return {
+    title: "",
+    pageId: 0,
+    namespaces: [],
+    types: [],
+    byTimestamp: false,
+    descending: false,
+    startTimestamp: "",
+    endTimestamp: "",
+    startSortkey: undefined,
+    endSortkey: undefined,
+    startSortkeyPrefix: undefined,
+    endSortkeyPrefix: undefined,
+    continue: "",
+    limit: 0,
+  };
+}
+
+export const ListCategoryMembersRequest: MessageFns<ListCategoryMembersRequest> = {
+  encode(message: ListCategoryMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    for (const v of message.types) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.byTimestamp !== false) {
+      writer.uint32(40).bool(message.byTimestamp);
+    }
+    if (message.descending !== false) {
+      writer.uint32(48).bool(message.descending);
+    }
+    if (message.startTimestamp !== "") {
+      writer.uint32(58).string(message.startTimestamp);
+    }
+    if (message.endTimestamp !== "") {
+      writer.uint32(66).string(message.endTimestamp);
+    }
+    if (message.startSortkey !== undefined) {
+      writer.uint32(74).string(message.startSortkey);
+    }
+    if (message.endSortkey !== undefined) {
+      writer.uint32(82).string(message.endSortkey);
+    }
+    if (message.startSortkeyPrefix !== undefined) {
+      writer.uint32(90).string(message.startSortkeyPrefix);
+    }
+    if (message.endSortkeyPrefix !== undefined) {
+      writer.uint32(98).string(message.endSortkeyPrefix);
+    }
+    if (message.continue !== "") {
+      writer.uint32(106).string(message.continue);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(112).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCategoryMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCategoryMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.types.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.byTimestamp = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.startTimestamp = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.endTimestamp = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.startSortkey = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.endSortkey = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.startSortkeyPrefix = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.endSortkeyPrefix = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCategoryMembersRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [],
+      byTimestamp: isSet(object.byTimestamp)
+        ? globalThis.Boolean(object.byTimestamp)
+        : isSet(object.by_timestamp)
+        ? globalThis.Boolean(object.by_timestamp)
+        : false,
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      startTimestamp: isSet(object.startTimestamp)
+        ? globalThis.String(object.startTimestamp)
+        : isSet(object.start_timestamp)
+        ? globalThis.String(object.start_timestamp)
+        : "",
+      endTimestamp: isSet(object.endTimestamp)
+        ? globalThis.String(object.endTimestamp)
+        : isSet(object.end_timestamp)
+        ? globalThis.String(object.end_timestamp)
+        : "",
+      startSortkey: isSet(object.startSortkey)
+        ? globalThis.String(object.startSortkey)
+        : isSet(object.start_sortkey)
+        ? globalThis.String(object.start_sortkey)
+        : undefined,
+      endSortkey: isSet(object.endSortkey)
+        ? globalThis.String(object.endSortkey)
+        : isSet(object.end_sortkey)
+        ? globalThis.String(object.end_sortkey)
+        : undefined,
+      startSortkeyPrefix: isSet(object.startSortkeyPrefix)
+        ? globalThis.String(object.startSortkeyPrefix)
+        : isSet(object.start_sortkey_prefix)
+        ? globalThis.String(object.start_sortkey_prefix)
+        : undefined,
+      endSortkeyPrefix: isSet(object.endSortkeyPrefix)
+        ? globalThis.String(object.endSortkeyPrefix)
+        : isSet(object.end_sortkey_prefix)
+        ? globalThis.String(object.end_sortkey_prefix)
+        : undefined,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListCategoryMembersRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.types?.length) {
+      obj.types = message.types;
+    }
+    if (message.byTimestamp !== false) {
+      obj.byTimestamp = message.byTimestamp;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.startTimestamp !== "") {
+      obj.startTimestamp = message.startTimestamp;
+    }
+    if (message.endTimestamp !== "") {
+      obj.endTimestamp = message.endTimestamp;
+    }
+    if (message.startSortkey !== undefined) {
+      obj.startSortkey = message.startSortkey;
+    }
+    if (message.endSortkey !== undefined) {
+      obj.endSortkey = message.endSortkey;
+    }
+    if (message.startSortkeyPrefix !== undefined) {
+      obj.startSortkeyPrefix = message.startSortkeyPrefix;
+    }
+    if (message.endSortkeyPrefix !== undefined) {
+      obj.endSortkeyPrefix = message.endSortkeyPrefix;
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCategoryMembersRequest>, I>>(base?: I): ListCategoryMembersRequest {
+    return ListCategoryMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCategoryMembersRequest>, I>>(object: I): ListCategoryMembersRequest {
+    const message = createBaseListCategoryMembersRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.types = object.types?.map((e) => e) || [];
+    message.byTimestamp = object.byTimestamp ?? false;
+    message.descending = object.descending ?? false;
+    message.startTimestamp = object.startTimestamp ?? "";
+    message.endTimestamp = object.endTimestamp ?? "";
+    message.startSortkey = object.startSortkey ?? undefined;
+    message.endSortkey = object.endSortkey ?? undefined;
+    message.startSortkeyPrefix = object.startSortkeyPrefix ?? undefined;
+    message.endSortkeyPrefix = object.endSortkeyPrefix ?? undefined;
+    message.continue = object.continue ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCategoryMembersResponse(): ListCategoryMembersResponse {
+  return { members: [], continue: "" };
+}
+
+export const ListCategoryMembersResponse: MessageFns<ListCategoryMembersResponse> = {
+  encode(message: ListCategoryMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      CategoryMember.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCategoryMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCategoryMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(CategoryMember.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCategoryMembersResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members)
+        ? object.members.map((e: any) => CategoryMember.fromJSON(e))
+        : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListCategoryMembersResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => CategoryMember.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCategoryMembersResponse>, I>>(base?: I): ListCategoryMembersResponse {
+    return ListCategoryMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCategoryMembersResponse>, I>>(object: I): ListCategoryMembersResponse {
+    const message = createBaseListCategoryMembersResponse();
+    message.members = object.members?.map((e) => CategoryMember.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseExternalLinkUsage(): ExternalLinkUsage {
+  return { pageId: 0, ns: 0, title: "", url: "" };
+}
+
+export const ExternalLinkUsage: MessageFns<ExternalLinkUsage> = {
+  encode(message: ExternalLinkUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLinkUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLinkUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLinkUsage {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+    };
+  },
+
+  toJSON(message: ExternalLinkUsage): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExternalLinkUsage>, I>>(base?: I): ExternalLinkUsage {
+    return ExternalLinkUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExternalLinkUsage>, I>>(object: I): ExternalLinkUsage {
+    const message = createBaseExternalLinkUsage();
+    message.pageId = object.pageId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
+    message.url = object.url ?? "";
+    return message;
+  },
+};
+
+function createBaseListExternalLinkUsageRequest(): ListExternalLinkUsageRequest {
+  return { protocol: "", query: "", namespaces: [], continue: "", limit: 0 };
+}
+
+export const ListExternalLinkUsageRequest: MessageFns<ListExternalLinkUsageRequest> = {
+  encode(message: ListExternalLinkUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.protocol !== "") {
+      writer.uint32(10).string(message.protocol);
+    }
+    if (message.query !== "") {
+      writer.uint32(18).string(message.query);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(34).string(message.continue);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExternalLinkUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExternalLinkUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExternalLinkUsageRequest {
+    return {
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListExternalLinkUsageRequest): unknown {
+    const obj: any = {};
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExternalLinkUsageRequest>, I>>(base?: I): ListExternalLinkUsageRequest {
+    return ListExternalLinkUsageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExternalLinkUsageRequest>, I>>(object: I): ListExternalLinkUsageRequest {
+    const message = createBaseListExternalLinkUsageRequest();
+    message.protocol = object.protocol ?? "";
+    message.query = object.query ?? "";
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.continue = object.continue ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListExternalLinkUsageResponse(): ListExternalLinkUsageResponse {
+  return { links: [], continue: "" };
+}
+
+export const ListExternalLinkUsageResponse: MessageFns<ListExternalLinkUsageResponse> = {
+  encode(message: ListExternalLinkUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      ExternalLinkUsage.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExternalLinkUsageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExternalLinkUsageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(ExternalLinkUsage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExternalLinkUsageResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => ExternalLinkUsage.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListExternalLinkUsageResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => ExternalLinkUsage.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExternalLinkUsageResponse>, I>>(base?: I): ListExternalLinkUsageResponse {
+    return ListExternalLinkUsageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExternalLinkUsageResponse>, I>>(
+    object: I,
+  ): ListExternalLinkUsageResponse {
+    const message = createBaseListExternalLinkUsageResponse();
+    message.links = object.links?.map((e) => ExternalLinkUsage.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBasePageProp(): PageProp {
+  return { name: "", value: "" };
+}
+
+export const PageProp: MessageFns<PageProp> = {
+  encode(message: PageProp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageProp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageProp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageProp {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PageProp): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageProp>, I>>(base?: I): PageProp {
+    return PageProp.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageProp>, I>>(object: I): PageProp {
+    const message = createBasePageProp();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePagePropsOfPage(): PagePropsOfPage {
+  return { pageId: 0, props: [] };
+}
+
+export const PagePropsOfPage: MessageFns<PagePropsOfPage> = {
+  encode(message: PagePropsOfPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    for (const v of message.props) {
+      PageProp.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PagePropsOfPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePagePropsOfPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.props.push(PageProp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PagePropsOfPage {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      props: globalThis.Array.isArray(object?.props) ? object.props.map((e: any) => PageProp.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PagePropsOfPage): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.props?.length) {
+      obj.props = message.props.map((e) => PageProp.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PagePropsOfPage>, I>>(base?: I): PagePropsOfPage {
+    return PagePropsOfPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PagePropsOfPage>, I>>(object: I): PagePropsOfPage {
+    const message = createBasePagePropsOfPage();
+    message.pageId = object.pageId ?? 0;
+    message.props = object.props?.map((e) => PageProp.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetPagePropsRequest(): GetPagePropsRequest {
+  return { pageIds: [], names: [] };
+}
+
+export const GetPagePropsRequest: MessageFns<GetPagePropsRequest> = {
+  encode(message: GetPagePropsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.pageIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.names) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPagePropsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPagePropsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.pageIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pageIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPagePropsRequest {
+    return {
+      pageIds: globalThis.Array.isArray(object?.pageIds)
+        ? object.pageIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.page_ids)
+        ? object.page_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPagePropsRequest): unknown {
+    const obj: any = {};
+    if (message.pageIds?.length) {
+      obj.pageIds = message.pageIds.map((e) => Math.round(e));
+    }
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPagePropsRequest>, I>>(base?: I): GetPagePropsRequest {
+    return GetPagePropsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPagePropsRequest>, I>>(object: I): GetPagePropsRequest {
+    const message = createBaseGetPagePropsRequest();
+    message.pageIds = object.pageIds?.map((e) => e) || [];
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetPagePropsResponse(): GetPagePropsResponse {
+  return { pages: [] };
+}
+
+export const GetPagePropsResponse: MessageFns<GetPagePropsResponse> = {
+  encode(message: GetPagePropsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      PagePropsOfPage.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPagePropsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPagePropsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(PagePropsOfPage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPagePropsResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => PagePropsOfPage.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPagePropsResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => PagePropsOfPage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPagePropsResponse>, I>>(base?: I): GetPagePropsResponse {
+    return GetPagePropsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPagePropsResponse>, I>>(object: I): GetPagePropsResponse {
+    const message = createBaseGetPagePropsResponse();
+    message.pages = object.pages?.map((e) => PagePropsOfPage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCategoryInfo(): CategoryInfo {
+  return { name: "", size: 0, pages: 0, files: 0, subcats: 0, hidden: false };
+}
+
+export const CategoryInfo: MessageFns<CategoryInfo> = {
+  encode(message: CategoryInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.size !== 0) {
+      writer.uint32(16).int64(message.size);
+    }
+    if (message.pages !== 0) {
+      writer.uint32(24).int64(message.pages);
+    }
+    if (message.files !== 0) {
+      writer.uint32(32).int64(message.files);
+    }
+    if (message.subcats !== 0) {
+      writer.uint32(40).int64(message.subcats);
+    }
+    if (message.hidden !== false) {
+      writer.uint32(48).bool(message.hidden);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CategoryInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCategoryInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pages = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.files = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.subcats = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.hidden = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CategoryInfo {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      pages: isSet(object.pages) ? globalThis.Number(object.pages) : 0,
+      files: isSet(object.files) ? globalThis.Number(object.files) : 0,
+      subcats: isSet(object.subcats) ? globalThis.Number(object.subcats) : 0,
+      hidden: isSet(object.hidden) ? globalThis.Boolean(object.hidden) : false,
+    };
+  },
+
+  toJSON(message: CategoryInfo): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.pages !== 0) {
+      obj.pages = Math.round(message.pages);
+    }
+    if (message.files !== 0) {
+      obj.files = Math.round(message.files);
+    }
+    if (message.subcats !== 0) {
+      obj.subcats = Math.round(message.subcats);
+    }
+    if (message.hidden !== false) {
+      obj.hidden = message.hidden;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CategoryInfo>, I>>(base?: I): CategoryInfo {
+    return CategoryInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CategoryInfo>, I>>(object: I): CategoryInfo {
+    const message = createBaseCategoryInfo();
+    message.name = object.name ?? "";
+    message.size = object.size ?? 0;
+    message.pages = object.pages ?? 0;
+    message.files = object.files ?? 0;
+    message.subcats = object.subcats ?? 0;
+    message.hidden = object.hidden ?? false;
+    return message;
+  },
+};
+
+function createBaseGetCategoryInfoRequest(): GetCategoryInfoRequest {
+  return { names: [] };
+}
+
+export const GetCategoryInfoRequest: MessageFns<GetCategoryInfoRequest> = {
+  encode(message: GetCategoryInfoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCategoryInfoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCategoryInfoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCategoryInfoRequest {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: GetCategoryInfoRequest): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCategoryInfoRequest>, I>>(base?: I): GetCategoryInfoRequest {
+    return GetCategoryInfoRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCategoryInfoRequest>, I>>(object: I): GetCategoryInfoRequest {
+    const message = createBaseGetCategoryInfoRequest();
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetCategoryInfoResponse(): GetCategoryInfoResponse {
+  return { categories: [] };
+}
+
+export const GetCategoryInfoResponse: MessageFns<GetCategoryInfoResponse> = {
+  encode(message: GetCategoryInfoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.categories) {
+      CategoryInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCategoryInfoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCategoryInfoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.categories.push(CategoryInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCategoryInfoResponse {
+    return {
+      categories: globalThis.Array.isArray(object?.categories)
+        ? object.categories.map((e: any) => CategoryInfo.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetCategoryInfoResponse): unknown {
+    const obj: any = {};
+    if (message.categories?.length) {
+      obj.categories = message.categories.map((e) => CategoryInfo.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCategoryInfoResponse>, I>>(base?: I): GetCategoryInfoResponse {
+    return GetCategoryInfoResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCategoryInfoResponse>, I>>(object: I): GetCategoryInfoResponse {
+    const message = createBaseGetCategoryInfoResponse();
+    message.categories = object.categories?.map((e) => CategoryInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetPageInfoDetailsRequest(): GetPageInfoDetailsRequest {
+  return {
+    titles: [],
+    displayTitles: false,
+    watchUserId: 0,
+    watchers: false,
+    visitingWatchers: false,
+    watchersMaxAgeSeconds: 0,
+  };
+}
+
+export const GetPageInfoDetailsRequest: MessageFns<GetPageInfoDetailsRequest> = {
+  encode(message: GetPageInfoDetailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.titles) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.displayTitles !== false) {
+      writer.uint32(16).bool(message.displayTitles);
+    }
+    if (message.watchUserId !== 0) {
+      writer.uint32(24).int64(message.watchUserId);
+    }
+    if (message.watchers !== false) {
+      writer.uint32(32).bool(message.watchers);
+    }
+    if (message.visitingWatchers !== false) {
+      writer.uint32(40).bool(message.visitingWatchers);
+    }
+    if (message.watchersMaxAgeSeconds !== 0) {
+      writer.uint32(48).int64(message.watchersMaxAgeSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPageInfoDetailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPageInfoDetailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.titles.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.displayTitles = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.watchUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.watchers = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.visitingWatchers = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.watchersMaxAgeSeconds = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPageInfoDetailsRequest {
+    return {
+      titles: globalThis.Array.isArray(object?.titles) ? object.titles.map((e: any) => globalThis.String(e)) : [],
+      displayTitles: isSet(object.displayTitles)
+        ? globalThis.Boolean(object.displayTitles)
+        : isSet(object.display_titles)
+        ? globalThis.Boolean(object.display_titles)
+        : false,
+      watchUserId: isSet(object.watchUserId)
+        ? globalThis.Number(object.watchUserId)
+        : isSet(object.watch_user_id)
+        ? globalThis.Number(object.watch_user_id)
+        : 0,
+      watchers: isSet(object.watchers) ? globalThis.Boolean(object.watchers) : false,
+      visitingWatchers: isSet(object.visitingWatchers)
+        ? globalThis.Boolean(object.visitingWatchers)
+        : isSet(object.visiting_watchers)
+        ? globalThis.Boolean(object.visiting_watchers)
+        : false,
+      watchersMaxAgeSeconds: isSet(object.watchersMaxAgeSeconds)
+        ? globalThis.Number(object.watchersMaxAgeSeconds)
+        : isSet(object.watchers_max_age_seconds)
+        ? globalThis.Number(object.watchers_max_age_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetPageInfoDetailsRequest): unknown {
+    const obj: any = {};
+    if (message.titles?.length) {
+      obj.titles = message.titles;
+    }
+    if (message.displayTitles !== false) {
+      obj.displayTitles = message.displayTitles;
+    }
+    if (message.watchUserId !== 0) {
+      obj.watchUserId = Math.round(message.watchUserId);
+    }
+    if (message.watchers !== false) {
+      obj.watchers = message.watchers;
+    }
+    if (message.visitingWatchers !== false) {
+      obj.visitingWatchers = message.visitingWatchers;
+    }
+    if (message.watchersMaxAgeSeconds !== 0) {
+      obj.watchersMaxAgeSeconds = Math.round(message.watchersMaxAgeSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPageInfoDetailsRequest>, I>>(base?: I): GetPageInfoDetailsRequest {
+    return GetPageInfoDetailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPageInfoDetailsRequest>, I>>(object: I): GetPageInfoDetailsRequest {
+    const message = createBaseGetPageInfoDetailsRequest();
+    message.titles = object.titles?.map((e) => e) || [];
+    message.displayTitles = object.displayTitles ?? false;
+    message.watchUserId = object.watchUserId ?? 0;
+    message.watchers = object.watchers ?? false;
+    message.visitingWatchers = object.visitingWatchers ?? false;
+    message.watchersMaxAgeSeconds = object.watchersMaxAgeSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBasePageInfoDetails(): PageInfoDetails {
+  return {
+    title: "",
+    displayTitle: undefined,
+    watched: false,
+    watchExpiry: "",
+    notificationTimestamp: "",
+    watchers: 0,
+    visitingWatchers: 0,
+  };
+}
+
+export const PageInfoDetails: MessageFns<PageInfoDetails> = {
+  encode(message: PageInfoDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.displayTitle !== undefined) {
+      writer.uint32(18).string(message.displayTitle);
+    }
+    if (message.watched !== false) {
+      writer.uint32(24).bool(message.watched);
+    }
+    if (message.watchExpiry !== "") {
+      writer.uint32(34).string(message.watchExpiry);
+    }
+    if (message.notificationTimestamp !== "") {
+      writer.uint32(42).string(message.notificationTimestamp);
+    }
+    if (message.watchers !== 0) {
+      writer.uint32(48).int64(message.watchers);
+    }
+    if (message.visitingWatchers !== 0) {
+      writer.uint32(56).int64(message.visitingWatchers);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageInfoDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageInfoDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.displayTitle = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.watched = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.watchExpiry = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.notificationTimestamp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.watchers = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.visitingWatchers = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageInfoDetails {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      displayTitle: isSet(object.displayTitle)
+        ? globalThis.String(object.displayTitle)
+        : isSet(object.display_title)
+        ? globalThis.String(object.display_title)
+        : undefined,
+      watched: isSet(object.watched) ? globalThis.Boolean(object.watched) : false,
+      watchExpiry: isSet(object.watchExpiry)
+        ? globalThis.String(object.watchExpiry)
+        : isSet(object.watch_expiry)
+        ? globalThis.String(object.watch_expiry)
+        : "",
+      notificationTimestamp: isSet(object.notificationTimestamp)
+        ? globalThis.String(object.notificationTimestamp)
+        : isSet(object.notification_timestamp)
+        ? globalThis.String(object.notification_timestamp)
+        : "",
+      watchers: isSet(object.watchers) ? globalThis.Number(object.watchers) : 0,
+      visitingWatchers: isSet(object.visitingWatchers)
+        ? globalThis.Number(object.visitingWatchers)
+        : isSet(object.visiting_watchers)
+        ? globalThis.Number(object.visiting_watchers)
+        : 0,
+    };
+  },
+
+  toJSON(message: PageInfoDetails): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.displayTitle !== undefined) {
+      obj.displayTitle = message.displayTitle;
+    }
+    if (message.watched !== false) {
+      obj.watched = message.watched;
+    }
+    if (message.watchExpiry !== "") {
+      obj.watchExpiry = message.watchExpiry;
+    }
+    if (message.notificationTimestamp !== "") {
+      obj.notificationTimestamp = message.notificationTimestamp;
+    }
+    if (message.watchers !== 0) {
+      obj.watchers = Math.round(message.watchers);
+    }
+    if (message.visitingWatchers !== 0) {
+      obj.visitingWatchers = Math.round(message.visitingWatchers);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageInfoDetails>, I>>(base?: I): PageInfoDetails {
+    return PageInfoDetails.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageInfoDetails>, I>>(object: I): PageInfoDetails {
+    const message = createBasePageInfoDetails();
+    message.title = object.title ?? "";
+    message.displayTitle = object.displayTitle ?? undefined;
+    message.watched = object.watched ?? false;
+    message.watchExpiry = object.watchExpiry ?? "";
+    message.notificationTimestamp = object.notificationTimestamp ?? "";
+    message.watchers = object.watchers ?? 0;
+    message.visitingWatchers = object.visitingWatchers ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPageInfoDetailsResponse(): GetPageInfoDetailsResponse {
+  return { pages: [] };
+}
+
+export const GetPageInfoDetailsResponse: MessageFns<GetPageInfoDetailsResponse> = {
+  encode(message: GetPageInfoDetailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      PageInfoDetails.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPageInfoDetailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPageInfoDetailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(PageInfoDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPageInfoDetailsResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => PageInfoDetails.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPageInfoDetailsResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => PageInfoDetails.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPageInfoDetailsResponse>, I>>(base?: I): GetPageInfoDetailsResponse {
+    return GetPageInfoDetailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPageInfoDetailsResponse>, I>>(object: I): GetPageInfoDetailsResponse {
+    const message = createBaseGetPageInfoDetailsResponse();
+    message.pages = object.pages?.map((e) => PageInfoDetails.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePreSaveTransformRequest(): PreSaveTransformRequest {
+  return { title: "", text: "", userName: "", userAnonymous: false };
+}
+
+export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
+  encode(message: PreSaveTransformRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    if (message.userName !== "") {
+      writer.uint32(26).string(message.userName);
+    }
+    if (message.userAnonymous !== false) {
+      writer.uint32(32).bool(message.userAnonymous);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreSaveTransformRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreSaveTransformRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userAnonymous = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreSaveTransformRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      userName: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+        ? globalThis.String(object.user_name)
+        : "",
+      userAnonymous: isSet(object.userAnonymous)
+        ? globalThis.Boolean(object.userAnonymous)
+        : isSet(object.user_anonymous)
+        ? globalThis.Boolean(object.user_anonymous)
+        : false,
+    };
+  },
+
+  toJSON(message: PreSaveTransformRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.userName !== "") {
+      obj.userName = message.userName;
+    }
+    if (message.userAnonymous !== false) {
+      obj.userAnonymous = message.userAnonymous;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreSaveTransformRequest>, I>>(base?: I): PreSaveTransformRequest {
+    return PreSaveTransformRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreSaveTransformRequest>, I>>(object: I): PreSaveTransformRequest {
+    const message = createBasePreSaveTransformRequest();
+    message.title = object.title ?? "";
+    message.text = object.text ?? "";
+    message.userName = object.userName ?? "";
+    message.userAnonymous = object.userAnonymous ?? false;
+    return message;
+  },
+};
+
+function createBasePreSaveTransformResponse(): PreSaveTransformResponse {
+  return { text: "" };
+}
+
+export const PreSaveTransformResponse: MessageFns<PreSaveTransformResponse> = {
+  encode(message: PreSaveTransformResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreSaveTransformResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreSaveTransformResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreSaveTransformResponse {
+    return { text: isSet(object.text) ? globalThis.String(object.text) : "" };
+  },
+
+  toJSON(message: PreSaveTransformResponse): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreSaveTransformResponse>, I>>(base?: I): PreSaveTransformResponse {
+    return PreSaveTransformResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreSaveTransformResponse>, I>>(object: I): PreSaveTransformResponse {
+    const message = createBasePreSaveTransformResponse();
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseFormatCommentRequest(): FormatCommentRequest {
+  return { title: "", comment: "" };
+}
+
+export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
+  encode(message: FormatCommentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.comment !== "") {
+      writer.uint32(18).string(message.comment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FormatCommentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFormatCommentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FormatCommentRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+    };
+  },
+
+  toJSON(message: FormatCommentRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FormatCommentRequest>, I>>(base?: I): FormatCommentRequest {
+    return FormatCommentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FormatCommentRequest>, I>>(object: I): FormatCommentRequest {
+    const message = createBaseFormatCommentRequest();
+    message.title = object.title ?? "";
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseFormatCommentResponse(): FormatCommentResponse {
+  return { html: "" };
+}
+
+export const FormatCommentResponse: MessageFns<FormatCommentResponse> = {
+  encode(message: FormatCommentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.html !== "") {
+      writer.uint32(10).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FormatCommentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFormatCommentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FormatCommentResponse {
+    return { html: isSet(object.html) ? globalThis.String(object.html) : "" };
+  },
+
+  toJSON(message: FormatCommentResponse): unknown {
+    const obj: any = {};
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FormatCommentResponse>, I>>(base?: I): FormatCommentResponse {
+    return FormatCommentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FormatCommentResponse>, I>>(object: I): FormatCommentResponse {
+    const message = createBaseFormatCommentResponse();
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
+function createBaseConvertVariantRequest(): ConvertVariantRequest {
+  return { language: "", acceptLanguage: "", html: "" };
+}
+
+export const ConvertVariantRequest: MessageFns<ConvertVariantRequest> = {
+  encode(message: ConvertVariantRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.language !== "") {
+      writer.uint32(10).string(message.language);
+    }
+    if (message.acceptLanguage !== "") {
+      writer.uint32(18).string(message.acceptLanguage);
+    }
+    if (message.html !== "") {
+      writer.uint32(26).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConvertVariantRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConvertVariantRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.acceptLanguage = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConvertVariantRequest {
+    return {
+      language: isSet(object.language) ? globalThis.String(object.language) : "",
+      acceptLanguage: isSet(object.acceptLanguage)
+        ? globalThis.String(object.acceptLanguage)
+        : isSet(object.accept_language)
+        ? globalThis.String(object.accept_language)
+        : "",
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+    };
+  },
+
+  toJSON(message: ConvertVariantRequest): unknown {
+    const obj: any = {};
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.acceptLanguage !== "") {
+      obj.acceptLanguage = message.acceptLanguage;
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConvertVariantRequest>, I>>(base?: I): ConvertVariantRequest {
+    return ConvertVariantRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConvertVariantRequest>, I>>(object: I): ConvertVariantRequest {
+    const message = createBaseConvertVariantRequest();
+    message.language = object.language ?? "";
+    message.acceptLanguage = object.acceptLanguage ?? "";
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
+function createBaseConvertVariantResponse(): ConvertVariantResponse {
+  return { converted: false, variant: "", html: "" };
+}
+
+export const ConvertVariantResponse: MessageFns<ConvertVariantResponse> = {
+  encode(message: ConvertVariantResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.converted !== false) {
+      writer.uint32(8).bool(message.converted);
+    }
+    if (message.variant !== "") {
+      writer.uint32(18).string(message.variant);
+    }
+    if (message.html !== "") {
+      writer.uint32(26).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConvertVariantResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConvertVariantResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.converted = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.variant = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConvertVariantResponse {
+    return {
+      converted: isSet(object.converted) ? globalThis.Boolean(object.converted) : false,
+      variant: isSet(object.variant) ? globalThis.String(object.variant) : "",
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+    };
+  },
+
+  toJSON(message: ConvertVariantResponse): unknown {
+    const obj: any = {};
+    if (message.converted !== false) {
+      obj.converted = message.converted;
+    }
+    if (message.variant !== "") {
+      obj.variant = message.variant;
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConvertVariantResponse>, I>>(base?: I): ConvertVariantResponse {
+    return ConvertVariantResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConvertVariantResponse>, I>>(object: I): ConvertVariantResponse {
+    const message = createBaseConvertVariantResponse();
+    message.converted = object.converted ?? false;
+    message.variant = object.variant ?? "";
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
 export type ContentServiceService = typeof ContentServiceService;
 export const ContentServiceService = {
   /** Namespaces and aliases of this wiki (siteinfo namespaces/namespacealiases, title parsing). */
@@ -16320,6 +20304,44 @@ export const ContentServiceService = {
     responseDeserialize: (value: Buffer): RunJobsResponse => RunJobsResponse.decode(value),
   },
   /**
+   * --- Rendering extras (services/content/src/rpc/render-extra.ts) ---
+   * Pre-save transform of wikitext (action=parse pst/onlypst): subst:, signatures, pipe trick.
+   */
+  preSaveTransform: {
+    path: "/wiki.content.v1.ContentService/PreSaveTransform" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreSaveTransformRequest): Buffer =>
+      Buffer.from(PreSaveTransformRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreSaveTransformRequest => PreSaveTransformRequest.decode(value),
+    responseSerialize: (value: PreSaveTransformResponse): Buffer =>
+      Buffer.from(PreSaveTransformResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreSaveTransformResponse => PreSaveTransformResponse.decode(value),
+  },
+  /** An edit summary as HTML (action=parse summary, parsedcomment): autocomments and links. */
+  formatComment: {
+    path: "/wiki.content.v1.ContentService/FormatComment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FormatCommentRequest): Buffer => Buffer.from(FormatCommentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FormatCommentRequest => FormatCommentRequest.decode(value),
+    responseSerialize: (value: FormatCommentResponse): Buffer =>
+      Buffer.from(FormatCommentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FormatCommentResponse => FormatCommentResponse.decode(value),
+  },
+  /** Language variant conversion of rendered HTML for an Accept-Language header (LanguageConverter). */
+  convertVariant: {
+    path: "/wiki.content.v1.ContentService/ConvertVariant" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConvertVariantRequest): Buffer =>
+      Buffer.from(ConvertVariantRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConvertVariantRequest => ConvertVariantRequest.decode(value),
+    responseSerialize: (value: ConvertVariantResponse): Buffer =>
+      Buffer.from(ConvertVariantResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConvertVariantResponse => ConvertVariantResponse.decode(value),
+  },
+  /**
    * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
    * Each write is one transaction with its log entry and recent change.
    */
@@ -16449,6 +20471,98 @@ export const ContentServiceService = {
       Buffer.from(RecordLogEntriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RecordLogEntriesResponse => RecordLogEntriesResponse.decode(value),
   },
+  /**
+   * --- Link table queries (services/content/src/rpc/linkqueries.ts) ---
+   * The links of pages from one link table (prop=links|templates|categories|langlinks|images|
+   * extlinks), keyset-paginated in MediaWiki's order; continuation in MediaWiki's format.
+   */
+  listPageLinks: {
+    path: "/wiki.content.v1.ContentService/ListPageLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPageLinksRequest): Buffer => Buffer.from(ListPageLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPageLinksRequest => ListPageLinksRequest.decode(value),
+    responseSerialize: (value: ListPageLinksResponse): Buffer =>
+      Buffer.from(ListPageLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPageLinksResponse => ListPageLinksResponse.decode(value),
+  },
+  /**
+   * The pages linking to, transcluding or showing a title (list=backlinks|embeddedin|imageusage),
+   * with the pages linking through redirects (blredirect) as MediaWiki's ApiQueryBacklinks.
+   */
+  listBacklinks: {
+    path: "/wiki.content.v1.ContentService/ListBacklinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBacklinksRequest): Buffer => Buffer.from(ListBacklinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBacklinksRequest => ListBacklinksRequest.decode(value),
+    responseSerialize: (value: ListBacklinksResponse): Buffer =>
+      Buffer.from(ListBacklinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBacklinksResponse => ListBacklinksResponse.decode(value),
+  },
+  /** The members of a category (list=categorymembers) by sort key or by time added. */
+  listCategoryMembers: {
+    path: "/wiki.content.v1.ContentService/ListCategoryMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCategoryMembersRequest): Buffer =>
+      Buffer.from(ListCategoryMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCategoryMembersRequest => ListCategoryMembersRequest.decode(value),
+    responseSerialize: (value: ListCategoryMembersResponse): Buffer =>
+      Buffer.from(ListCategoryMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCategoryMembersResponse => ListCategoryMembersResponse.decode(value),
+  },
+  /** Pages with external links matching a protocol and a host/path pattern (list=exturlusage). */
+  listExternalLinkUsage: {
+    path: "/wiki.content.v1.ContentService/ListExternalLinkUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListExternalLinkUsageRequest): Buffer =>
+      Buffer.from(ListExternalLinkUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListExternalLinkUsageRequest => ListExternalLinkUsageRequest.decode(value),
+    responseSerialize: (value: ListExternalLinkUsageResponse): Buffer =>
+      Buffer.from(ListExternalLinkUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListExternalLinkUsageResponse => ListExternalLinkUsageResponse.decode(value),
+  },
+  /** page_props of pages (prop=pageprops), optionally only the named properties. */
+  getPageProps: {
+    path: "/wiki.content.v1.ContentService/GetPageProps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPagePropsRequest): Buffer => Buffer.from(GetPagePropsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPagePropsRequest => GetPagePropsRequest.decode(value),
+    responseSerialize: (value: GetPagePropsResponse): Buffer =>
+      Buffer.from(GetPagePropsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPagePropsResponse => GetPagePropsResponse.decode(value),
+  },
+  /** Member counts and hidden flag of categories (prop=categoryinfo). */
+  getCategoryInfo: {
+    path: "/wiki.content.v1.ContentService/GetCategoryInfo" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCategoryInfoRequest): Buffer =>
+      Buffer.from(GetCategoryInfoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCategoryInfoRequest => GetCategoryInfoRequest.decode(value),
+    responseSerialize: (value: GetCategoryInfoResponse): Buffer =>
+      Buffer.from(GetCategoryInfoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCategoryInfoResponse => GetCategoryInfoResponse.decode(value),
+  },
+  /**
+   * --- prop=info details (services/content/src/rpc/pages.ts) ---
+   * Display titles and watchlist facts of titles (inprop=displaytitle|varianttitles|watched|
+   * notificationtimestamp|watchers|visitingwatchers).
+   */
+  getPageInfoDetails: {
+    path: "/wiki.content.v1.ContentService/GetPageInfoDetails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPageInfoDetailsRequest): Buffer =>
+      Buffer.from(GetPageInfoDetailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPageInfoDetailsRequest => GetPageInfoDetailsRequest.decode(value),
+    responseSerialize: (value: GetPageInfoDetailsResponse): Buffer =>
+      Buffer.from(GetPageInfoDetailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPageInfoDetailsResponse => GetPageInfoDetailsResponse.decode(value),
+  },
 } as const;
 
 export interface ContentServiceServer extends UntypedServiceImplementation {
@@ -16509,6 +20623,15 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
   runJobs: handleUnaryCall<RunJobsRequest, RunJobsResponse>;
   /**
+   * --- Rendering extras (services/content/src/rpc/render-extra.ts) ---
+   * Pre-save transform of wikitext (action=parse pst/onlypst): subst:, signatures, pipe trick.
+   */
+  preSaveTransform: handleUnaryCall<PreSaveTransformRequest, PreSaveTransformResponse>;
+  /** An edit summary as HTML (action=parse summary, parsedcomment): autocomments and links. */
+  formatComment: handleUnaryCall<FormatCommentRequest, FormatCommentResponse>;
+  /** Language variant conversion of rendered HTML for an Accept-Language header (LanguageConverter). */
+  convertVariant: handleUnaryCall<ConvertVariantRequest, ConvertVariantResponse>;
+  /**
    * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
    * Each write is one transaction with its log entry and recent change.
    */
@@ -16533,6 +20656,31 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
    * idempotent on each entry's origin key.
    */
   recordLogEntries: handleUnaryCall<RecordLogEntriesRequest, RecordLogEntriesResponse>;
+  /**
+   * --- Link table queries (services/content/src/rpc/linkqueries.ts) ---
+   * The links of pages from one link table (prop=links|templates|categories|langlinks|images|
+   * extlinks), keyset-paginated in MediaWiki's order; continuation in MediaWiki's format.
+   */
+  listPageLinks: handleUnaryCall<ListPageLinksRequest, ListPageLinksResponse>;
+  /**
+   * The pages linking to, transcluding or showing a title (list=backlinks|embeddedin|imageusage),
+   * with the pages linking through redirects (blredirect) as MediaWiki's ApiQueryBacklinks.
+   */
+  listBacklinks: handleUnaryCall<ListBacklinksRequest, ListBacklinksResponse>;
+  /** The members of a category (list=categorymembers) by sort key or by time added. */
+  listCategoryMembers: handleUnaryCall<ListCategoryMembersRequest, ListCategoryMembersResponse>;
+  /** Pages with external links matching a protocol and a host/path pattern (list=exturlusage). */
+  listExternalLinkUsage: handleUnaryCall<ListExternalLinkUsageRequest, ListExternalLinkUsageResponse>;
+  /** page_props of pages (prop=pageprops), optionally only the named properties. */
+  getPageProps: handleUnaryCall<GetPagePropsRequest, GetPagePropsResponse>;
+  /** Member counts and hidden flag of categories (prop=categoryinfo). */
+  getCategoryInfo: handleUnaryCall<GetCategoryInfoRequest, GetCategoryInfoResponse>;
+  /**
+   * --- prop=info details (services/content/src/rpc/pages.ts) ---
+   * Display titles and watchlist facts of titles (inprop=displaytitle|varianttitles|watched|
+   * notificationtimestamp|watchers|visitingwatchers).
+   */
+  getPageInfoDetails: handleUnaryCall<GetPageInfoDetailsRequest, GetPageInfoDetailsResponse>;
 }
 
 export interface ContentServiceClient extends Client {
@@ -16847,6 +20995,57 @@ export interface ContentServiceClient extends Client {
     callback: (error: ServiceError | null, response: RunJobsResponse) => void,
   ): ClientUnaryCall;
   /**
+   * --- Rendering extras (services/content/src/rpc/render-extra.ts) ---
+   * Pre-save transform of wikitext (action=parse pst/onlypst): subst:, signatures, pipe trick.
+   */
+  preSaveTransform(
+    request: PreSaveTransformRequest,
+    callback: (error: ServiceError | null, response: PreSaveTransformResponse) => void,
+  ): ClientUnaryCall;
+  preSaveTransform(
+    request: PreSaveTransformRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreSaveTransformResponse) => void,
+  ): ClientUnaryCall;
+  preSaveTransform(
+    request: PreSaveTransformRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreSaveTransformResponse) => void,
+  ): ClientUnaryCall;
+  /** An edit summary as HTML (action=parse summary, parsedcomment): autocomments and links. */
+  formatComment(
+    request: FormatCommentRequest,
+    callback: (error: ServiceError | null, response: FormatCommentResponse) => void,
+  ): ClientUnaryCall;
+  formatComment(
+    request: FormatCommentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FormatCommentResponse) => void,
+  ): ClientUnaryCall;
+  formatComment(
+    request: FormatCommentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FormatCommentResponse) => void,
+  ): ClientUnaryCall;
+  /** Language variant conversion of rendered HTML for an Accept-Language header (LanguageConverter). */
+  convertVariant(
+    request: ConvertVariantRequest,
+    callback: (error: ServiceError | null, response: ConvertVariantResponse) => void,
+  ): ClientUnaryCall;
+  convertVariant(
+    request: ConvertVariantRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConvertVariantResponse) => void,
+  ): ClientUnaryCall;
+  convertVariant(
+    request: ConvertVariantRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConvertVariantResponse) => void,
+  ): ClientUnaryCall;
+  /**
    * --- Page lifecycle, logs and recent changes (services/content/src/rpc/lifecycle.ts, logs.ts) ---
    * Each write is one transaction with its log entry and recent change.
    */
@@ -17038,6 +21237,129 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Link table queries (services/content/src/rpc/linkqueries.ts) ---
+   * The links of pages from one link table (prop=links|templates|categories|langlinks|images|
+   * extlinks), keyset-paginated in MediaWiki's order; continuation in MediaWiki's format.
+   */
+  listPageLinks(
+    request: ListPageLinksRequest,
+    callback: (error: ServiceError | null, response: ListPageLinksResponse) => void,
+  ): ClientUnaryCall;
+  listPageLinks(
+    request: ListPageLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPageLinksResponse) => void,
+  ): ClientUnaryCall;
+  listPageLinks(
+    request: ListPageLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPageLinksResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The pages linking to, transcluding or showing a title (list=backlinks|embeddedin|imageusage),
+   * with the pages linking through redirects (blredirect) as MediaWiki's ApiQueryBacklinks.
+   */
+  listBacklinks(
+    request: ListBacklinksRequest,
+    callback: (error: ServiceError | null, response: ListBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listBacklinks(
+    request: ListBacklinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listBacklinks(
+    request: ListBacklinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  /** The members of a category (list=categorymembers) by sort key or by time added. */
+  listCategoryMembers(
+    request: ListCategoryMembersRequest,
+    callback: (error: ServiceError | null, response: ListCategoryMembersResponse) => void,
+  ): ClientUnaryCall;
+  listCategoryMembers(
+    request: ListCategoryMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCategoryMembersResponse) => void,
+  ): ClientUnaryCall;
+  listCategoryMembers(
+    request: ListCategoryMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCategoryMembersResponse) => void,
+  ): ClientUnaryCall;
+  /** Pages with external links matching a protocol and a host/path pattern (list=exturlusage). */
+  listExternalLinkUsage(
+    request: ListExternalLinkUsageRequest,
+    callback: (error: ServiceError | null, response: ListExternalLinkUsageResponse) => void,
+  ): ClientUnaryCall;
+  listExternalLinkUsage(
+    request: ListExternalLinkUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListExternalLinkUsageResponse) => void,
+  ): ClientUnaryCall;
+  listExternalLinkUsage(
+    request: ListExternalLinkUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListExternalLinkUsageResponse) => void,
+  ): ClientUnaryCall;
+  /** page_props of pages (prop=pageprops), optionally only the named properties. */
+  getPageProps(
+    request: GetPagePropsRequest,
+    callback: (error: ServiceError | null, response: GetPagePropsResponse) => void,
+  ): ClientUnaryCall;
+  getPageProps(
+    request: GetPagePropsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPagePropsResponse) => void,
+  ): ClientUnaryCall;
+  getPageProps(
+    request: GetPagePropsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPagePropsResponse) => void,
+  ): ClientUnaryCall;
+  /** Member counts and hidden flag of categories (prop=categoryinfo). */
+  getCategoryInfo(
+    request: GetCategoryInfoRequest,
+    callback: (error: ServiceError | null, response: GetCategoryInfoResponse) => void,
+  ): ClientUnaryCall;
+  getCategoryInfo(
+    request: GetCategoryInfoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCategoryInfoResponse) => void,
+  ): ClientUnaryCall;
+  getCategoryInfo(
+    request: GetCategoryInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCategoryInfoResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- prop=info details (services/content/src/rpc/pages.ts) ---
+   * Display titles and watchlist facts of titles (inprop=displaytitle|varianttitles|watched|
+   * notificationtimestamp|watchers|visitingwatchers).
+   */
+  getPageInfoDetails(
+    request: GetPageInfoDetailsRequest,
+    callback: (error: ServiceError | null, response: GetPageInfoDetailsResponse) => void,
+  ): ClientUnaryCall;
+  getPageInfoDetails(
+    request: GetPageInfoDetailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPageInfoDetailsResponse) => void,
+  ): ClientUnaryCall;
+  getPageInfoDetails(
+    request: GetPageInfoDetailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPageInfoDetailsResponse) => void,
   ): ClientUnaryCall;
 }
 
