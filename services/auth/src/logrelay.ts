@@ -119,7 +119,7 @@ export class LogRelay {
         if (!this.running) break;
         backoff = backoff ? Math.min(backoff * 2, MAX_BACKOFF_MS) : POLL_MS;
         // Once per outage at warn level: the outbox keeps every entry meanwhile.
-        if (!this.failing) this.log.warn({ err }, 'log relay: delivery to content failed; retrying with backoff');
+        if (!this.failing) this.log.warn({ err }, 'log relay: delivery failed (content or the token store unavailable); retrying with backoff');
         else this.log.debug({ err, backoffMs: backoff }, 'log relay: delivery still failing');
         this.failing = true;
       }

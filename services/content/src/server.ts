@@ -101,7 +101,7 @@ export const contentService: ServiceModule = {
           ...listingHandlers(ctx),
           ...replicationHandlers(probe),
           ...feedHandlers(new ChangeFeedStore(rt.db, codec)),
-          ...editHandlers(ctx, limiter),
+          ...editHandlers(ctx, limiter, rendering.service),
           ...compareHandlers(ctx),
           ...lifecycleHandlers(ctx),
           ...logHandlers(ctx),

@@ -16,7 +16,9 @@ import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
 import { isoTimestamp } from '../rpc/records.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import type { RateLimiter } from '../store/ratelimit.js';
+import type { WikitextPst } from '../rpc/render-extra.js';
 import { checkProtection } from '../store/protection.js';
+import { nowToTheSecond } from '../store/logging.js';
 import { saveRevision } from '../store/save.js';
 import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
 import { describeChange } from './change-type.js';
@@ -38,6 +40,8 @@ export interface EditDeps {
   codec: TitleCodec;
   revisions: RevisionStore;
   limiter: RateLimiter;
+  /** The pre-save transform of wikitext (signatures, subst:, pipe trick). */
+  pst: WikitextPst;
 }
 
 /** Attempts of one edit: a page created concurrently by another edit makes the next attempt an update. */
@@ -376,7 +380,15 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     if (section === 'new' && text.trim() === '') throw invalidArgument('emptynewsection', 'Creating empty new sections is not possible.');
   }
   if (Buffer.byteLength(content, 'utf8') > maxBytes) throw tooBig();
-  content = prepareContent(model, content);
+  // The save's time, for the revision and the signatures in its text alike.
+  const now = nowToTheSecond();
+  // DerivedPageDataUpdater::prepareContent: the pre-save transform of the page's whole new text
+  // (after section replacement and merge, before the nochange check); md5 was checked against
+  // the text as sent. Other models only get their line endings normalized.
+  content =
+    model === 'wikitext'
+      ? await deps.pst(content, target, { name: actor.name, anonymous: actor.id === 0 }, now)
+      : prepareContent(model, content);
 
   const title = codec.prefixedText(target.ns, target.dbkey);
   const dbkey = codec.prefixedDbKey(target.ns, target.dbkey);
@@ -415,6 +427,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     bot: req.bot && has(actor, 'bot'),
     autopatrol: has(actor, 'autopatrol'),
     tags,
+    timestamp: now,
   });
   return {
     created: saved.created,
