@@ -25,6 +25,7 @@ import {
   PreSaveTransformRequest,
   type PreSaveTransformResponse,
   FormatCommentRequest,
+  FormatCommentsRequest,
   type FormatCommentResponse,
   ConvertVariantRequest,
   type ConvertVariantResponse,
@@ -32,6 +33,9 @@ import {
   ExpandTemplatesRequest,
   type ExpandTemplatesResponse,
   GetRevisionHtmlRequest,
+  LintWikitextRequest,
+  type LintWikitextResponse,
+  TransformWikitextToHtmlRequest,
   type GetRevisionHtmlResponse,
   GetLanguageLinksRequest,
   type GetLanguageLinksResponse,
@@ -225,12 +229,26 @@ export class ContentClient {
   formatComment(req: Partial<FormatCommentRequest>, o?: CallOpts): Promise<FormatCommentResponse> {
     return unary(this.c, this.c.formatComment, FormatCommentRequest.fromPartial(req), o);
   }
+  /**
+   * Many edit summaries as HTML in one call (parsedcomment of a listing), in order; each with the
+   * prefixed title its autocomments link to. No call for an empty list.
+   */
+  async formatComments(comments: { title: string; comment: string }[], o?: CallOpts): Promise<string[]> {
+    if (comments.length === 0) return [];
+    return (await unary(this.c, this.c.formatComments, FormatCommentsRequest.fromPartial({ comments }), o)).html;
+  }
   /** Rendered HTML in the language variant an Accept-Language header asks for (converted=false: unchanged). */
   convertVariant(req: Partial<ConvertVariantRequest>, o?: CallOpts): Promise<ConvertVariantResponse> {
     return unary(this.c, this.c.convertVariant, ConvertVariantRequest.fromPartial(req), o);
   }
   getRevisionHtml(req: Partial<GetRevisionHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
     return unary(this.c, this.c.getRevisionHtml, GetRevisionHtmlRequest.fromPartial(req), o);
+  }
+  lintWikitext(req: Partial<LintWikitextRequest>, o?: CallOpts): Promise<LintWikitextResponse> {
+    return unary(this.c, this.c.lintWikitext, LintWikitextRequest.fromPartial(req), o);
+  }
+  transformWikitextToHtml(req: Partial<TransformWikitextToHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
+    return unary(this.c, this.c.transformWikitextToHtml, TransformWikitextToHtmlRequest.fromPartial(req), o);
   }
   getLanguageLinks(req: Partial<GetLanguageLinksRequest>, o?: CallOpts): Promise<GetLanguageLinksResponse> {
     return unary(this.c, this.c.getLanguageLinks, GetLanguageLinksRequest.fromPartial(req), o);

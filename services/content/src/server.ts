@@ -18,6 +18,7 @@ import { listingHandlers } from './rpc/listing.js';
 import { ReplicaLagProbe, replicationHandlers } from './rpc/replication.js';
 import { renderHandlers } from './rpc/render.js';
 import { renderExtraHandlers } from './rpc/render-extra.js';
+import { renderLintHandlers } from './rpc/render-lint.js';
 import { startRendering } from './render/setup.js';
 import { ChangeFeedStore } from './store/feed.js';
 import { feedHandlers } from './rpc/feed.js';
@@ -107,6 +108,7 @@ export const contentService: ServiceModule = {
           ...logHandlers(ctx),
           ...renderHandlers(ctx, rendering.service, rendering.jobs),
           ...renderExtraHandlers(ctx, rendering.service),
+          ...renderLintHandlers(ctx, rendering.service),
           ...linkQueryHandlers(ctx),
         }),
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo)),

@@ -90,7 +90,7 @@ function compareSide(p: Params, prefix: Prefix): CompareSide {
 }
 
 /** ApiComparePages::setVals for one side. */
-function addSideVals(vals: ResultObject, prefix: Prefix, side: CompareSideResult | undefined, props: Set<string>, rights: readonly string[]): void {
+function addSideVals(vals: ResultObject, prefix: Prefix, side: CompareSideResult | undefined, props: Set<string>, rights: readonly string[], parsedComment: string | undefined): void {
   const rev = side?.revision;
   const page = side?.page;
   if (!rev) return;
@@ -116,8 +116,7 @@ function addSideVals(vals: ResultObject, prefix: Prefix, side: CompareSideResult
   if (deleted & DELETED_COMMENT) vals[`${prefix}commenthidden`] = true;
   if ((props.has('comment') || props.has('parsedcomment')) && canSee(DELETED_COMMENT)) {
     if (props.has('comment')) vals[`${prefix}comment`] = rev.comment;
-    // Comment formatting (links, section arrows) comes with the renderer; until then the escaped text.
-    if (props.has('parsedcomment')) vals[`${prefix}parsedcomment`] = escapeHtml(rev.comment);
+    if (props.has('parsedcomment')) vals[`${prefix}parsedcomment`] = parsedComment ?? escapeHtml(rev.comment);
   }
   if (deleted & (DELETED_TEXT | DELETED_USER | DELETED_COMMENT) && deleted & DELETED_RESTRICTED) vals[`${prefix}suppressed`] = true;
 }
@@ -160,8 +159,12 @@ export const compareModule: ModuleDecl = {
     for (const w of res.warnings) ctx.addWarning('compare', { code: w.code, text: w.text });
 
     const vals: ResultObject = {};
-    addSideVals(vals, 'from', res.from, props, rights);
-    addSideVals(vals, 'to', res.to, props, rights);
+    // Both sides' comments formatted in one call, each linking autocomments to its own page.
+    const commented = props.has('parsedcomment') ? [res.from, res.to].filter((s) => s?.revision && s.page) : [];
+    const parsed = await ctx.deps.clients.content.formatComments(commented.map((s) => ({ title: s!.page!.title, comment: s!.revision!.comment })));
+    const parsedOf = (side: CompareSideResult | undefined) => (side ? parsed[commented.indexOf(side)] : undefined);
+    addSideVals(vals, 'from', res.from, props, rights, parsedOf(res.from));
+    addSideVals(vals, 'to', res.to, props, rights, parsedOf(res.to));
     if (props.has('rel')) {
       if (res.from?.prevRevId) vals.prev = res.from.prevRevId;
       if (res.to?.nextRevId) vals.next = res.to.nextRevId;

@@ -75,7 +75,8 @@ export const uploadModule: ModuleDecl = {
     if (res.result === 'Success') out.filename = res.filename;
     if (res.hasWarnings && res.warnings) out.warnings = warningsResult(res.warnings);
     if (res.result === 'Success' && res.file) {
-      const info = fileInfoValues(res.file, UPLOAD_INFO_PROPS, ctx.deps.config.server);
+      const [parsedComment] = await ctx.deps.clients.content.formatComments([{ title: res.file.title, comment: res.file.comment }]);
+      const info = fileInfoValues(res.file, UPLOAD_INFO_PROPS, ctx.deps.config.server, parsedComment);
       // MediaWiki builds the result from the title it had before the upload: a description page
       // created by this upload has no id there yet, so no short URL.
       if (!res.warnings?.exists) delete info.descriptionshorturl;

@@ -64,8 +64,9 @@ export const allimagesModule: ModuleDecl = {
       limit: p.limit as number,
       continue: typeof p.continue === 'string' ? p.continue : '',
     });
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.files.map((v) => ({ title: v.title, comment: v.comment }))) : [];
     run.data.allimages = setIndexedTagName(
-      resp.files.map((v) => ({ name: v.name, ...fileInfoValues(v, props, ctx.deps.config.server), ns: 6, title: v.title })),
+      resp.files.map((v, i) => ({ name: v.name, ...fileInfoValues(v, props, ctx.deps.config.server, parsed[i]), ns: 6, title: v.title })),
       'img',
     );
     if (resp.continueFrom) run.continuation.addContinueParam('allimages', 'aicontinue', resp.continueFrom);

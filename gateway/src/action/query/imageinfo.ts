@@ -28,8 +28,8 @@ function commonMetadata(json: string): { name: string; value: unknown }[] {
   return Array.isArray(nested) ? (nested as { name: string; value: unknown }[]).filter((m) => !m.name.startsWith('_MW')).map((m) => ({ name: m.name, value: m.value })) : [];
 }
 
-/** ApiQueryImageInfo::getInfo for one version, in MediaWiki's key order. */
-export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, server: string): ResultObject {
+/** ApiQueryImageInfo::getInfo for one version, in MediaWiki's key order (parsedComment from formatComments). */
+export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, server: string, parsedComment?: string): ResultObject {
   const vals: ResultObject = {};
   if (props.has('timestamp')) vals.timestamp = isoTimestamp(v.timestamp);
   if (props.has('user')) vals.user = v.user;
@@ -39,7 +39,7 @@ export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, serve
     vals.width = v.width;
     vals.height = v.height;
   }
-  if (props.has('parsedcomment')) vals.parsedcomment = escapeHtmlNoQuotes(v.comment);
+  if (props.has('parsedcomment')) vals.parsedcomment = parsedComment ?? escapeHtmlNoQuotes(v.comment);
   if (props.has('comment')) vals.comment = v.comment;
   if (props.has('canonicaltitle')) vals.canonicaltitle = v.title;
   if (props.has('url')) {
@@ -106,6 +106,10 @@ export const imageinfoModule: ModuleDecl = {
       start: typeof p.start === 'string' ? toIso(p.start) : '',
       end: typeof p.end === 'string' ? toIso(p.end) : '',
     });
+    // Every listed version's description formatted in one call, linked to its file page.
+    const described = props.has('parsedcomment') ? resp.files.flatMap((f) => (f.exists ? f.versions : [])) : [];
+    const parsedList = await ctx.deps.clients.content.formatComments(described.map((v) => ({ title: v.title, comment: v.comment })));
+    const parsed = new Map(described.map((v, i) => [v, parsedList[i]]));
     for (const [i, e] of sorted.entries()) {
       const file = resp.files[i];
       const entry = run.pages.get(e.id);
@@ -117,7 +121,7 @@ export const imageinfoModule: ModuleDecl = {
       let versions = file.versions;
       if (contName === key && contTime) versions = versions.filter((v) => v.timestamp <= toIso(contTime));
       entry.imageinfo = setIndexedTagName(
-        versions.map((v) => fileInfoValues(v, props, ctx.deps.config.server)),
+        versions.map((v) => fileInfoValues(v, props, ctx.deps.config.server, parsed.get(v))),
         'ii',
       );
       if (file.continueTimestamp) {

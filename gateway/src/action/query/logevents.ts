@@ -52,8 +52,9 @@ export const logeventsModule: ModuleDecl = {
     });
     const events = resp.events.slice(0, limit);
     const next = resp.events[limit];
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(events.map((e) => ({ title: e.title, comment: e.comment }))) : [];
     run.data.logevents = setIndexedTagName(
-      events.map((e): ResultObject => {
+      events.map((e, i): ResultObject => {
         const out: ResultObject = {};
         if (props.has('ids')) out.logid = e.logId;
         if (props.has('title')) {
@@ -73,6 +74,7 @@ export const logeventsModule: ModuleDecl = {
         if (props.has('userid')) out.userid = e.userId;
         if (props.has('timestamp')) out.timestamp = e.timestamp;
         if (props.has('comment')) out.comment = e.comment;
+        if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
         if (props.has('tags')) out.tags = setIndexedTagName([...e.tags], 'tag');
         return out;
       }),

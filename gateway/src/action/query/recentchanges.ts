@@ -18,7 +18,7 @@ function showFilters(show: string[]): Record<'minor' | 'bot' | 'anon' | 'redirec
   return f;
 }
 
-function changeResult(c: RecentChange, props: Set<string>): ResultObject {
+function changeResult(c: RecentChange, props: Set<string>, parsedComment: string | undefined): ResultObject {
   const out: ResultObject = { type: c.type };
   if (props.has('title')) {
     out.ns = c.ns;
@@ -46,6 +46,7 @@ function changeResult(c: RecentChange, props: Set<string>): ResultObject {
   }
   if (props.has('timestamp')) out.timestamp = c.timestamp;
   if (props.has('comment')) out.comment = c.comment;
+  if (parsedComment !== undefined) out.parsedcomment = parsedComment;
   if (props.has('redirect')) out.redirect = c.redirect;
   if (props.has('patrolled')) {
     out.patrolled = c.patrolled !== 0;
@@ -124,8 +125,9 @@ export const recentchangesModule: ModuleDecl = {
     });
     const changes = resp.changes.slice(0, limit);
     const next = resp.changes[limit];
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.recentchanges = setIndexedTagName(
-      changes.map((c) => changeResult(c, props)),
+      changes.map((c, i) => changeResult(c, props, parsed[i])),
       'rc',
     );
     if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', `${mwOfIso(next.timestamp)}|${next.rcId}`);

@@ -64,6 +64,8 @@ export interface RevisionOutputOptions {
   slots: readonly string[] | undefined;
   /** Rights of the caller, for revision-deleted fields. */
   rights: readonly string[];
+  /** parsedcomment by revision id (formatted in one batch before the output). */
+  parsedComments?: ReadonlyMap<number, string>;
 }
 
 /** Bits IS_DELETED (1) and CANNOT_VIEW (2) of ApiQueryRevisionsBase::checkRevDel. */
@@ -169,9 +171,7 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
       vals.commenthidden = true;
       anyHidden = true;
     }
-    // Comment formatting (links, section arrows) comes with the renderer; until then the comment
-    // is its escaped text.
-    if (!comment.cannotView) vals.parsedcomment = escapeHtmlNoQuotes(rev.comment);
+    if (!comment.cannotView) vals.parsedcomment = o.parsedComments?.get(rev.id) ?? escapeHtmlNoQuotes(rev.comment);
   }
   if (props.has('tags')) vals.tags = setIndexedTagName([...rev.tags], 'tag');
   if (anyHidden && rev.deleted & DELETED_RESTRICTED) vals.suppressed = true;
@@ -404,6 +404,12 @@ export const revisionsModule: GeneratorModule = {
     const limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
     const selection = await SELECT[mode](ctx, run, p, limit, withContent);
     if (selection.next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', selection.next);
+    if (p.props.has('parsedcomment')) {
+      const pageOf = (rev: Revision) => run.pages.get(run.pageSet.revisionPages.get(rev.id) ?? rev.pageId);
+      const shown = selection.revisions.filter((rev) => !revDel(rev, DELETED_COMMENT, out.rights).cannotView && pageOf(rev) !== undefined);
+      const html = await ctx.deps.clients.content.formatComments(shown.map((rev) => ({ title: String(pageOf(rev)!.title), comment: rev.comment })));
+      out.parsedComments = new Map(shown.map((rev, i) => [rev.id, html[i]!]));
+    }
     for (const rev of selection.revisions) {
       addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));
     }

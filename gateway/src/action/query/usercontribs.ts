@@ -63,8 +63,9 @@ export const usercontribsModule: ModuleDecl = {
     });
     const contribs = resp.contribs.slice(0, limit);
     const next = resp.contribs[limit];
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(contribs.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.usercontribs = setIndexedTagName(
-      contribs.map((c): ResultObject => {
+      contribs.map((c, i): ResultObject => {
         const out: ResultObject = { userid: c.userId, user: c.user };
         if (props.has('ids')) {
           out.pageid = c.pageId;
@@ -82,6 +83,7 @@ export const usercontribsModule: ModuleDecl = {
           out.top = c.top;
         }
         if (props.has('comment')) out.comment = c.comment;
+        if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
         if (props.has('patrolled')) {
           out.patrolled = c.patrolled === 1 || c.patrolled === 2;
           out.autopatrolled = c.patrolled === 2;

@@ -4,7 +4,7 @@
  */
 import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { requireWatchlistUser } from '../modules/watch.js';
-import { escapeHtmlNoQuotes, isoTimestamp } from './encoding.js';
+import { isoTimestamp } from './encoding.js';
 import { queryRunOf } from './run.js';
 
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
@@ -64,8 +64,9 @@ export const watchlistModule: ModuleDecl = {
       show,
       allRevisions: p.allrev === true,
     });
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.watchlist = setIndexedTagName(
-      resp.changes.map((c): ResultObject => {
+      resp.changes.map((c, i): ResultObject => {
         const v: ResultObject = { type: c.type };
         if (props.has('title') || props.has('ids')) {
           v.ns = c.ns;
@@ -93,7 +94,7 @@ export const watchlistModule: ModuleDecl = {
         if (props.has('timestamp')) v.timestamp = c.timestamp;
         if (props.has('notificationtimestamp')) v.notificationtimestamp = c.notificationTimestamp;
         if (props.has('comment')) v.comment = c.comment;
-        if (props.has('parsedcomment')) v.parsedcomment = escapeHtmlNoQuotes(c.comment);
+        if (props.has('parsedcomment')) v.parsedcomment = parsed[i]!;
         if (props.has('loginfo') && c.type === 'log') {
           v.logid = c.logId;
           v.logtype = c.logType;

@@ -7,11 +7,13 @@ import type {
   ConvertVariantResponse,
   FormatCommentRequest,
   FormatCommentResponse,
+  FormatCommentsRequest,
+  FormatCommentsResponse,
   PreSaveTransformRequest,
   PreSaveTransformResponse,
 } from '@quire/proto/wiki/content/v1/content';
 import type { RenderService } from '../render/service.js';
-import { formatComment } from '../render/transform/comment.js';
+import { formatComment, formatComments, type CommentOf } from '../render/transform/comment.js';
 import { preSaveTransform, type PstUser } from '../render/transform/pst.js';
 import type { TitleRef } from '../render/types.js';
 import { convertHtml, headerVariant } from '../render/variants/index.js';
@@ -42,6 +44,13 @@ export function renderExtraHandlers(ctx: ContentContext, svc: RenderService) {
     async formatComment(req: FormatCommentRequest): Promise<FormatCommentResponse> {
       const t = parsePageTitleOrThrow(ctx.codec, req.title || 'API');
       return { html: await formatComment(req.comment, { ns: t.ns, dbkey: t.dbkey }, ctx.codec, svc.lookup) };
+    },
+    async formatComments(req: FormatCommentsRequest): Promise<FormatCommentsResponse> {
+      const items = req.comments.map((c): CommentOf => {
+        const t = parsePageTitleOrThrow(ctx.codec, c.title || 'API');
+        return { comment: c.comment, self: { ns: t.ns, dbkey: t.dbkey } };
+      });
+      return { html: await formatComments(items, ctx.codec, svc.lookup) };
     },
     async convertVariant(req: ConvertVariantRequest): Promise<ConvertVariantResponse> {
       const variant = headerVariant(req.language, req.acceptLanguage);

@@ -1618,6 +1618,43 @@ export interface ConvertVariantResponse {
   html: string;
 }
 
+export interface FormatCommentsRequest {
+  /** each with the page its autocomments link to */
+  comments: FormatCommentRequest[];
+}
+
+export interface FormatCommentsResponse {
+  /** in request order */
+  html: string[];
+}
+
+export interface LintWikitextRequest {
+  /**
+   * With has_text: lint `text` as the page `title` (default "Main Page"); else the revision rev_id,
+   * else the latest revision of `title`.
+   */
+  title: string;
+  revId: number;
+  hasText: boolean;
+  text: string;
+}
+
+export interface LintWikitextResponse {
+  /**
+   * The lints as Parsoid's JSON array ([{type, dsr, params}], dsr in UTF-8 bytes); their params
+   * differ by type, so they cross as JSON.
+   */
+  lintsJson: string;
+  revId: number;
+}
+
+export interface TransformWikitextToHtmlRequest {
+  text: string;
+  /** The page context (default "Main Page"); rev_id, when given, must be a revision of that page. */
+  title: string;
+  revId: number;
+}
+
 function createBaseNamespace(): Namespace {
   return {
     id: 0,
@@ -20074,6 +20111,469 @@ export const ConvertVariantResponse: MessageFns<ConvertVariantResponse> = {
   },
 };
 
+function createBaseFormatCommentsRequest(): FormatCommentsRequest {
+  return { comments: [] };
+}
+
+export const FormatCommentsRequest: MessageFns<FormatCommentsRequest> = {
+  encode(message: FormatCommentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.comments) {
+      FormatCommentRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FormatCommentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFormatCommentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.comments.push(FormatCommentRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FormatCommentsRequest {
+    return {
+      comments: globalThis.Array.isArray(object?.comments)
+        ? object.comments.map((e: any) => FormatCommentRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FormatCommentsRequest): unknown {
+    const obj: any = {};
+    if (message.comments?.length) {
+      obj.comments = message.comments.map((e) => FormatCommentRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FormatCommentsRequest>, I>>(base?: I): FormatCommentsRequest {
+    return FormatCommentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FormatCommentsRequest>, I>>(object: I): FormatCommentsRequest {
+    const message = createBaseFormatCommentsRequest();
+    message.comments = object.comments?.map((e) => FormatCommentRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFormatCommentsResponse(): FormatCommentsResponse {
+  return { html: [] };
+}
+
+export const FormatCommentsResponse: MessageFns<FormatCommentsResponse> = {
+  encode(message: FormatCommentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.html) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FormatCommentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFormatCommentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.html.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FormatCommentsResponse {
+    return { html: globalThis.Array.isArray(object?.html) ? object.html.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FormatCommentsResponse): unknown {
+    const obj: any = {};
+    if (message.html?.length) {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FormatCommentsResponse>, I>>(base?: I): FormatCommentsResponse {
+    return FormatCommentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FormatCommentsResponse>, I>>(object: I): FormatCommentsResponse {
+    const message = createBaseFormatCommentsResponse();
+    message.html = object.html?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLintWikitextRequest(): LintWikitextRequest {
+  return { title: "", revId: 0, hasText: false, text: "" };
+}
+
+export const LintWikitextRequest: MessageFns<LintWikitextRequest> = {
+  encode(message: LintWikitextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(16).int64(message.revId);
+    }
+    if (message.hasText !== false) {
+      writer.uint32(24).bool(message.hasText);
+    }
+    if (message.text !== "") {
+      writer.uint32(34).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LintWikitextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLintWikitextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.hasText = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LintWikitextRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      hasText: isSet(object.hasText)
+        ? globalThis.Boolean(object.hasText)
+        : isSet(object.has_text)
+        ? globalThis.Boolean(object.has_text)
+        : false,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: LintWikitextRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.hasText !== false) {
+      obj.hasText = message.hasText;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LintWikitextRequest>, I>>(base?: I): LintWikitextRequest {
+    return LintWikitextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LintWikitextRequest>, I>>(object: I): LintWikitextRequest {
+    const message = createBaseLintWikitextRequest();
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    message.hasText = object.hasText ?? false;
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseLintWikitextResponse(): LintWikitextResponse {
+  return { lintsJson: "", revId: 0 };
+}
+
+export const LintWikitextResponse: MessageFns<LintWikitextResponse> = {
+  encode(message: LintWikitextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lintsJson !== "") {
+      writer.uint32(10).string(message.lintsJson);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(16).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LintWikitextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLintWikitextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lintsJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LintWikitextResponse {
+    return {
+      lintsJson: isSet(object.lintsJson)
+        ? globalThis.String(object.lintsJson)
+        : isSet(object.lints_json)
+        ? globalThis.String(object.lints_json)
+        : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: LintWikitextResponse): unknown {
+    const obj: any = {};
+    if (message.lintsJson !== "") {
+      obj.lintsJson = message.lintsJson;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LintWikitextResponse>, I>>(base?: I): LintWikitextResponse {
+    return LintWikitextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LintWikitextResponse>, I>>(object: I): LintWikitextResponse {
+    const message = createBaseLintWikitextResponse();
+    message.lintsJson = object.lintsJson ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
+function createBaseTransformWikitextToHtmlRequest(): TransformWikitextToHtmlRequest {
+  return { text: "", title: "", revId: 0 };
+}
+
+export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlRequest> = {
+  encode(message: TransformWikitextToHtmlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(24).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransformWikitextToHtmlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransformWikitextToHtmlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransformWikitextToHtmlRequest {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TransformWikitextToHtmlRequest): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransformWikitextToHtmlRequest>, I>>(base?: I): TransformWikitextToHtmlRequest {
+    return TransformWikitextToHtmlRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransformWikitextToHtmlRequest>, I>>(
+    object: I,
+  ): TransformWikitextToHtmlRequest {
+    const message = createBaseTransformWikitextToHtmlRequest();
+    message.text = object.text ?? "";
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
 export type ContentServiceService = typeof ContentServiceService;
 export const ContentServiceService = {
   /** Namespaces and aliases of this wiki (siteinfo namespaces/namespacealiases, title parsing). */
@@ -20563,6 +21063,48 @@ export const ContentServiceService = {
       Buffer.from(GetPageInfoDetailsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPageInfoDetailsResponse => GetPageInfoDetailsResponse.decode(value),
   },
+  /**
+   * --- Comments of listings as HTML (services/content/src/rpc/render-extra.ts) ---
+   * Many edit summaries at once (parsedcomment of revisions, compare, recentchanges, logevents,
+   * usercontribs, watchlist, imageinfo): one existence lookup for all their links.
+   */
+  formatComments: {
+    path: "/wiki.content.v1.ContentService/FormatComments" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FormatCommentsRequest): Buffer =>
+      Buffer.from(FormatCommentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FormatCommentsRequest => FormatCommentsRequest.decode(value),
+    responseSerialize: (value: FormatCommentsResponse): Buffer =>
+      Buffer.from(FormatCommentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FormatCommentsResponse => FormatCommentsResponse.decode(value),
+  },
+  /**
+   * --- Lint and transform (REST /v1/page/{title}/lint, /v1/revision/{id}/lint, /v1/transform/...) ---
+   * Parsoid-style lints of posted wikitext, of a page's latest revision or of one revision.
+   */
+  lintWikitext: {
+    path: "/wiki.content.v1.ContentService/LintWikitext" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LintWikitextRequest): Buffer => Buffer.from(LintWikitextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LintWikitextRequest => LintWikitextRequest.decode(value),
+    responseSerialize: (value: LintWikitextResponse): Buffer =>
+      Buffer.from(LintWikitextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LintWikitextResponse => LintWikitextResponse.decode(value),
+  },
+  /** Posted wikitext rendered as the Parsoid-style body of the /html routes, in a page's context. */
+  transformWikitextToHtml: {
+    path: "/wiki.content.v1.ContentService/TransformWikitextToHtml" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransformWikitextToHtmlRequest): Buffer =>
+      Buffer.from(TransformWikitextToHtmlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransformWikitextToHtmlRequest => TransformWikitextToHtmlRequest.decode(value),
+    responseSerialize: (value: GetRevisionHtmlResponse): Buffer =>
+      Buffer.from(GetRevisionHtmlResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRevisionHtmlResponse => GetRevisionHtmlResponse.decode(value),
+  },
 } as const;
 
 export interface ContentServiceServer extends UntypedServiceImplementation {
@@ -20681,6 +21223,19 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
    * notificationtimestamp|watchers|visitingwatchers).
    */
   getPageInfoDetails: handleUnaryCall<GetPageInfoDetailsRequest, GetPageInfoDetailsResponse>;
+  /**
+   * --- Comments of listings as HTML (services/content/src/rpc/render-extra.ts) ---
+   * Many edit summaries at once (parsedcomment of revisions, compare, recentchanges, logevents,
+   * usercontribs, watchlist, imageinfo): one existence lookup for all their links.
+   */
+  formatComments: handleUnaryCall<FormatCommentsRequest, FormatCommentsResponse>;
+  /**
+   * --- Lint and transform (REST /v1/page/{title}/lint, /v1/revision/{id}/lint, /v1/transform/...) ---
+   * Parsoid-style lints of posted wikitext, of a page's latest revision or of one revision.
+   */
+  lintWikitext: handleUnaryCall<LintWikitextRequest, LintWikitextResponse>;
+  /** Posted wikitext rendered as the Parsoid-style body of the /html routes, in a page's context. */
+  transformWikitextToHtml: handleUnaryCall<TransformWikitextToHtmlRequest, GetRevisionHtmlResponse>;
 }
 
 export interface ContentServiceClient extends Client {
@@ -21360,6 +21915,61 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPageInfoDetailsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Comments of listings as HTML (services/content/src/rpc/render-extra.ts) ---
+   * Many edit summaries at once (parsedcomment of revisions, compare, recentchanges, logevents,
+   * usercontribs, watchlist, imageinfo): one existence lookup for all their links.
+   */
+  formatComments(
+    request: FormatCommentsRequest,
+    callback: (error: ServiceError | null, response: FormatCommentsResponse) => void,
+  ): ClientUnaryCall;
+  formatComments(
+    request: FormatCommentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FormatCommentsResponse) => void,
+  ): ClientUnaryCall;
+  formatComments(
+    request: FormatCommentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FormatCommentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- Lint and transform (REST /v1/page/{title}/lint, /v1/revision/{id}/lint, /v1/transform/...) ---
+   * Parsoid-style lints of posted wikitext, of a page's latest revision or of one revision.
+   */
+  lintWikitext(
+    request: LintWikitextRequest,
+    callback: (error: ServiceError | null, response: LintWikitextResponse) => void,
+  ): ClientUnaryCall;
+  lintWikitext(
+    request: LintWikitextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LintWikitextResponse) => void,
+  ): ClientUnaryCall;
+  lintWikitext(
+    request: LintWikitextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LintWikitextResponse) => void,
+  ): ClientUnaryCall;
+  /** Posted wikitext rendered as the Parsoid-style body of the /html routes, in a page's context. */
+  transformWikitextToHtml(
+    request: TransformWikitextToHtmlRequest,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  transformWikitextToHtml(
+    request: TransformWikitextToHtmlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  transformWikitextToHtml(
+    request: TransformWikitextToHtmlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,94 @@
+/*
+ * Lint (Parsoid's ParsoidHandler wt2lint, as the Linter-enabled MediaWiki serves it):
+ * GET /v1/page/{title}/lint, GET /v1/revision/{id}/lint and
+ * POST /v1/transform/wikitext/to/lint[/{title}[/{revision}]]. The answer is Parsoid's JSON list
+ * of lints: [{type, dsr: [start, end, openWidth, closeWidth], params}], offsets in UTF-8 bytes.
+ */
+import { GrpcStatus, ServiceError } from '@quire/kit';
+import type { LintWikitextRequest } from '@quire/proto/wiki/content/v1/content';
+import type { GatewayDeps } from '../../context.js';
+import { restMessages } from '../responses.js';
+import { defineRoute, FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, RestError, type RestResponse } from '../types.js';
+import { titleParam } from './pageContent.js';
+import { revisionIdParam } from './revision.js';
+
+/** Parsoid's transform routes are never cached (ParsoidHandler sets it on every response). */
+export const transformCacheControl = () => 'private,no-cache,s-maxage=0';
+
+async function lints(deps: GatewayDeps, req: Partial<LintWikitextRequest>, notFound: () => RestError): Promise<RestResponse> {
+  try {
+    const r = await deps.clients.content.lintWikitext(req);
+    return { json: JSON.parse(r.lintsJson) as unknown };
+  } catch (e) {
+    if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.NOT_FOUND || e.mwCode === 'invalidtitle')) throw notFound();
+    if (e instanceof ServiceError && e.mwCode === 'badformat') throw new RestError(400, e.message, {}, { localized: false });
+    throw e;
+  }
+}
+
+const missingRevision = (id: number) => () => new RestError(404, `The specified revision (${id}) does not exist`);
+
+export const pageLintRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/page/{title}/lint',
+  summary: 'Get the lint errors of the latest revision of a page',
+  params: titleParam,
+  writes: false,
+  cacheControl: transformCacheControl,
+  execute: (ctx) => lints(ctx.deps, { title: ctx.params.title }, () => restMessages.nonexistentTitle(ctx.params.title)),
+});
+
+export const revisionLintRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/revision/{id}/lint',
+  summary: 'Get the lint errors of a revision',
+  params: revisionIdParam,
+  writes: false,
+  cacheControl: transformCacheControl,
+  async execute(ctx) {
+    if (ctx.params.id < 1) throw missingRevision(ctx.params.id)();
+    return lints(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
+  },
+});
+
+/** The body of Parsoid's wikitext transforms: JSON or a form, as ParsoidHandler::getRequestAttributes reads it. */
+export const wikitextBody = {
+  contentTypes: [JSON_CONTENT_TYPE, FORM_CONTENT_TYPE],
+  fields: { wikitext: { type: 'string', description: 'The wikitext to transform' } },
+} as const;
+
+export const noInput = () => new RestError(400, 'No title or wikitext was provided.', {}, { localized: false });
+
+/** The three paths of a transform: bare, with a title, with a title and a revision. */
+export const transformPathParams = {
+  bare: {},
+  title: titleParam,
+  revision: { ...titleParam, revision: { source: 'path', type: 'integer', required: true, description: 'Revision id' } },
+} as const;
+
+function transformLintRoute<P extends (typeof transformPathParams)[keyof typeof transformPathParams]>(suffix: string, params: P) {
+  return defineRoute({
+    method: 'POST',
+    path: `/v1/transform/wikitext/to/lint${suffix}`,
+    summary: 'Lint wikitext (Parsoid lint categories)',
+    params,
+    body: wikitextBody,
+    writes: false,
+    cacheControl: transformCacheControl,
+    async execute(ctx) {
+      const p = ctx.params as { title?: string; revision?: number };
+      const title = p.title ?? '';
+      if (ctx.body.wikitext !== undefined) return lints(ctx.deps, { hasText: true, text: ctx.body.wikitext, title }, () => restMessages.nonexistentTitle(title));
+      // No wikitext: the page's own (ParsoidHandler lints the stored revision).
+      if (p.title === undefined) throw noInput();
+      if (p.revision !== undefined) return lints(ctx.deps, { revId: p.revision }, missingRevision(p.revision));
+      return lints(ctx.deps, { title }, () => restMessages.nonexistentTitle(title));
+    },
+  });
+}
+
+export const transformLintRoutes = [
+  transformLintRoute('', transformPathParams.bare),
+  transformLintRoute('/{title}', transformPathParams.title),
+  transformLintRoute('/{title}/{revision}', transformPathParams.revision),
+];

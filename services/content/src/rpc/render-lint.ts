@@ -1,0 +1,70 @@
+/*
+ * Lint and transform RPCs behind the REST lint and transform routes (Parsoid's ParsoidHandler):
+ * LintWikitext lints posted wikitext, a revision or a page's latest revision; TransformWikitextToHtml
+ * renders posted wikitext as the Parsoid-style body the /html routes serve, in a page's context.
+ */
+import crypto from 'node:crypto';
+import { invalidArgument, notFound } from '@quire/kit';
+import type { GetRevisionHtmlResponse, LintWikitextRequest, LintWikitextResponse, TransformWikitextToHtmlRequest } from '@quire/proto/wiki/content/v1/content';
+import { lintWikitext } from '../render/lint/index.js';
+import type { RenderService } from '../render/service.js';
+import { NS_FILE } from '../title/namespaces.js';
+import type { ContentContext } from './context.js';
+import { parsePageTitleOrThrow } from './records.js';
+
+const DEFAULT_TITLE = 'Main Page';
+
+export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
+  const s = ctx.db.schema;
+  const isFileNamespace = (prefix: string) => ctx.codec.namespaces.indexOf(prefix) === NS_FILE;
+
+  /** The page row of a title, if the page exists. */
+  const pageOf = async (ns: number, dbkey: string) =>
+    (await ctx.db.query<{ page_id: number; page_latest: number; page_touched: Date }>(`SELECT page_id, page_latest, page_touched FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [ns, dbkey])).rows[0];
+
+  return {
+    async lintWikitext(req: LintWikitextRequest): Promise<LintWikitextResponse> {
+      if (req.hasText) {
+        parsePageTitleOrThrow(ctx.codec, req.title || DEFAULT_TITLE);
+        return { lintsJson: JSON.stringify(lintWikitext(req.text, { isFileNamespace })), revId: 0 };
+      }
+      let revId = req.revId;
+      if (!revId) {
+        const t = parsePageTitleOrThrow(ctx.codec, req.title);
+        const page = await pageOf(t.ns, t.dbkey);
+        if (!page) throw notFound('missingtitle', "The page you specified doesn't exist.");
+        revId = page.page_latest;
+      }
+      const src = await svc.revision(revId);
+      if (!src) throw notFound('nosuchrevid', `There is no revision with ID ${revId}.`);
+      if (src.contentModel !== 'wikitext') throw invalidArgument('badformat', `Content model ${src.contentModel} cannot be linted.`);
+      return { lintsJson: JSON.stringify(lintWikitext(src.text, { isFileNamespace })), revId };
+    },
+
+    async transformWikitextToHtml(req: TransformWikitextToHtmlRequest): Promise<GetRevisionHtmlResponse> {
+      const t = parsePageTitleOrThrow(ctx.codec, req.title || DEFAULT_TITLE);
+      const page = await pageOf(t.ns, t.dbkey);
+      // A revision given with the title is the context of REVISIONID & co. when it is that page's.
+      const rev = req.revId && page ? await svc.revision(req.revId) : undefined;
+      const revId = rev && rev.pageId === page?.page_id ? rev.revId : (page?.page_latest ?? 0);
+      const now = new Date();
+      const out = await svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: page?.page_id ?? 0, revId, now, mode: 'parsoid' });
+      return {
+        pageId: page?.page_id ?? 0,
+        ns: t.ns,
+        dbkey: t.dbkey,
+        title: ctx.codec.prefixedText(t.ns, t.dbkey),
+        revId,
+        parentId: 0,
+        revTimestamp: now.toISOString(),
+        sha1Hex: crypto.createHash('sha1').update(req.text).digest('hex'),
+        contentModel: 'wikitext',
+        body: out.parsoidBody ?? '',
+        renderedAt: now.toISOString(),
+        displayTitle: out.displayTitle,
+        latestRevId: page?.page_latest ?? 0,
+        touched: (page?.page_touched ?? now).toISOString(),
+      };
+    },
+  };
+}
