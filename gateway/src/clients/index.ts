@@ -36,6 +36,8 @@ import {
   LintWikitextRequest,
   type LintWikitextResponse,
   TransformWikitextToHtmlRequest,
+  TransformHtmlToWikitextRequest,
+  type TransformHtmlToWikitextResponse,
   type GetRevisionHtmlResponse,
   GetLanguageLinksRequest,
   type GetLanguageLinksResponse,
@@ -249,6 +251,9 @@ export class ContentClient {
   }
   transformWikitextToHtml(req: Partial<TransformWikitextToHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
     return unary(this.c, this.c.transformWikitextToHtml, TransformWikitextToHtmlRequest.fromPartial(req), o);
+  }
+  transformHtmlToWikitext(req: Partial<TransformHtmlToWikitextRequest>, o?: CallOpts): Promise<TransformHtmlToWikitextResponse> {
+    return unary(this.c, this.c.transformHtmlToWikitext, TransformHtmlToWikitextRequest.fromPartial(req), o);
   }
   getLanguageLinks(req: Partial<GetLanguageLinksRequest>, o?: CallOpts): Promise<GetLanguageLinksResponse> {
     return unary(this.c, this.c.getLanguageLinks, GetLanguageLinksRequest.fromPartial(req), o);

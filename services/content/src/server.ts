@@ -19,6 +19,7 @@ import { ReplicaLagProbe, replicationHandlers } from './rpc/replication.js';
 import { renderHandlers } from './rpc/render.js';
 import { renderExtraHandlers } from './rpc/render-extra.js';
 import { renderLintHandlers } from './rpc/render-lint.js';
+import { renderHtml2WtHandlers } from './rpc/render-html2wt.js';
 import { startRendering } from './render/setup.js';
 import { ChangeFeedStore } from './store/feed.js';
 import { feedHandlers } from './rpc/feed.js';
@@ -109,6 +110,7 @@ export const contentService: ServiceModule = {
           ...renderHandlers(ctx, rendering.service, rendering.jobs),
           ...renderExtraHandlers(ctx, rendering.service),
           ...renderLintHandlers(ctx, rendering.service),
+          ...renderHtml2WtHandlers(ctx, rendering.service),
           ...linkQueryHandlers(ctx),
         }),
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo)),

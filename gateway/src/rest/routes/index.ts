@@ -16,7 +16,7 @@ import { pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRo
 import { fileRoute } from './file.js';
 import { pageLinksMediaRoute } from './pageLinksMedia.js';
 import { pageLintRoute, revisionLintRoute, transformLintRoutes } from './lint.js';
-import { transformWikitextToHtmlRoutes } from './transform.js';
+import { transformHtmlToWikitextRoutes, transformWikitextToHtmlRoutes } from './transform.js';
 
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */
-export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, fileRoute, pageLinksMediaRoute, pageLintRoute, revisionLintRoute, ...transformLintRoutes, ...transformWikitextToHtmlRoutes, restSpecRoute];
+export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, fileRoute, pageLinksMediaRoute, pageLintRoute, revisionLintRoute, ...transformLintRoutes, ...transformWikitextToHtmlRoutes, ...transformHtmlToWikitextRoutes, restSpecRoute];

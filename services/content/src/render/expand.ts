@@ -48,6 +48,11 @@ export interface HeadingSource {
 export interface TransclusionInfo {
   /** Parsoid's data-mw: the template target and its parameters, as written. */
   dataMw: unknown;
+  /**
+   * Parsoid's data-parsoid `pi` (parameter order and the whitespace around named parameters'
+   * keys and values), when the parameters are not in the order and spacing data-mw implies.
+   */
+  paramInfo?: { k: string; named?: boolean; spc?: string[] }[];
 }
 
 export interface Frame {
@@ -334,16 +339,31 @@ export class Expander {
   }
 
   /** Parsoid's data-mw of a transclusion: target as written, parameters with their wikitext. */
-  private dataMw(node: TemplateNode, target: TitleRef | undefined): unknown {
+  private dataMw(node: TemplateNode, target: TitleRef | undefined): TransclusionInfo {
     const params: Record<string, { wt: string }> = {};
+    const paramInfo: NonNullable<TransclusionInfo['paramInfo']> = [];
     let pos = 0;
     for (const p of node.parts) {
-      if (p.name) params[nodesToWikitext(p.name).trim()] = { wt: nodesToWikitext(p.value).trim() };
-      else params[String(++pos)] = { wt: nodesToWikitext(p.value) };
+      if (p.name) {
+        const rawKey = nodesToWikitext(p.name);
+        const rawValue = nodesToWikitext(p.value);
+        const k = rawKey.trim();
+        const wt = rawValue.trim();
+        params[k] = { wt };
+        const spc = [/^\s*/.exec(rawKey)![0], /\s*$/.exec(rawKey)![0], /^\s*/.exec(rawValue)![0], wt === '' ? '' : /\s*$/.exec(rawValue)![0]];
+        paramInfo.push(spc.some((x) => x !== '') ? { k, named: true, spc } : { k, named: true });
+      } else {
+        params[String(++pos)] = { wt: nodesToWikitext(p.value) };
+        paramInfo.push({ k: String(pos) });
+      }
     }
     const wt = nodesToWikitext(node.title);
     const t = target ? { wt, href: `./${this.codec.prefixedDbKey(target.ns, target.dbkey)}` } : { wt, function: wt.split(':')[0]!.trim().toLowerCase() };
-    return { parts: [{ template: { target: t, params, i: 0 } }] };
+    const dataMw = { parts: [{ template: { target: t, params, i: 0 } }] };
+    // data-mw's own key order (integer keys first) is the default; only other orders and spacing are recorded.
+    const implied = Object.keys(params);
+    const plain = paramInfo.every((pi, i) => pi.k === implied[i] && !pi.spc);
+    return plain ? { dataMw } : { dataMw, paramInfo };
   }
 
   /**
@@ -360,7 +380,7 @@ export class Expander {
     }
     if (!node.lineStart && /^(?:\{\||[:;#*])/.test(out)) out = `\n${out}`;
     if (!this.parsoid || frame.depth !== 0) return out;
-    this.transclusions.push({ dataMw: this.dataMw(node, target) });
+    this.transclusions.push(this.dataMw(node, target));
     const n = this.transclusions.length - 1;
     return `${MARK}T${n}${MARK}${out}${MARK}/T${n}${MARK}`;
   }

@@ -153,8 +153,10 @@ export function doTables(text: string): string {
     const m = /^(:*)\s*\{\|(.*)$/.exec(outLine);
     if (m) {
       indentLevel = m[1]!.length;
-      const attrs = sanitizeAttributes('table', m[2]!);
-      outLine = `${'<dl><dd>'.repeat(indentLevel)}<table${attrs}>`;
+      // Transclusion markers (Parsoid mode) moved behind `{|` go back before the table they start.
+      const markers = (m[2]!.match(/\x7fT\d+\x7f/g) ?? []).join('');
+      const attrs = sanitizeAttributes('table', m[2]!.replace(/\x7fT\d+\x7f/g, ''));
+      outLine = `${'<dl><dd>'.repeat(indentLevel)}${markers}<table${attrs}>`;
       tdHistory.push(false);
       lastTag.push('');
       trHistory.push(false);

@@ -17,7 +17,7 @@ import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, safeEncodeAttr, sanitizeAttributes } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
-import { toParsoidBody } from './parsoid.js';
+import { jsonAttr, toParsoidBody } from './parsoid.js';
 import {
   titleKey,
   type CategoryRef,
@@ -265,9 +265,12 @@ export class Renderer {
     let align = '';
     let link: string | undefined;
     let alt: string | undefined;
+    // Parsoid's data-parsoid optList: each option as written, so html→wikitext writes them back.
+    const optList: { ck: string; ak: string }[] = [];
     for (const p of params) {
       const v = p.trim();
       let m: RegExpExecArray | null;
+      optList.push({ ck: imageOptionKind(v), ak: p });
       if (/^(?:thumb|thumbnail)$/.test(v)) frame = 'thumb';
       else if (/^(?:frame|framed|enframed)$/.test(v)) frame = 'frame';
       else if (v === 'frameless') frame = 'frameless';
@@ -283,13 +286,14 @@ export class Renderer {
     }
     const title = this.prefixed(t);
     const captionHtml = caption ? this.renderInline(caption) : '';
+    const dataParsoid = optList.length ? ` data-parsoid='${jsonAttr({ optList })}'` : '';
     if (!file) {
       this.exp.trackingCategories.add('Pages with broken file links');
       this.addCategory('Pages_with_broken_file_links', '');
       const uploadHref = `/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(name)}`;
       if (this.parsoid) {
         return this.hold(
-          `<span class="mw-default-size mw-broken-media" typeof="mw:Error mw:File"><a href="./Special:FilePath/${escapeAttr(wikiUrlencode(name))}"><span class="mw-file-element mw-broken-media" resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}">${escapeHtml(title)}</span></a>${captionHtml && frame ? `<figcaption>${captionHtml}</figcaption>` : ''}</span>`,
+          `<span class="mw-default-size mw-broken-media" typeof="mw:Error mw:File"${dataParsoid}><a href="./Special:FilePath/${escapeAttr(wikiUrlencode(name))}"><span class="mw-file-element mw-broken-media" resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}">${escapeHtml(title)}</span></a>${captionHtml && frame ? `<figcaption>${captionHtml}</figcaption>` : ''}</span>`,
         );
       }
       const anchor = `<a href="${escapeAttr(uploadHref)}" class="new" title="${escapeAttr(title)}">${frame === 'thumb' || frame === 'frame' ? escapeHtml(title) : captionHtml || escapeHtml(title)}</a>`;
@@ -316,8 +320,8 @@ export class Renderer {
     if (this.parsoid) {
       const img = `<img resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}" src="${escapeAttr(file.url)}" decoding="async" data-file-width="${file.width}" data-file-height="${file.height}" data-file-type="bitmap" height="${h}" width="${w}"${altAttr}/>`;
       const inner = `<a href="${escapeAttr(href)}" class="mw-file-description">${img}</a>`;
-      if (frame === 'thumb' || frame === 'frame') return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}">${inner}<figcaption>${captionHtml}</figcaption></figure>`);
-      return this.hold(`<span class="mw-default-size" typeof="mw:File">${inner}</span>`);
+      if (frame === 'thumb' || frame === 'frame') return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}"${dataParsoid}>${inner}<figcaption>${captionHtml}</figcaption></figure>`);
+      return this.hold(`<span class="mw-default-size" typeof="mw:File"${dataParsoid}>${inner}</span>`);
     }
     const img = `<img${altAttr} src="${escapeAttr(file.url)}" decoding="async" width="${w}" height="${h}" data-file-width="${file.width}" data-file-height="${file.height}" />`;
     const a = `<a href="${escapeAttr(href)}" class="image"${caption && !frame ? ` title="${escapeAttr(stripTags(captionHtml))}"` : ''}>${img}</a>`;
@@ -460,10 +464,13 @@ export class Renderer {
 
   private renderStrip(item: StripItem): string {
     switch (item.name) {
-      case 'nowiki':
-        return normalizeEntities((item.content ?? '').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+      case 'nowiki': {
+        const text = normalizeEntities((item.content ?? '').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+        // Parsoid marks escaped text, so html→wikitext writes the <nowiki> back.
+        return this.parsoid ? `<span typeof="mw:Nowiki">${text}</span>` : text;
+      }
       case 'pre':
-        return `<pre${sanitizeAttributes('pre', Object.entries(item.attrs).map(([k, v]) => `${k}="${v}"`).join(' '))}>${normalizeEntities((item.content ?? '').replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</pre>`;
+        return `<pre${sanitizeAttributes('pre', Object.entries(item.attrs).map(([k, v]) => `${k}="${v}"`).join(' '))}${this.extensionAttrs(item)}>${normalizeEntities((item.content ?? '').replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</pre>`;
       case 'ref':
       case 'references':
         return renderCite(this.cite, item, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid);
@@ -476,9 +483,16 @@ export class Renderer {
     }
   }
 
+  /** Parsoid's typeof and data-mw of an extension tag whose body is kept as source (extsrc). */
+  private extensionAttrs(item: StripItem): string {
+    if (!this.parsoid) return '';
+    const inner = /^<[^>]*>([\s\S]*)<\/[^>]*>$/.exec(item.src)?.[1];
+    return ` typeof="mw:Extension/${escapeAttr(item.name)}" data-mw='${jsonAttr({ name: item.name, attrs: item.attrs, ...(inner !== undefined ? { body: { extsrc: inner } } : {}) })}'`;
+  }
+
   private renderGallery(item: StripItem): string {
     const lines = (item.content ?? '').split('\n').filter((l) => l.trim() !== '');
-    let out = '<ul class="gallery mw-gallery-traditional">\n';
+    let out = `<ul class="gallery mw-gallery-traditional"${this.extensionAttrs(item)}>\n`;
     for (const line of lines) {
       const bar = line.indexOf('|');
       const name = (bar === -1 ? line : line.slice(0, bar)).trim();
@@ -618,6 +632,8 @@ export class Renderer {
       this.switches.add(name);
       const prop = SWITCH_PROPS[name];
       if (prop) this.exp.properties[prop] = '';
+      // Parsoid keeps the switch in the document as a meta element.
+      if (this.parsoid) return this.hold(`<meta property="mw:PageProp/${name.toLowerCase()}"/>`);
       // The first __TOC__ marks where the table of contents goes.
       return name === 'TOC' && !text.includes(`${MARK}TOC${MARK}`) ? `${MARK}TOC${MARK}` : '';
     });
@@ -703,7 +719,9 @@ export class Renderer {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
       const open = this.linkOpen(target, redirect.fragment);
       const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target))}</a></li></ul></div>`;
-      t = this.parsoid ? `<link rel="mw:PageProp/redirect" href="${escapeAttr(this.pageHref(target, redirect.fragment))}"/>${t}` : `${box}${t.replace(/^<p>#REDIRECT[\s\S]*?<\/p>\n?|^<ol><li>REDIRECT[\s\S]*?<\/li><\/ol>\n?/i, '')}`;
+      // The redirect line itself is not content: Parsoid shows only its link element.
+      const rest = t.replace(/^<p>#REDIRECT[\s\S]*?<\/p>\n?|^<ol><li>REDIRECT[\s\S]*?<\/li><\/ol>\n?/i, '');
+      t = this.parsoid ? `<link rel="mw:PageProp/redirect" href="${escapeAttr(this.pageHref(target, redirect.fragment))}"/>${rest}` : `${box}${rest}`;
     }
     for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
     const displayTitle = this.displayTitle();
@@ -754,6 +772,16 @@ export class Renderer {
       limits,
     };
   }
+}
+
+/** Parsoid's canonical key of an image option (its optList `ck`). */
+function imageOptionKind(v: string): string {
+  if (/^(?:thumb|thumbnail)$/.test(v)) return 'thumbnail';
+  if (/^(?:frame|framed|enframed)$/.test(v)) return 'framed';
+  if (/^(?:frameless|left|right|center|none|border|baseline|middle|sub|super|top|text-top|bottom|text-bottom)$/.test(v)) return v;
+  if (/^\d*(?:x\d+)?\s*px$/.test(v)) return 'width';
+  const key = /^(upright|link|alt|page|lang|class)(?:=|$)/.exec(v);
+  return key ? key[1]! : 'caption';
 }
 
 /** Image parameters split at '|' outside nested links. */

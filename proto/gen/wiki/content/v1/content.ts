@@ -1655,6 +1655,18 @@ export interface TransformWikitextToHtmlRequest {
   revId: number;
 }
 
+export interface TransformHtmlToWikitextRequest {
+  /** a Parsoid document or its body content */
+  html: string;
+  /** The page context (may be empty); rev_id, when given, must be a revision of that page. */
+  title: string;
+  revId: number;
+}
+
+export interface TransformHtmlToWikitextResponse {
+  wikitext: string;
+}
+
 function createBaseNamespace(): Namespace {
   return {
     id: 0,
@@ -20574,6 +20586,182 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
   },
 };
 
+function createBaseTransformHtmlToWikitextRequest(): TransformHtmlToWikitextRequest {
+  return { html: "", title: "", revId: 0 };
+}
+
+export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextRequest> = {
+  encode(message: TransformHtmlToWikitextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.html !== "") {
+      writer.uint32(10).string(message.html);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(24).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransformHtmlToWikitextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransformHtmlToWikitextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransformHtmlToWikitextRequest {
+    return {
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TransformHtmlToWikitextRequest): unknown {
+    const obj: any = {};
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransformHtmlToWikitextRequest>, I>>(base?: I): TransformHtmlToWikitextRequest {
+    return TransformHtmlToWikitextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransformHtmlToWikitextRequest>, I>>(
+    object: I,
+  ): TransformHtmlToWikitextRequest {
+    const message = createBaseTransformHtmlToWikitextRequest();
+    message.html = object.html ?? "";
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
+function createBaseTransformHtmlToWikitextResponse(): TransformHtmlToWikitextResponse {
+  return { wikitext: "" };
+}
+
+export const TransformHtmlToWikitextResponse: MessageFns<TransformHtmlToWikitextResponse> = {
+  encode(message: TransformHtmlToWikitextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.wikitext !== "") {
+      writer.uint32(10).string(message.wikitext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransformHtmlToWikitextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransformHtmlToWikitextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.wikitext = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransformHtmlToWikitextResponse {
+    return { wikitext: isSet(object.wikitext) ? globalThis.String(object.wikitext) : "" };
+  },
+
+  toJSON(message: TransformHtmlToWikitextResponse): unknown {
+    const obj: any = {};
+    if (message.wikitext !== "") {
+      obj.wikitext = message.wikitext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransformHtmlToWikitextResponse>, I>>(base?: I): TransformHtmlToWikitextResponse {
+    return TransformHtmlToWikitextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransformHtmlToWikitextResponse>, I>>(
+    object: I,
+  ): TransformHtmlToWikitextResponse {
+    const message = createBaseTransformHtmlToWikitextResponse();
+    message.wikitext = object.wikitext ?? "";
+    return message;
+  },
+};
+
 export type ContentServiceService = typeof ContentServiceService;
 export const ContentServiceService = {
   /** Namespaces and aliases of this wiki (siteinfo namespaces/namespacealiases, title parsing). */
@@ -21105,6 +21293,22 @@ export const ContentServiceService = {
       Buffer.from(GetRevisionHtmlResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetRevisionHtmlResponse => GetRevisionHtmlResponse.decode(value),
   },
+  /**
+   * --- HTML to wikitext (REST /v1/transform/html/to/wikitext; services/content/src/rpc/render-html2wt.ts) ---
+   * Parsoid-style HTML (ours) serialized back to wikitext, in a page's (and revision's) context.
+   */
+  transformHtmlToWikitext: {
+    path: "/wiki.content.v1.ContentService/TransformHtmlToWikitext" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransformHtmlToWikitextRequest): Buffer =>
+      Buffer.from(TransformHtmlToWikitextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransformHtmlToWikitextRequest => TransformHtmlToWikitextRequest.decode(value),
+    responseSerialize: (value: TransformHtmlToWikitextResponse): Buffer =>
+      Buffer.from(TransformHtmlToWikitextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransformHtmlToWikitextResponse =>
+      TransformHtmlToWikitextResponse.decode(value),
+  },
 } as const;
 
 export interface ContentServiceServer extends UntypedServiceImplementation {
@@ -21236,6 +21440,11 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   lintWikitext: handleUnaryCall<LintWikitextRequest, LintWikitextResponse>;
   /** Posted wikitext rendered as the Parsoid-style body of the /html routes, in a page's context. */
   transformWikitextToHtml: handleUnaryCall<TransformWikitextToHtmlRequest, GetRevisionHtmlResponse>;
+  /**
+   * --- HTML to wikitext (REST /v1/transform/html/to/wikitext; services/content/src/rpc/render-html2wt.ts) ---
+   * Parsoid-style HTML (ours) serialized back to wikitext, in a page's (and revision's) context.
+   */
+  transformHtmlToWikitext: handleUnaryCall<TransformHtmlToWikitextRequest, TransformHtmlToWikitextResponse>;
 }
 
 export interface ContentServiceClient extends Client {
@@ -21970,6 +22179,25 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRevisionHtmlResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * --- HTML to wikitext (REST /v1/transform/html/to/wikitext; services/content/src/rpc/render-html2wt.ts) ---
+   * Parsoid-style HTML (ours) serialized back to wikitext, in a page's (and revision's) context.
+   */
+  transformHtmlToWikitext(
+    request: TransformHtmlToWikitextRequest,
+    callback: (error: ServiceError | null, response: TransformHtmlToWikitextResponse) => void,
+  ): ClientUnaryCall;
+  transformHtmlToWikitext(
+    request: TransformHtmlToWikitextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TransformHtmlToWikitextResponse) => void,
+  ): ClientUnaryCall;
+  transformHtmlToWikitext(
+    request: TransformHtmlToWikitextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TransformHtmlToWikitextResponse) => void,
   ): ClientUnaryCall;
 }
 
