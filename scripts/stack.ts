@@ -1,6 +1,7 @@
 /*
  * The whole wiki in one process: the three services (each its own gRPC server on loopback) and
- * the gateway, sharing the embedded PGlite of DATA_DIR when DATABASE_URL is unset. This is what
+ * the gateway (on a worker thread), sharing the embedded PGlite of DATA_DIR when DATABASE_URL is
+ * unset. This is what
  * `npm start` runs; deploy/ runs the same services as separate processes instead.
  */
 import fs from 'node:fs';
@@ -9,10 +10,46 @@ import { createLogger, loadConfig, serviceConfigSpec, startService, type Running
 import { authService } from '@quire/auth/server';
 import { contentService } from '@quire/content/server';
 import { searchService } from '@quire/search/server';
-import { startGateway, type RunningGateway } from '@quire/gateway/server';
+import { Worker } from 'node:worker_threads';
+
+/** The gateway running on its own thread (scripts/gateway-thread.ts). */
+export interface GatewayThread {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the gateway on a worker thread, so that on a multi-core machine the HTTP side and the
+ * services run in parallel inside the one process that owns the embedded database.
+ */
+export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThread> {
+  const worker = new Worker(new URL('./gateway-thread.mjs', import.meta.url), { workerData: { env } });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (m: { type: 'ready'; url: string; port: number } | { type: 'error'; name: string; message: string }) => {
+      if (m.type === 'error') {
+        reject(Object.assign(new Error(m.message), { name: m.name }));
+        return;
+      }
+      resolve({
+        url: m.url,
+        port: m.port,
+        async stop() {
+          worker.postMessage('stop');
+          // The thread ends once its server and clients are closed; a stuck one is terminated.
+          const timer = setTimeout(() => void worker.terminate(), 15_000);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    });
+  });
+}
 
 export interface Stack {
-  gateway: RunningGateway;
+  gateway: GatewayThread;
   services: RunningService[];
   url: string;
   stop(): Promise<void>;
@@ -36,10 +73,7 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
       services.push(await startService(mod, modEnv, log.child({ svc: mod.name })));
     }
     const addr = (name: string) => services.find((s) => s.name === name)!.address;
-    const gateway = await startGateway(
-      { ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') },
-      log.child({ svc: 'gateway' }),
-    );
+    const gateway = await startGatewayThread({ ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') });
     const registry = writeServiceRegistry(env, services);
     let stopping: Promise<void> | undefined;
     return {
