@@ -241,6 +241,36 @@ for (const backend of testBackends()) {
       assert.deepEqual(byAdmin.map((e: any) => e.title), ['User:Promoted', 'User:Promoted']);
     });
 
+    test('tags of block, unblock and userrights reach their log entries and recent changes; undefined tags write nothing', async (t) => {
+      const content = service(wiki, 'content').runtime.db;
+      await content.query(`INSERT INTO ${content.schema}.change_tag_def (ctd_name, ctd_user_defined) VALUES ('admin-tag', true) ON CONFLICT DO NOTHING`);
+      assert.equal((await createAccountAnonymously(wiki, 'Tagged', 'taggedpass123456')).createaccount.status, 'PASS');
+      const csrf = admin.tokens.csrftoken;
+      // A tag nobody defined (or a software tag) is refused before anything is written, as TagsDef does.
+      const outboxBefore = await outboxCount(wiki);
+      const bad = await admin.post({ action: 'block', user: 'Tagged', tags: 'admin-tag|no-such-tag', token: csrf });
+      assert.deepEqual([bad.error?.code, bad.error?.info, bad.error?.disallowedtags], ['badtags', 'The tag "no-such-tag" is not allowed to be manually applied.', ['no-such-tag']]);
+      const software = await admin.post({ action: 'userrights', user: 'Tagged', add: 'bot', tags: 'mw-rollback', token: admin.tokens.userrightstoken });
+      assert.equal(software.error?.code, 'badtags');
+      assert.equal((await admin.post({ action: 'unblock', user: 'Tagged', tags: 'nope', token: csrf })).error?.code, 'badtags');
+      assert.equal(await outboxCount(wiki), outboxBefore, 'no block, unblock or rights change was written');
+      assert.equal((await wiki.api({ action: 'query', list: 'blocks', bkusers: 'Tagged', formatversion: '2' })).json().query.blocks.length, 0);
+
+      assert.ok((await admin.post({ action: 'block', user: 'Tagged', tags: 'admin-tag', token: csrf })).block);
+      assert.ok((await admin.post({ action: 'unblock', user: 'Tagged', tags: 'admin-tag', token: csrf })).unblock);
+      assert.ok((await admin.post({ action: 'userrights', user: 'Tagged', add: 'bot', tags: 'admin-tag', token: admin.tokens.userrightstoken })).userrights);
+      await logged(t, wiki, 'User:Tagged', 4);
+      const events = (await wiki.api({ action: 'query', list: 'logevents', letitle: 'User:Tagged', ledir: 'newer', leprop: 'type|tags', formatversion: '2' })).json().query.logevents;
+      assert.deepEqual(
+        events.map((e: any) => [e.type, e.action, e.tags]),
+        [['newusers', 'create', []], ['block', 'block', ['admin-tag']], ['block', 'unblock', ['admin-tag']], ['rights', 'rights', ['admin-tag']]],
+      );
+      const rcs = (await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: 'User:Tagged', rcdir: 'newer', rcprop: 'loginfo|tags', formatversion: '2' })).json().query.recentchanges;
+      assert.deepEqual(rcs.map((c: any) => [c.logaction, c.tags]), [['create', []], ['block', ['admin-tag']], ['unblock', ['admin-tag']], ['rights', ['admin-tag']]]);
+      const tagged = (await wiki.api({ action: 'query', list: 'logevents', letag: 'admin-tag', formatversion: '2' })).json().query.logevents;
+      assert.equal(tagged.length, 3);
+    });
+
     test('the same outbox row delivered twice is recorded once', async (t) => {
       assert.equal((await createAccountAnonymously(wiki, 'Twice', 'twicepass123456')).createaccount.status, 'PASS');
       const [first] = await logged(t, wiki, 'User:Twice', 1);
@@ -256,7 +286,7 @@ for (const backend of testBackends()) {
       // And straight to content: a repeated origin is skipped.
       const content = makeClient(ContentServiceClient, service(wiki, 'content').address);
       try {
-        const entry = { origin: `auth:${row.id}`, type: 'newusers', action: 'create', timestamp: first.timestamp, userId: first.userid, userName: 'Twice', ns: 2, dbkey: 'Twice', comment: '', paramsJson: '{}', bot: false, logOnly: false };
+        const entry = { origin: `auth:${row.id}`, type: 'newusers', action: 'create', timestamp: first.timestamp, userId: first.userid, userName: 'Twice', ns: 2, dbkey: 'Twice', comment: '', paramsJson: '{}', bot: false, logOnly: false, tags: [] };
         assert.equal((await unary(content, content.recordLogEntries, { entries: [entry, entry] })).recorded, 0);
         const fresh = { ...entry, origin: 'test:fresh', type: 'block', action: 'unblock' };
         assert.equal((await unary(content, content.recordLogEntries, { entries: [fresh, fresh] })).recorded, 1);
@@ -274,8 +304,8 @@ for (const backend of testBackends()) {
         await old.stop();
         const created = await auth.createAccount({ username: 'Offline', password: 'offlinepass123456', ip: '10.1.2.3' });
         assert.equal(created.ok, true);
-        await auth.block({ target: 'Offline', expiry: '1 week', reason: 'while content was down', performerId: adminId, performer: 'Admin', anononly: false, nocreate: false, noemail: false, allowusertalk: true, reblock: false });
-        await auth.unblock({ id: 0, target: 'Offline', performerId: adminId, performer: 'Admin', reason: 'still down' });
+        await auth.block({ target: 'Offline', expiry: '1 week', reason: 'while content was down', performerId: adminId, performer: 'Admin', anononly: false, nocreate: false, noemail: false, allowusertalk: true, reblock: false, tags: [] });
+        await auth.unblock({ id: 0, target: 'Offline', performerId: adminId, performer: 'Admin', reason: 'still down', tags: [] });
         // Longer than a few polls: nothing is delivered, nothing is lost.
         await new Promise((r) => setTimeout(r, 1500));
         assert.equal(await outboxCount(wiki, `target_dbkey = 'Offline' AND delivered_at IS NULL`), 3);

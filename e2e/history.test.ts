@@ -5,6 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { makeClient, unary } from '@quire/kit';
+import { AuthServiceClient, ChangeUserGroupsRequest, CreateAccountRequest } from '@quire/proto/wiki/auth/v1/auth';
 import { saveRevision } from '../services/content/src/store/save.js';
 import { TitleCodec } from '../services/content/src/title/codec.js';
 import { NamespaceTable } from '../services/content/src/title/namespaces.js';
@@ -139,6 +141,55 @@ for (const backend of testBackends()) {
       assert.deepEqual((await wiki.rest('/v1/page/Long_history/history?filter=minor')).json<HistoryBody>().revisions, []);
       assert.deepEqual((await wiki.rest('/v1/page/Anchor_sample_page/history?filter=anonymous')).json<HistoryBody>().revisions, []);
       assert.deepEqual((await wiki.rest('/v1/page/Long_history/history?filter=bot')).json<HistoryBody>().revisions, []);
+    });
+
+    test('bot filter and count: authors now in a bot group, not the rev_bot flag', async () => {
+      const authSvc = wiki.stack.services.find((s) => s.name === 'auth')!;
+      const auth = makeClient(AuthServiceClient, authSvc.address);
+      try {
+        const account = async (username: string) => {
+          const r = await unary(auth, auth.createAccount, CreateAccountRequest.fromPartial({ username, password: 'histpass123456', ip: '127.0.0.1' }));
+          assert.ok(r.ok && r.user, JSON.stringify(r));
+          return r.user.id;
+        };
+        const joinGroup = (userId: number, group: string) =>
+          unary(auth, auth.changeUserGroups, ChangeUserGroupsRequest.fromPartial({ userId, add: [{ group, expiry: 'infinite' }] }));
+        // The anchor page's revisions carry a user id (2) with no account here: new accounts
+        // start above it so that their edits are not merged into that actor.
+        const authDb = authSvc.runtime.db;
+        await authDb.query(`SELECT setval(pg_get_serial_sequence('${authDb.schema}.users', 'id'), 1000)`);
+        const later = { id: await account('Later bot'), name: 'Later bot' };
+        const flagged = { id: await account('Flagged human'), name: 'Flagged human' };
+        const lapsed = { id: await account('Lapsed bot'), name: 'Lapsed bot' };
+        const content = wiki.stack.services.find((s) => s.name === 'content')!;
+        const ids: number[] = [];
+        let base = 0;
+        for (const [user, bot] of [[later, false], [flagged, true], [later, false], [lapsed, true], [flagged, true]] as const) {
+          const saved = await saveRevision(content.runtime.db, codec, {
+            ns: 0, dbkey: 'Bot_history', baseRevId: base, text: `edit ${ids.length}`, contentModel: 'wikitext', contentFormat: 'text/x-wiki',
+            user, comment: '', minor: false, tags: [], bot,
+          });
+          base = saved.revId;
+          ids.push(saved.revId);
+        }
+        const botIds = async () => (await wiki.rest('/v1/page/Bot_history/history?filter=bot')).json<HistoryBody>().revisions.map((r) => r.id);
+        const botCount = async () => (await wiki.rest('/v1/page/Bot_history/history/counts/bot')).json();
+        assert.deepEqual(await botIds(), [], 'rev_bot edits by users in no bot group are not bot edits');
+        assert.deepEqual(await botCount(), { count: 0, limit: false });
+
+        // Joining the bot group after the edits makes them bot edits; a group whose rights lack
+        // `bot` does not, and neither does a bot membership that has expired.
+        await joinGroup(later.id, 'bot');
+        await joinGroup(flagged.id, 'sysop');
+        await joinGroup(lapsed.id, 'bot');
+        await authDb.query(`UPDATE ${authDb.schema}.user_groups SET expiry = now() - interval '1 hour' WHERE user_id = $1`, [lapsed.id]);
+        assert.deepEqual(await botIds(), [ids[2], ids[0]]);
+        assert.deepEqual(await botCount(), { count: 2, limit: false }, 'the count agrees with the filter');
+        const listed = (await wiki.rest('/v1/page/Bot_history/history?filter=bot')).json<HistoryBody>().revisions;
+        assert.deepEqual(listed.map((r) => r.user), [later, later].map(({ id, name }) => ({ id, name })));
+      } finally {
+        auth.close();
+      }
     });
 
     test('counts: types, from/to rules, deprecated names, headers', async () => {

@@ -100,7 +100,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
           out(`Account ${existing.name} exists.`);
         }
         if (groups.length) {
-          const r = await auth.changeUserGroups({ username: userName!, userId: 0, add: groups.map((group) => ({ group, expiry: 'infinite' })), remove: [], performerId: 0, reason: 'createAndPromote' });
+          const r = await auth.changeUserGroups({ username: userName!, userId: 0, add: groups.map((group) => ({ group, expiry: 'infinite' })), remove: [], performerId: 0, reason: 'createAndPromote', tags: [] });
           out(`Groups of ${r.user}: added ${r.added.map((a) => a.group).join(', ')}.`);
         }
         return;

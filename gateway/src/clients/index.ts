@@ -130,6 +130,7 @@ import {
   type GetTokensResponse,
   type GetUsersResponse,
   type GetUserStatisticsResponse,
+  ListUserIdsWithRightRequest,
   type ListBlocksRequest,
   type ListBlocksResponse,
   type ListUsersRequest,
@@ -426,6 +427,10 @@ export class AuthClient {
   }
   getUserStatistics(o?: CallOpts): Promise<GetUserStatisticsResponse> {
     return unary(this.c, this.c.getUserStatistics, {}, o);
+  }
+  /** Ids of the users now in a group with this right (e.g. "bot": the REST history's bot edits). */
+  async listUserIdsWithRight(right: string, o?: CallOpts): Promise<number[]> {
+    return (await unary(this.c, this.c.listUserIdsWithRight, ListUserIdsWithRightRequest.fromPartial({ right }), o)).userIds;
   }
   /** action=options: the user's option overrides after the change. */
   changeOptions(req: ChangeOptionsRequest, o?: CallOpts): Promise<ChangeOptionsResponse> {

@@ -52,6 +52,7 @@ function entryOf(row: OutboxRow): ExternalLogEntry {
     paramsJson: JSON.stringify(row.params),
     bot: row.bot,
     logOnly: !row.publish,
+    tags: row.tags,
   };
 }
 

@@ -64,9 +64,9 @@ for (const backend of testBackends()) {
     });
 
     test('groups with expiry, blocks on the resolved user, statistics and editcount', async () => {
-      const changed = await auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'sysop', expiry: '2 days' }], remove: [], performerId: 0, reason: '' });
+      const changed = await auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'sysop', expiry: '2 days' }], remove: [], performerId: 0, reason: '', tags: [] });
       assert.match(changed.added[0]!.expiry, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      await rejects(auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'wizard', expiry: 'infinite' }], remove: [], performerId: 0, reason: '' }), 'badvalue');
+      await rejects(auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'wizard', expiry: 'infinite' }], remove: [], performerId: 0, reason: '', tags: [] }), 'badvalue');
       const stats = await auth.getUserStatistics();
       // Carol and the system user "MediaWiki default" (migration 002), as MediaWiki counts it too.
       assert.deepEqual([stats.users, stats.admins, stats.activeUsers], [2, 1, 0]);
@@ -74,12 +74,12 @@ for (const backend of testBackends()) {
       const login = await auth.login({ sessionId: '', username: 'Carol', password: 'carolpass123456', ip: '10.0.0.3', botPasswordAllowed: false, remember: true });
       assert.equal(login.status, LoginResponse_Status.PASS);
       assert.ok(login.persistentSeconds > 0);
-      const blocked = await auth.block({ target: 'Carol', expiry: 'infinite', reason: 'test', performerId: 0, performer: 'Maintenance script', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock: false });
+      const blocked = await auth.block({ target: 'Carol', expiry: 'infinite', reason: 'test', performerId: 0, performer: 'Maintenance script', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock: false, tags: [] });
       const r = await auth.resolveSession(login.sessionId, '10.0.0.3');
       assert.equal(r.user!.block?.id, blocked.block!.id);
       assert.equal(r.user!.block?.expiry, 'infinite');
       assert.ok(r.user!.groups.includes('sysop'));
-      await auth.unblock({ id: blocked.block!.id, target: '', performerId: 0, performer: 'Maintenance script', reason: 'done' });
+      await auth.unblock({ id: blocked.block!.id, target: '', performerId: 0, performer: 'Maintenance script', reason: 'done', tags: [] });
       assert.equal((await auth.resolveSession(login.sessionId, '10.0.0.3')).user!.block, undefined);
 
       await auth.incrementEditCount(r.user!.id);
@@ -127,12 +127,12 @@ for (const backend of testBackends()) {
       last = got[got.length - 1]!.id;
 
       const block = (expiry: string, reblock: boolean) =>
-        auth.block({ target: 'Erin', expiry, reason: `r-${expiry}`, performerId: dave.user!.id, performer: 'Dave', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock });
+        auth.block({ target: 'Erin', expiry, reason: `r-${expiry}`, performerId: dave.user!.id, performer: 'Dave', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock, tags: [] });
       const blocked = await block('infinite', false);
       await rejects(block('1 day', false), 'alreadyblocked');
       await block('3 days', true);
-      await auth.unblock({ id: 0, target: 'Erin', performerId: dave.user!.id, performer: 'Dave', reason: 'forgiven' });
-      await rejects(auth.unblock({ id: blocked.block!.id, target: '', performerId: dave.user!.id, performer: 'Dave', reason: '' }), 'nosuchblockid');
+      await auth.unblock({ id: 0, target: 'Erin', performerId: dave.user!.id, performer: 'Dave', reason: 'forgiven', tags: [] });
+      await rejects(auth.unblock({ id: blocked.block!.id, target: '', performerId: dave.user!.id, performer: 'Dave', reason: '', tags: [] }), 'nosuchblockid');
       got = await rows(last);
       assert.deepEqual(
         got.map((r) => [r.log_type, r.log_action, r.performer_name, r.target_dbkey, r.comment]),
@@ -149,7 +149,7 @@ for (const backend of testBackends()) {
       last = got[got.length - 1]!.id;
 
       const groups = (add: string[], remove: string[], performerId: number) =>
-        auth.changeUserGroups({ username: 'Erin', userId: 0, add: add.map((group) => ({ group, expiry: 'infinite' })), remove, performerId, reason: 'promotion' });
+        auth.changeUserGroups({ username: 'Erin', userId: 0, add: add.map((group) => ({ group, expiry: 'infinite' })), remove, performerId, reason: 'promotion', tags: [] });
       await groups(['bot'], [], 0);
       assert.deepEqual(await rows(last), [], 'maintenance (performer 0) changes groups without a log entry');
       await groups(['sysop'], ['bot'], dave.user!.id);

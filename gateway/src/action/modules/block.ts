@@ -1,6 +1,6 @@
 /* action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): site-wide blocks of users and IPs. */
 import type { GatewayDeps } from '../../context.js';
-import type { ModuleDecl } from '../types.js';
+import { ApiUsageError, type ActionContext, type ModuleDecl } from '../types.js';
 import { apiError, requireRight } from './support.js';
 
 export const blockModule: ModuleDecl = {
@@ -29,6 +29,7 @@ export const blockModule: ModuleDecl = {
     requireRight(ctx, 'block', 'block users from editing');
     const p = ctx.params;
     const target = await targetOf(ctx.deps, p.user, p.userid);
+    const tags = await checkedLogTags(ctx);
     const r = await ctx.deps.clients.auth.block({
       target,
       expiry: String(p.expiry),
@@ -40,6 +41,7 @@ export const blockModule: ModuleDecl = {
       noemail: p.noemail === true,
       allowusertalk: p.allowusertalk === true,
       reblock: p.reblock === true,
+      tags,
     });
     const b = r.block!;
     ctx.result.block = {
@@ -59,6 +61,36 @@ export const blockModule: ModuleDecl = {
     };
   },
 };
+
+/**
+ * The `tags` of a block, unblock or userrights request, checked before anything is written (the
+ * auth service's log entry reaches the content log later, so content cannot refuse them then):
+ * as the `tags` parameter type (TagsDef: only tags defined by administrators, `badtags`), then
+ * ChangeTags::canAddTagsAccompanyingChange with the caller's rights.
+ */
+export async function checkedLogTags(ctx: ActionContext): Promise<string[]> {
+  const tags = [...new Set(Array.isArray(ctx.params.tags) ? (ctx.params.tags as string[]) : [])];
+  if (tags.length === 0) return [];
+  const manual = new Set<string>();
+  let from = '';
+  do {
+    const page = await ctx.deps.clients.content.listTags(500, from);
+    for (const t of page.tags) if (t.defined && t.source.includes('manual')) manual.add(t.name);
+    from = page.continueFrom;
+  } while (from !== '');
+  const refused = tags.filter((t) => !manual.has(t));
+  if (refused.length > 0) {
+    const info =
+      refused.length === 1
+        ? `The tag "${refused[0]}" is not allowed to be manually applied.`
+        : `The following tags are not allowed to be manually applied: ${refused.join(', ')}`;
+    throw new ApiUsageError('badtags', info, { disallowedtags: refused });
+  }
+  if (!ctx.caller.user.rights.includes('applychangetags')) {
+    throw new ApiUsageError('tags-apply-no-permission', 'You do not have permission to apply change tags along with your changes.');
+  }
+  return tags;
+}
 
 /** The target name: `user`, or the account of `userid`. */
 async function targetOf(deps: GatewayDeps, user: unknown, userid: unknown): Promise<string> {
@@ -93,12 +125,14 @@ export const unblockModule: ModuleDecl = {
     if (typeof p.id === 'number' && (p.user !== undefined || p.userid !== undefined)) throw apiError('invalidparammix', 'apierror-unblock-idanduser');
     if (typeof p.id !== 'number' && p.user === undefined && p.userid === undefined) throw apiError('missingparam', 'apierror-unblock-notarget');
     const target = typeof p.id === 'number' ? '' : await targetOf(ctx.deps, p.user, p.userid);
+    const tags = await checkedLogTags(ctx);
     const r = await ctx.deps.clients.auth.unblock({
       id: typeof p.id === 'number' ? p.id : 0,
       target,
       performerId: ctx.caller.user.id,
       performer: ctx.caller.user.name,
       reason: String(p.reason),
+      tags,
     });
     ctx.result.unblock = { id: r.block?.id ?? 0, user: r.user, userid: r.userId, reason: String(p.reason) };
   },

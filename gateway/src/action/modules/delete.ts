@@ -1,6 +1,7 @@
 /* action=delete (ApiDelete): the content service archives the page's revisions and logs it, in one transaction. */
 import type { ModuleDecl } from '../types.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { lifecycleWatchlist } from './watch.js';
 
 export const deleteModule: ModuleDecl = {
   name: 'delete',
@@ -14,6 +15,7 @@ export const deleteModule: ModuleDecl = {
     tags: TAGS_PARAM,
     deletetalk: { type: 'boolean', default: false, help: 'Delete the talk page, if it exists.' },
     watchlist: WATCHLIST_PARAM,
+    watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=delete&title=Main%20Page&token=123ABC': 'Delete Main Page.' },
@@ -21,7 +23,7 @@ export const deleteModule: ModuleDecl = {
     const p = ctx.params;
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
-    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: strOf(p, 'reason'), tags: tagsOf(p), actor });
+    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: strOf(p, 'reason'), tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdeletion')) });
     ctx.result.delete = { title: res.title, reason: res.reason, logid: res.logId };
   },
 };

@@ -32,3 +32,7 @@ export const WATCHLIST_PARAM = {
   default: 'preferences',
   help: "Unconditionally add or remove the page from the current user's watchlist, use preferences (ignored for bot users) or do not change watch.",
 } as const;
+export const WATCHLIST_EXPIRY_PARAM = {
+  type: 'string',
+  help: 'Watchlist expiry timestamp. Omit this parameter entirely to leave the current expiry unchanged.',
+} as const;

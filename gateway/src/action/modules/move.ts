@@ -1,7 +1,8 @@
 /* action=move (ApiMove): the page, and with movetalk/movesubpages its talk page and subpages. */
 import type { MovedPage } from '@quire/proto/wiki/content/v1/content';
 import { setIndexedTagName, type ModuleDecl } from '../types.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { lifecycleWatchlist } from './watch.js';
 
 /** One moved subpage as ApiMove::moveSubpages reports it: from/to, or the error that stopped it. */
 function subpageResult(m: MovedPage): Record<string, unknown> {
@@ -23,6 +24,7 @@ export const moveModule: ModuleDecl = {
     movesubpages: { type: 'boolean', default: false, help: 'Rename subpages, if applicable.' },
     noredirect: { type: 'boolean', default: false, help: "Don't create a redirect." },
     watchlist: WATCHLIST_PARAM,
+    watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
     ignorewarnings: { type: 'boolean', default: false, help: 'Ignore any warnings.' },
     tags: TAGS_PARAM,
   },
@@ -43,6 +45,7 @@ export const moveModule: ModuleDecl = {
       ignoreWarnings: p.ignorewarnings === true,
       tags: tagsOf(p),
       actor,
+      ...(await lifecycleWatchlist(ctx, 'watchmoves')),
     });
     const page = res.page!;
     const out: Record<string, unknown> = { from: page.from, to: page.to, reason: strOf(p, 'reason') };

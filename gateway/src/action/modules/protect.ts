@@ -5,7 +5,8 @@
 import type { ProtectionLevel } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setIndexedTagName, type ModuleDecl } from '../types.js';
 import { apiError } from './support.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { lifecycleWatchlist } from './watch.js';
 
 /** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"). */
 const RESTRICTION_TYPES = ['edit', 'move', 'upload', 'create'];
@@ -50,6 +51,7 @@ export const protectModule: ModuleDecl = {
     tags: TAGS_PARAM,
     cascade: { type: 'boolean', default: false, help: 'Enable cascading protection (i.e. protect transcluded templates and images used in this page). Ignored if none of the given protection levels support cascading.' },
     watchlist: WATCHLIST_PARAM,
+    watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=protect&title=Main%20Page&token=123ABC&protections=edit=sysop|move=sysop&cascade=&expiry=20070901163000|never': 'Protect a page.' },
@@ -69,7 +71,7 @@ export const protectModule: ModuleDecl = {
       const expiry = parseExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
       return { type, level: level === 'all' ? '' : level, expiry, cascade: false, source: '' };
     });
-    const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade === true, reason: strOf(p, 'reason'), tags: tagsOf(p), actor });
+    const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade === true, reason: strOf(p, 'reason'), tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdefault')) });
     const out: Record<string, unknown> = { title: res.title, reason: strOf(p, 'reason') };
     if (res.cascade) out.cascade = true;
     out.protections = setIndexedTagName(

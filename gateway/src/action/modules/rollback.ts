@@ -1,6 +1,7 @@
 /* action=rollback (ApiRollback): reverts the named user's consecutive latest edits, with the rollback token. */
 import type { ModuleDecl } from '../types.js';
-import { tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { lifecycleWatchlist } from './watch.js';
 
 export const rollbackModule: ModuleDecl = {
   name: 'rollback',
@@ -15,6 +16,7 @@ export const rollbackModule: ModuleDecl = {
     summary: { type: 'string', default: '', help: 'Custom edit summary. If empty, default summary will be used.' },
     markbot: { type: 'boolean', default: false, help: 'Mark the reverted edits and the revert as bot edits.' },
     watchlist: WATCHLIST_PARAM,
+    watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
   },
   flags: { mustBePosted: true, needsToken: 'rollback', writeMode: true },
   examples: { 'action=rollback&title=Main%20Page&user=Example&token=123ABC': 'Roll back the last edits to page Main Page by user Example.' },
@@ -23,7 +25,7 @@ export const rollbackModule: ModuleDecl = {
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
     const summary = typeof p.summary === 'string' && p.summary !== '' ? p.summary : undefined;
-    const res = await ctx.deps.clients.content.rollback({ ...target, user: String(p.user), summary, markBot: p.markbot === true, tags: tagsOf(p), actor });
+    const res = await ctx.deps.clients.content.rollback({ ...target, user: String(p.user), summary, markBot: p.markbot === true, tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchrollback')) });
     ctx.result.rollback = { title: res.title, pageid: res.pageId, summary: res.summary, revid: res.revid, old_revid: res.oldRevid, last_revid: res.lastRevid };
   },
 };

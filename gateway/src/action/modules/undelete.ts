@@ -1,7 +1,8 @@
 /* action=undelete (ApiUndelete): deleted revisions of a title back into its history, all or chosen by timestamp. */
 import type { ModuleDecl } from '../types.js';
 import { isoFromMw } from './edit.js';
-import { strOf, tagsOf, TAGS_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { strOf, tagsOf, TAGS_PARAM, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
+import { lifecycleWatchlist } from './watch.js';
 
 export const undeleteModule: ModuleDecl = {
   name: 'undelete',
@@ -16,6 +17,7 @@ export const undeleteModule: ModuleDecl = {
     fileids: { type: 'integer', multi: true, help: 'IDs of the file revisions to restore. If both timestamps and fileids are empty, all will be restored.' },
     undeletetalk: { type: 'boolean', default: false, help: 'Undelete all revisions of the associated talk page, if any.' },
     watchlist: WATCHLIST_PARAM,
+    watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=undelete&title=Main%20Page&token=123ABC&reason=Restoring%20main%20page': 'Undelete page Main Page.' },
@@ -23,7 +25,7 @@ export const undeleteModule: ModuleDecl = {
     const p = ctx.params;
     const actor = writingActor(ctx);
     const timestamps = Array.isArray(p.timestamps) ? (p.timestamps as string[]).map(isoFromMw) : [];
-    const res = await ctx.deps.clients.content.undeletePage({ title: strOf(p, 'title'), reason: strOf(p, 'reason'), timestamps, tags: tagsOf(p), actor });
+    const res = await ctx.deps.clients.content.undeletePage({ title: strOf(p, 'title'), reason: strOf(p, 'reason'), timestamps, tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdefault')) });
     ctx.result.undelete = { title: res.title, revisions: res.revisions, fileversions: 0, reason: res.reason };
   },
 };

@@ -1,6 +1,7 @@
 /* action=userrights (MediaWiki's ApiUserrights): add/remove explicit groups, with expiries. */
 import { setIndexedTagName, type ModuleDecl } from '../types.js';
 import { apiError, requireRight } from './support.js';
+import { checkedLogTags } from './block.js';
 
 /** $wgGroupPermissions' explicit groups (the implicit *, user and autoconfirmed cannot be assigned). */
 export const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'] as const;
@@ -31,6 +32,7 @@ export const userrightsModule: ModuleDecl = {
       expiry = add.map(() => expiry[0]!);
     }
     if (typeof p.user !== 'string' && typeof p.userid !== 'number') throw apiError('missingparam', 'apierror-missingparam-at-least-one-of', ['"user" and "userid"', 2]);
+    const tags = await checkedLogTags(ctx);
     const r = await ctx.deps.clients.auth.changeUserGroups({
       username: typeof p.user === 'string' ? p.user : '',
       userId: typeof p.userid === 'number' ? p.userid : 0,
@@ -38,6 +40,7 @@ export const userrightsModule: ModuleDecl = {
       remove: (p.remove as string[] | undefined) ?? [],
       performerId: ctx.caller.user.id,
       reason: String(p.reason ?? ''),
+      tags,
     });
     ctx.result.userrights = {
       user: r.user,

@@ -25,6 +25,20 @@ export function watchlistExpiryOf(value: unknown): string {
   return e === 'infinity' ? '' : e;
 }
 
+/**
+ * The watchlist fields of a lifecycle write (delete, undelete, protect, move, rollback), as
+ * ApiWatchlistTrait::setWatch: `preferences` follows the module's own user option.
+ */
+export async function lifecycleWatchlist(ctx: ActionContext, preferenceOption: string) {
+  const p = ctx.params;
+  const watchlist = typeof p.watchlist === 'string' ? p.watchlist : 'preferences';
+  return {
+    watchlist,
+    watchlistExpiry: watchlist === 'unwatch' ? '' : watchlistExpiryOf(p.watchlistexpiry),
+    watchByPreference: watchlist === 'preferences' ? await watchByPreference(ctx, [preferenceOption]) : false,
+  };
+}
+
 /** Watching needs a registered user with editmywatchlist (ApiWatch::execute). */
 export function requireWatchlistUser(ctx: ActionContext, right: 'editmywatchlist' | 'viewmywatchlist'): void {
   const user = ctx.caller.user;

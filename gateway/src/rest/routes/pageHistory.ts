@@ -48,6 +48,8 @@ export const pageHistoryRoute = defineRoute({
       filter: filter ? FILTERS[filter] : HistoryFilter.HISTORY_FILTER_UNSPECIFIED,
       limit: HISTORY_PAGE_SIZE,
       hiddenUserBits: userFilter ? hiddenUserBits((await ctx.caller()).user.rights) : 0,
+      // As PageHistoryHandler: the authors now in a group with the `bot` right, not rev_bot.
+      botUserIds: filter === 'bot' ? await ctx.deps.clients.auth.listUserIdsWithRight('bot') : [],
     });
     const relativeId = older_than ?? newer_than;
     if (!resp.relativeFound) throw new RestError(404, `The specified revision (${relativeId}) does not exist for the specified page (${title})`);

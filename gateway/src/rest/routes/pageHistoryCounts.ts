@@ -68,7 +68,15 @@ export const pageHistoryCountsRoute = defineRoute({
 
     const name: CountName = DEPRECATED_COUNT_TYPES[type] ?? (type as CountName);
     const cap = COUNT_LIMITS[name];
-    const resp = await ctx.deps.clients.content.countRevisions({ pageId: page.id, type: COUNT_TYPES[name], fromRevId: from ?? 0, toRevId: to ?? 0, cap });
+    const resp = await ctx.deps.clients.content.countRevisions({
+      pageId: page.id,
+      type: COUNT_TYPES[name],
+      fromRevId: from ?? 0,
+      toRevId: to ?? 0,
+      cap,
+      // As PageHistoryCountHandler: the authors now in a group with the `bot` right, not rev_bot.
+      botUserIds: name === 'bot' ? await ctx.deps.clients.auth.listUserIdsWithRight('bot') : [],
+    });
     if (resp.missingRevId) throw new RestError(404, `The specified revision (${resp.missingRevId}) does not exist`);
     // MediaWiki 1.39 fails with an InvalidArgumentException (500) here; this is its history route's 404.
     if (resp.foreignRevId) throw new RestError(404, `The specified revision (${resp.foreignRevId}) does not exist for the specified page (${title})`);

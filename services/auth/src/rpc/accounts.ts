@@ -151,7 +151,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
         // log entry, as MediaWiki's maintenance script does through UserGroupManager.
         const after = await users.memberships(row.id);
         if (req.performerId > 0 && membershipsDiffer(memberships, after)) {
-          await outbox.append(rightsEntry(row, memberships, after, req.reason, await accounts.performer(req.performerId, '')));
+          await outbox.append({ ...rightsEntry(row, memberships, after, req.reason, await accounts.performer(req.performerId, '')), tags: req.tags });
         }
         return { userId: row.id, user: row.name, added, removed };
       });
@@ -176,7 +176,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           noemail: req.noemail,
           allowusertalk: req.allowusertalk,
         });
-        await outbox.append(blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)));
+        await outbox.append({ ...blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)), tags: req.tags });
         return blockListEntry(b);
       });
     },
@@ -192,7 +192,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           if (!b) throw notFound('cantunblock', 'The block you specified was not found. It may have been unblocked already.');
         }
         await users.deleteBlock(b.id);
-        await outbox.append(unblockEntry(b, req.reason, await accounts.performer(req.performerId, req.performer)));
+        await outbox.append({ ...unblockEntry(b, req.reason, await accounts.performer(req.performerId, req.performer)), tags: req.tags });
         return blockListEntry(b);
       });
     },
@@ -264,6 +264,15 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       const options = await users.changeOptions(req.userId, { reset: req.reset, set: req.set, unset: req.unset });
       if (!options) throw notFound('nosuchuser', `The user with ID ${req.userId} does not exist.`);
       return { optionsJson: JSON.stringify(options) };
+    },
+    async listUserIdsWithRight(req) {
+      if (!req.right) throw invalidArgument('missingparam', 'The "right" parameter must be set.');
+      // Only explicit groups have user_groups rows; a right of an implicit group (*, user,
+      // autoconfirmed) is not a membership MediaWiki's history counts either.
+      const groups = Object.entries(accounts.o.perms)
+        .filter(([, rights]) => rights[req.right] === true)
+        .map(([group]) => group);
+      return { userIds: await users.idsInGroups(groups) };
     },
     async getUserStatistics() {
       const s = await users.statistics(ACTIVE_USER_DAYS);

@@ -22,6 +22,8 @@ export interface OutboxEntry {
   bot: boolean;
   /** false: recorded in the log without a recent change (AuthManager's autocreate entries). */
   publish: boolean;
+  /** Change tags of the entry (already checked by the gateway). */
+  tags?: readonly string[];
 }
 
 export interface OutboxRow {
@@ -37,6 +39,7 @@ export interface OutboxRow {
   params: Record<string, unknown>;
   bot: boolean;
   publish: boolean;
+  tags: string[];
 }
 
 /** The origin key content records with each delivered entry (logging.log_origin, unique). */
@@ -57,9 +60,9 @@ export class LogOutbox {
    */
   async append(e: OutboxEntry): Promise<number> {
     const r = await this.db.query<{ id: number }>(
-      `INSERT INTO ${this.s}.log_outbox (log_type, log_action, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [e.type, e.action, e.performer.id, e.performer.name, USER_NAMESPACE, e.targetName.replace(/ /g, '_'), e.comment, JSON.stringify(e.params), e.bot, e.publish],
+      `INSERT INTO ${this.s}.log_outbox (log_type, log_action, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish, tags)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [e.type, e.action, e.performer.id, e.performer.name, USER_NAMESPACE, e.targetName.replace(/ /g, '_'), e.comment, JSON.stringify(e.params), e.bot, e.publish, e.tags ?? []],
     );
     this.db.onCommit(() => {
       for (const fn of this.appended) fn();
@@ -76,7 +79,7 @@ export class LogOutbox {
   /** The oldest undelivered rows, in the order they were written. */
   async pending(limit: number): Promise<OutboxRow[]> {
     const r = await this.db.query<OutboxRow>(
-      `SELECT id, log_type, log_action, created_at, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish
+      `SELECT id, log_type, log_action, created_at, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish, tags
          FROM ${this.s}.log_outbox WHERE delivered_at IS NULL ORDER BY id LIMIT $1`,
       [limit],
     );

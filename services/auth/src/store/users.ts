@@ -146,6 +146,16 @@ export class UserStore {
     return out;
   }
 
+  /** Ids of the users with an unexpired membership in any of these groups, ascending. */
+  async idsInGroups(groups: readonly string[]): Promise<number[]> {
+    if (groups.length === 0) return [];
+    const r = await this.db.query<{ user_id: number }>(
+      `SELECT DISTINCT user_id FROM ${this.s}.user_groups WHERE grp = ANY($1::text[]) AND ${ACTIVE} ORDER BY user_id`,
+      [[...groups]],
+    );
+    return r.rows.map((x) => Number(x.user_id));
+  }
+
   async addGroup(userId: number, group: string, expiry: Date | null): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`,

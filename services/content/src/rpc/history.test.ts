@@ -121,12 +121,16 @@ for (const backend of testBackends()) {
       await assert.rejects(history({ pageId, olderThan: revIds[3]!, newerThan: revIds[2]! }), /cannot be combined/);
     });
 
-    test('GetHistory filters: anonymous, bot (hidden authors excluded), reverted, minor', async () => {
-      const ids = async (filter: HistoryFilter, hiddenUserBits = 0) => (await history({ pageId, filter, hiddenUserBits })).revisions.map((r) => r.id);
+    test('GetHistory filters: anonymous, bot (by the given bot users; hidden authors excluded), reverted, minor', async () => {
+      const ids = async (filter: HistoryFilter, hiddenUserBits = 0, botUserIds = [BOTTY.id]) =>
+        (await history({ pageId, filter, hiddenUserBits, botUserIds })).revisions.map((r) => r.id);
       const where = (pred: (i: number) => boolean) => newestFirst().filter((id) => pred(revIds.indexOf(id)));
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_ANONYMOUS), where((i) => i % 3 === 0));
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT), where((i) => i % 3 === 1));
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 4), where((i) => i % 3 === 1 && i !== 4), 'a caller who cannot see hidden authors does not learn them');
+      // The author's current groups decide, not the revision's rev_bot flag.
+      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 0, [ALICE.id]), where((i) => i % 3 === 2), 'Alice saved no rev_bot edit, yet she is a bot now');
+      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 0, []), [], 'rev_bot edits by users in no bot group are not bot edits');
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_REVERTED), where((i) => i === 7 || i === 9));
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_MINOR), where((i) => i % 4 === 2));
       const paged = await history({ pageId, filter: HistoryFilter.HISTORY_FILTER_ANONYMOUS, limit: 2, olderThan: revIds[9]! });
@@ -138,7 +142,9 @@ for (const backend of testBackends()) {
       const c = async (type: CountType, extra: Partial<CountRevisionsRequest> = {}) => count({ pageId, type, cap: 1000, ...extra });
       assert.deepEqual(await c(CountType.COUNT_TYPE_EDITS), { count: 12, limit: false, missingRevId: 0, foreignRevId: 0 });
       assert.equal((await c(CountType.COUNT_TYPE_ANONYMOUS)).count, 4);
-      assert.equal((await c(CountType.COUNT_TYPE_BOT)).count, 3, 'the bot revision with a hidden author is not counted');
+      assert.equal((await c(CountType.COUNT_TYPE_BOT, { botUserIds: [BOTTY.id] })).count, 3, 'the bot revision with a hidden author is not counted');
+      assert.equal((await c(CountType.COUNT_TYPE_BOT, { botUserIds: [ALICE.id, 999] })).count, 4, 'the bot users decide, not rev_bot');
+      assert.equal((await c(CountType.COUNT_TYPE_BOT)).count, 0);
       assert.equal((await c(CountType.COUNT_TYPE_EDITORS)).count, 3);
       assert.equal((await c(CountType.COUNT_TYPE_MINOR)).count, 3);
       assert.equal((await c(CountType.COUNT_TYPE_REVERTED)).count, 2, 'a revision with two revert tags counts once');

@@ -43,6 +43,7 @@ async function getHistory(store: HistoryStore, req: GetHistoryRequest): Promise<
     ...(FILTERS[req.filter] ? { filter: FILTERS[req.filter] } : {}),
     limit: req.limit,
     hiddenUserBits: req.hiddenUserBits,
+    botUserIds: req.botUserIds,
   });
   return { revisions: page.revisions.map(revisionMessage), more: page.more, relativeFound: page.relativeFound };
 }
@@ -55,7 +56,7 @@ async function countRevisions(store: HistoryStore, req: CountRevisionsRequest): 
   if (bounded && (type !== 'edits' && type !== 'editors')) throw invalidArgument('invalidparammix', 'from and to apply to edits and editors only.');
   if (bounded && !(req.fromRevId > 0 && req.toRevId > 0)) throw invalidArgument('invalidparammix', 'from and to must be given together.');
   const none = { missingRevId: 0, foreignRevId: 0 };
-  if (!bounded) return { ...(await store.count(req.pageId, type, req.cap)), ...none };
+  if (!bounded) return { ...(await store.count(req.pageId, type, req.cap, undefined, req.botUserIds)), ...none };
   const positions = await store.positions([req.fromRevId, req.toRevId]);
   const from = positions.get(req.fromRevId);
   const to = positions.get(req.toRevId);

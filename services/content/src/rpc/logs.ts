@@ -311,6 +311,8 @@ export function logHandlers(ctx: ContentContext) {
             params: e.paramsJson ? (JSON.parse(e.paramsJson) as Record<string, unknown>) : {},
             timestamp: new Date(e.timestamp),
             origin: e.origin,
+            // Checked by the gateway before the auth service wrote the change (ApiBlock, ApiUserrights).
+            tags: e.tags,
           };
           // Published with a recent change, as MediaWiki publishes newusers, block and rights
           // entries, except those it only inserts (newusers/autocreate).

@@ -28,6 +28,8 @@ export interface HistoryQuery {
    * the anonymous and bot filters (their author is hidden from the caller). 0: no such rule.
    */
   hiddenUserBits: number;
+  /** The bot filter's authors: users now in a group with the `bot` right (from the auth service). */
+  botUserIds?: readonly number[];
 }
 
 export interface HistoryPage {
@@ -73,6 +75,14 @@ export class HistoryStore {
       WHERE ct.ct_rev_id = r.rev_id AND d.ctd_name = ANY(${args.add([...REVERT_TAGS])}::text[]))`;
   }
 
+  /**
+   * PageHistoryHandler / PageHistoryCountHandler: a bot edit is one whose author is *now* in a
+   * group with the `bot` right (user_groups), not one saved with rev_bot.
+   */
+  private botAuthorCondition(args: SqlArgs, botUserIds: readonly number[]): string {
+    return `a.actor_user = ANY(${args.add([...botUserIds])}::bigint[])`;
+  }
+
   /** Where revisions are (page and time), by id; unknown ids are absent. */
   async positions(revIds: number[]): Promise<Map<number, RevisionPosition>> {
     if (revIds.length === 0) return new Map();
@@ -104,7 +114,7 @@ export class HistoryStore {
         hidden(q.hiddenUserBits);
         break;
       case 'bot':
-        conds.push('r.rev_bot IS TRUE');
+        conds.push(this.botAuthorCondition(args, q.botUserIds ?? []));
         hidden(q.hiddenUserBits);
         break;
       case 'reverted':
@@ -133,8 +143,15 @@ export class HistoryStore {
    * most cap + 1 matching rows. `between` (edits and editors only) gives two revisions of the page,
    * in either order; the count covers the revisions strictly between them, as MediaWiki's
    * RevisionStore::countRevisionsBetween / countAuthorsBetween without INCLUDE_* options.
+   * `botUserIds` (the bot count only) are the users now in a group with the `bot` right.
    */
-  async count(pageId: number, type: CountType, cap: number, between?: [RevisionPosition, RevisionPosition]): Promise<RevisionCount> {
+  async count(
+    pageId: number,
+    type: CountType,
+    cap: number,
+    between?: [RevisionPosition, RevisionPosition],
+    botUserIds: readonly number[] = [],
+  ): Promise<RevisionCount> {
     const args = new SqlArgs();
     const conds = [`r.rev_page = ${args.add(pageId)}`];
     let joinActor = false;
@@ -159,7 +176,8 @@ export class HistoryStore {
         conds.push('a.actor_user IS NULL', `(r.rev_deleted & ${DELETED_TEXT | DELETED_USER}) = 0`);
         break;
       case 'bot':
-        conds.push('r.rev_bot IS TRUE', `(r.rev_deleted & ${DELETED_TEXT | DELETED_USER}) = 0`);
+        joinActor = true;
+        conds.push(this.botAuthorCondition(args, botUserIds), `(r.rev_deleted & ${DELETED_TEXT | DELETED_USER}) = 0`);
         break;
       case 'minor':
         conds.push('r.rev_minor_edit', `(r.rev_deleted & ${DELETED_TEXT}) = 0`);

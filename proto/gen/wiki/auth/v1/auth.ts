@@ -318,6 +318,8 @@ export interface ChangeUserGroupsRequest {
   /** 0 = maintenance */
   performerId: number;
   reason: string;
+  /** change tags of the log entry (the gateway checked they may be applied) */
+  tags: string[];
 }
 
 export interface ChangeUserGroupsResponse {
@@ -340,6 +342,8 @@ export interface BlockRequest {
   noemail: boolean;
   allowusertalk: boolean;
   reblock: boolean;
+  /** change tags of the log entry (the gateway checked they may be applied) */
+  tags: string[];
 }
 
 export interface BlockResponse {
@@ -361,6 +365,8 @@ export interface UnblockRequest {
   reason: string;
   /** the performer's name (the log's, when performer_id is 0) */
   performer: string;
+  /** change tags of the log entry (the gateway checked they may be applied) */
+  tags: string[];
 }
 
 export interface UnblockResponse {
@@ -496,6 +502,15 @@ export interface ChangeOptionsRequest_SetEntry {
 export interface ChangeOptionsResponse {
   /** the overrides after the change */
   optionsJson: string;
+}
+
+export interface ListUserIdsWithRightRequest {
+  /** e.g. "bot" */
+  right: string;
+}
+
+export interface ListUserIdsWithRightResponse {
+  userIds: number[];
 }
 
 function createBaseUser(): User {
@@ -3814,7 +3829,7 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
 };
 
 function createBaseChangeUserGroupsRequest(): ChangeUserGroupsRequest {
-  return { username: "", userId: 0, add: [], remove: [], performerId: 0, reason: "" };
+  return { username: "", userId: 0, add: [], remove: [], performerId: 0, reason: "", tags: [] };
 }
 
 export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
@@ -3836,6 +3851,9 @@ export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
     }
     if (message.reason !== "") {
       writer.uint32(50).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -3901,6 +3919,14 @@ export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
             message.reason = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3929,6 +3955,7 @@ export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
         ? globalThis.Number(object.performer_id)
         : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -3952,6 +3979,9 @@ export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
     return obj;
   },
 
@@ -3966,6 +3996,7 @@ export const ChangeUserGroupsRequest: MessageFns<ChangeUserGroupsRequest> = {
     message.remove = object.remove?.map((e) => e) || [];
     message.performerId = object.performerId ?? 0;
     message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
     return message;
   },
 };
@@ -4103,6 +4134,7 @@ function createBaseBlockRequest(): BlockRequest {
     noemail: false,
     allowusertalk: false,
     reblock: false,
+    tags: [],
   };
 }
 
@@ -4137,6 +4169,9 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     }
     if (message.reblock !== false) {
       writer.uint32(80).bool(message.reblock);
+    }
+    for (const v of message.tags) {
+      writer.uint32(90).string(v!);
     }
     return writer;
   },
@@ -4234,6 +4269,14 @@ export const BlockRequest: MessageFns<BlockRequest> = {
             message.reblock = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4262,6 +4305,7 @@ export const BlockRequest: MessageFns<BlockRequest> = {
       noemail: isSet(object.noemail) ? globalThis.Boolean(object.noemail) : false,
       allowusertalk: isSet(object.allowusertalk) ? globalThis.Boolean(object.allowusertalk) : false,
       reblock: isSet(object.reblock) ? globalThis.Boolean(object.reblock) : false,
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -4297,6 +4341,9 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     if (message.reblock !== false) {
       obj.reblock = message.reblock;
     }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
     return obj;
   },
 
@@ -4315,6 +4362,7 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     message.noemail = object.noemail ?? false;
     message.allowusertalk = object.allowusertalk ?? false;
     message.reblock = object.reblock ?? false;
+    message.tags = object.tags?.map((e) => e) || [];
     return message;
   },
 };
@@ -4427,7 +4475,7 @@ export const BlockResponse: MessageFns<BlockResponse> = {
 };
 
 function createBaseUnblockRequest(): UnblockRequest {
-  return { id: 0, target: "", performerId: 0, reason: "", performer: "" };
+  return { id: 0, target: "", performerId: 0, reason: "", performer: "", tags: [] };
 }
 
 export const UnblockRequest: MessageFns<UnblockRequest> = {
@@ -4446,6 +4494,9 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     }
     if (message.performer !== "") {
       writer.uint32(42).string(message.performer);
+    }
+    for (const v of message.tags) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -4503,6 +4554,14 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
             message.performer = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4526,6 +4585,7 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
         : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       performer: isSet(object.performer) ? globalThis.String(object.performer) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -4546,6 +4606,9 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     if (message.performer !== "") {
       obj.performer = message.performer;
     }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
     return obj;
   },
 
@@ -4559,6 +4622,7 @@ export const UnblockRequest: MessageFns<UnblockRequest> = {
     message.performerId = object.performerId ?? 0;
     message.reason = object.reason ?? "";
     message.performer = object.performer ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
     return message;
   },
 };
@@ -6709,6 +6773,160 @@ export const ChangeOptionsResponse: MessageFns<ChangeOptionsResponse> = {
   },
 };
 
+function createBaseListUserIdsWithRightRequest(): ListUserIdsWithRightRequest {
+  return { right: "" };
+}
+
+export const ListUserIdsWithRightRequest: MessageFns<ListUserIdsWithRightRequest> = {
+  encode(message: ListUserIdsWithRightRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.right !== "") {
+      writer.uint32(10).string(message.right);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserIdsWithRightRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserIdsWithRightRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.right = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserIdsWithRightRequest {
+    return { right: isSet(object.right) ? globalThis.String(object.right) : "" };
+  },
+
+  toJSON(message: ListUserIdsWithRightRequest): unknown {
+    const obj: any = {};
+    if (message.right !== "") {
+      obj.right = message.right;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserIdsWithRightRequest>, I>>(base?: I): ListUserIdsWithRightRequest {
+    return ListUserIdsWithRightRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserIdsWithRightRequest>, I>>(object: I): ListUserIdsWithRightRequest {
+    const message = createBaseListUserIdsWithRightRequest();
+    message.right = object.right ?? "";
+    return message;
+  },
+};
+
+function createBaseListUserIdsWithRightResponse(): ListUserIdsWithRightResponse {
+  return { userIds: [] };
+}
+
+export const ListUserIdsWithRightResponse: MessageFns<ListUserIdsWithRightResponse> = {
+  encode(message: ListUserIdsWithRightResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserIdsWithRightResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserIdsWithRightResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserIdsWithRightResponse {
+    return {
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListUserIdsWithRightResponse): unknown {
+    const obj: any = {};
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserIdsWithRightResponse>, I>>(base?: I): ListUserIdsWithRightResponse {
+    return ListUserIdsWithRightResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserIdsWithRightResponse>, I>>(object: I): ListUserIdsWithRightResponse {
+    const message = createBaseListUserIdsWithRightResponse();
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
   /** The user behind a session cookie value ("" = anonymous), with groups and rights. */
@@ -6977,6 +7195,21 @@ export const AuthServiceService = {
       Buffer.from(ChangeOptionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangeOptionsResponse => ChangeOptionsResponse.decode(value),
   },
+  /**
+   * Ids of the users now (unexpired membership) in an explicit group whose rights include
+   * `right`, ascending: MediaWiki's REST history counts bot edits by this, not by rc_bot.
+   */
+  listUserIdsWithRight: {
+    path: "/wiki.auth.v1.AuthService/ListUserIdsWithRight" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUserIdsWithRightRequest): Buffer =>
+      Buffer.from(ListUserIdsWithRightRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUserIdsWithRightRequest => ListUserIdsWithRightRequest.decode(value),
+    responseSerialize: (value: ListUserIdsWithRightResponse): Buffer =>
+      Buffer.from(ListUserIdsWithRightResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUserIdsWithRightResponse => ListUserIdsWithRightResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -7025,6 +7258,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   getUserStatistics: handleUnaryCall<GetUserStatisticsRequest, GetUserStatisticsResponse>;
   /** action=options: changes or resets a user's preferences (users.options overrides). */
   changeOptions: handleUnaryCall<ChangeOptionsRequest, ChangeOptionsResponse>;
+  /**
+   * Ids of the users now (unexpired membership) in an explicit group whose rights include
+   * `right`, ascending: MediaWiki's REST history counts bot edits by this, not by rc_bot.
+   */
+  listUserIdsWithRight: handleUnaryCall<ListUserIdsWithRightRequest, ListUserIdsWithRightResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -7422,6 +7660,25 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangeOptionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Ids of the users now (unexpired membership) in an explicit group whose rights include
+   * `right`, ascending: MediaWiki's REST history counts bot edits by this, not by rc_bot.
+   */
+  listUserIdsWithRight(
+    request: ListUserIdsWithRightRequest,
+    callback: (error: ServiceError | null, response: ListUserIdsWithRightResponse) => void,
+  ): ClientUnaryCall;
+  listUserIdsWithRight(
+    request: ListUserIdsWithRightRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUserIdsWithRightResponse) => void,
+  ): ClientUnaryCall;
+  listUserIdsWithRight(
+    request: ListUserIdsWithRightRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUserIdsWithRightResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -522,6 +522,11 @@ export interface GetHistoryRequest {
    * (PageHistoryHandler::getBitmask: what the caller may not see).
    */
   hiddenUserBits: number;
+  /**
+   * The bot filter's authors: the users now in a group with the `bot` right (the auth service's
+   * ListUserIdsWithRight), as MediaWiki's PageHistoryHandler reads user_groups.
+   */
+  botUserIds: number[];
 }
 
 export interface GetHistoryResponse {
@@ -541,6 +546,8 @@ export interface CountRevisionsRequest {
   toRevId: number;
   /** Counting stops after cap + 1 matches. */
   cap: number;
+  /** The bot count's authors: the users now in a group with the `bot` right (as GetHistory). */
+  botUserIds: number[];
 }
 
 export interface CountRevisionsResponse {
@@ -1020,7 +1027,13 @@ export interface DeletePageRequest {
   /** "": the automatic reason */
   reason: string;
   tags: string[];
-  actor?: EditActor | undefined;
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as EditRequest's 40-42. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
 }
 
 export interface DeletePageResponse {
@@ -1036,7 +1049,13 @@ export interface UndeletePageRequest {
   /** ISO 8601; empty: every deleted revision */
   timestamps: string[];
   tags: string[];
-  actor?: EditActor | undefined;
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as EditRequest's 40-42. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
 }
 
 export interface UndeletePageResponse {
@@ -1065,7 +1084,13 @@ export interface ProtectPageRequest {
   cascade: boolean;
   reason: string;
   tags: string[];
-  actor?: EditActor | undefined;
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as EditRequest's 40-42. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
 }
 
 export interface ProtectPageResponse {
@@ -1085,7 +1110,13 @@ export interface MovePageRequest {
   noRedirect: boolean;
   ignoreWarnings: boolean;
   tags: string[];
-  actor?: EditActor | undefined;
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as EditRequest's 40-42. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
 }
 
 export interface MovedPage {
@@ -1113,7 +1144,13 @@ export interface RollbackRequest {
   summary?: string | undefined;
   markBot: boolean;
   tags: string[];
-  actor?: EditActor | undefined;
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as EditRequest's 40-42. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
 }
 
 export interface RollbackResponse {
@@ -1344,6 +1381,8 @@ export interface ExternalLogEntry {
   bot: boolean;
   /** not published to recent changes (newusers/autocreate) */
   logOnly: boolean;
+  /** change tags of the entry (and its recent change) */
+  tags: string[];
 }
 
 export interface RecordLogEntriesRequest {
@@ -4471,7 +4510,7 @@ export const GetReplicationLagResponse: MessageFns<GetReplicationLagResponse> = 
 };
 
 function createBaseGetHistoryRequest(): GetHistoryRequest {
-  return { pageId: 0, olderThan: 0, newerThan: 0, filter: 0, limit: 0, hiddenUserBits: 0 };
+  return { pageId: 0, olderThan: 0, newerThan: 0, filter: 0, limit: 0, hiddenUserBits: 0, botUserIds: [] };
 }
 
 export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
@@ -4493,6 +4532,13 @@ export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
     }
     if (message.hiddenUserBits !== 0) {
       writer.uint32(48).int32(message.hiddenUserBits);
+    }
+    if (message.botUserIds.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.botUserIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -4558,6 +4604,24 @@ export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
             message.hiddenUserBits = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag === 56) {
+              message.botUserIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.botUserIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4594,6 +4658,11 @@ export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
         : isSet(object.hidden_user_bits)
         ? globalThis.Number(object.hidden_user_bits)
         : 0,
+      botUserIds: globalThis.Array.isArray(object?.botUserIds)
+        ? object.botUserIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.bot_user_ids)
+        ? object.bot_user_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -4617,6 +4686,9 @@ export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
     if (message.hiddenUserBits !== 0) {
       obj.hiddenUserBits = Math.round(message.hiddenUserBits);
     }
+    if (message.botUserIds?.length) {
+      obj.botUserIds = message.botUserIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -4631,6 +4703,7 @@ export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
     message.filter = object.filter ?? 0;
     message.limit = object.limit ?? 0;
     message.hiddenUserBits = object.hiddenUserBits ?? 0;
+    message.botUserIds = object.botUserIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -4743,7 +4816,7 @@ export const GetHistoryResponse: MessageFns<GetHistoryResponse> = {
 };
 
 function createBaseCountRevisionsRequest(): CountRevisionsRequest {
-  return { pageId: 0, type: 0, fromRevId: 0, toRevId: 0, cap: 0 };
+  return { pageId: 0, type: 0, fromRevId: 0, toRevId: 0, cap: 0, botUserIds: [] };
 }
 
 export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
@@ -4762,6 +4835,13 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
     }
     if (message.cap !== 0) {
       writer.uint32(40).int32(message.cap);
+    }
+    if (message.botUserIds.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.botUserIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -4819,6 +4899,24 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
             message.cap = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag === 48) {
+              message.botUserIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.botUserIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4850,6 +4948,11 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
         ? globalThis.Number(object.to_rev_id)
         : 0,
       cap: isSet(object.cap) ? globalThis.Number(object.cap) : 0,
+      botUserIds: globalThis.Array.isArray(object?.botUserIds)
+        ? object.botUserIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.bot_user_ids)
+        ? object.bot_user_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -4870,6 +4973,9 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
     if (message.cap !== 0) {
       obj.cap = Math.round(message.cap);
     }
+    if (message.botUserIds?.length) {
+      obj.botUserIds = message.botUserIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -4883,6 +4989,7 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
     message.fromRevId = object.fromRevId ?? 0;
     message.toRevId = object.toRevId ?? 0;
     message.cap = object.cap ?? 0;
+    message.botUserIds = object.botUserIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -11085,7 +11192,16 @@ export const RunJobsResponse: MessageFns<RunJobsResponse> = {
 };
 
 function createBaseDeletePageRequest(): DeletePageRequest {
-  return { title: "", pageId: 0, reason: "", tags: [], actor: undefined };
+  return {
+    title: "",
+    pageId: 0,
+    reason: "",
+    tags: [],
+    actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
+  };
 }
 
 export const DeletePageRequest: MessageFns<DeletePageRequest> = {
@@ -11104,6 +11220,15 @@ export const DeletePageRequest: MessageFns<DeletePageRequest> = {
     }
     if (message.actor !== undefined) {
       EditActor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -11161,6 +11286,30 @@ export const DeletePageRequest: MessageFns<DeletePageRequest> = {
             message.actor = EditActor.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -11184,6 +11333,17 @@ export const DeletePageRequest: MessageFns<DeletePageRequest> = {
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
       actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -11204,6 +11364,15 @@ export const DeletePageRequest: MessageFns<DeletePageRequest> = {
     if (message.actor !== undefined) {
       obj.actor = EditActor.toJSON(message.actor);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -11219,6 +11388,9 @@ export const DeletePageRequest: MessageFns<DeletePageRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null)
       ? EditActor.fromPartial(object.actor)
       : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -11329,7 +11501,16 @@ export const DeletePageResponse: MessageFns<DeletePageResponse> = {
 };
 
 function createBaseUndeletePageRequest(): UndeletePageRequest {
-  return { title: "", reason: "", timestamps: [], tags: [], actor: undefined };
+  return {
+    title: "",
+    reason: "",
+    timestamps: [],
+    tags: [],
+    actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
+  };
 }
 
 export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
@@ -11348,6 +11529,15 @@ export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
     }
     if (message.actor !== undefined) {
       EditActor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -11405,6 +11595,30 @@ export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
             message.actor = EditActor.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -11426,6 +11640,17 @@ export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
         : [],
       tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
       actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -11446,6 +11671,15 @@ export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
     if (message.actor !== undefined) {
       obj.actor = EditActor.toJSON(message.actor);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -11461,6 +11695,9 @@ export const UndeletePageRequest: MessageFns<UndeletePageRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null)
       ? EditActor.fromPartial(object.actor)
       : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -11700,7 +11937,18 @@ export const ProtectionLevel: MessageFns<ProtectionLevel> = {
 };
 
 function createBaseProtectPageRequest(): ProtectPageRequest {
-  return { title: "", pageId: 0, protections: [], cascade: false, reason: "", tags: [], actor: undefined };
+  return {
+    title: "",
+    pageId: 0,
+    protections: [],
+    cascade: false,
+    reason: "",
+    tags: [],
+    actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
+  };
 }
 
 export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
@@ -11725,6 +11973,15 @@ export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
     }
     if (message.actor !== undefined) {
       EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -11798,6 +12055,30 @@ export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
             message.actor = EditActor.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -11825,6 +12106,17 @@ export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
       actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -11851,6 +12143,15 @@ export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
     if (message.actor !== undefined) {
       obj.actor = EditActor.toJSON(message.actor);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -11868,6 +12169,9 @@ export const ProtectPageRequest: MessageFns<ProtectPageRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null)
       ? EditActor.fromPartial(object.actor)
       : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -11987,6 +12291,9 @@ function createBaseMovePageRequest(): MovePageRequest {
     ignoreWarnings: false,
     tags: [],
     actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
   };
 }
 
@@ -12021,6 +12328,15 @@ export const MovePageRequest: MessageFns<MovePageRequest> = {
     }
     if (message.actor !== undefined) {
       EditActor.encode(message.actor, writer.uint32(82).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -12118,6 +12434,30 @@ export const MovePageRequest: MessageFns<MovePageRequest> = {
             message.actor = EditActor.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -12164,6 +12504,17 @@ export const MovePageRequest: MessageFns<MovePageRequest> = {
         ? object.tags.map((e: any) => globalThis.String(e))
         : [],
       actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -12199,6 +12550,15 @@ export const MovePageRequest: MessageFns<MovePageRequest> = {
     if (message.actor !== undefined) {
       obj.actor = EditActor.toJSON(message.actor);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -12219,6 +12579,9 @@ export const MovePageRequest: MessageFns<MovePageRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null)
       ? EditActor.fromPartial(object.actor)
       : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -12512,7 +12875,18 @@ export const MovePageResponse: MessageFns<MovePageResponse> = {
 };
 
 function createBaseRollbackRequest(): RollbackRequest {
-  return { title: "", pageId: 0, user: "", summary: undefined, markBot: false, tags: [], actor: undefined };
+  return {
+    title: "",
+    pageId: 0,
+    user: "",
+    summary: undefined,
+    markBot: false,
+    tags: [],
+    actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
+  };
 }
 
 export const RollbackRequest: MessageFns<RollbackRequest> = {
@@ -12537,6 +12911,15 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
     }
     if (message.actor !== undefined) {
       EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
     }
     return writer;
   },
@@ -12610,6 +12993,30 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
             message.actor = EditActor.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -12641,6 +13048,17 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
         ? object.tags.map((e: any) => globalThis.String(e))
         : [],
       actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
     };
   },
 
@@ -12667,6 +13085,15 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
     if (message.actor !== undefined) {
       obj.actor = EditActor.toJSON(message.actor);
     }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
     return obj;
   },
 
@@ -12684,6 +13111,9 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null)
       ? EditActor.fromPartial(object.actor)
       : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
     return message;
   },
 };
@@ -16067,6 +16497,7 @@ function createBaseExternalLogEntry(): ExternalLogEntry {
     paramsJson: "",
     bot: false,
     logOnly: false,
+    tags: [],
   };
 }
 
@@ -16107,6 +16538,9 @@ export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
     }
     if (message.logOnly !== false) {
       writer.uint32(96).bool(message.logOnly);
+    }
+    for (const v of message.tags) {
+      writer.uint32(106).string(v!);
     }
     return writer;
   },
@@ -16220,6 +16654,14 @@ export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
             message.logOnly = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -16262,6 +16704,9 @@ export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
         : isSet(object.log_only)
         ? globalThis.Boolean(object.log_only)
         : false,
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -16303,6 +16748,9 @@ export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
     if (message.logOnly !== false) {
       obj.logOnly = message.logOnly;
     }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
     return obj;
   },
 
@@ -16323,6 +16771,7 @@ export const ExternalLogEntry: MessageFns<ExternalLogEntry> = {
     message.paramsJson = object.paramsJson ?? "";
     message.bot = object.bot ?? false;
     message.logOnly = object.logOnly ?? false;
+    message.tags = object.tags?.map((e) => e) || [];
     return message;
   },
 };

@@ -4,6 +4,7 @@ import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import { checkApplicableTags } from '../../edit/tags.js';
 import { parsePageTitleOrThrow } from '../../rpc/records.js';
 import type { TitleCodec } from '../../title/codec.js';
+import { applyWatchlistParam, type WatchlistMode } from '../watchlist.js';
 
 export interface LifecycleDeps {
   db: Db;
@@ -93,4 +94,17 @@ export async function latestContent(q: Queryable, db: Db, page: LockedPage): Pro
 export async function authorize(deps: LifecycleDeps, actor: EditActor, right: string, tags: readonly string[]): Promise<void> {
   requireRight(actor, right);
   if (tags.length > 0) await checkApplicableTags(deps.db, actor, tags);
+}
+
+/** The watchlist fields every lifecycle request carries (ApiWatchlistTrait). */
+export interface WatchlistFields {
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
+}
+
+/** Applies a lifecycle request's `watchlist`/`watchlistexpiry` to the actor's watchlist, in the caller's transaction. */
+export async function applyRequestedWatch(deps: LifecycleDeps, q: Queryable, actor: EditActor, target: { ns: number; dbkey: string }, req: WatchlistFields): Promise<void> {
+  const expiry = req.watchlistExpiry === '' ? undefined : new Date(req.watchlistExpiry);
+  await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, expiry);
 }

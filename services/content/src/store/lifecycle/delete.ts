@@ -10,7 +10,9 @@ import { redirectTarget } from '../../content/wikitext.js';
 import { publishLogEntry, nowToTheSecond } from '../logging.js';
 import { recordPageChange } from '../page-cache.js';
 import { countable } from '../save.js';
-import { latestContent, lockExistingPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps, type LockedPage } from './common.js';
+import { NS_FILE } from '../../title/namespaces.js';
+import { archiveFileVersions, restoreFileVersions } from './file-archive.js';
+import { applyRequestedWatch, latestContent, lockExistingPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps, type LockedPage } from './common.js';
 
 /** $wgDeleteRevisionsLimit: deleting longer histories needs `bigdelete`. */
 const DELETE_REVISIONS_LIMIT = 5000;
@@ -67,6 +69,9 @@ export async function deletePage(deps: LifecycleDeps, req: DeletePageRequest): P
     }
     const reason = req.reason !== '' ? req.reason : await autoDeleteReason(deps, q, page);
     await archivePage(deps, q, page);
+    // FileDeleteForm: deleting a file description page deletes every version of the file with it.
+    if (page.ns === NS_FILE) await archiveFileVersions(deps, q, page.dbkey, actor, reason);
+    await applyRequestedWatch(deps, q, actor, page, req);
     const { logId } = await publishLogEntry(q, deps.db, {
       type: 'delete',
       action: 'delete',
@@ -181,7 +186,10 @@ export async function undeletePage(deps: LifecycleDeps, req: UndeletePageRequest
         [created ? 1 : 0, Number(nowCountable) - Number(oldCountable)],
       );
     }
+    // PageArchive::undeleteAsUser: without chosen timestamps the file versions come back too.
+    const files = target.ns === NS_FILE && timestamps.length === 0 ? await restoreFileVersions(deps, q, target.dbkey) : 0;
     await recordPageChange(deps.db, q, target.ns, target.dbkey);
+    await applyRequestedWatch(deps, q, actor, target, req);
     await publishLogEntry(q, deps.db, {
       type: 'delete',
       action: 'restore',
@@ -190,7 +198,7 @@ export async function undeletePage(deps: LifecycleDeps, req: UndeletePageRequest
       dbkey: target.dbkey,
       pageId,
       comment: req.reason,
-      params: { count: { revisions: restored.length, files: 0 } },
+      params: { count: { revisions: restored.length, files } },
       tags: req.tags,
       timestamp: nowToTheSecond(),
     });

@@ -14,7 +14,7 @@ import { checkProtection, pageRestrictions } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
 import { archivePage } from './delete.js';
-import { latestContent, lockExistingPage, lockPage, requireActor, authorize, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, latestContent, lockExistingPage, lockPage, requireActor, authorize, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 interface Title {
   ns: number;
@@ -33,8 +33,8 @@ async function replaceableRedirect(deps: LifecycleDeps, q: Queryable, pageId: nu
   return row !== undefined && row.n === 1 && row.rd_namespace === from.ns && row.rd_title === from.dbkey;
 }
 
-/** One page moved, in one transaction. */
-async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: Title, req: MovePageRequest): Promise<MovedPage> {
+/** One page moved, in one transaction; `watch`: apply the request's watchlist to both titles (the page itself, not its talk page or subpages, as ApiMove). */
+async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: Title, req: MovePageRequest, watch = false): Promise<MovedPage> {
   const { codec, db } = deps;
   const s = db.schema;
   const fromText = codec.prefixedText(from.ns, from.dbkey);
@@ -134,6 +134,10 @@ async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: T
         timestamp,
       });
     }
+    if (watch) {
+      await applyRequestedWatch(deps, q, actor, from, req);
+      await applyRequestedWatch(deps, q, actor, to, req);
+    }
     return { from: fromText, to: toText, redirectCreated, moveOverRedirect: overRedirect, errorCode: '', errorInfo: '' };
   });
 }
@@ -173,7 +177,7 @@ export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promi
   const toParsed = parsePageTitleOrThrow(deps.codec, req.to);
   const to = { ns: toParsed.ns, dbkey: toParsed.dbkey };
   if (req.moveSubpages) requireRight(actor, 'move-subpages');
-  const page = await moveOne(deps, actor, from, to, req);
+  const page = await moveOne(deps, actor, from, to, req, true);
   const res: MovePageResponse = { page, subpages: [], talkSubpages: [] };
   const fromTalk = { ns: talkOf(from.ns), dbkey: from.dbkey };
   const toTalk = { ns: talkOf(to.ns), dbkey: to.dbkey };

@@ -10,7 +10,7 @@ import { publishLogEntry, nowToTheSecond } from '../logging.js';
 import { pageRestrictions, titleProtection } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
-import { latestContent, lockPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, latestContent, lockPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 const INFINITY = 'infinity';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -123,6 +123,7 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
       },
       { revId },
     );
+    await applyRequestedWatch(deps, q, actor, target, req);
     return { title, cascade, protections: set.map((p) => ({ ...p, cascade: cascade && p.type === 'edit', source: '' })) };
   });
 }

@@ -14,7 +14,7 @@ import { addChangeTags, nowToTheSecond, PATROL, writeLogEntry } from '../logging
 import { checkProtection } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
-import { lockExistingPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, lockExistingPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 interface RevisionAuthor {
   rev_id: number;
@@ -80,6 +80,7 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
     if (has('autopatrol')) {
       await q.query(`UPDATE ${s}.recentchanges SET rc_patrolled = ${PATROL.autopatrolled} WHERE rc_this_oldid = ANY($1::bigint[]) AND rc_patrolled = 0`, [reverted]);
     }
+    await applyRequestedWatch(deps, q, actor, page, req);
     return { title, pageId: page.id, summary, revid: saved.revId, oldRevid: page.latest, lastRevid: restore.rev_id };
   });
 }
