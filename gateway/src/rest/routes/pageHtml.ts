@@ -88,6 +88,30 @@ function pageRedirect(title: string, redirect: string | undefined, loaded: Loade
   return normalizationRedirect(title, loaded, routeUrl, template, redirect ? { redirect } : {}) ?? wikiRedirect(loaded, redirect, routeUrl, template);
 }
 
+/** The page's latest revision rendered, or the redirect the request gets instead (page HTML routes). */
+async function latestPageHtml(ctx: {
+  deps: GatewayDeps;
+  params: { title: string; redirect?: string };
+  routeUrl: Parameters<typeof wikiRedirect>[2];
+  route: { path: string };
+}): Promise<{ moved: RestResponse } | { loaded: LoadedPage; rendered: GetRevisionHtmlResponse }> {
+  const loaded = await loadPage(ctx.deps, ctx.params.title, false);
+  const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
+  if (moved) return { moved };
+  const rendered = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
+  return { loaded, rendered };
+}
+
+/** The with_html form: the JSON metadata plus the whole document in `html`. */
+async function withHtmlResponse(deps: GatewayDeps, metadata: object, rendered: GetRevisionHtmlResponse, acceptLanguage: string | undefined): Promise<RestResponse> {
+  const r = await inVariant(deps, rendered, acceptLanguage);
+  return {
+    json: { ...metadata, html: parsoidDocument(deps.config.server, r, r.language) },
+    headers: languageHeaders(acceptLanguage, r, {}),
+    validators: htmlValidators(r, 'with_html'),
+  };
+}
+
 async function htmlResponse(deps: GatewayDeps, rendered: GetRevisionHtmlResponse, acceptLanguage: string | undefined): Promise<RestResponse> {
   const r = await inVariant(deps, rendered, acceptLanguage);
   return {
@@ -106,11 +130,8 @@ export const pageHtmlRoute = defineRoute({
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    const loaded = await loadPage(ctx.deps, ctx.params.title, false);
-    const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
-    if (moved) return moved;
-    const r = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
-    return htmlResponse(ctx.deps, r, ctx.params['accept-language']);
+    const page = await latestPageHtml(ctx);
+    return 'moved' in page ? page.moved : htmlResponse(ctx.deps, page.rendered, ctx.params['accept-language']);
   },
 });
 
@@ -122,16 +143,8 @@ export const pageWithHtmlRoute = defineRoute({
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    const loaded = await loadPage(ctx.deps, ctx.params.title, false);
-    const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
-    if (moved) return moved;
-    const rendered = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
-    const r = await inVariant(ctx.deps, rendered, ctx.params['accept-language']);
-    return {
-      json: { ...pageMetadata(loaded), html: parsoidDocument(ctx.deps.config.server, r, r.language) },
-      headers: languageHeaders(ctx.params['accept-language'], r, {}),
-      validators: htmlValidators(r, 'with_html'),
-    };
+    const page = await latestPageHtml(ctx);
+    return 'moved' in page ? page.moved : withHtmlResponse(ctx.deps, pageMetadata(page.loaded), page.rendered, ctx.params['accept-language']);
   },
 });
 
@@ -161,12 +174,7 @@ export const revisionWithHtmlRoute = defineRoute({
   async execute(ctx) {
     const loaded = await loadRevision(ctx.deps, ctx.params.id, false);
     const rendered = await revisionHtml(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
-    const r = await inVariant(ctx.deps, rendered, ctx.params['accept-language']);
-    return {
-      json: { ...(await revisionMetadata(ctx, loaded)), html: parsoidDocument(ctx.deps.config.server, r, r.language) },
-      headers: languageHeaders(ctx.params['accept-language'], r, {}),
-      validators: htmlValidators(r, 'with_html'),
-    };
+    return withHtmlResponse(ctx.deps, await revisionMetadata(ctx, loaded), rendered, ctx.params['accept-language']);
   },
 });
 

@@ -5,6 +5,7 @@ import { checkApplicableTags } from '../../edit/tags.js';
 import { parsePageTitleOrThrow } from '../../rpc/records.js';
 import type { TitleCodec } from '../../title/codec.js';
 import { applyWatchlistParam, type WatchlistMode } from '../watchlist.js';
+import { saveRevision, type SavedRevision } from '../save.js';
 
 export interface LifecycleDeps {
   db: Db;
@@ -88,6 +89,37 @@ export async function latestContent(q: Queryable, db: Db, page: LockedPage): Pro
   );
   const row = r.rows[0]!;
   return { text: row.content_text, model: row.content_model, format: row.content_format };
+}
+
+/**
+ * A null revision (same content as the latest, minor, no recent change of its own) recording a
+ * change of the page itself — a move or a protection — in the history, as MediaWiki writes one.
+ */
+export async function saveNullRevision(
+  q: Queryable,
+  db: Db,
+  codec: TitleCodec,
+  page: LockedPage,
+  at: { ns: number; dbkey: string },
+  actor: EditActor,
+  comment: string,
+  timestamp: Date,
+): Promise<SavedRevision> {
+  const content = await latestContent(q, db, page);
+  return saveRevision(db, codec, {
+    ns: at.ns,
+    dbkey: at.dbkey,
+    baseRevId: page.latest,
+    text: content.text,
+    contentModel: content.model,
+    contentFormat: content.format,
+    user: userOf(actor),
+    comment,
+    minor: true,
+    tags: [],
+    timestamp,
+    nullRevision: true,
+  });
 }
 
 /** requireRight, then the tags the caller asked for (ChangeTags::canAddTagsAccompanyingChange). */

@@ -14,7 +14,7 @@ import { checkProtection, pageRestrictions } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
 import { archivePage } from './delete.js';
-import { applyRequestedWatch, latestContent, lockExistingPage, lockPage, requireActor, authorize, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, lockExistingPage, saveNullRevision, lockPage, requireActor, authorize, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 interface Title {
   ns: number;
@@ -66,21 +66,7 @@ async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: T
     await recordPageChange(db, q, to.ns, to.dbkey);
     let comment = `${actor.name} moved page [[${fromText}]] to [[${toText}]]${overRedirect ? ' over redirect' : ''}`;
     if (req.reason !== '') comment += `: ${req.reason}`;
-    const content = await latestContent(q, db, page);
-    const nullRev = await saveRevision(db, codec, {
-      ns: to.ns,
-      dbkey: to.dbkey,
-      baseRevId: page.latest,
-      text: content.text,
-      contentModel: content.model,
-      contentFormat: content.format,
-      user: userOf(actor),
-      comment,
-      minor: true,
-      tags: [],
-      timestamp,
-      nullRevision: true,
-    });
+    const nullRev = await saveNullRevision(q, db, codec, page, to, actor, comment, timestamp);
     let redirectCreated = false;
     if (!suppress) {
       // The redirect left behind: a new page at the old title (no recent change of its own).

@@ -9,8 +9,7 @@ import { actorId } from '../actor.js';
 import { publishLogEntry, nowToTheSecond } from '../logging.js';
 import { pageRestrictions, titleProtection } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
-import { saveRevision } from '../save.js';
-import { applyRequestedWatch, latestContent, lockPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, lockPage, saveNullRevision, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 const INFINITY = 'infinity';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -86,21 +85,7 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
       if (req.reason !== '') comment += `: ${req.reason}`;
       if (description !== '') comment += ` (${description})`;
       if (cascade) comment += ' [cascading]';
-      const content = await latestContent(q, deps.db, page);
-      const saved = await saveRevision(deps.db, deps.codec, {
-        ns: page.ns,
-        dbkey: page.dbkey,
-        baseRevId: page.latest,
-        text: content.text,
-        contentModel: content.model,
-        contentFormat: content.format,
-        user: userOf(actor),
-        comment,
-        minor: true,
-        tags: [],
-        timestamp,
-        nullRevision: true,
-      });
+      const saved = await saveNullRevision(q, deps.db, deps.codec, page, page, actor, comment, timestamp);
       revId = saved.revId;
     } else {
       await recordPageChange(deps.db, q, target.ns, target.dbkey);
