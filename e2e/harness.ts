@@ -7,13 +7,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOLDEN_DIR, SHARED_DIR, makeTestEnv, type Backend, type TestEnv } from '@quire/kit/testing';
+import { GOLDEN_DIR, FIXTURES_DIR, makeTestEnv, type Backend, type TestEnv } from '@quire/kit/testing';
 import { startStack, type Stack } from '../scripts/stack.js';
 
 export { testBackends, type Backend } from '@quire/kit/testing';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const SHAPE_COMPARE = path.join(SHARED_DIR, 'tools/shape-compare.js');
+export const SHAPE_COMPARE = path.join(FIXTURES_DIR, 'shape-compare.cjs');
 export { GOLDEN_DIR };
 
 export interface HttpResponse {
@@ -206,7 +206,7 @@ function shapeMap(v: unknown, at: string, out: Map<string, string>, ignore: Read
 
 /**
  * The differences in shape between a golden sample and a live response — status, content type,
- * and every key path with its value type — by the rules of ../shared/tools/shape-compare.js, for
+ * and every key path with its value type — by the rules of conformance/golden/shape-compare.cjs, for
  * requests that tool cannot make (POST bodies, cookies). Empty when the shapes agree.
  */
 export function shapeProblems(golden: GoldenSample, ours: HttpResponse, ignore: readonly string[] = []): string[] {

@@ -24,9 +24,16 @@ const HANDLERS: Record<SpecialPageName, PageHandler> = {
 
 const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');
 
-/** The title a request asks for: the path after /wiki/, or index.php's `title` parameter. */
+/**
+ * The title a request asks for: the path after /wiki/, or index.php's `title` parameter, which
+ * MediaWiki's WebRequest reads from the query and then from a POST body alike.
+ */
 function requestedTitle(req: Request): string | null {
-  if (req.path === `${SCRIPT_PATH}/index.php`) return typeof req.query.title === 'string' ? req.query.title : null;
+  if (req.path === `${SCRIPT_PATH}/index.php`) {
+    if (typeof req.query.title === 'string') return req.query.title;
+    const body = req.body as Record<string, unknown> | undefined;
+    return typeof body?.title === 'string' ? body.title : null;
+  }
   if (!req.path.startsWith(ARTICLE_PREFIX)) return null;
   try {
     return decodeURIComponent(req.path.slice(ARTICLE_PREFIX.length));
@@ -44,6 +51,14 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
   const parseForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 });
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'POST' && req.path === `${SCRIPT_PATH}/index.php` && req.query.title === undefined) {
+      try {
+        await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+      } catch {
+        res.status(400).type('text/plain').send('The submitted form could not be read.');
+        return;
+      }
+    }
     const title = requestedTitle(req);
     const target = title === null ? null : parseSpecialTitle(title);
     if (!target) return next();

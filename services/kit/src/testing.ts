@@ -65,8 +65,8 @@ export async function makeTestEnv(backend: Backend, extra: NodeJS.ProcessEnv = {
 }
 
 /**
- * `shared/` sits beside the repository (CI clones main with shared/ next to it): golden responses
- * recorded from MediaWiki 1.39 and the shape-compare tool live there.
+ * The golden responses recorded from MediaWiki 1.39 and the shape-compare tool, copied into the
+ * repository from the team's shared folder so the tests need nothing beside the clone.
  */
-export const SHARED_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../../shared');
-export const GOLDEN_DIR = path.join(SHARED_DIR, 'conformance/mediawiki-1.39');
+export const FIXTURES_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../conformance/golden');
+export const GOLDEN_DIR = path.join(FIXTURES_DIR, 'mediawiki-1.39');

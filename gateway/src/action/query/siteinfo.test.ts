@@ -20,6 +20,7 @@ test('general has every key of MediaWiki 1.39 with the same types', () => {
     assert.equal(actual, expected, k);
   }
   assert.equal(ours.generator, QUIRE_GENERATOR);
+  assert.match(String(ours.generator), /^MediaWiki 1\.39\.\d+$/, 'clients parse the version from generator');
   assert.equal(ours.time, '2026-11-21T05:13:13Z');
   assert.equal(ours.base, 'http://127.0.0.1:8080/wiki/Main_Page');
   assert.equal(ours.servername, '127.0.0.1');

@@ -5,7 +5,12 @@ import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, typ
 import { wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
 
-export const QUIRE_GENERATOR = 'Quire 0.1.0 (MediaWiki 1.39 API)';
+/**
+ * Clients (mwclient, MediaWiki::Bot, pywikibot) parse `generator` as "MediaWiki <version>" to pick
+ * their code paths, so it names the MediaWiki release whose API Quire speaks. No extra key names
+ * Quire: clients and the golden shapes expect exactly MediaWiki's keys.
+ */
+export const QUIRE_GENERATOR = 'MediaWiki 1.39.17';
 /** The page the content service creates on first start (MediaWiki's MediaWiki:Mainpage). */
 export const MAIN_PAGE_TITLE = 'Main Page';
 

@@ -1,0 +1,361 @@
+#!/usr/bin/env node
+/*
+ * npm run conformance: judge Quire by what we did not write.
+ *
+ * 1. Fetches MediaWiki 1.39's own API test suite (tests/api-testing from Debian bookworm's
+ *    `mediawiki` source package, through apt with a private config) into .cache/conformance.
+ *    MediaWiki's test code is GPL and is never committed.
+ * 2. Installs this folder's package.json (mocha, api-testing 1.8.0, the client libraries).
+ * 3. Starts Quire exactly as `npm start` does, on a private port with a fresh data folder, with only
+ *    the settings MediaWiki's own CI changes (RATE_LIMITS lifting the per-IP anonymous edit limit,
+ *    REST_DEV_ROUTES=1), and provisions the root user with the admin CLI.
+ * 4. Runs the suite, prints passed/total per file, and checks failures against ratchet.txt:
+ *    a failure not listed fails the run, and so does a listed test that now passes.
+ * 5. Runs the real client workflows in clients/ against the same wiki.
+ *
+ * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.resolve(here, '..');
+const cache = path.join(root, '.cache', 'conformance');
+const args = process.argv.slice(2);
+const opt = (name) => args.includes(name);
+const optValue = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+const log = (...a) => console.log('[conformance]', ...a);
+
+function run(cmd, argv, o = {}) {
+  const r = spawnSync(cmd, argv, { stdio: 'inherit', ...o });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}`);
+  return r;
+}
+
+/** tests/api-testing of MediaWiki 1.39, from Debian bookworm's source package. */
+function fetchSuite() {
+  const suiteDir = path.join(cache, 'api-testing');
+  // MediaWiki's test files are CommonJS; the repo's package.json says "type": "module".
+  fs.mkdirSync(cache, { recursive: true });
+  fs.writeFileSync(path.join(cache, 'package.json'), '{ "type": "commonjs" }\n');
+  if (fs.existsSync(path.join(suiteDir, 'action', 'Edit.js'))) return suiteDir;
+  const apt = path.join(cache, 'apt');
+  for (const d of ['lists/partial', 'cache/archives/partial', 'sources.list.d', 'download']) fs.mkdirSync(path.join(apt, d), { recursive: true });
+  // The machine's own Debian sources, as deb-src entries: deb822 files and one-line lists.
+  const srcDir = '/etc/apt/sources.list.d';
+  let sources = '';
+  for (const f of fs.existsSync(srcDir) ? fs.readdirSync(srcDir) : []) {
+    const text = fs.readFileSync(path.join(srcDir, f), 'utf8');
+    if (f.endsWith('.sources')) {
+      for (const stanza of text.split(/\n\s*\n/)) {
+        if (/^Types:.*\bdeb\b/m.test(stanza) && /Suites:.*bookworm/.test(stanza)) sources += stanza.replace(/^Types:.*$/m, 'Types: deb-src') + '\n\n';
+      }
+    } else if (f.endsWith('.list')) {
+      for (const line of text.split('\n')) if (/^deb\s.*bookworm/.test(line)) sources += line.replace(/^deb\s/, 'deb-src ') + '\n';
+    }
+  }
+  if (fs.existsSync('/etc/apt/sources.list')) {
+    for (const line of fs.readFileSync('/etc/apt/sources.list', 'utf8').split('\n')) {
+      if (/^deb\s.*bookworm/.test(line)) sources += line.replace(/^deb\s/, 'deb-src ') + '\n';
+    }
+  }
+  if (!sources) throw new Error('no Debian bookworm apt source on this machine to fetch the mediawiki source package from');
+  fs.writeFileSync(path.join(apt, 'sources.list.d', 'mediawiki-src.sources'), sources.includes('Types:') ? sources : '');
+  fs.writeFileSync(path.join(apt, 'sources.list'), sources.includes('Types:') ? '' : sources);
+  const conf = path.join(apt, 'apt.conf');
+  fs.writeFileSync(
+    conf,
+    [
+      `Dir::Etc::SourceList "${path.join(apt, 'sources.list')}";`,
+      `Dir::Etc::SourceParts "${path.join(apt, 'sources.list.d')}";`,
+      `Dir::State::Lists "${path.join(apt, 'lists')}";`,
+      `Dir::Cache "${path.join(apt, 'cache')}";`,
+      `APT::Sandbox::User "root";`,
+      '',
+    ].join('\n'),
+  );
+  const env = { ...process.env, APT_CONFIG: conf };
+  log('fetching the mediawiki source package (Debian bookworm) for tests/api-testing');
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['source', '--download-only', '-qq', 'mediawiki'], { env, cwd: path.join(apt, 'download') });
+  const tarball = fs.readdirSync(path.join(apt, 'download')).find((f) => /^mediawiki_1\.39\.[0-9]+\.orig\.tar\.gz$/.test(f));
+  if (!tarball) throw new Error('apt-get source mediawiki did not bring a 1.39 .orig.tar.gz');
+  const tarPath = path.join(apt, 'download', tarball);
+  const sha = crypto.createHash('sha256').update(fs.readFileSync(tarPath)).digest('hex');
+  log(`suite: ${tarball} (sha256 ${sha})`);
+  const top = tarball.replace(/^mediawiki_/, 'mediawiki-').replace(/\.orig\.tar\.gz$/, '');
+  const tmp = path.join(cache, 'unpack');
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  run('tar', ['xzf', tarPath, '-C', tmp, `${top}/tests/api-testing`]);
+  fs.rmSync(suiteDir, { recursive: true, force: true });
+  fs.renameSync(path.join(tmp, top, 'tests', 'api-testing'), suiteDir);
+  fs.writeFileSync(path.join(cache, 'suite-version.txt'), `${tarball} sha256 ${sha}\n`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(path.join(apt, 'download'), { recursive: true, force: true });
+  return suiteDir;
+}
+
+/** This folder's dependencies (mocha, api-testing, clients), installed when the lock changed. */
+function installDeps() {
+  const lock = fs.readFileSync(path.join(here, 'package-lock.json'));
+  const stamp = path.join(here, 'node_modules', '.lock-sha');
+  const want = crypto.createHash('sha256').update(lock).digest('hex');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
+  log('installing mocha, api-testing and the client libraries (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: here });
+  fs.writeFileSync(stamp, want);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Quire as `npm start` runs it, on a private port and data folder. */
+async function startQuire() {
+  const port = Number(process.env.CONFORMANCE_PORT) || (await freePort());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-conformance-'));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    // The two settings MediaWiki's own CI changes for this suite (see the README).
+    RATE_LIMITS: JSON.stringify({ edit: { ip: [1000000, 60] } }),
+    REST_DEV_ROUTES: '1',
+    // $wgServer as MediaWiki's installer records it: the address the suite talks to, so the
+    // absolute links of REST responses (contributions segments) reach the same cookie host.
+    WIKI_SERVER: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: process.env.CONFORMANCE_LOG_LEVEL ?? 'warn',
+  };
+  // The embedded default: no external servers, exactly as a fresh `npm start`.
+  for (const k of Object.keys(env)) if (/^(|AUTH_|CONTENT_|SEARCH_)(DATABASE_URL|REDIS_URL)$/.test(k)) delete env[k];
+  delete env.MEILISEARCH_URL;
+  delete env.SECRET_KEY;
+  const logFile = path.join(dataDir, 'quire.log');
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: root, env, stdio: ['ignore', out, out] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Quire exited ${child.exitCode} while starting:\n${fs.readFileSync(logFile, 'utf8').slice(-4000)}`);
+    if (fs.readFileSync(logFile, 'utf8').includes('Quire is ready')) break;
+    if (Date.now() > deadline) throw new Error(`Quire did not start in 120 s:\n${fs.readFileSync(logFile, 'utf8').slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`Quire started at ${url} (data ${dataDir}, log ${logFile})`);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        r();
+      }, 15_000);
+      child.once('exit', () => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  };
+  return { url, port, dataDir, env, child, logFile, stop };
+}
+
+function admin(quire, argv) {
+  run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...argv], { cwd: root, env: quire.env, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function readRatchet() {
+  const file = path.join(here, 'ratchet.txt');
+  const listed = new Map();
+  if (!fs.existsSync(file)) return listed;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [f, title, reason = ''] = line.split(' :: ');
+    if (f && title) listed.set(`${f} :: ${title}`, reason);
+  }
+  return listed;
+}
+
+async function runSuite(quire, suiteDir, rootUser) {
+  const resultsFile = path.join(quire.dataDir, 'api-testing-results.jsonl');
+  const only = optValue('--only');
+  const files = [];
+  for (const sub of ['REST', 'action']) {
+    for (const f of fs.readdirSync(path.join(suiteDir, sub)).sort()) if (f.endsWith('.js')) files.push(path.join(sub, f));
+  }
+  const selected = only ? files.filter((f) => f.includes(only)) : files;
+  const env = {
+    ...process.env,
+    API_TESTING_CONFIG_FILE: path.join(here, 'api-testing.config.cjs'),
+    CONFORMANCE_BASE_URI: `${quire.url}/w/`,
+    CONFORMANCE_ROOT_USER: rootUser.name,
+    CONFORMANCE_ROOT_PASSWORD: rootUser.password,
+    CONFORMANCE_SECRET_KEY: fs.readFileSync(path.join(quire.dataDir, 'secret.key'), 'utf8').trim(),
+    CONFORMANCE_RESULTS: resultsFile,
+    NODE_PATH: path.join(here, 'node_modules'),
+  };
+  const started = Date.now();
+  // As MediaWiki's reference run: 20 s per test or hook, 900 s for the run.
+  const mocha = spawn(
+    process.execPath,
+    [path.join(here, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--timeout', '20000', '--reporter', path.join(here, 'reporter.cjs'), ...selected],
+    { cwd: suiteDir, env, stdio: opt('--verbose') ? 'inherit' : ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  mocha.stdout?.on('data', (d) => (output += d));
+  const killer = setTimeout(() => mocha.kill('SIGKILL'), 900_000);
+  await new Promise((r) => mocha.once('exit', r));
+  clearTimeout(killer);
+  fs.writeFileSync(path.join(cache, 'last-mocha-output.txt'), output);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (!fs.existsSync(resultsFile)) throw new Error(`mocha wrote no results (it ran ${seconds} s); its output is in .cache/conformance/last-mocha-output.txt`);
+  const results = fs
+    .readFileSync(resultsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .map((r) => ({ ...r, file: path.relative(suiteDir, r.file), state: r.state === 'notrun' ? 'failed' : r.state }));
+  fs.copyFileSync(resultsFile, path.join(cache, 'last-results.jsonl'));
+
+  const perFile = new Map();
+  for (const f of selected) perFile.set(f, { passed: 0, failed: 0, pending: 0, total: 0 });
+  for (const r of results) {
+    const c = perFile.get(r.file) ?? { passed: 0, failed: 0, pending: 0, total: 0 };
+    c.total++;
+    c[r.state]++;
+    perFile.set(r.file, c);
+  }
+  console.log(`\napi-testing (MediaWiki 1.39 tests/api-testing) against Quire, ${seconds} s`);
+  console.log('per file: passed/total (failed, pending)');
+  const width = Math.max(...[...perFile.keys()].map((f) => f.length));
+  for (const [f, c] of perFile) {
+    console.log(`  ${f.padEnd(width)}  ${`${c.passed}/${c.total}`.padEnd(8)} (${c.failed} failed, ${c.pending} pending)`);
+  }
+
+  const listed = readRatchet();
+  const unexpected = [];
+  const fixed = [];
+  const seen = new Set();
+  for (const r of results) {
+    const k = `${r.file} :: ${r.title}`;
+    seen.add(k);
+    if (r.state === 'failed' && !listed.has(k)) unexpected.push(`${k} :: ${r.error}`);
+    if (r.state === 'passed' && listed.has(k)) fixed.push(k);
+  }
+  const totals = results.reduce((a, r) => ((a[r.state] = (a[r.state] ?? 0) + 1), a), {});
+  if (unexpected.length) {
+    console.log(`\nfailures not in conformance/ratchet.txt (${unexpected.length}):`);
+    for (const u of unexpected) console.log(`  ${u}`);
+  }
+  if (fixed.length) {
+    console.log(`\nlisted in conformance/ratchet.txt but passing now; remove them (${fixed.length}):`);
+    for (const u of fixed) console.log(`  ${u}`);
+  }
+  if (opt('--write-ratchet')) writeRatchet(results, listed);
+  return { passed: totals.passed ?? 0, failed: totals.failed ?? 0, pending: totals.pending ?? 0, ok: (only || !unexpected.length) && !fixed.length, unexpected, fixed };
+}
+
+/** --write-ratchet: list today's failures (keeping the reasons already written). */
+function writeRatchet(results, listed) {
+  const lines = [
+    '# Tests of MediaWiki 1.39 tests/api-testing that fail against Quire, one per line:',
+    '#   file :: full test title :: why',
+    '# npm run conformance fails on a failure not listed here and on a listed test that passes.',
+  ];
+  for (const r of results) {
+    if (r.state !== 'failed') continue;
+    const k = `${r.file} :: ${r.title}`;
+    lines.push(`${k} :: ${listed.get(k) || r.error.replace(/\s+/g, ' ').replace(/ :: /g, ' : ')}`);
+  }
+  fs.writeFileSync(path.join(here, 'ratchet.txt'), lines.join('\n') + '\n');
+  log('wrote conformance/ratchet.txt');
+}
+
+/** The real client workflows in clients/: each prints its steps and exits 0 when all passed. */
+function runClients(quire, rootUser, botPassword) {
+  const dir = path.join(here, 'clients');
+  const results = [];
+  if (!fs.existsSync(dir)) return results;
+  const env = {
+    ...process.env,
+    WIKI_URL: quire.url,
+    WIKI_USER: rootUser.name,
+    WIKI_PASSWORD: rootUser.password,
+    WIKI_BOT_USER: `${rootUser.name}@${botPassword.name}`,
+    WIKI_BOT_PASSWORD: botPassword.password,
+    NODE_PATH: path.join(here, 'node_modules'),
+  };
+  const runners = { '.mjs': [process.execPath], '.js': [process.execPath], '.py': ['python3'], '.pl': ['perl'], '.sh': ['bash'] };
+  for (const f of fs.readdirSync(dir).sort()) {
+    const ext = path.extname(f);
+    if (!runners[ext] || f.startsWith('_')) continue;
+    const started = Date.now();
+    const [cmd, ...pre] = runners[ext];
+    const r = spawnSync(cmd, [...pre, path.join(dir, f)], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+    const ok = r.status === 0;
+    results.push({ name: f, ok, seconds: Math.round((Date.now() - started) / 1000) });
+    const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+    console.log(`\nclient ${f}: ${ok ? 'passed' : `FAILED (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})`}`);
+    if (out) console.log(out.split('\n').map((l) => `    ${l}`).join('\n'));
+  }
+  return results;
+}
+
+async function main() {
+  const suiteDir = opt('--no-suite') ? null : fetchSuite();
+  installDeps();
+  const quire = await startQuire();
+  let exitCode = 1;
+  try {
+    const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
+    admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
+    let suite = { passed: 0, failed: 0, ok: true };
+    if (suiteDir) suite = await runSuite(quire, suiteDir, rootUser);
+    let clients = [];
+    if (!opt('--no-clients')) {
+      const botPassword = { name: 'conformance', password: '' };
+      const out = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/admin.ts', 'createBotPassword', rootUser.name, botPassword.name, '--grants', 'basic,highvolume,editpage,editprotected,createeditmovepage,uploadfile,uploadeditmovefile,delete,protect,rollback,patrol,blockusers'],
+        { cwd: root, env: quire.env, encoding: 'utf8' },
+      );
+      botPassword.password = (/password[^:]*:\s*(\S+)/i.exec(out.stdout) ?? [])[1] ?? '';
+      if (out.status !== 0 || !botPassword.password) throw new Error(`createBotPassword failed: ${out.stdout}${out.stderr}`);
+      clients = runClients(quire, rootUser, botPassword);
+    }
+    if (quire.child.exitCode !== null) throw new Error(`Quire died during the run (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+    const clientFails = clients.filter((c) => !c.ok);
+    console.log('');
+    if (clients.length) console.log(`clients: ${clients.length - clientFails.length}/${clients.length} passed (${clients.map((c) => `${c.name} ${c.ok ? 'ok' : 'FAILED'}`).join(', ')})`);
+    if (suiteDir) console.log(`api-testing: ${suite.passed} passed, ${suite.failed} failed, ${suite.pending} pending`);
+    exitCode = suite.ok && !clientFails.length ? 0 : 1;
+    const passed = suite.passed + clients.length - clientFails.length;
+    const failed = suite.failed + clientFails.length;
+    console.log(`conformance: ${passed} passed, ${failed} failed`);
+    if (exitCode) console.log('conformance: FAILED (see above: an unlisted failure, a listed test that passes, or a client workflow)');
+  } finally {
+    if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
+    else await quire.stop();
+  }
+  process.exit(exitCode);
+}
+
+main().catch((e) => {
+  console.error(`[conformance] ${e.stack || e}`);
+  process.exit(1);
+});
