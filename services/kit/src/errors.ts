@@ -2,9 +2,21 @@ import { Metadata, status as GrpcStatus, type ServiceError as GrpcServiceError }
 
 export { GrpcStatus };
 
-/** Metadata keys that carry MediaWiki's stable error code across the gRPC boundary. */
-export const MW_CODE_KEY = 'mw-code';
-export const MW_DATA_KEY = 'mw-data';
+/**
+ * Metadata keys that carry MediaWiki's stable error code and the error's data across the gRPC
+ * boundary. Both are binary (`-bin`) metadata holding UTF-8: the data often names what the caller
+ * sent (a title, a user name), which may be any Unicode, and ASCII metadata refuses anything else.
+ */
+export const MW_CODE_KEY = 'mw-code-bin';
+export const MW_DATA_KEY = 'mw-data-bin';
+/** The ASCII keys of services built before the binary ones, still read during a rolling upgrade. */
+const LEGACY_CODE_KEY = 'mw-code';
+const LEGACY_DATA_KEY = 'mw-data';
+
+/** The same text with lone surrogates replaced, so it encodes as UTF-8 (grpc-js percent-encodes the status message). */
+function wellFormed(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
 
 /**
  * The one error convention of every service: an explicit gRPC status plus a stable MediaWiki
@@ -23,25 +35,39 @@ export class ServiceError extends Error {
     this.name = 'ServiceError';
   }
 
+  /** The status a handler answers with; never throws, whatever the message and data hold. */
   toGrpc(): Partial<GrpcServiceError> {
     const metadata = new Metadata();
-    metadata.set(MW_CODE_KEY, this.mwCode);
-    if (Object.keys(this.data).length > 0) metadata.set(MW_DATA_KEY, JSON.stringify(this.data));
-    return { code: this.grpcCode, details: this.message, metadata };
+    metadata.set(MW_CODE_KEY, Buffer.from(this.mwCode, 'utf8'));
+    if (Object.keys(this.data).length > 0) {
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(this.data);
+      } catch {
+        json = undefined; // not serializable (a cycle, a BigInt): the code and message still go
+      }
+      if (json !== undefined) metadata.set(MW_DATA_KEY, Buffer.from(json, 'utf8'));
+    }
+    return { code: this.grpcCode, details: wellFormed(this.message), metadata };
   }
 
   /** Rebuilds a ServiceError from what a gRPC client received. */
   static fromGrpc(err: unknown): ServiceError {
     if (err instanceof ServiceError) return err;
-    const e = err as Partial<GrpcServiceError>;
+    const e = (err ?? {}) as Partial<GrpcServiceError>;
     const code = typeof e.code === 'number' ? e.code : GrpcStatus.INTERNAL;
-    const md = e.metadata;
-    const mwCode = String(md?.get(MW_CODE_KEY)[0] ?? defaultMwCode(code));
+    const md = e.metadata instanceof Metadata ? e.metadata : undefined;
+    const text = (key: string): string | undefined => {
+      const v = md?.get(key)[0];
+      return v === undefined ? undefined : Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
+    };
+    const mwCode = text(MW_CODE_KEY) ?? text(LEGACY_CODE_KEY) ?? defaultMwCode(code);
     let data: Record<string, unknown> = {};
-    const raw = md?.get(MW_DATA_KEY)[0];
+    const raw = text(MW_DATA_KEY) ?? text(LEGACY_DATA_KEY);
     if (raw !== undefined) {
       try {
-        data = JSON.parse(String(raw)) as Record<string, unknown>;
+        const parsed: unknown = JSON.parse(raw);
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
       } catch {
         data = {};
       }

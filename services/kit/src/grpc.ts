@@ -14,12 +14,15 @@ import {
 } from '@grpc/grpc-js';
 import { HealthService, HealthCheckResponse_ServingStatus, type HealthCheckRequest, type HealthCheckResponse } from '@quire/proto/grpc/health/v1/health';
 import { ServiceError } from './errors.js';
+import { REQUEST_ID_KEY, acceptRequestId, currentRequestId, newRequestId, runWithRequestId } from './request.js';
 import type { Logger } from './log.js';
 
-/** Per-call context handed to handlers (metadata and a deadline-aware cancel flag). */
+/** Per-call context handed to handlers (metadata, a deadline-aware cancel flag and the request's id). */
 export interface CallContext {
   metadata: Metadata;
   cancelled: () => boolean;
+  /** The caller's `x-request-id`, or a fresh one; logs made while serving the call carry it. */
+  requestId: string;
 }
 
 /** A service implementation written as async functions; `wrapService` adapts it to grpc-js. */
@@ -31,32 +34,101 @@ export type AsyncHandlers<D extends ServiceDefinition> = {
       : never;
 };
 
-function toGrpcError(err: unknown, log: Logger, method: string): Partial<GrpcServiceError> {
-  if (err instanceof ServiceError) return err.toGrpc();
-  log.error({ err, method }, 'unhandled error in handler');
-  return new ServiceError(GrpcStatus.INTERNAL, 'internal_api_error', 'internal error').toGrpc();
+const INTERNAL: Partial<GrpcServiceError> = { code: GrpcStatus.INTERNAL, details: 'internal error' };
+
+/** The status a failure is answered with: a ServiceError as it is, anything else logged and hidden. Never throws. */
+function toGrpcError(err: unknown, log: Logger, method: string, requestId: string): Partial<GrpcServiceError> {
+  try {
+    if (err instanceof ServiceError) return err.toGrpc();
+    log.error({ err, method, requestId }, 'unhandled error in handler');
+    return new ServiceError(GrpcStatus.INTERNAL, 'internal_api_error', 'internal error').toGrpc();
+  } catch (e) {
+    log.error({ err: e, method, requestId }, 'could not build the error status');
+    return INTERNAL;
+  }
 }
 
+function requestIdOf(metadata: Metadata | undefined): string {
+  return acceptRequestId(metadata?.get(REQUEST_ID_KEY)[0]) ?? newRequestId();
+}
+
+/** Runs a handler whatever it does: a synchronous throw becomes a rejection, a rejection stays one. */
+function invoke(requestId: string, fn: () => Promise<unknown>): Promise<unknown> {
+  return runWithRequestId(requestId, () => new Promise<unknown>((resolve) => resolve(fn())));
+}
+
+/**
+ * Adapts async handlers to grpc-js. Whatever a handler does (throws synchronously, rejects, returns
+ * something that cannot be sent, fails its stream), the call is answered (INTERNAL for anything
+ * that is not a ServiceError), the failure is logged with the request id, and the server serves on.
+ */
 export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHandlers<D>, log: Logger, inflight: Set<Promise<unknown>>): UntypedServiceImplementation {
   const out: UntypedServiceImplementation = {};
+  const track = (p: Promise<unknown>) => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
   for (const name of Object.keys(def) as (keyof D & string)[]) {
     const m = def[name]!;
     const fn = impl[name] as unknown as (req: unknown, arg: unknown) => Promise<unknown>;
     if (!m.responseStream) {
       out[name] = (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
-        const p = fn(call.request, { metadata: call.metadata, cancelled: () => call.cancelled })
-          .then((res) => cb(null, res))
-          .catch((err) => cb(toGrpcError(err, log, name)));
-        inflight.add(p);
-        void p.finally(() => inflight.delete(p));
+        const requestId = requestIdOf(call.metadata);
+        let answered = false;
+        const answer = (err: Partial<GrpcServiceError> | null, res?: unknown) => {
+          if (answered) return;
+          answered = true;
+          try {
+            if (err) cb(err);
+            else cb(null, res);
+          } catch (e) {
+            // e.g. a status grpc-js cannot encode: answer the plainest one instead.
+            log.error({ err: e, method: name, requestId }, 'could not send the answer');
+            try {
+              cb(INTERNAL);
+            } catch {
+              // the call is gone
+            }
+          }
+        };
+        const p = invoke(requestId, () => fn(call.request, { metadata: call.metadata, cancelled: () => call.cancelled, requestId }))
+          .then(
+            (res) => answer(null, res),
+            (err: unknown) => answer(toGrpcError(err, log, name, requestId)),
+          )
+          .catch((e: unknown) => log.error({ err: e, method: name, requestId }, 'call failed'));
+        track(p);
       };
     } else {
       out[name] = (call: ServerWritableStream<unknown, unknown>) => {
-        const p = fn(call.request, call)
-          .then(() => call.end())
-          .catch((err) => call.destroy(Object.assign(new Error(String((err as Error)?.message)), toGrpcError(err, log, name)) as Error));
-        inflight.add(p);
-        void p.finally(() => inflight.delete(p));
+        const requestId = requestIdOf(call.metadata);
+        // A write after the client went away, or a message that cannot be encoded, is an 'error'
+        // event of the stream: without a listener it would be thrown out of the process.
+        call.on('error', (e: unknown) => {
+          if (!(e instanceof Error && e.message === 'call failed')) log.warn({ err: e, method: name, requestId }, 'stream error');
+        });
+        const fail = (err: unknown) => {
+          try {
+            // grpc-js turns a stream's 'error' event into the call's status and ends it; destroy()
+            // would end the stream without sending any status, and the client would wait forever.
+            call.emit('error', Object.assign(new Error('call failed'), toGrpcError(err, log, name, requestId)));
+          } catch (e) {
+            log.error({ err: e, method: name, requestId }, 'could not end the stream');
+          }
+        };
+        const p = invoke(requestId, () => fn(call.request, call))
+          .then(
+            () => {
+              try {
+                call.end();
+              } catch (e) {
+                fail(e);
+              }
+            },
+            fail,
+          )
+          .catch((e: unknown) => log.error({ err: e, method: name, requestId }, 'call failed'));
+        track(p);
       };
     }
   }
@@ -171,8 +243,12 @@ type UnaryMethod<Req, Res> = (req: Req, metadata: Metadata, options: { deadline:
 
 /** Calls a unary method as a promise; failures come back as ServiceError (the one convention). */
 export function unary<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, req: Req, opts: { deadlineMs?: number; metadata?: Metadata } = {}): Promise<Res> {
+  const metadata = opts.metadata?.clone() ?? new Metadata();
+  // The request being served travels with the call, so the service logs under the same id.
+  const requestId = currentRequestId();
+  if (requestId && metadata.get(REQUEST_ID_KEY).length === 0) metadata.set(REQUEST_ID_KEY, requestId);
   return new Promise<Res>((resolve, reject) => {
-    method.call(client, req, opts.metadata ?? new Metadata(), { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) =>
+    method.call(client, req, metadata, { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) =>
       err ? reject(ServiceError.fromGrpc(err)) : resolve(res),
     );
   });

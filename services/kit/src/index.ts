@@ -6,3 +6,4 @@ export * from './kv.js';
 export * from './grpc.js';
 export * from './datadir.js';
 export * from './service.js';
+export * from './request.js';

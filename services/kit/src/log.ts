@@ -1,8 +1,20 @@
 import { pino, type Logger } from 'pino';
+import { currentRequestId } from './request.js';
 
 export type { Logger };
 
-/** One JSON logger per process component; LOG_LEVEL picks the level (default info, "silent" in tests). */
+/**
+ * One JSON logger per process component; LOG_LEVEL picks the level (default info, "silent" in
+ * tests). A line logged while a request is served carries its `requestId`.
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name, level, base: { svc: name } });
+  return pino({
+    name,
+    level,
+    base: { svc: name },
+    mixin: (obj: object) => {
+      const requestId = currentRequestId();
+      return requestId && !('requestId' in obj) ? { requestId } : {};
+    },
+  });
 }
