@@ -4,7 +4,7 @@
  * the wiki's schemas are created in it), or against BENCH_URL.
  *   npx tsx bench/edit.ts              # 1 client appending to one page, then 10 clients on 10 pages
  *   BENCH_SECONDS=20 npx tsx bench/edit.ts
- * Rate limits are lifted for the run (RATE_LIMITS_JSON), as $wgRateLimits is on the reference wiki.
+ * Rate limits are lifted for the run (RATE_LIMITS), as $wgRateLimits is on the reference wiki.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ async function target(): Promise<{ url: string; stop(): Promise<void> }> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [1_000_000_000, 60] } }),
+    RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60] } }),
   });
   return {
     url: stack.url,

@@ -52,7 +52,7 @@ async function renderP50(): Promise<{ bytes: number; p50: number; p90: number }>
 async function target(): Promise<{ url: string; stop(): Promise<void> }> {
   if (process.env.BENCH_URL) return { url: process.env.BENCH_URL.replace(/\/$/, ''), stop: async () => {} };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-render-'));
-  const stack = await startStack({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [1_000_000_000, 60] } }) });
+  const stack = await startStack({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60] } }) });
   return {
     url: stack.url,
     async stop() {

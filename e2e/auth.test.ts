@@ -390,6 +390,13 @@ for (const backend of testBackends()) {
       for (let i = 0; i < 5; i++) assert.equal((await login(c, 'Alice', 'wrong')).body.login.reason, 'Incorrect username or password entered. Please try again.');
       const throttled = await login(c, 'Alice', 'alicepass123456');
       assert.deepEqual(throttled.body.login, { result: 'Failed', reason: 'You have made too many recent login attempts. Please wait 5 minutes before trying again.' });
+      // Throttler keys the pair (IP, user name): the same address still logs in to other accounts.
+      await runAdmin(['createAndPromote', 'Bob', 'bobpass123456789'], wiki.testEnv.env, () => undefined);
+      assert.equal((await login(client(wiki), 'Bob', 'bobpass123456789')).body.login.result, 'Success');
+    });
+
+    test('a bot logging in many times from one address is never locked out (success clears the count)', async () => {
+      for (let i = 0; i < 12; i++) assert.equal((await login(client(wiki), 'Bob', 'bobpass123456789')).body.login.result, 'Success', `login ${i + 1}`);
     });
 
     test('account creations per IP', async () => {
@@ -406,6 +413,23 @@ for (const backend of testBackends()) {
       const third = await post(c3, { action: 'createaccount', username: 'Three', password: 'three-pass-93817', createreturnurl: 'http://x/', createtoken: t3 });
       assert.equal(third.body.createaccount.status, 'FAIL');
       assert.equal(third.body.createaccount.messagecode, 'acct_creation_throttle_hit');
+    });
+  });
+
+  describe(`account creation is unlimited by default, as $wgAccountCreationThrottle's count 0 (${backend})`, () => {
+    let wiki: TestWiki;
+    before(async () => {
+      wiki = await startWiki(backend);
+    });
+    after(() => wiki.close());
+
+    test('ten accounts from one address', async () => {
+      for (let i = 0; i < 10; i++) {
+        const c = client(wiki);
+        const t = (await tokens(c, 'createaccount')).createaccounttoken!;
+        const r = await post(c, { action: 'createaccount', username: `Many${i}`, password: `many-pass-93817-${i}`, createreturnurl: 'http://x/', createtoken: t });
+        assert.equal(r.body.createaccount.status, 'PASS', `account ${i + 1}`);
+      }
     });
   });
 }

@@ -21,7 +21,7 @@ describe('special pages in Chromium', () => {
   let browser: Browser | undefined;
 
   before(async () => {
-    wiki = await startWiki('embedded', { AUTH_THROTTLES: 'off' });
+    wiki = await startWiki('embedded');
     await runAdmin(['createAndPromote', 'Carol', 'carolpass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
   });
   after(async () => {

@@ -63,7 +63,7 @@ for (const backend of testBackends()) {
 
     before(async () => {
       wiki = await startWiki(backend, {
-        RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }),
+        RATE_LIMITS: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }),
         AUTH_ACCOUNT_CREATION_THROTTLE: '1000/86400',
       });
       anon = { client: new WikiClient(wiki.baseUrl), token: ANON_TOKEN };

@@ -53,7 +53,7 @@ for (const backend of testBackends()) {
     let wiki: TestWiki;
     before(async () => {
       wiki = await startWiki(backend, {
-        RATE_LIMITS_JSON: GENEROUS_LIMITS,
+        RATE_LIMITS: GENEROUS_LIMITS,
         MAX_ARTICLE_SIZE_KB: '4',
         GROUP_PERMISSIONS_JSON: JSON.stringify({ '*': { applychangetags: true } }),
       });
@@ -291,7 +291,7 @@ for (const backend of testBackends()) {
     before(async () => {
       wiki = await startWiki(backend, {
         GROUP_PERMISSIONS_JSON: JSON.stringify({ '*': { createpage: false } }),
-        RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [3, 60] } }),
+        RATE_LIMITS: JSON.stringify({ edit: { ip: [3, 60] } }),
       });
     });
     after(() => wiki?.close());

@@ -37,7 +37,7 @@ for (const backend of testBackends()) {
     const restPath = (url: string) => url.slice(url.indexOf('/w/rest.php') + '/w/rest.php'.length);
 
     before(async () => {
-      wiki = await startWiki(backend, { RATE_LIMITS_JSON: GENEROUS_LIMITS });
+      wiki = await startWiki(backend, { RATE_LIMITS: GENEROUS_LIMITS });
       for (let i = 0; i < 45; i++) longIds.push(await anonEdit('Long history', `text ${'x'.repeat(i)}`, { summary: `edit ${i}` }));
       // The golden samples were made by a registered user: write those revisions as one.
       const content = wiki.stack.services.find((s) => s.name === 'content')!;

@@ -42,7 +42,7 @@ for (const backend of testBackends()) {
     let alice: Session;
 
     before(async () => {
-      wiki = await startWiki(backend, { RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }) });
+      wiki = await startWiki(backend, { RATE_LIMITS: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }) });
       const quiet = () => undefined;
       await runAdmin(['createAndPromote', 'Sysop', 'sysoppass123456', '--groups', 'sysop'], wiki.testEnv.env, quiet);
       await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, quiet);

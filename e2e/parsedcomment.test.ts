@@ -53,7 +53,7 @@ for (const backend of testBackends()) {
 
     before(async () => {
       wiki = await startWiki(backend, {
-        RATE_LIMITS_JSON: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }),
+        RATE_LIMITS: JSON.stringify({ edit: { ip: [100000, 60], user: [100000, 60], newbie: [100000, 60] } }),
       });
       alice = await login(wiki, 'Alice', 'alicepass123456');
       await alice.post({ action: 'edit', title: 'Quire PST test', text: 'x' });

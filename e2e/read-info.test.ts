@@ -45,7 +45,7 @@ for (const backend of testBackends()) {
     const revIdsOf = (r: Json) => (r.query?.pages ?? []).flatMap((p: Json) => (p.revisions ?? []).map((v: Json) => v.revid));
 
     before(async () => {
-      wiki = await startWiki(backend, { RATE_LIMITS_JSON: GENEROUS_LIMITS });
+      wiki = await startWiki(backend, { RATE_LIMITS: GENEROUS_LIMITS });
       for (let i = 0; i < 4; i++) await edit('Hist', `hist ${i}`);
       await edit('Other', 'other');
       await edit('Redir', '#REDIRECT [[Other]]');

@@ -23,7 +23,7 @@ for (const backend of testBackends()) {
     }
 
     before(async () => {
-      wiki = await startWiki(backend, { RATE_LIMITS_JSON: GENEROUS_LIMITS });
+      wiki = await startWiki(backend, { RATE_LIMITS: GENEROUS_LIMITS });
       await edit('Apple', 'apple text');
       await edit('Apricot', '#REDIRECT [[Apple]]');
       await edit('Banana', 'b');

@@ -69,7 +69,7 @@ for (const backend of testBackends()) {
     let wiki: TestWiki;
 
     before(async () => {
-      wiki = await startWiki(backend, { AUTH_THROTTLES: 'off' });
+      wiki = await startWiki(backend);
       for (const [name, password] of [['Alice', 'alicepass123456'], ['Bob', 'bobpass1234567']]) {
         await runAdmin(['createAndPromote', name!, password!], wiki.testEnv.env, () => undefined);
       }

@@ -26,6 +26,8 @@ export const gatewayConfigSpec = {
   /** The data folder whose secret.key the services share when SECRET_KEY is unset (Special:RunJobs signatures). */
   dataDir: v.string(['DATA_DIR'], { default: './data' }),
   secretKey: v.string(['SECRET_KEY']),
+  /** Also serve MediaWiki's coreDevelopmentRoutes.json (/w/rest.php/coredev/v0/…), as $wgRestAPIAdditionalRouteFiles does. */
+  restDevRoutes: v.bool(['REST_DEV_ROUTES'], { default: false }),
 };
 
 /** `secretKey` is "" until startGateway resolves it as the services do (SECRET_KEY, else DATA_DIR/secret.key). */

@@ -74,7 +74,10 @@ export function validateParams(holder: ParamHolder, src: ParamSource, env: Valid
 }
 
 export function validateParam(name: string, decl: ParamDecl, raw: string | undefined, env: ValidationEnv): ParamValue {
-  if (decl.type === 'boolean') return raw !== undefined; // PresenceBooleanDef: present means true
+  if (decl.type === 'boolean') {
+    if (raw !== undefined && decl.deprecated) env.warn(message('deprecation', 'paramvalidator-param-deprecated', [name]));
+    return raw !== undefined; // PresenceBooleanDef: present means true
+  }
   if (decl.type === 'upload') return undefined; // files are read from ActionContext.files
   let value = raw;
   let isDefault = false;

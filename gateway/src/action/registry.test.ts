@@ -66,8 +66,10 @@ test('module names are unique per group and paths resolve', () => {
 });
 
 test('implemented action modules only: unimplemented ones are absent', () => {
-  for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock', 'upload', 'watch', 'options', 'tag']) assert.ok(registry.get('action', name), name);
-  for (const name of ['import', 'managetags']) assert.equal(registry.get('action', name), undefined, name);
+  for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock', 'upload', 'watch', 'options', 'tag', 'managetags', 'revisiondelete']) {
+    assert.ok(registry.get('action', name), name);
+  }
+  for (const name of ['import', 'mergehistory']) assert.equal(registry.get('action', name), undefined, name);
   assert.deepEqual(
     registry.modules('format').map((m) => m.name),
     ['json', 'jsonfm', 'none', 'php', 'rawfm', 'xml'],

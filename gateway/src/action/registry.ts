@@ -38,10 +38,12 @@ import { uploadModule } from './modules/upload.js';
 import { watchModule } from './modules/watch.js';
 import { optionsModule } from './modules/options.js';
 import { tagModule } from './modules/tag.js';
+import { managetagsModule } from './modules/managetags.js';
+import { revisiondeleteModule } from './modules/revisiondelete.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
-const FILE_AND_WATCH_ACTIONS = [uploadModule, watchModule, optionsModule, tagModule];
-const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule];
+const FILE_AND_WATCH_ACTIONS = [uploadModule, watchModule, optionsModule, tagModule, managetagsModule];
+const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 

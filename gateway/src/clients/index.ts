@@ -67,6 +67,12 @@ import {
   type ListRecentChangesResponse,
   ListUserContribsRequest,
   type ListUserContribsResponse,
+  RevisionDeleteRequest,
+  type RevisionDeleteResponse,
+  ListContributionsRequest,
+  type ListContributionsResponse,
+  CountContributionsRequest,
+  type CountContributionsResponse,
   RecordLogEntriesRequest,
   type RecordLogEntriesResponse,
   ListPageLinksRequest,
@@ -87,6 +93,8 @@ import {
   WatchlistServiceClient,
   TagServiceClient,
   ChangeTagsRequest,
+  ManageTagRequest,
+  type ManageTagResponse,
   type ChangeTagsResponse,
   GetFileInfoRequest,
   type GetFileInfoResponse,
@@ -313,6 +321,10 @@ export class ContentClient {
     const c = this.sibling('tags');
     return unary(c, c.listTags, { limit, continue: cont }, o);
   }
+  manageTag(req: Partial<ManageTagRequest>, o?: CallOpts): Promise<ManageTagResponse> {
+    const c = this.sibling('tags');
+    return unary(c, c.manageTag, ManageTagRequest.fromPartial(req), o);
+  }
   /** Page lifecycle (services/content/src/store/lifecycle): each write one transaction with its log entry. */
   deletePage(req: DeepPartial<DeletePageRequest>, o?: CallOpts): Promise<DeletePageResponse> {
     return unary(this.c, this.c.deletePage, DeletePageRequest.fromPartial(req), o);
@@ -347,6 +359,17 @@ export class ContentClient {
   }
   listUserContribs(req: DeepPartial<ListUserContribsRequest>, o?: CallOpts): Promise<ListUserContribsResponse> {
     return unary(this.c, this.c.listUserContribs, ListUserContribsRequest.fromPartial(req), o);
+  }
+  /** action=revisiondelete: rev_deleted of revisions with its log entry, in one transaction. */
+  revisionDelete(req: DeepPartial<RevisionDeleteRequest>, o?: CallOpts): Promise<RevisionDeleteResponse> {
+    return unary(this.c, this.c.revisionDelete, RevisionDeleteRequest.fromPartial(req), o);
+  }
+  /** One segment of a user's revisions (REST contributions routes). */
+  listContributions(req: Partial<ListContributionsRequest>, o?: CallOpts): Promise<ListContributionsResponse> {
+    return unary(this.c, this.c.listContributions, ListContributionsRequest.fromPartial(req), o);
+  }
+  countContributions(req: Partial<CountContributionsRequest>, o?: CallOpts): Promise<CountContributionsResponse> {
+    return unary(this.c, this.c.countContributions, CountContributionsRequest.fromPartial(req), o);
   }
   recordLogEntries(req: DeepPartial<RecordLogEntriesRequest>, o?: CallOpts): Promise<RecordLogEntriesResponse> {
     return unary(this.c, this.c.recordLogEntries, RecordLogEntriesRequest.fromPartial(req), o);

@@ -9,7 +9,7 @@ import type { BodyFieldDecl, RestParamDecl, RouteDecl } from './types.js';
 type Schema = Record<string, unknown>;
 
 function paramSchema(decl: RestParamDecl): Schema {
-  const schema: Schema = { type: decl.type === 'enum' ? 'string' : decl.type };
+  const schema: Schema = { type: decl.type === 'enum' || decl.type === 'user' ? 'string' : decl.type };
   if (decl.type === 'enum') schema.enum = [...decl.values];
   if (decl.type === 'integer') {
     if (decl.min !== undefined) schema.minimum = decl.min;

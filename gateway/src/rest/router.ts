@@ -11,14 +11,14 @@ import { checkPreconditions, formatHttpDate, type ConditionalHeaders } from './c
 import { allowedOrigins, decideCors, preflightHeaders } from './cors.js';
 import { PathMatcher, REST_PATH, substPathParams } from './paths.js';
 import { actionModuleErrorOf, actionModuleRestError, errorBody, restMessages, toRestError } from './responses.js';
-import { coreRoutes } from './routes/index.js';
+import { coreRoutes, devRoutes } from './routes/index.js';
 import { RestError, type HttpMethod, type ParamDecls, type RestContext, type RestResponse, type RouteDecl, type Validators } from './types.js';
 import { parseQuery, validateBody, validateParams } from './validate.js';
 
 export type CallerResolver = (req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }) => Promise<Caller>;
 
 export interface RestRouterOptions {
-  /** The route table; default: the core routes. */
+  /** The route table; default: the core routes, and the development routes with REST_DEV_ROUTES. */
   routes?: readonly RouteDecl[];
   /** Who is calling; default: the session cookie resolved by the auth service. */
   resolveCaller?: CallerResolver;
@@ -92,7 +92,7 @@ async function runRoute(route: RouteDecl, ctx: RestContext<ParamDecls, Record<st
 }
 
 export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}): express.Router {
-  const routes = opts.routes ?? coreRoutes;
+  const routes = opts.routes ?? (deps.config.restDevRoutes ? [...coreRoutes, ...devRoutes] : coreRoutes);
   const matcher = new PathMatcher(routes);
   const origins = allowedOrigins(deps.config);
   const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;

@@ -6,11 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildOpenApiDocument } from './openapi.js';
 import { PathMatcher, templateParamNames } from './paths.js';
-import { coreRoutes } from './routes/index.js';
+import { coreRoutes, devRoutes } from './routes/index.js';
+
+/** Every declared route: the core table and the development routes (REST_DEV_ROUTES). */
+const allRoutes = [...coreRoutes, ...devRoutes];
 import { serveRest, testDeps, type TestServer } from './testing.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, WRITE_METHODS, type BodyFieldDecl, type RestParamDecl } from './types.js';
 
-const PARAM_TYPES = new Set(['string', 'integer', 'boolean', 'enum']);
+const PARAM_TYPES = new Set(['string', 'integer', 'boolean', 'enum', 'user']);
 const PARAM_SOURCES = new Set(['path', 'query', 'header']);
 const FIELD_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'array', 'object']);
 
@@ -46,15 +49,15 @@ function checkFields(where: string, fields: Record<string, BodyFieldDecl>): void
 describe('REST route declarations', () => {
   test('the table is not empty and method+path pairs are unique', () => {
     assert.ok(coreRoutes.length > 0);
-    const keys = coreRoutes.map((r) => `${r.method} ${r.path}`);
+    const keys = allRoutes.map((r) => `${r.method} ${r.path}`);
     assert.equal(new Set(keys).size, keys.length, `duplicates in ${keys.join(', ')}`);
   });
 
   test('no two routes of a method can match the same path', () => {
-    assert.doesNotThrow(() => new PathMatcher(coreRoutes));
+    assert.doesNotThrow(() => new PathMatcher(allRoutes));
   });
 
-  for (const route of coreRoutes) {
+  for (const route of allRoutes) {
     const where = `${route.method} ${route.path}`;
     test(`${where} is well-formed`, () => {
       assert.match(route.path, /^\/[^?#\s]*$/, `${where}: path must start with / and hold no query`);
@@ -90,11 +93,11 @@ describe('REST route declarations', () => {
   }
 
   test('the OpenAPI document has exactly one operation per route, with its parameters', () => {
-    const doc = buildOpenApiDocument(coreRoutes, testDeps().config) as { openapi: string; paths: Record<string, Record<string, { summary: string; parameters?: { name: string; in: string }[] }>> };
+    const doc = buildOpenApiDocument(allRoutes, testDeps().config) as { openapi: string; paths: Record<string, Record<string, { summary: string; parameters?: { name: string; in: string }[] }>> };
     assert.match(doc.openapi, /^3\./);
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    assert.deepEqual(operations.sort(), coreRoutes.map((r) => `${r.method} ${r.path}`).sort());
-    for (const route of coreRoutes) {
+    assert.deepEqual(operations.sort(), allRoutes.map((r) => `${r.method} ${r.path}`).sort());
+    for (const route of allRoutes) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       assert.equal(op?.summary, route.summary);
       assert.deepEqual(

@@ -28,7 +28,9 @@ export type RestParamDecl =
   | (ParamBase & { type: 'string'; default?: string })
   | (ParamBase & { type: 'integer'; default?: number; min?: number; max?: number })
   | (ParamBase & { type: 'boolean'; default?: boolean })
-  | (ParamBase & { type: 'enum'; values: readonly string[]; default?: string });
+  | (ParamBase & { type: 'enum'; values: readonly string[]; default?: string })
+  /** UserDef: a user name or IP address of the allowed kinds, in canonical form (UserDef::PARAM_ALLOWED_USER_TYPES). */
+  | (ParamBase & { type: 'user'; userTypes: readonly ('name' | 'ip' | 'cidr' | 'interwiki')[]; default?: undefined });
 
 export type ParamDecls = Record<string, RestParamDecl>;
 

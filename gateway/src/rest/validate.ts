@@ -3,6 +3,7 @@
  * definitions and JsonBodyValidator). Failures are RestErrors with MediaWiki's exact fields:
  * `{error: "parameter-validation-failed", name, value, failureCode, failureData}` for parameters.
  */
+import { userKind } from '../action/params.js';
 import {
   FORM_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
@@ -72,6 +73,12 @@ function validateOne(name: string, raw: string, decl: RestParamDecl): string | n
     case 'enum':
       if (decl.values.includes(raw)) return raw;
       throw paramFailure(name, raw, 'badvalue', [], `Unrecognized value for parameter "${name}": ${raw}.`);
+    case 'user': {
+      // An empty value is no user either: UserDef refuses it (it is not missing).
+      const kind = userKind(raw);
+      if (kind && decl.userTypes.includes(kind.type as (typeof decl.userTypes)[number])) return kind.name;
+      throw paramFailure(name, raw, 'baduser', null, `Invalid value "${raw}" for user parameter "${name}".`);
+    }
   }
 }
 

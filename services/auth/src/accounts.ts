@@ -56,6 +56,11 @@ export function passwordStamp(hash: string): string {
   return crypto.createHash('sha256').update(hash).digest('base64url').slice(0, 16);
 }
 
+/** Throttler's key for a login attempt: the IP and the user name together. */
+function loginThrottleSubject(ip: string, userName: string): string {
+  return `${ip}|${userName}`;
+}
+
 export class Accounts {
   constructor(readonly o: AccountsOptions) {}
 
@@ -162,13 +167,13 @@ export class Accounts {
       const userName = canonicalUserName(req.username.slice(0, sep));
       const appId = req.username.slice(sep + 1).trim();
       if (userName && appId) {
-        const throttled = await this.throttled([`${userName}@${appId}`, ip]);
+        const throttled = await this.throttled([loginThrottleSubject(ip, `${userName}@${appId}`)]);
         if (throttled) return throttled;
         const row = await this.o.users.byName(userName);
         const bp = row ? await this.o.users.botPassword(row.id, appId) : null;
         const ok = await verifyPassword(bp?.password_hash ?? (await dummyPasswordHash()), req.password);
         if (row && bp && ok) {
-          await this.o.loginThrottle.clear([`${userName}@${appId}`]);
+          await this.o.loginThrottle.clear([loginThrottleSubject(ip, `${userName}@${appId}`)]);
           return this.pass(req.sessionId, row, ip, { remember: false, botPassword: { appId, grants: bp.grants, stamp: passwordStamp(bp.password_hash) } });
         }
         // Otherwise the name may still be a main account's ("Foo@bar" cannot be created, though).
@@ -177,12 +182,12 @@ export class Accounts {
     if (req.password === '') return this.fail('wrongpasswordempty', msg('wrongpasswordempty'));
     const name = canonicalUserName(req.username);
     if (!name) return this.fail('noname', msg('noname'));
-    const throttled = await this.throttled([name, ip]);
+    const throttled = await this.throttled([loginThrottleSubject(ip, name)]);
     if (throttled) return throttled;
     const row = await this.o.users.byName(name);
     const ok = await verifyPassword(row?.password_hash || (await dummyPasswordHash()), req.password);
     if (!row || !ok) return wrong();
-    await this.o.loginThrottle.clear([name]);
+    await this.o.loginThrottle.clear([loginThrottleSubject(ip, name)]);
     if (row.totp_secret) {
       if (req.botPasswordAllowed) return this.fail('api-login-fail-aborted', msg('api-login-fail-aborted'), LoginStatus.ABORTED);
       // The password step passed: the session remembers it until the code arrives.

@@ -80,17 +80,17 @@ test('tokens: per session and type, anonymous exactly +\\, constant-time check',
   assert.equal(checkToken(null, 'csrf', t).valid, false);
 });
 
-test('throttles: count per subject within the window; off when disabled', async () => {
+test('throttles: count per subject within the window; a count of 0 is off', async () => {
   const kv = new MemoryKv('t:');
   const conds = parseThrottle('2/60', 'X');
-  const on = new Throttler(kv, 'pw', conds, true);
+  const on = new Throttler(kv, 'pw', conds);
   assert.equal(await on.increase(['a']), null);
   assert.equal(await on.increase(['a']), null);
   assert.deepEqual(await on.increase(['a']), { count: 2, seconds: 60 });
   assert.equal(await on.increase(['b']), null, 'another subject');
   await on.clear(['a']);
   assert.equal(await on.increase(['a']), null);
-  const off = new Throttler(kv, 'pw2', conds, false);
+  const off = new Throttler(kv, 'pw2', parseThrottle('0/86400', 'X'));
   for (let i = 0; i < 5; i++) assert.equal(await off.increase(['a']), null);
   assert.throws(() => parseThrottle('5 per minute', 'X'), /count\/seconds/);
   await kv.close();

@@ -20,11 +20,10 @@ export const authConfigSpec = {
   /** "Remember me" sessions ($wgExtendedLoginCookieExpiration: 180 days). */
   persistentSessionTtl: v.int(['PERSISTENT_SESSION_TTL_SECONDS'], { default: 180 * 86400, min: 60 }),
   groupPermissionsJson: v.string(['GROUP_PERMISSIONS_JSON']),
-  throttles: v.string(['AUTH_THROTTLES'], { default: 'on' }),
-  /** $wgPasswordAttemptThrottle: count/seconds conditions, per account and per IP. */
+  /** $wgPasswordAttemptThrottle: count/seconds conditions, each counted per (user name, IP). */
   passwordAttemptThrottle: v.string(['AUTH_PASSWORD_ATTEMPT_THROTTLE'], { default: '5/300,150/172800' }),
-  /** $wgAccountCreationThrottle per IP (MediaWiki's default 0 = unlimited; Wikimedia's 6 a day). */
-  accountCreationThrottle: v.string(['AUTH_ACCOUNT_CREATION_THROTTLE'], { default: '6/86400' }),
+  /** $wgAccountCreationThrottle per IP: MediaWiki's default count 0 is unlimited (Wikimedia sets 6 a day). */
+  accountCreationThrottle: v.string(['AUTH_ACCOUNT_CREATION_THROTTLE'], { default: '0/86400' }),
   /** OATHAuth's badoath rate limit: second-factor attempts per user. */
   totpThrottle: v.string(['AUTH_TOTP_THROTTLE'], { default: '10/60' }),
   siteName: v.string(['WIKI_NAME'], { default: 'Quire' }),
@@ -37,8 +36,6 @@ export const authService: ServiceModule = {
   migrationsDir: path.join(here, '..', 'migrations'),
   async create(rt) {
     const cfg = loadConfig(authConfigSpec, rt.env);
-    if (!['on', 'off'].includes(cfg.throttles)) throw new Error('AUTH_THROTTLES must be "on" or "off"');
-    const throttlesOn = cfg.throttles === 'on';
     const perms = loadGroupPermissions(cfg.groupPermissionsJson);
     const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
     const outbox = new LogOutbox(rt.db);
@@ -51,9 +48,9 @@ export const authService: ServiceModule = {
       users: new UserStore(rt.db),
       outbox,
       sessions,
-      loginThrottle: new Throttler(rt.kv, 'password', parseThrottle(cfg.passwordAttemptThrottle, 'AUTH_PASSWORD_ATTEMPT_THROTTLE'), throttlesOn),
-      creationThrottle: new Throttler(rt.kv, 'acctcreate', parseThrottle(cfg.accountCreationThrottle, 'AUTH_ACCOUNT_CREATION_THROTTLE'), throttlesOn),
-      totpThrottle: new Throttler(rt.kv, 'badoath', parseThrottle(cfg.totpThrottle, 'AUTH_TOTP_THROTTLE'), throttlesOn),
+      loginThrottle: new Throttler(rt.kv, 'password', parseThrottle(cfg.passwordAttemptThrottle, 'AUTH_PASSWORD_ATTEMPT_THROTTLE')),
+      creationThrottle: new Throttler(rt.kv, 'acctcreate', parseThrottle(cfg.accountCreationThrottle, 'AUTH_ACCOUNT_CREATION_THROTTLE')),
+      totpThrottle: new Throttler(rt.kv, 'badoath', parseThrottle(cfg.totpThrottle, 'AUTH_TOTP_THROTTLE')),
     });
     return {
       bindings: [bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) })],

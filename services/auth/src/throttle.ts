@@ -1,8 +1,10 @@
 /*
  * Throttles in the token store, as MediaWiki's Throttler: each condition is "count per seconds";
- * a key is counted per condition and subject (account name, IP). $wgPasswordAttemptThrottle
- * defaults to 5 per 5 minutes and 150 per 48 hours, per account and per IP; account creation
- * is limited per IP.
+ * a key is counted per condition and subject. As Throttler::increase( $username, $ip ), a login
+ * subject is the pair (IP, user name), so one address can log in to many accounts and one account
+ * from many addresses; a success clears the pair. $wgPasswordAttemptThrottle defaults to 5 per
+ * 5 minutes and 150 per 48 hours; account creation ($wgAccountCreationThrottle) is per IP and
+ * off by default (count 0).
  */
 import type { KvStore } from '@quire/kit';
 
@@ -26,7 +28,6 @@ export class Throttler {
     private readonly kv: KvStore,
     private readonly type: string,
     private readonly conditions: ThrottleCondition[],
-    private readonly enabled: boolean,
   ) {}
 
   private key(index: number, subject: string) {
@@ -38,7 +39,6 @@ export class Throttler {
    * that crosses it is refused), or null.
    */
   async increase(subjects: string[]): Promise<ThrottleCondition | null> {
-    if (!this.enabled) return null;
     let hit: ThrottleCondition | null = null;
     for (const [i, c] of this.conditions.entries()) {
       if (c.count <= 0) continue; // 0: this condition is off, as in MediaWiki

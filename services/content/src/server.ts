@@ -34,6 +34,8 @@ import { fileHandlers } from './rpc/files.js';
 import { watchHandlers } from './rpc/watch.js';
 import { tagHandlers } from './rpc/tags.js';
 import { linkQueryHandlers } from './rpc/linkqueries.js';
+import { revdelHandlers } from './rpc/revdel.js';
+import { contributionHandlers } from './rpc/contributions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -42,10 +44,10 @@ export const contentConfigSpec = {
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
   replicaUrls: v.string(['CONTENT_REPLICA_DATABASE_URLS'], { doc: 'comma-separated postgres URLs of read replicas, for maxlag' }),
   pageCacheMb: v.int(['CONTENT_PAGE_CACHE_MB'], { default: 64, min: 0, doc: 'memory for hot page reads; 0 disables the cache' }),
-  rateLimits: v.string(['RATE_LIMITS_JSON'], { doc: '$wgRateLimits overrides, e.g. {"edit": {"user": [90, 60]}}' }),
+  rateLimits: v.string(['RATE_LIMITS'], { doc: '$wgRateLimits overrides merged over the defaults per action and kind, e.g. {"edit": {"ip": [1000000, 60]}}' }),
 };
 
-/** RATE_LIMITS_JSON, refused at start when malformed. */
+/** RATE_LIMITS, refused at start when malformed. */
 function rateLimitsOf(raw: string | undefined): RateLimits {
   try {
     return parseRateLimits(raw);
@@ -105,17 +107,19 @@ export const contentService: ServiceModule = {
           ...feedHandlers(new ChangeFeedStore(rt.db, codec)),
           ...editHandlers(ctx, limiter, rendering.service),
           ...compareHandlers(ctx),
-          ...lifecycleHandlers(ctx),
+          ...lifecycleHandlers(ctx, limiter),
           ...logHandlers(ctx),
           ...renderHandlers(ctx, rendering.service, rendering.jobs),
           ...renderExtraHandlers(ctx, rendering.service),
           ...renderLintHandlers(ctx, rendering.service),
           ...renderHtml2WtHandlers(ctx, rendering.service),
           ...linkQueryHandlers(ctx),
+          ...revdelHandlers(ctx),
+          ...contributionHandlers(ctx, rendering.service),
         }),
-        bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo)),
+        bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo, limiter)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
-        bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx)),
+        bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
       ],
       close: async () => {
         await rendering.close();

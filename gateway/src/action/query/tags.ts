@@ -1,9 +1,10 @@
 /* list=tags (MediaWiki's ApiQueryTags): every change tag, defined or merely used. */
+import { escapeHtml } from '../errors.js';
 import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 
 /** English display names and descriptions of MediaWiki's own tags (tag-<name> and tag-<name>-description). */
-const SOFTWARE_TAG_TEXTS: Record<string, [string, string]> = {
+export const SOFTWARE_TAG_TEXTS: Record<string, [string, string]> = {
   'mw-blank': ['Blanking', 'Edits that blank a page'],
   'mw-changed-redirect-target': ['Redirect target changed', 'Edits that change the target of a redirect'],
   'mw-contentmodelchange': [
@@ -40,9 +41,10 @@ export const tagsModule: ModuleDecl = {
       resp.tags.map((t): ResultObject => {
         const v: ResultObject = { name: t.name };
         const texts = SOFTWARE_TAG_TEXTS[t.name];
-        // A tag without a tag-<name> message shows its name, and has no description.
-        if (props.has('displayname')) v.displayname = texts?.[0] ?? t.name;
-        if (props.has('description')) v.description = texts?.[1] ?? '';
+        // ChangeTags::tagDescription: the customised message (MediaWiki:Tag-<name>), else
+        // MediaWiki's own, else the name; false when the message is disabled.
+        if (props.has('displayname')) v.displayname = t.displayDisabled ? false : (t.displayHtml ?? texts?.[0] ?? escapeHtml(t.name));
+        if (props.has('description')) v.description = t.descriptionText ?? texts?.[1] ?? '';
         if (props.has('hitcount')) v.hitcount = t.hitCount;
         if (props.has('defined')) v.defined = t.defined;
         if (props.has('source')) v.source = setIndexedTagName([...t.source], 'source');

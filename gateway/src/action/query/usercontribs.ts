@@ -1,5 +1,6 @@
 /* list=usercontribs (ApiQueryUserContribs): the revisions of users (by name, id or name prefix), newest first. */
 import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, hiddenAuthorBits, userCanSee } from '../../revdel.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow } from './changes.js';
 
@@ -28,6 +29,7 @@ export const usercontribsModule: ModuleDecl = {
     },
     show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
+    toponly: { type: 'boolean', deprecated: true, help: 'Only list changes which are the latest revision.' },
   },
   flags: {},
   examples: { 'action=query&list=usercontribs&ucuser=Example': 'Show contributions of user Example.' },
@@ -41,7 +43,8 @@ export const usercontribsModule: ModuleDecl = {
     const given = [users.length > 0, userIds.length > 0, prefix !== ''].filter(Boolean).length;
     if (given === 0) throw new ApiUsageError('missingparam', 'One of the parameters "user", "userids", "userprefix" and "iprange" is required.');
     if (given > 1) throw new ApiUsageError('invalidparammix', 'The parameters "user", "userids", "userprefix" and "iprange" can not be used together.');
-    const show = (p.show as string[] | undefined) ?? [];
+    // The deprecated toponly adds show=top.
+    const show = [...((p.show as string[] | undefined) ?? []), ...(p.toponly === true ? ['top'] : [])];
     if (show.some((v) => /patrolled/.test(v)) && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
       throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
     }
@@ -58,6 +61,7 @@ export const usercontribsModule: ModuleDecl = {
       top: tri('top'),
       patrolled: tri('patrolled'),
       autopatrolled: tri('autopatrolled'),
+      hideBits: hiddenAuthorBits(ctx.caller.user.rights),
       limit,
       ...timeWindow(p),
     });
@@ -66,7 +70,11 @@ export const usercontribsModule: ModuleDecl = {
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(contribs.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.usercontribs = setIndexedTagName(
       contribs.map((c, i): ResultObject => {
-        const out: ResultObject = { userid: c.userId, user: c.user };
+        const out: ResultObject = {};
+        if (c.deleted & DELETED_TEXT) out.texthidden = true;
+        out.userid = c.userId;
+        out.user = c.user;
+        if (c.deleted & DELETED_USER) out.userhidden = true;
         if (props.has('ids')) {
           out.pageid = c.pageId;
           out.revid = c.revId;
@@ -82,8 +90,13 @@ export const usercontribsModule: ModuleDecl = {
           out.minor = c.minor;
           out.top = c.top;
         }
-        if (props.has('comment')) out.comment = c.comment;
-        if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
+        if (props.has('comment') || props.has('parsedcomment')) {
+          if (c.deleted & DELETED_COMMENT) out.commenthidden = true;
+          if (userCanSee(c.deleted, DELETED_COMMENT, ctx.caller.user.rights)) {
+            if (props.has('comment')) out.comment = c.comment;
+            if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
+          }
+        }
         if (props.has('patrolled')) {
           out.patrolled = c.patrolled === 1 || c.patrolled === 2;
           out.autopatrolled = c.patrolled === 2;
@@ -91,6 +104,7 @@ export const usercontribsModule: ModuleDecl = {
         if (props.has('size')) out.size = c.size;
         if (props.has('sizediff')) out.sizediff = c.sizeDiff;
         if (props.has('tags')) out.tags = setIndexedTagName([...c.tags], 'tag');
+        if (c.deleted & DELETED_RESTRICTED && (out.texthidden || out.userhidden || out.commenthidden)) out.suppressed = true;
         return out;
       }),
       'item',

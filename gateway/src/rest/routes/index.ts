@@ -17,6 +17,13 @@ import { fileRoute } from './file.js';
 import { pageLinksMediaRoute } from './pageLinksMedia.js';
 import { pageLintRoute, revisionLintRoute, transformLintRoutes } from './lint.js';
 import { transformHtmlToWikitextRoutes, transformWikitextToHtmlRoutes } from './transform.js';
+import { contributionsRoutes } from './contributions.js';
 
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */
 export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, fileRoute, pageLinksMediaRoute, pageLintRoute, revisionLintRoute, ...transformLintRoutes, ...transformWikitextToHtmlRoutes, ...transformHtmlToWikitextRoutes, restSpecRoute];
+
+/**
+ * MediaWiki's coreDevelopmentRoutes.json: served in addition to the core routes only with
+ * REST_DEV_ROUTES=1 ($wgRestAPIAdditionalRouteFiles = ['includes/Rest/coreDevelopmentRoutes.json']).
+ */
+export const devRoutes: readonly RouteDecl[] = [...contributionsRoutes];

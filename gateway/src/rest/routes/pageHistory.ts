@@ -5,7 +5,8 @@
 import { HistoryFilter } from '@quire/proto/wiki/content/v1/content';
 import { defineRoute, RestError } from '../types.js';
 import { isoTimestamp, loadPage, titleParam } from './pageContent.js';
-import { authorAndComment, delta, DELETED_RESTRICTED, DELETED_USER, rightsIfHidden } from './revision.js';
+import { hiddenAuthorBits } from '../../revdel.js';
+import { authorAndComment, delta, rightsIfHidden } from './revision.js';
 
 export const HISTORY_PAGE_SIZE = 20;
 
@@ -15,13 +16,6 @@ const FILTERS = {
   reverted: HistoryFilter.HISTORY_FILTER_REVERTED,
   minor: HistoryFilter.HISTORY_FILTER_MINOR,
 } as const;
-
-/** PageHistoryHandler::getBitmask: the rev_deleted bits that hide an author from this caller. */
-function hiddenUserBits(rights: readonly string[]): number {
-  if (!rights.includes('deletedhistory')) return DELETED_USER;
-  if (!rights.includes('suppressrevision') && !rights.includes('viewsuppressed')) return DELETED_USER | DELETED_RESTRICTED;
-  return 0;
-}
 
 export const pageHistoryRoute = defineRoute({
   method: 'GET',
@@ -47,7 +41,8 @@ export const pageHistoryRoute = defineRoute({
       newerThan: newer_than ?? 0,
       filter: filter ? FILTERS[filter] : HistoryFilter.HISTORY_FILTER_UNSPECIFIED,
       limit: HISTORY_PAGE_SIZE,
-      hiddenUserBits: userFilter ? hiddenUserBits((await ctx.caller()).user.rights) : 0,
+      // PageHistoryHandler::getBitmask.
+      hiddenUserBits: userFilter ? hiddenAuthorBits((await ctx.caller()).user.rights) : 0,
       // As PageHistoryHandler: the authors now in a group with the `bot` right, not rev_bot.
       botUserIds: filter === 'bot' ? await ctx.deps.clients.auth.listUserIdsWithRight('bot') : [],
     });

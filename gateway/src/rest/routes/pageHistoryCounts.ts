@@ -62,9 +62,8 @@ export const pageHistoryCountsRoute = defineRoute({
     }
     const { page } = await loadPage(ctx.deps, title, false);
     const headers: Record<string, string> = {};
-    const validators = { lastModified: new Date(page.latestTimestamp) };
     // Temporary accounts (MediaWiki 1.41+) do not exist on this wiki: no revision is by one.
-    if (type === 'temporary') return { json: { count: 0, limit: false }, headers, validators };
+    if (type === 'temporary') return { json: { count: 0, limit: false }, headers, validators: { lastModified: new Date(page.latestTimestamp) } };
 
     const name: CountName = DEPRECATED_COUNT_TYPES[type] ?? (type as CountName);
     const cap = COUNT_LIMITS[name];
@@ -77,6 +76,11 @@ export const pageHistoryCountsRoute = defineRoute({
       // As PageHistoryCountHandler: the authors now in a group with the `bot` right, not rev_bot.
       botUserIds: name === 'bot' ? await ctx.deps.clients.auth.listUserIdsWithRight('bot') : [],
     });
+    // getLastModified: the later of the latest revision and the page's last log entry (a revision
+    // deletion changes the counts without a new revision).
+    const lastLog = resp.lastLogTimestamp ? new Date(resp.lastLogTimestamp) : undefined;
+    const latest = new Date(page.latestTimestamp);
+    const validators = { lastModified: lastLog && lastLog > latest ? lastLog : latest };
     if (resp.missingRevId) throw new RestError(404, `The specified revision (${resp.missingRevId}) does not exist`);
     // MediaWiki 1.39 fails with an InvalidArgumentException (500) here; this is its history route's 404.
     if (resp.foreignRevId) throw new RestError(404, `The specified revision (${resp.foreignRevId}) does not exist for the specified page (${title})`);

@@ -5,7 +5,6 @@ import {
   invalidArgument,
   notFound,
   permissionDenied,
-  resourceExhausted,
   ServiceError,
   type Db,
 } from '@quire/kit';
@@ -15,7 +14,7 @@ import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
 import { isoTimestamp } from '../rpc/records.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
-import type { RateLimiter } from '../store/ratelimit.js';
+import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
 import type { WikitextPst } from '../rpc/render-extra.js';
 import { checkProtection } from '../store/protection.js';
 import { nowToTheSecond } from '../store/logging.js';
@@ -320,10 +319,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   }
   if (!state.rateLimited) {
     state.rateLimited = true;
-    const outcome = await deps.limiter.hit('edit', { userId: actor.id, ip: actor.ip, rights: actor.rights, groups: actor.groups });
-    if (outcome.limited) {
-      throw resourceExhausted('ratelimited', "You've exceeded your rate limit. Please wait some time and try again.", { retryAfter: outcome.retryAfter });
-    }
+    await enforceRateLimit(deps.limiter, 'edit', actor);
   }
   const maxBytes = req.maxArticleSizeKb * 1024;
   const tooBig = () =>

@@ -16,10 +16,11 @@ import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
 import type { FileRepo } from '../files/repo.js';
 import { isoTimestamp } from './records.js';
 import type { ContentContext } from './context.js';
+import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
 
 const date = (iso: string) => (iso === '' ? undefined : new Date(iso));
 
-export function fileHandlers(ctx: ContentContext, repo: FileRepo) {
+export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateLimiter) {
   /** A File: (or Media:) title's DB key; undefined when it is not one. */
   const fileName = (title: string): string | undefined => {
     try {
@@ -32,7 +33,10 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo) {
   };
 
   return {
-    upload: (req: UploadRequest) => repo.upload(req),
+    upload: async (req: UploadRequest) => {
+      await enforceRateLimit(limiter, 'upload', req.actor);
+      return repo.upload(req);
+    },
 
     async getFileInfo(req: GetFileInfoRequest): Promise<GetFileInfoResponse> {
       const limit = Math.max(1, req.limit || 1);

@@ -139,7 +139,13 @@ for (const backend of testBackends()) {
     });
 
     test('CountRevisions: each type, caps with limit, from/to exclusive in either order', async () => {
-      const c = async (type: CountType, extra: Partial<CountRevisionsRequest> = {}) => count({ pageId, type, cap: 1000, ...extra });
+      // The page's last log entry (its creation) is reported with every count, for Last-Modified.
+      const { lastLogTimestamp } = await count({ pageId, type: CountType.COUNT_TYPE_EDITS, cap: 1000 });
+      assert.match(lastLogTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const c = async (type: CountType, extra: Partial<CountRevisionsRequest> = {}) => {
+        const { lastLogTimestamp: _lastLog, ...rest } = await count({ pageId, type, cap: 1000, ...extra });
+        return rest;
+      };
       assert.deepEqual(await c(CountType.COUNT_TYPE_EDITS), { count: 12, limit: false, missingRevId: 0, foreignRevId: 0 });
       assert.equal((await c(CountType.COUNT_TYPE_ANONYMOUS)).count, 4);
       assert.equal((await c(CountType.COUNT_TYPE_BOT, { botUserIds: [BOTTY.id] })).count, 3, 'the bot revision with a hidden author is not counted');

@@ -48,7 +48,7 @@ async function getHistory(store: HistoryStore, req: GetHistoryRequest): Promise<
   return { revisions: page.revisions.map(revisionMessage), more: page.more, relativeFound: page.relativeFound };
 }
 
-async function countRevisions(store: HistoryStore, req: CountRevisionsRequest): Promise<CountRevisionsResponse> {
+async function countRevisions(store: HistoryStore, req: CountRevisionsRequest): Promise<Omit<CountRevisionsResponse, 'lastLogTimestamp'>> {
   const type = COUNT_TYPES[req.type];
   if (!type) throw invalidArgument('badvalue', 'Unknown count type.');
   if (req.cap < 0 || req.cap > MAX_COUNT_CAP) throw invalidArgument('badvalue', `cap must be between 0 and ${MAX_COUNT_CAP}.`);
@@ -73,6 +73,10 @@ export function historyHandlers(ctx: ContentContext) {
   const store = new HistoryStore(ctx.db, ctx.revisions);
   return {
     getHistory: (req: GetHistoryRequest) => getHistory(store, req),
-    countRevisions: (req: CountRevisionsRequest) => countRevisions(store, req),
+    // PageHistoryCountHandler::getLastModified also follows the page's log (revision deletions).
+    countRevisions: async (req: CountRevisionsRequest): Promise<CountRevisionsResponse> => {
+      const [counted, lastLog] = await Promise.all([countRevisions(store, req), store.lastLogTimestamp(req.pageId)]);
+      return { ...counted, lastLogTimestamp: lastLog ? lastLog.toISOString().replace(/\.\d{3}Z$/, 'Z') : '' };
+    },
   };
 }

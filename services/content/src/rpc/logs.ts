@@ -217,6 +217,7 @@ export function logHandlers(ctx: ContentContext) {
       tri(where, req.top, 'r.rev_id = p.page_latest');
       tri(where, req.patrolled, 'COALESCE(rc.rc_patrolled, 0) <> 0');
       tri(where, req.autopatrolled, 'COALESCE(rc.rc_patrolled, 0) = 2');
+      if (req.hideBits) where.push(`(r.rev_deleted & ${args.add(req.hideBits)}) <> ${args.add(req.hideBits)}`);
       const order = window(args, where, 'r.rev_timestamp', 'r.rev_id', req);
       const r = await db.query<{
         rev_id: number;
@@ -224,6 +225,7 @@ export function logHandlers(ctx: ContentContext) {
         rev_timestamp: Date;
         rev_comment: string;
         rev_minor_edit: boolean;
+        rev_deleted: number;
         rev_len: number;
         parent_len: number | null;
         actor_name: string;
@@ -235,7 +237,7 @@ export function logHandlers(ctx: ContentContext) {
         rc_patrolled: number | null;
         tags: string[];
       }>(
-        `SELECT r.rev_id, r.rev_parent_id, r.rev_timestamp, r.rev_comment, r.rev_minor_edit, r.rev_len, parent.rev_len AS parent_len,
+        `SELECT r.rev_id, r.rev_parent_id, r.rev_timestamp, r.rev_comment, r.rev_minor_edit, r.rev_deleted, r.rev_len, parent.rev_len AS parent_len,
                 a.actor_name, a.actor_user, p.page_id, p.page_namespace, p.page_title, p.page_latest, rc.rc_patrolled,
                 ${tagsOf('ct_rev_id', 'r.rev_id')} AS tags
            FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor JOIN ${s}.page p ON p.page_id = r.rev_page
@@ -262,6 +264,7 @@ export function logHandlers(ctx: ContentContext) {
           sizeDiff: row.rev_len - (row.parent_len ?? 0),
           tags: row.tags,
           patrolled: row.rc_patrolled ?? -1,
+          deleted: row.rev_deleted,
         })),
       };
     },

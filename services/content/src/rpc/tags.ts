@@ -1,8 +1,14 @@
 /* wiki.content.v1.TagService: action=tag (ChangeTags::updateTagsWithChecks) and list=tags. */
 import { invalidArgument, notFound, permissionDenied } from '@quire/kit';
-import type { ChangeTagsRequest, ChangeTagsResponse, ListTagsRequest, ListTagsResponse, TagInfo } from '@quire/proto/wiki/content/v1/files';
-import { writeLogEntry } from '../store/logging.js';
+import type { ChangeTagsRequest, ChangeTagsResponse, ListTagsRequest, ListTagsResponse, ManageTagRequest, ManageTagResponse, TagInfo } from '@quire/proto/wiki/content/v1/files';
+import { publishLogEntry, writeLogEntry } from '../store/logging.js';
+import { defineTag, deleteTagEverywhere, lockTagDef, undefineTag } from '../store/tags.js';
+import { checkApplicableTags } from '../edit/tags.js';
+import { MalformedTitleError } from '../title/codec.js';
+import { NS_SPECIAL } from '../title/namespaces.js';
+import type { RenderService } from '../render/service.js';
 import type { ContentContext } from './context.js';
+import { tagMessages } from './tag-messages.js';
 
 /** ChangeTags::getSoftwareTags: MediaWiki's own tags, all defined and active by default. */
 export const SOFTWARE_TAGS = [
@@ -11,7 +17,32 @@ export const SOFTWARE_TAGS = [
 ] as const;
 const SOFTWARE = new Set<string>(SOFTWARE_TAGS);
 
-export function tagHandlers(ctx: ContentContext) {
+/** ChangeTags::MAX_DELETE_USES: a tag on more changes than this cannot be deleted. */
+const MAX_DELETE_USES = 5000;
+
+/** The English texts of ChangeTags' Status messages that managetags reports. */
+const MANAGE_TEXTS: Record<string, (tag: string) => string> = {
+  'tags-manage-no-permission': () => 'You do not have permission to manage change tags.',
+  'tags-delete-no-permission': () => 'You do not have permission to delete change tags.',
+  'tags-create-no-name': () => 'You must specify a tag name.',
+  'tags-create-invalid-chars': () => 'Tag names must not contain commas (<code>,</code>), pipes (<code>|</code>), or forward slashes (<code>/</code>).',
+  'tags-create-invalid-title-chars': () => 'Tag names must not contain characters that cannot be used in page titles.',
+  'tags-create-already-exists': (tag) => `The tag "${tag}" already exists.`,
+  'tags-delete-not-found': (tag) => `The tag "${tag}" does not exist.`,
+  'tags-delete-too-many-uses': (tag) => `The tag "${tag}" is applied to more than ${MAX_DELETE_USES} revisions, which means it cannot be deleted.`,
+  'tags-delete-not-allowed': () => 'Tags defined by an extension cannot be deleted unless the extension specifically allows it.',
+  'tags-activate-not-allowed': (tag) => `It is not possible to activate the tag "${tag}".`,
+  'tags-activate-not-found': (tag) => `The tag "${tag}" does not exist.`,
+  'tags-deactivate-not-allowed': (tag) => `It is not possible to deactivate the tag "${tag}".`,
+};
+
+/** A fatal Status of ChangeTags as the service error the API shows (code = message key). */
+function manageError(key: string, tag: string) {
+  const text = MANAGE_TEXTS[key]?.(tag) ?? key;
+  return key.endsWith('-no-permission') ? permissionDenied(key, text) : invalidArgument(key, text);
+}
+
+export function tagHandlers(ctx: ContentContext, render: RenderService) {
   const { db } = ctx;
   const s = db.schema;
 
@@ -129,11 +160,79 @@ export function tagHandlers(ctx: ContentContext) {
       });
     },
 
+    /**
+     * ApiManageTags → ChangeTags::{create,delete,activate,deactivate}TagWithChecks. Core defines
+     * no hooks that could turn a check into a warning, so every refusal is fatal and
+     * `ignorewarnings` changes nothing.
+     */
+    async manageTag(req: ManageTagRequest): Promise<ManageTagResponse> {
+      const actor = req.actor;
+      if (!actor) throw invalidArgument('missingparam', 'The change has no actor.');
+      const { operation, tag } = req;
+      const right = operation === 'delete' ? 'deletechangetags' : 'managechangetags';
+      if (!actor.rights.includes(right)) throw manageError(operation === 'delete' ? 'tags-delete-no-permission' : 'tags-manage-no-permission', tag);
+      if (req.tags.length) await checkApplicableTags(db, actor, req.tags);
+      return db.tx(async (q) => {
+        const def = await lockTagDef(q, db, tag);
+        const software = SOFTWARE.has(tag);
+        const defined = software || def?.userDefined === true;
+        let count: number | undefined;
+        switch (operation) {
+          case 'create': {
+            // ChangeTags::isTagNameValid, then canCreateTag.
+            if (tag === '') throw manageError('tags-create-no-name', tag);
+            if (/[,|/]/.test(tag)) throw manageError('tags-create-invalid-chars', tag);
+            try {
+              ctx.codec.parse(`MediaWiki:Tag-${tag}-description`);
+            } catch (e) {
+              if (!(e instanceof MalformedTitleError)) throw e;
+              throw manageError('tags-create-invalid-title-chars', tag);
+            }
+            if (def || defined) throw manageError('tags-create-already-exists', tag);
+            await defineTag(q, db, tag);
+            break;
+          }
+          case 'delete':
+            if (!def && !defined) throw manageError('tags-delete-not-found', tag);
+            if (def && def.count > MAX_DELETE_USES) throw manageError('tags-delete-too-many-uses', tag);
+            if (software) throw manageError('tags-delete-not-allowed', tag);
+            count = def?.count ?? 0;
+            await deleteTagEverywhere(q, db, tag);
+            break;
+          case 'activate':
+            if (defined) throw manageError('tags-activate-not-allowed', tag);
+            if (!def) throw manageError('tags-activate-not-found', tag);
+            await defineTag(q, db, tag);
+            break;
+          case 'deactivate':
+            if (!def?.userDefined) throw manageError('tags-deactivate-not-allowed', tag);
+            await undefineTag(q, db, tag);
+            break;
+          default:
+            throw invalidArgument('badvalue', `Unrecognized value for parameter "operation": ${operation}.`);
+        }
+        // ChangeTags::logTagManagementAction: the target is Special:Tags.
+        const { logId } = await publishLogEntry(q, db, {
+          type: 'managetags',
+          action: operation,
+          actor: { id: actor.id, name: actor.name },
+          ns: NS_SPECIAL,
+          dbkey: 'Tags',
+          pageId: 0,
+          comment: req.reason,
+          // As list=logevents shows LogFormatter's 4::tag and 5:number:count.
+          params: { tag, ...(count !== undefined ? { count } : {}) },
+          tags: req.tags,
+        });
+        return { logId };
+      });
+    },
+
     async listTags(req: ListTagsRequest): Promise<ListTagsResponse> {
       const r = await db.query<{ ctd_name: string; ctd_user_defined: boolean; ctd_count: string }>(
         `SELECT ctd_name, ctd_user_defined, ctd_count FROM ${s}.change_tag_def`,
       );
-      const byName = new Map<string, TagInfo>();
+      const byName = new Map<string, Omit<TagInfo, 'displayHtml' | 'displayDisabled' | 'descriptionText'>>();
       for (const name of SOFTWARE_TAGS) byName.set(name, { name, defined: true, active: true, source: ['extension'], hitCount: 0 });
       for (const row of r.rows) {
         const software = SOFTWARE.has(row.ctd_name);
@@ -148,7 +247,13 @@ export function tagHandlers(ctx: ContentContext) {
       }
       const all = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).filter((t) => req.continue === '' || t.name >= req.continue);
       const limit = Math.max(1, req.limit || 10);
-      return { tags: all.slice(0, limit), continueFrom: all[limit]?.name ?? '' };
+      const page = all.slice(0, limit);
+      const messages = await tagMessages(db, render, page.map((t) => t.name));
+      const tags = page.map((t): TagInfo => {
+        const msg = messages.get(t.name);
+        return { ...t, displayHtml: msg?.html, displayDisabled: msg?.disabled ?? false, descriptionText: msg?.description };
+      });
+      return { tags, continueFrom: all[limit]?.name ?? '' };
     },
   };
 }

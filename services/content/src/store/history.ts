@@ -145,6 +145,12 @@ export class HistoryStore {
    * RevisionStore::countRevisionsBetween / countAuthorsBetween without INCLUDE_* options.
    * `botUserIds` (the bot count only) are the users now in a group with the `bot` right.
    */
+  /** PageHistoryCountHandler::loggingTableTime: MAX(log_timestamp) of the page's log entries. */
+  async lastLogTimestamp(pageId: number): Promise<Date | undefined> {
+    const r = await this.db.query<{ ts: Date | null }>(`SELECT max(log_timestamp) AS ts FROM ${this.db.schema}.logging WHERE log_page = $1`, [pageId]);
+    return r.rows[0]?.ts ?? undefined;
+  }
+
   async count(
     pageId: number,
     type: CountType,

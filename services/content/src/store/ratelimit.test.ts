@@ -29,8 +29,25 @@ test('users: newbie until autoconfirmed, then user or the most generous group li
   assert.deepEqual(outcomes, [false, false, false, false, false, true]);
 });
 
-test('RATE_LIMITS_JSON is validated', () => {
+test('RATE_LIMITS is validated', () => {
   assert.throws(() => parseRateLimits('{'), /not valid JSON/);
   assert.throws(() => parseRateLimits('{"edit": {"ip": [0, 60]}}'), /positive integers/);
-  assert.deepEqual(parseRateLimits('{"edit": {"ip": [3, 10]}}').edit, { ip: [3, 10] });
+  assert.deepEqual(parseRateLimits('{"edit": {"ip": [3, 10]}}').edit, { ip: [3, 10], newbie: [8, 60], user: [90, 60] }, 'merged over the defaults per kind');
+});
+
+test('MediaWiki defaults for moves, uploads and rollbacks; RATE_LIMITS adds to them', async () => {
+  const limits = parseRateLimits(JSON.stringify({ edit: { ip: [1000000, 60] } }));
+  assert.deepEqual(limits.move, { newbie: [2, 120], user: [8, 60] });
+  assert.deepEqual(limits.upload, { ip: [8, 60], newbie: [8, 60] });
+  assert.deepEqual(limits.rollback, { user: [10, 60], newbie: [5, 120] });
+  const limiter = new RateLimiter(new MemoryKv(), limits);
+  const user = { userId: 3, ip: '192.0.2.3', rights: ['move', 'autoconfirmed'], groups: ['*', 'user', 'autoconfirmed'] };
+  const moves = [];
+  for (let i = 0; i < 9; i++) moves.push((await limiter.hit('move', user)).limited);
+  assert.deepEqual(moves, [false, false, false, false, false, false, false, false, true], '8 moves a minute per user');
+  const sysop = { ...user, userId: 4, rights: [...user.rights, 'noratelimit'] };
+  for (let i = 0; i < 20; i++) assert.equal((await limiter.hit('move', sysop)).limited, false, 'noratelimit exempts sysops and bots');
+  const anonEdits = [];
+  for (let i = 0; i < 20; i++) anonEdits.push((await limiter.hit('edit', anon)).limited);
+  assert.ok(anonEdits.every((x) => !x), 'the lifted per-IP edit limit');
 });

@@ -1,4 +1,4 @@
-import type { KvStore } from '@quire/kit';
+import { resourceExhausted, type KvStore } from '@quire/kit';
 
 /*
  * MediaWiki's $wgRateLimits and RateLimiter::limit for page actions, counted in the service's
@@ -10,10 +10,22 @@ export type Limit = [count: number, seconds: number];
 /** action → kind → limit; kinds: anon, user, newbie, ip, or a user group name. */
 export type RateLimits = Record<string, Record<string, Limit>>;
 
-/** MediaWiki 1.39's defaults for edits (MainConfigSchema::RateLimits). */
+/** MediaWiki 1.39's defaults (MainConfigSchema::RateLimits) for the actions Quire counts. */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   edit: { ip: [8, 60], newbie: [8, 60], user: [90, 60] },
+  move: { newbie: [2, 120], user: [8, 60] },
+  upload: { ip: [8, 60], newbie: [8, 60] },
+  rollback: { user: [10, 60], newbie: [5, 120] },
 };
+
+/** The answer to a limited attempt, as MediaWiki's `ratelimited` (REST: 429). */
+export async function enforceRateLimit(limiter: RateLimiter, action: string, actor: { id: number; ip: string; rights: readonly string[]; groups: readonly string[] } | undefined): Promise<void> {
+  if (!actor) return;
+  const outcome = await limiter.hit(action, { userId: actor.id, ip: actor.ip, rights: actor.rights, groups: actor.groups });
+  if (outcome.limited) {
+    throw resourceExhausted('ratelimited', "You've exceeded your rate limit. Please wait some time and try again.", { retryAfter: outcome.retryAfter });
+  }
+}
 
 export interface RateLimitSubject {
   /** 0 for anonymous users. */
@@ -25,7 +37,7 @@ export interface RateLimitSubject {
 
 export type RateLimitOutcome = { limited: false } | { limited: true; retryAfter: number };
 
-/** Parses RATE_LIMITS_JSON ({"edit": {"user": [90, 60]}}); each action given replaces the default's. */
+/** Parses RATE_LIMITS ({"edit": {"user": [90, 60]}}); merged over the defaults per action and kind, as LocalSettings' $wgRateLimits['edit']['ip'] = … is. */
 export function parseRateLimits(json: string | undefined): RateLimits {
   const limits: RateLimits = structuredClone(DEFAULT_RATE_LIMITS);
   if (json === undefined || json.trim() === '') return limits;
@@ -33,15 +45,15 @@ export function parseRateLimits(json: string | undefined): RateLimits {
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new Error('RATE_LIMITS_JSON is not valid JSON');
+    throw new Error('RATE_LIMITS is not valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('RATE_LIMITS_JSON must be an object of actions');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('RATE_LIMITS must be an object of actions');
   for (const [action, kinds] of Object.entries(parsed)) {
-    if (typeof kinds !== 'object' || kinds === null || Array.isArray(kinds)) throw new Error(`RATE_LIMITS_JSON: ${action} must map kinds to [count, seconds]`);
-    limits[action] = {};
+    if (typeof kinds !== 'object' || kinds === null || Array.isArray(kinds)) throw new Error(`RATE_LIMITS: ${action} must map kinds to [count, seconds]`);
+    limits[action] = { ...limits[action] };
     for (const [kind, limit] of Object.entries(kinds as Record<string, unknown>)) {
       const ok = Array.isArray(limit) && limit.length === 2 && limit.every((n) => Number.isInteger(n) && (n as number) > 0);
-      if (!ok) throw new Error(`RATE_LIMITS_JSON: ${action}.${kind} must be [count, seconds] with positive integers`);
+      if (!ok) throw new Error(`RATE_LIMITS: ${action}.${kind} must be [count, seconds] with positive integers`);
       limits[action]![kind] = limit as Limit;
     }
   }

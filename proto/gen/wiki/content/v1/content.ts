@@ -559,6 +559,11 @@ export interface CountRevisionsResponse {
   missingRevId: number;
   /** The from/to revision that exists but belongs to another page (0 when none). */
   foreignRevId: number;
+  /**
+   * MAX(log_timestamp) of the page's log entries (ISO 8601), "" when none: with the latest
+   * revision's time, PageHistoryCountHandler's Last-Modified.
+   */
+  lastLogTimestamp: string;
 }
 
 export interface ListPagesRequest {
@@ -1339,6 +1344,11 @@ export interface ListUserContribsRequest {
   patrolled: number;
   autopatrolled: number;
   tag: string;
+  /**
+   * Revisions whose rev_deleted has all these bits are left out (ApiQueryUserContribs: 4 without
+   * deletedhistory, 12 without suppressrevision/viewsuppressed).
+   */
+  hideBits: number;
 }
 
 export interface UserContrib {
@@ -1359,10 +1369,120 @@ export interface UserContrib {
   tags: string[];
   /** -1: no recent change */
   patrolled: number;
+  /** rev_deleted */
+  deleted: number;
 }
 
 export interface ListUserContribsResponse {
   contribs: UserContrib[];
+}
+
+export interface RevisionDeleteRequest {
+  actor?: EditActor | undefined;
+  ids: number[];
+  /** the caller's title; the page of ids[0] when that revision exists */
+  target: string;
+  /** Each: 1 hide, 0 show, -1 leave as it is (RevisionDeleter::extractBitfield). */
+  content: number;
+  comment: number;
+  user: number;
+  suppress: number;
+  reason: string;
+  /** tags of the log entry */
+  tags: string[];
+}
+
+/** A message of a Status (key and parameters, English text rendered by the gateway). */
+export interface StatusMessage {
+  key: string;
+  params: string[];
+}
+
+export interface RevisionDeleteItem {
+  id: number;
+  /** Status::isOK of this item */
+  ok: boolean;
+  errors: StatusMessage[];
+  warnings: StatusMessage[];
+  /** a revision of the target page: the fields below are set */
+  exists: boolean;
+  timestamp: string;
+  /** rev_deleted after the change */
+  deleted: number;
+  userId: number;
+  user: string;
+  comment: string;
+}
+
+export interface RevisionDeleteResponse {
+  /** prefixed title of the page */
+  target: string;
+  items: RevisionDeleteItem[];
+  /** 0 when no item changed */
+  logId: number;
+}
+
+export interface ListContributionsRequest {
+  /** actor name: user name or IP address */
+  user: string;
+  limit: number;
+  /** TS_MW bound of the segment ("" for the newest); other text compares as text */
+  offset: string;
+  /** the `limit` revisions after (newer than) offset */
+  backwards: boolean;
+  tag: string;
+  /**
+   * Revisions whose rev_deleted has all these bits are left out (4 without deletedhistory,
+   * 12 without suppressrevision/viewsuppressed, 0 otherwise).
+   */
+  hideBits: number;
+}
+
+export interface ContributionTag {
+  name: string;
+  /**
+   * HTML of the customised tag-<name> message (MediaWiki:Tag-<name>, parsed as Message::parse);
+   * "" when there is no such page (the gateway then shows MediaWiki's default text or the name).
+   */
+  description: string;
+}
+
+export interface Contribution {
+  revId: number;
+  pageId: number;
+  ns: number;
+  /** without the namespace prefix */
+  dbkey: string;
+  timestamp: string;
+  comment: string;
+  deleted: number;
+  size: number;
+  /** absent when the parent revision is unknown or deleted */
+  delta?: number | undefined;
+  tags: ContributionTag[];
+}
+
+export interface ListContributionsResponse {
+  /** newest first */
+  contributions: Contribution[];
+  /** IndexPager mIsFirst */
+  newest: boolean;
+  /** IndexPager mIsLast */
+  oldest: boolean;
+  /** TS_MW of the newest listed revision, "" when none */
+  firstShown: string;
+  /** TS_MW of the oldest listed revision, "" when none */
+  lastShown: string;
+}
+
+export interface CountContributionsRequest {
+  user: string;
+  tag: string;
+  hideBits: number;
+}
+
+export interface CountContributionsResponse {
+  count: number;
 }
 
 export interface ExternalLogEntry {
@@ -4995,7 +5115,7 @@ export const CountRevisionsRequest: MessageFns<CountRevisionsRequest> = {
 };
 
 function createBaseCountRevisionsResponse(): CountRevisionsResponse {
-  return { count: 0, limit: false, missingRevId: 0, foreignRevId: 0 };
+  return { count: 0, limit: false, missingRevId: 0, foreignRevId: 0, lastLogTimestamp: "" };
 }
 
 export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
@@ -5011,6 +5131,9 @@ export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
     }
     if (message.foreignRevId !== 0) {
       writer.uint32(32).int64(message.foreignRevId);
+    }
+    if (message.lastLogTimestamp !== "") {
+      writer.uint32(42).string(message.lastLogTimestamp);
     }
     return writer;
   },
@@ -5060,6 +5183,14 @@ export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
             message.foreignRevId = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lastLogTimestamp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5086,6 +5217,11 @@ export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
         : isSet(object.foreign_rev_id)
         ? globalThis.Number(object.foreign_rev_id)
         : 0,
+      lastLogTimestamp: isSet(object.lastLogTimestamp)
+        ? globalThis.String(object.lastLogTimestamp)
+        : isSet(object.last_log_timestamp)
+        ? globalThis.String(object.last_log_timestamp)
+        : "",
     };
   },
 
@@ -5103,6 +5239,9 @@ export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
     if (message.foreignRevId !== 0) {
       obj.foreignRevId = Math.round(message.foreignRevId);
     }
+    if (message.lastLogTimestamp !== "") {
+      obj.lastLogTimestamp = message.lastLogTimestamp;
+    }
     return obj;
   },
 
@@ -5115,6 +5254,7 @@ export const CountRevisionsResponse: MessageFns<CountRevisionsResponse> = {
     message.limit = object.limit ?? false;
     message.missingRevId = object.missingRevId ?? 0;
     message.foreignRevId = object.foreignRevId ?? 0;
+    message.lastLogTimestamp = object.lastLogTimestamp ?? "";
     return message;
   },
 };
@@ -15690,6 +15830,7 @@ function createBaseListUserContribsRequest(): ListUserContribsRequest {
     patrolled: 0,
     autopatrolled: 0,
     tag: "",
+    hideBits: 0,
   };
 }
 
@@ -15753,6 +15894,9 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     }
     if (message.tag !== "") {
       writer.uint32(138).string(message.tag);
+    }
+    if (message.hideBits !== 0) {
+      writer.uint32(144).int32(message.hideBits);
     }
     return writer;
   },
@@ -15926,6 +16070,14 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
             message.tag = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.hideBits = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -15979,6 +16131,11 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
       patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
       autopatrolled: isSet(object.autopatrolled) ? globalThis.Number(object.autopatrolled) : 0,
       tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      hideBits: isSet(object.hideBits)
+        ? globalThis.Number(object.hideBits)
+        : isSet(object.hide_bits)
+        ? globalThis.Number(object.hide_bits)
+        : 0,
     };
   },
 
@@ -16035,6 +16192,9 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     if (message.tag !== "") {
       obj.tag = message.tag;
     }
+    if (message.hideBits !== 0) {
+      obj.hideBits = Math.round(message.hideBits);
+    }
     return obj;
   },
 
@@ -16060,6 +16220,7 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     message.patrolled = object.patrolled ?? 0;
     message.autopatrolled = object.autopatrolled ?? 0;
     message.tag = object.tag ?? "";
+    message.hideBits = object.hideBits ?? 0;
     return message;
   },
 };
@@ -16082,6 +16243,7 @@ function createBaseUserContrib(): UserContrib {
     sizeDiff: 0,
     tags: [],
     patrolled: 0,
+    deleted: 0,
   };
 }
 
@@ -16134,6 +16296,9 @@ export const UserContrib: MessageFns<UserContrib> = {
     }
     if (message.patrolled !== 0) {
       writer.uint32(128).int32(message.patrolled);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(136).int32(message.deleted);
     }
     return writer;
   },
@@ -16279,6 +16444,14 @@ export const UserContrib: MessageFns<UserContrib> = {
             message.patrolled = reader.int32();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -16331,6 +16504,7 @@ export const UserContrib: MessageFns<UserContrib> = {
         ? object.tags.map((e: any) => globalThis.String(e))
         : [],
       patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
     };
   },
 
@@ -16384,6 +16558,9 @@ export const UserContrib: MessageFns<UserContrib> = {
     if (message.patrolled !== 0) {
       obj.patrolled = Math.round(message.patrolled);
     }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
     return obj;
   },
 
@@ -16408,6 +16585,7 @@ export const UserContrib: MessageFns<UserContrib> = {
     message.sizeDiff = object.sizeDiff ?? 0;
     message.tags = object.tags?.map((e) => e) || [];
     message.patrolled = object.patrolled ?? 0;
+    message.deleted = object.deleted ?? 0;
     return message;
   },
 };
@@ -16479,6 +16657,1426 @@ export const ListUserContribsResponse: MessageFns<ListUserContribsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListUserContribsResponse>, I>>(object: I): ListUserContribsResponse {
     const message = createBaseListUserContribsResponse();
     message.contribs = object.contribs?.map((e) => UserContrib.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRevisionDeleteRequest(): RevisionDeleteRequest {
+  return { actor: undefined, ids: [], target: "", content: 0, comment: 0, user: 0, suppress: 0, reason: "", tags: [] };
+}
+
+export const RevisionDeleteRequest: MessageFns<RevisionDeleteRequest> = {
+  encode(message: RevisionDeleteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.target !== "") {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.content !== 0) {
+      writer.uint32(32).int32(message.content);
+    }
+    if (message.comment !== 0) {
+      writer.uint32(40).int32(message.comment);
+    }
+    if (message.user !== 0) {
+      writer.uint32(48).int32(message.user);
+    }
+    if (message.suppress !== 0) {
+      writer.uint32(56).int32(message.suppress);
+    }
+    if (message.reason !== "") {
+      writer.uint32(66).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(74).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.content = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.comment = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.user = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.suppress = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteRequest {
+    return {
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      content: isSet(object.content) ? globalThis.Number(object.content) : 0,
+      comment: isSet(object.comment) ? globalThis.Number(object.comment) : 0,
+      user: isSet(object.user) ? globalThis.Number(object.user) : 0,
+      suppress: isSet(object.suppress) ? globalThis.Number(object.suppress) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: RevisionDeleteRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.content !== 0) {
+      obj.content = Math.round(message.content);
+    }
+    if (message.comment !== 0) {
+      obj.comment = Math.round(message.comment);
+    }
+    if (message.user !== 0) {
+      obj.user = Math.round(message.user);
+    }
+    if (message.suppress !== 0) {
+      obj.suppress = Math.round(message.suppress);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteRequest>, I>>(base?: I): RevisionDeleteRequest {
+    return RevisionDeleteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteRequest>, I>>(object: I): RevisionDeleteRequest {
+    const message = createBaseRevisionDeleteRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.ids = object.ids?.map((e) => e) || [];
+    message.target = object.target ?? "";
+    message.content = object.content ?? 0;
+    message.comment = object.comment ?? 0;
+    message.user = object.user ?? 0;
+    message.suppress = object.suppress ?? 0;
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseStatusMessage(): StatusMessage {
+  return { key: "", params: [] };
+}
+
+export const StatusMessage: MessageFns<StatusMessage> = {
+  encode(message: StatusMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    for (const v of message.params) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatusMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatusMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.params.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatusMessage {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      params: globalThis.Array.isArray(object?.params) ? object.params.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: StatusMessage): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.params?.length) {
+      obj.params = message.params;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StatusMessage>, I>>(base?: I): StatusMessage {
+    return StatusMessage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StatusMessage>, I>>(object: I): StatusMessage {
+    const message = createBaseStatusMessage();
+    message.key = object.key ?? "";
+    message.params = object.params?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRevisionDeleteItem(): RevisionDeleteItem {
+  return {
+    id: 0,
+    ok: false,
+    errors: [],
+    warnings: [],
+    exists: false,
+    timestamp: "",
+    deleted: 0,
+    userId: 0,
+    user: "",
+    comment: "",
+  };
+}
+
+export const RevisionDeleteItem: MessageFns<RevisionDeleteItem> = {
+  encode(message: RevisionDeleteItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.ok !== false) {
+      writer.uint32(16).bool(message.ok);
+    }
+    for (const v of message.errors) {
+      StatusMessage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.warnings) {
+      StatusMessage.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.exists !== false) {
+      writer.uint32(40).bool(message.exists);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(50).string(message.timestamp);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(56).int32(message.deleted);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(64).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(74).string(message.user);
+    }
+    if (message.comment !== "") {
+      writer.uint32(82).string(message.comment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errors.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.warnings.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteItem {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      errors: globalThis.Array.isArray(object?.errors) ? object.errors.map((e: any) => StatusMessage.fromJSON(e)) : [],
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => StatusMessage.fromJSON(e))
+        : [],
+      exists: isSet(object.exists) ? globalThis.Boolean(object.exists) : false,
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+    };
+  },
+
+  toJSON(message: RevisionDeleteItem): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.exists !== false) {
+      obj.exists = message.exists;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteItem>, I>>(base?: I): RevisionDeleteItem {
+    return RevisionDeleteItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteItem>, I>>(object: I): RevisionDeleteItem {
+    const message = createBaseRevisionDeleteItem();
+    message.id = object.id ?? 0;
+    message.ok = object.ok ?? false;
+    message.errors = object.errors?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.warnings = object.warnings?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.exists = object.exists ?? false;
+    message.timestamp = object.timestamp ?? "";
+    message.deleted = object.deleted ?? 0;
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseRevisionDeleteResponse(): RevisionDeleteResponse {
+  return { target: "", items: [], logId: 0 };
+}
+
+export const RevisionDeleteResponse: MessageFns<RevisionDeleteResponse> = {
+  encode(message: RevisionDeleteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    for (const v of message.items) {
+      RevisionDeleteItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.logId !== 0) {
+      writer.uint32(24).int64(message.logId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(RevisionDeleteItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteResponse {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => RevisionDeleteItem.fromJSON(e))
+        : [],
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RevisionDeleteResponse): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => RevisionDeleteItem.toJSON(e));
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteResponse>, I>>(base?: I): RevisionDeleteResponse {
+    return RevisionDeleteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteResponse>, I>>(object: I): RevisionDeleteResponse {
+    const message = createBaseRevisionDeleteResponse();
+    message.target = object.target ?? "";
+    message.items = object.items?.map((e) => RevisionDeleteItem.fromPartial(e)) || [];
+    message.logId = object.logId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListContributionsRequest(): ListContributionsRequest {
+  return { user: "", limit: 0, offset: "", backwards: false, tag: "", hideBits: 0 };
+}
+
+export const ListContributionsRequest: MessageFns<ListContributionsRequest> = {
+  encode(message: ListContributionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.offset !== "") {
+      writer.uint32(26).string(message.offset);
+    }
+    if (message.backwards !== false) {
+      writer.uint32(32).bool(message.backwards);
+    }
+    if (message.tag !== "") {
+      writer.uint32(42).string(message.tag);
+    }
+    if (message.hideBits !== 0) {
+      writer.uint32(48).int32(message.hideBits);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContributionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContributionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.offset = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.backwards = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.hideBits = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListContributionsRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      offset: isSet(object.offset) ? globalThis.String(object.offset) : "",
+      backwards: isSet(object.backwards) ? globalThis.Boolean(object.backwards) : false,
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      hideBits: isSet(object.hideBits)
+        ? globalThis.Number(object.hideBits)
+        : isSet(object.hide_bits)
+        ? globalThis.Number(object.hide_bits)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListContributionsRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== "") {
+      obj.offset = message.offset;
+    }
+    if (message.backwards !== false) {
+      obj.backwards = message.backwards;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.hideBits !== 0) {
+      obj.hideBits = Math.round(message.hideBits);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContributionsRequest>, I>>(base?: I): ListContributionsRequest {
+    return ListContributionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContributionsRequest>, I>>(object: I): ListContributionsRequest {
+    const message = createBaseListContributionsRequest();
+    message.user = object.user ?? "";
+    message.limit = object.limit ?? 0;
+    message.offset = object.offset ?? "";
+    message.backwards = object.backwards ?? false;
+    message.tag = object.tag ?? "";
+    message.hideBits = object.hideBits ?? 0;
+    return message;
+  },
+};
+
+function createBaseContributionTag(): ContributionTag {
+  return { name: "", description: "" };
+}
+
+export const ContributionTag: MessageFns<ContributionTag> = {
+  encode(message: ContributionTag, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(18).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContributionTag {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContributionTag();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContributionTag {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: ContributionTag): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContributionTag>, I>>(base?: I): ContributionTag {
+    return ContributionTag.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContributionTag>, I>>(object: I): ContributionTag {
+    const message = createBaseContributionTag();
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseContribution(): Contribution {
+  return {
+    revId: 0,
+    pageId: 0,
+    ns: 0,
+    dbkey: "",
+    timestamp: "",
+    comment: "",
+    deleted: 0,
+    size: 0,
+    delta: undefined,
+    tags: [],
+  };
+}
+
+export const Contribution: MessageFns<Contribution> = {
+  encode(message: Contribution, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.revId !== 0) {
+      writer.uint32(8).int64(message.revId);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(24).int32(message.ns);
+    }
+    if (message.dbkey !== "") {
+      writer.uint32(34).string(message.dbkey);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(42).string(message.timestamp);
+    }
+    if (message.comment !== "") {
+      writer.uint32(50).string(message.comment);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(56).int32(message.deleted);
+    }
+    if (message.size !== 0) {
+      writer.uint32(64).int32(message.size);
+    }
+    if (message.delta !== undefined) {
+      writer.uint32(72).int32(message.delta);
+    }
+    for (const v of message.tags) {
+      ContributionTag.encode(v!, writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Contribution {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContribution();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dbkey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.delta = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.tags.push(ContributionTag.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Contribution {
+    return {
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      dbkey: isSet(object.dbkey) ? globalThis.String(object.dbkey) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      delta: isSet(object.delta) ? globalThis.Number(object.delta) : undefined,
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => ContributionTag.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: Contribution): unknown {
+    const obj: any = {};
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.dbkey !== "") {
+      obj.dbkey = message.dbkey;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.delta !== undefined) {
+      obj.delta = Math.round(message.delta);
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags.map((e) => ContributionTag.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Contribution>, I>>(base?: I): Contribution {
+    return Contribution.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Contribution>, I>>(object: I): Contribution {
+    const message = createBaseContribution();
+    message.revId = object.revId ?? 0;
+    message.pageId = object.pageId ?? 0;
+    message.ns = object.ns ?? 0;
+    message.dbkey = object.dbkey ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.comment = object.comment ?? "";
+    message.deleted = object.deleted ?? 0;
+    message.size = object.size ?? 0;
+    message.delta = object.delta ?? undefined;
+    message.tags = object.tags?.map((e) => ContributionTag.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListContributionsResponse(): ListContributionsResponse {
+  return { contributions: [], newest: false, oldest: false, firstShown: "", lastShown: "" };
+}
+
+export const ListContributionsResponse: MessageFns<ListContributionsResponse> = {
+  encode(message: ListContributionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contributions) {
+      Contribution.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.newest !== false) {
+      writer.uint32(16).bool(message.newest);
+    }
+    if (message.oldest !== false) {
+      writer.uint32(24).bool(message.oldest);
+    }
+    if (message.firstShown !== "") {
+      writer.uint32(34).string(message.firstShown);
+    }
+    if (message.lastShown !== "") {
+      writer.uint32(42).string(message.lastShown);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContributionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContributionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contributions.push(Contribution.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.newest = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.oldest = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.firstShown = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lastShown = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListContributionsResponse {
+    return {
+      contributions: globalThis.Array.isArray(object?.contributions)
+        ? object.contributions.map((e: any) => Contribution.fromJSON(e))
+        : [],
+      newest: isSet(object.newest) ? globalThis.Boolean(object.newest) : false,
+      oldest: isSet(object.oldest) ? globalThis.Boolean(object.oldest) : false,
+      firstShown: isSet(object.firstShown)
+        ? globalThis.String(object.firstShown)
+        : isSet(object.first_shown)
+        ? globalThis.String(object.first_shown)
+        : "",
+      lastShown: isSet(object.lastShown)
+        ? globalThis.String(object.lastShown)
+        : isSet(object.last_shown)
+        ? globalThis.String(object.last_shown)
+        : "",
+    };
+  },
+
+  toJSON(message: ListContributionsResponse): unknown {
+    const obj: any = {};
+    if (message.contributions?.length) {
+      obj.contributions = message.contributions.map((e) => Contribution.toJSON(e));
+    }
+    if (message.newest !== false) {
+      obj.newest = message.newest;
+    }
+    if (message.oldest !== false) {
+      obj.oldest = message.oldest;
+    }
+    if (message.firstShown !== "") {
+      obj.firstShown = message.firstShown;
+    }
+    if (message.lastShown !== "") {
+      obj.lastShown = message.lastShown;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContributionsResponse>, I>>(base?: I): ListContributionsResponse {
+    return ListContributionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContributionsResponse>, I>>(object: I): ListContributionsResponse {
+    const message = createBaseListContributionsResponse();
+    message.contributions = object.contributions?.map((e) => Contribution.fromPartial(e)) || [];
+    message.newest = object.newest ?? false;
+    message.oldest = object.oldest ?? false;
+    message.firstShown = object.firstShown ?? "";
+    message.lastShown = object.lastShown ?? "";
+    return message;
+  },
+};
+
+function createBaseCountContributionsRequest(): CountContributionsRequest {
+  return { user: "", tag: "", hideBits: 0 };
+}
+
+export const CountContributionsRequest: MessageFns<CountContributionsRequest> = {
+  encode(message: CountContributionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.tag !== "") {
+      writer.uint32(18).string(message.tag);
+    }
+    if (message.hideBits !== 0) {
+      writer.uint32(24).int32(message.hideBits);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountContributionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountContributionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.hideBits = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountContributionsRequest {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      hideBits: isSet(object.hideBits)
+        ? globalThis.Number(object.hideBits)
+        : isSet(object.hide_bits)
+        ? globalThis.Number(object.hide_bits)
+        : 0,
+    };
+  },
+
+  toJSON(message: CountContributionsRequest): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.hideBits !== 0) {
+      obj.hideBits = Math.round(message.hideBits);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountContributionsRequest>, I>>(base?: I): CountContributionsRequest {
+    return CountContributionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountContributionsRequest>, I>>(object: I): CountContributionsRequest {
+    const message = createBaseCountContributionsRequest();
+    message.user = object.user ?? "";
+    message.tag = object.tag ?? "";
+    message.hideBits = object.hideBits ?? 0;
+    return message;
+  },
+};
+
+function createBaseCountContributionsResponse(): CountContributionsResponse {
+  return { count: 0 };
+}
+
+export const CountContributionsResponse: MessageFns<CountContributionsResponse> = {
+  encode(message: CountContributionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountContributionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountContributionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountContributionsResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: CountContributionsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountContributionsResponse>, I>>(base?: I): CountContributionsResponse {
+    return CountContributionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountContributionsResponse>, I>>(object: I): CountContributionsResponse {
+    const message = createBaseCountContributionsResponse();
+    message.count = object.count ?? 0;
     return message;
   },
 };
@@ -21594,6 +23192,49 @@ export const ContentServiceService = {
     responseDeserialize: (value: Buffer): ListUserContribsResponse => ListUserContribsResponse.decode(value),
   },
   /**
+   * Revision visibility (action=revisiondelete; MediaWiki's RevDelRevisionList::setVisibility):
+   * rev_deleted and rc_deleted of each revision, the page touched and one delete/revision (or
+   * suppress/revision) log entry with its recent change, in one transaction.
+   */
+  revisionDelete: {
+    path: "/wiki.content.v1.ContentService/RevisionDelete" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevisionDeleteRequest): Buffer =>
+      Buffer.from(RevisionDeleteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevisionDeleteRequest => RevisionDeleteRequest.decode(value),
+    responseSerialize: (value: RevisionDeleteResponse): Buffer =>
+      Buffer.from(RevisionDeleteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevisionDeleteResponse => RevisionDeleteResponse.decode(value),
+  },
+  /**
+   * One user's revisions for the REST contributions routes (MediaWiki's ContributionsLookup over
+   * ContribsPager): newest first, one segment of at most `limit`, offsets at second resolution.
+   */
+  listContributions: {
+    path: "/wiki.content.v1.ContentService/ListContributions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListContributionsRequest): Buffer =>
+      Buffer.from(ListContributionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListContributionsRequest => ListContributionsRequest.decode(value),
+    responseSerialize: (value: ListContributionsResponse): Buffer =>
+      Buffer.from(ListContributionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListContributionsResponse => ListContributionsResponse.decode(value),
+  },
+  /** How many revisions ListContributions would list without a limit (ContributionsLookup::getContributionCount). */
+  countContributions: {
+    path: "/wiki.content.v1.ContentService/CountContributions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountContributionsRequest): Buffer =>
+      Buffer.from(CountContributionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountContributionsRequest => CountContributionsRequest.decode(value),
+    responseSerialize: (value: CountContributionsResponse): Buffer =>
+      Buffer.from(CountContributionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountContributionsResponse => CountContributionsResponse.decode(value),
+  },
+  /**
    * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;
    * idempotent on each entry's origin key.
    */
@@ -21846,6 +23487,19 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   listLogEvents: handleUnaryCall<ListLogEventsRequest, ListLogEventsResponse>;
   listRecentChanges: handleUnaryCall<ListRecentChangesRequest, ListRecentChangesResponse>;
   listUserContribs: handleUnaryCall<ListUserContribsRequest, ListUserContribsResponse>;
+  /**
+   * Revision visibility (action=revisiondelete; MediaWiki's RevDelRevisionList::setVisibility):
+   * rev_deleted and rc_deleted of each revision, the page touched and one delete/revision (or
+   * suppress/revision) log entry with its recent change, in one transaction.
+   */
+  revisionDelete: handleUnaryCall<RevisionDeleteRequest, RevisionDeleteResponse>;
+  /**
+   * One user's revisions for the REST contributions routes (MediaWiki's ContributionsLookup over
+   * ContribsPager): newest first, one segment of at most `limit`, offsets at second resolution.
+   */
+  listContributions: handleUnaryCall<ListContributionsRequest, ListContributionsResponse>;
+  /** How many revisions ListContributions would list without a limit (ContributionsLookup::getContributionCount). */
+  countContributions: handleUnaryCall<CountContributionsRequest, CountContributionsResponse>;
   /**
    * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;
    * idempotent on each entry's origin key.
@@ -22431,6 +24085,61 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListUserContribsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Revision visibility (action=revisiondelete; MediaWiki's RevDelRevisionList::setVisibility):
+   * rev_deleted and rc_deleted of each revision, the page touched and one delete/revision (or
+   * suppress/revision) log entry with its recent change, in one transaction.
+   */
+  revisionDelete(
+    request: RevisionDeleteRequest,
+    callback: (error: ServiceError | null, response: RevisionDeleteResponse) => void,
+  ): ClientUnaryCall;
+  revisionDelete(
+    request: RevisionDeleteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevisionDeleteResponse) => void,
+  ): ClientUnaryCall;
+  revisionDelete(
+    request: RevisionDeleteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevisionDeleteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One user's revisions for the REST contributions routes (MediaWiki's ContributionsLookup over
+   * ContribsPager): newest first, one segment of at most `limit`, offsets at second resolution.
+   */
+  listContributions(
+    request: ListContributionsRequest,
+    callback: (error: ServiceError | null, response: ListContributionsResponse) => void,
+  ): ClientUnaryCall;
+  listContributions(
+    request: ListContributionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListContributionsResponse) => void,
+  ): ClientUnaryCall;
+  listContributions(
+    request: ListContributionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListContributionsResponse) => void,
+  ): ClientUnaryCall;
+  /** How many revisions ListContributions would list without a limit (ContributionsLookup::getContributionCount). */
+  countContributions(
+    request: CountContributionsRequest,
+    callback: (error: ServiceError | null, response: CountContributionsResponse) => void,
+  ): ClientUnaryCall;
+  countContributions(
+    request: CountContributionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountContributionsResponse) => void,
+  ): ClientUnaryCall;
+  countContributions(
+    request: CountContributionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountContributionsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Log entries of other services (auth: newusers, block, rights), delivered from their outbox;

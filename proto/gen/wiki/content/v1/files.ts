@@ -329,11 +329,35 @@ export interface TagInfo {
   /** "manual" (user-defined), "software" (MediaWiki's own) */
   source: string[];
   hitCount: number;
+  /**
+   * The customised tag-<name> message (the page MediaWiki:Tag-<name>) parsed, when it exists;
+   * text "-" or nothing disables it (ChangeTags::tagDescription is then false).
+   */
+  displayHtml?: string | undefined;
+  displayDisabled: boolean;
+  /** The text of MediaWiki:Tag-<name>-description, when that page exists. */
+  descriptionText?: string | undefined;
 }
 
 export interface ListTagsResponse {
   tags: TagInfo[];
   continueFrom: string;
+}
+
+export interface ManageTagRequest {
+  actor?:
+    | EditActor
+    | undefined;
+  /** create, delete, activate, deactivate */
+  operation: string;
+  tag: string;
+  reason: string;
+  /** tags of the managetags log entry */
+  tags: string[];
+}
+
+export interface ManageTagResponse {
+  logId: number;
 }
 
 function createBaseFileVersion(): FileVersion {
@@ -4735,7 +4759,16 @@ export const ListTagsRequest: MessageFns<ListTagsRequest> = {
 };
 
 function createBaseTagInfo(): TagInfo {
-  return { name: "", defined: false, active: false, source: [], hitCount: 0 };
+  return {
+    name: "",
+    defined: false,
+    active: false,
+    source: [],
+    hitCount: 0,
+    displayHtml: undefined,
+    displayDisabled: false,
+    descriptionText: undefined,
+  };
 }
 
 export const TagInfo: MessageFns<TagInfo> = {
@@ -4754,6 +4787,15 @@ export const TagInfo: MessageFns<TagInfo> = {
     }
     if (message.hitCount !== 0) {
       writer.uint32(40).int64(message.hitCount);
+    }
+    if (message.displayHtml !== undefined) {
+      writer.uint32(50).string(message.displayHtml);
+    }
+    if (message.displayDisabled !== false) {
+      writer.uint32(56).bool(message.displayDisabled);
+    }
+    if (message.descriptionText !== undefined) {
+      writer.uint32(66).string(message.descriptionText);
     }
     return writer;
   },
@@ -4811,6 +4853,30 @@ export const TagInfo: MessageFns<TagInfo> = {
             message.hitCount = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.displayHtml = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.displayDisabled = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.descriptionText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4834,6 +4900,21 @@ export const TagInfo: MessageFns<TagInfo> = {
         : isSet(object.hit_count)
         ? globalThis.Number(object.hit_count)
         : 0,
+      displayHtml: isSet(object.displayHtml)
+        ? globalThis.String(object.displayHtml)
+        : isSet(object.display_html)
+        ? globalThis.String(object.display_html)
+        : undefined,
+      displayDisabled: isSet(object.displayDisabled)
+        ? globalThis.Boolean(object.displayDisabled)
+        : isSet(object.display_disabled)
+        ? globalThis.Boolean(object.display_disabled)
+        : false,
+      descriptionText: isSet(object.descriptionText)
+        ? globalThis.String(object.descriptionText)
+        : isSet(object.description_text)
+        ? globalThis.String(object.description_text)
+        : undefined,
     };
   },
 
@@ -4854,6 +4935,15 @@ export const TagInfo: MessageFns<TagInfo> = {
     if (message.hitCount !== 0) {
       obj.hitCount = Math.round(message.hitCount);
     }
+    if (message.displayHtml !== undefined) {
+      obj.displayHtml = message.displayHtml;
+    }
+    if (message.displayDisabled !== false) {
+      obj.displayDisabled = message.displayDisabled;
+    }
+    if (message.descriptionText !== undefined) {
+      obj.descriptionText = message.descriptionText;
+    }
     return obj;
   },
 
@@ -4867,6 +4957,9 @@ export const TagInfo: MessageFns<TagInfo> = {
     message.active = object.active ?? false;
     message.source = object.source?.map((e) => e) || [];
     message.hitCount = object.hitCount ?? 0;
+    message.displayHtml = object.displayHtml ?? undefined;
+    message.displayDisabled = object.displayDisabled ?? false;
+    message.descriptionText = object.descriptionText ?? undefined;
     return message;
   },
 };
@@ -4956,6 +5049,214 @@ export const ListTagsResponse: MessageFns<ListTagsResponse> = {
     const message = createBaseListTagsResponse();
     message.tags = object.tags?.map((e) => TagInfo.fromPartial(e)) || [];
     message.continueFrom = object.continueFrom ?? "";
+    return message;
+  },
+};
+
+function createBaseManageTagRequest(): ManageTagRequest {
+  return { actor: undefined, operation: "", tag: "", reason: "", tags: [] };
+}
+
+export const ManageTagRequest: MessageFns<ManageTagRequest> = {
+  encode(message: ManageTagRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.operation !== "") {
+      writer.uint32(18).string(message.operation);
+    }
+    if (message.tag !== "") {
+      writer.uint32(26).string(message.tag);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ManageTagRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseManageTagRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ManageTagRequest {
+    return {
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ManageTagRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ManageTagRequest>, I>>(base?: I): ManageTagRequest {
+    return ManageTagRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ManageTagRequest>, I>>(object: I): ManageTagRequest {
+    const message = createBaseManageTagRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.operation = object.operation ?? "";
+    message.tag = object.tag ?? "";
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseManageTagResponse(): ManageTagResponse {
+  return { logId: 0 };
+}
+
+export const ManageTagResponse: MessageFns<ManageTagResponse> = {
+  encode(message: ManageTagResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.logId !== 0) {
+      writer.uint32(8).int64(message.logId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ManageTagResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseManageTagResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ManageTagResponse {
+    return {
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ManageTagResponse): unknown {
+    const obj: any = {};
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ManageTagResponse>, I>>(base?: I): ManageTagResponse {
+    return ManageTagResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ManageTagResponse>, I>>(object: I): ManageTagResponse {
+    const message = createBaseManageTagResponse();
+    message.logId = object.logId ?? 0;
     return message;
   },
 };
@@ -5306,6 +5607,19 @@ export const TagServiceService = {
     responseSerialize: (value: ListTagsResponse): Buffer => Buffer.from(ListTagsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTagsResponse => ListTagsResponse.decode(value),
   },
+  /**
+   * action=managetags: ChangeTags::{create,delete,activate,deactivate}TagWithChecks and the
+   * managetags log entry, in one transaction.
+   */
+  manageTag: {
+    path: "/wiki.content.v1.TagService/ManageTag" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ManageTagRequest): Buffer => Buffer.from(ManageTagRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ManageTagRequest => ManageTagRequest.decode(value),
+    responseSerialize: (value: ManageTagResponse): Buffer => Buffer.from(ManageTagResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ManageTagResponse => ManageTagResponse.decode(value),
+  },
 } as const;
 
 export interface TagServiceServer extends UntypedServiceImplementation {
@@ -5313,6 +5627,11 @@ export interface TagServiceServer extends UntypedServiceImplementation {
   changeTags: handleUnaryCall<ChangeTagsRequest, ChangeTagsResponse>;
   /** list=tags. */
   listTags: handleUnaryCall<ListTagsRequest, ListTagsResponse>;
+  /**
+   * action=managetags: ChangeTags::{create,delete,activate,deactivate}TagWithChecks and the
+   * managetags log entry, in one transaction.
+   */
+  manageTag: handleUnaryCall<ManageTagRequest, ManageTagResponse>;
 }
 
 export interface TagServiceClient extends Client {
@@ -5347,6 +5666,25 @@ export interface TagServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTagsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * action=managetags: ChangeTags::{create,delete,activate,deactivate}TagWithChecks and the
+   * managetags log entry, in one transaction.
+   */
+  manageTag(
+    request: ManageTagRequest,
+    callback: (error: ServiceError | null, response: ManageTagResponse) => void,
+  ): ClientUnaryCall;
+  manageTag(
+    request: ManageTagRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ManageTagResponse) => void,
+  ): ClientUnaryCall;
+  manageTag(
+    request: ManageTagRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ManageTagResponse) => void,
   ): ClientUnaryCall;
 }
 
