@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { GatewayDeps, Caller, SessionCookieWriter } from './context.js';
 import { SESSION_COOKIE_SUFFIX } from './context.js';
+import { clientAddress, clientProtocol } from './client-ip.js';
 
 export function sessionCookieName(deps: GatewayDeps): string {
   return `${deps.config.wikiId}${SESSION_COOKIE_SUFFIX}`;
@@ -29,7 +30,7 @@ function readCookie(req: Request, name: string): string {
  * anonymous and no session is used.
  */
 export async function resolveCaller(req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }): Promise<Caller> {
-  const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+  const ip = clientAddress(req, deps.config.isTrustedProxy);
   const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
   const r = await deps.clients.auth.resolveSession(sid, ip);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
@@ -40,11 +41,12 @@ export async function resolveCaller(req: Request, deps: GatewayDeps, opts: { all
 
 /**
  * The session cookie on a response: HttpOnly (scripts never see it), SameSite=Lax (no cross-site
- * POSTs carry it), Secure when the wiki is served over https.
+ * POSTs carry it), Secure when the wiki is served over https or the request came over https
+ * (a trusted proxy's X-Forwarded-Proto, as MediaWiki's $wgCookieSecure = 'detect').
  */
 export function sessionCookieWriter(res: Response, deps: GatewayDeps): SessionCookieWriter {
   const name = sessionCookieName(deps);
-  const secure = deps.config.server.startsWith('https:');
+  const secure = deps.config.server.startsWith('https:') || clientProtocol(res.req, deps.config.isTrustedProxy) === 'https';
   const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
   return {
     set(sessionId, opts) {

@@ -8,3 +8,17 @@ test('REST_DEV_ROUTES: off by default, 1/0, and a bad value stops the start nami
   assert.equal(loadGatewayConfig({ REST_DEV_ROUTES: '0' }).restDevRoutes, false);
   assert.throws(() => loadGatewayConfig({ REST_DEV_ROUTES: 'maybe' }), /REST_DEV_ROUTES/);
 });
+
+test('TRUSTED_PROXIES: none trusted by default; CIDRs and addresses, IPv4 and IPv6; a bad entry stops the start naming the variable', () => {
+  assert.equal(loadGatewayConfig({}).isTrustedProxy?.('127.0.0.1', 0), false);
+  const trust = loadGatewayConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8 , 192.0.2.7,fd00::/8' }).isTrustedProxy!;
+  assert.equal(trust('10.1.2.3', 0), true);
+  assert.equal(trust('::ffff:10.1.2.3', 0), true);
+  assert.equal(trust('11.0.0.1', 0), false);
+  assert.equal(trust('192.0.2.7', 0), true);
+  assert.equal(trust('192.0.2.8', 0), false);
+  assert.equal(trust('fd00::1', 0), true);
+  assert.equal(trust('junk', 0), false);
+  assert.throws(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.0/33' }), /TRUSTED_PROXIES/);
+  assert.throws(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' }), /TRUSTED_PROXIES/);
+});

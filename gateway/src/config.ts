@@ -1,4 +1,5 @@
-import { loadConfig, v, DEFAULT_GRPC_PORTS, type ConfigOf } from '@quire/kit';
+import { loadConfig, v, ConfigError, DEFAULT_GRPC_PORTS, type ConfigOf } from '@quire/kit';
+import { compileTrustedProxies, type ProxyTrust } from './client-ip.js';
 
 /** Gateway configuration: where it listens, where the services are, and the wiki's site settings. */
 export const gatewayConfigSpec = {
@@ -28,21 +29,42 @@ export const gatewayConfigSpec = {
   secretKey: v.string(['SECRET_KEY']),
   /** Also serve MediaWiki's coreDevelopmentRoutes.json (/w/rest.php/coredev/v0/…), as $wgRestAPIAdditionalRouteFiles does. */
   restDevRoutes: v.bool(['REST_DEV_ROUTES'], { default: false }),
+  /**
+   * Comma-separated CIDRs (or addresses) of the proxies in front of the gateway ($wgCdnServers):
+   * only a peer in the list has its X-Forwarded-For / X-Forwarded-Proto believed.
+   */
+  trustedProxies: v.string(['TRUSTED_PROXIES'], { default: '' }),
 };
 
 /** `secretKey` is "" until startGateway resolves it as the services do (SECRET_KEY, else DATA_DIR/secret.key). */
-export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & { server: string; corsOriginList: string[]; secretKey: string };
+export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & {
+  server: string;
+  corsOriginList: string[];
+  secretKey: string;
+  /** TRUSTED_PROXIES compiled; absent means no proxy is trusted. */
+  isTrustedProxy?: ProxyTrust;
+};
+
+const commaList = (raw: string) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const c = loadConfig(gatewayConfigSpec, env);
+  let isTrustedProxy: ProxyTrust;
+  try {
+    isTrustedProxy = compileTrustedProxies(commaList(c.trustedProxies));
+  } catch (e) {
+    throw new ConfigError([`TRUSTED_PROXIES=${JSON.stringify(c.trustedProxies)}: ${(e as Error).message} (expected comma-separated CIDRs, e.g. 10.0.0.0/8,::1/128)`]);
+  }
   return {
     ...c,
+    isTrustedProxy,
     server: (c.server ?? `http://localhost:${c.port}`).replace(/\/$/, ''),
     secretKey: c.secretKey ?? '',
-    corsOriginList: c.corsOrigins
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    corsOriginList: commaList(c.corsOrigins),
   };
 }
 

@@ -6,6 +6,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import { resolveCaller } from '../caller.js';
+import { clientAddress } from '../client-ip.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { botPasswordsPage } from './botpasswords.js';
@@ -63,7 +64,7 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
     const target = title === null ? null : parseSpecialTitle(title);
     if (!target) return next();
     // Until the session is resolved (an error page may have to be shown before it is).
-    let caller = anonymousCaller(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1');
+    let caller = anonymousCaller(clientAddress(req, deps.config.isTrustedProxy));
     try {
       caller = await resolveCaller(req, deps, { allowCredentials: true });
       if (!target.known) {
