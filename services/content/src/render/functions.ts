@@ -5,7 +5,7 @@
  */
 import type { Expander, Frame } from './expand.js';
 import { evaluate, ExprError, phpNumber } from './expr.js';
-import type { PNode, Part } from './preprocess.js';
+import { EXTENSION_TAGS, type PNode, type Part } from './preprocess.js';
 import { formatTime } from './time.js';
 
 type Fn = (x: Expander, first: string, parts: Part[], frame: Frame) => Promise<string>;
@@ -152,7 +152,6 @@ const FUNCTIONS: Record<string, Fn> = {
       const v = (await x.expand(p.value, frame)).trim().replace(/^(["'])(.*)\1$/s, '$2');
       attrs.push(` ${k}="${v.replace(/"/g, '&quot;')}"`);
     }
-    const { EXTENSION_TAGS } = await import('./preprocess.js');
     if (!(EXTENSION_TAGS as readonly string[]).includes(name)) return error(`Unknown extension tag "${name}"`);
     return x.expandExt(name, attrs.join(''), content, `<${name}${attrs.join('')}>${content ?? ''}</${name}>`, frame);
   },
@@ -185,8 +184,8 @@ const FUNCTIONS: Record<string, Fn> = {
     const id = /^-?\d+$/.test(first) ? Number(first) : x.codec.namespaces.indexOf(first.replaceAll(' ', '_'));
     return id === undefined ? '' : (x.codec.namespaces.get(id)?.name ?? '');
   },
-  padleft: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await x.expandPart(parts[1], frame, false) : '0', true),
-  padright: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await x.expandPart(parts[1], frame, false) : '0', false),
+  padleft: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await arg(x, parts, 1, frame) : '0', true),
+  padright: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await arg(x, parts, 1, frame) : '0', false),
   plural: async (x, first, parts, frame) => {
     const n = Number(first.replace(/,/g, ''));
     const forms = await Promise.all(parts.map((_, i) => arg(x, parts, i, frame)));
@@ -216,13 +215,13 @@ const FUNCTIONS: Record<string, Fn> = {
   int: async (_x, first) => `⧼${first}⧽`,
   '#len': async (_x, first) => String([...first].length),
   '#pos': async (x, first, parts, frame) => {
-    const needle = (await x.expandPart(parts[0], frame, false)) || ' ';
+    const needle = (await arg(x, parts, 0, frame)) || ' ';
     const off = parseInt(await arg(x, parts, 1, frame), 10) || 0;
     const i = [...first].join('').indexOf(needle, off);
     return i < 0 ? '' : String([...first.slice(0, i)].length);
   },
   '#rpos': async (x, first, parts, frame) => {
-    const needle = (await x.expandPart(parts[0], frame, false)) || ' ';
+    const needle = (await arg(x, parts, 0, frame)) || ' ';
     const i = first.lastIndexOf(needle);
     return i < 0 ? '-1' : String([...first.slice(0, i)].length);
   },
@@ -235,12 +234,16 @@ const FUNCTIONS: Record<string, Fn> = {
     return (len === undefined ? chars.slice(start) : len < 0 ? chars.slice(start, len) : chars.slice(start, start + len)).join('');
   },
   '#replace': async (x, first, parts, frame) => {
-    const from = (await x.expandPart(parts[0], frame, false)) || ' ';
-    const to = parts[1] ? await x.expandPart(parts[1], frame, false) : '';
-    return first.split(from).join(to);
+    const from = (await arg(x, parts, 0, frame)) || ' ';
+    const to = await arg(x, parts, 1, frame);
+    const limitText = await arg(x, parts, 2, frame);
+    const limit = limitText === '' ? -1 : parseInt(limitText, 10) || 0;
+    if (limit < 0) return first.split(from).join(to);
+    const pieces = first.split(from);
+    return pieces.slice(0, limit + 1).join(to) + (pieces.length > limit + 1 ? from + pieces.slice(limit + 1).join(from) : '');
   },
   '#explode': async (x, first, parts, frame) => {
-    const sep = (await x.expandPart(parts[0], frame, false)) || ' ';
+    const sep = (await arg(x, parts, 0, frame)) || ' ';
     const pos = parseInt(await arg(x, parts, 1, frame), 10) || 0;
     const pieces = first.split(sep);
     return pieces[pos < 0 ? pieces.length + pos : pos] ?? '';
@@ -261,6 +264,9 @@ function canonical(name: string): string {
   const n = name.trim().toLowerCase();
   return ALIASES[n] ?? n;
 }
+
+/** Every parser function the renderer knows, by canonical name. */
+export const FUNCTION_NAMES: readonly string[] = Object.keys(FUNCTIONS);
 
 export function isFunctionName(name: string): boolean {
   return canonical(name) in FUNCTIONS;
