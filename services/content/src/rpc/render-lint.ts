@@ -1,12 +1,14 @@
 /*
  * Lint and transform RPCs behind the REST lint and transform routes (Parsoid's ParsoidHandler):
  * LintWikitext lints posted wikitext, a revision or a page's latest revision; TransformWikitextToHtml
- * renders posted wikitext as the Parsoid-style body the /html routes serve, in a page's context.
+ * renders posted wikitext as the Parsoid-style body the /html routes serve, in a page's context
+ * (or posted JSON as Parsoid's JSON tables, for contentmodel=json).
  */
 import crypto from 'node:crypto';
 import { invalidArgument, notFound } from '@quire/kit';
 import type { GetRevisionHtmlResponse, LintWikitextRequest, LintWikitextResponse, TransformWikitextToHtmlRequest } from '@quire/proto/wiki/content/v1/content';
 import { lintWikitext } from '../render/lint/index.js';
+import { jsonToParsoidBody } from '../render/transform/json.js';
 import type { RenderService } from '../render/service.js';
 import { NS_FILE } from '../title/namespaces.js';
 import type { ContentContext } from './context.js';
@@ -48,7 +50,11 @@ export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
       const rev = req.revId && page ? await svc.revision(req.revId) : undefined;
       const revId = rev && rev.pageId === page?.page_id ? rev.revId : (page?.page_latest ?? 0);
       const now = new Date();
-      const out = await svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: page?.page_id ?? 0, revId, now, mode: 'parsoid' });
+      // Parsoid's JSON handler for contentmodel=json; every other model is parsed as wikitext.
+      const isJson = req.contentModel === 'json';
+      const out = isJson
+        ? { parsoidBody: jsonToParsoidBody(req.text), displayTitle: '' }
+        : await svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: page?.page_id ?? 0, revId, now, mode: 'parsoid' });
       return {
         pageId: page?.page_id ?? 0,
         ns: t.ns,
@@ -58,7 +64,7 @@ export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
         parentId: 0,
         revTimestamp: now.toISOString(),
         sha1Hex: crypto.createHash('sha1').update(req.text).digest('hex'),
-        contentModel: 'wikitext',
+        contentModel: isJson ? 'json' : 'wikitext',
         body: out.parsoidBody ?? '',
         renderedAt: now.toISOString(),
         displayTitle: out.displayTitle,

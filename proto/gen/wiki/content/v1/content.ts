@@ -1812,6 +1812,8 @@ export interface TransformWikitextToHtmlRequest {
   /** The page context (default "Main Page"); rev_id, when given, must be a revision of that page. */
   title: string;
   revId: number;
+  /** Parsoid's content model handler: "json" renders the JSON table; anything else is wikitext. */
+  contentModel: string;
 }
 
 export interface TransformHtmlToWikitextRequest {
@@ -1820,6 +1822,8 @@ export interface TransformHtmlToWikitextRequest {
   /** The page context (may be empty); rev_id, when given, must be a revision of that page. */
   title: string;
   revId: number;
+  /** Parsoid's content model handler: "json" reads the JSON table back; anything else is wikitext. */
+  contentModel: string;
 }
 
 export interface TransformHtmlToWikitextResponse {
@@ -22527,7 +22531,7 @@ export const LintWikitextResponse: MessageFns<LintWikitextResponse> = {
 };
 
 function createBaseTransformWikitextToHtmlRequest(): TransformWikitextToHtmlRequest {
-  return { text: "", title: "", revId: 0 };
+  return { text: "", title: "", revId: 0, contentModel: "" };
 }
 
 export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlRequest> = {
@@ -22540,6 +22544,9 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
     }
     if (message.revId !== 0) {
       writer.uint32(24).int64(message.revId);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(34).string(message.contentModel);
     }
     return writer;
   },
@@ -22581,6 +22588,14 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
             message.revId = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -22602,6 +22617,11 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
         : isSet(object.rev_id)
         ? globalThis.Number(object.rev_id)
         : 0,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
     };
   },
 
@@ -22616,6 +22636,9 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
     if (message.revId !== 0) {
       obj.revId = Math.round(message.revId);
     }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
     return obj;
   },
 
@@ -22629,12 +22652,13 @@ export const TransformWikitextToHtmlRequest: MessageFns<TransformWikitextToHtmlR
     message.text = object.text ?? "";
     message.title = object.title ?? "";
     message.revId = object.revId ?? 0;
+    message.contentModel = object.contentModel ?? "";
     return message;
   },
 };
 
 function createBaseTransformHtmlToWikitextRequest(): TransformHtmlToWikitextRequest {
-  return { html: "", title: "", revId: 0 };
+  return { html: "", title: "", revId: 0, contentModel: "" };
 }
 
 export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextRequest> = {
@@ -22647,6 +22671,9 @@ export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextR
     }
     if (message.revId !== 0) {
       writer.uint32(24).int64(message.revId);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(34).string(message.contentModel);
     }
     return writer;
   },
@@ -22688,6 +22715,14 @@ export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextR
             message.revId = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -22709,6 +22744,11 @@ export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextR
         : isSet(object.rev_id)
         ? globalThis.Number(object.rev_id)
         : 0,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
     };
   },
 
@@ -22723,6 +22763,9 @@ export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextR
     if (message.revId !== 0) {
       obj.revId = Math.round(message.revId);
     }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
     return obj;
   },
 
@@ -22736,6 +22779,7 @@ export const TransformHtmlToWikitextRequest: MessageFns<TransformHtmlToWikitextR
     message.html = object.html ?? "";
     message.title = object.title ?? "";
     message.revId = object.revId ?? 0;
+    message.contentModel = object.contentModel ?? "";
     return message;
   },
 };
