@@ -13,7 +13,8 @@
  *    a failure not listed fails the run, and so does a listed test that now passes.
  * 5. Runs the real client workflows in clients/ against the same wiki.
  *
- * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running).
+ * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running),
+ *   --client <substring> (client files), --against <url> (only the clients, against another wiki).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -286,37 +287,108 @@ function writeRatchet(results, listed) {
   log('wrote conformance/ratchet.txt');
 }
 
-/** The real client workflows in clients/: each prints its steps and exits 0 when all passed. */
-function runClients(quire, rootUser, botPassword) {
+/**
+ * The real client workflows in clients/. Each prints one line per step, `PASS <step>` or
+ * `FAIL <step> — <why>`, and exits 0 when all passed; a client that ends without printing a step
+ * line counts as one failed step named `(run)`.
+ */
+function runClients(wiki) {
   const dir = path.join(here, 'clients');
   const results = [];
   if (!fs.existsSync(dir)) return results;
   const env = {
     ...process.env,
-    WIKI_URL: quire.url,
-    WIKI_USER: rootUser.name,
-    WIKI_PASSWORD: rootUser.password,
-    WIKI_BOT_USER: `${rootUser.name}@${botPassword.name}`,
-    WIKI_BOT_PASSWORD: botPassword.password,
+    WIKI_URL: wiki.url,
+    WIKI_USER: wiki.user,
+    WIKI_PASSWORD: wiki.password,
+    WIKI_BOT_USER: wiki.botUser,
+    WIKI_BOT_PASSWORD: wiki.botPassword,
     NODE_PATH: path.join(here, 'node_modules'),
+    PYTHONDONTWRITEBYTECODE: '1',
   };
-  const runners = { '.mjs': [process.execPath], '.js': [process.execPath], '.py': ['python3'], '.pl': ['perl'], '.sh': ['bash'] };
+  // Debian's interpreters: python3-mwclient and the MediaWiki::* modules are Debian packages, and
+  // a python3 earlier on PATH (pyenv, a venv) would not see them.
+  const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const perl = fs.existsSync('/usr/bin/perl') ? '/usr/bin/perl' : 'perl';
+  const runners = { '.mjs': [process.execPath], '.js': [process.execPath], '.py': [python], '.pl': [perl], '.sh': ['bash'] };
+  const only = optValue('--client');
   for (const f of fs.readdirSync(dir).sort()) {
     const ext = path.extname(f);
     if (!runners[ext] || f.startsWith('_')) continue;
+    if (only && !f.includes(only)) continue;
     const started = Date.now();
     const [cmd, ...pre] = runners[ext];
-    const r = spawnSync(cmd, [...pre, path.join(dir, f)], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
-    const ok = r.status === 0;
-    results.push({ name: f, ok, seconds: Math.round((Date.now() - started) / 1000) });
+    const r = spawnSync(cmd, [...pre, path.join(dir, f)], { cwd: dir, env, encoding: 'utf8', timeout: 600_000 });
     const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
-    console.log(`\nclient ${f}: ${ok ? 'passed' : `FAILED (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})`}`);
+    const steps = [];
+    for (const line of (r.stdout ?? '').split('\n')) {
+      const m = /^(PASS|FAIL) (.+?)(?: — (.*))?$/.exec(line.trim());
+      if (m) steps.push({ name: m[2], ok: m[1] === 'PASS', error: m[3] ?? '' });
+    }
+    const ok = r.status === 0 && steps.length > 0 && steps.every((s) => s.ok);
+    if (!ok && steps.every((s) => s.ok)) steps.push({ name: '(run)', ok: false, error: `exit ${r.status}${r.error ? `, ${r.error.message}` : ''}` });
+    results.push({ name: f, ok, steps, seconds: Math.round((Date.now() - started) / 1000) });
+    const passed = steps.filter((s) => s.ok).length;
+    console.log(`\nclient ${f}: ${passed}/${steps.length} steps passed, ${Math.round((Date.now() - started) / 1000)} s${ok ? '' : ` (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})`}`);
     if (out) console.log(out.split('\n').map((l) => `    ${l}`).join('\n'));
   }
   return results;
 }
 
+/**
+ * Client steps against ratchet.txt (`client/<file> :: <step> :: why`), as the suite's tests:
+ * a failed step not listed fails the run, and so does a listed step that passes.
+ */
+function checkClientRatchet(clients) {
+  const listed = readRatchet();
+  const unexpected = [];
+  const fixed = [];
+  for (const c of clients) {
+    for (const s of c.steps) {
+      const k = `client/${c.name} :: ${s.name}`;
+      if (!s.ok && !listed.has(k)) unexpected.push(`${k} :: ${s.error}`);
+      if (s.ok && listed.has(k)) fixed.push(k);
+    }
+  }
+  if (unexpected.length) {
+    console.log(`\nclient steps failing and not in conformance/ratchet.txt (${unexpected.length}):`);
+    for (const u of unexpected) console.log(`  ${u}`);
+  }
+  if (fixed.length) {
+    console.log(`\nclient steps listed in conformance/ratchet.txt but passing now; remove them (${fixed.length}):`);
+    for (const u of fixed) console.log(`  ${u}`);
+  }
+  return { ok: !unexpected.length && !fixed.length, unexpected, fixed };
+}
+
+function printClientSummary(clients, where) {
+  const lines = clients.map((c) => `  ${c.name.padEnd(22)} ${`${c.steps.filter((s) => s.ok).length}/${c.steps.length}`.padEnd(7)} ${c.ok ? 'ok' : `failed: ${c.steps.filter((s) => !s.ok).map((s) => s.name).join(', ')}`}`);
+  console.log(`\nclients against ${where}: steps passed/total`);
+  console.log(lines.join('\n'));
+}
+
+/**
+ * --against <url>: only the client workflows, against another wiki (e.g. the reference
+ * MediaWiki), with its accounts from WIKI_USER, WIKI_PASSWORD, WIKI_BOT_USER, WIKI_BOT_PASSWORD.
+ * No ratchet: every step must pass there.
+ */
+function runClientsAgainst(url) {
+  const wiki = { url: url.replace(/\/+$/, ''), user: process.env.WIKI_USER, password: process.env.WIKI_PASSWORD, botUser: process.env.WIKI_BOT_USER, botPassword: process.env.WIKI_BOT_PASSWORD };
+  const missing = ['user', 'password', 'botUser', 'botPassword'].filter((k) => !wiki[k]);
+  if (missing.length) throw new Error('--against needs WIKI_USER, WIKI_PASSWORD, WIKI_BOT_USER and WIKI_BOT_PASSWORD in the environment');
+  const clients = runClients(wiki);
+  printClientSummary(clients, wiki.url);
+  const failed = clients.filter((c) => !c.ok);
+  console.log(`clients: ${clients.length - failed.length}/${clients.length} passed`);
+  return failed.length ? 1 : 0;
+}
+
 async function main() {
+  const against = optValue('--against');
+  if (against) {
+    installDeps();
+    process.exit(runClientsAgainst(against));
+  }
   const suiteDir = opt('--no-suite') ? null : fetchSuite();
   installDeps();
   const quire = await startQuire();
@@ -327,32 +399,43 @@ async function main() {
     let suite = { passed: 0, failed: 0, ok: true };
     if (suiteDir) suite = await runSuite(quire, suiteDir, rootUser);
     let clients = [];
+    let clientRatchet = { ok: true };
     if (!opt('--no-clients')) {
-      const botPassword = { name: 'conformance', password: '' };
-      const out = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', 'scripts/admin.ts', 'createBotPassword', rootUser.name, botPassword.name, '--grants', 'basic,highvolume,editpage,editprotected,createeditmovepage,uploadfile,uploadeditmovefile,delete,protect,rollback,patrol,blockusers'],
-        { cwd: root, env: quire.env, encoding: 'utf8' },
-      );
-      botPassword.password = (/password[^:]*:\s*(\S+)/i.exec(out.stdout) ?? [])[1] ?? '';
-      if (out.status !== 0 || !botPassword.password) throw new Error(`createBotPassword failed: ${out.stdout}${out.stderr}`);
-      clients = runClients(quire, rootUser, botPassword);
+      const wiki = { url: quire.url, user: rootUser.name, password: rootUser.password, ...createBotPassword(quire, rootUser.name, 'conformance') };
+      if (opt('--keep')) log(`client env: WIKI_URL=${wiki.url} WIKI_USER=${wiki.user} WIKI_PASSWORD=${wiki.password} WIKI_BOT_USER=${wiki.botUser} WIKI_BOT_PASSWORD=${wiki.botPassword}`);
+      clients = runClients(wiki);
+      printClientSummary(clients, 'Quire');
+      clientRatchet = checkClientRatchet(clients);
     }
     if (quire.child.exitCode !== null) throw new Error(`Quire died during the run (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
-    const clientFails = clients.filter((c) => !c.ok);
+    const steps = clients.flatMap((c) => c.steps);
+    const stepFails = steps.filter((s) => !s.ok);
     console.log('');
-    if (clients.length) console.log(`clients: ${clients.length - clientFails.length}/${clients.length} passed (${clients.map((c) => `${c.name} ${c.ok ? 'ok' : 'FAILED'}`).join(', ')})`);
+    if (clients.length) console.log(`clients: ${clients.filter((c) => c.ok).length}/${clients.length} passed, ${steps.length - stepFails.length}/${steps.length} steps`);
     if (suiteDir) console.log(`api-testing: ${suite.passed} passed, ${suite.failed} failed, ${suite.pending} pending`);
-    exitCode = suite.ok && !clientFails.length ? 0 : 1;
-    const passed = suite.passed + clients.length - clientFails.length;
-    const failed = suite.failed + clientFails.length;
+    exitCode = suite.ok && clientRatchet.ok ? 0 : 1;
+    const passed = suite.passed + steps.length - stepFails.length;
+    const failed = suite.failed + stepFails.length;
     console.log(`conformance: ${passed} passed, ${failed} failed`);
-    if (exitCode) console.log('conformance: FAILED (see above: an unlisted failure, a listed test that passes, or a client workflow)');
+    if (exitCode) console.log('conformance: FAILED (see above: an unlisted failure or a listed test or client step that passes)');
   } finally {
     if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
     else await quire.stop();
   }
   process.exit(exitCode);
+}
+
+/** A bot password for the client workflows, as an operator makes one with the admin CLI. */
+function createBotPassword(quire, user, appId) {
+  const grants = 'basic,highvolume,editpage,editprotected,createeditmovepage,uploadfile,uploadeditmovefile,delete,protect,rollback,patrol,blockusers';
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'createBotPassword', user, appId, '--grants', grants], { cwd: root, env: quire.env, encoding: 'utf8' });
+  // The CLI prints `Bot password for <user>@<app> (grants …):` and then the password alone on
+  // the last line.
+  const lines = (out.stdout ?? '').trim().split('\n');
+  const header = /^Bot password for (.+) \(grants .*\):$/.exec(lines.at(-2) ?? '');
+  const password = lines.at(-1)?.trim() ?? '';
+  if (out.status !== 0 || !header || !/^[a-z0-9]{32}$/.test(password)) throw new Error(`createBotPassword failed: ${out.stdout}${out.stderr}`);
+  return { botUser: header[1], botPassword: password };
 }
 
 main().catch((e) => {
