@@ -4,6 +4,8 @@
  *   npm run admin -- createBotPassword <user> <botname> --grants basic,editpage,…
  *   npm run admin -- changePassword <name> <password>
  *   npm run admin -- enableTOTP <name> | disableTOTP <name>
+ *   npm run admin -- createOAuthConsumer --user U --name N --version V --description D \
+ *       --callbackUrl URL --grants basic,editpage --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]
  * It talks to the auth service over gRPC: the one of a running stack on the same DATA_DIR
  * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
  */
@@ -12,6 +14,7 @@ import { makeClient, runMain, startService, type RunningService } from '@quire/k
 import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
 import { authService } from '@quire/auth/server';
 import { AuthClient } from '@quire/gateway/clients/index';
+import { OAuthClient } from '@quire/gateway/clients/oauth';
 import { serviceRegistryPath, type ServiceRegistryFile } from './stack.js';
 
 const USAGE = `Usage: npm run admin -- <command> …
@@ -19,7 +22,12 @@ const USAGE = `Usage: npm run admin -- <command> …
   createBotPassword <user> <botname> --grants basic,editpage,…
   changePassword <name> <password>
   enableTOTP <name>
-  disableTOTP <name>`;
+  disableTOTP <name>
+  createOAuthConsumer --user U --name N --version V --description D --callbackUrl URL [--callbackIsPrefix]
+      --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]`;
+
+/** Options that take no value (createOAuthConsumer.php's switches). */
+const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic']);
 
 class UsageError extends Error {}
 
@@ -30,9 +38,14 @@ function parse(argv: string[]): { command: string; args: string[]; options: Reco
     const a = argv[i]!;
     if (a.startsWith('--')) {
       const [k, inline] = a.slice(2).split('=', 2);
+      if (SWITCHES.has(k!) && inline === undefined) {
+        options[k!] = 'true';
+        continue;
+      }
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${k} needs a value`);
-      options[k!] = value;
+      // A repeated option adds to a list (createOAuthConsumer.php's --grants may be given several times).
+      options[k!] = options[k!] === undefined ? value : `${options[k!]},${value}`;
     } else args.push(a);
   }
   const [command = '', ...rest] = args;
@@ -58,7 +71,7 @@ function runningAuthAddress(env: NodeJS.ProcessEnv): string | undefined {
   return reg.services.auth;
 }
 
-async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient) => Promise<T>): Promise<T> {
+async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient, oauth: OAuthClient) => Promise<T>): Promise<T> {
   let own: RunningService | undefined;
   let address = runningAuthAddress(env);
   if (!address) {
@@ -66,10 +79,12 @@ async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient) => Pro
     address = own.address;
   }
   const auth = new AuthClient(makeClient(AuthServiceClient, address));
+  const oauth = OAuthClient.connect(address);
   try {
-    return await fn(auth);
+    return await fn(auth, oauth);
   } finally {
     auth.close();
+    oauth.close();
     await own?.stop();
   }
 }
@@ -80,11 +95,11 @@ function need(args: string[], n: number): void {
 
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
   const { command, args, options } = parse(argv);
-  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1 };
+  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0 };
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
-  await withAuth(env, async (auth) => {
+  await withAuth(env, async (auth, oauth) => {
     switch (command) {
       case 'createAndPromote': {
         const [name, password] = args as [string, string];
@@ -127,10 +142,52 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
         await auth.disableTotp({ user: args[0]! });
         out(`Two-factor authentication disabled for ${args[0]}.`);
         return;
+      case 'createOAuthConsumer':
+        await createOAuthConsumer(auth, oauth, options, out);
+        return;
       default:
         throw new UsageError(USAGE);
     }
   });
+}
+
+/** MediaWiki's OAuth extension's createOAuthConsumer.php; with --json the last line is the JSON result. */
+async function createOAuthConsumer(auth: AuthClient, oauth: OAuthClient, options: Record<string, string>, out: (line: string) => void): Promise<void> {
+  for (const required of ['user', 'name', 'version', 'description', 'grants']) {
+    if (!options[required]) throw new UsageError(`--${required} is required\n${USAGE}`);
+  }
+  const ownerOnly = options.ownerOnly === 'true';
+  if (!ownerOnly && !options.callbackUrl) throw new UsageError(`--callbackUrl is required unless --ownerOnly\n${USAGE}`);
+  const oauthVersion = Number(options.oauthVersion ?? '1');
+  if (oauthVersion !== 1 && oauthVersion !== 2) throw new UsageError('--oauthVersion must be 1 or 2');
+  const user = (await auth.getUsers({ names: [options.user!] })).users[0]?.user;
+  if (!user) throw new Error(`no such user: ${options.user}`);
+  const r = await oauth.proposeConsumer({
+    userId: user.id,
+    name: options.name!,
+    version: options.version!,
+    description: options.description!,
+    callbackUrl: options.callbackUrl ?? '',
+    callbackIsPrefix: options.callbackIsPrefix === 'true',
+    oauthVersion,
+    grants: list(options.grants),
+    ownerOnly,
+    approve: options.approve === 'true',
+    oauth2Public: options.oauth2IsPublic === 'true',
+  });
+  const c = r.consumer!;
+  const result: Record<string, unknown> = { created: true, id: c.id, name: c.name, key: c.key, secret: r.secret, approved: c.stage === 1 ? 1 : 0 };
+  if (r.accessToken) result.accessToken = r.accessToken;
+  if (r.accessSecret) result.accessSecret = r.accessSecret;
+  if (options.json === 'true' || options.jsonOnSuccess === 'true') {
+    out(JSON.stringify(result));
+    return;
+  }
+  out(`Created OAuth ${oauthVersion === 1 ? '1.0a' : '2.0'} consumer "${c.name}" ${c.version} of ${c.ownerName}${c.stage === 1 ? ' (approved)' : ' (proposed)'}.`);
+  out(`key: ${c.key}`);
+  out(`secret: ${r.secret}`);
+  if (r.accessToken) out(`access token: ${r.accessToken}`);
+  if (r.accessSecret) out(`access secret: ${r.accessSecret}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,5 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { makeClient, unary } from '@quire/kit';
+import { OAuthClient } from './oauth.js';
 import {
   ContentServiceClient,
   type GetPageResponse,
@@ -79,6 +80,8 @@ import {
   type ListPageLinksResponse,
   ListBacklinksRequest,
   type ListBacklinksResponse,
+  ListPageBacklinksRequest,
+  type ListPageBacklinksResponse,
   ListCategoryMembersRequest,
   type ListCategoryMembersResponse,
   ListExternalLinkUsageRequest,
@@ -381,6 +384,9 @@ export class ContentClient {
   listBacklinks(req: DeepPartial<ListBacklinksRequest>, o?: CallOpts): Promise<ListBacklinksResponse> {
     return unary(this.c, this.c.listBacklinks, ListBacklinksRequest.fromPartial(req), o);
   }
+  listPageBacklinks(req: DeepPartial<ListPageBacklinksRequest>, o?: CallOpts): Promise<ListPageBacklinksResponse> {
+    return unary(this.c, this.c.listPageBacklinks, ListPageBacklinksRequest.fromPartial(req), o);
+  }
   listCategoryMembers(req: DeepPartial<ListCategoryMembersRequest>, o?: CallOpts): Promise<ListCategoryMembersResponse> {
     return unary(this.c, this.c.listCategoryMembers, ListCategoryMembersRequest.fromPartial(req), o);
   }
@@ -512,6 +518,8 @@ export class SearchClient {
 export interface Clients {
   content: ContentClient;
   auth: AuthClient;
+  /** The auth service's OAuth part (same address). */
+  oauth: OAuthClient;
   search: SearchClient;
 }
 
@@ -523,6 +531,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
       tags: makeClient(TagServiceClient, addr.content),
     }),
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
+    oauth: OAuthClient.connect(addr.auth),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
   };
 }
@@ -530,5 +539,6 @@ export function connectClients(addr: { content: string; auth: string; search: st
 export function closeClients(c: Clients) {
   c.content.close();
   c.auth.close();
+  c.oauth.close();
   c.search.close();
 }

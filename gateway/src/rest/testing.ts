@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
+import type { OAuthClient } from '../clients/oauth.js';
 import { loadGatewayConfig } from '../config.js';
 import type { GatewayDeps } from '../context.js';
 import { SiteCache } from '../site.js';
@@ -15,6 +16,7 @@ import { createRestRouter, type RestRouterOptions } from './router.js';
 export interface FakeClients {
   content?: Partial<ContentClient>;
   auth?: Partial<AuthClient>;
+  oauth?: Partial<OAuthClient>;
   search?: Partial<SearchClient>;
 }
 
@@ -37,6 +39,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
   const all: Clients = {
     content: wrap<ContentClient>('content', clients.content),
     auth: wrap<AuthClient>('auth', auth),
+    oauth: wrap<OAuthClient>('oauth', clients.oauth),
     search: wrap<SearchClient>('search', clients.search),
   };
   return {

@@ -93,7 +93,7 @@ export class Accounts {
   async resolve(session: SessionData | null, ip: string): Promise<{ user: User; valid: boolean }> {
     if (session && session.userId > 0) {
       const row = await this.o.users.byId(session.userId);
-      let grants: string[] | undefined;
+      let grants: string[] | undefined = session.oauthGrants;
       let valid = row !== null;
       if (row && session.botPassword) {
         const bp = await this.o.users.botPassword(row.id, session.botPassword.appId);

@@ -12,6 +12,8 @@ import { CONTENT_CHANNEL_OPTIONS, LogRelay } from './logrelay.js';
 import { parseThrottle, Throttler } from './throttle.js';
 import { sessionHandlers } from './rpc/session.js';
 import { accountHandlers } from './rpc/accounts.js';
+import { OAuthServiceService } from '@quire/proto/wiki/auth/v1/oauth';
+import { createOAuth } from './oauth/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -53,7 +55,10 @@ export const authService: ServiceModule = {
       totpThrottle: new Throttler(rt.kv, 'badoath', parseThrottle(cfg.totpThrottle, 'AUTH_TOTP_THROTTLE')),
     });
     return {
-      bindings: [bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) })],
+      bindings: [
+        bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) }),
+        bind('wiki.auth.v1.OAuthService', OAuthServiceService, createOAuth({ db: rt.db, kv: rt.kv, accounts, sessions, secretKey: rt.secretKey }).handlers),
+      ],
       close: async () => {
         await relay?.stop();
       },

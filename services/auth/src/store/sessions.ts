@@ -19,6 +19,8 @@ export interface SessionData {
   /** Set for a bot-password session: its grants limit the session's rights. */
   /** A bot-password session: its grants limit the rights; `stamp` ties it to the password it used. */
   botPassword?: { appId: string; grants: string[]; stamp: string };
+  /** An OAuth request's session (never a cookie): its grants limit the rights, as a bot password's. */
+  oauthGrants?: string[];
   pendingLogin?: PendingLogin;
   /** "Remember me": the session lives (and its cookie persists) for the persistent TTL. */
   persistent?: boolean;
