@@ -1,8 +1,8 @@
 /*
  * The link-table query modules through every layer: pages saved with anonymous edits, their link
  * tables filled by the background refreshLinks job, then prop=links|templates|categories|
- * langlinks|images|extlinks|pageprops|categoryinfo and list=backlinks|embeddedin|imageusage|
- * categorymembers|exturlusage read back — shapes (fv1 and fv2), continuation and generators —
+ * langlinks|images|extlinks|pageprops|categoryinfo|linkshere|transcludedin|fileusage and
+ * list=backlinks|embeddedin|imageusage|categorymembers|exturlusage read back — shapes (fv1 and fv2), continuation and generators —
  * with the values MediaWiki 1.39 gives for the same pages.
  */
 import { after, before, describe, test } from 'node:test';
@@ -263,6 +263,48 @@ for (const backend of testBackends()) {
       assert.deepEqual([bad.error.code, bad.error.info], ['bad_image_title', 'The title for "imageusage" must be a file.']);
       const missing = await q({ list: 'embeddedin' });
       assert.deepEqual([missing.error.code, missing.error.info], ['missingparam', 'One of the parameters "eititle" and "eipageid" is required.']);
+    });
+
+    test('prop=linkshere|transcludedin|fileusage on existing and missing pages, as MediaWiki', async () => {
+      const body = await q({ prop: 'linkshere|transcludedin|fileusage', titles: 'LqTarget|Talk:LqMissing|Template:LqTpl|File:LqImg.png' });
+      const byTitle = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p]));
+      assert.deepEqual(byTitle.LqTarget.linkshere, [
+        { pageid: id.redir, ns: 0, title: 'LqRedir', redirect: true },
+        { pageid: id.source, ns: 0, title: 'LqSource', redirect: false },
+        { pageid: id.source2, ns: 0, title: 'LqSource2', redirect: false },
+      ]);
+      assert.equal(byTitle['Talk:LqMissing'].missing, true);
+      assert.deepEqual(byTitle['Talk:LqMissing'].linkshere, [{ pageid: id.source, ns: 0, title: 'LqSource', redirect: false }]);
+      assert.deepEqual(byTitle['Template:LqTpl'].transcludedin, [{ pageid: id.source, ns: 0, title: 'LqSource', redirect: false }]);
+      assert.deepEqual(byTitle['File:LqImg.png'].fileusage, [
+        { pageid: id.source, ns: 0, title: 'LqSource', redirect: false },
+        { pageid: id.source2, ns: 0, title: 'LqSource2', redirect: false },
+      ]);
+      // One target: the continuation is the linking page id alone; several: namespace|title|id.
+      const first = await q({ prop: 'linkshere', titles: 'LqTarget', lhlimit: '1', lhprop: 'title' });
+      assert.deepEqual(first.query.pages[0].linkshere, [{ ns: 0, title: 'LqRedir' }]);
+      assert.deepEqual(first.continue, { lhcontinue: String(id.source), continue: '||' });
+      const { items } = await all({ prop: 'linkshere', titles: 'LqTarget|Talk:LqMissing', lhlimit: '1', lhprop: 'pageid' }, (b) =>
+        (b.query.pages as Json[]).flatMap((p) => ((p.linkshere ?? []) as Json[]).map((l) => `${p.title}<${l.pageid}`)),
+      );
+      assert.deepEqual(items, [`LqTarget<${id.redir}`, `LqTarget<${id.source}`, `LqTarget<${id.source2}`, `Talk:LqMissing<${id.source}`]);
+      const two = await q({ prop: 'linkshere', titles: 'LqTarget|Talk:LqMissing', lhlimit: '1' });
+      assert.equal(two.continue.lhcontinue, `0|LqTarget|${id.source}`);
+      const redirects = await q({ prop: 'linkshere', titles: 'LqTarget', lhshow: 'redirect' }, '1');
+      assert.deepEqual(redirects.query.pages[String(id.target)].linkshere, [{ pageid: id.redir, ns: 0, title: 'LqRedir', redirect: '' }]);
+      const nonRedirects = await q({ prop: 'linkshere', titles: 'LqTarget', lhshow: '!redirect' }, '1');
+      assert.deepEqual(nonRedirects.query.pages[String(id.target)].linkshere, [
+        { pageid: id.source, ns: 0, title: 'LqSource' },
+        { pageid: id.source2, ns: 0, title: 'LqSource2' },
+      ]);
+      const otherNs = await q({ prop: 'linkshere', titles: 'LqTarget', lhnamespace: '1' });
+      assert.equal(otherNs.query.pages[0].linkshere, undefined);
+      const gen = await q({ generator: 'linkshere', titles: 'LqTarget', prop: 'info' });
+      assert.deepEqual((gen.query.pages as Json[]).map((p) => p.pageid).sort(byNumber), [id.redir, id.source, id.source2].sort(byNumber));
+      const show = await q({ prop: 'linkshere', titles: 'LqTarget', lhshow: 'redirect|!redirect' });
+      assert.deepEqual([show.error.code, show.error.info], ['show', 'Incorrect parameter - mutually exclusive values may not be supplied.']);
+      const badContinue = await q({ prop: 'linkshere', titles: 'LqTarget', lhcontinue: 'x' });
+      assert.equal(badContinue.error.code, 'badcontinue');
     });
 
     test('list=categorymembers: sort key order by type, continuation, cmsort=timestamp, generator', async () => {

@@ -19,6 +19,8 @@ import {
   type ListCategoryMembersResponse,
   type ListExternalLinkUsageRequest,
   type ListExternalLinkUsageResponse,
+  type ListPageBacklinksRequest,
+  type ListPageBacklinksResponse,
   type ListPageLinksRequest,
   type ListPageLinksResponse,
   type PageLink,
@@ -33,6 +35,12 @@ import { isoTimestamp, parsePageTitleOrThrow } from './records.js';
 
 const MAX_LIMIT = 5000;
 const BAD_CONTINUE = 'Invalid continue param. You should pass the original value returned by the previous query.';
+
+const BACKLINK_TABLES = {
+  [LinkTable.LINK_TABLE_PAGELINKS]: 'pagelinks',
+  [LinkTable.LINK_TABLE_TEMPLATELINKS]: 'templatelinks',
+  [LinkTable.LINK_TABLE_IMAGELINKS]: 'imagelinks',
+} as const;
 
 function badContinue(): Error {
   return invalidArgument('badcontinue', BAD_CONTINUE);
@@ -226,9 +234,7 @@ class LinkQueryRpc {
    */
   async listBacklinks(req: ListBacklinksRequest): Promise<ListBacklinksResponse> {
     checkLimit(req.limit);
-    const table = ({ [LinkTable.LINK_TABLE_PAGELINKS]: 'pagelinks', [LinkTable.LINK_TABLE_TEMPLATELINKS]: 'templatelinks', [LinkTable.LINK_TABLE_IMAGELINKS]: 'imagelinks' } as const)[
-      req.table as LinkTable.LINK_TABLE_PAGELINKS | LinkTable.LINK_TABLE_TEMPLATELINKS | LinkTable.LINK_TABLE_IMAGELINKS
-    ];
+    const table = BACKLINK_TABLES[req.table as keyof typeof BACKLINK_TABLES];
     if (!table) throw invalidArgument('badvalue', 'Unknown link table.');
     const root = await this.rootTitle(req.title, req.pageId);
     if (table === 'imagelinks' && root.ns !== NS_FILE) throw invalidArgument('bad_image_title', 'The title for "imageusage" must be a file.');
@@ -276,6 +282,53 @@ class LinkQueryRpc {
       }
     }
     return { pages: [...pages.values()], continue: next };
+  }
+
+  /**
+   * ApiQueryBacklinksprop::run: the pages linking to any of the targets, ordered (and continued)
+   * by target namespace when there are several, target title when there are several, linking
+   * namespace when several are asked for, then linking page id: MediaWiki's `sortby`.
+   */
+  async listPageBacklinks(req: ListPageBacklinksRequest): Promise<ListPageBacklinksResponse> {
+    checkLimit(req.limit);
+    const table = BACKLINK_TABLES[req.table as keyof typeof BACKLINK_TABLES];
+    if (!table) throw invalidArgument('badvalue', 'Unknown link table.');
+    const invalid: string[] = [];
+    let targets = this.parseTargets(req.targets, 0, invalid);
+    // imagelinks has no target namespace: only files can be used.
+    if (table === 'imagelinks') targets = targets.filter((t) => t.ns === NS_FILE);
+    if (!targets.length) return { links: [], continue: '' };
+    const sortByNs = table !== 'imagelinks' && new Set(targets.map((t) => t.ns)).size > 1;
+    // Several titles in a namespace, or different ones across namespaces, come down to this.
+    const sortByTitle = new Set(targets.map((t) => t.dbkey)).size > 1;
+    const sortByFromNs = req.namespaces.length > 1;
+    const continueOf = (r: LinkingPageRow): string =>
+      [...(sortByNs ? [r.viaNs] : []), ...(sortByTitle ? [r.viaDbkey] : []), ...(sortByFromNs ? [r.ns] : []), r.id].join('|');
+
+    let after;
+    if (req.continue) {
+      const parts = continueParts(req.continue, Number(sortByNs) + Number(sortByTitle) + Number(sortByFromNs) + 1);
+      const first = targets[0]!;
+      after = {
+        ns: sortByNs ? intPart(parts.shift()!) : first.ns,
+        dbkey: sortByTitle ? parts.shift()! : first.dbkey,
+        fromNs: sortByFromNs ? intPart(parts.shift()!) : 0,
+        from: intPart(parts.shift()!),
+      };
+    }
+    const filter = req.filterRedirects === RedirectFilter.REDIRECT_FILTER_REDIRECTS ? ('only' as const) : req.filterRedirects === RedirectFilter.REDIRECT_FILTER_NONREDIRECTS ? ('none' as const) : undefined;
+    const r = await this.store.linkingPages(table, {
+      targets,
+      namespaces: req.namespaces,
+      descending: false,
+      limit: req.limit,
+      ...(filter ? { redirects: filter } : {}),
+      ...(after ? { after } : {}),
+    });
+    return {
+      links: r.rows.map((row) => ({ target: this.text(row.viaNs ?? 0, row.viaDbkey ?? ''), page: this.linkingPage(row) })),
+      continue: r.next ? continueOf(r.next) : '',
+    };
   }
 
   async listCategoryMembers(req: ListCategoryMembersRequest): Promise<ListCategoryMembersResponse> {
@@ -384,6 +437,7 @@ export function linkQueryHandlers(ctx: ContentContext) {
   return {
     listPageLinks: (req: ListPageLinksRequest) => rpc.listPageLinks(req),
     listBacklinks: (req: ListBacklinksRequest) => rpc.listBacklinks(req),
+    listPageBacklinks: (req: ListPageBacklinksRequest) => rpc.listPageBacklinks(req),
     listCategoryMembers: (req: ListCategoryMembersRequest) => rpc.listCategoryMembers(req),
     listExternalLinkUsage: (req: ListExternalLinkUsageRequest) => rpc.listExternalLinkUsage(req),
     getPageProps: (req: GetPagePropsRequest) => rpc.getPageProps(req),

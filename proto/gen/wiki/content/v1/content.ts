@@ -1600,6 +1600,32 @@ export interface ListBacklinksResponse {
   continue: string;
 }
 
+export interface ListPageBacklinksRequest {
+  /** PAGELINKS, TEMPLATELINKS or IMAGELINKS */
+  table: LinkTable;
+  /** prefixed titles (a page set's good, missing and special pages) */
+  targets: string[];
+  /** of the linking pages; empty: all */
+  namespaces: number[];
+  filterRedirects: RedirectFilter;
+  /** ApiQueryBacklinksprop's continuation value */
+  continue: string;
+  limit: number;
+}
+
+export interface PageBacklink {
+  /** prefixed text of the target, as the page set names it */
+  target: string;
+  /** without redirlinks */
+  page?: LinkingPage | undefined;
+}
+
+export interface ListPageBacklinksResponse {
+  links: PageBacklink[];
+  /** "" when done */
+  continue: string;
+}
+
 export interface CategoryMember {
   id: number;
   ns: number;
@@ -19604,6 +19630,347 @@ export const ListBacklinksResponse: MessageFns<ListBacklinksResponse> = {
   },
 };
 
+function createBaseListPageBacklinksRequest(): ListPageBacklinksRequest {
+  return { table: 0, targets: [], namespaces: [], filterRedirects: 0, continue: "", limit: 0 };
+}
+
+export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
+  encode(message: ListPageBacklinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.table !== 0) {
+      writer.uint32(8).int32(message.table);
+    }
+    for (const v of message.targets) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.filterRedirects !== 0) {
+      writer.uint32(32).int32(message.filterRedirects);
+    }
+    if (message.continue !== "") {
+      writer.uint32(42).string(message.continue);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(48).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPageBacklinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPageBacklinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.table = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.targets.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.filterRedirects = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPageBacklinksRequest {
+    return {
+      table: isSet(object.table) ? linkTableFromJSON(object.table) : 0,
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => globalThis.String(e)) : [],
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
+      filterRedirects: isSet(object.filterRedirects)
+        ? redirectFilterFromJSON(object.filterRedirects)
+        : isSet(object.filter_redirects)
+        ? redirectFilterFromJSON(object.filter_redirects)
+        : 0,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListPageBacklinksRequest): unknown {
+    const obj: any = {};
+    if (message.table !== 0) {
+      obj.table = linkTableToJSON(message.table);
+    }
+    if (message.targets?.length) {
+      obj.targets = message.targets;
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
+    if (message.filterRedirects !== 0) {
+      obj.filterRedirects = redirectFilterToJSON(message.filterRedirects);
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPageBacklinksRequest>, I>>(base?: I): ListPageBacklinksRequest {
+    return ListPageBacklinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPageBacklinksRequest>, I>>(object: I): ListPageBacklinksRequest {
+    const message = createBaseListPageBacklinksRequest();
+    message.table = object.table ?? 0;
+    message.targets = object.targets?.map((e) => e) || [];
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    message.filterRedirects = object.filterRedirects ?? 0;
+    message.continue = object.continue ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBasePageBacklink(): PageBacklink {
+  return { target: "", page: undefined };
+}
+
+export const PageBacklink: MessageFns<PageBacklink> = {
+  encode(message: PageBacklink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    if (message.page !== undefined) {
+      LinkingPage.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageBacklink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageBacklink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = LinkingPage.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageBacklink {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      page: isSet(object.page) ? LinkingPage.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: PageBacklink): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.page !== undefined) {
+      obj.page = LinkingPage.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageBacklink>, I>>(base?: I): PageBacklink {
+    return PageBacklink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageBacklink>, I>>(object: I): PageBacklink {
+    const message = createBasePageBacklink();
+    message.target = object.target ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? LinkingPage.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListPageBacklinksResponse(): ListPageBacklinksResponse {
+  return { links: [], continue: "" };
+}
+
+export const ListPageBacklinksResponse: MessageFns<ListPageBacklinksResponse> = {
+  encode(message: ListPageBacklinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      PageBacklink.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPageBacklinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPageBacklinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(PageBacklink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPageBacklinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => PageBacklink.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListPageBacklinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => PageBacklink.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPageBacklinksResponse>, I>>(base?: I): ListPageBacklinksResponse {
+    return ListPageBacklinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPageBacklinksResponse>, I>>(object: I): ListPageBacklinksResponse {
+    const message = createBaseListPageBacklinksResponse();
+    message.links = object.links?.map((e) => PageBacklink.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
 function createBaseCategoryMember(): CategoryMember {
   return { id: 0, ns: 0, title: "", sortkeyHex: "", sortkeyPrefix: "", type: "", timestamp: "" };
 }
@@ -23322,6 +23689,18 @@ export const ContentServiceService = {
       Buffer.from(ListBacklinksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListBacklinksResponse => ListBacklinksResponse.decode(value),
   },
+  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  listPageBacklinks: {
+    path: "/wiki.content.v1.ContentService/ListPageBacklinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPageBacklinksRequest): Buffer =>
+      Buffer.from(ListPageBacklinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPageBacklinksRequest => ListPageBacklinksRequest.decode(value),
+    responseSerialize: (value: ListPageBacklinksResponse): Buffer =>
+      Buffer.from(ListPageBacklinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPageBacklinksResponse => ListPageBacklinksResponse.decode(value),
+  },
   /** The members of a category (list=categorymembers) by sort key or by time added. */
   listCategoryMembers: {
     path: "/wiki.content.v1.ContentService/ListCategoryMembers" as const,
@@ -23560,6 +23939,8 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
    * with the pages linking through redirects (blredirect) as MediaWiki's ApiQueryBacklinks.
    */
   listBacklinks: handleUnaryCall<ListBacklinksRequest, ListBacklinksResponse>;
+  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  listPageBacklinks: handleUnaryCall<ListPageBacklinksRequest, ListPageBacklinksResponse>;
   /** The members of a category (list=categorymembers) by sort key or by time added. */
   listCategoryMembers: handleUnaryCall<ListCategoryMembersRequest, ListCategoryMembersResponse>;
   /** Pages with external links matching a protocol and a host/path pattern (list=exturlusage). */
@@ -24242,6 +24623,22 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  listPageBacklinks(
+    request: ListPageBacklinksRequest,
+    callback: (error: ServiceError | null, response: ListPageBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listPageBacklinks(
+    request: ListPageBacklinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPageBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listPageBacklinks(
+    request: ListPageBacklinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPageBacklinksResponse) => void,
   ): ClientUnaryCall;
   /** The members of a category (list=categorymembers) by sort key or by time added. */
   listCategoryMembers(

@@ -1,0 +1,111 @@
+/*
+ * prop=linkshere, prop=transcludedin and prop=fileusage (MediaWiki's ApiQueryBacklinksprop, one
+ * implementation for pagelinks, templatelinks and imagelinks): the pages linking to each page of
+ * the page set (existing, missing and special titles alike); generators of those pages.
+ */
+import { LinkTable, RedirectFilter, type ListPageBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
+import type { GeneratorModule } from './generator.js';
+import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
+import { addPageSubItem } from './pageset.js';
+import { queryRunOf, type QueryRun } from './run.js';
+
+interface BacklinksPropKind {
+  name: 'linkshere' | 'transcludedin' | 'fileusage';
+  prefix: 'lh' | 'ti' | 'fu';
+  table: LinkTable;
+  summary: string;
+  exampleTitle: string;
+}
+
+/** The page set's titles that can have backlinks, with the result id each one is listed under. */
+function targetsOf(query: QueryRun): Map<string, number> {
+  const ps = query.pageSet;
+  return new Map<string, number>([
+    ...ps.good.map((p): [string, number] => [p.title, p.id]),
+    ...ps.missing.map((m): [string, number] => [m.page.title, m.id]),
+    ...ps.special.map((s): [string, number] => [s.page.title, s.id]),
+  ]);
+}
+
+async function run(ctx: ActionContext, query: QueryRun, kind: BacklinksPropKind, targets: Map<string, number>, generator: boolean): Promise<ListPageBacklinksResponse | undefined> {
+  const p = ctx.params;
+  const show = new Set((p.show as string[] | undefined) ?? []);
+  if (show.has('redirect') && show.has('!redirect')) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  const namespaces = p.namespace as number[] | undefined;
+  // An empty namespace list (e.g. only unknown namespaces) matches nothing.
+  if (!targets.size || (namespaces !== undefined && namespaces.length === 0)) return undefined;
+  const resp = await ctx.deps.clients.content.listPageBacklinks({
+    table: kind.table,
+    targets: [...targets.keys()],
+    namespaces: namespaces ?? [],
+    filterRedirects: show.has('redirect') ? RedirectFilter.REDIRECT_FILTER_REDIRECTS : show.has('!redirect') ? RedirectFilter.REDIRECT_FILTER_NONREDIRECTS : RedirectFilter.REDIRECT_FILTER_ALL,
+    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit as number,
+  });
+  setContinue(ctx, query, `${kind.prefix}continue`, resp.continue, generator);
+  return resp;
+}
+
+function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
+  return {
+    name: kind.name,
+    group: 'prop',
+    prefix: kind.prefix,
+    summary: kind.summary,
+    params: {
+      prop: { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
+      namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+      show: { type: ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
+      limit: { ...LIMIT_PARAM, help: 'How many to return.' },
+      continue: CONTINUE_PARAM,
+    },
+    flags: { generator: true },
+    examples: {
+      [`action=query&prop=${kind.name}&titles=${encodeURIComponent(kind.exampleTitle)}`]: `Get a list of pages for ${kind.exampleTitle}.`,
+      [`action=query&generator=${kind.name}&titles=${encodeURIComponent(kind.exampleTitle)}&prop=info`]: `Get information about the pages of ${kind.exampleTitle}.`,
+    },
+    async execute(ctx, query) {
+      const q = queryRunOf(query);
+      const props = new Set(ctx.params.prop as string[]);
+      const targets = targetsOf(q);
+      const resp = await run(ctx, q, kind, targets, false);
+      for (const link of resp?.links ?? []) {
+        const page = link.page;
+        const id = targets.get(link.target);
+        if (!page || id === undefined) continue;
+        const vals: ResultObject = {};
+        if (props.has('pageid')) vals.pageid = page.id;
+        if (props.has('title')) Object.assign(vals, { ns: page.ns, title: page.title });
+        if (props.has('redirect')) vals.redirect = page.redirect;
+        addPageSubItem(q.pages, id, kind.name, kind.prefix, vals);
+      }
+    },
+    async generate(ctx, query) {
+      const resp = await run(ctx, query, kind, targetsOf(query), true);
+      return { titles: (resp?.links ?? []).flatMap((l) => (l.page ? [l.page.title] : [])) };
+    },
+  };
+}
+
+export const linkshereModule = backlinksPropModule({
+  name: 'linkshere',
+  prefix: 'lh',
+  table: LinkTable.LINK_TABLE_PAGELINKS,
+  summary: 'Find all pages that link to the given pages.',
+  exampleTitle: 'Main Page',
+});
+export const transcludedinModule = backlinksPropModule({
+  name: 'transcludedin',
+  prefix: 'ti',
+  table: LinkTable.LINK_TABLE_TEMPLATELINKS,
+  summary: 'Find all pages that transclude the given pages.',
+  exampleTitle: 'Main Page',
+});
+export const fileusageModule = backlinksPropModule({
+  name: 'fileusage',
+  prefix: 'fu',
+  table: LinkTable.LINK_TABLE_IMAGELINKS,
+  summary: 'Find all pages that use the given files.',
+  exampleTitle: 'File:Example.jpg',
+});
