@@ -318,7 +318,10 @@ function runClients(wiki) {
     if (only && !f.includes(only)) continue;
     const started = Date.now();
     const [cmd, ...pre] = runners[ext];
-    const r = spawnSync(cmd, [...pre, path.join(dir, f)], { cwd: dir, env, encoding: 'utf8', timeout: 600_000 });
+    // A scratch working folder: libraries leave files behind (MediaWiki::Bot saves its cookies).
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-client-'));
+    const r = spawnSync(cmd, [...pre, path.join(dir, f)], { cwd, env, encoding: 'utf8', timeout: 600_000 });
+    fs.rmSync(cwd, { recursive: true, force: true });
     const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
     const steps = [];
     for (const line of (r.stdout ?? '').split('\n')) {
