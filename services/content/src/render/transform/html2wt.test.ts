@@ -75,4 +75,13 @@ describe('html → wikitext round trip', () => {
     const html = '<body><p>Plain <b>bold</b> <a rel="mw:WikiLink" href="./New_page" title="New page">new</a> [[text]]</p><ul><li>x</li></ul></body>';
     assert.equal(htmlToWikitext(html), "Plain '''bold''' [[New page|new]] <nowiki>[[</nowiki>text<nowiki>]]</nowiki>\n* x");
   });
+
+  test("Parsoid's normalizations: empty headings go; a final heading or indented pre ends its line (as MediaWiki 1.39 answers)", () => {
+    assert.equal(htmlToWikitext('<h2></h2>'), '');
+    assert.equal(htmlToWikitext('<p>a</p><h2> </h2><p>b</p>'), 'a\n\nb');
+    assert.equal(htmlToWikitext('<pre>hi ho</pre>'), ' hi ho\n');
+    assert.equal(htmlToWikitext('<h2>x</h2>'), '== x ==\n');
+    assert.equal(htmlToWikitext('<h2>x</h2><p>y</p>'), '== x ==\ny');
+    assert.equal(htmlToWikitext('<p>a</p><hr>'), 'a\n----');
+  });
 });

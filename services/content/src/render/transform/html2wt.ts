@@ -110,7 +110,24 @@ export function htmlToWikitext(html: string): string {
   visit(doc);
   const body = findBody(doc);
   const st: State = { byId };
-  return new Serializer(st).blocks(body ? children(body) : []).replace(/\n+$/, '');
+  const serializer = new Serializer(st);
+  const nodes = body ? children(body) : [];
+  const wikitext = serializer.blocks(nodes).replace(/\n+$/, '');
+  // A heading or an indented preformatted block keeps the newline that ends its line at the end
+  // of the document too (Parsoid's separator after them), e.g. "== h ==\n"; a <pre> tag does not.
+  const last = serializer.lastBlock(nodes);
+  const endsLine = last && (HEADING.test(last.tagName) || (last.tagName === 'pre' && !hasType(last, /^mw:Extension\//)));
+  return endsLine ? `${wikitext}\n` : wikitext;
+}
+
+const HEADING = /^h[1-6]$/;
+
+/**
+ * Parsoid's DOMNormalizer drops headings with nothing in them but spaces and tabs (and its
+ * HeadingHandler would otherwise write `<nowiki/>` in them).
+ */
+function isEmptyHeading(n: Node): boolean {
+  return isElement(n) && HEADING.test(n.tagName) && children(n).every((c) => isText(c) && /^[ \t]*$/.test(c.value));
 }
 
 function findBody(n: Node): Element | undefined {
@@ -144,6 +161,7 @@ class Serializer {
     };
     for (let i = 0; i < flat.length; i++) {
       const n = flat[i]!;
+      if (isEmptyHeading(n)) continue;
       if (isText(n) && /^\s*$/.test(n.value) && (inline.length === 0 || n.value.includes('\n'))) {
         flushInline();
         pendingNl += (n.value.match(/\n/g) ?? []).length;
@@ -165,6 +183,13 @@ class Serializer {
     }
     flushInline();
     return out;
+  }
+
+  /** The last element of a block context that is written, when nothing but whitespace follows it. */
+  lastBlock(nodes: Node[]): Element | undefined {
+    const written = this.flatten(nodes).filter((n) => !isEmptyHeading(n) && !(isText(n) && /^\s*$/.test(n.value)) && n.nodeName !== '#comment');
+    const last = written[written.length - 1];
+    return last && isElement(last) ? last : undefined;
   }
 
   /** `<link>`s of categories and redirects on their own lines are blocks of their own. */
