@@ -14,6 +14,7 @@ import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_SPECIAL } from '../title/na
 import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
+import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, safeEncodeAttr, sanitizeAttributes } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
@@ -47,9 +48,12 @@ export interface SiteInfo {
   server: string;
 }
 
-export const URL_PROTOCOLS = 'bitcoin:|ftp://|ftps://|geo:|git://|gopher://|http://|https://|irc://|ircs://|magnet:|mailto:|mms://|news:|nntp://|redis://|sftp://|sip:|sips:|sms:|ssh://|svn://|tel:|telnet://|urn:|worldwind://|xmpp:|//';
+const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
 const EXT_LINK_RE = new RegExp(`\\[((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|').filter((p) => p !== '//').join('|');
+/** Parser::makeImage's `link=` URL: a protocol, EXT_LINK_ADDR, then EXT_LINK_URL_CLASS to the end. */
+const IMAGE_LINK_PROTOCOL_RE = new RegExp(`^(?:${URL_PROTOCOLS})`, 'i');
+const IMAGE_LINK_URL_RE = new RegExp(`^(?:${URL_PROTOCOLS})(?:[0-9.]+|\\[[0-9a-fA-F:.]+\\]|[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD])[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD]*$`, 'iu');
 const FREE_URL_RE = new RegExp(`(<a[\\s>][\\s\\S]*?</a>|<[^>]*>|\\x7f[^\\x7f]*\\x7f)|(?<![\\w/])((?:${FREE_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\uFFFD]+)`, 'gi');
 
 const DOUBLE_UNDERSCORE = ['NOTOC', 'FORCETOC', 'TOC', 'NOEDITSECTION', 'NEWSECTIONLINK', 'NONEWSECTIONLINK', 'HIDDENCAT', 'NOINDEX', 'INDEX', 'NOGALLERY', 'STATICREDIRECT', 'DISAMBIG', 'EXPECTUNUSEDCATEGORY', 'NOTITLECONVERT', 'NOCONTENTCONVERT', 'NOTC', 'NOCC'];
@@ -103,6 +107,9 @@ export function findLinks(text: string): ParsedLink[] {
   }
   return out;
 }
+
+/** Where an image links (Parser::makeImage's link-url / link-title / no-link, or its description page). */
+type ImageLink = { kind: 'description' } | { kind: 'none' } | { kind: 'url'; url: string } | { kind: 'title'; title: TitleRef; fragment: string };
 
 interface Resolved {
   kind: 'page' | 'file' | 'media' | 'category' | 'lang' | 'interwiki' | 'invalid';
@@ -200,6 +207,13 @@ export class Renderer {
           files.add(r.title.dbkey);
           pages.set(titleKey(r.title), r.title);
         }
+        if (r.kind === 'file' && l.rest !== undefined) {
+          for (const p of splitParams(l.rest)) {
+            const link = /^link=(.*)$/s.exec(p.trim())?.[1];
+            const target = link === undefined ? undefined : this.imageLink(link);
+            if (target?.kind === 'title') pages.set(titleKey(target.title), target.title);
+          }
+        }
         if (l.rest) visit(l.rest);
       }
     };
@@ -253,6 +267,30 @@ export class Renderer {
     return this.hold(`<a href="${escapeAttr(this.pageHref(t, fragment))}"${cls} title="${escapeAttr(title)}">`);
   }
 
+  /**
+   * Parser::makeImage's `link=`: empty is no link; a value starting with a URL protocol is an
+   * external link if the whole value is a valid URL; anything else names a page. Undefined when the
+   * value is neither (MediaWiki then takes the whole option as the caption).
+   */
+  private imageLink(value: string): ImageLink | undefined {
+    if (value === '') return { kind: 'none' };
+    if (IMAGE_LINK_PROTOCOL_RE.test(value)) return IMAGE_LINK_URL_RE.test(value) ? { kind: 'url', url: value } : undefined;
+    const title = this.exp.parseTitle(value);
+    if (!title) return undefined;
+    let fragment = '';
+    try {
+      fragment = this.codec.parse(value).fragment;
+    } catch {
+      fragment = '';
+    }
+    return { kind: 'title', title, fragment };
+  }
+
+  /** Text for alt and title attributes from rendered caption HTML (Parser::stripAltText). */
+  private plainText(html: string): string {
+    return decodeHtml(stripTags(this.unstripAll(html))).trim();
+  }
+
   private renderFile(t: TitleRef, rest: string | undefined): string {
     const name = t.dbkey;
     if (!this.images.includes(name)) this.images.push(name);
@@ -263,7 +301,7 @@ export class Renderer {
     let width: number | undefined;
     let height: number | undefined;
     let align = '';
-    let link: string | undefined;
+    let link: ImageLink = { kind: 'description' };
     let alt: string | undefined;
     // Parsoid's data-parsoid optList: each option as written, so html→wikitext writes them back.
     const optList: { ck: string; ak: string }[] = [];
@@ -280,10 +318,12 @@ export class Renderer {
         if (m[2]) height = Number(m[2]);
       } else if (/^(?:upright|border|baseline|middle|sub|super|top|text-top|bottom|text-bottom)(?:=.*)?$/.test(v)) {
         /* layout hints without effect here */
-      } else if ((m = /^link=(.*)$/s.exec(v))) link = m[1];
+      } else if ((m = /^link=(.*)$/s.exec(v)) && this.imageLink(m[1]!)) link = this.imageLink(m[1]!)!;
       else if ((m = /^alt=(.*)$/s.exec(v))) alt = m[1];
       else caption = p;
     }
+    if (link.kind === 'url') this.noteExternal(link.url);
+    if (link.kind === 'title' && link.title.ns !== NS_SPECIAL) this.links.set(titleKey(link.title), { ...link.title, exists: this.exists.has(titleKey(link.title)) });
     const title = this.prefixed(t);
     const captionHtml = caption ? this.renderInline(caption) : '';
     const dataParsoid = optList.length ? ` data-parsoid='${jsonAttr({ optList })}'` : '';
@@ -315,21 +355,47 @@ export class Renderer {
       w = Math.round((file.width * height) / file.height);
       h = height;
     }
-    const href = link !== undefined ? link : this.pageHref(t);
-    const altAttr = alt !== undefined ? ` alt="${escapeAttr(alt)}"` : caption && !frame ? ` alt="${escapeAttr(stripTags(captionHtml))}"` : '';
+    const framed = frame === 'thumb' || frame === 'frame';
+    const descriptionHref = this.pageHref(t);
     if (this.parsoid) {
+      const altAttr = alt !== undefined ? ` alt="${escapeAttr(alt)}"` : caption && !frame ? ` alt="${escapeAttr(this.plainText(captionHtml))}"` : '';
       const img = `<img resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}" src="${escapeAttr(file.url)}" decoding="async" data-file-width="${file.width}" data-file-height="${file.height}" data-file-type="bitmap" height="${h}" width="${w}"${altAttr}/>`;
-      const inner = `<a href="${escapeAttr(href)}" class="mw-file-description">${img}</a>`;
-      if (frame === 'thumb' || frame === 'frame') return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}"${dataParsoid}>${inner}<figcaption>${captionHtml}</figcaption></figure>`);
+      const inner =
+        link.kind === 'none'
+          ? `<span>${img}</span>`
+          : link.kind === 'url'
+            ? `<a href="${escapeAttr(link.url)}">${img}</a>`
+            : link.kind === 'title'
+              ? `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}" title="${escapeAttr(this.prefixed(link.title))}">${img}</a>`
+              : `<a href="${escapeAttr(descriptionHref)}" class="mw-file-description">${img}</a>`;
+      if (framed) return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}"${dataParsoid}>${inner}<figcaption>${captionHtml}</figcaption></figure>`);
       return this.hold(`<span class="mw-default-size" typeof="mw:File"${dataParsoid}>${inner}</span>`);
     }
-    const img = `<img${altAttr} src="${escapeAttr(file.url)}" decoding="async" width="${w}" height="${h}" data-file-width="${file.width}" data-file-height="${file.height}" />`;
-    const a = `<a href="${escapeAttr(href)}" class="image"${caption && !frame ? ` title="${escapeAttr(stripTags(captionHtml))}"` : ''}>${img}</a>`;
-    if (frame === 'thumb' || frame === 'frame') {
-      return this.hold(`<div class="thumb t${align || 'right'}"><div class="thumbinner" style="width:${w + 2}px;">${a}  <div class="thumbcaption">${captionHtml}</div></div></div>`);
+    // Parser::makeImage: framed images get no tooltip (the caption shows) and the file name as alt
+    // only without a caption; inline images take alt and tooltip from the caption, else the name.
+    const captionText = caption ? this.plainText(captionHtml) : '';
+    const fileText = name.replaceAll('_', ' ');
+    const altText = alt ?? (framed ? (caption ? '' : fileText) : captionText || fileText);
+    const tooltip = framed ? '' : captionText;
+    const titleAttr = (text: string) => (text ? ` title="${escapeAttr(text)}"` : '');
+    const img = `<img alt="${escapeAttr(altText)}" src="${escapeAttr(file.url)}" decoding="async"${link.kind === 'none' ? titleAttr(tooltip) : ''} width="${w}" height="${h}"${framed ? ' class="thumbimage"' : ''} />`;
+    // ThumbnailImage::toHtml's link: custom URL, custom title, none, or the description page.
+    const linked =
+      link.kind === 'none'
+        ? img
+        : link.kind === 'url'
+          ? `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`
+          : link.kind === 'title'
+            ? `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`
+            : `<a href="${escapeAttr(descriptionHref)}" class="image"${titleAttr(tooltip)}>${img}</a>`;
+    if (framed) {
+      const magnify = frame === 'thumb' ? `<div class="magnify"><a href="${escapeAttr(descriptionHref)}" class="internal" title="Enlarge"></a></div>` : '';
+      const box = `<div class="thumb t${align === 'center' ? 'none' : align || 'right'}"><div class="thumbinner" style="width:${w + 2}px;">${linked}  <div class="thumbcaption">${magnify}${captionHtml}</div></div></div>`;
+      return this.hold(align === 'center' ? `<div class="center">${box}</div>` : box);
     }
-    if (align) return this.hold(`<div class="float${align}">${a}</div>`);
-    return this.hold(a);
+    if (align === 'center') return this.hold(`<div class="center"><div class="floatnone">${linked}</div></div>`);
+    if (align) return this.hold(`<div class="float${align}">${linked}</div>`);
+    return this.hold(linked);
   }
 
   /** Internal links, images, categories and language links of a text. */
@@ -737,19 +803,20 @@ export class Renderer {
       interwikiLinks: this.iwLinks,
       sections: this.sectionsOut,
       showToc: this.showToc,
-      displayTitle,
+      displayTitle: removeUnsafeAttributes(displayTitle),
       properties: x.properties,
       warnings: x.warnings,
       limits,
       ...(redirect ? { redirect: { ns: redirect.ns, dbkey: redirect.dbkey, fragment: redirect.fragment } } : {}),
     };
     if (this.parsoid) {
-      result.parsoidBody = toParsoidBody(t, x.transclusions);
+      result.parsoidBody = removeUnsafeAttributes(toParsoidBody(t, x.transclusions));
       return result;
     }
     const report = this.req.limitReport === false ? '' : `\n${limitReportComment(limits, this.req.now ?? new Date())}`;
     const wrap = this.req.wrapClass ?? 'mw-parser-output';
-    result.html = wrap ? `<div class="${escapeAttr(wrap)}">${t}${report}</div>` : `${t}${report}`;
+    // The output stage: whatever any pass built, no attribute leaves with a refused URL or handler.
+    result.html = removeUnsafeAttributes(wrap ? `<div class="${escapeAttr(wrap)}">${t}${report}</div>` : `${t}${report}`);
     return result;
   }
 

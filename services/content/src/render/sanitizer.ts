@@ -4,6 +4,7 @@
  * No element that can run script is allowed, no `on*` attribute, no attribute that takes a URL,
  * and inline CSS that could load or run anything becomes `/* insecure input *\/`.
  */
+import { isUnsafeCss, normalizeCss } from '@quire/kit/html-safety';
 
 const PAIRED = [
   'b', 'bdi', 'del', 'i', 'ins', 'u', 'font', 'big', 'small', 'sub', 'sup', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'cite', 'code', 'em', 's', 'strike',
@@ -33,26 +34,10 @@ const ATTRS: Record<string, string[]> = {
 
 /** Sanitizer::checkCss: CSS that can load resources or run script is refused as a whole. */
 export function checkCss(value: string): string {
-  let css = decodeCssEscapes(value);
-  css = css.replace(/\/\*.*?\*\//gs, '').replace(/\/\*.*$/s, '');
-  // Fullwidth and other look-alike letters MediaWiki folds before matching.
-  css = css.normalize('NFKC');
-  if (/expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\(|attr\s*\([^)]+[\s,]+url|behavior\s*:|-moz-binding|javascript\s*:|vbscript\s*:|@import/i.test(css)) {
-    return '/* insecure input */';
-  }
-  // Characters that would let the value escape its attribute or comment out the rest.
-  if (/[\\<>]|\/\*/.test(css)) return '/* insecure input */';
+  const css = normalizeCss(value);
+  // Also refused: characters that would let the value escape its attribute or comment out the rest.
+  if (isUnsafeCss(value) || /[\\<>]|\/\*/.test(css)) return '/* insecure input */';
   return css.trim();
-}
-
-function decodeCssEscapes(s: string): string {
-  return s.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|(.))/gs, (_all, hex: string | undefined, ch: string | undefined) => {
-    if (hex) {
-      const cp = parseInt(hex, 16);
-      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\ufffd';
-    }
-    return ch === '\n' ? '' : (ch ?? '');
-  });
 }
 
 export function escapeAttr(v: string): string {

@@ -4,6 +4,7 @@
  * tables from refreshLinks jobs, queueing re-renders of the pages that transclude a changed page.
  */
 import type { Db, Logger } from '@quire/kit';
+import { removeUnsafeAttributes } from '@quire/kit/html-safety';
 import type { TitleCodec } from '../title/codec.js';
 import { transcluders, writeLinks } from '../links/store.js';
 import type { Job, JobQueue } from '../jobs/queue.js';
@@ -81,7 +82,8 @@ export class RenderService {
       [src.revId, mode],
     );
     const row = hit.rows[0];
-    if (row) return { html: row.pc_html, meta: row.pc_meta, renderedAt: row.pc_rendered_at, rendered: false };
+    // Cached HTML passes the output stage's safety pass again: entries written by an older renderer are served safe too.
+    if (row) return { html: removeUnsafeAttributes(row.pc_html), meta: { ...row.pc_meta, displayTitle: removeUnsafeAttributes(row.pc_meta.displayTitle ?? '') }, renderedAt: row.pc_rendered_at, rendered: false };
     const out = await this.render(this.requestFor(src, mode));
     const html = RenderService.htmlOf(out, mode);
     const meta = RenderService.metaOf(out);
