@@ -4,13 +4,16 @@
  * the main thread. Started and stopped by scripts/stack.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger } from '@quire/kit';
+import { createLogger, installCrashPolicy } from '@quire/kit';
 import { startGateway } from '@quire/gateway/server';
 
 const port = parentPort!;
 const env = (workerData as { env: NodeJS.ProcessEnv }).env;
 try {
-  const gw = await startGateway(env, createLogger('gateway', env.LOG_LEVEL ?? 'info'));
+  const log = createLogger('gateway', env.LOG_LEVEL ?? 'info');
+  const gw = await startGateway(env, log);
+  // An uncaught exception ends this thread (exit code 1); the main thread sees it and stops the process.
+  installCrashPolicy({ log, stop: () => gw.stop() });
   port.on('message', (m: unknown) => {
     if (m === 'stop') void gw.stop().then(() => port.close());
   });

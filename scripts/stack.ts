@@ -17,6 +17,8 @@ export interface GatewayThread {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Calls `listener` if the thread ends without being stopped (it died of an uncaught exception). */
+  onUnexpectedExit(listener: (code: number) => void): void;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface GatewayThread {
  */
 export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThread> {
   const worker = new Worker(new URL('./gateway-thread.mjs', import.meta.url), { workerData: { env } });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const exited = new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code)));
+  let stopping = false;
+  // Once started, an 'error' (an exception the thread did not catch) must not throw in this thread too: the exit reports it.
+  worker.on('error', () => undefined);
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', (m: { type: 'ready'; url: string; port: number } | { type: 'error'; name: string; message: string }) => {
@@ -36,7 +41,13 @@ export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThrea
       resolve({
         url: m.url,
         port: m.port,
+        onUnexpectedExit(listener) {
+          void exited.then((code) => {
+            if (!stopping) listener(code);
+          });
+        },
         async stop() {
+          stopping = true;
           worker.postMessage('stop');
           // The thread ends once its server and clients are closed; a stuck one is terminated.
           const timer = setTimeout(() => void worker.terminate(), 15_000);

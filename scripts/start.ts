@@ -1,17 +1,88 @@
-import { runMain } from '@quire/kit';
-import { startStack } from './stack.js';
+/*
+ * `npm start`: a supervisor that runs the wiki (scripts/serve.ts) in a child process and starts
+ * it again when it dies, as a container runtime would (issue 12). It says so in its log, waits
+ * longer after each crash in a row (1 s doubling to 30 s, reset once the wiki has run a minute),
+ * passes SIGTERM/SIGINT on and exits with the child's code, and gives up with exit code 1 on a
+ * crash loop (more than SUPERVISOR_MAX_RESTARTS restarts within SUPERVISOR_RESTART_WINDOW_SECONDS).
+ * A child that fails before it is ready (bad configuration, data folder locked) is not restarted:
+ * starting it again would fail the same way.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createLogger, loadConfig, runMain, v } from '@quire/kit';
+
+const supervisorConfigSpec = {
+  maxRestarts: v.int(['SUPERVISOR_MAX_RESTARTS'], { default: 5, min: 0 }),
+  restartWindowSeconds: v.int(['SUPERVISOR_RESTART_WINDOW_SECONDS'], { default: 300, min: 1 }),
+};
+
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+/** A child that ran this long counts as healthy: the next crash starts the backoff again. */
+const HEALTHY_AFTER_MS = 60_000;
+export const CRASH_LOOP_EXIT_CODE = 1;
+
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6 };
 
 await runMain(async () => {
-  const started = Date.now();
-  const stack = await startStack(process.env);
-  process.stdout.write(
-    `Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` +
-      `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`,
-  );
-  const stop = (sig: string) => {
-    process.stdout.write(`${sig}: stopping\n`);
-    stack.stop().then(() => process.exit(0), () => process.exit(1));
+  const cfg = loadConfig(supervisorConfigSpec);
+  const log = createLogger('supervisor', process.env.LOG_LEVEL ?? 'info');
+  const entry = fileURLToPath(new URL('./serve.ts', import.meta.url));
+  const restarts: number[] = [];
+  let child: ChildProcess | undefined;
+  let stopping: NodeJS.Signals | undefined;
+  let backoffTimer: NodeJS.Timeout | undefined;
+  let consecutiveCrashes = 0;
+
+  const run = () => {
+    const startedAt = Date.now();
+    let ready = false;
+    // The same node and loader flags (--import tsx) as this process.
+    const c = fork(entry, [], { execArgv: process.execArgv, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+    child = c;
+    c.on('message', (m: { type?: string }) => {
+      if (m?.type === 'ready') ready = true;
+    });
+    c.once('exit', (code, signal) => {
+      child = undefined;
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      if (stopping) {
+        log.info({ pid: c.pid, code, signal }, `wiki stopped (${how})`);
+        process.exit(code ?? (signal ? 128 + (SIGNAL_NUMBERS[signal] ?? 0) : 0));
+      }
+      if (!ready) {
+        log.fatal({ pid: c.pid, code, signal }, `wiki failed to start (${how}); not restarting`);
+        process.exit(code || 1);
+      }
+      const now = Date.now();
+      if (now - startedAt >= HEALTHY_AFTER_MS) consecutiveCrashes = 0;
+      consecutiveCrashes++;
+      while (restarts.length && restarts[0]! <= now - cfg.restartWindowSeconds * 1000) restarts.shift();
+      if (restarts.length >= cfg.maxRestarts) {
+        log.fatal({ pid: c.pid, code, signal, restarts: restarts.length }, `wiki stopped unexpectedly (${how}) after ${restarts.length} restarts within ${cfg.restartWindowSeconds} s: crash loop, giving up`);
+        process.exit(CRASH_LOOP_EXIT_CODE);
+      }
+      restarts.push(now);
+      const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (consecutiveCrashes - 1));
+      log.error({ pid: c.pid, code, signal, delayMs: delay }, `wiki stopped unexpectedly (${how}); restarting in ${delay / 1000} s`);
+      backoffTimer = setTimeout(() => {
+        backoffTimer = undefined;
+        log.warn({ restart: restarts.length }, 'restarting the wiki');
+        run();
+      }, delay);
+    });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = sig;
+    if (backoffTimer) {
+      clearTimeout(backoffTimer);
+      process.exit(0);
+    }
+    child?.kill(sig);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  run();
 });

@@ -7,3 +7,4 @@ export * from './grpc.js';
 export * from './datadir.js';
 export * from './service.js';
 export * from './request.js';
+export * from './process.js';

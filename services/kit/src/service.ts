@@ -6,6 +6,7 @@ import { openKv, type KvStore } from './kv.js';
 import { createLogger, type Logger } from './log.js';
 import { startGrpcServer, wrapService, type AsyncHandlers, type RunningGrpcServer } from './grpc.js';
 import { resolveSecretKey } from './datadir.js';
+import { installCrashPolicy } from './process.js';
 
 export type ServiceName = 'auth' | 'content' | 'search';
 
@@ -112,6 +113,7 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
 /** Entry point of a service run as its own process: stops gracefully on SIGTERM/SIGINT. */
 export async function runServiceProcess(mod: ServiceModule): Promise<void> {
   const svc = await startService(mod);
+  installCrashPolicy({ log: svc.runtime.log, stop: () => svc.stop() });
   const onSignal = (sig: string) => {
     svc.runtime.log.info({ sig }, 'shutting down');
     svc.stop().then(

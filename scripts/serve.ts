@@ -1,0 +1,36 @@
+/*
+ * The wiki process that `npm start`'s supervisor (scripts/start.ts) runs and restarts: the whole
+ * stack (scripts/stack.ts). It tells the supervisor when it is ready (IPC), stops gracefully on
+ * SIGTERM/SIGINT or when the supervisor goes away, and after an uncaught exception stops and
+ * exits 1 (kit's crash policy) so that it is started again.
+ */
+import { createLogger, installCrashPolicy, runMain, UNCAUGHT_EXIT_CODE } from '@quire/kit';
+import { startStack } from './stack.js';
+
+await runMain(async () => {
+  const started = Date.now();
+  const log = createLogger('quire', process.env.LOG_LEVEL ?? 'info');
+  const stack = await startStack(process.env);
+  installCrashPolicy({ log, stop: () => stack.stop() });
+  stack.gateway.onUnexpectedExit((code) => {
+    log.fatal({ code }, 'the gateway thread died; stopping so that the process is restarted');
+    void stack.stop().finally(() => process.exit(UNCAUGHT_EXIT_CODE));
+  });
+  process.stdout.write(
+    `Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` +
+      `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`,
+  );
+  process.send?.({ type: 'ready', url: stack.url });
+  let stopping = false;
+  const stop = (why: string) => {
+    // A terminal's Ctrl-C reaches both this process and the supervisor, which passes it on: once is enough.
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${why}: stopping\n`);
+    stack.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // The supervisor died (even by SIGKILL): do not keep the data folder locked as an orphan.
+  process.on('disconnect', () => stop('supervisor gone'));
+});
