@@ -98,8 +98,15 @@ function readMultipart(req: Request, values: Map<string, string>, arrays: Set<st
       reject(e);
       return;
     }
-    bb.on('field', (name, value) => addValue(values, arrays, name, value));
-    bb.on('file', (name, stream, info) => {
+    // A part without a name (no or malformed Content-Disposition) sets nothing, as in PHP.
+    bb.on('field', (name: string | undefined, value) => {
+      if (name !== undefined) addValue(values, arrays, name, value);
+    });
+    bb.on('file', (name: string | undefined, stream, info) => {
+      if (name === undefined) {
+        stream.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
