@@ -7,7 +7,10 @@ import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
 import { createImageRouter } from './images.js';
 import { createSpecialPages } from './pages/index.js';
-import { SCRIPT_PATH } from './config.js';
+import { createOAuthPages } from './oauth/special.js';
+import { createOAuth2Router } from './oauth/rest.js';
+import { ARTICLE_PATH, SCRIPT_PATH } from './config.js';
+import { htmlDocumentSafety } from './html-response.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -34,7 +37,11 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.set('etag', false); // each API computes its own validators
   app.set('query parser', 'simple');
 
+  // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
+  app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));
   app.all(`${SCRIPT_PATH}/api.php`, createActionApiHandler(deps));
+  // The OAuth extension's OAuth 2.0 endpoints, ahead of the REST route table.
+  app.use(`${SCRIPT_PATH}/rest.php/oauth2`, createOAuth2Router(deps));
   app.use(`${SCRIPT_PATH}/rest.php`, createRestRouter(deps));
   // Uploaded files at the URLs imageinfo reports.
   app.use(createImageRouter(deps));
@@ -67,6 +74,7 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   });
 
   // Special:UserLogin, Special:BotPasswords, Special:UserLogout (server-rendered HTML).
+  app.use(createOAuthPages(deps));
   app.use(createSpecialPages(deps));
 
   app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));

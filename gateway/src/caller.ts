@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { GatewayDeps, Caller, SessionCookieWriter } from './context.js';
 import { SESSION_COOKIE_SUFFIX } from './context.js';
 import { clientAddress, clientProtocol } from './client-ip.js';
+import { oauthCredentials, resolveOAuthCaller } from './oauth/verify.js';
 
 export function sessionCookieName(deps: GatewayDeps): string {
   return `${deps.config.wikiId}${SESSION_COOKIE_SUFFIX}`;
@@ -24,13 +25,22 @@ function readCookie(req: Request, name: string): string {
   return '';
 }
 
+export interface CallerOptions {
+  allowCredentials: boolean;
+  /** The request's form body parameters (an OAuth 1.0a signature covers them). */
+  formParams?: ReadonlyArray<readonly [string, string]>;
+}
+
 /**
- * Who is calling: the session cookie resolved by the auth service. With credentials disallowed
+ * Who is calling: OAuth credentials or the session cookie, resolved by the auth service. With credentials disallowed
  * (action API origin=*, or a REST cross-origin request from an unlisted origin) the caller is
  * anonymous and no session is used.
  */
-export async function resolveCaller(req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }): Promise<Caller> {
+export async function resolveCaller(req: Request, deps: GatewayDeps, opts: CallerOptions): Promise<Caller> {
   const ip = clientAddress(req, deps.config.isTrustedProxy);
+  // OAuth credentials take the place of the session (the OAuth extension's session provider).
+  const oauth = opts.allowCredentials ? oauthCredentials(req) : null;
+  if (oauth) return resolveOAuthCaller(req, deps, ip, oauth, opts.formParams);
   const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
   const r = await deps.clients.auth.resolveSession(sid, ip);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };

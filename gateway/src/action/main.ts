@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { Caller, GatewayDeps } from '../context.js';
-import { resolveCaller as resolveSessionCaller } from '../caller.js';
+import { resolveCaller as resolveSessionCaller, type CallerOptions } from '../caller.js';
 import { SCRIPT_PATH } from '../config.js';
 import { ApiUsageError, type ActionContext, type ApiMessage, type CacheMode, type ModuleDecl, type Params, type ResultObject } from './types.js';
 import { ErrorFormatter, ERROR_FORMATS, message, messageOf, MessageUsageError, usageError, type ErrorFormat } from './errors.js';
@@ -18,7 +18,7 @@ import { cleanUpText } from './query/encoding.js';
 import { readApiRequest, type ApiRequest } from './request.js';
 import { submodulesOf } from './paraminfo.js';
 
-export type CallerResolver = (req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }) => Promise<Caller>;
+export type CallerResolver = (req: Request, deps: GatewayDeps, opts: CallerOptions) => Promise<Caller>;
 
 export interface ActionApiOptions {
   registry?: ModuleRegistry;
@@ -379,7 +379,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
   async function execute(run: ApiMainRun): Promise<void> {
     if (hasUserValue(run, registry.main)) await loadNamespacePrefixes(run);
     const mainParams = run.validate(registry.main, 'main', 'main');
-    const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity });
+    const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity, formParams: run.api.form });
     run.caller = caller;
     run.highLimits = caller.user.rights.includes('apihighlimits');
     checkAsserts(run, mainParams, caller);

@@ -26,6 +26,8 @@ export interface ApiRequest {
   /** Names that came as PHP array syntax (`name[]=…`). */
   arrays: Set<string>;
   files: Map<string, UploadedFile>;
+  /** Pairs of an application/x-www-form-urlencoded body, in order (an OAuth 1.0a signature covers them). */
+  form: [string, string][];
   /** A POST without Content-Type (MediaWiki warns about it). */
   postWithoutContentType: boolean;
 }
@@ -128,6 +130,7 @@ export async function readApiRequest(req: Request): Promise<ApiRequest> {
   const values = new Map<string, string>();
   const arrays = new Set<string>();
   const files = new Map<string, UploadedFile>();
+  let form: [string, string][] = [];
   for (const [k, v] of query) addValue(values, arrays, k, v);
   const method = req.method === 'POST' ? 'POST' : 'GET';
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
@@ -137,10 +140,11 @@ export async function readApiRequest(req: Request): Promise<ApiRequest> {
     } else {
       const body = await readBody(req);
       if (contentType === '' || contentType.startsWith('application/x-www-form-urlencoded')) {
-        for (const [k, v] of parseQueryString(body.toString('utf8'))) addValue(values, arrays, k, v);
+        form = parseQueryString(body.toString('utf8'));
+        for (const [k, v] of form) addValue(values, arrays, k, v);
       }
     }
   }
   const queryNames = new Set(query.map(([k]) => baseName(k)));
-  return { method, query, queryNames, values, arrays, files, postWithoutContentType: method === 'POST' && contentType === '' };
+  return { method, query, queryNames, values, arrays, files, form, postWithoutContentType: method === 'POST' && contentType === '' };
 }

@@ -60,8 +60,8 @@ export class OAuthClient {
   issueOAuth2Token(req: Partial<IssueOAuth2TokenRequest>, o?: CallOpts): Promise<OAuth2Token> {
     return unary(this.c, this.c.issueOAuth2Token, IssueOAuth2TokenRequest.fromPartial(req), o);
   }
-  resolveOAuthRequest(req: { bearerToken?: string; signed?: SignedRequest; ip: string }, o?: CallOpts): Promise<ResolveOAuthResponse> {
-    return unary(this.c, this.c.resolveOAuthRequest, { bearerToken: req.bearerToken ?? '', signed: req.signed, ip: req.ip }, o);
+  resolveOAuthRequest(req: { bearerToken?: string; signed?: SignedRequest; ip: string; withProfile?: boolean }, o?: CallOpts): Promise<ResolveOAuthResponse> {
+    return unary(this.c, this.c.resolveOAuthRequest, { bearerToken: req.bearerToken ?? '', signed: req.signed, ip: req.ip, withProfile: req.withProfile ?? false }, o);
   }
   async listAuthorizations(userId: number, o?: CallOpts): Promise<Authorization[]> {
     return (await unary(this.c, this.c.listAuthorizations, { userId }, o)).authorizations;

@@ -71,7 +71,7 @@ ${hidden('op', 'new')}${hidden('wpEditToken', await csrfToken(p))}
   send(p, { title: 'Bot passwords', body });
 }
 
-function grantCheckboxes(checked: readonly string[]): SafeHtml {
+export function grantCheckboxes(checked: readonly string[]): SafeHtml {
   return html`<div class="grants">${GRANT_NAMES.map((g) => {
     const forced = HIDDEN_GRANTS.includes(g);
     return html`<label><input type="checkbox" name="wpgrants[]" value="grant-${g}"${forced || checked.includes(g) ? new SafeHtml(' checked') : ''}${forced ? new SafeHtml(' disabled') : ''}> ${GRANT_LABELS[g]} <code>${g}</code></label>\n`;

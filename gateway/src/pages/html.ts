@@ -85,6 +85,8 @@ export interface PageOptions {
   title: string;
   body: SafeHtml;
   status?: number;
+  /** Origins the page's form may end up at besides this wiki (an OAuth consent redirects to the app). */
+  formActionOrigins?: readonly string[];
 }
 
 function personalLinks(caller: Caller): SafeHtml {
@@ -116,6 +118,8 @@ ${page.body}
 `;
   res.status(page.status ?? 200);
   setSecurityHeaders(res);
+  // Browsers apply form-action to the redirects that follow a submission too.
+  if (page.formActionOrigins?.length) res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${page.formActionOrigins.join(' ')}`));
   res.set('Content-Type', 'text/html; charset=utf-8');
   res.send(doc.value);
 }

@@ -254,6 +254,8 @@ export interface ResolveOAuthRequestRequest {
   /** or a request signed with OAuth 1.0a */
   signed?: SignedRequest | undefined;
   ip: string;
+  /** /oauth2/resource/profile: the user statement too */
+  withProfile: boolean;
 }
 
 export interface ResolveOAuthResponse {
@@ -265,6 +267,8 @@ export interface ResolveOAuthResponse {
   sessionId: string;
   consumerKey: string;
   grants: string[];
+  /** with_profile: UserStatementProvider::getUserProfile as JSON */
+  profileJson: string;
 }
 
 export interface ListAuthorizationsRequest {
@@ -2932,7 +2936,7 @@ export const OAuth2Token: MessageFns<OAuth2Token> = {
 };
 
 function createBaseResolveOAuthRequestRequest(): ResolveOAuthRequestRequest {
-  return { bearerToken: "", signed: undefined, ip: "" };
+  return { bearerToken: "", signed: undefined, ip: "", withProfile: false };
 }
 
 export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> = {
@@ -2945,6 +2949,9 @@ export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> 
     }
     if (message.ip !== "") {
       writer.uint32(26).string(message.ip);
+    }
+    if (message.withProfile !== false) {
+      writer.uint32(32).bool(message.withProfile);
     }
     return writer;
   },
@@ -2986,6 +2993,14 @@ export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> 
             message.ip = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.withProfile = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3007,6 +3022,11 @@ export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> 
         : "",
       signed: isSet(object.signed) ? SignedRequest.fromJSON(object.signed) : undefined,
       ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      withProfile: isSet(object.withProfile)
+        ? globalThis.Boolean(object.withProfile)
+        : isSet(object.with_profile)
+        ? globalThis.Boolean(object.with_profile)
+        : false,
     };
   },
 
@@ -3021,6 +3041,9 @@ export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> 
     if (message.ip !== "") {
       obj.ip = message.ip;
     }
+    if (message.withProfile !== false) {
+      obj.withProfile = message.withProfile;
+    }
     return obj;
   },
 
@@ -3034,12 +3057,13 @@ export const ResolveOAuthRequestRequest: MessageFns<ResolveOAuthRequestRequest> 
       ? SignedRequest.fromPartial(object.signed)
       : undefined;
     message.ip = object.ip ?? "";
+    message.withProfile = object.withProfile ?? false;
     return message;
   },
 };
 
 function createBaseResolveOAuthResponse(): ResolveOAuthResponse {
-  return { user: undefined, sessionId: "", consumerKey: "", grants: [] };
+  return { user: undefined, sessionId: "", consumerKey: "", grants: [], profileJson: "" };
 }
 
 export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
@@ -3055,6 +3079,9 @@ export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
     }
     for (const v of message.grants) {
       writer.uint32(34).string(v!);
+    }
+    if (message.profileJson !== "") {
+      writer.uint32(42).string(message.profileJson);
     }
     return writer;
   },
@@ -3104,6 +3131,14 @@ export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
             message.grants.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.profileJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3130,6 +3165,11 @@ export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
         ? globalThis.String(object.consumer_key)
         : "",
       grants: globalThis.Array.isArray(object?.grants) ? object.grants.map((e: any) => globalThis.String(e)) : [],
+      profileJson: isSet(object.profileJson)
+        ? globalThis.String(object.profileJson)
+        : isSet(object.profile_json)
+        ? globalThis.String(object.profile_json)
+        : "",
     };
   },
 
@@ -3147,6 +3187,9 @@ export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
     if (message.grants?.length) {
       obj.grants = message.grants;
     }
+    if (message.profileJson !== "") {
+      obj.profileJson = message.profileJson;
+    }
     return obj;
   },
 
@@ -3159,6 +3202,7 @@ export const ResolveOAuthResponse: MessageFns<ResolveOAuthResponse> = {
     message.sessionId = object.sessionId ?? "";
     message.consumerKey = object.consumerKey ?? "";
     message.grants = object.grants?.map((e) => e) || [];
+    message.profileJson = object.profileJson ?? "";
     return message;
   },
 };

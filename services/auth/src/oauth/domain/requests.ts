@@ -73,7 +73,8 @@ export class OAuthRequests {
       createdAt: acceptance.accepted_at.getTime(),
       oauthGrants: effective,
     });
-    return { user, sessionId, consumerKey: consumer.consumer_key, grants };
+    const profileJson = req.withProfile ? JSON.stringify(await this.statement({ ...acceptance, grants })) : '';
+    return { user, sessionId, consumerKey: consumer.consumer_key, grants, profileJson };
   }
 
   /** UserStatementProvider::getUserStatement's profile part (iss, aud, exp, iat are the JWT's). */
