@@ -92,8 +92,8 @@ export interface ProtectionTitleFormatter {
 
 /**
  * Refuses `action` on a title when a protection the caller's rights do not pass applies:
- * `protectedtitle` (create protection of a missing title), `protectedpage` (the page's own
- * restriction), `cascadeprotected` (a cascading protection of a page that includes it).
+ * `protectedpage` (the page's own restriction, or the create protection of a missing title),
+ * `cascadeprotected` (a cascading protection of a page that includes it).
  * `create` applies to missing titles; the other actions to existing pages (and their cascades).
  */
 export async function checkProtection(
@@ -116,12 +116,9 @@ export async function checkProtection(
     // Writing to a missing title creates it (EditPage and UploadBase check `create` then).
     if (action !== 'move') {
       const pt = await titleProtection(q, db, target.ns, target.dbkey);
-      if (pt && (pt.level === '' || !has(levelRight(pt.level)))) {
-        throw permissionDenied(
-          'protectedtitle',
-          `This title has been protected from creation by [[User:${pt.userName}|${pt.userName}]].\nThe reason given is <em>${pt.reason}</em>.`,
-        );
-      }
+      // checkPageRestrictions (the title's `create` restriction) runs before checkActionPermissions
+      // (`titleprotected`), so the first error MediaWiki reports is `protectedpage`.
+      if (pt && (pt.level === '' || !has(levelRight(pt.level)))) throw permissionDenied('protectedpage', PROTECTED_PAGE);
     }
     if (action === 'create') return;
   } else {

@@ -14,7 +14,7 @@ import { checkProtection, pageRestrictions } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
 import { archivePage } from './delete.js';
-import { applyRequestedWatch, lockExistingPage, saveNullRevision, lockPage, requireActor, authorize, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { applyRequestedWatch, lockExistingPage, saveNullRevision, lockPage, requireActor, authorize, requireMoveRight, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 interface Title {
   ns: number;
@@ -158,6 +158,7 @@ async function subpagesOf(deps: LifecycleDeps, t: Title): Promise<string[]> {
 
 export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promise<MovePageResponse> {
   const actor = requireActor(req.actor);
+  requireMoveRight(actor);
   await authorize(deps, actor, 'move', req.tags);
   const from = await targetOf(deps, req.from, req.fromId);
   const toParsed = parsePageTitleOrThrow(deps.codec, req.to);

@@ -48,16 +48,14 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     let hadProtection: boolean;
     if (page) {
       hadProtection = (await pageRestrictions(q, deps.db, page.id)).length > 0;
-      for (const p of req.protections) {
-        if (p.level === '') {
-          await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND pr_type = $2`, [page.id, p.type]);
-        } else {
-          await q.query(
-            `INSERT INTO ${s}.page_restrictions (pr_page, pr_type, pr_level, pr_cascade, pr_expiry) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (pr_page, pr_type) DO UPDATE SET pr_level = EXCLUDED.pr_level, pr_cascade = EXCLUDED.pr_cascade, pr_expiry = EXCLUDED.pr_expiry`,
-            [page.id, p.type, p.level, cascade && p.type === 'edit', expiryValue(p.expiry)],
-          );
-        }
+      // doUpdateRestrictions replaces the whole set: a type not given (or given as "all") is lifted.
+      await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND NOT (pr_type = ANY($2::text[]))`, [page.id, set.map((p) => p.type)]);
+      for (const p of set) {
+        await q.query(
+          `INSERT INTO ${s}.page_restrictions (pr_page, pr_type, pr_level, pr_cascade, pr_expiry) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (pr_page, pr_type) DO UPDATE SET pr_level = EXCLUDED.pr_level, pr_cascade = EXCLUDED.pr_cascade, pr_expiry = EXCLUDED.pr_expiry`,
+          [page.id, p.type, p.level, cascade && p.type === 'edit', expiryValue(p.expiry)],
+        );
       }
       await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND pr_expiry IS NOT NULL AND pr_expiry <= now()`, [page.id]);
     } else {
@@ -71,7 +69,7 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
              pt_timestamp = EXCLUDED.pt_timestamp, pt_expiry = EXCLUDED.pt_expiry, pt_create_perm = EXCLUDED.pt_create_perm`,
           [target.ns, target.dbkey, await actorId(q, s, actor), req.reason, timestamp, expiryValue(create.expiry), create.level],
         );
-      } else if (create) {
+      } else {
         await q.query(`DELETE FROM ${s}.protected_titles WHERE pt_namespace = $1 AND pt_title = $2`, [target.ns, target.dbkey]);
       }
     }
