@@ -1,6 +1,6 @@
 /*
  * action=parse's pre-save transform and summaries (issue 6, point 4): pst, onlypst, summary,
- * headhtml, compared with what MediaWiki 1.39 answers for the same requests.
+ * headhtml, the revision variables of saved revisions and of text parsed with revid, compared with what MediaWiki 1.39 answers for the same requests.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,6 +69,26 @@ for (const backend of testBackends()) {
       assert.match(head, /^<!DOCTYPE html>\n<html class="client-nojs" lang="en" dir="ltr">\n<head>\n<meta charset="UTF-8"\/>\n<title> - Quire<\/title>/);
       assert.match(head, /<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns-0 ns-subject mw-editable page-Main_Page rootpage-Main_Page skin-vector action-view">$/);
       assert.doesNotMatch(head, /<script/);
+    });
+
+    test('{{REVISIONID}}, {{REVISIONUSER}}, {{REVISIONTIMESTAMP}} of a saved revision, and of text parsed with revid', async () => {
+      const magic = 'This is {{REVISIONID}} by {{REVISIONUSER}} at {{REVISIONTIMESTAMP}} on {{PAGENAME}}.';
+      // The client may be logged in by an earlier test: the author is whoever it is.
+      const me = (await wiki.api({ action: 'query', meta: 'userinfo|tokens', formatversion: '2' })).json().query;
+      const saved = (await wiki.post('/w/api.php', { action: 'edit', title: 'Rev magic', text: magic, token: me.tokens.csrftoken, format: 'json', formatversion: '2' })).json().edit;
+      const stamp = (saved.newtimestamp as string).replace(/[-:TZ]/g, '');
+      const expected = `<p>This is ${saved.newrevid} by ${me.userinfo.name} at ${stamp} on Rev magic.\n</p>`;
+      const byPage = (await wiki.api({ action: 'parse', page: 'Rev magic', prop: 'text', disablelimitreport: '1', formatversion: '2' })).json().parse;
+      assert.ok(byPage.text.includes(expected), byPage.text);
+      // ApiParse: text with revid is parsed as that revision of its page, with a warning when the title names another one.
+      const viaParams = (await wiki.api({ action: 'parse', title: 'Elsewhere', text: magic, revid: String(saved.newrevid), prop: 'text', disablelimitreport: '1', formatversion: '2' })).json();
+      assert.deepEqual([viaParams.parse.title, viaParams.parse.pageid], ['Rev magic', saved.pageid]);
+      assert.ok(viaParams.parse.text.includes(expected), viaParams.parse.text);
+      assert.deepEqual(viaParams.warnings, { parse: { warnings: `r${saved.newrevid} is not a revision of Elsewhere.` } });
+      const plain = (await wiki.api({ action: 'parse', title: 'Rev magic', text: magic, prop: 'text', disablelimitreport: '1', formatversion: '2' })).json().parse;
+      assert.ok(plain.text.includes('<p>This is  by  at '), plain.text);
+      const missing = (await wiki.api({ action: 'parse', text: 'x', revid: '99999999', formatversion: '2' })).json();
+      assert.deepEqual([missing.error?.code, missing.error?.info], ['nosuchrevid', 'There is no revision with ID 99999999.']);
     });
   });
 }

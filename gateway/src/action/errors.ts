@@ -11,6 +11,7 @@ export const ERROR_FORMATS: readonly ErrorFormat[] = ['plaintext', 'wikitext', '
 /** English texts (includes/api/i18n/en.json and ParamValidator's en.json) of pipeline messages. */
 const MESSAGES: Record<string, string> = {
   'apierror-missingparam': 'The <var>$1</var> parameter must be set.',
+  'apierror-revwrongpage': 'r$1 is not a revision of $2.',
   'apierror-mustbeposted': 'The <kbd>$1</kbd> module requires a POST request.',
   'apierror-mustpostparams': 'The following {{PLURAL:$2|parameter was|parameters were}} found in the query string, but must be in the POST body: $1.',
   'apierror-badtoken': 'Invalid CSRF token.',

@@ -7,7 +7,7 @@
  * Not offered: the skin/module props.
  */
 import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
-import { escapeHtml } from '../errors.js';
+import { escapeHtml, message } from '../errors.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
@@ -121,7 +121,7 @@ export const parseModule: ModuleDecl = {
     const r = await ctx.deps.clients.content.parse({
       hasText: fromText,
       text: (p.pst === true ? pstText : undefined) ?? text ?? '',
-      title: title ?? 'API',
+      title: title ?? '',
       page: page ?? '',
       pageId: pageId ?? 0,
       revId: oldId ?? 0,
@@ -132,7 +132,9 @@ export const parseModule: ModuleDecl = {
       wrapClass: wrap,
       contentModel: (p.contentmodel as string | undefined) ?? '',
       redirects: p.redirects === true,
+      textRevId: fromText ? ((p.revid as number | undefined) ?? 0) : 0,
     });
+    if (r.revisionNotOf !== '') ctx.addWarning('parse', message('revwrongpage', 'apierror-revwrongpage', [p.revid as number, r.revisionNotOf]));
 
     const out: ResultObject = { title: r.title, pageid: r.pageId };
     if (!fromText && props.has('revid')) out.revid = r.revId;

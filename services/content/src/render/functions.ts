@@ -365,6 +365,8 @@ export function magicVariable(x: Expander, name: string, frame: Frame): string |
       return '\u200e';
     case 'REVISIONID':
       return x.req.revId > 0 ? String(x.req.revId) : '';
+    case 'REVISIONUSER':
+      return x.req.revUser ?? '';
     case 'PAGEID':
       return x.req.pageId > 0 ? String(x.req.pageId) : '';
     case 'REVISIONTIMESTAMP':

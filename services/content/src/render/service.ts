@@ -20,6 +20,8 @@ export interface RevisionSource {
   text: string;
   timestamp: Date;
   contentModel: string;
+  /** The revision's author (REVISIONUSER). */
+  userName: string;
 }
 
 export interface CachedRender {
@@ -51,18 +53,19 @@ export class RenderService {
   /** A revision with its page and text. */
   async revision(revId: number): Promise<RevisionSource | undefined> {
     const s = this.db.schema;
-    const r = await this.db.query<{ rev_id: number; page_id: number; page_namespace: number; page_title: string; content_text: string; rev_timestamp: Date; content_model: string }>(
-      `SELECT r.rev_id, p.page_id, p.page_namespace, p.page_title, c.content_text, r.rev_timestamp, c.content_model
+    const r = await this.db.query<{ rev_id: number; page_id: number; page_namespace: number; page_title: string; content_text: string; rev_timestamp: Date; content_model: string; actor_name: string | null }>(
+      `SELECT r.rev_id, p.page_id, p.page_namespace, p.page_title, c.content_text, r.rev_timestamp, c.content_model, a.actor_name
        FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.content c ON c.content_id = r.rev_content_id
+       LEFT JOIN ${s}.actor a ON a.actor_id = r.rev_actor
        WHERE r.rev_id = $1`,
       [revId],
     );
     const row = r.rows[0];
-    return row && { revId: row.rev_id, pageId: row.page_id, ns: row.page_namespace, dbkey: row.page_title, text: row.content_text, timestamp: row.rev_timestamp, contentModel: row.content_model };
+    return row && { revId: row.rev_id, pageId: row.page_id, ns: row.page_namespace, dbkey: row.page_title, text: row.content_text, timestamp: row.rev_timestamp, contentModel: row.content_model, userName: row.actor_name ?? '' };
   }
 
   private requestFor(src: RevisionSource, mode: OutputMode): RenderRequest {
-    return { text: src.text, title: { ns: src.ns, dbkey: src.dbkey }, pageId: src.pageId, revId: src.revId, revTimestamp: src.timestamp.toISOString(), mode };
+    return { text: src.text, title: { ns: src.ns, dbkey: src.dbkey }, pageId: src.pageId, revId: src.revId, revTimestamp: src.timestamp.toISOString(), revUser: src.userName, mode };
   }
 
   private static htmlOf(out: RenderOutput, mode: OutputMode): string {

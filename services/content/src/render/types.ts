@@ -49,6 +49,8 @@ export interface RenderRequest {
   revId: number;
   /** ISO time of the revision (REVISIONTIMESTAMP…); the current time when unset. */
   revTimestamp?: string;
+  /** The revision's author (REVISIONUSER); empty when the text is no saved revision. */
+  revUser?: string;
   /** Used for CURRENT* magic words; defaults to the time of the render. */
   now?: Date;
   /** Only expand templates (action=expandtemplates): no HTML. */

@@ -100,6 +100,7 @@ class RenderRpc {
       warnings: out.warnings,
       limits: limitsMessage(out.limits, at),
       redirects: [],
+      revisionNotOf: '',
     };
   }
 
@@ -144,6 +145,15 @@ class RenderRpc {
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
       const text = this.section(req.text, req.section);
       const at = new Date();
+      if (req.textRevId) {
+        // ApiParse: the text is parsed as that revision of its page (its id, author and time).
+        const rev = await this.svc.revision(req.textRevId);
+        if (!rev) throw notFound('nosuchrevid', `There is no revision with ID ${req.textRevId}.`);
+        const page = { ns: rev.ns, dbkey: rev.dbkey };
+        const out = await this.svc.render({ text, title: page, pageId: rev.pageId, revId: rev.revId, revTimestamp: rev.timestamp.toISOString(), revUser: rev.userName, now: at, ...options });
+        const otherPage = req.title !== '' && (t.ns !== rev.ns || t.dbkey !== rev.dbkey);
+        return { ...this.toResponse(out, out.html, { ...page, pageId: rev.pageId, revId: 0, text }, at), revisionNotOf: otherPage ? this.prefixed(t.ns, t.dbkey) : '' };
+      }
       const out = await this.svc.render({ text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: 0, revId: 0, now: at, ...options });
       return this.toResponse(out, out.html, { ns: t.ns, dbkey: t.dbkey, pageId: 0, revId: 0, text }, at);
     }
@@ -156,7 +166,7 @@ class RenderRpc {
     }
     const text = this.section(src.text, req.section);
     const at = new Date();
-    const out: RenderOutput = await this.svc.render({ text, title: { ns: src.ns, dbkey: src.dbkey }, pageId: src.pageId, revId: src.revId, revTimestamp: src.timestamp.toISOString(), now: at, ...options });
+    const out: RenderOutput = await this.svc.render({ text, title: { ns: src.ns, dbkey: src.dbkey }, pageId: src.pageId, revId: src.revId, revTimestamp: src.timestamp.toISOString(), revUser: src.userName, now: at, ...options });
     return { ...this.toResponse(out, out.html, { ...src, text }, at), redirects };
   }
 

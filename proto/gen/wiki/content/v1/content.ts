@@ -917,6 +917,11 @@ export interface ParseRequest {
   contentModel: string;
   /** follow a redirect page to its target */
   redirects: boolean;
+  /**
+   * With has_text: the revid parameter, a saved revision whose id, author and time the text's
+   * {{REVISIONID}}, {{REVISIONUSER}}, {{REVISIONTIMESTAMP}} show and whose page it is parsed as.
+   */
+  textRevId: number;
 }
 
 export interface ParseResponse {
@@ -942,6 +947,8 @@ export interface ParseResponse {
   limits?: LimitReport | undefined;
   ns: number;
   redirects: TitleRedirect[];
+  /** With text_rev_id and a title naming another page: that title's prefixed text (apierror-revwrongpage). */
+  revisionNotOf: string;
 }
 
 export interface ExpandTemplatesRequest {
@@ -9423,6 +9430,7 @@ function createBaseParseRequest(): ParseRequest {
     disableEditSection: false,
     contentModel: "",
     redirects: false,
+    textRevId: 0,
   };
 }
 
@@ -9466,6 +9474,9 @@ export const ParseRequest: MessageFns<ParseRequest> = {
     }
     if (message.redirects !== false) {
       writer.uint32(104).bool(message.redirects);
+    }
+    if (message.textRevId !== 0) {
+      writer.uint32(112).int64(message.textRevId);
     }
     return writer;
   },
@@ -9587,6 +9598,14 @@ export const ParseRequest: MessageFns<ParseRequest> = {
             message.redirects = reader.bool();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.textRevId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9646,6 +9665,11 @@ export const ParseRequest: MessageFns<ParseRequest> = {
         ? globalThis.String(object.content_model)
         : "",
       redirects: isSet(object.redirects) ? globalThis.Boolean(object.redirects) : false,
+      textRevId: isSet(object.textRevId)
+        ? globalThis.Number(object.textRevId)
+        : isSet(object.text_rev_id)
+        ? globalThis.Number(object.text_rev_id)
+        : 0,
     };
   },
 
@@ -9690,6 +9714,9 @@ export const ParseRequest: MessageFns<ParseRequest> = {
     if (message.redirects !== false) {
       obj.redirects = message.redirects;
     }
+    if (message.textRevId !== 0) {
+      obj.textRevId = Math.round(message.textRevId);
+    }
     return obj;
   },
 
@@ -9711,6 +9738,7 @@ export const ParseRequest: MessageFns<ParseRequest> = {
     message.disableEditSection = object.disableEditSection ?? false;
     message.contentModel = object.contentModel ?? "";
     message.redirects = object.redirects ?? false;
+    message.textRevId = object.textRevId ?? 0;
     return message;
   },
 };
@@ -9737,6 +9765,7 @@ function createBaseParseResponse(): ParseResponse {
     limits: undefined,
     ns: 0,
     redirects: [],
+    revisionNotOf: "",
   };
 }
 
@@ -9801,6 +9830,9 @@ export const ParseResponse: MessageFns<ParseResponse> = {
     }
     for (const v of message.redirects) {
       TitleRedirect.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.revisionNotOf !== "") {
+      writer.uint32(170).string(message.revisionNotOf);
     }
     return writer;
   },
@@ -9978,6 +10010,14 @@ export const ParseResponse: MessageFns<ParseResponse> = {
             message.redirects.push(TitleRedirect.decode(reader, reader.uint32()));
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.revisionNotOf = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -10054,6 +10094,11 @@ export const ParseResponse: MessageFns<ParseResponse> = {
       redirects: globalThis.Array.isArray(object?.redirects)
         ? object.redirects.map((e: any) => TitleRedirect.fromJSON(e))
         : [],
+      revisionNotOf: isSet(object.revisionNotOf)
+        ? globalThis.String(object.revisionNotOf)
+        : isSet(object.revision_not_of)
+        ? globalThis.String(object.revision_not_of)
+        : "",
     };
   },
 
@@ -10119,6 +10164,9 @@ export const ParseResponse: MessageFns<ParseResponse> = {
     if (message.redirects?.length) {
       obj.redirects = message.redirects.map((e) => TitleRedirect.toJSON(e));
     }
+    if (message.revisionNotOf !== "") {
+      obj.revisionNotOf = message.revisionNotOf;
+    }
     return obj;
   },
 
@@ -10149,6 +10197,7 @@ export const ParseResponse: MessageFns<ParseResponse> = {
       : undefined;
     message.ns = object.ns ?? 0;
     message.redirects = object.redirects?.map((e) => TitleRedirect.fromPartial(e)) || [];
+    message.revisionNotOf = object.revisionNotOf ?? "";
     return message;
   },
 };
