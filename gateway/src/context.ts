@@ -21,6 +21,8 @@ export interface Caller {
   ip: string;
   /** Sets or clears the session cookie on the response (login, logout, a new anonymous session). */
   cookies?: SessionCookieWriter;
+  /** Credentials a browser never attaches by itself (OAuth): REST writes need no CSRF token. */
+  csrfSafe?: boolean;
 }
 
 export interface SessionCookieWriter {

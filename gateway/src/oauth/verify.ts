@@ -62,5 +62,5 @@ export async function resolveOAuthCaller(req: Request, deps: GatewayDeps, ip: st
   const r = await deps.clients.oauth.resolveOAuthRequest(
     creds.kind === 'bearer' ? { bearerToken: creds.token, ip } : { signed: signedRequest(req, deps, ip, creds.headerParams, formParams), ip },
   );
-  return { user: r.user!, sessionId: r.sessionId, sessionLost: false, ip };
+  return { user: r.user!, sessionId: r.sessionId, sessionLost: false, ip, csrfSafe: true };
 }
