@@ -246,6 +246,12 @@ for (const backend of testBackends()) {
       const posted = await postPage(wiki, { title: 'Anchor REST page', source: 'Created via REST POST.', comment: 'p', token: ANON_TOKEN });
       assert.equal(posted.status, 201);
       assert.equal(posted.headers.get('location'), `${wiki.baseUrl}/w/rest.php/v1/page/Anchor_REST_page`);
+      // Handler::urlEncodeTitle: `:` and `@` stay, `+` and `/` are encoded (as MediaWiki's Creation.js expects).
+      const oddTitle = await postPage(wiki, { title: 'A B+C:D@E/F ü', source: 'x', comment: 'p', token: ANON_TOKEN });
+      assert.equal(oddTitle.status, 201);
+      assert.equal(oddTitle.headers.get('location'), `${wiki.baseUrl}/w/rest.php/v1/page/A_B%2BC:D@E%2FF_%C3%BC`);
+      const followed = await wiki.rest(new URL(oddTitle.headers.get('location')!).pathname.replace('/w/rest.php', ''));
+      assert.deepEqual([followed.status, followed.json<{ key: string }>().key], [200, 'A_B+C:D@E/F_ü']);
       assert.deepEqual(Object.keys(posted.json()), Object.keys(await goldenBody('rest_post_page.http')));
       const exists = await postPage(wiki, { title: 'Anchor REST page', source: 'again', comment: 'p', token: ANON_TOKEN });
       assert.equal(exists.status, 409);

@@ -260,10 +260,8 @@ for (const backend of testBackends()) {
       });
 
       test('GET /v1/page/{title}/bare: html_url instead of source', async () => {
-        const moved = await wiki.rest('/v1/page/Main%20Page/bare');
-        assert.equal(moved.status, 301, 'a title with spaces redirects to its DB key');
-        assert.equal(moved.headers.get('location'), `${wiki.baseUrl}/w/rest.php/v1/page/Main_Page/bare`);
-        const r = await wiki.rest('/v1/page/Main_Page/bare');
+        // A title with spaces is served directly (MediaWiki 1.39 has no normalization redirect).
+        const r = await wiki.rest('/v1/page/Main%20Page/bare');
         assert.equal(r.status, 200);
         const j = r.json();
         assert.deepEqual(Object.keys(j), ['id', 'key', 'title', 'latest', 'content_model', 'license', 'html_url']);

@@ -38,6 +38,17 @@ export function rawUrlEncode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
+/**
+ * MediaWiki's Handler::urlEncodeTitle, the "pretty" form of a title in URLs the REST API builds
+ * for a page (CreationHandler's Location): spaces as underscores, PHP urlencode, then
+ * `; @ $ ! * ( ) , ~ :` left as they are. Slashes and pluses stay encoded.
+ */
+export function urlEncodeTitle(title: string): string {
+  return encodeURIComponent(title.replace(/ /g, '_'))
+    .replace(/'/g, '%27')
+    .replace(/%(3B|40|24|2C|3A)/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 /** PHP rawurldecode: lenient (a stray `%` stays as is), `+` is not a space; bytes decoded as UTF-8. */
 export function rawUrlDecode(value: string): string {
   if (!value.includes('%')) return value;

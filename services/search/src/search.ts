@@ -11,7 +11,7 @@ import type {
   TitleMatch,
 } from '@quire/proto/wiki/search/v1/search';
 import { invalidArgument } from '@quire/kit';
-import type { IndexDoc, Match, SearchBackend, SortOrder } from './backend.js';
+import { MATCH_OPEN, type IndexDoc, type Match, type SearchBackend, type SortOrder } from './backend.js';
 import { isEmptyQuery, parseQuery, type NamespaceLookup } from './query/parser.js';
 
 type Doc = Omit<IndexDoc, 'text'>;
@@ -54,7 +54,8 @@ function hitOf(doc: Doc, m?: Match): SearchHit {
     size: doc.size,
     wordCount: doc.wordCount,
     timestamp: doc.touched.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    snippet: m?.snippet ?? '',
+    // MediaWiki's highlighter shows nothing for a text without a match (a hit by its title only).
+    snippet: m?.snippet.includes(MATCH_OPEN) ? m.snippet : '',
     titleSnippet: m?.titleSnippet ?? '',
     redirectTitle: '',
     redirectSnippet: '',
@@ -63,9 +64,11 @@ function hitOf(doc: Doc, m?: Match): SearchHit {
 }
 
 export class SearchIndex {
+  /** `caughtUp` resolves once the index includes the writes committed before the query (freshness.ts). */
   constructor(
     readonly backend: SearchBackend,
     private readonly namespaces: () => Promise<NamespaceLookup>,
+    private readonly caughtUp: () => Promise<void> = async () => {},
   ) {}
 
   /** Targets of redirect docs, by lower-case prefixed title. */
@@ -80,7 +83,7 @@ export class SearchIndex {
     checkPaging(limit, req.offset);
     const sort = SORTS[req.sort];
     if (sort === undefined) throw invalidArgument('badvalue', `Unknown sort order ${JSON.stringify(req.sort)}.`);
-    const lookup = await this.namespaces();
+    const [lookup] = await Promise.all([this.namespaces(), this.caughtUp()]);
     const empty: SearchPagesResponse = { hits: [], totalHits: 0, suggestion: '', suggestionSnippet: '', rewrittenQuery: '', rewrittenQuerySnippet: '' };
     const parsed = parseQuery(req.query, lookup);
     const requested = req.namespaces.length > 0 ? req.namespaces : [0];
@@ -125,7 +128,7 @@ export class SearchIndex {
   async complete(req: CompleteTitlesRequest): Promise<CompleteTitlesResponse> {
     const limit = req.limit || 10;
     checkPaging(limit, req.offset);
-    const lookup = await this.namespaces();
+    const [lookup] = await Promise.all([this.namespaces(), this.caughtUp()]);
     const text = req.prefix.replace(/_/g, ' ').trimStart();
     const { ns, rest } = splitNamespace(text, lookup);
     const namespaces = ns !== undefined ? [ns] : req.namespaces.length > 0 ? req.namespaces : [0];

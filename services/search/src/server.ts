@@ -6,6 +6,7 @@ import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
 import { SqlBackend } from './engines/sql.js';
 import { MeilisearchBackend } from './engines/meilisearch.js';
+import { IndexFreshness } from './freshness.js';
 import { FeedIndexer, LEASE_KEY, readCursor } from './indexer.js';
 import { NamespaceNames } from './namespaces.js';
 import { SearchIndex } from './search.js';
@@ -34,7 +35,12 @@ export const searchService: ServiceModule = {
     await backend.init();
     const content = makeClient(ContentServiceClient, cfg.contentAddr);
     const namespaces = new NamespaceNames(content);
-    const index = new SearchIndex(backend, () => namespaces.lookup());
+    const freshness = new IndexFreshness({
+      indexedThrough: () => readCursor(rt.db),
+      feedHead: async (after) => (await unary(content, content.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
+      indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
+    });
+    const index = new SearchIndex(backend, () => namespaces.lookup(), () => freshness.caughtUp());
     const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
     return {

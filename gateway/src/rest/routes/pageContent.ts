@@ -59,60 +59,16 @@ export function pageMetadata({ page, latest }: LoadedPage) {
 }
 
 /**
- * A strong ETag over the latest revision and the page's touched time, and the touched time as
- * Last-Modified, so both change together whenever the page does.
+ * PageContentHelper::getETag / getLastModified: a strong ETag over the latest revision id and
+ * its readability ("a1": the route has already checked `read`), and that revision's timestamp.
  */
-export function pageValidators({ page, latest }: LoadedPage): Validators {
-  const touched = page.touched || latest.timestamp;
+export function pageValidators({ latest }: LoadedPage): Validators {
   return {
-    etag: `"${createHash('sha1').update(`${latest.id}:${touched}`).digest('hex')}"`,
-    lastModified: new Date(touched),
+    etag: `"${createHash('sha1').update(`${latest.id}a1`).digest('hex')}"`,
+    lastModified: new Date(latest.timestamp),
   };
 }
 
 export function pageCacheControl(deps: GatewayDeps): string {
   return `max-age=${deps.config.restMaxAge}`;
-}
-
-/** The `{title}` path parameter and the `redirect` query parameter of the page source routes. */
-export const pageSourceParams = {
-  ...titleParam,
-  redirect: { source: 'query', type: 'string', description: '"no": for a redirect page, also return the URL of its target as redirect_target' },
-} as const;
-
-/**
- * `redirect_target` of a redirect page when the request says `redirect=no`: the same route for the
- * target title (its DB key), with the request's query (PageRedirectHelper::getTargetUrl). Redirect
- * pages are never followed on the source routes: an editor reading a redirect gets the redirect.
- */
-export function redirectTargetField(
-  { page }: LoadedPage,
-  redirect: string | undefined,
-  routeUrl: (template: string, pathParams: Record<string, string>, query: Record<string, string>) => string,
-  template: string,
-): { redirect_target?: string } {
-  if (redirect !== 'no' || !page.redirect || page.redirectTarget === '') return {};
-  return { redirect_target: routeUrl(template, { title: page.redirectTarget.replace(/ /g, '_') }, { redirect }) };
-}
-
-type RouteUrl = (template: string, pathParams: Record<string, string>, query: Record<string, string>) => string;
-
-/**
- * MediaWiki's PageRedirectHelper (1.41+): a page requested under another form of its title
- * (`main_page`, `Main Page`) gets a permanent redirect (301) to the same route under its DB key,
- * with the request's query kept, so caches and clients converge on one URL.
- */
-export function normalizationRedirect(requested: string, { page }: LoadedPage, routeUrl: RouteUrl, template: string, query: Record<string, string>) {
-  if (requested === page.dbkey) return undefined;
-  return { status: 301, headers: { Location: routeUrl(template, { title: page.dbkey }, query) } };
-}
-
-/**
- * The HTML routes follow wiki redirects (PageRedirectHelper with followWikiRedirects): a redirect
- * page answers 307 to the same route for its target with `redirect=no`, so chains stop after one
- * hop; `redirect=no` on the request serves the redirect page itself.
- */
-export function wikiRedirect({ page }: LoadedPage, redirect: string | undefined, routeUrl: RouteUrl, template: string) {
-  if (redirect === 'no' || !page.redirect || page.redirectTarget === '') return undefined;
-  return { status: 307, headers: { Location: routeUrl(template, { title: page.redirectTarget.replace(/ /g, '_') }, { redirect: 'no' }) } };
 }

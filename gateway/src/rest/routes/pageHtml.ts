@@ -10,7 +10,7 @@ import type { GetRevisionHtmlResponse } from '@quire/proto/wiki/content/v1/conte
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse, type Validators } from '../types.js';
-import { loadPage, normalizationRedirect, pageCacheControl, pageMetadata, pageSourceParams, titleParam, wikiRedirect, type LoadedPage } from './pageContent.js';
+import { loadPage, pageCacheControl, pageMetadata, titleParam, type LoadedPage } from './pageContent.js';
 import { loadRevision, revisionIdParam, revisionMetadata } from './revision.js';
 
 const HTML_CONTENT_TYPE = 'text/html;charset=UTF-8';
@@ -83,22 +83,10 @@ async function revisionHtml(deps: GatewayDeps, req: { title?: string; revId?: nu
   }
 }
 
-/** Normalization (301) first, then the wiki redirect (307), as PageRedirectHelper::createRedirectResponseIfNeeded. */
-function pageRedirect(title: string, redirect: string | undefined, loaded: LoadedPage, routeUrl: Parameters<typeof wikiRedirect>[2], template: string) {
-  return normalizationRedirect(title, loaded, routeUrl, template, redirect ? { redirect } : {}) ?? wikiRedirect(loaded, redirect, routeUrl, template);
-}
-
-/** The page's latest revision rendered, or the redirect the request gets instead (page HTML routes). */
-async function latestPageHtml(ctx: {
-  deps: GatewayDeps;
-  params: { title: string; redirect?: string };
-  routeUrl: Parameters<typeof wikiRedirect>[2];
-  route: { path: string };
-}): Promise<{ moved: RestResponse } | { loaded: LoadedPage; rendered: GetRevisionHtmlResponse }> {
-  const loaded = await loadPage(ctx.deps, ctx.params.title, false);
-  const moved = pageRedirect(ctx.params.title, ctx.params.redirect, loaded, ctx.routeUrl, ctx.route.path);
-  if (moved) return { moved };
-  const rendered = await revisionHtml(ctx.deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(ctx.params.title));
+/** The page's latest revision rendered (page HTML routes; a redirect page is rendered as itself, as in MediaWiki 1.39). */
+async function latestPageHtml(deps: GatewayDeps, title: string): Promise<{ loaded: LoadedPage; rendered: GetRevisionHtmlResponse }> {
+  const loaded = await loadPage(deps, title, false);
+  const rendered = await revisionHtml(deps, { revId: loaded.latest.id }, () => restMessages.nonexistentTitle(title));
   return { loaded, rendered };
 }
 
@@ -126,12 +114,12 @@ export const pageHtmlRoute = defineRoute({
   method: 'GET',
   path: '/v1/page/{title}/html',
   summary: 'Get the HTML of the latest revision of a page (Parsoid format)',
-  params: { ...pageSourceParams, ...acceptLanguageParam },
+  params: { ...titleParam, ...acceptLanguageParam },
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    const page = await latestPageHtml(ctx);
-    return 'moved' in page ? page.moved : htmlResponse(ctx.deps, page.rendered, ctx.params['accept-language']);
+    const page = await latestPageHtml(ctx.deps, ctx.params.title);
+    return htmlResponse(ctx.deps, page.rendered, ctx.params['accept-language']);
   },
 });
 
@@ -139,12 +127,12 @@ export const pageWithHtmlRoute = defineRoute({
   method: 'GET',
   path: '/v1/page/{title}/with_html',
   summary: 'Get a page: its latest revision and its HTML (Parsoid format)',
-  params: { ...pageSourceParams, ...acceptLanguageParam },
+  params: { ...titleParam, ...acceptLanguageParam },
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    const page = await latestPageHtml(ctx);
-    return 'moved' in page ? page.moved : withHtmlResponse(ctx.deps, pageMetadata(page.loaded), page.rendered, ctx.params['accept-language']);
+    const page = await latestPageHtml(ctx.deps, ctx.params.title);
+    return withHtmlResponse(ctx.deps, pageMetadata(page.loaded), page.rendered, ctx.params['accept-language']);
   },
 });
 

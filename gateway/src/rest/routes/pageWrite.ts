@@ -7,6 +7,7 @@ import type { EditRequest } from '@quire/proto/wiki/content/v1/content';
 import type { Caller } from '../../context.js';
 import { blockedError } from '../../action/blockinfo.js';
 import { countEdit, editActor, editBlock } from '../../action/modules/edit.js';
+import { urlEncodeTitle } from '../paths.js';
 import { actionModuleStatusError } from '../responses.js';
 import { RestError, type ActionModuleError, type RestContext, type RestResponse, type BodyFieldDecl } from '../types.js';
 
@@ -75,6 +76,7 @@ export async function writePage(ctx: Pick<RestContext, 'caller' | 'deps' | 'rout
     content_model: res.contentModel,
     source: res.content,
   };
-  const headers: Record<string, string> = opts.location ? { Location: ctx.routeUrl('/v1/page/{title}', { title: res.dbkey }) } : {};
+  // CreationHandler: the new page's URL, with the title in urlEncodeTitle's form (not rawurlencode's).
+  const headers: Record<string, string> = opts.location ? { Location: ctx.routeUrl(`/v1/page/${urlEncodeTitle(res.title)}`) } : {};
   return { status: res.created ? 201 : 200, json, headers };
 }
