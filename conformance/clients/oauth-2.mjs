@@ -121,7 +121,18 @@ await runSteps('oauth-2 (plain client)', [
       equal(anon.status, 401, 'profile without a token');
       const bad = await fetch(`${restUrl}/v1/page/Main_Page/bare`, { headers: { Authorization: `Bearer ${tokens.access_token}x` } });
       equal(bad.status, 401, 'REST with a bad token');
-      return `profile of ${p.username}`;
+      // A REST write with a Bearer token needs no CSRF token.
+      const title = encodeURIComponent(`Conformance OAuth 2 ${runId}`.replace(/ /g, '_'));
+      const bare = await (await fetch(`${restUrl}/v1/page/${title}/bare`)).json();
+      const put = await fetch(`${restUrl}/v1/page/${title}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${tokens.access_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ source: 'Replaced over REST with OAuth 2.0.', comment: 'oauth-2 REST', latest: { id: bare.latest.id } }),
+      });
+      equal(put.status, 200, `REST PUT without a CSRF token (${await put.clone().text()})`);
+      const unsigned = await fetch(`${restUrl}/v1/page/${title}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'x', comment: 'x', latest: { id: bare.latest.id } }) });
+      equal(unsigned.status, 400, 'REST PUT without credentials or token');
+      return `profile of ${p.username}; REST PUT rev ${(await put.json()).latest.id}`;
     },
   ],
   [
