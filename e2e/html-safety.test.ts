@@ -128,6 +128,14 @@ for (const backend of testBackends()) {
       });
     });
 
+    test('a diff between attack pages shows their text, never their markup', async () => {
+      const r = (await wiki.api({ action: 'compare', fromtitle: 'Attack 17', totitle: 'Attack 20', formatversion: '2' })).json<any>();
+      const body: string = r.compare.body;
+      const shownText = body.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+      assert.ok(shownText.includes('<a href="javascript:alert(1)">x</a>'), body);
+      assertNoScriptUrls(body, 'action=compare');
+    });
+
     test('the image link= page lands in the link tables: title targets as links, URLs as external links', async () => {
       await wiki.get('/wiki/Special:RunJobs');
       const q = async () => (await wiki.api({ action: 'query', titles: 'Attack 1|Attack 6', prop: 'links|extlinks', formatversion: '2' })).json<any>().query.pages;

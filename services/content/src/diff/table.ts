@@ -6,6 +6,7 @@
 import { Op } from './engine.js';
 import { runDiff, type DiffPrinter, type MoveInfo } from './wikidiff2.js';
 import type { Word, WordDiff } from './words.js';
+import { removeUnsafeAttributes } from '@quire/kit/html-safety';
 
 /** wikidiff2 escapes only these three characters. */
 const escapeHtml = (s: string) => s.replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
@@ -104,5 +105,6 @@ export function tableDiffRows(oldText: string, newText: string): string {
 /** The body of action=compare for two texts (TextSlotDiffRenderer with wikidiff2, localised). */
 export function tableDiff(oldText: string, newText: string): string {
   const normalise = (t: string) => t.replaceAll('\r\n', '\n');
-  return localiseDiff(tableDiffRows(normalise(oldText), normalise(newText)));
+  // Diffs are HTML the wiki emits too: they end with the same safety pass as every rendering.
+  return removeUnsafeAttributes(localiseDiff(tableDiffRows(normalise(oldText), normalise(newText))));
 }
