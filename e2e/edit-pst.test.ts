@@ -84,6 +84,18 @@ for (const backend of testBackends()) {
       assert.equal(rev.content, `Anon: ${sig} / ${sig} ${time} / ${time}\n[[Foo (bar)|Foo]] [[Help:Baz (qux)|Baz]]   \ntrailing`);
     });
 
+    test('md5 is of the text as sent, CRLF line ends included; the saved text has LF', async () => {
+      // MediaWiki::Bot sends CRLF and the md5 of exactly that.
+      const text = 'first line\r\nsecond line\r\n';
+      const saved = await edit(anon, { title: 'CRLF md5', text, md5: createHash('md5').update(text, 'utf8').digest('hex') });
+      assert.equal((await latest(wiki, 'CRLF md5')).revid, saved.newrevid);
+      assert.equal((await latest(wiki, 'CRLF md5')).content, 'first line\nsecond line');
+      // The hash of the normalized text is not the hash of what was sent.
+      const r = await anon.client.post(API, { action: 'edit', format: 'json', token: ANON_TOKEN, title: 'CRLF md5', text, md5: createHash('md5').update('first line\nsecond line\n').digest('hex') });
+      assert.equal(r.json<any>().error?.code, 'badmd5');
+      assert.equal((await latest(wiki, 'CRLF md5')).revid, saved.newrevid);
+    });
+
     test('a registered user signs with user and talk page links; subst: expands; nowiki is left alone', async () => {
       await edit(alice, { title: 'Template:Greeting', text: 'Hello {{{1|world}}}!' });
       const saved = await edit(alice, { title: 'PST user', text: 'User: ~~~~ {{subst:Greeting|there}} {{safesubst:Greeting}} <nowiki>~~~~</nowiki>' });

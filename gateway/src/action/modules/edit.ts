@@ -3,6 +3,7 @@
  * the caller (parameter combinations, blocks); the content service's Edit RPC does the rest —
  * permissions, text, undo, conflicts and merge, rate limit and the save — in one transaction.
  */
+import crypto from 'node:crypto';
 import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
 import type { EditResponse } from '@quire/proto/wiki/content/v1/content';
 import { blockedError } from '../blockinfo.js';
@@ -69,6 +70,21 @@ async function editWatchlist(ctx: ActionContext) {
   };
 }
 
+/**
+ * ApiEditPage checks md5 against the text as sent, line ends included (MediaWiki::Bot sends CRLF
+ * and hashes that), while the service sees the text with line ends normalized: a hash that
+ * matches what was sent is handed on as the hash of what the service sees, any other as '' (which
+ * matches nothing), so the service still refuses it at MediaWiki's point of the checks.
+ */
+function md5ForService(ctx: ActionContext): string | undefined {
+  const md5 = str(ctx.params, 'md5');
+  if (md5 === undefined) return undefined;
+  const relative = ctx.params.appendtext !== undefined || ctx.params.prependtext !== undefined;
+  const hashed = (get: (name: string) => string | undefined) =>
+    crypto.createHash('md5').update(relative ? (get('prependtext') ?? '') + (get('appendtext') ?? '') : (get('text') ?? ''), 'utf8').digest('hex');
+  return hashed((name) => ctx.raw.get(name)?.normalize('NFC')) === md5 ? hashed((name) => str(ctx.params, name)) : '';
+}
+
 async function execute(ctx: ActionContext): Promise<void> {
   const p = ctx.params;
   checkParamCombinations(p);
@@ -99,7 +115,7 @@ async function execute(ctx: ActionContext): Promise<void> {
     undoAfter: num(p, 'undoafter'),
     contentFormat: str(p, 'contentformat') ?? '',
     contentModel: str(p, 'contentmodel') ?? '',
-    md5: str(p, 'md5'),
+    md5: md5ForService(ctx),
     redirect: p.redirect === true,
     actor: editActor(ctx.caller),
     maxArticleSizeKb: ctx.deps.config.maxArticleSizeKb,
