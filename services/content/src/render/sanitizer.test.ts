@@ -55,6 +55,11 @@ describe('sanitizer', () => {
     assert.equal(removeHtmlTags('<script>x</script>'), '&lt;script&gt;x&lt;/script&gt;');
     assert.equal(removeHtmlTags('<span style="color:red">r</span>'), '<span style="color&#58;red">r</span>');
     assert.equal(removeHtmlTags('<div>unclosed'), '<div>unclosed</div>');
+    // Microdata href: any of $wgUrlProtocols with no space (Sanitizer's $hrefExp); relative or script URLs go.
+    assert.equal(
+      removeHtmlTags('<link itemprop="url" href="mailto:a@b.c"><link itemprop="u" href="/wiki/X"><link itemprop="v" href="ftp://x.org/a"><link itemprop="w" href="https://x.org/a b"><link itemprop="x" href="jav&#x61;script:x">'),
+      '<link itemprop="url" href="mailto&#58;a@b.c" /><link itemprop="u" /><link itemprop="v" href="ftp&#58;//x.org/a" /><link itemprop="w" /><link itemprop="x" />',
+    );
   });
 
   test('CSS that can load or run anything is refused', () => {

@@ -4,7 +4,7 @@
  * No element that can run script is allowed, no `on*` attribute, no attribute that takes a URL,
  * and inline CSS that could load or run anything becomes `/* insecure input *\/`.
  */
-import { isUnsafeCss, normalizeCss } from '@quire/kit/html-safety';
+import { isUnsafeCss, normalizeCss, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 
 const PAIRED = [
   'b', 'bdi', 'del', 'i', 'ins', 'u', 'font', 'big', 'small', 'sub', 'sup', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'cite', 'code', 'em', 's', 'strike',
@@ -66,6 +66,9 @@ export function escapeId(v: string): string {
   return v.replace(/[\t\n\f\r ]+/g, '_');
 }
 
+/** Sanitizer::validateAttributes' $hrefExp. */
+const MICRODATA_HREF_RE = new RegExp(`^(?:${URL_PROTOCOLS_PATTERN})[^\\s]+$`, 'i');
+
 const ATTR_RE = /([^\s\0"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
 
 function decodeAttrEntities(s: string): string {
@@ -99,8 +102,8 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
     } else if (name === 'id') {
       v = escapeId(v);
     } else if (name === 'href') {
-      // Only microdata <link> may carry href: a plain http(s) URL or nothing.
-      if (!/^(?:https?:)?\/\//i.test(v)) continue;
+      // Only microdata <link> may carry href: a URL with one of $wgUrlProtocols and no space, or nothing.
+      if (!MICRODATA_HREF_RE.test(v)) continue;
     } else if (/^(?:about|resource|itemid|itemtype)$/.test(name) && /^\s*(?:javascript|vbscript|data):/i.test(v.replace(/[\s\0]/g, ''))) {
       continue;
     }
