@@ -19,14 +19,16 @@ function paramSchema(decl: RestParamDecl): Schema {
   return schema;
 }
 
+function fieldSchema(f: BodyFieldDecl): Schema {
+  if (f.type === 'object' && f.properties) return { ...objectSchema(f.properties), description: f.description };
+  // A schema without a type admits any JSON value.
+  if (f.type === 'any') return { description: f.description };
+  return { type: f.type, description: f.description };
+}
+
 function objectSchema(fields: Record<string, BodyFieldDecl>): Schema {
   const required = Object.entries(fields).flatMap(([name, f]) => (f.required ? [name] : []));
-  const properties = Object.fromEntries(
-    Object.entries(fields).map(([name, f]) => [
-      name,
-      f.type === 'object' && f.properties ? { ...objectSchema(f.properties), description: f.description } : { type: f.type, description: f.description },
-    ]),
-  );
+  const properties = Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, fieldSchema(f)]));
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 

@@ -146,7 +146,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
 
       const params = validateParams(route.params, { path: match.params, query: parseQuery(search), header: (name) => req.get(name) });
       // Routes without a body schema (reads) get an empty body.
-      const body = route.body && method !== 'GET' && method !== 'HEAD' ? validateBody(route.body, req.get('Content-Type'), await readRawBody(req, bodyLimit)) : {};
+      const body = route.body && method !== 'GET' && method !== 'HEAD' ? await validateBody(route.body, req.get('Content-Type'), await readRawBody(req, bodyLimit)) : {};
 
       const ctx: RestContext<ParamDecls, Record<string, unknown>> = {
         route,

@@ -47,9 +47,9 @@ export type ParamValues<P extends ParamDecls> = {
   [K in keyof P]: P[K] extends { required: true } | { default: unknown } ? ParamValueOf<P[K]> : ParamValueOf<P[K]> | undefined;
 };
 
-/** One field of a JSON request body. */
+/** One field of a JSON request body; `any` is a field the handler reads leniently itself (any JSON value). */
 export type BodyFieldDecl =
-  | { type: 'string' | 'integer' | 'number' | 'boolean' | 'array'; required?: boolean; description: string }
+  | { type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'any'; required?: boolean; description: string }
   | { type: 'object'; required?: boolean; description: string; properties?: Record<string, BodyFieldDecl> };
 
 type BodyValueOf<F extends BodyFieldDecl> = F extends { type: 'string' }
@@ -60,9 +60,11 @@ type BodyValueOf<F extends BodyFieldDecl> = F extends { type: 'string' }
       ? boolean
       : F extends { type: 'array' }
         ? unknown[]
-        : F extends { properties: infer Props extends Record<string, BodyFieldDecl> }
-          ? BodyValues<Props>
-          : Record<string, unknown>;
+        : F extends { type: 'any' }
+          ? unknown
+          : F extends { properties: infer Props extends Record<string, BodyFieldDecl> }
+            ? BodyValues<Props>
+            : Record<string, unknown>;
 
 export type BodyValues<F extends Record<string, BodyFieldDecl>> = {
   [K in keyof F]: F[K] extends { required: true } ? BodyValueOf<F[K]> : BodyValueOf<F[K]> | undefined;
@@ -73,7 +75,9 @@ type BodyOf<F extends Record<string, BodyFieldDecl>> = Record<string, BodyFieldD
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-export type BodyContentType = typeof JSON_CONTENT_TYPE | typeof FORM_CONTENT_TYPE;
+/** Its fields are read as a form's (PHP's $_POST); file parts are not body fields. */
+export const MULTIPART_CONTENT_TYPE = 'multipart/form-data';
+export type BodyContentType = typeof JSON_CONTENT_TYPE | typeof FORM_CONTENT_TYPE | typeof MULTIPART_CONTENT_TYPE;
 
 export interface BodySchema<F extends Record<string, BodyFieldDecl> = Record<string, BodyFieldDecl>> {
   /** Accepted request Content-Types; anything else is a 415. */

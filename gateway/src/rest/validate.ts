@@ -3,10 +3,12 @@
  * definitions and JsonBodyValidator). Failures are RestErrors with MediaWiki's exact fields:
  * `{error: "parameter-validation-failed", name, value, failureCode, failureData}` for parameters.
  */
+import busboy from 'busboy';
 import { userKind } from '../action/params.js';
 import {
   FORM_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
+  MULTIPART_CONTENT_TYPE,
   RestError,
   type BodyFieldDecl,
   type BodySchema,
@@ -132,6 +134,8 @@ function fieldTypeOk(value: unknown, decl: BodyFieldDecl): boolean {
       return Array.isArray(value);
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'any':
+      return true;
   }
 }
 
@@ -152,7 +156,7 @@ function validateFields(fields: Record<string, BodyFieldDecl>, data: Record<stri
 }
 
 /** Form fields are strings: integer and boolean fields are read as MediaWiki reads such parameters. */
-function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: URLSearchParams): Record<string, unknown> {
+function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: Iterable<[string, string]>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [k, v] of form) {
     const decl = fields[k];
@@ -168,12 +172,32 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
+/** The fields of a multipart/form-data body, in order (file parts are not fields, as in PHP's $_POST). */
+function multipartFields(contentTypeHeader: string, raw: Buffer): Promise<[string, string][]> {
+  return new Promise((resolve, reject) => {
+    const fields: [string, string][] = [];
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentTypeHeader }, limits: { fieldSize: Math.max(raw.length, 1) } });
+    } catch (e) {
+      // No boundary, or one busboy cannot use.
+      reject(new RestError(400, `Bad multipart/form-data body: ${(e as Error).message}`, {}, { localized: false }));
+      return;
+    }
+    parser.on('field', (name, value) => fields.push([name, value]));
+    parser.on('file', (_name, stream) => stream.resume());
+    parser.on('close', () => resolve(fields));
+    parser.on('error', (e: Error) => reject(new RestError(400, `Bad multipart/form-data body: ${e.message}`, {}, { localized: false })));
+    parser.end(raw);
+  });
+}
+
 /**
  * Validates a request body against a route's schema (MediaWiki Validator::validateBody +
  * JsonBodyValidator): a missing Content-Type or one the route does not accept is a 415, bad JSON
  * or a non-object a 400, then required fields and field types.
  */
-export function validateBody(schema: BodySchema, contentTypeHeader: string | undefined, raw: Buffer): Record<string, unknown> {
+export async function validateBody(schema: BodySchema, contentTypeHeader: string | undefined, raw: Buffer): Promise<Record<string, unknown>> {
   const ct = mediaType(contentTypeHeader);
   if (ct === '') {
     throw new RestError(415, 'A Content-Type header must be supplied with a request payload.', { error: 'no-content-type' }, { localized: false });
@@ -184,6 +208,8 @@ export function validateBody(schema: BodySchema, contentTypeHeader: string | und
   let data: unknown;
   if (ct === FORM_CONTENT_TYPE) {
     data = coerceFormFields(schema.fields, new URLSearchParams(raw.toString('utf8')));
+  } else if (ct === MULTIPART_CONTENT_TYPE) {
+    data = coerceFormFields(schema.fields, await multipartFields(contentTypeHeader ?? '', raw));
   } else if (ct === JSON_CONTENT_TYPE) {
     try {
       data = JSON.parse(raw.toString('utf8'));

@@ -16,7 +16,7 @@ import { pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRo
 import { fileRoute } from './file.js';
 import { pageLinksMediaRoute } from './pageLinksMedia.js';
 import { pageLintRoute, revisionLintRoute, transformLintRoutes } from './lint.js';
-import { transformHtmlToWikitextRoutes, transformWikitextToHtmlRoutes } from './transform.js';
+import { coreDevTransformRoutes, transformHtmlToWikitextRoutes, transformWikitextToHtmlRoutes } from './transform.js';
 import { contributionsRoutes } from './contributions.js';
 
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */
@@ -26,4 +26,4 @@ export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute,
  * MediaWiki's coreDevelopmentRoutes.json: served in addition to the core routes only with
  * REST_DEV_ROUTES=1 ($wgRestAPIAdditionalRouteFiles = ['includes/Rest/coreDevelopmentRoutes.json']).
  */
-export const devRoutes: readonly RouteDecl[] = [...contributionsRoutes];
+export const devRoutes: readonly RouteDecl[] = [...contributionsRoutes, ...coreDevTransformRoutes];

@@ -15,7 +15,8 @@ import { revisionIdParam } from './revision.js';
 /** Parsoid's transform routes are never cached (ParsoidHandler sets it on every response). */
 export const transformCacheControl = () => 'private,no-cache,s-maxage=0';
 
-async function lints(deps: GatewayDeps, req: Partial<LintWikitextRequest>, notFound: () => RestError): Promise<RestResponse> {
+/** The lints of posted wikitext, a revision or a page; `notFound` answers a missing revision or page (and a bad title). */
+export async function lints(deps: GatewayDeps, req: Partial<LintWikitextRequest>, notFound: () => RestError): Promise<RestResponse> {
   try {
     const r = await deps.clients.content.lintWikitext(req);
     return { json: JSON.parse(r.lintsJson) as unknown };
