@@ -17,6 +17,7 @@ import {
   type ResolvePagesRequest,
   type ResolvePagesResponse,
   type GetReplicationLagResponse,
+  type GetParserInfoResponse,
   EditRequest,
   type EditResponse,
   CompareRequest,
@@ -220,6 +221,9 @@ export class ContentClient {
   }
   getReplicationLag(o?: CallOpts): Promise<GetReplicationLagResponse> {
     return unary(this.c, this.c.getReplicationLag, {}, o);
+  }
+  getParserInfo(o?: CallOpts): Promise<GetParserInfoResponse> {
+    return unary(this.c, this.c.getParserInfo, {}, o);
   }
   /** Resolves two sides (revision, page, title or text; torelative) and diffs them as wikidiff2. */
   compare(req: DeepPartial<CompareRequest>, o?: CallOpts): Promise<CompareResponse> {

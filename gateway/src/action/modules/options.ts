@@ -4,11 +4,12 @@
  */
 import { ApiUsageError, type ModuleDecl } from '../types.js';
 import { DEFAULT_USER_OPTIONS } from '../query/userinfo.js';
+import { SKINS } from '../query/siteinfo-props.js';
 import { apiError } from './support.js';
 
 /** Preferences with a closed set of values (the rest take any string, as MediaWiki's text/int fields). */
 const CHOICES: Record<string, readonly string[]> = {
-  skin: ['vector', 'vector-2022', 'monobook', 'timeless', 'minerva', 'fallback', 'apioutput'],
+  skin: Object.keys(SKINS),
   gender: ['male', 'female', 'unknown'],
   editfont: ['monospace', 'sans-serif', 'serif'],
   date: ['default', 'mdy', 'dmy', 'ymd', 'ISO 8601'],

@@ -8,9 +8,9 @@ import { apiError } from './support.js';
 import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
 import { lifecycleWatchlist } from './watch.js';
 
-/** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"). */
-const RESTRICTION_TYPES = ['edit', 'move', 'upload', 'create'];
-const RESTRICTION_LEVELS = ['all', 'autoconfirmed', 'sysop'];
+/** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"), in MediaWiki's order. */
+export const RESTRICTION_TYPES = ['create', 'edit', 'move', 'upload'];
+export const RESTRICTION_LEVELS = ['all', 'autoconfirmed', 'sysop'];
 const INFINITE = ['infinite', 'indefinite', 'infinity', 'never'];
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

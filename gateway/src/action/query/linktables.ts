@@ -12,11 +12,12 @@ export const LIMIT_PARAM: ParamDecl = { type: 'limit', default: 10, min: 1, max:
 export const CONTINUE_PARAM: ParamDecl = { type: 'string', help: 'When more results are available, use this to continue.' };
 export const DIR_PARAM: ParamDecl = { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' };
 
+/** $wgUrlProtocols (the default), which the renderer links and siteinfo's `protocols` lists. */
+export const URL_PROTOCOL_PREFIXES: readonly string[] = ['bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'matrix:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://', 'xmpp:', '//'];
+
 /** $wgUrlProtocols as ApiQueryExtLinksUsage::prepareProtocols lists them ("" = all), with their prefixes. */
 const URL_PROTOCOLS: Record<string, string> = Object.fromEntries(
-  ['bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'matrix:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://', 'xmpp:'].map(
-    (p) => [p.replace(/:(\/\/)?$/, ''), p],
-  ),
+  URL_PROTOCOL_PREFIXES.filter((p) => p !== '//').map((p) => [p.replace(/:(\/\/)?$/, ''), p]),
 );
 export const PROTOCOL_PARAM: ParamDecl = { type: ['', ...Object.keys(URL_PROTOCOLS)], default: '', help: 'Protocol of the URL. If empty and a query is set, the protocol is http and https.' };
 

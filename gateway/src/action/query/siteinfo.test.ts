@@ -1,6 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generalInfo, namespaceAliasesInfo, namespacesInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
+import { readFileSync } from 'node:fs';
+import { generalInfo, magicWordsInfo, namespaceAliasesInfo, namespacesInfo, parserListsInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
+import {
+  dbReplLagInfo,
+  defaultOptionsInfo,
+  extensionsInfo,
+  fileExtensionsInfo,
+  librariesInfo,
+  protocolsInfo,
+  restrictionsInfo,
+  rightsInfo,
+  showHooksInfo,
+  skinsInfo,
+  uploadDialogInfo,
+} from './siteinfo-props.js';
 import { goldenBody, NAMESPACES, stripMeta, TEST_CONFIG } from './testing.js';
 
 const golden = (goldenBody('action_siteinfo_fv2_all.http').query ?? {}) as Record<string, Record<string, unknown>>;
@@ -45,4 +59,71 @@ test('namespace aliases: sorted, without the namespace names themselves', () => 
 test('statistics keep all eight MediaWiki keys', () => {
   const stats = statisticsInfo({ pages: 1, articles: 0, edits: 1, images: 0, jobs: 0 }, { users: 0, activeusers: 0, admins: 1 });
   assert.deepEqual(stats, golden.statistics);
+});
+
+test('rightsinfo, restrictions, protocols, uploaddialog, skins, dbrepllag, showhooks as MediaWiki 1.39 gives them for Quire', () => {
+  assert.deepEqual(stripMeta(rightsInfo()), { url: '', text: '' });
+  assert.deepEqual(stripMeta(restrictionsInfo()), { types: ['create', 'edit', 'move', 'upload'], levels: ['', 'autoconfirmed', 'sysop'], cascadinglevels: ['sysop'], semiprotectedlevels: ['autoconfirmed'] });
+  const protocols = protocolsInfo();
+  assert.equal(protocols.length, 29);
+  assert.deepEqual([protocols[0], protocols[7], protocols[28]], ['bitcoin:', 'https://', '//']);
+  assert.deepEqual(stripMeta(uploadDialogInfo()), {
+    fields: { description: true, date: false, categories: false },
+    licensemessages: { local: 'generic-local', foreign: 'generic-foreign' },
+    comment: { local: '', foreign: '' },
+    format: { filepage: '$DESCRIPTION', description: '$TEXT', ownwork: '', license: '', uncategorized: '' },
+  });
+  assert.deepEqual(stripMeta(skinsInfo()), [
+    { code: 'minerva', name: 'MinervaNeue' },
+    { code: 'monobook', name: 'MonoBook' },
+    { code: 'timeless', name: 'Timeless' },
+    { code: 'vector-2022', name: 'Vector (2022)' },
+    { code: 'vector', name: 'Vector legacy (2010)', default: true },
+    { code: 'fallback', name: 'Fallback', unusable: true },
+    { code: 'apioutput', name: 'ApiOutput', unusable: true },
+  ]);
+  assert.deepEqual(stripMeta(dbReplLagInfo({ lagSeconds: -1, host: 'db-replica-1' })), [{ host: '', lag: -1 }]);
+  assert.deepEqual(stripMeta(showHooksInfo()), []);
+  assert.deepEqual(stripMeta(fileExtensionsInfo(['png', 'svg'])), [{ ext: 'png' }, { ext: 'svg' }]);
+});
+
+test('libraries: the npm packages Quire runs on, sorted, with their installed versions', () => {
+  const libs = librariesInfo() as { name: string; version: string }[];
+  assert.ok(libs.length > 5);
+  assert.deepEqual(libs.map((l) => l.name), [...libs.map((l) => l.name)].sort());
+  const express = libs.find((l) => l.name === 'express');
+  const installed = JSON.parse(readFileSync(new URL('../../../../node_modules/express/package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(express?.version, installed.version);
+  assert.ok(!libs.some((l) => l.name.startsWith('@quire/') || l.name === 'typescript'), 'workspaces and dev tools are not libraries');
+});
+
+test('extensions name Quire (not generator), with its package version', () => {
+  const [quire, ...rest] = extensionsInfo();
+  assert.deepEqual(rest, []);
+  assert.equal(quire?.type, 'other');
+  assert.equal(quire?.name, 'Quire');
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(quire?.version, pkg.version);
+});
+
+test('defaultoptions are the defaults every account starts with', () => {
+  const defaults = stripMeta(defaultOptionsInfo()) as Record<string, unknown>;
+  assert.equal(defaults.skin, 'vector');
+  assert.equal(defaults.watchdefault, 1);
+  assert.equal(defaults['search-match-redirect'], true);
+});
+
+test('magicwords, extensiontags, functionhooks and variables from the content service answer', () => {
+  const info = {
+    extensionTags: ['pre', 'ref'],
+    functionHooks: ['if'],
+    variables: ['pagename'],
+    magicWords: [{ name: 'pagename', aliases: ['PAGENAME'], caseSensitive: true }, { name: 'notoc', aliases: ['__NOTOC__'], caseSensitive: false }],
+    fileExtensions: [],
+  };
+  assert.deepEqual(stripMeta(magicWordsInfo(info)), [
+    { name: 'pagename', aliases: ['PAGENAME'], 'case-sensitive': true },
+    { name: 'notoc', aliases: ['__NOTOC__'], 'case-sensitive': false },
+  ]);
+  assert.deepEqual(stripMeta(parserListsInfo(info)), { extensiontags: ['<pre>', '<ref>'], functionhooks: ['if'], variables: ['pagename'] });
 });

@@ -1,9 +1,22 @@
-/* meta=siteinfo (MediaWiki's ApiQuerySiteinfo): general, namespaces, namespacealiases, statistics. */
-import type { GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+/* meta=siteinfo (MediaWiki's ApiQuerySiteinfo): general, namespaces, namespacealiases, statistics here; the other props in siteinfo-props.ts. */
+import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
 import { ARTICLE_PATH, SCRIPT_PATH, type GatewayConfig } from '../../config.js';
 import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
+import {
+  dbReplLagInfo,
+  defaultOptionsInfo,
+  extensionsInfo,
+  fileExtensionsInfo,
+  librariesInfo,
+  protocolsInfo,
+  restrictionsInfo,
+  rightsInfo,
+  showHooksInfo,
+  skinsInfo,
+  uploadDialogInfo,
+} from './siteinfo-props.js';
 
 /**
  * Clients (mwclient, MediaWiki::Bot, pywikibot) parse `generator` as "MediaWiki <version>" to pick
@@ -152,7 +165,31 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
   };
 }
 
-const SITEINFO_PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics'] as const;
+/** MediaWiki's siprop values (in its order) that Quire answers. */
+const SITEINFO_PROPS = [
+  'general', 'namespaces', 'namespacealiases', 'magicwords', 'dbrepllag', 'statistics', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
+  'restrictions', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
+] as const;
+
+/** The parser's magic words as ApiQuerySiteinfo::appendMagicWords lists them. */
+export function magicWordsInfo(info: GetParserInfoResponse): ResultObject[] {
+  return setIndexedTagName(
+    info.magicWords.map((m) => ({ name: m.name, aliases: setIndexedTagName([...m.aliases], 'alias'), 'case-sensitive': m.caseSensitive })),
+    'magicword',
+  );
+}
+
+/** extensiontags, functionhooks and variables: plain lists. */
+export function parserListsInfo(info: GetParserInfoResponse): { extensiontags: string[]; functionhooks: string[]; variables: string[] } {
+  return {
+    extensiontags: setIndexedTagName(
+      info.extensionTags.map((t) => `<${t}>`),
+      't',
+    ),
+    functionhooks: setIndexedTagName([...info.functionHooks], 'h'),
+    variables: setIndexedTagName([...info.variables], 'v'),
+  };
+}
 
 export const siteinfoModule: ModuleDecl = {
   name: 'siteinfo',
@@ -180,6 +217,47 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'namespacealiases':
           run.data.namespacealiases = namespaceAliasesInfo(await deps.site.namespaces());
+          break;
+        case 'magicwords':
+          run.data.magicwords = magicWordsInfo(await deps.clients.content.getParserInfo());
+          break;
+        case 'extensiontags':
+        case 'functionhooks':
+        case 'variables':
+          run.data[prop] = parserListsInfo(await deps.clients.content.getParserInfo())[prop];
+          break;
+        case 'fileextensions':
+          run.data.fileextensions = fileExtensionsInfo((await deps.clients.content.getParserInfo()).fileExtensions);
+          break;
+        case 'dbrepllag':
+          run.data.dbrepllag = dbReplLagInfo(await deps.clients.content.getReplicationLag());
+          break;
+        case 'libraries':
+          run.data.libraries = librariesInfo();
+          break;
+        case 'extensions':
+          run.data.extensions = extensionsInfo();
+          break;
+        case 'rightsinfo':
+          run.data.rightsinfo = rightsInfo();
+          break;
+        case 'restrictions':
+          run.data.restrictions = restrictionsInfo();
+          break;
+        case 'skins':
+          run.data.skins = skinsInfo();
+          break;
+        case 'showhooks':
+          run.data.showhooks = showHooksInfo();
+          break;
+        case 'protocols':
+          run.data.protocols = protocolsInfo();
+          break;
+        case 'defaultoptions':
+          run.data.defaultoptions = defaultOptionsInfo();
+          break;
+        case 'uploaddialog':
+          run.data.uploaddialog = uploadDialogInfo();
           break;
         case 'statistics':
         {

@@ -1,8 +1,9 @@
-import type { GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import { parserInfo } from './parser-info.js';
 import { readSiteStats } from '../store/stats.js';
 import type { ContentContext } from './context.js';
 
-/** Namespaces and site counters (siteinfo). */
+/** Namespaces, site counters and what the parser supports (siteinfo). */
 export function siteHandlers(ctx: ContentContext) {
   const { namespaces } = ctx.codec;
   const listed: ListNamespacesResponse = {
@@ -22,6 +23,10 @@ export function siteHandlers(ctx: ContentContext) {
   return {
     async listNamespaces(): Promise<ListNamespacesResponse> {
       return listed;
+    },
+    async getParserInfo(): Promise<GetParserInfoResponse> {
+      // Computed per call: the probe's clock-based variables must not be cached stale, and it is cheap.
+      return parserInfo(ctx.codec);
     },
     async getStatistics(): Promise<GetStatisticsResponse> {
       const stats = await readSiteStats(ctx.db);

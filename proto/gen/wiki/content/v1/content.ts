@@ -509,6 +509,29 @@ export interface GetReplicationLagResponse {
   host: string;
 }
 
+export interface GetParserInfoRequest {
+}
+
+export interface MagicWord {
+  /** MediaWiki's magic word id, e.g. "pagename", "notoc" */
+  name: string;
+  /** the synonyms the parser accepts */
+  aliases: string[];
+  caseSensitive: boolean;
+}
+
+export interface GetParserInfoResponse {
+  /** tag names without brackets, e.g. "ref" */
+  extensionTags: string[];
+  /** magic word ids of parser functions */
+  functionHooks: string[];
+  /** magic word ids of variables */
+  variables: string[];
+  magicWords: MagicWord[];
+  /** $wgFileExtensions */
+  fileExtensions: string[];
+}
+
 export interface GetHistoryRequest {
   pageId: number;
   /** At most one of these: revisions strictly older / newer than this revision of the page. */
@@ -4662,6 +4685,314 @@ export const GetReplicationLagResponse: MessageFns<GetReplicationLagResponse> = 
     const message = createBaseGetReplicationLagResponse();
     message.lagSeconds = object.lagSeconds ?? 0;
     message.host = object.host ?? "";
+    return message;
+  },
+};
+
+function createBaseGetParserInfoRequest(): GetParserInfoRequest {
+  return {};
+}
+
+export const GetParserInfoRequest: MessageFns<GetParserInfoRequest> = {
+  encode(_: GetParserInfoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetParserInfoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetParserInfoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetParserInfoRequest {
+    return {};
+  },
+
+  toJSON(_: GetParserInfoRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetParserInfoRequest>, I>>(base?: I): GetParserInfoRequest {
+    return GetParserInfoRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetParserInfoRequest>, I>>(_: I): GetParserInfoRequest {
+    const message = createBaseGetParserInfoRequest();
+    return message;
+  },
+};
+
+function createBaseMagicWord(): MagicWord {
+  return { name: "", aliases: [], caseSensitive: false };
+}
+
+export const MagicWord: MessageFns<MagicWord> = {
+  encode(message: MagicWord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.aliases) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.caseSensitive !== false) {
+      writer.uint32(24).bool(message.caseSensitive);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MagicWord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMagicWord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.aliases.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.caseSensitive = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MagicWord {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      aliases: globalThis.Array.isArray(object?.aliases) ? object.aliases.map((e: any) => globalThis.String(e)) : [],
+      caseSensitive: isSet(object.caseSensitive)
+        ? globalThis.Boolean(object.caseSensitive)
+        : isSet(object.case_sensitive)
+        ? globalThis.Boolean(object.case_sensitive)
+        : false,
+    };
+  },
+
+  toJSON(message: MagicWord): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.aliases?.length) {
+      obj.aliases = message.aliases;
+    }
+    if (message.caseSensitive !== false) {
+      obj.caseSensitive = message.caseSensitive;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MagicWord>, I>>(base?: I): MagicWord {
+    return MagicWord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MagicWord>, I>>(object: I): MagicWord {
+    const message = createBaseMagicWord();
+    message.name = object.name ?? "";
+    message.aliases = object.aliases?.map((e) => e) || [];
+    message.caseSensitive = object.caseSensitive ?? false;
+    return message;
+  },
+};
+
+function createBaseGetParserInfoResponse(): GetParserInfoResponse {
+  return { extensionTags: [], functionHooks: [], variables: [], magicWords: [], fileExtensions: [] };
+}
+
+export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
+  encode(message: GetParserInfoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.extensionTags) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.functionHooks) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.variables) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.magicWords) {
+      MagicWord.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.fileExtensions) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetParserInfoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetParserInfoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.extensionTags.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.functionHooks.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.variables.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.magicWords.push(MagicWord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fileExtensions.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetParserInfoResponse {
+    return {
+      extensionTags: globalThis.Array.isArray(object?.extensionTags)
+        ? object.extensionTags.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.extension_tags)
+        ? object.extension_tags.map((e: any) => globalThis.String(e))
+        : [],
+      functionHooks: globalThis.Array.isArray(object?.functionHooks)
+        ? object.functionHooks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.function_hooks)
+        ? object.function_hooks.map((e: any) => globalThis.String(e))
+        : [],
+      variables: globalThis.Array.isArray(object?.variables)
+        ? object.variables.map((e: any) => globalThis.String(e))
+        : [],
+      magicWords: globalThis.Array.isArray(object?.magicWords)
+        ? object.magicWords.map((e: any) => MagicWord.fromJSON(e))
+        : globalThis.Array.isArray(object?.magic_words)
+        ? object.magic_words.map((e: any) => MagicWord.fromJSON(e))
+        : [],
+      fileExtensions: globalThis.Array.isArray(object?.fileExtensions)
+        ? object.fileExtensions.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.file_extensions)
+        ? object.file_extensions.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetParserInfoResponse): unknown {
+    const obj: any = {};
+    if (message.extensionTags?.length) {
+      obj.extensionTags = message.extensionTags;
+    }
+    if (message.functionHooks?.length) {
+      obj.functionHooks = message.functionHooks;
+    }
+    if (message.variables?.length) {
+      obj.variables = message.variables;
+    }
+    if (message.magicWords?.length) {
+      obj.magicWords = message.magicWords.map((e) => MagicWord.toJSON(e));
+    }
+    if (message.fileExtensions?.length) {
+      obj.fileExtensions = message.fileExtensions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetParserInfoResponse>, I>>(base?: I): GetParserInfoResponse {
+    return GetParserInfoResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetParserInfoResponse>, I>>(object: I): GetParserInfoResponse {
+    const message = createBaseGetParserInfoResponse();
+    message.extensionTags = object.extensionTags?.map((e) => e) || [];
+    message.functionHooks = object.functionHooks?.map((e) => e) || [];
+    message.variables = object.variables?.map((e) => e) || [];
+    message.magicWords = object.magicWords?.map((e) => MagicWord.fromPartial(e)) || [];
+    message.fileExtensions = object.fileExtensions?.map((e) => e) || [];
     return message;
   },
 };
@@ -23339,6 +23670,20 @@ export const ContentServiceService = {
     responseDeserialize: (value: Buffer): GetReplicationLagResponse => GetReplicationLagResponse.decode(value),
   },
   /**
+   * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
+   * variables, magicwords, fileextensions).
+   */
+  getParserInfo: {
+    path: "/wiki.content.v1.ContentService/GetParserInfo" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetParserInfoRequest): Buffer => Buffer.from(GetParserInfoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetParserInfoRequest => GetParserInfoRequest.decode(value),
+    responseSerialize: (value: GetParserInfoResponse): Buffer =>
+      Buffer.from(GetParserInfoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetParserInfoResponse => GetParserInfoResponse.decode(value),
+  },
+  /**
    * --- History and listings (REST history endpoints, list=allpages) ---
    * One page's history, newest first, keyset-paginated on (timestamp, id) with MediaWiki's filters.
    */
@@ -23887,6 +24232,11 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   /** Replica lag in seconds for maxlag (0 replicas configured -> lag -1, which never fires). */
   getReplicationLag: handleUnaryCall<GetReplicationLagRequest, GetReplicationLagResponse>;
   /**
+   * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
+   * variables, magicwords, fileextensions).
+   */
+  getParserInfo: handleUnaryCall<GetParserInfoRequest, GetParserInfoResponse>;
+  /**
    * --- History and listings (REST history endpoints, list=allpages) ---
    * One page's history, newest first, keyset-paginated on (timestamp, id) with MediaWiki's filters.
    */
@@ -24120,6 +24470,25 @@ export interface ContentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetReplicationLagResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
+   * variables, magicwords, fileextensions).
+   */
+  getParserInfo(
+    request: GetParserInfoRequest,
+    callback: (error: ServiceError | null, response: GetParserInfoResponse) => void,
+  ): ClientUnaryCall;
+  getParserInfo(
+    request: GetParserInfoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetParserInfoResponse) => void,
+  ): ClientUnaryCall;
+  getParserInfo(
+    request: GetParserInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetParserInfoResponse) => void,
   ): ClientUnaryCall;
   /**
    * --- History and listings (REST history endpoints, list=allpages) ---
