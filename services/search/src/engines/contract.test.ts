@@ -51,6 +51,7 @@ const DOCS = {
   help: doc(12, 'Editing help', 'how to edit alpha pages'),
   redirect: doc(0, 'Gamma radiation', '#REDIRECT [[Gamma rays]]'),
   doomed: doc(0, 'Temporary page', 'zebra crossing'),
+  subpage: doc(0, 'Orchard/Cherry tree', 'see orchard/plum too'),
 };
 
 interface EngineCase {
@@ -140,6 +141,12 @@ for (const backendKind of testBackends()) {
         assert.deepEqual(await titles('comes'), ['First letter']);
         assert.deepEqual(await titles('greek', { what: 'title' }), ['Greek letters']);
         assert.deepEqual(await titles('comes', { what: 'title' }), []);
+      });
+
+      test('a slash separates words, as in MediaWiki: subpages are found by either part', async () => {
+        for (const q of ['cherry', 'orchard', 'Orchard/Cherry', 'plum', 'intitle:cherry']) assert.deepEqual(await titles(q), ['Orchard/Cherry tree'], q);
+        assert.deepEqual(await titles('cherry', { what: 'title' }), ['Orchard/Cherry tree']);
+        assert.deepEqual(await titles('Cherry/Orchard'), []);
       });
 
       test('prefix: restricts to titles starting with the text', async () => {

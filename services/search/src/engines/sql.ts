@@ -12,9 +12,18 @@ import type { Literal, ParsedQuery } from '../query/parser.js';
 
 const CONFIG = 'english';
 
-/** A literal in to_tsquery syntax: quoted (so the parser normalizes it), with :* and :A labels. */
+/**
+ * Characters that separate words, as in the index (migrations/003): outside MediaWiki's
+ * SearchEngine::legalSearchChars().
+ */
+const WORD_SEPARATORS = /[^A-Za-z0-9_'.\u0080-\uFFFF-]+/g;
+
+/**
+ * A literal in to_tsquery syntax: quoted (so the parser normalizes it; separated words become a
+ * phrase, "Parent/Child" matching the subpage), with :* and :A labels.
+ */
 function literalTsquery(l: Literal, titleOnly: boolean): string {
-  const quoted = `'${l.text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const quoted = `'${l.text.replace(WORD_SEPARATORS, ' ').trim().replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   const labels = (l.prefix ? '*' : '') + (titleOnly || l.titleOnly ? 'A' : '');
   return `${l.negated ? '!' : ''}${quoted}${labels ? `:${labels}` : ''}`;
 }
