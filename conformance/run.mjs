@@ -267,22 +267,31 @@ async function runSuite(quire, suiteDir, rootUser) {
     console.log(`\nlisted in conformance/ratchet.txt but passing now; remove them (${fixed.length}):`);
     for (const u of fixed) console.log(`  ${u}`);
   }
-  if (opt('--write-ratchet')) writeRatchet(results, listed);
-  return { passed: totals.passed ?? 0, failed: totals.failed ?? 0, pending: totals.pending ?? 0, ok: (only || !unexpected.length) && !fixed.length, unexpected, fixed };
+  return { passed: totals.passed ?? 0, failed: totals.failed ?? 0, pending: totals.pending ?? 0, ok: (only || !unexpected.length) && !fixed.length, unexpected, fixed, results };
 }
 
-/** --write-ratchet: list today's failures (keeping the reasons already written). */
-function writeRatchet(results, listed) {
+/**
+ * --write-ratchet: list today's failures (keeping the reasons already written): the suite's
+ * tests and the client steps. A part that did not run (--no-suite, --no-clients) keeps its lines.
+ */
+function writeRatchet(suiteResults, clients) {
+  const listed = readRatchet();
   const lines = [
-    '# Tests of MediaWiki 1.39 tests/api-testing that fail against Quire, one per line:',
-    '#   file :: full test title :: why',
-    '# npm run conformance fails on a failure not listed here and on a listed test that passes.',
+    '# What fails against Quire, one per line; npm run conformance fails on a failure not listed',
+    '# here and on a listed one that passes.',
+    '#   tests of MediaWiki 1.39 tests/api-testing:  file :: full test title :: why',
+    '#   steps of the client workflows:              client/<file> :: step :: why',
   ];
-  for (const r of results) {
-    if (r.state !== 'failed') continue;
-    const k = `${r.file} :: ${r.title}`;
-    lines.push(`${k} :: ${listed.get(k) || r.error.replace(/\s+/g, ' ').replace(/ :: /g, ' : ')}`);
+  const line = (k, why) => `${k} :: ${listed.get(k) || why.replace(/\s+/g, ' ').replace(/ :: /g, ' : ')}`;
+  const kept = (keep) => [...listed].filter(([k]) => keep(k)).map(([k, why]) => `${k} :: ${why}`);
+  if (suiteResults) {
+    for (const r of suiteResults) if (r.state === 'failed') lines.push(line(`${r.file} :: ${r.title}`, r.error));
+  } else {
+    lines.push(...kept((k) => !k.startsWith('client/')));
   }
+  const ran = new Set((clients ?? []).map((c) => `client/${c.name} :: `));
+  lines.push(...kept((k) => k.startsWith('client/') && ![...ran].some((prefix) => k.startsWith(prefix))));
+  for (const c of clients ?? []) for (const st of c.steps) if (!st.ok) lines.push(line(`client/${c.name} :: ${st.name}`, st.error));
   fs.writeFileSync(path.join(here, 'ratchet.txt'), lines.join('\n') + '\n');
   log('wrote conformance/ratchet.txt');
 }
@@ -411,6 +420,7 @@ async function main() {
       clientRatchet = checkClientRatchet(clients);
     }
     if (quire.child.exitCode !== null) throw new Error(`Quire died during the run (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+    if (opt('--write-ratchet')) writeRatchet(suiteDir ? suite.results : null, opt('--no-clients') ? null : clients);
     const steps = clients.flatMap((c) => c.steps);
     const stepFails = steps.filter((s) => !s.ok);
     console.log('');
