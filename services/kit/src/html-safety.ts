@@ -67,7 +67,8 @@ export function normalizeCss(css: string): string {
  * comments are resolved and look-alike letters folded, as MediaWiki reads it.
  */
 export function isUnsafeCss(css: string): boolean {
-  const plain = normalizeCss(css);
+  // Plain ASCII without escapes or comments reads as written (the common case: no normalizing).
+  const plain = /[^\x20-\x7e]|[\\/]/.test(css) ? normalizeCss(css) : css;
   return /expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\(|attr\s*\([^)]+[\s,]+url|behavior\s*:|-moz-binding|javascript\s*:|vbscript\s*:|@import/i.test(plain);
 }
 
@@ -90,7 +91,7 @@ function judge(tag: string, attr: Attribute, all: Attribute[]): string | null {
   const name = attr.name.toLowerCase();
   if (name.startsWith('on')) return DROP;
   if (attr.value === undefined) return KEEP;
-  const value = decodeHTMLAttribute(attr.value);
+  const value = attr.value.includes('&') ? decodeHTMLAttribute(attr.value) : attr.value;
   if (URL_ATTRIBUTES.has(name)) return isAllowedUrl(value) ? KEEP : DROP;
   if (SRCSET_ATTRIBUTES.has(name)) return value.split(',').every((c) => isAllowedUrl(c.trim().split(/\s+/)[0] ?? '')) ? KEEP : DROP;
   if (name === 'style') return isUnsafeCss(value) ? `style="${INSECURE_CSS}"` : KEEP;
@@ -102,7 +103,11 @@ function judge(tag: string, attr: Attribute, all: Attribute[]): string | null {
   return KEEP;
 }
 
-const SPACE = /[\t\n\f\r ]/;
+/** HTML's ASCII whitespace (tab, LF, FF, CR, space) by char code. */
+const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+/** Where an attribute name or unquoted value ends: whitespace, `/` (names only), `>` or `=` (names only). */
+const isNameEnd = (c: number) => isSpace(c) || c === 47 || c === 62 || c === 61;
+const isValueEnd = (c: number) => isSpace(c) || c === 62;
 
 /**
  * Reads the attributes of the tag whose name ends at `from` as the HTML tokenizer does (names end
@@ -114,21 +119,21 @@ function readAttributes(html: string, from: number): { attrs: Attribute[]; end: 
   let j = from;
   const n = html.length;
   for (;;) {
-    while (j < n && (SPACE.test(html[j]!) || html[j] === '/')) j++;
+    while (j < n && (isSpace(html.charCodeAt(j)) || html.charCodeAt(j) === 47)) j++;
     if (j >= n) return { attrs, end: n };
     if (html[j] === '>') return { attrs, end: j + 1 };
     const start = j;
     j++; // a first '=' belongs to the name
-    while (j < n && !SPACE.test(html[j]!) && html[j] !== '/' && html[j] !== '>' && html[j] !== '=') j++;
+    while (j < n && !isNameEnd(html.charCodeAt(j))) j++;
     const name = html.slice(start, j);
     let k = j;
-    while (k < n && SPACE.test(html[k]!)) k++;
+    while (k < n && isSpace(html.charCodeAt(k))) k++;
     if (html[k] !== '=') {
       attrs.push({ name, start, end: j, value: undefined });
       continue;
     }
     k++;
-    while (k < n && SPACE.test(html[k]!)) k++;
+    while (k < n && isSpace(html.charCodeAt(k))) k++;
     const quote = html[k];
     let value: string;
     if (quote === '"' || quote === "'") {
@@ -138,7 +143,7 @@ function readAttributes(html: string, from: number): { attrs: Attribute[]; end: 
       j = close + 1;
     } else {
       let e = k;
-      while (e < n && !SPACE.test(html[e]!) && html[e] !== '>') e++;
+      while (e < n && !isValueEnd(html.charCodeAt(e))) e++;
       value = html.slice(k, e);
       j = e;
     }
@@ -179,7 +184,7 @@ export function removeUnsafeAttributes(html: string): string {
       continue;
     }
     let j = nameStart;
-    while (j < n && !SPACE.test(html[j]!) && html[j] !== '/' && html[j] !== '>') j++;
+    while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 47 && html.charCodeAt(j) !== 62) j++;
     const tag = html.slice(nameStart, j).toLowerCase();
     const { attrs, end } = readAttributes(html, j);
     if (!closing) {
@@ -188,7 +193,7 @@ export function removeUnsafeAttributes(html: string): string {
         if (verdict === KEEP) continue;
         // A dropped attribute takes the space before it along.
         let start = attr.start;
-        if (verdict === DROP) while (start > copied && SPACE.test(html[start - 1]!)) start--;
+        if (verdict === DROP) while (start > copied && isSpace(html.charCodeAt(start - 1))) start--;
         out += html.slice(copied, start) + verdict;
         copied = attr.end;
       }
