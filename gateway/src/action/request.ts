@@ -91,13 +91,23 @@ function readBody(req: Request): Promise<Buffer> {
   });
 }
 
+/**
+ * Reads a multipart/form-data body. Like PHP, a body it cannot parse (no boundary, a malformed
+ * part, cut short) yields the values read before the problem rather than an error; the rest of the
+ * body is still read and dropped, so that the connection can carry the next request.
+ */
 function readMultipart(req: Request, values: Map<string, string>, arrays: Set<string>, files: Map<string, UploadedFile>): Promise<void> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
+    const giveUp = () => {
+      req.unpipe();
+      req.resume();
+      resolve();
+    };
     let bb: busboy.Busboy;
     try {
       bb = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES } });
-    } catch (e) {
-      reject(e);
+    } catch {
+      giveUp();
       return;
     }
     // A part without a name (no or malformed Content-Disposition) sets nothing, as in PHP.
@@ -118,7 +128,7 @@ function readMultipart(req: Request, values: Map<string, string>, arrays: Set<st
       });
     });
     bb.on('close', () => resolve());
-    bb.on('error', reject);
+    bb.on('error', giveUp);
     req.pipe(bb);
   });
 }
