@@ -143,6 +143,7 @@ import {
   type GetUsersResponse,
   type GetUserStatisticsResponse,
   ListUserIdsWithRightRequest,
+  type ListGroupPermissionsResponse,
   type ListBlocksRequest,
   type ListBlocksResponse,
   type ListUsersRequest,
@@ -464,6 +465,10 @@ export class AuthClient {
   /** Ids of the users now in a group with this right (e.g. "bot": the REST history's bot edits). */
   async listUserIdsWithRight(right: string, o?: CallOpts): Promise<number[]> {
     return (await unary(this.c, this.c.listUserIdsWithRight, ListUserIdsWithRightRequest.fromPartial({ right }), o)).userIds;
+  }
+  /** $wgGroupPermissions as the auth service applies them (siteinfo usergroups). */
+  listGroupPermissions(countMembers: boolean, o?: CallOpts): Promise<ListGroupPermissionsResponse> {
+    return unary(this.c, this.c.listGroupPermissions, { countMembers }, o);
   }
   /** action=options: the user's option overrides after the change. */
   changeOptions(req: ChangeOptionsRequest, o?: CallOpts): Promise<ChangeOptionsResponse> {

@@ -70,6 +70,13 @@ for (const backend of testBackends()) {
       const stats = await auth.getUserStatistics();
       // Carol and the system user "MediaWiki default" (migration 002), as MediaWiki counts it too.
       assert.deepEqual([stats.users, stats.admins, stats.activeUsers], [2, 1, 0]);
+      // siteinfo usergroups: $wgGroupPermissions in order, granted rights, sizes ("user": every account).
+      const perms = await auth.listGroupPermissions(true);
+      assert.deepEqual(perms.groups.map((g) => g.name), ['*', 'user', 'autoconfirmed', 'bot', 'sysop', 'interface-admin', 'bureaucrat', 'suppress']);
+      const group = new Map(perms.groups.map((g) => [g.name, g]));
+      assert.deepEqual(group.get('autoconfirmed')?.rights, ['autoconfirmed', 'editsemiprotected']);
+      assert.deepEqual([group.get('user')?.members, group.get('sysop')?.members, group.get('bot')?.members], [2, 1, 0]);
+      assert.equal((await auth.listGroupPermissions(false)).groups[1]?.members, 0);
 
       const login = await auth.login({ sessionId: '', username: 'Carol', password: 'carolpass123456', ip: '10.0.0.3', botPasswordAllowed: false, remember: true });
       assert.equal(login.status, LoginResponse_Status.PASS);

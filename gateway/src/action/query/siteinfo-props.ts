@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { RESTRICTION_LEVELS, RESTRICTION_TYPES } from '../modules/protect.js';
+import type { ListGroupPermissionsResponse } from '@quire/proto/wiki/auth/v1/auth';
 import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { URL_PROTOCOL_PREFIXES } from './linktables.js';
 import { DEFAULT_USER_OPTIONS } from './userinfo.js';
@@ -139,4 +140,19 @@ export function extensionsInfo(): ResultObject[] {
 /** No PHP hooks run in Quire. */
 export function showHooksInfo(): ResultObject[] {
   return setIndexedTagName([], 'hook');
+}
+
+/** Groups without a size in `number`: everyone, and the automatic ones ($wgAutopromote). */
+const UNCOUNTED_GROUPS = new Set(['*', 'autoconfirmed']);
+
+/** ApiQuerySiteinfo::appendUserGroups: each group's rights ($wgAddGroups etc. are empty: no add/remove keys). */
+export function userGroupsInfo(perms: ListGroupPermissionsResponse, numberInGroup: boolean): ResultObject[] {
+  return setIndexedTagName(
+    perms.groups.map((g) => {
+      const group: ResultObject = { name: g.name, rights: setIndexedTagName([...g.rights], 'permission') };
+      if (numberInGroup && !UNCOUNTED_GROUPS.has(g.name)) group.number = g.members;
+      return group;
+    }),
+    'group',
+  );
 }

@@ -14,6 +14,7 @@ import {
   showHooksInfo,
   skinsInfo,
   uploadDialogInfo,
+  userGroupsInfo,
 } from './siteinfo-props.js';
 import { goldenBody, NAMESPACES, stripMeta, TEST_CONFIG } from './testing.js';
 
@@ -126,4 +127,24 @@ test('magicwords, extensiontags, functionhooks and variables from the content se
     { name: 'notoc', aliases: ['__NOTOC__'], 'case-sensitive': false },
   ]);
   assert.deepEqual(stripMeta(parserListsInfo(info)), { extensiontags: ['<pre>', '<ref>'], functionhooks: ['if'], variables: ['pagename'] });
+});
+
+test('usergroups: rights per group; with numberingroup a size except for "*" and autoconfirmed, after the rights', () => {
+  const perms = {
+    groups: [
+      { name: '*', rights: ['read'], members: 0 },
+      { name: 'user', rights: ['move'], members: 3 },
+      { name: 'autoconfirmed', rights: ['autoconfirmed'], members: 0 },
+      { name: 'sysop', rights: ['delete'], members: 1 },
+    ],
+  };
+  assert.deepEqual(stripMeta(userGroupsInfo(perms, false)), [
+    { name: '*', rights: ['read'] },
+    { name: 'user', rights: ['move'] },
+    { name: 'autoconfirmed', rights: ['autoconfirmed'] },
+    { name: 'sysop', rights: ['delete'] },
+  ]);
+  const counted = stripMeta(userGroupsInfo(perms, true)) as Record<string, unknown>[];
+  assert.deepEqual(counted.map((g) => g.number), [undefined, 3, undefined, 1]);
+  assert.deepEqual(Object.keys(counted[1]!), ['name', 'rights', 'number']);
 });

@@ -16,6 +16,7 @@ import {
   showHooksInfo,
   skinsInfo,
   uploadDialogInfo,
+  userGroupsInfo,
 } from './siteinfo-props.js';
 
 /**
@@ -167,7 +168,7 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
-  'general', 'namespaces', 'namespacealiases', 'magicwords', 'dbrepllag', 'statistics', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
+  'general', 'namespaces', 'namespacealiases', 'magicwords', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
   'restrictions', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
 ] as const;
 
@@ -198,6 +199,7 @@ export const siteinfoModule: ModuleDecl = {
   summary: 'Return general information about the site.',
   params: {
     prop: { type: SITEINFO_PROPS, multi: true, default: 'general', help: 'Which information to get.' },
+    numberingroup: { type: 'boolean', default: false, help: 'Lists the number of users in user groups.' },
   },
   flags: {},
   examples: {
@@ -231,6 +233,9 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'dbrepllag':
           run.data.dbrepllag = dbReplLagInfo(await deps.clients.content.getReplicationLag());
+          break;
+        case 'usergroups':
+          run.data.usergroups = userGroupsInfo(await deps.clients.auth.listGroupPermissions(ctx.params.numberingroup === true), ctx.params.numberingroup === true);
           break;
         case 'libraries':
           run.data.libraries = librariesInfo();

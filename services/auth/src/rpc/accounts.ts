@@ -274,6 +274,19 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
         .map(([group]) => group);
       return { userIds: await users.idsInGroups(groups) };
     },
+    async listGroupPermissions(req) {
+      const [sizes, stats] = req.countMembers ? await Promise.all([users.groupSizes(), users.statistics(ACTIVE_USER_DAYS)]) : [new Map<string, number>(), undefined];
+      return {
+        groups: Object.entries(accounts.o.perms).map(([name, rights]) => ({
+          name,
+          rights: Object.entries(rights)
+            .filter(([, granted]) => granted)
+            .map(([right]) => right),
+          // "user" counts every account (SiteStats::users); "*" and the automatic groups have no size.
+          members: name === 'user' ? (stats?.users ?? 0) : (sizes.get(name) ?? 0),
+        })),
+      };
+    },
     async getUserStatistics() {
       const s = await users.statistics(ACTIVE_USER_DAYS);
       return { users: s.users, activeUsers: s.active, admins: s.admins };

@@ -156,6 +156,12 @@ export class UserStore {
     return r.rows.map((x) => Number(x.user_id));
   }
 
+  /** Users now (unexpired membership) in each explicit group that has any. */
+  async groupSizes(): Promise<Map<string, number>> {
+    const r = await this.db.query<{ grp: string; n: number }>(`SELECT grp, count(DISTINCT user_id)::int AS n FROM ${this.s}.user_groups WHERE ${ACTIVE} GROUP BY grp`);
+    return new Map(r.rows.map((x) => [x.grp, Number(x.n)]));
+  }
+
   async addGroup(userId: number, group: string, expiry: Date | null): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`,

@@ -513,6 +513,22 @@ export interface ListUserIdsWithRightResponse {
   userIds: number[];
 }
 
+export interface ListGroupPermissionsRequest {
+  countMembers: boolean;
+}
+
+export interface GroupPermissionsInfo {
+  name: string;
+  /** the rights granted (true), in configuration order */
+  rights: string[];
+  /** with count_members: users now in the group (unexpired); "user": all accounts */
+  members: number;
+}
+
+export interface ListGroupPermissionsResponse {
+  groups: GroupPermissionsInfo[];
+}
+
 function createBaseUser(): User {
   return { id: 0, name: "", anonymous: false, groups: [], rights: [], block: undefined };
 }
@@ -6927,6 +6943,251 @@ export const ListUserIdsWithRightResponse: MessageFns<ListUserIdsWithRightRespon
   },
 };
 
+function createBaseListGroupPermissionsRequest(): ListGroupPermissionsRequest {
+  return { countMembers: false };
+}
+
+export const ListGroupPermissionsRequest: MessageFns<ListGroupPermissionsRequest> = {
+  encode(message: ListGroupPermissionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.countMembers !== false) {
+      writer.uint32(8).bool(message.countMembers);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGroupPermissionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGroupPermissionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.countMembers = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGroupPermissionsRequest {
+    return {
+      countMembers: isSet(object.countMembers)
+        ? globalThis.Boolean(object.countMembers)
+        : isSet(object.count_members)
+        ? globalThis.Boolean(object.count_members)
+        : false,
+    };
+  },
+
+  toJSON(message: ListGroupPermissionsRequest): unknown {
+    const obj: any = {};
+    if (message.countMembers !== false) {
+      obj.countMembers = message.countMembers;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGroupPermissionsRequest>, I>>(base?: I): ListGroupPermissionsRequest {
+    return ListGroupPermissionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGroupPermissionsRequest>, I>>(object: I): ListGroupPermissionsRequest {
+    const message = createBaseListGroupPermissionsRequest();
+    message.countMembers = object.countMembers ?? false;
+    return message;
+  },
+};
+
+function createBaseGroupPermissionsInfo(): GroupPermissionsInfo {
+  return { name: "", rights: [], members: 0 };
+}
+
+export const GroupPermissionsInfo: MessageFns<GroupPermissionsInfo> = {
+  encode(message: GroupPermissionsInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.rights) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.members !== 0) {
+      writer.uint32(24).int64(message.members);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupPermissionsInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupPermissionsInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rights.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.members = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupPermissionsInfo {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      rights: globalThis.Array.isArray(object?.rights) ? object.rights.map((e: any) => globalThis.String(e)) : [],
+      members: isSet(object.members) ? globalThis.Number(object.members) : 0,
+    };
+  },
+
+  toJSON(message: GroupPermissionsInfo): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.rights?.length) {
+      obj.rights = message.rights;
+    }
+    if (message.members !== 0) {
+      obj.members = Math.round(message.members);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupPermissionsInfo>, I>>(base?: I): GroupPermissionsInfo {
+    return GroupPermissionsInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupPermissionsInfo>, I>>(object: I): GroupPermissionsInfo {
+    const message = createBaseGroupPermissionsInfo();
+    message.name = object.name ?? "";
+    message.rights = object.rights?.map((e) => e) || [];
+    message.members = object.members ?? 0;
+    return message;
+  },
+};
+
+function createBaseListGroupPermissionsResponse(): ListGroupPermissionsResponse {
+  return { groups: [] };
+}
+
+export const ListGroupPermissionsResponse: MessageFns<ListGroupPermissionsResponse> = {
+  encode(message: ListGroupPermissionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.groups) {
+      GroupPermissionsInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGroupPermissionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGroupPermissionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(GroupPermissionsInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGroupPermissionsResponse {
+    return {
+      groups: globalThis.Array.isArray(object?.groups)
+        ? object.groups.map((e: any) => GroupPermissionsInfo.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListGroupPermissionsResponse): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => GroupPermissionsInfo.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGroupPermissionsResponse>, I>>(base?: I): ListGroupPermissionsResponse {
+    return ListGroupPermissionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGroupPermissionsResponse>, I>>(object: I): ListGroupPermissionsResponse {
+    const message = createBaseListGroupPermissionsResponse();
+    message.groups = object.groups?.map((e) => GroupPermissionsInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
   /** The user behind a session cookie value ("" = anonymous), with groups and rights. */
@@ -7210,6 +7471,21 @@ export const AuthServiceService = {
       Buffer.from(ListUserIdsWithRightResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListUserIdsWithRightResponse => ListUserIdsWithRightResponse.decode(value),
   },
+  /**
+   * $wgGroupPermissions as configured (GROUP_PERMISSIONS_JSON over the defaults), in order, with
+   * each group's granted rights and, when asked, its member count (siteinfo usergroups).
+   */
+  listGroupPermissions: {
+    path: "/wiki.auth.v1.AuthService/ListGroupPermissions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListGroupPermissionsRequest): Buffer =>
+      Buffer.from(ListGroupPermissionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListGroupPermissionsRequest => ListGroupPermissionsRequest.decode(value),
+    responseSerialize: (value: ListGroupPermissionsResponse): Buffer =>
+      Buffer.from(ListGroupPermissionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListGroupPermissionsResponse => ListGroupPermissionsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -7263,6 +7539,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
    * `right`, ascending: MediaWiki's REST history counts bot edits by this, not by rc_bot.
    */
   listUserIdsWithRight: handleUnaryCall<ListUserIdsWithRightRequest, ListUserIdsWithRightResponse>;
+  /**
+   * $wgGroupPermissions as configured (GROUP_PERMISSIONS_JSON over the defaults), in order, with
+   * each group's granted rights and, when asked, its member count (siteinfo usergroups).
+   */
+  listGroupPermissions: handleUnaryCall<ListGroupPermissionsRequest, ListGroupPermissionsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -7679,6 +7960,25 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListUserIdsWithRightResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * $wgGroupPermissions as configured (GROUP_PERMISSIONS_JSON over the defaults), in order, with
+   * each group's granted rights and, when asked, its member count (siteinfo usergroups).
+   */
+  listGroupPermissions(
+    request: ListGroupPermissionsRequest,
+    callback: (error: ServiceError | null, response: ListGroupPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  listGroupPermissions(
+    request: ListGroupPermissionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListGroupPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  listGroupPermissions(
+    request: ListGroupPermissionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListGroupPermissionsResponse) => void,
   ): ClientUnaryCall;
 }
 
