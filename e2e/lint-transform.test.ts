@@ -1,7 +1,8 @@
 /*
  * REST lint and transform routes (issue 6, point 6): lints of a page, a revision and posted
  * wikitext (Parsoid's categories, dsr in UTF-8 bytes), posted wikitext rendered as the Parsoid
- * document, and MediaWiki's errors (400 without input, 404 for a missing page or revision, 415).
+ * document, the redirect of a title without wikitext to its latest revision, and MediaWiki's
+ * errors (400 without input, 404 for a missing page or revision, 415).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,8 +52,13 @@ for (const backend of testBackends()) {
       const form = await wiki.post('/w/rest.php/v1/transform/wikitext/to/lint/Linted', { wikitext: 'fine text' });
       assert.equal(form.status, 200);
       assert.deepEqual(form.json(), []);
-      // A title without wikitext lints the stored page.
-      const stored = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/lint/Linted', '{}', { headers: { 'content-type': 'application/json' } });
+      // A title without wikitext is redirected to its latest revision (TransformHandler), whose stored text is linted.
+      const moved = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/lint/Linted', '{}', { headers: { 'content-type': 'application/json' } });
+      assert.equal(moved.status, 307);
+      const location = moved.headers.get('location') ?? '';
+      assert.equal(location, `${wiki.baseUrl}/w/rest.php/v1/transform/wikitext/to/lint/Linted/${revId}`);
+      const stored = await wiki.request('POST', location.slice(wiki.baseUrl.length), '{}', { headers: { 'content-type': 'application/json' } });
+      assert.equal(stored.headers.get('content-revision-id'), String(revId));
       assert.deepEqual(stored.json(), expected);
       const none = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/lint', '{}', { headers: { 'content-type': 'application/json' } });
       assert.equal(none.status, 400);

@@ -15,8 +15,8 @@ import { pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRo
 
 import { fileRoute } from './file.js';
 import { pageLinksMediaRoute } from './pageLinksMedia.js';
-import { pageLintRoute, revisionLintRoute, transformLintRoutes } from './lint.js';
-import { coreDevTransformRoutes, transformHtmlToWikitextRoutes, transformWikitextToHtmlRoutes } from './transform.js';
+import { pageLintRoute, revisionLintRoute } from './lint.js';
+import { coreDevTransformRoutes, transformHtmlToWikitextRoutes, transformLintRoutes, transformWikitextToHtmlRoutes } from './transform.js';
 import { contributionsRoutes } from './contributions.js';
 
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */

@@ -1,14 +1,14 @@
 /*
  * Lint (Parsoid's ParsoidHandler wt2lint, as the Linter-enabled MediaWiki serves it):
- * GET /v1/page/{title}/lint, GET /v1/revision/{id}/lint and
- * POST /v1/transform/wikitext/to/lint[/{title}[/{revision}]]. The answer is Parsoid's JSON list
+ * GET /v1/page/{title}/lint and GET /v1/revision/{id}/lint here; the transforms to lint
+ * (POST …/transform/wikitext/to/lint…) are in transform.ts. The answer is Parsoid's JSON list
  * of lints: [{type, dsr: [start, end, openWidth, closeWidth], params}], offsets in UTF-8 bytes.
  */
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { LintWikitextRequest } from '@quire/proto/wiki/content/v1/content';
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
-import { defineRoute, FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, RestError, type RestResponse } from '../types.js';
+import { defineRoute, RestError, type RestResponse } from '../types.js';
 import { titleParam } from './pageContent.js';
 import { revisionIdParam } from './revision.js';
 
@@ -52,44 +52,9 @@ export const revisionLintRoute = defineRoute({
   },
 });
 
-/** The body of Parsoid's wikitext transforms: JSON or a form, as ParsoidHandler::getRequestAttributes reads it. */
-export const wikitextBody = {
-  contentTypes: [JSON_CONTENT_TYPE, FORM_CONTENT_TYPE],
-  fields: { wikitext: { type: 'string', description: 'The wikitext to transform' } },
-} as const;
-
-export const noInput = () => new RestError(400, 'No title or wikitext was provided.', {}, { localized: false });
-
 /** The three paths of a transform: bare, with a title, with a title and a revision. */
 export const transformPathParams = {
   bare: {},
   title: titleParam,
   revision: { ...titleParam, revision: { source: 'path', type: 'integer', required: true, description: 'Revision id' } },
 } as const;
-
-function transformLintRoute<P extends (typeof transformPathParams)[keyof typeof transformPathParams]>(suffix: string, params: P) {
-  return defineRoute({
-    method: 'POST',
-    path: `/v1/transform/wikitext/to/lint${suffix}`,
-    summary: 'Lint wikitext (Parsoid lint categories)',
-    params,
-    body: wikitextBody,
-    writes: false,
-    cacheControl: transformCacheControl,
-    async execute(ctx) {
-      const p = ctx.params as { title?: string; revision?: number };
-      const title = p.title ?? '';
-      if (ctx.body.wikitext !== undefined) return lints(ctx.deps, { hasText: true, text: ctx.body.wikitext, title }, () => restMessages.nonexistentTitle(title));
-      // No wikitext: the page's own (ParsoidHandler lints the stored revision).
-      if (p.title === undefined) throw noInput();
-      if (p.revision !== undefined) return lints(ctx.deps, { revId: p.revision }, missingRevision(p.revision));
-      return lints(ctx.deps, { title }, () => restMessages.nonexistentTitle(title));
-    },
-  });
-}
-
-export const transformLintRoutes = [
-  transformLintRoute('', transformPathParams.bare),
-  transformLintRoute('/{title}', transformPathParams.title),
-  transformLintRoute('/{title}/{revision}', transformPathParams.revision),
-];

@@ -4,7 +4,8 @@
  * - POST /coredev/v0/transform/{from}/to/{format}[/{title}[/{revision}]] (coreDevelopmentRoutes.json,
  *   served with REST_DEV_ROUTES): wikitext → html | lint and html → wikitext; any other pair is a
  *   404 ("Invalid transform"), as pagebundle is in MediaWiki 1.39.
- * - POST /v1/transform/wikitext/to/html[…] and /v1/transform/html/to/wikitext[…].
+ * - POST /v1/transform/wikitext/to/html[…], /v1/transform/wikitext/to/lint[…] and
+ *   /v1/transform/html/to/wikitext[…].
  * The body (JSON, form or multipart) carries `wikitext` or `html` as a string or {body, headers},
  * `original` {title, revid, wikitext}, `contentmodel` and `body_only`; the title and revision come
  * from the path or from `original`. Accept chooses the HTML spec version (406 when none fits).
@@ -282,6 +283,12 @@ export const transformWikitextToHtmlRoutes = [
   v1TransformRoute('wikitext', 'html', 'Transform wikitext to Parsoid HTML', '', transformPathParams.bare),
   v1TransformRoute('wikitext', 'html', 'Transform wikitext to Parsoid HTML', '/{title}', transformPathParams.title),
   v1TransformRoute('wikitext', 'html', 'Transform wikitext to Parsoid HTML', '/{title}/{revision}', transformPathParams.revision),
+];
+
+export const transformLintRoutes = [
+  v1TransformRoute('wikitext', 'lint', 'Lint wikitext (Parsoid lint categories)', '', transformPathParams.bare),
+  v1TransformRoute('wikitext', 'lint', 'Lint wikitext (Parsoid lint categories)', '/{title}', transformPathParams.title),
+  v1TransformRoute('wikitext', 'lint', 'Lint wikitext (Parsoid lint categories)', '/{title}/{revision}', transformPathParams.revision),
 ];
 
 export const transformHtmlToWikitextRoutes = [
