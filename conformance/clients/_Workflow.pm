@@ -6,9 +6,10 @@ use warnings;
 use utf8;
 use Compress::Zlib qw(compress crc32);
 use Exporter 'import';
+use POSIX ();
 use Time::HiRes qw(time sleep);
 
-our @EXPORT = qw(%WIKI $RUN $BULK_PREFIX $BULK_COUNT bulk_title check equal eventually unique_png run_steps);
+our @EXPORT = qw(%WIKI $RUN $BULK_PREFIX $BULK_COUNT bulk_title check equal eventually in_parallel unique_png run_steps);
 
 our %WIKI = map { (lc($_) => $ENV{"WIKI_$_"} // die "missing WIKI_$_ in the environment\n") } qw(URL USER PASSWORD BOT_USER BOT_PASSWORD);
 $WIKI{url} =~ s{/+$}{};
@@ -38,6 +39,37 @@ sub eventually {
     check(0, "$what (waited $timeout s)") if time > $deadline;
     sleep 0.5;
   }
+}
+
+# Runs $fn over @items in $width forked processes (each with a copy of the caller's session);
+# dies with the first failure any of them reported.
+sub in_parallel {
+  my ($width, $fn, @items) = @_;
+  my %children;
+  for my $slot (0 .. $width - 1) {
+    my @share = @items[grep { $_ % $width == $slot } 0 .. $#items];
+    next unless @share;
+    pipe(my $reader, my $writer) or die "pipe: $!";
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+      close $reader;
+      my $ok = eval { $fn->($_) for @share; 1 };
+      my $e = $@;
+      print {$writer} (ref $e eq 'HASH' ? $e->{step_failure} : "$e") unless $ok;
+      close $writer;
+      POSIX::_exit($ok ? 0 : 1);
+    }
+    close $writer;
+    $children{$pid} = $reader;
+  }
+  my @errors;
+  for my $pid (keys %children) {
+    my $reader = $children{$pid};
+    my $message = do { local $/; <$reader> } // '';
+    waitpid($pid, 0);
+    push @errors, $message || "worker exited $?" if $?;
+  }
+  check(!@errors, join('; ', @errors));
 }
 
 # A valid 1x1 PNG no earlier run uploaded: a random colour and a text chunk with the run id.

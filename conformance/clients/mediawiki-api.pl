@@ -107,9 +107,10 @@ exit run_steps('MediaWiki::API',
     my $titles = $list->();
     if (@$titles < $BULK_COUNT) {
       my %have = map { ($_ => 1) } @$titles;
-      for my $t (grep { !$have{$_} } map { bulk_title($_) } 0 .. $BULK_COUNT - 1) {
+      in_parallel(4, sub {
+        my ($t) = @_;
         ok($bot, $bot->edit({ action => 'edit', title => $t, text => "Page $t for the list continuation step.", summary => 'conformance: bulk' }), "edit $t");
-      }
+      }, grep { !$have{$_} } map { bulk_title($_) } 0 .. $BULK_COUNT - 1);
       $titles = $list->();
     }
     my %distinct = map { ($_ => 1) } @$titles;

@@ -111,7 +111,7 @@ exit run_steps('MediaWiki::Bot',
     my %have = map { ($_ => 1) } @titles;
     my @missing = grep { !$have{$_} } map { bulk_title($_) } 0 .. $BULK_COUNT - 1;
     if (@missing) {
-      ok($bot, $bot->edit({ page => $_, text => "Page $_ for the list continuation step.", summary => 'conformance: bulk' }), "edit $_") for @missing;
+      in_parallel(4, sub { ok($bot, $bot->edit({ page => $_[0], text => "Page $_[0] for the list continuation step.", summary => 'conformance: bulk' }), "edit $_[0]") }, @missing);
       @titles = $bot->get_pages_in_namespace(0, 500, { max => 0 });
       %have = map { ($_ => 1) } @titles;
     }
