@@ -25,6 +25,15 @@ describe('JSON content model (Parsoid Ext/JSON)', () => {
     assert.equal(jsonToParsoidBody('"x<y"'), '<table class="mw-json mw-json-single-value"><tbody><tr><td class="mw-json-string">x&lt;y</td></tr></tbody></table>');
   });
 
+  test('keys keep the order of the text, integer-like ones too; values with colons stay values', () => {
+    assert.equal(
+      jsonToParsoidBody('{"b":1, "1" : ["a", ":"], "a\\"q":"x:"}'),
+      '<table class="mw-json mw-json-object"><tbody><tr><th>b</th><td class="value mw-json-number">1</td></tr>' +
+        '<tr><th>1</th><td><table class="mw-json mw-json-array"><tbody><tr><td class="value mw-json-string">a</td></tr><tr><td class="value mw-json-string">:</td></tr></tbody></table></td></tr>' +
+        '<tr><th>a"q</th><td class="value mw-json-string">x:</td></tr></tbody></table>',
+    );
+  });
+
   test('text that is not JSON, or nested deeper than json_decode allows, is the bad-json error table', () => {
     const error = `<table typeof="mw:Error" data-mw='{"errors":[{"key":"bad-json"}]}'></table>`;
     assert.equal(jsonToParsoidBody('{bad'), error);

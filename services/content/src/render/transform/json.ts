@@ -48,15 +48,33 @@ function arrayTable(items: unknown[]): string {
 
 function objectTable(obj: Record<string, unknown>): string {
   const entries = Object.entries(obj);
-  const rows = entries.length > 0 ? entries.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th>${valueCell(v)}</tr>`).join('') : EMPTY_ROW;
+  const rows = entries.length > 0 ? entries.map(([k, v]) => `<tr><th>${escapeHtml(k.slice(KEY_MARK.length))}</th>${valueCell(v)}</tr>`).join('') : EMPTY_ROW;
   return `<table class="mw-json mw-json-object"><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * Prefixed to every object key while parsing: JavaScript objects list integer-like keys first,
+ * PHP's decoded objects keep the text's order, and no marked key is integer-like.
+ */
+const KEY_MARK = '\u0001';
+
+/**
+ * Marks the keys of JSON text: string literals are matched one after the other from the start (so
+ * each match begins at a real opening quote), and one followed by `:` is a key.
+ */
+function markKeys(text: string): string {
+  const colon = /\s*:/y;
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, (literal: string, at: number) => {
+    colon.lastIndex = at + literal.length;
+    return colon.test(text) ? `"\\u0001${literal.slice(1)}` : literal;
+  });
 }
 
 /** The body content Parsoid renders for a JSON page's text. */
 export function jsonToParsoidBody(text: string): string {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(markKeys(text));
   } catch {
     return PARSE_ERROR_HTML;
   }
