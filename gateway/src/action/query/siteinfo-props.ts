@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { RESTRICTION_LEVELS, RESTRICTION_TYPES } from '../modules/protect.js';
 import type { ListGroupPermissionsResponse } from '@quire/proto/wiki/auth/v1/auth';
+import { SPECIAL_PAGES, type SpecialPageName } from '../../pages/paths.js';
 import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { URL_PROTOCOL_PREFIXES } from './linktables.js';
 import { DEFAULT_USER_OPTIONS } from './userinfo.js';
@@ -154,5 +155,16 @@ export function userGroupsInfo(perms: ListGroupPermissionsResponse, numberInGrou
       return group;
     }),
     'group',
+  );
+}
+
+/** MediaWiki's internal names of the special pages the gateway serves. */
+const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = { UserLogin: 'Userlogin', UserLogout: 'Userlogout', BotPasswords: 'BotPasswords', RunJobs: 'RunJobs' };
+
+/** The special pages Quire serves, each with the one name it answers to (case-insensitively). */
+export function specialPageAliasesInfo(): ResultObject[] {
+  return setIndexedTagName(
+    SPECIAL_PAGES.map((name) => ({ realname: SPECIAL_PAGE_REAL_NAMES[name], aliases: setIndexedTagName([name], 'alias') })),
+    'specialpage',
   );
 }

@@ -13,6 +13,7 @@ import {
   rightsInfo,
   showHooksInfo,
   skinsInfo,
+  specialPageAliasesInfo,
   uploadDialogInfo,
   userGroupsInfo,
 } from './siteinfo-props.js';
@@ -147,4 +148,13 @@ test('usergroups: rights per group; with numberingroup a size except for "*" and
   const counted = stripMeta(userGroupsInfo(perms, true)) as Record<string, unknown>[];
   assert.deepEqual(counted.map((g) => g.number), [undefined, 3, undefined, 1]);
   assert.deepEqual(Object.keys(counted[1]!), ['name', 'rights', 'number']);
+});
+
+test('specialpagealiases: the special pages the gateway serves, under MediaWiki\'s internal names', () => {
+  assert.deepEqual(stripMeta(specialPageAliasesInfo()), [
+    { realname: 'Userlogin', aliases: ['UserLogin'] },
+    { realname: 'Userlogout', aliases: ['UserLogout'] },
+    { realname: 'BotPasswords', aliases: ['BotPasswords'] },
+    { realname: 'RunJobs', aliases: ['RunJobs'] },
+  ]);
 });

@@ -15,6 +15,7 @@ import {
   rightsInfo,
   showHooksInfo,
   skinsInfo,
+  specialPageAliasesInfo,
   uploadDialogInfo,
   userGroupsInfo,
 } from './siteinfo-props.js';
@@ -168,7 +169,7 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
-  'general', 'namespaces', 'namespacealiases', 'magicwords', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
+  'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
   'restrictions', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
 ] as const;
 
@@ -219,6 +220,9 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'namespacealiases':
           run.data.namespacealiases = namespaceAliasesInfo(await deps.site.namespaces());
+          break;
+        case 'specialpagealiases':
+          run.data.specialpagealiases = specialPageAliasesInfo();
           break;
         case 'magicwords':
           run.data.magicwords = magicWordsInfo(await deps.clients.content.getParserInfo());
