@@ -6,13 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, watchedPage } from './chromium.js';
 import { runAdmin } from '../scripts/admin.js';
 import { startWiki, WikiClient, type TestWiki } from './harness.js';
 import { apiLogin, apiUserinfo } from './special-pages.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Where the screenshots go (for a person to look at; never committed). */
 const SCREENSHOT_DIR = '/tmp';
 
@@ -30,19 +29,8 @@ describe('special pages in Chromium', () => {
   });
 
   test('log in, create a bot password with basic+editpage, log in with it through the API', async () => {
-    // A failure, not a skip: the browser is part of what this suite checks.
-    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Root in a container: no sandbox. The rest keeps Chromium off the (closed) network.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const page = await context.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    browser = await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
 
     // Anonymous: Special:BotPasswords sends the browser to the login form, which brings it back.
     await page.goto(`${wiki.baseUrl}/wiki/Special:BotPasswords`);

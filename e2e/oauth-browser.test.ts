@@ -10,14 +10,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, watchedPage } from './chromium.js';
 import { runAdmin } from '../scripts/admin.js';
 import { startWiki, type TestWiki } from './harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('OAuth pages in Chromium', () => {
   let wiki: TestWiki;
@@ -44,17 +43,8 @@ describe('OAuth pages in Chromium', () => {
   });
 
   test('propose, approve, consent with PKCE, use the token, revoke', async () => {
-    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const page = await context.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    browser = await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
 
     // Registration needs a login: the form sends the browser back.
     await page.goto(`${wiki.baseUrl}/wiki/Special:OAuthConsumerRegistration/propose`);
