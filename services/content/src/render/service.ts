@@ -32,6 +32,13 @@ export interface CachedRender {
   rendered: boolean;
 }
 
+/**
+ * Bumped when the renderer's output changes for the same wikitext, so parser-cache entries of an
+ * older renderer are rendered again on their next read. 2: image link= as Parser::makeImage and
+ * the HTML safety pass.
+ */
+const RENDERER_VERSION = 2;
+
 export class RenderService {
   readonly lookup: DbPageLookup;
 
@@ -77,6 +84,11 @@ export class RenderService {
     return { ...meta, html: '' };
   }
 
+  /** pc_meta as stored: the metadata and the renderer version that produced the entry. */
+  private static storedMeta(meta: RenderResult): string {
+    return JSON.stringify({ ...meta, rendererVersion: RENDERER_VERSION });
+  }
+
   /** The revision's HTML from the parser cache, rendering and storing it on a miss. */
   async cached(src: RevisionSource, mode: OutputMode): Promise<CachedRender> {
     const s = this.db.schema;
@@ -85,15 +97,16 @@ export class RenderService {
       [src.revId, mode],
     );
     const row = hit.rows[0];
-    // Cached HTML passes the output stage's safety pass again: entries written by an older renderer are served safe too.
-    if (row) return { html: removeUnsafeAttributes(row.pc_html), meta: { ...row.pc_meta, displayTitle: removeUnsafeAttributes(row.pc_meta.displayTitle ?? '') }, renderedAt: row.pc_rendered_at, rendered: false };
+    // An entry of an older renderer is rendered again; and cached HTML passes the output stage's
+    // safety pass once more, so nothing in the table is served without it.
+    if (row && (row.pc_meta as RenderResult & { rendererVersion?: number }).rendererVersion === RENDERER_VERSION) return { html: removeUnsafeAttributes(row.pc_html), meta: { ...row.pc_meta, displayTitle: removeUnsafeAttributes(row.pc_meta.displayTitle ?? '') }, renderedAt: row.pc_rendered_at, rendered: false };
     const out = await this.render(this.requestFor(src, mode));
     const html = RenderService.htmlOf(out, mode);
     const meta = RenderService.metaOf(out);
     const stored = await this.db.query<{ pc_rendered_at: Date }>(
       `INSERT INTO ${s}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, $2, $3, $4::jsonb)
-       ON CONFLICT (pc_rev_id, pc_mode) DO UPDATE SET pc_html = EXCLUDED.pc_html RETURNING pc_rendered_at`,
-      [src.revId, mode, html, JSON.stringify(meta)],
+       ON CONFLICT (pc_rev_id, pc_mode) DO UPDATE SET pc_html = EXCLUDED.pc_html, pc_meta = EXCLUDED.pc_meta, pc_rendered_at = now() RETURNING pc_rendered_at`,
+      [src.revId, mode, html, RenderService.storedMeta(meta)],
     );
     return { html, meta, renderedAt: stored.rows[0]?.pc_rendered_at ?? new Date(), rendered: true };
   }
@@ -119,7 +132,7 @@ export class RenderService {
       if (latest.rows[0]?.page_latest !== src.revId) return;
       await writeLinks(q, s, { id: src.pageId, ns: src.ns, dbkey: src.dbkey }, meta);
       await q.query(`DELETE FROM ${s}.parser_cache WHERE pc_rev_id = $1`, [src.revId]);
-      await q.query(`INSERT INTO ${s}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, 'parsoid', $2, $3::jsonb)`, [src.revId, out.parsoidBody ?? '', JSON.stringify(meta)]);
+      await q.query(`INSERT INTO ${s}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, 'parsoid', $2, $3::jsonb)`, [src.revId, out.parsoidBody ?? '', RenderService.storedMeta(meta)]);
       if (job.params.cause !== 'template') {
         for (const p of await transcluders(q, s, src.ns, src.dbkey)) {
           if (p.id !== src.pageId) await this.jobs.push(q, 'refreshLinks', p.ns, p.dbkey, { pageId: p.id, cause: 'template' });
