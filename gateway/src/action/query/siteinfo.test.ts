@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { generalInfo, magicWordsInfo, namespaceAliasesInfo, namespacesInfo, parserListsInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
+import { generalInfo, languageVariantsInfo, magicWordsInfo, namespaceAliasesInfo, namespacesInfo, parserListsInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
 import {
   dbReplLagInfo,
   defaultOptionsInfo,
@@ -122,12 +122,16 @@ test('magicwords, extensiontags, functionhooks and variables from the content se
     variables: ['pagename'],
     magicWords: [{ name: 'pagename', aliases: ['PAGENAME'], caseSensitive: true }, { name: 'notoc', aliases: ['__NOTOC__'], caseSensitive: false }],
     fileExtensions: [],
+    languageVariants: [{ language: 'sr', variants: [{ variant: 'sr', fallbacks: ['sr-ec'] }, { variant: 'sr-el', fallbacks: ['sr'] }] }],
   };
   assert.deepEqual(stripMeta(magicWordsInfo(info)), [
     { name: 'pagename', aliases: ['PAGENAME'], 'case-sensitive': true },
     { name: 'notoc', aliases: ['__NOTOC__'], 'case-sensitive': false },
   ]);
   assert.deepEqual(stripMeta(parserListsInfo(info)), { extensiontags: ['<pre>', '<ref>'], functionhooks: ['if'], variables: ['pagename'] });
+  const variants = languageVariantsInfo(info);
+  assert.deepEqual(stripMeta(variants), { sr: { sr: { fallbacks: ['sr-ec'] }, 'sr-el': { fallbacks: ['sr'] } } });
+  assert.deepEqual([variants._type, variants._kvpkeyname], ['kvp', 'code']);
 });
 
 test('usergroups: rights per group; with numberingroup a size except for "*" and autoconfirmed, after the rights', () => {

@@ -170,7 +170,7 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
   'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
-  'restrictions', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
+  'restrictions', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
 ] as const;
 
 /** The parser's magic words as ApiQuerySiteinfo::appendMagicWords lists them. */
@@ -179,6 +179,17 @@ export function magicWordsInfo(info: GetParserInfoResponse): ResultObject[] {
     info.magicWords.map((m) => ({ name: m.name, aliases: setIndexedTagName([...m.aliases], 'alias'), 'case-sensitive': m.caseSensitive })),
     'magicword',
   );
+}
+
+/** ApiQuerySiteinfo::appendLanguageVariants: language → variant → fallbacks (kvp with `code` in XML). */
+export function languageVariantsInfo(info: GetParserInfoResponse): ResultObject {
+  const languages: ResultObject = {};
+  for (const lang of info.languageVariants) {
+    const variants: ResultObject = {};
+    for (const v of lang.variants) variants[v.variant] = { fallbacks: setIndexedTagName([...v.fallbacks], 'variant') };
+    languages[lang.language] = setIndexedTagName(setArrayType(variants, 'kvp', 'code'), 'variant');
+  }
+  return setIndexedTagName(setArrayType(languages, 'kvp', 'code'), 'lang');
 }
 
 /** extensiontags, functionhooks and variables: plain lists. */
@@ -223,6 +234,9 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'specialpagealiases':
           run.data.specialpagealiases = specialPageAliasesInfo();
+          break;
+        case 'languagevariants':
+          run.data.languagevariants = languageVariantsInfo(await deps.clients.content.getParserInfo());
           break;
         case 'magicwords':
           run.data.magicwords = magicWordsInfo(await deps.clients.content.getParserInfo());

@@ -31,3 +31,16 @@ test('magic words carry MediaWiki synonyms and case sensitivity for what is supp
   // Every listed variable and function hook has its magic word.
   for (const id of [...info.variables, ...info.functionHooks]) assert.ok(byName.has(id), id);
 });
+
+test('language variants: the languages the renderer converts (Serbian), with MediaWiki\'s fallbacks', () => {
+  assert.deepEqual(info.languageVariants, [
+    {
+      language: 'sr',
+      variants: [
+        { variant: 'sr', fallbacks: ['sr-ec'] },
+        { variant: 'sr-ec', fallbacks: ['sr'] },
+        { variant: 'sr-el', fallbacks: ['sr'] },
+      ],
+    },
+  ]);
+});

@@ -1,8 +1,9 @@
 /*
  * GetParserInfo (meta=siteinfo extensiontags, functionhooks, variables, magicwords,
- * fileextensions): MediaWiki 1.39's lists (magicwords.json, its English magic words with their
- * synonyms) kept to what Quire's renderer really handles — variables are probed through the
- * renderer's own magicVariable, parser functions and tags come from its tables.
+ * fileextensions, languagevariants): MediaWiki 1.39's lists (magicwords.json, its English magic
+ * words with their synonyms, its variant fallbacks) kept to what Quire's renderer really handles —
+ * variables are probed through the renderer's own magicVariable, parser functions, tags and
+ * variant languages come from its tables.
  */
 import { readFileSync } from 'node:fs';
 import type { GetParserInfoResponse, MagicWord } from '@quire/proto/wiki/content/v1/content';
@@ -10,6 +11,7 @@ import { FILE_EXTENSIONS } from '../files/mime.js';
 import { Expander } from '../render/expand.js';
 import { FUNCTION_NAMES, magicVariable } from '../render/functions.js';
 import { EXTENSION_TAGS } from '../render/preprocess.js';
+import { hasVariants } from '../render/variants/index.js';
 import type { PageLookup } from '../render/types.js';
 import type { TitleCodec } from '../title/codec.js';
 
@@ -19,6 +21,8 @@ interface MediaWikiMagicWords {
   variables: string[];
   functionhooks: string[];
   extensiontags: string[];
+  /** language → variant → { fallbacks } */
+  languagevariants: Record<string, Record<string, { fallbacks: string[] }>>;
 }
 
 const MEDIAWIKI: MediaWikiMagicWords = JSON.parse(readFileSync(new URL('./magicwords.json', import.meta.url), 'utf8')) as MediaWikiMagicWords;
@@ -50,5 +54,8 @@ export function parserInfo(codec: TitleCodec): GetParserInfoResponse {
     variables,
     magicWords,
     fileExtensions: Object.keys(FILE_EXTENSIONS),
+    languageVariants: Object.entries(MEDIAWIKI.languagevariants)
+      .filter(([language]) => hasVariants(language))
+      .map(([language, variants]) => ({ language, variants: Object.entries(variants).map(([variant, v]) => ({ variant, fallbacks: v.fallbacks })) })),
   };
 }

@@ -530,6 +530,18 @@ export interface GetParserInfoResponse {
   magicWords: MagicWord[];
   /** $wgFileExtensions */
   fileExtensions: string[];
+  /** languages whose text the renderer converts */
+  languageVariants: LanguageVariants[];
+}
+
+export interface LanguageVariants {
+  language: string;
+  variants: VariantFallbacks[];
+}
+
+export interface VariantFallbacks {
+  variant: string;
+  fallbacks: string[];
 }
 
 export interface GetHistoryRequest {
@@ -4847,7 +4859,14 @@ export const MagicWord: MessageFns<MagicWord> = {
 };
 
 function createBaseGetParserInfoResponse(): GetParserInfoResponse {
-  return { extensionTags: [], functionHooks: [], variables: [], magicWords: [], fileExtensions: [] };
+  return {
+    extensionTags: [],
+    functionHooks: [],
+    variables: [],
+    magicWords: [],
+    fileExtensions: [],
+    languageVariants: [],
+  };
 }
 
 export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
@@ -4866,6 +4885,9 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     }
     for (const v of message.fileExtensions) {
       writer.uint32(42).string(v!);
+    }
+    for (const v of message.languageVariants) {
+      LanguageVariants.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -4923,6 +4945,14 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
             message.fileExtensions.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.languageVariants.push(LanguageVariants.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4960,6 +4990,11 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
         : globalThis.Array.isArray(object?.file_extensions)
         ? object.file_extensions.map((e: any) => globalThis.String(e))
         : [],
+      languageVariants: globalThis.Array.isArray(object?.languageVariants)
+        ? object.languageVariants.map((e: any) => LanguageVariants.fromJSON(e))
+        : globalThis.Array.isArray(object?.language_variants)
+        ? object.language_variants.map((e: any) => LanguageVariants.fromJSON(e))
+        : [],
     };
   },
 
@@ -4980,6 +5015,9 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     if (message.fileExtensions?.length) {
       obj.fileExtensions = message.fileExtensions;
     }
+    if (message.languageVariants?.length) {
+      obj.languageVariants = message.languageVariants.map((e) => LanguageVariants.toJSON(e));
+    }
     return obj;
   },
 
@@ -4993,6 +5031,181 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     message.variables = object.variables?.map((e) => e) || [];
     message.magicWords = object.magicWords?.map((e) => MagicWord.fromPartial(e)) || [];
     message.fileExtensions = object.fileExtensions?.map((e) => e) || [];
+    message.languageVariants = object.languageVariants?.map((e) => LanguageVariants.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLanguageVariants(): LanguageVariants {
+  return { language: "", variants: [] };
+}
+
+export const LanguageVariants: MessageFns<LanguageVariants> = {
+  encode(message: LanguageVariants, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.language !== "") {
+      writer.uint32(10).string(message.language);
+    }
+    for (const v of message.variants) {
+      VariantFallbacks.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LanguageVariants {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLanguageVariants();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.variants.push(VariantFallbacks.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LanguageVariants {
+    return {
+      language: isSet(object.language) ? globalThis.String(object.language) : "",
+      variants: globalThis.Array.isArray(object?.variants)
+        ? object.variants.map((e: any) => VariantFallbacks.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LanguageVariants): unknown {
+    const obj: any = {};
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.variants?.length) {
+      obj.variants = message.variants.map((e) => VariantFallbacks.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LanguageVariants>, I>>(base?: I): LanguageVariants {
+    return LanguageVariants.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LanguageVariants>, I>>(object: I): LanguageVariants {
+    const message = createBaseLanguageVariants();
+    message.language = object.language ?? "";
+    message.variants = object.variants?.map((e) => VariantFallbacks.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVariantFallbacks(): VariantFallbacks {
+  return { variant: "", fallbacks: [] };
+}
+
+export const VariantFallbacks: MessageFns<VariantFallbacks> = {
+  encode(message: VariantFallbacks, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.variant !== "") {
+      writer.uint32(10).string(message.variant);
+    }
+    for (const v of message.fallbacks) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VariantFallbacks {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVariantFallbacks();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.variant = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fallbacks.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VariantFallbacks {
+    return {
+      variant: isSet(object.variant) ? globalThis.String(object.variant) : "",
+      fallbacks: globalThis.Array.isArray(object?.fallbacks)
+        ? object.fallbacks.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: VariantFallbacks): unknown {
+    const obj: any = {};
+    if (message.variant !== "") {
+      obj.variant = message.variant;
+    }
+    if (message.fallbacks?.length) {
+      obj.fallbacks = message.fallbacks;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VariantFallbacks>, I>>(base?: I): VariantFallbacks {
+    return VariantFallbacks.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VariantFallbacks>, I>>(object: I): VariantFallbacks {
+    const message = createBaseVariantFallbacks();
+    message.variant = object.variant ?? "";
+    message.fallbacks = object.fallbacks?.map((e) => e) || [];
     return message;
   },
 };
@@ -23671,7 +23884,7 @@ export const ContentServiceService = {
   },
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions).
+   * variables, magicwords, fileextensions, languagevariants).
    */
   getParserInfo: {
     path: "/wiki.content.v1.ContentService/GetParserInfo" as const,
@@ -24233,7 +24446,7 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   getReplicationLag: handleUnaryCall<GetReplicationLagRequest, GetReplicationLagResponse>;
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions).
+   * variables, magicwords, fileextensions, languagevariants).
    */
   getParserInfo: handleUnaryCall<GetParserInfoRequest, GetParserInfoResponse>;
   /**
@@ -24473,7 +24686,7 @@ export interface ContentServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions).
+   * variables, magicwords, fileextensions, languagevariants).
    */
   getParserInfo(
     request: GetParserInfoRequest,
