@@ -127,11 +127,14 @@ for (const backend of testBackends()) {
       assert.equal(r.headers.get('cache-control'), 'public, max-age=1200');
       assert.deepEqual(
         r.json().pages.map((p: any) => [p.key, p.excerpt, p.matched_title]),
-        [['Anchor_sample_page', 'Anchor sample page', null]],
+        // "Anchor redirect" sorts first and leads to the page, which keeps it as matched_title while the
+        // page's own later suggestion gives the excerpt (SearchHandler::buildPageObjects, as the reference wiki).
+        [['Anchor_sample_page', 'Anchor sample page', 'Anchor redirect']],
       );
       const viaRedirect = (await wiki.rest('/v1/search/title?q=Anchor%20red')).json().pages;
       assert.deepEqual(viaRedirect.map((p: any) => [p.title, p.excerpt, p.matched_title]), [['Anchor sample page', 'Anchor redirect', 'Anchor redirect']]);
-      const { code, output } = await shapeCompareSample(path.join(GOLDEN_DIR, 'rest_search_title.http'), `${wiki.baseUrl}/w/rest.php/v1/search/title?q=Anch&limit=10`);
+      // The golden wiki had no redirect under "Anch": compare the shape on a prefix without one here too.
+      const { code, output } = await shapeCompareSample(path.join(GOLDEN_DIR, 'rest_search_title.http'), `${wiki.baseUrl}/w/rest.php/v1/search/title?q=Anchor%20s&limit=10`);
       assert.equal(code, 0, output);
     });
 
