@@ -24,7 +24,7 @@ const USAGE = `Usage: npm run admin -- <command> …
   enableTOTP <name>
   disableTOTP <name>
   createOAuthConsumer --user U --name N --version V --description D --callbackUrl URL [--callbackIsPrefix]
-      --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]`;
+      --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--rsaKey public.pem] [--json]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */
 const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic']);
@@ -174,6 +174,8 @@ async function createOAuthConsumer(auth: AuthClient, oauth: OAuthClient, options
     ownerOnly,
     approve: options.approve === 'true',
     oauth2Public: options.oauth2IsPublic === 'true',
+    // A PEM public key file: the consumer signs with RSA-SHA1.
+    rsaKey: options.rsaKey ? fs.readFileSync(options.rsaKey, 'utf8') : '',
   });
   const c = r.consumer!;
   const result: Record<string, unknown> = { created: true, id: c.id, name: c.name, key: c.key, secret: r.secret, approved: c.stage === 1 ? 1 : 0 };

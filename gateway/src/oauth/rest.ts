@@ -97,6 +97,15 @@ export function createOAuth2Router(deps: GatewayDeps): express.Router {
     }
   });
 
+  // A body that cannot be read (bad JSON, too large): the client's mistake, in league's format.
+  router.use((err: unknown, _req: Request, res: Response, next: express.NextFunction) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown }).status;
+    const code = typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
+    const description = 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.';
+    res.status(code).set('Cache-Control', 'no-store').json({ error: 'invalid_request', error_description: description, message: description, hint: 'The request body could not be read' });
+  });
+
   router.all(['/authorize', '/access_token', '/resource/profile'], (req, res) => {
     res.set('Allow', req.path === '/access_token' ? 'POST' : 'GET, HEAD').status(405).json({ messageTranslations: { en: `Method ${req.method} is not allowed.` }, httpCode: 405, httpReason: 'Method Not Allowed' });
   });

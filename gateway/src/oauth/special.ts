@@ -222,6 +222,7 @@ ${hidden('wpEditToken', await csrfToken(p))}
 <label class="field"><input type="checkbox" name="wpownerOnly" value="1"${v('wpownerOnly') ? new SafeHtml(' checked') : ''}> This consumer is for use only by ${p.caller.user.name}</label>
 <label class="field" for="wpcallbackUrl">OAuth "callback" URL</label><input id="wpcallbackUrl" name="wpcallbackUrl" value="${v('wpcallbackUrl')}" type="url">
 <label class="field"><input type="checkbox" name="wpcallbackIsPrefix" value="1"${v('wpcallbackIsPrefix') ? new SafeHtml(' checked') : ''}> Allow consumer to specify a callback in requests and use "callback" URL above as a required prefix</label>
+<label class="field" for="wprsaKey">OAuth 1.0a: RSA public key (PEM), to sign with RSA-SHA1 instead of the secret</label><textarea id="wprsaKey" name="wprsaKey">${v('wprsaKey')}</textarea>
 <label class="field"><input type="checkbox" name="wpoauth2IsPublic" value="1"${v('wpoauth2IsPublic') ? new SafeHtml(' checked') : ''}> OAuth 2.0: a public client (no secret; PKCE only)</label>
 <p><strong>Applicable grants:</strong></p>
 ${grantCheckboxes(grantsFromForm(fields(p, 'wpgrants[]')))}
@@ -249,6 +250,7 @@ async function registrationPage(p: PageRequest): Promise<void> {
         grants: grantsFromForm(fields(p, 'wpgrants[]')),
         ownerOnly: field(p, 'wpownerOnly') !== '',
         oauth2Public: field(p, 'wpoauth2IsPublic') !== '',
+        rsaKey: field(p, 'wprsaKey').trim(),
       });
       return send(p, { title: 'Consumer proposed', body: secretsBox(r.consumer!, r.secret, r.accessToken, r.accessSecret) });
     } catch (e) {

@@ -23,8 +23,9 @@ function decode(value: string): string {
 export function oauthCredentials(req: Request): OAuthCredentials | null {
   const header = req.headers.authorization;
   if (!header) return null;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (bearer) return { kind: 'bearer', token: bearer[1]! };
+  // An empty or malformed Bearer header is a bad credential, not an anonymous request.
+  const bearer = /^Bearer(?:\s+(.*))?$/i.exec(header);
+  if (bearer) return { kind: 'bearer', token: (bearer[1] ?? '').trim() };
   if (!/^OAuth\s/i.test(header)) return null;
   const headerParams: Param[] = [];
   // RFC 5849 3.5.1: name="percent-encoded value" pairs separated by commas.

@@ -147,6 +147,19 @@ for (const backend of testBackends()) {
       await rejects(oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access), ip: '' }), 'mwoauth-invalid-authorization');
     });
 
+    test('OAuth 1.0a RSA-SHA1: a consumer registered with a public key signs with its private key', async () => {
+      const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      await rejects(oauth.proposeConsumer({ userId: owner, name: 'Rsa', version: '0', oauthVersion: 1, callbackUrl: 'https://tool.example/rsa', description: '', grants: [], rsaKey: 'not a key' }), 'mwoauth-invalid-rsa-key');
+      const c = await oauth.proposeConsumer({ userId: owner, name: 'Rsa', version: '1', oauthVersion: 1, callbackUrl: 'https://tool.example/rsa', description: '', grants: [], approve: true, rsaKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+      const rsaSigned = (key: crypto.KeyObject): SignedRequest => {
+        const params = Object.entries({ title: 'Special:OAuth/initiate', oauth_callback: 'oob', oauth_consumer_key: c.consumer!.key, oauth_nonce: crypto.randomBytes(8).toString('hex'), oauth_signature_method: 'RSA-SHA1', oauth_timestamp: String(Math.floor(Date.now() / 1000)) }).map(([name, value]) => ({ name, value }));
+        const signature = crypto.sign('RSA-SHA1', Buffer.from(signatureBaseString('POST', INDEX, params)), key).toString('base64');
+        return { method: 'POST', url: INDEX, params: [...params, { name: 'oauth_signature', value: signature }], ip: '' };
+      };
+      assert.match((await oauth.initiateOAuth1(rsaSigned(privateKey))).key, /^[0-9a-f]{32}$/);
+      await rejects(oauth.initiateOAuth1(rsaSigned(crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey)), 'mwoauth-invalid-authorization');
+    });
+
     test('OAuth 2.0: code + PKCE once, refresh rotation, client credentials, disabled consumers', async () => {
       const c = await oauth.proposeConsumer({ userId: owner, name: 'Two', version: '1', oauthVersion: 2, callbackUrl: 'https://tool.example/two', description: '', grants: ['editpage', 'highvolume'], approve: true });
       const clientId = c.consumer!.key;

@@ -2,6 +2,7 @@
  * OAuth consumers (the extension's Consumer and ConsumerSubmitControl): proposal with its checks,
  * the owner's updates, the administrators' approve/reject/disable, and who may use a consumer.
  */
+import crypto from 'node:crypto';
 import { invalidArgument, notFound, permissionDenied, alreadyExists, failedPrecondition } from '@quire/kit';
 import { ConsumerStage, type Consumer, type ConsumerSecrets, type ProposeConsumerRequest, type UpdateConsumerRequest, type ManageConsumerRequest } from '@quire/proto/wiki/auth/v1/oauth';
 import { GRANT_PERMISSIONS } from '../../grants.js';
@@ -73,6 +74,17 @@ function checkCallbackUrl(url: string, required: boolean): void {
   if (!/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)) throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
 }
 
+/** A PEM RSA public key (the extension's "mwoauth-invalid-rsa-key" otherwise). */
+function checkRsaKey(pem: string): void {
+  let key: crypto.KeyObject;
+  try {
+    key = crypto.createPublicKey(pem);
+  } catch {
+    throw invalidArgument('mwoauth-invalid-rsa-key', 'The key should be an RSA public key in PEM format.', { field: 'rsaKey' });
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw invalidArgument('mwoauth-invalid-rsa-key', 'The key should be an RSA public key in PEM format.', { field: 'rsaKey' });
+}
+
 /** Consumer::isUsableBy: approved, or still proposed and used by its owner; owner-only consumers only by the owner. */
 export function usableBy(c: ConsumerRow, userId: number): boolean {
   if (c.owner_only) return c.owner_id === userId && c.stage === ConsumerStage.CONSUMER_STAGE_APPROVED;
@@ -129,6 +141,7 @@ export class Consumers {
     if (req.oauthVersion !== 1 && req.oauthVersion !== 2) throw invalidArgument('mwoauth-invalid-field', 'The OAuth version must be 1 or 2.', { field: 'oauthVersion' });
     checkCallbackUrl(req.callbackUrl, !req.ownerOnly);
     if (req.rsaKey && req.oauthVersion !== 1) throw invalidArgument('mwoauth-invalid-field', 'RSA keys are for OAuth 1.0a consumers.', { field: 'rsaKey' });
+    if (req.rsaKey) checkRsaKey(req.rsaKey);
     const grants = normalizeGrants(req.grants);
     const approved = req.ownerOnly || req.approve;
     const row = await this.o.store.tx(async () => {

@@ -39,7 +39,7 @@ export class OAuthRequests {
     let consumer: ConsumerRow;
     let acceptance: AcceptanceRow;
     let grants: string[];
-    if (req.bearerToken) {
+    if (req.bearerToken || !req.signed) {
       const row = await this.oauth2.verifyBearer(req.bearerToken);
       const found = row?.acceptance_id ? await this.o.store.acceptanceById(row.acceptance_id) : null;
       const c = row ? await this.o.store.consumerById(row.consumer_id) : null;
@@ -47,15 +47,13 @@ export class OAuthRequests {
       consumer = c;
       acceptance = found;
       grants = row.grants;
-    } else if (req.signed) {
+    } else {
       try {
         ({ consumer, acceptance } = await this.oauth1.verifyAccess(req.signed));
       } catch (e) {
         throw invalidAuthorization((e as Error).message);
       }
       grants = acceptance.grants;
-    } else {
-      throw invalidAuthorization('No credentials');
     }
     const row = await this.o.accounts.o.users.byId(acceptance.user_id);
     if (!row) throw unauthenticated('mwoauth-invalid-authorization-invalid-user', 'The authorization headers in your request are for a user that does not exist here (E008)');
