@@ -20,7 +20,7 @@ for (const backend of testBackends()) {
     let svc: RunningService;
     let client: ContentServiceClient;
     let revId = 0;
-    const html = () => unary(client, client.getRevisionHtml, { revId });
+    const html = () => unary(client, client.getRevisionHtml, { title: '', revId });
     // A changed entry gets a new render time, as any rewrite does (the service memoizes per revision and render time).
     const setEntry = (sql: string, params: unknown[]) =>
       svc.runtime.db.query(`UPDATE ${svc.runtime.db.schema}.parser_cache SET ${sql}, pc_rendered_at = pc_rendered_at + interval '1 second' WHERE pc_rev_id = $1 AND pc_mode = 'parsoid'`, [revId, ...params]);
