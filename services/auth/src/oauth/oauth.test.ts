@@ -197,6 +197,12 @@ for (const backend of testBackends()) {
       assert.equal((await oauth.resolveOAuthRequest({ bearerToken: own.accessToken, ip: '' })).user!.name, 'Dana');
       const cc = await oauth.issueOAuth2Token({ grantType: 'client_credentials', clientId: own.consumer!.key, clientSecret: own.secret });
       assert.equal(cc.refreshToken, '');
+      // Identification only: the user, without any right.
+      const idOnly = await oauth.proposeConsumer({ userId: owner, name: 'Who', version: '1', oauthVersion: 2, description: '', grants: ['mwoauth-authonly'], ownerOnly: true });
+      assert.deepEqual(idOnly.consumer!.grants, ['mwoauth-authonly']);
+      const who = await oauth.resolveOAuthRequest({ bearerToken: idOnly.accessToken, ip: '' });
+      assert.equal(who.user!.name, 'Dana');
+      assert.deepEqual(who.user!.rights, []);
       // Disabled by an administrator: its tokens stop working.
       await oauth.manageConsumer({ performerId: admin, key: clientId, action: 'disable', reason: 'abuse' });
       await rejects(oauth.resolveOAuthRequest({ bearerToken: refreshed.accessToken, ip: '' }), 'mwoauth-invalid-authorization-not-approved');

@@ -60,9 +60,11 @@ export class OAuthRequests {
     if (!usableBy(consumer, row.id)) {
       throw unauthenticated('mwoauth-invalid-authorization-not-approved', `The app that you are trying to connect seems to be set up incorrectly. Contact the author of "${consumer.name}" for help.`);
     }
-    // Identification-only grants give no API rights beyond what an anonymous reader has.
-    const effective = grants.every((g) => AUTH_ONLY_GRANTS.includes(g)) ? [] : grants;
+    // Identification-only grants give no API rights at all ($wgGrantPermissions['mwoauth-authonly'] has none of the wiki's).
+    const authOnly = grants.every((g) => AUTH_ONLY_GRANTS.includes(g));
+    const effective = authOnly ? [] : grants;
     const user = await this.o.accounts.userRecord(row, req.ip, effective);
+    if (authOnly) user.rights = [];
     const sessionId = `oauth${this.sessionKey('session', acceptance)}`.slice(0, 64);
     await this.sessions.put(sessionId, {
       userId: row.id,
