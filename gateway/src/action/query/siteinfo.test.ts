@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { generalInfo, languageVariantsInfo, magicWordsInfo, namespaceAliasesInfo, namespacesInfo, parserListsInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
+import { generalInfo, interwikiMapInfo, languageVariantsInfo, magicWordsInfo, namespaceAliasesInfo, namespacesInfo, parserListsInfo, QUIRE_GENERATOR, statisticsInfo } from './siteinfo.js';
 import {
   dbReplLagInfo,
   defaultOptionsInfo,
@@ -122,6 +122,7 @@ test('magicwords, extensiontags, functionhooks and variables from the content se
     variables: ['pagename'],
     magicWords: [{ name: 'pagename', aliases: ['PAGENAME'], caseSensitive: true }, { name: 'notoc', aliases: ['__NOTOC__'], caseSensitive: false }],
     fileExtensions: [],
+    interwikis: [{ prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', language: 'Deutsch' }, { prefix: 'rel', url: '//example.org/$1', language: '' }],
     languageVariants: [{ language: 'sr', variants: [{ variant: 'sr', fallbacks: ['sr-ec'] }, { variant: 'sr-el', fallbacks: ['sr'] }] }],
   };
   assert.deepEqual(stripMeta(magicWordsInfo(info)), [
@@ -132,6 +133,12 @@ test('magicwords, extensiontags, functionhooks and variables from the content se
   const variants = languageVariantsInfo(info);
   assert.deepEqual(stripMeta(variants), { sr: { sr: { fallbacks: ['sr-ec'] }, 'sr-el': { fallbacks: ['sr'] } } });
   assert.deepEqual([variants._type, variants._kvpkeyname], ['kvp', 'code']);
+  assert.deepEqual(stripMeta(interwikiMapInfo(info, undefined)), [
+    { prefix: 'de', language: 'Deutsch', url: 'https://de.wikipedia.org/wiki/$1', protorel: false },
+    { prefix: 'rel', url: '//example.org/$1', protorel: true },
+  ]);
+  assert.deepEqual(stripMeta(interwikiMapInfo(info, 'local')), []);
+  assert.equal(interwikiMapInfo(info, '!local').length, 2);
 });
 
 test('usergroups: rights per group; with numberingroup a size except for "*" and autoconfirmed, after the rights', () => {

@@ -169,7 +169,7 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
-  'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
+  'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
   'restrictions', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
 ] as const;
 
@@ -178,6 +178,21 @@ export function magicWordsInfo(info: GetParserInfoResponse): ResultObject[] {
   return setIndexedTagName(
     info.magicWords.map((m) => ({ name: m.name, aliases: setIndexedTagName([...m.aliases], 'alias'), 'case-sensitive': m.caseSensitive })),
     'magicword',
+  );
+}
+
+/** ApiQuerySiteinfo::appendInterwikiMap: prefix, language (interlanguage links), url, protorel. */
+export function interwikiMapInfo(info: GetParserInfoResponse, filter: string | undefined): ResultObject[] {
+  const entries = filter === 'local' ? [] : info.interwikis;
+  return setIndexedTagName(
+    entries.map((iw) => {
+      const vals: ResultObject = { prefix: iw.prefix };
+      if (iw.language) vals.language = iw.language;
+      vals.url = iw.url;
+      vals.protorel = iw.url.startsWith('//');
+      return vals;
+    }),
+    'iw',
   );
 }
 
@@ -211,7 +226,13 @@ export const siteinfoModule: ModuleDecl = {
   summary: 'Return general information about the site.',
   params: {
     prop: { type: SITEINFO_PROPS, multi: true, default: 'general', help: 'Which information to get.' },
+    // Quire's map has no local entries (no iw_local flag), so "local" lists none.
+    filteriw: { type: ['local', '!local'], help: 'Return only local or only nonlocal entries of the interwiki map.' },
+    // One database: every server's lag is the one listed anyway.
+    showalldb: { type: 'boolean', default: false, help: 'List all database servers, not just the one lagging the most.' },
     numberingroup: { type: 'boolean', default: false, help: 'Lists the number of users in user groups.' },
+    // Only affects the languages prop, which is not offered.
+    inlanguagecode: { type: 'string', help: 'Language code for localised language names (best effort) and skin names.' },
   },
   flags: {},
   examples: {
@@ -234,6 +255,9 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'specialpagealiases':
           run.data.specialpagealiases = specialPageAliasesInfo();
+          break;
+        case 'interwikimap':
+          run.data.interwikimap = interwikiMapInfo(await deps.clients.content.getParserInfo(), ctx.params.filteriw as string | undefined);
           break;
         case 'languagevariants':
           run.data.languagevariants = languageVariantsInfo(await deps.clients.content.getParserInfo());

@@ -44,3 +44,10 @@ test('language variants: the languages the renderer converts (Serbian), with Med
     },
   ]);
 });
+
+test('interwiki map: every prefix the renderer links, interlanguage ones with their language name', () => {
+  const byPrefix = new Map(info.interwikis.map((i) => [i.prefix, i]));
+  assert.ok(info.interwikis.length > 50);
+  assert.deepEqual(byPrefix.get('de'), { prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', language: 'Deutsch' });
+  assert.deepEqual(byPrefix.get('arxiv'), { prefix: 'arxiv', url: 'https://www.arxiv.org/abs/$1', language: '' });
+});

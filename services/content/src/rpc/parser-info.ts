@@ -1,6 +1,6 @@
 /*
  * GetParserInfo (meta=siteinfo extensiontags, functionhooks, variables, magicwords,
- * fileextensions, languagevariants): MediaWiki 1.39's lists (magicwords.json, its English magic
+ * fileextensions, languagevariants, interwikimap): MediaWiki 1.39's lists (magicwords.json, its English magic
  * words with their synonyms, its variant fallbacks) kept to what Quire's renderer really handles —
  * variables are probed through the renderer's own magicVariable, parser functions, tags and
  * variant languages come from its tables.
@@ -11,6 +11,7 @@ import { FILE_EXTENSIONS } from '../files/mime.js';
 import { Expander } from '../render/expand.js';
 import { FUNCTION_NAMES, magicVariable } from '../render/functions.js';
 import { EXTENSION_TAGS } from '../render/preprocess.js';
+import { INTERWIKI } from '../render/render.js';
 import { hasVariants } from '../render/variants/index.js';
 import type { PageLookup } from '../render/types.js';
 import type { TitleCodec } from '../title/codec.js';
@@ -57,5 +58,6 @@ export function parserInfo(codec: TitleCodec): GetParserInfoResponse {
     languageVariants: Object.entries(MEDIAWIKI.languagevariants)
       .filter(([language]) => hasVariants(language))
       .map(([language, variants]) => ({ language, variants: Object.entries(variants).map(([variant, v]) => ({ variant, fallbacks: v.fallbacks })) })),
+    interwikis: Object.entries(INTERWIKI).map(([prefix, iw]) => ({ prefix, url: iw.url, language: iw.language ?? '' })),
   };
 }

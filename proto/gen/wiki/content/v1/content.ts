@@ -532,6 +532,16 @@ export interface GetParserInfoResponse {
   fileExtensions: string[];
   /** languages whose text the renderer converts */
   languageVariants: LanguageVariants[];
+  /** the interwiki map the renderer links with */
+  interwikis: InterwikiPrefix[];
+}
+
+export interface InterwikiPrefix {
+  prefix: string;
+  /** with $1 for the title */
+  url: string;
+  /** interlanguage prefixes: the language's own name; else "" */
+  language: string;
 }
 
 export interface LanguageVariants {
@@ -4866,6 +4876,7 @@ function createBaseGetParserInfoResponse(): GetParserInfoResponse {
     magicWords: [],
     fileExtensions: [],
     languageVariants: [],
+    interwikis: [],
   };
 }
 
@@ -4888,6 +4899,9 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     }
     for (const v of message.languageVariants) {
       LanguageVariants.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.interwikis) {
+      InterwikiPrefix.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -4953,6 +4967,14 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
             message.languageVariants.push(LanguageVariants.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.interwikis.push(InterwikiPrefix.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4995,6 +5017,9 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
         : globalThis.Array.isArray(object?.language_variants)
         ? object.language_variants.map((e: any) => LanguageVariants.fromJSON(e))
         : [],
+      interwikis: globalThis.Array.isArray(object?.interwikis)
+        ? object.interwikis.map((e: any) => InterwikiPrefix.fromJSON(e))
+        : [],
     };
   },
 
@@ -5018,6 +5043,9 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     if (message.languageVariants?.length) {
       obj.languageVariants = message.languageVariants.map((e) => LanguageVariants.toJSON(e));
     }
+    if (message.interwikis?.length) {
+      obj.interwikis = message.interwikis.map((e) => InterwikiPrefix.toJSON(e));
+    }
     return obj;
   },
 
@@ -5032,6 +5060,108 @@ export const GetParserInfoResponse: MessageFns<GetParserInfoResponse> = {
     message.magicWords = object.magicWords?.map((e) => MagicWord.fromPartial(e)) || [];
     message.fileExtensions = object.fileExtensions?.map((e) => e) || [];
     message.languageVariants = object.languageVariants?.map((e) => LanguageVariants.fromPartial(e)) || [];
+    message.interwikis = object.interwikis?.map((e) => InterwikiPrefix.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseInterwikiPrefix(): InterwikiPrefix {
+  return { prefix: "", url: "", language: "" };
+}
+
+export const InterwikiPrefix: MessageFns<InterwikiPrefix> = {
+  encode(message: InterwikiPrefix, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.prefix !== "") {
+      writer.uint32(10).string(message.prefix);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.language !== "") {
+      writer.uint32(26).string(message.language);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InterwikiPrefix {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInterwikiPrefix();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InterwikiPrefix {
+    return {
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      language: isSet(object.language) ? globalThis.String(object.language) : "",
+    };
+  },
+
+  toJSON(message: InterwikiPrefix): unknown {
+    const obj: any = {};
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InterwikiPrefix>, I>>(base?: I): InterwikiPrefix {
+    return InterwikiPrefix.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InterwikiPrefix>, I>>(object: I): InterwikiPrefix {
+    const message = createBaseInterwikiPrefix();
+    message.prefix = object.prefix ?? "";
+    message.url = object.url ?? "";
+    message.language = object.language ?? "";
     return message;
   },
 };
@@ -23884,7 +24014,7 @@ export const ContentServiceService = {
   },
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions, languagevariants).
+   * variables, magicwords, fileextensions, languagevariants, interwikimap).
    */
   getParserInfo: {
     path: "/wiki.content.v1.ContentService/GetParserInfo" as const,
@@ -24446,7 +24576,7 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
   getReplicationLag: handleUnaryCall<GetReplicationLagRequest, GetReplicationLagResponse>;
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions, languagevariants).
+   * variables, magicwords, fileextensions, languagevariants, interwikimap).
    */
   getParserInfo: handleUnaryCall<GetParserInfoRequest, GetParserInfoResponse>;
   /**
@@ -24686,7 +24816,7 @@ export interface ContentServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * What the renderer and the file store support (siteinfo extensiontags, functionhooks,
-   * variables, magicwords, fileextensions, languagevariants).
+   * variables, magicwords, fileextensions, languagevariants, interwikimap).
    */
   getParserInfo(
     request: GetParserInfoRequest,
