@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Mwn } from 'mwn';
 import { apiUrl, BULK_COUNT, BULK_PREFIX, bulkTitle, check, equal, eventually, inParallel, runId, runSteps, sleep, uniquePng, wiki } from './_workflow.mjs';
 
-const options = { apiUrl, silent: true, userAgent: 'quire-conformance (mwn)', defaultParams: { maxlag: undefined } };
+const options = { apiUrl, silent: true, userAgent: 'quire-conformance (mwn)' };
 const bot = new Mwn({ ...options, username: wiki.botUser, password: wiki.botPassword });
 const human = new Mwn(options);
 const anonymous = new Mwn(options);
