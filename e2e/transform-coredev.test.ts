@@ -84,6 +84,10 @@ for (const backend of testBackends()) {
       assert.equal(moved.status, 307);
       assert.equal(moved.headers.get('location'), `${wiki.baseUrl}${PREFIX}/wikitext/to/html/Transform%20source/${revId}?body_only=1`);
       assert.equal(moved.headers.get('cache-control'), 'private,no-cache,s-maxage=0');
+      // A form nests `original[title]` as PHP's $_POST does.
+      const movedByForm = await wiki.post(`${PREFIX}/wikitext/to/html/`, { 'original[title]': 'Transform source' });
+      assert.equal(movedByForm.status, 307);
+      assert.equal(movedByForm.headers.get('location'), `${wiki.baseUrl}${PREFIX}/wikitext/to/html/Transform%20source/${revId}`);
 
       const stored = await postJson(`/wikitext/to/html/Transform_source/${revId}`, {});
       assert.equal(stored.status, 200);

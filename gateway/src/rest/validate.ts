@@ -155,6 +155,32 @@ function validateFields(fields: Record<string, BodyFieldDecl>, data: Record<stri
   }
 }
 
+/** PHP's limit on bracket nesting in form field names (max_input_nesting_level). */
+const MAX_FORM_NESTING = 64;
+
+/**
+ * Stores a form field as PHP's $_POST does: `a[b][]=v` nests (an empty index appends), and
+ * spaces and dots in the base name become underscores. Arrays are objects keyed by index.
+ */
+function setFormField(data: Record<string, unknown>, name: string, value: unknown): void {
+  const trimmed = name.trimStart();
+  // A `[` never closed is part of the name (as an underscore), not an index.
+  const m = trimmed.includes(']') ? /^([^[]+)((?:\[[^\]]*\])*)/.exec(trimmed) : /^(.+)()$/.exec(trimmed.replace(/^\[.*/, ''));
+  if (!m) return;
+  const base = m[1]!.replace(/[ .[]/g, '_');
+  const indexes = [...m[2]!.matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]!).slice(0, MAX_FORM_NESTING);
+  let container = data;
+  let key = base;
+  for (const index of indexes) {
+    const existing = container[key];
+    const next = typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : {};
+    container[key] = next;
+    container = next;
+    key = index !== '' ? index : String(Object.keys(next).filter((k) => /^\d+$/.test(k)).reduce((max, k) => Math.max(max, Number(k) + 1), 0));
+  }
+  container[key] = value;
+}
+
 /** Form fields are strings: integer and boolean fields are read as MediaWiki reads such parameters. */
 function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: Iterable<[string, string]>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
@@ -162,7 +188,7 @@ function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: Iterable<
     const decl = fields[k];
     if (decl?.type === 'integer' && /^[+-]?\d+$/.test(v)) data[k] = Number(v);
     else if (decl?.type === 'boolean') data[k] = TRUE_VALUES.includes(v.toLowerCase());
-    else data[k] = v;
+    else setFormField(data, k, v);
   }
   return data;
 }
