@@ -81,8 +81,20 @@ export function dbReplLagInfo(lag: { lagSeconds: number; host: string }): Result
   return setIndexedTagName([{ host: '', lag: lag.lagSeconds }], 'db');
 }
 
-export function defaultOptionsInfo(): ResultObject {
-  return setArrayType({ ...DEFAULT_USER_OPTIONS }, 'assoc');
+/**
+ * DefaultOptionsLookup: the account defaults, with `variant-<lang>` for each language with
+ * variants after `variant`, and `searchNs<id>` for every namespace from 0 (only what
+ * $wgNamespacesToBeSearchedDefault names is 1).
+ */
+export function defaultOptionsInfo(namespaceIds: readonly number[], variantLanguages: readonly string[]): ResultObject {
+  const out: ResultObject = {};
+  for (const [name, value] of Object.entries(DEFAULT_USER_OPTIONS)) {
+    if (name.startsWith('searchNs')) continue;
+    out[name] = value;
+    if (name === 'variant') for (const lang of variantLanguages) out[`variant-${lang}`] = lang;
+  }
+  for (const id of [...namespaceIds].filter((n) => n >= 0).sort((a, b) => a - b)) out[`searchNs${id}`] = DEFAULT_USER_OPTIONS[`searchNs${id}`] ?? 0;
+  return setArrayType(out, 'assoc');
 }
 
 interface PackageLock {

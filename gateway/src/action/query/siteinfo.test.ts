@@ -108,11 +108,15 @@ test('extensions name Quire (not generator), with its package version', () => {
   assert.equal(quire?.version, pkg.version);
 });
 
-test('defaultoptions are the defaults every account starts with', () => {
-  const defaults = stripMeta(defaultOptionsInfo()) as Record<string, unknown>;
+test('defaultoptions are the defaults every account starts with, variants and searched namespaces included', () => {
+  const defaults = stripMeta(defaultOptionsInfo([-2, -1, 0, 1, 2, 14], ['sr'])) as Record<string, unknown>;
   assert.equal(defaults.skin, 'vector');
   assert.equal(defaults.watchdefault, 1);
   assert.equal(defaults['search-match-redirect'], true);
+  const keys = Object.keys(defaults);
+  // MediaWiki's order: …, language, variant, variant-<lang>…, searchNs<id>… (namespaces from 0).
+  assert.deepEqual(keys.slice(keys.indexOf('variant')), ['variant', 'variant-sr', 'searchNs0', 'searchNs1', 'searchNs2', 'searchNs14']);
+  assert.deepEqual([defaults['variant-sr'], defaults.searchNs0, defaults.searchNs1, defaults.searchNs14], ['sr', 1, 0, 0]);
 });
 
 test('magicwords, extensiontags, functionhooks and variables from the content service answer', () => {

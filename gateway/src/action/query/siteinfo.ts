@@ -301,7 +301,13 @@ export const siteinfoModule: ModuleDecl = {
           run.data.protocols = protocolsInfo();
           break;
         case 'defaultoptions':
-          run.data.defaultoptions = defaultOptionsInfo();
+        {
+          const [namespaces, parser] = await Promise.all([deps.site.namespaces(), deps.clients.content.getParserInfo()]);
+          run.data.defaultoptions = defaultOptionsInfo(
+            namespaces.namespaces.map((n) => n.id),
+            parser.languageVariants.map((l) => l.language),
+          );
+        }
           break;
         case 'uploaddialog':
           run.data.uploaddialog = uploadDialogInfo();
