@@ -143,9 +143,15 @@ for (const backend of testBackends()) {
       assert.equal(gone.json().message, 'The specified revision is deleted or suppressed.');
     });
 
-    test('bodies it cannot read are client errors', async () => {
-      assert.equal((await wiki.request('POST', `${PREFIX}/wikitext/to/html/`, 'x', { headers: { 'content-type': 'text/plain' } })).status, 415);
-      assert.equal((await wiki.request('POST', `${PREFIX}/wikitext/to/html/`, '{', { headers: { 'content-type': 'application/json' } })).status, 400);
+    test('bodies it cannot read are client errors, in ParsoidHandler::getParsedBody words', async () => {
+      const plain = await wiki.request('POST', `${PREFIX}/wikitext/to/html/`, 'x', { headers: { 'content-type': 'text/plain' } });
+      assert.deepEqual(plain.json(), { message: 'Unsupported Media Type', httpCode: 415, httpReason: 'Unsupported Media Type' });
+      for (const text of ['{', '"x"', 'null']) {
+        const r = await wiki.request('POST', `${PREFIX}/wikitext/to/html/`, text, { headers: { 'content-type': 'application/json' } });
+        assert.deepEqual(r.json(), { message: 'Payload does not JSON decode to an array.', httpCode: 400, httpReason: 'Bad Request' }, text);
+      }
+      // A JSON list is a PHP array too: it just holds no wikitext.
+      assert.equal((await postJson('/wikitext/to/html/', ['x'])).json().message, 'No title or wikitext was provided.');
       assert.equal((await wiki.request('POST', `${PREFIX}/wikitext/to/html/`, 'x', { headers: { 'content-type': 'multipart/form-data' } })).status, 400);
       // Source that is not text is no source.
       assert.equal((await postJson('/wikitext/to/html/', { wikitext: ['a'] })).status, 400);

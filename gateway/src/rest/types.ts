@@ -83,6 +83,12 @@ export interface BodySchema<F extends Record<string, BodyFieldDecl> = Record<str
   /** Accepted request Content-Types; anything else is a 415. */
   contentTypes: readonly BodyContentType[];
   fields: F;
+  /**
+   * The handler decodes its body itself as a PHP array (ParsoidHandler::getParsedBody) instead of
+   * through MediaWiki's JsonBodyValidator: its own 415 and 400 messages, and a JSON list is
+   * accepted (as the object of its indexes).
+   */
+  phpArray?: { unsupportedType: string; notAnArray: string };
 }
 
 /**

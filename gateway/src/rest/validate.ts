@@ -228,7 +228,9 @@ export async function validateBody(schema: BodySchema, contentTypeHeader: string
   if (ct === '') {
     throw new RestError(415, 'A Content-Type header must be supplied with a request payload.', { error: 'no-content-type' }, { localized: false });
   }
+  const php = schema.phpArray;
   if (!(schema.contentTypes as readonly string[]).includes(ct)) {
+    if (php) throw new RestError(415, php.unsupportedType, {}, { localized: false });
     throw new RestError(415, 'Unsupported Content-Type', { content_type: ct }, { localized: false });
   }
   let data: unknown;
@@ -240,8 +242,11 @@ export async function validateBody(schema: BodySchema, contentTypeHeader: string
     try {
       data = JSON.parse(raw.toString('utf8'));
     } catch (e) {
+      if (php) throw new RestError(400, php.notAnArray, {}, { localized: false });
       throw new RestError(400, `Parsing request body as JSON failed: ${(e as Error).message}`);
     }
+    if (php && Array.isArray(data)) data = { ...data };
+    else if (php && (typeof data !== 'object' || data === null)) throw new RestError(400, php.notAnArray, {}, { localized: false });
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new RestError(400, 'Bad request body, must be a JSON object.');

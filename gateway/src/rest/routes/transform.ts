@@ -43,6 +43,7 @@ const missingRevision = () => parsoidError(404, 'The specified revision does not
 /** The body every transform accepts: ParsoidHandler::getParsedBody reads these three types. */
 const transformBody = {
   contentTypes: [JSON_CONTENT_TYPE, FORM_CONTENT_TYPE, MULTIPART_CONTENT_TYPE],
+  phpArray: { unsupportedType: 'Unsupported Media Type', notAnArray: 'Payload does not JSON decode to an array.' },
   fields: {
     wikitext: { type: 'any', description: 'The wikitext to transform: a string, or {body, headers}' },
     html: { type: 'any', description: 'The HTML to transform: a string, or {body, headers}' },
