@@ -167,10 +167,38 @@ def refusals():
     return 'wrong secret, replayed nonce, expired timestamp: mwoauth-invalid-authorization'
 
 
+def authenticate_again():
+    # An identification-only consumer: the second "authenticate" skips the consent page.
+    page = browser.get(INDEX, params={'title': 'Special:OAuthConsumerRegistration/propose'}).text
+    r = post_form(page, 'OAuthConsumerRegistration', {
+        'wpname': f'Conformance mwoauth identify {RUN}', 'wpversion': '1.0', 'wpdescription': 'identity only',
+        'wpoauthVersion': '1', 'wpcallbackUrl': CALLBACK, 'wpgranttype': 'authonly',
+    })
+    values = [html.unescape(c) for c in re.findall(r'<code>([^<]*)</code>', r.text)]
+    check(len(values) >= 2, f'registration result: {values}')
+    consumer = mwoauth.ConsumerToken(values[0], values[1])
+    manage = browser.get(INDEX, params={'title': 'Special:OAuthManageConsumers/proposed'}).text
+    check('is now approved' in post_form(manage, 'OAuthManageConsumers', {'wpconsumerKey': values[0], 'wpaction': 'approve', 'wpreason': ''}).text, 'approval')
+    redirect, request_token = mwoauth.initiate(INDEX, consumer, user_agent=UA['User-Agent'])
+    answer = post_form(browser.get(redirect).text, 'Special:OAuth', {'wpAllow': '1'})
+    access = mwoauth.complete(INDEX, consumer, request_token, urlparse(answer.headers['Location']).query, user_agent=UA['User-Agent'])
+    identity = mwoauth.identify(INDEX, consumer, access, user_agent=UA['User-Agent'])
+    equal(identity['grants'], ['mwoauth-authonly'], 'grants')
+    r = api(OAuth1(consumer.key, client_secret=consumer.secret, resource_owner_key=access.key, resource_owner_secret=access.secret), action='query', meta='userinfo', uiprop='rights')
+    equal(r.get('error', {}).get('code'), 'readapidenied', 'an API read with identification-only grants')
+    redirect, request_token = mwoauth.initiate(INDEX, consumer, user_agent=UA['User-Agent'])
+    again = browser.get(redirect, allow_redirects=False)
+    equal(again.status_code, 302, 'the second authenticate goes straight back')
+    access2 = mwoauth.complete(INDEX, consumer, request_token, urlparse(again.headers['Location']).query, user_agent=UA['User-Agent'])
+    equal(access2.key, access.key, 'the same authorization')
+    return 'no consent page the second time'
+
+
 sys.exit(run_steps([
     ('log in and register a 1.0a consumer on the special pages', login_and_register),
     ('initiate → authorize (consent page) → token', handshake),
     ('identify: a JWT signed with the consumer secret', identify),
     ('signed action API requests: grants ∩ rights, CSRF token', signed_requests),
     ('wrong secret, replayed nonce and old timestamp are refused', refusals),
+    ('identification only: no rights; authenticate again skips the consent page', authenticate_again),
 ]))

@@ -25,6 +25,7 @@ import { oauthCredentials, signedRequest } from './verify.js';
 const PAGES = ['OAuth', 'OAuthConsumerRegistration', 'OAuthManageConsumers', 'OAuthManageMyGrants'] as const;
 type OAuthPage = (typeof PAGES)[number];
 
+const AUTH_ONLY = ['mwoauth-authonly', 'mwoauth-authonlyprivate'];
 const STAGE_NAMES: Record<number, string> = { 0: 'proposed', 1: 'approved', 2: 'rejected', 3: 'expired', 4: 'disabled' };
 const GRANT_TEXT: Record<string, string> = { ...GRANT_LABELS, 'mwoauth-authonly': 'User identity verification only, no ability to read pages or act on a user’s behalf.', 'mwoauth-authonlyprivate': 'User identity verification only, with access to real name and email address.' };
 
@@ -145,6 +146,16 @@ async function consentPage(p: PageRequest): Promise<void> {
     return send(p, { title: 'OAuth error', status: 400, body: messageBox('error', `An error occurred in the OAuth protocol: ${errorText(e)}`) });
   }
 
+  // SpecialMWOAuth: "authenticate" of an identification-only consumer the user already
+  // authorized with the same grants goes straight back to the app.
+  if (!isOAuth2 && p.subpage === 'authenticate' && p.method === 'GET' && consumer.grants.every((g) => AUTH_ONLY.includes(g))) {
+    const existing = (await oauth.listAuthorizations(p.caller.user.id)).find((a) => a.consumer?.key === consumer.key);
+    if (existing && existing.grants.every((g) => consumer.grants.includes(g))) {
+      const r = await oauth.authorizeOAuth1({ userId: p.caller.user.id, consumerKey: consumer.key, requestToken: param(p, 'oauth_token'), approve: true });
+      return redirect(p, r.callbackUrl);
+    }
+  }
+
   if (p.method === 'POST') {
     if (!(await validCsrf(p))) return send(p, { title: 'OAuth error', status: 400, body: messageBox('error', SESSION_FAILURE) });
     const approve = field(p, 'wpAllow') !== '';
@@ -224,6 +235,8 @@ ${hidden('wpEditToken', await csrfToken(p))}
 <label class="field"><input type="checkbox" name="wpcallbackIsPrefix" value="1"${v('wpcallbackIsPrefix') ? new SafeHtml(' checked') : ''}> Allow consumer to specify a callback in requests and use "callback" URL above as a required prefix</label>
 <label class="field" for="wprsaKey">OAuth 1.0a: RSA public key (PEM), to sign with RSA-SHA1 instead of the secret</label><textarea id="wprsaKey" name="wprsaKey">${v('wprsaKey')}</textarea>
 <label class="field"><input type="checkbox" name="wpoauth2IsPublic" value="1"${v('wpoauth2IsPublic') ? new SafeHtml(' checked') : ''}> OAuth 2.0: a public client (no secret; PKCE only)</label>
+<label class="field" for="wpgranttype">Types of grants being requested</label>
+<select id="wpgranttype" name="wpgranttype"><option value="normal">Request authorization for specific permissions</option><option value="authonly"${v('wpgranttype') === 'authonly' ? new SafeHtml(' selected') : ''}>User identity verification only, no ability to read pages or act on a user's behalf</option><option value="authonlyprivate"${v('wpgranttype') === 'authonlyprivate' ? new SafeHtml(' selected') : ''}>User identity verification only with access to real name and email address</option></select>
 <p><strong>Applicable grants:</strong></p>
 ${grantCheckboxes(grantsFromForm(fields(p, 'wpgrants[]')))}
 <button type="submit">Propose consumer</button>
@@ -247,7 +260,8 @@ async function registrationPage(p: PageRequest): Promise<void> {
         callbackUrl: field(p, 'wpcallbackUrl'),
         callbackIsPrefix: field(p, 'wpcallbackIsPrefix') !== '',
         oauthVersion: field(p, 'wpoauthVersion') === '2' ? 2 : 1,
-        grants: grantsFromForm(fields(p, 'wpgrants[]')),
+        // ConsumerSubmitControl: an identification-only grant type replaces the checked grants.
+        grants: AUTH_ONLY.includes(`mwoauth-${field(p, 'wpgranttype')}`) ? [`mwoauth-${field(p, 'wpgranttype')}`] : grantsFromForm(fields(p, 'wpgrants[]')),
         ownerOnly: field(p, 'wpownerOnly') !== '',
         oauth2Public: field(p, 'wpoauth2IsPublic') !== '',
         rsaKey: field(p, 'wprsaKey').trim(),
