@@ -61,6 +61,18 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000: a parameter with it is refused ("invalid byte sequence"),
+ * and PGlite's socket server even drops the connection. It becomes U+FFFD, the replacement
+ * character MediaWiki's UtfNormal uses for what it cannot keep; no stored text contains U+0000,
+ * so a lookup finds the same (nothing) either way.
+ */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '\ufffd') : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  return value;
+}
+
 interface OpenTx {
   client: pg.PoolClient;
   afterCommit: (() => void)[];
@@ -88,6 +100,13 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
     await server.start();
     const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
     pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
+    // PGlite is one backend whose session outlives a dropped socket connection: a new client must
+    // not inherit its open transaction or its prepared statements (the client would prepare them
+    // again and fail with "prepared statement already exists" from then on). pg runs this first;
+    // ROLLBACK outside a transaction is only a warning.
+    pool.on('connect', (client) => {
+      client.query('ROLLBACK; DEALLOCATE ALL').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
+    });
     log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
     return {
       pool,
@@ -144,6 +163,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
 
   const query = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
     const target = openTx.getStore()?.client ?? pool;
+    if (params) params = params.map(withoutNul);
     const name = params && params.length > 0 ? statementName(text) : undefined;
     const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
