@@ -133,7 +133,8 @@ async function main(): Promise<void> {
         seenRestarts = wiki.restarts.length;
         return wiki.process.exitCode === null && !fresh;
       },
-      onProgress: (f) => process.stdout.write(`  ${f.requests} requests, ${f.failures.length} failures, max ${Math.round(f.maxLatencyMs)} ms\n`),
+      // Each snapshot's figures (failures listed once, at the end), so a run stopped early still reports.
+      onProgress: (f) => process.stdout.write(formatFigures({ ...f, failures: [] }).split('\n').slice(0, 3).map((l) => `  ${l}`).join('\n') + `\n  failures so far: ${f.failures.length}\n`),
     });
   } finally {
     await wiki?.stop();
