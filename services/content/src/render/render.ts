@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type { TitleCodec } from '../title/codec.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_SPECIAL } from '../title/namespaces.js';
 import { redirectTarget } from '../content/wikitext.js';
-import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, type StripItem } from './expand.js';
+import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, safeEncodeAttr, sanitizeAttributes } from './sanitizer.js';
@@ -286,9 +286,18 @@ export class Renderer {
     return { kind: 'title', title, fragment };
   }
 
+  /**
+   * An option as its source text (Parsoid's optList `ak`): extension tags back to their source,
+   * and no marker left that a later pass would turn into markup inside the attribute.
+   */
+  private sourceText(text: string): string {
+    const unstripped = text.replace(STRIP_RE, (_all, n: string) => this.exp.strip[Number(n)]?.src ?? '');
+    return stripTransclusionMarkers(unstripped).replace(/\x7fL\d+\x7f/g, '');
+  }
+
   /** Text for alt and title attributes from rendered caption HTML (Parser::stripAltText). */
   private plainText(html: string): string {
-    return decodeHtml(stripTags(this.unstripAll(html))).trim();
+    return decodeHtml(stripTags(stripTransclusionMarkers(this.unstripAll(html)))).trim();
   }
 
   private renderFile(t: TitleRef, rest: string | undefined): string {
@@ -308,7 +317,7 @@ export class Renderer {
     for (const p of params) {
       const v = p.trim();
       let m: RegExpExecArray | null;
-      optList.push({ ck: imageOptionKind(v), ak: p });
+      optList.push({ ck: imageOptionKind(v), ak: this.sourceText(p) });
       if (/^(?:thumb|thumbnail)$/.test(v)) frame = 'thumb';
       else if (/^(?:frame|framed|enframed)$/.test(v)) frame = 'frame';
       else if (v === 'frameless') frame = 'frameless';
@@ -839,6 +848,10 @@ export class Renderer {
       limits,
     };
   }
+}
+
+function stripTransclusionMarkers(s: string): string {
+  return s.replace(TRANSCLUSION_OPEN_RE, '').replace(TRANSCLUSION_CLOSE_RE, '');
 }
 
 /** Parsoid's canonical key of an image option (its optList `ck`). */

@@ -44,17 +44,24 @@ export function escapeAttr(v: string): string {
   return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-const WIKI_SIGNIFICANT: Record<string, string> = {
-  '{': '&#123;', '}': '&#125;', '[': '&#91;', ']': '&#93;', '|': '&#124;', "'": '&#39;', '*': '&#42;', '#': '&#35;', ':': '&#58;', ';': '&#59;',
-  '_': '&#95;', '~': '&#126;', '=': '&#61;', '!': '&#33;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;',
-};
+/** Sanitizer::safeEncodeAttribute's armour: what later passes (links, templates, magic links) would act on. */
+const WIKI_SIGNIFICANT: Record<string, string> = { '{': '&#123;', '}': '&#125;', '[': '&#91;', ']': '&#93;', '|': '&#124;', _: '&#95;', ISBN: '&#73;SBN', RFC: '&#82;FC', PMID: '&#80;MID' };
+const PROTOCOL_RE = new RegExp(`(?:${URL_PROTOCOLS_PATTERN})`, 'gi');
 
 /**
- * Sanitizer::safeEncodeAttribute: also encodes wikitext-significant characters, so that the
- * later passes (links, quotes, free URLs) can never act inside an attribute value.
+ * Sanitizer::safeEncodeAttribute (as MediaWiki 1.39's output shows it): the value HTML-escaped
+ * (quotes included), line breaks and tabs as references, then the characters and words that
+ * later passes (links, quotes, templates, magic links, free URLs) would act on, and the colon of
+ * every URL protocol, so that no later pass can act inside an attribute value.
  */
 export function safeEncodeAttr(v: string): string {
-  return escapeAttr(v).replace(/[{}[\]|'*#:;_~=!\n\r\t]/g, (c) => WIKI_SIGNIFICANT[c]!);
+  return escapeAttr(v)
+    .replace(/'/g, '&#39;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;')
+    .replace(/[{}[\]|_]|ISBN|RFC|PMID/g, (c) => WIKI_SIGNIFICANT[c]!)
+    .replace(PROTOCOL_RE, (p) => p.replace(':', '&#58;'));
 }
 
 export function escapeHtml(v: string): string {
@@ -91,7 +98,8 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
   const out = new Map<string, string>();
   for (const m of raw.matchAll(ATTR_RE)) {
     const name = m[1]!.toLowerCase();
-    const value = decodeAttrEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    // Sanitizer::decodeTagAttributes: whitespace runs become one space and the ends are trimmed, before references are decoded.
+    const value = decodeAttrEntities((m[2] ?? m[3] ?? m[4] ?? '').replace(/[\t\r\n ]+/g, ' ').trim());
     const isData = /^data-(?!ooui|mw|parsoid)[a-z0-9_.:-]+$/i.test(name) && !/[:]/.test(name.slice(5, 6));
     const isAria = /^aria-[a-z]+$/.test(name);
     if (!allowed.includes(name) && !extra.includes(name) && !isData && !isAria) continue;
