@@ -80,7 +80,8 @@ for (const backend of testBackends()) {
       const found = (await wiki.rest(`/v1/search/page?q=${word}`)).json().pages;
       assert.deepEqual(
         found.map((p: any) => [p.title, p.excerpt]),
-        [['Fresh page', `It mentions <span class='searchmatch'>${word}</span> once.`]],
+        // The matching lines, each ending in a newline, as MediaWiki's highlighter shows them.
+        [['Fresh page', `It mentions <span class='searchmatch'>${word}</span> once.\n`]],
       );
       const prefixed = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'Fresh pa', formatversion: '2' })).json();
       assert.deepEqual(prefixed.query.prefixsearch.map((p: any) => p.title), ['Fresh page']);

@@ -11,8 +11,9 @@ import type {
   TitleMatch,
 } from '@quire/proto/wiki/search/v1/search';
 import { invalidArgument } from '@quire/kit';
-import { MATCH_OPEN, type IndexDoc, type Match, type SearchBackend, type SortOrder } from './backend.js';
+import type { IndexDoc, Match, SearchBackend, SortOrder } from './backend.js';
 import { isEmptyQuery, parseQuery, type NamespaceLookup } from './query/parser.js';
+import { mediaWikiSnippet } from './snippet.js';
 
 type Doc = Omit<IndexDoc, 'text'>;
 
@@ -54,8 +55,8 @@ function hitOf(doc: Doc, m?: Match): SearchHit {
     size: doc.size,
     wordCount: doc.wordCount,
     timestamp: doc.touched.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    // MediaWiki's highlighter shows nothing for a text without a match (a hit by its title only).
-    snippet: m?.snippet.includes(MATCH_OPEN) ? m.snippet : '',
+    // Matching lines only, as MediaWiki's highlighter: nothing for a hit by its title only.
+    snippet: m ? mediaWikiSnippet(m.snippet) : '',
     titleSnippet: m?.titleSnippet ?? '',
     redirectTitle: '',
     redirectSnippet: '',
