@@ -1,7 +1,7 @@
 /*
  * The link-table query modules through every layer: pages saved with anonymous edits, their link
  * tables filled by the background refreshLinks job, then prop=links|templates|categories|
- * langlinks|images|extlinks|pageprops|categoryinfo|linkshere|transcludedin|fileusage and
+ * langlinks|images|extlinks|pageprops|categoryinfo|linkshere|transcludedin|fileusage|redirects and
  * list=backlinks|embeddedin|imageusage|categorymembers|exturlusage read back — shapes (fv1 and fv2), continuation and generators —
  * with the values MediaWiki 1.39 gives for the same pages.
  */
@@ -305,6 +305,21 @@ for (const backend of testBackends()) {
       assert.deepEqual([show.error.code, show.error.info], ['show', 'Incorrect parameter - mutually exclusive values may not be supplied.']);
       const badContinue = await q({ prop: 'linkshere', titles: 'LqTarget', lhcontinue: 'x' });
       assert.equal(badContinue.error.code, 'badcontinue');
+    });
+
+    test('prop=redirects: the redirects to each page, rdprop=fragment, rdshow, generator', async () => {
+      const body = await q({ prop: 'redirects', titles: 'LqTarget|LqSource' });
+      const byTitle = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p.redirects]));
+      assert.deepEqual(byTitle, { LqTarget: [{ pageid: id.redir, ns: 0, title: 'LqRedir' }], LqSource: undefined });
+      // No fragment on this redirect: the key is left out.
+      const withFragment = await q({ prop: 'redirects', titles: 'LqTarget', rdprop: 'title|fragment' });
+      assert.deepEqual(withFragment.query.pages[0].redirects, [{ ns: 0, title: 'LqRedir' }]);
+      const onlyFragments = await q({ prop: 'redirects', titles: 'LqTarget', rdshow: 'fragment' });
+      assert.equal(onlyFragments.query.pages[0].redirects, undefined);
+      const gen = await q({ generator: 'redirects', titles: 'LqTarget', prop: 'info' });
+      assert.deepEqual((gen.query.pages as Json[]).map((p) => [p.pageid, p.redirect]), [[id.redir, true]]);
+      const show = await q({ prop: 'redirects', titles: 'LqTarget', rdshow: 'fragment|!fragment' });
+      assert.equal(show.error.code, 'show');
     });
 
     test('list=categorymembers: sort key order by type, continuation, cmsort=timestamp, generator', async () => {

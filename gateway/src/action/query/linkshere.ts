@@ -1,18 +1,19 @@
 /*
- * prop=linkshere, prop=transcludedin and prop=fileusage (MediaWiki's ApiQueryBacklinksprop, one
- * implementation for pagelinks, templatelinks and imagelinks): the pages linking to each page of
- * the page set (existing, missing and special titles alike); generators of those pages.
+ * prop=linkshere, prop=transcludedin, prop=fileusage and prop=redirects (MediaWiki's
+ * ApiQueryBacklinksprop, one implementation for pagelinks, templatelinks, imagelinks and
+ * redirect): the pages linking (or redirecting) to each page of the page set (existing, missing
+ * and special titles alike); generators of those pages.
  */
 import { LinkTable, RedirectFilter, type ListPageBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
 import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
 
 interface BacklinksPropKind {
-  name: 'linkshere' | 'transcludedin' | 'fileusage';
-  prefix: 'lh' | 'ti' | 'fu';
+  name: 'linkshere' | 'transcludedin' | 'fileusage' | 'redirects';
+  prefix: 'lh' | 'ti' | 'fu' | 'rd';
   table: LinkTable;
   summary: string;
   exampleTitle: string;
@@ -31,7 +32,9 @@ function targetsOf(query: QueryRun): Map<string, number> {
 async function run(ctx: ActionContext, query: QueryRun, kind: BacklinksPropKind, targets: Map<string, number>, generator: boolean): Promise<ListPageBacklinksResponse | undefined> {
   const p = ctx.params;
   const show = new Set((p.show as string[] | undefined) ?? []);
-  if (show.has('redirect') && show.has('!redirect')) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  if ((show.has('redirect') && show.has('!redirect')) || (show.has('fragment') && show.has('!fragment'))) {
+    throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  }
   const namespaces = p.namespace as number[] | undefined;
   // An empty namespace list (e.g. only unknown namespaces) matches nothing.
   if (!targets.size || (namespaces !== undefined && namespaces.length === 0)) return undefined;
@@ -42,24 +45,30 @@ async function run(ctx: ActionContext, query: QueryRun, kind: BacklinksPropKind,
     filterRedirects: show.has('redirect') ? RedirectFilter.REDIRECT_FILTER_REDIRECTS : show.has('!redirect') ? RedirectFilter.REDIRECT_FILTER_NONREDIRECTS : RedirectFilter.REDIRECT_FILTER_ALL,
     continue: (p.continue as string | undefined) ?? '',
     limit: p.limit as number,
+    fragmentFilter: show.has('fragment') ? 1 : show.has('!fragment') ? 2 : 0,
   });
   setContinue(ctx, query, `${kind.prefix}continue`, resp.continue, generator);
   return resp;
 }
 
 function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
+  // prop=redirects lists only redirects, so it offers the fragment instead of the redirect flag.
+  const isRedirects = kind.name === 'redirects';
+  const params: Record<string, ParamDecl> = {
+    prop: isRedirects
+      ? { type: ['pageid', 'title', 'fragment'], multi: true, default: 'pageid|title', help: 'Which properties to get.' }
+      : { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
+    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+    show: { type: isRedirects ? ['fragment', '!fragment'] : ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
+    limit: { ...LIMIT_PARAM, help: 'How many to return.' },
+    continue: CONTINUE_PARAM,
+  };
   return {
     name: kind.name,
     group: 'prop',
     prefix: kind.prefix,
     summary: kind.summary,
-    params: {
-      prop: { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
-      namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
-      show: { type: ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
-      limit: { ...LIMIT_PARAM, help: 'How many to return.' },
-      continue: CONTINUE_PARAM,
-    },
+    params,
     flags: { generator: true },
     examples: {
       [`action=query&prop=${kind.name}&titles=${encodeURIComponent(kind.exampleTitle)}`]: `Get a list of pages for ${kind.exampleTitle}.`,
@@ -77,6 +86,7 @@ function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
         const vals: ResultObject = {};
         if (props.has('pageid')) vals.pageid = page.id;
         if (props.has('title')) Object.assign(vals, { ns: page.ns, title: page.title });
+        if (props.has('fragment') && link.fragment !== '') vals.fragment = link.fragment;
         if (props.has('redirect')) vals.redirect = page.redirect;
         addPageSubItem(q.pages, id, kind.name, kind.prefix, vals);
       }
@@ -108,4 +118,11 @@ export const fileusageModule = backlinksPropModule({
   table: LinkTable.LINK_TABLE_IMAGELINKS,
   summary: 'Find all pages that use the given files.',
   exampleTitle: 'File:Example.jpg',
+});
+export const redirectsPropModule = backlinksPropModule({
+  name: 'redirects',
+  prefix: 'rd',
+  table: LinkTable.LINK_TABLE_REDIRECT,
+  summary: 'Returns all redirects to the given pages.',
+  exampleTitle: 'Main Page',
 });

@@ -291,8 +291,9 @@ class LinkQueryRpc {
    */
   async listPageBacklinks(req: ListPageBacklinksRequest): Promise<ListPageBacklinksResponse> {
     checkLimit(req.limit);
+    const redirects = req.table === LinkTable.LINK_TABLE_REDIRECT;
     const table = BACKLINK_TABLES[req.table as keyof typeof BACKLINK_TABLES];
-    if (!table) throw invalidArgument('badvalue', 'Unknown link table.');
+    if (!table && !redirects) throw invalidArgument('badvalue', 'Unknown link table.');
     const invalid: string[] = [];
     let targets = this.parseTargets(req.targets, 0, invalid);
     // imagelinks has no target namespace: only files can be used.
@@ -301,7 +302,8 @@ class LinkQueryRpc {
     const sortByNs = table !== 'imagelinks' && new Set(targets.map((t) => t.ns)).size > 1;
     // Several titles in a namespace, or different ones across namespaces, come down to this.
     const sortByTitle = new Set(targets.map((t) => t.dbkey)).size > 1;
-    const sortByFromNs = req.namespaces.length > 1;
+    // The redirect table has no rd_from_namespace: its namespace filter is on the page only.
+    const sortByFromNs = !redirects && req.namespaces.length > 1;
     const continueOf = (r: LinkingPageRow): string =>
       [...(sortByNs ? [r.viaNs] : []), ...(sortByTitle ? [r.viaDbkey] : []), ...(sortByFromNs ? [r.ns] : []), r.id].join('|');
 
@@ -316,8 +318,16 @@ class LinkQueryRpc {
         from: intPart(parts.shift()!),
       };
     }
+    if (redirects) {
+      const fragment = req.fragmentFilter === 1 ? ('with' as const) : req.fragmentFilter === 2 ? ('without' as const) : undefined;
+      const r = await this.store.redirectsTo({ targets, namespaces: req.namespaces, limit: req.limit, ...(fragment ? { fragment } : {}), ...(after ? { after: { ns: after.ns, dbkey: after.dbkey, from: after.from } } : {}) });
+      return {
+        links: r.rows.map((row) => ({ target: this.text(row.viaNs ?? 0, row.viaDbkey ?? ''), page: this.linkingPage(row), fragment: row.fragment })),
+        continue: r.next ? continueOf(r.next) : '',
+      };
+    }
     const filter = req.filterRedirects === RedirectFilter.REDIRECT_FILTER_REDIRECTS ? ('only' as const) : req.filterRedirects === RedirectFilter.REDIRECT_FILTER_NONREDIRECTS ? ('none' as const) : undefined;
-    const r = await this.store.linkingPages(table, {
+    const r = await this.store.linkingPages(table!, {
       targets,
       namespaces: req.namespaces,
       descending: false,
@@ -326,7 +336,7 @@ class LinkQueryRpc {
       ...(after ? { after } : {}),
     });
     return {
-      links: r.rows.map((row) => ({ target: this.text(row.viaNs ?? 0, row.viaDbkey ?? ''), page: this.linkingPage(row) })),
+      links: r.rows.map((row) => ({ target: this.text(row.viaNs ?? 0, row.viaDbkey ?? ''), page: this.linkingPage(row), fragment: '' })),
       continue: r.next ? continueOf(r.next) : '',
     };
   }

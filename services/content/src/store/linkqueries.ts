@@ -328,6 +328,29 @@ export class LinkQueryStore {
     );
   }
 
+  /**
+   * Local redirects to targets (ApiQueryBacklinksprop for prop=redirects), ordered by target (when
+   * several) and redirect page id; `fragment` filters on rd_fragment.
+   */
+  async redirectsTo(q: { targets: TitleKey[]; namespaces: number[]; fragment?: 'with' | 'without'; after?: { ns: number; dbkey: string; from: number }; limit: number }): Promise<Slice<LinkingPageRow & { fragment: string }>> {
+    const p = new Params();
+    const conds = ['rd_from = page_id', "rd_interwiki = ''"];
+    conds.push(`(rd_namespace, rd_title) IN (SELECT * FROM unnest(${p.add(q.targets.map((t) => t.ns))}::int[], ${p.add(q.targets.map((t) => t.dbkey))}::text[]))`);
+    if (q.namespaces.length) conds.push(`page_namespace = ANY(${p.add(q.namespaces)}::int[])`);
+    if (q.fragment) conds.push(q.fragment === 'with' ? "rd_fragment <> ''" : "rd_fragment = ''");
+    const cols = ['rd_namespace', 'rd_title COLLATE "C"', 'rd_from'];
+    if (q.after) conds.push(rowBound(cols, [p.add(q.after.ns), p.add(q.after.dbkey), p.add(q.after.from)], false));
+    const r = await this.db.query<{ id: number; ns: number; t: string; r: boolean; vns: number; vt: string; f: string }>(
+      `SELECT page_id AS id, page_namespace AS ns, page_title AS t, page_is_redirect AS r, rd_namespace AS vns, rd_title AS vt, rd_fragment AS f
+       FROM ${this.s}.redirect, ${this.s}.page WHERE ${conds.join(' AND ')} ORDER BY ${order(cols, false)} LIMIT ${p.add(q.limit + 1)}`,
+      p.values,
+    );
+    return slice(
+      r.rows.map((x) => ({ id: x.id, ns: x.ns, dbkey: x.t, redirect: x.r, viaNs: x.vns, viaDbkey: x.vt, fragment: x.f })),
+      q.limit,
+    );
+  }
+
   /** A page by id (a list's root given as a page id). */
   async pageById(id: number): Promise<TitleKey | undefined> {
     const r = await this.db.query<{ ns: number; t: string }>(`SELECT page_namespace AS ns, page_title AS t FROM ${this.s}.page WHERE page_id = $1`, [id]);

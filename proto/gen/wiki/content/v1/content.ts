@@ -269,6 +269,8 @@ export enum LinkTable {
   LINK_TABLE_LANGLINKS = 4,
   LINK_TABLE_IMAGELINKS = 5,
   LINK_TABLE_EXTERNALLINKS = 6,
+  /** LINK_TABLE_REDIRECT - redirect (ListPageBacklinks: prop=redirects) */
+  LINK_TABLE_REDIRECT = 7,
   UNRECOGNIZED = -1,
 }
 
@@ -295,6 +297,9 @@ export function linkTableFromJSON(object: any): LinkTable {
     case 6:
     case "LINK_TABLE_EXTERNALLINKS":
       return LinkTable.LINK_TABLE_EXTERNALLINKS;
+    case 7:
+    case "LINK_TABLE_REDIRECT":
+      return LinkTable.LINK_TABLE_REDIRECT;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -318,6 +323,8 @@ export function linkTableToJSON(object: LinkTable): string {
       return "LINK_TABLE_IMAGELINKS";
     case LinkTable.LINK_TABLE_EXTERNALLINKS:
       return "LINK_TABLE_EXTERNALLINKS";
+    case LinkTable.LINK_TABLE_REDIRECT:
+      return "LINK_TABLE_REDIRECT";
     case LinkTable.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -1663,13 +1670,19 @@ export interface ListPageBacklinksRequest {
   /** ApiQueryBacklinksprop's continuation value */
   continue: string;
   limit: number;
+  /** REDIRECT: 0 all, 1 only with a fragment, 2 only without */
+  fragmentFilter: number;
 }
 
 export interface PageBacklink {
   /** prefixed text of the target, as the page set names it */
   target: string;
   /** without redirlinks */
-  page?: LinkingPage | undefined;
+  page?:
+    | LinkingPage
+    | undefined;
+  /** REDIRECT: the redirect's fragment ("" none) */
+  fragment: string;
 }
 
 export interface ListPageBacklinksResponse {
@@ -20354,7 +20367,7 @@ export const ListBacklinksResponse: MessageFns<ListBacklinksResponse> = {
 };
 
 function createBaseListPageBacklinksRequest(): ListPageBacklinksRequest {
-  return { table: 0, targets: [], namespaces: [], filterRedirects: 0, continue: "", limit: 0 };
+  return { table: 0, targets: [], namespaces: [], filterRedirects: 0, continue: "", limit: 0, fragmentFilter: 0 };
 }
 
 export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
@@ -20380,6 +20393,9 @@ export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(48).int32(message.limit);
+    }
+    if (message.fragmentFilter !== 0) {
+      writer.uint32(56).int32(message.fragmentFilter);
     }
     return writer;
   },
@@ -20455,6 +20471,14 @@ export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.fragmentFilter = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -20481,6 +20505,11 @@ export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
         : 0,
       continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      fragmentFilter: isSet(object.fragmentFilter)
+        ? globalThis.Number(object.fragmentFilter)
+        : isSet(object.fragment_filter)
+        ? globalThis.Number(object.fragment_filter)
+        : 0,
     };
   },
 
@@ -20504,6 +20533,9 @@ export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.fragmentFilter !== 0) {
+      obj.fragmentFilter = Math.round(message.fragmentFilter);
+    }
     return obj;
   },
 
@@ -20518,12 +20550,13 @@ export const ListPageBacklinksRequest: MessageFns<ListPageBacklinksRequest> = {
     message.filterRedirects = object.filterRedirects ?? 0;
     message.continue = object.continue ?? "";
     message.limit = object.limit ?? 0;
+    message.fragmentFilter = object.fragmentFilter ?? 0;
     return message;
   },
 };
 
 function createBasePageBacklink(): PageBacklink {
-  return { target: "", page: undefined };
+  return { target: "", page: undefined, fragment: "" };
 }
 
 export const PageBacklink: MessageFns<PageBacklink> = {
@@ -20533,6 +20566,9 @@ export const PageBacklink: MessageFns<PageBacklink> = {
     }
     if (message.page !== undefined) {
       LinkingPage.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.fragment !== "") {
+      writer.uint32(26).string(message.fragment);
     }
     return writer;
   },
@@ -20566,6 +20602,14 @@ export const PageBacklink: MessageFns<PageBacklink> = {
             message.page = LinkingPage.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fragment = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -20582,6 +20626,7 @@ export const PageBacklink: MessageFns<PageBacklink> = {
     return {
       target: isSet(object.target) ? globalThis.String(object.target) : "",
       page: isSet(object.page) ? LinkingPage.fromJSON(object.page) : undefined,
+      fragment: isSet(object.fragment) ? globalThis.String(object.fragment) : "",
     };
   },
 
@@ -20592,6 +20637,9 @@ export const PageBacklink: MessageFns<PageBacklink> = {
     }
     if (message.page !== undefined) {
       obj.page = LinkingPage.toJSON(message.page);
+    }
+    if (message.fragment !== "") {
+      obj.fragment = message.fragment;
     }
     return obj;
   },
@@ -20605,6 +20653,7 @@ export const PageBacklink: MessageFns<PageBacklink> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? LinkingPage.fromPartial(object.page)
       : undefined;
+    message.fragment = object.fragment ?? "";
     return message;
   },
 };
@@ -24426,7 +24475,10 @@ export const ContentServiceService = {
       Buffer.from(ListBacklinksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListBacklinksResponse => ListBacklinksResponse.decode(value),
   },
-  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  /**
+   * The pages linking to (or redirecting to) each of several titles
+   * (prop=linkshere|transcludedin|fileusage|redirects).
+   */
   listPageBacklinks: {
     path: "/wiki.content.v1.ContentService/ListPageBacklinks" as const,
     requestStream: false as const,
@@ -24681,7 +24733,10 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
    * with the pages linking through redirects (blredirect) as MediaWiki's ApiQueryBacklinks.
    */
   listBacklinks: handleUnaryCall<ListBacklinksRequest, ListBacklinksResponse>;
-  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  /**
+   * The pages linking to (or redirecting to) each of several titles
+   * (prop=linkshere|transcludedin|fileusage|redirects).
+   */
   listPageBacklinks: handleUnaryCall<ListPageBacklinksRequest, ListPageBacklinksResponse>;
   /** The members of a category (list=categorymembers) by sort key or by time added. */
   listCategoryMembers: handleUnaryCall<ListCategoryMembersRequest, ListCategoryMembersResponse>;
@@ -25385,7 +25440,10 @@ export interface ContentServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListBacklinksResponse) => void,
   ): ClientUnaryCall;
-  /** The pages linking to each of several titles (prop=linkshere|transcludedin|fileusage). */
+  /**
+   * The pages linking to (or redirecting to) each of several titles
+   * (prop=linkshere|transcludedin|fileusage|redirects).
+   */
   listPageBacklinks(
     request: ListPageBacklinksRequest,
     callback: (error: ServiceError | null, response: ListPageBacklinksResponse) => void,
