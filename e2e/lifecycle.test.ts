@@ -186,6 +186,9 @@ for (const backend of testBackends()) {
       const anon = (await wiki.post('/w/api.php', { action: 'move', format: 'json', token: ANON_TOKEN, from: 'Old name', to: 'X' })).json();
       // PermissionManager::checkQuickPermissions: an anonymous caller is told to log in.
       assert.deepEqual([anon.error?.code, anon.error?.info], ['cantmove-anon', 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.']);
+      // ApiMove reports a missing source before any permission check.
+      const anonMissing = (await wiki.post('/w/api.php', { action: 'move', format: 'json', token: ANON_TOKEN, from: 'Nothing here', to: 'X' })).json();
+      assert.equal(anonMissing.error?.code, 'missingtitle');
 
       const mv = await alice.post({ action: 'move', from: 'Old name', to: 'New name', reason: 'rename', movetalk: '1', noredirect: '1' });
       // Alice lacks suppressredirect: the redirect is left behind anyway.

@@ -5,7 +5,7 @@
  * move log entry and its recent change. Each page moved is one transaction; the talk page and
  * subpages are moved after the page itself, each on its own, as MediaWiki does.
  */
-import { alreadyExists, invalidArgument, ServiceError, type Queryable } from '@quire/kit';
+import { alreadyExists, invalidArgument, notFound, ServiceError, type Queryable } from '@quire/kit';
 import type { EditActor, MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/v1/content';
 import { redirectTarget } from '../../content/wikitext.js';
 import { parsePageTitleOrThrow } from '../../rpc/records.js';
@@ -158,11 +158,14 @@ async function subpagesOf(deps: LifecycleDeps, t: Title): Promise<string[]> {
 
 export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promise<MovePageResponse> {
   const actor = requireActor(req.actor);
-  requireMoveRight(actor);
-  await authorize(deps, actor, 'move', req.tags);
+  // ApiMove validates both titles and the source's existence before any permission check.
   const from = await targetOf(deps, req.from, req.fromId);
+  const exists = await deps.db.query(`SELECT 1 FROM ${deps.db.schema}.page WHERE page_namespace = $1 AND page_title = $2`, [from.ns, from.dbkey]);
+  if (exists.rows.length === 0) throw notFound('missingtitle', "The page you specified doesn't exist.");
   const toParsed = parsePageTitleOrThrow(deps.codec, req.to);
   const to = { ns: toParsed.ns, dbkey: toParsed.dbkey };
+  requireMoveRight(actor);
+  await authorize(deps, actor, 'move', req.tags);
   if (req.moveSubpages) requireRight(actor, 'move-subpages');
   const page = await moveOne(deps, actor, from, to, req, true);
   const res: MovePageResponse = { page, subpages: [], talkSubpages: [] };
