@@ -12,7 +12,7 @@ import { startWiki, type TestWiki } from './harness.js';
 import { formatFigures, loginIdentity, runFuzz } from './fuzz.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1201);
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 600);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 400);
 
 let wiki: TestWiki;
 

@@ -114,6 +114,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const wiki = o.url ? undefined : await startWikiProcess();
+  // Interrupted: stop the wiki this run started (the last figures were printed with the progress).
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      process.stdout.write(`${sig}: stopping the wiki\n`);
+      void (wiki?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
   const baseUrl = o.url ?? wiki!.url;
   let figures: FuzzFigures;
   try {
