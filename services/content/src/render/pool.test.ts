@@ -35,7 +35,7 @@ const SAMPLES: [string, string, string | undefined][] = [
   ["ucfirst", "{{ucfirst: abc}}", "<p>Abc\n</p>"],
   ["urlencode", "{{urlencode: a b&c/d}} {{urlencode: a b|PATH}} {{urlencode: a b|WIKI}}", "<p>a+b%26c%2Fd a%20b a_b\n</p>"],
   ["anchorencode", "{{anchorencode: A b_c ?}}", "<p>A_b_c_?\n</p>"],
-  ["fullurl", "{{fullurl: Main Page}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/wiki/Main_Page\">http://127.0.0.1:8080/wiki/Main_Page</a>\n</p>"],
+  ["fullurl", "{{fullurl: Main Page | action=edit}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit\">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit</a>\n</p>"],
   ["fullurle", "{{fullurle: Main Page | a=1&b=2}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2\">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2</a>\n</p>"],
   ["localurl", "{{localurl: A b}}", "<p>/wiki/A_b\n</p>"],
   ["canonicalurl", "{{canonicalurl: A b}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/wiki/A_b\">http://127.0.0.1:8080/wiki/A_b</a>\n</p>"],

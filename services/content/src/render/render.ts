@@ -789,7 +789,7 @@ export class Renderer {
       x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
       t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
     }
-    t = this.unstripAll(t);
+    t = escapeStrayAmpersands(this.unstripAll(t));
     if (redirect) {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
       const open = this.linkOpen(target, redirect.fragment);
@@ -848,6 +848,11 @@ export class Renderer {
       limits,
     };
   }
+}
+
+/** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
+function escapeStrayAmpersands(html: string): string {
+  return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (all, markup: string | undefined) => markup ?? '&amp;');
 }
 
 function stripTransclusionMarkers(s: string): string {
