@@ -1,7 +1,7 @@
 import express from 'express';
 import { GrpcStatus } from '@quire/kit';
 import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
-import { makeClient, unary } from '@quire/kit';
+import { makeClient, newRequestId, runWithRequestId, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
@@ -36,6 +36,9 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.disable('x-powered-by');
   app.set('etag', false); // each API computes its own validators
   app.set('query parser', 'simple');
+  // Each request runs with its own id: its gRPC calls carry it to the services, and whatever is
+  // logged while it is served (an uncaught error included, see kit's crash policy) names it.
+  app.use((_req, _res, next) => runWithRequestId(newRequestId(), next));
 
   // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
   app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));
