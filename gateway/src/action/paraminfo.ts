@@ -190,7 +190,8 @@ export const paraminfoModule: ModuleDecl = {
 
     const paths: { path: string; key: 'modules' | 'querymodules' | 'formatmodules' }[] = [];
     for (const raw of (p.modules as string[] | undefined) ?? []) {
-      const m = /^(.*?)(?:[+ ](\*\*?))?$/.exec(raw === '*' || raw === '**' ? `main+${raw}` : raw)!;
+      // dotAll: a module name with a line break is an unknown module, not a failed match.
+      const m = /^(.*?)(?:[+ ](\*\*?))?$/s.exec(raw === '*' || raw === '**' ? `main+${raw}` : raw)!;
       const [, base = '', star] = m;
       if (!star) {
         paths.push({ path: base, key: 'modules' });
