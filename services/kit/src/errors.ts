@@ -13,6 +13,26 @@ export const MW_DATA_KEY = 'mw-data-bin';
 const LEGACY_CODE_KEY = 'mw-code';
 const LEGACY_DATA_KEY = 'mw-data';
 
+/**
+ * Status details and metadata travel as HTTP/2 headers, whose whole list a peer refuses past
+ * 64 KB: the call then never completes. Errors echo what the caller sent (a 70 KB "title"), so
+ * the message and the data's long strings are cut; MediaWiki's titles are at most 255 bytes anyway.
+ */
+const MAX_MESSAGE_CHARS = 4096;
+const MAX_DATA_BYTES = 16384;
+const MAX_DATA_STRING_CHARS = 1024;
+
+function shorten(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+function shortenStrings(v: unknown): unknown {
+  if (typeof v === 'string') return shorten(v, MAX_DATA_STRING_CHARS);
+  if (Array.isArray(v)) return v.slice(0, 100).map(shortenStrings);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).slice(0, 100).map(([k, x]) => [k, shortenStrings(x)]));
+  return v;
+}
+
 /** The same text with lone surrogates replaced, so it encodes as UTF-8 (grpc-js percent-encodes the status message). */
 function wellFormed(s: string): string {
   return Buffer.from(s, 'utf8').toString('utf8');
@@ -43,12 +63,13 @@ export class ServiceError extends Error {
       let json: string | undefined;
       try {
         json = JSON.stringify(this.data);
+        if (Buffer.byteLength(json) > MAX_DATA_BYTES) json = JSON.stringify(shortenStrings(this.data));
       } catch {
         json = undefined; // not serializable (a cycle, a BigInt): the code and message still go
       }
       if (json !== undefined) metadata.set(MW_DATA_KEY, Buffer.from(json, 'utf8'));
     }
-    return { code: this.grpcCode, details: wellFormed(this.message), metadata };
+    return { code: this.grpcCode, details: wellFormed(shorten(this.message, MAX_MESSAGE_CHARS)), metadata };
   }
 
   /** Rebuilds a ServiceError from what a gRPC client received. */

@@ -112,6 +112,17 @@ test('error data and messages in any Unicode cross the wire (binary metadata), a
     assert.deepEqual(e.data, { title: 'a\uD800b' });
     return true;
   });
+  // Errors that echo a huge input (a 70 KB title) still complete: the headers stay small.
+  const huge = 'x'.repeat(70_000);
+  fail = new ServiceError(GrpcStatus.INVALID_ARGUMENT, 'invalidtitle', `Bad title "${huge}".`, { title: huge, reasonCode: 'title-invalid-too-long' });
+  await assert.rejects(unary(client, client.getIndexStatus, {}, { deadlineMs: 5000 }), (e: unknown) => {
+    assert.ok(e instanceof ServiceError);
+    assert.equal(e.mwCode, 'invalidtitle');
+    assert.ok(e.message.startsWith('Bad title "xxx') && e.message.length < 5000);
+    assert.equal(e.data.reasonCode, 'title-invalid-too-long');
+    assert.ok(typeof e.data.title === 'string' && e.data.title.startsWith('xxx') && e.data.title.length < 2000);
+    return true;
+  });
   // Data that cannot be serialized: the code and message still arrive.
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
