@@ -33,6 +33,8 @@ export interface Db extends Queryable {
    * a transaction. For side effects that must not be seen before the data is (cache invalidation).
    */
   onCommit(fn: () => void): void;
+  /** Whether the caller runs inside `tx` (its queries hold the transaction's connection). */
+  inTransaction(): boolean;
   close(): Promise<void>;
 }
 
@@ -190,6 +192,9 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       } finally {
         client.release();
       }
+    },
+    inTransaction() {
+      return openTx.getStore() !== undefined;
     },
     onCommit(fn: () => void) {
       const tx = openTx.getStore();

@@ -26,8 +26,13 @@ export class RenderPool {
         : undefined;
   }
 
+  /** Renders on the calling thread, whatever the pool's size. */
+  renderInProcess(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
+    return renderWikitext(this.codec, lookup, req, this.site);
+  }
+
   async render(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
-    if (!this.pool) return renderWikitext(this.codec, lookup, req, this.site);
+    if (!this.pool) return this.renderInProcess(req, lookup);
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (m: LookupCall) => {
       const answer = m.method === 'files' ? lookup.files(m.arg as string[]) : lookup[m.method](m.arg as Parameters<PageLookup['exist']>[0]);

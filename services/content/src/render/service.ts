@@ -54,6 +54,10 @@ export class RenderService {
   }
 
   render(req: RenderRequest): Promise<RenderOutput> {
+    // Inside a transaction on the embedded database (an edit's pre-save transform), the worker
+    // pool could deadlock: a render queued there behind another (the job runner's) whose lookups
+    // wait for the one connection this transaction holds. Rendered here, lookups join the transaction.
+    if (this.db.embedded && this.db.inTransaction()) return this.pool.renderInProcess(req, this.lookup);
     return this.pool.render(req, this.lookup);
   }
 
