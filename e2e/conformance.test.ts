@@ -1,9 +1,9 @@
 /*
- * Conformance with the golden responses recorded from MediaWiki 1.39 (../shared/conformance):
+ * Conformance with the golden responses recorded from MediaWiki 1.39 (conformance/golden):
  * the same requests, in the same order as the recording (samples.sh: an admin logs in with a bot
  * password, creates "Anchor sample page" with two edits, then reads it every way), and the SHAPE
  * of every answer — status, content type, key paths and value types, by the rules of
- * ../shared/tools/shape-compare.js — plus the headers clients rely on. Every sample of the golden
+ * conformance/golden/shape-compare.cjs — plus the headers clients rely on. Every sample of the golden
  * set is either compared here or named with the test that compares it, so a new sample or a new
  * feature cannot be forgotten silently. Deliberate differences are listed with their reasons.
  */
