@@ -89,5 +89,15 @@ for (const backend of testBackends()) {
       assert.equal(r.json().error?.code, 'invalidtitle', r.text);
       await stillServing();
     });
+
+    for (const path of ['/w/images/%E0%A4%A', '/w/images/a/ab/%ZZ.png', '/w/images/archive/%E0/x/y']) {
+      test(`GET ${path}: invalid percent-encoding of a file path is no file (404, plain text, no stack), then the wiki serves on`, async () => {
+        const r = await wiki.get(path);
+        assert.equal(r.status, 404);
+        assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
+        assert.equal(r.text, 'File not found\n');
+        await stillServing();
+      });
+    }
   });
 }

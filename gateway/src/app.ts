@@ -30,6 +30,24 @@ async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Re
   }
 }
 
+/**
+ * What an error no route answered becomes (express's own page would print the stack): a client
+ * mistake express or a body parser detected keeps its 4xx status, anything else is a logged 500.
+ */
+export function lastResortErrorHandler(deps: GatewayDeps): express.ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+    const clientError = typeof status === 'number' && status >= 400 && status < 500;
+    if (!clientError) deps.log.error({ err, method: req.method, path: req.path }, 'request failed outside every API handler');
+    res
+      .status(clientError ? status : 500)
+      .set('X-Content-Type-Options', 'nosniff')
+      .type('text/plain')
+      .send(clientError ? `${status === 400 ? 'Bad request' : 'Request refused'}\n` : 'Internal error\n');
+  };
+}
+
 /** The gateway's HTTP surface: the action API, the REST API and a health endpoint. */
 export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>): express.Express {
   const app = express();
@@ -81,5 +99,6 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use(createSpecialPages(deps));
 
   app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));
+  app.use(lastResortErrorHandler(deps));
   return app;
 }

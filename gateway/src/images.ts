@@ -38,8 +38,11 @@ function parseFilePath(segments: string[]): { name: string; archiveName: string 
 
 export function createImageRouter(deps: GatewayDeps): express.Router {
   const router = express.Router();
-  router.get(`${UPLOAD_PATH}/*path`, async (req, res) => {
-    const raw = req.path.slice(UPLOAD_PATH.length + 1).split('/');
+  // Mounted by prefix, not as a `*path` route: express would decode that parameter itself and
+  // answer invalid percent-encoding with its own error page; parseFilePath decodes (or refuses) it.
+  router.use(UPLOAD_PATH, async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const raw = req.path.slice(1).split('/');
     const target = parseFilePath(raw);
     const notFound = () => res.status(404).type('text/plain').send('File not found\n');
     if (!target) return notFound();

@@ -52,6 +52,13 @@ describe('removeUnsafeAttributes', () => {
     ['<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>', '<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>'],
     ['a < b and <3 <a href="javascript:x">', 'a < b and <3 <a>'],
     ['<a href="javascript:x"', '<a'],
+    // Parsoid's data-mw: the HTML it carries gets the same pass; its wikitext (`wt`) is inert text.
+    [
+      `<span typeof="mw:Transclusion" data-mw='{"parts":[{"template":{"params":{"1":{"wt":"javascript:x","html":"<a href=\\"javascript:alert(1)\\" title=\\"t\\">x</a>"}}}}]}'>x</span>`,
+      '<span typeof="mw:Transclusion" data-mw="{&quot;parts&quot;:[{&quot;template&quot;:{&quot;params&quot;:{&quot;1&quot;:{&quot;wt&quot;:&quot;javascript:x&quot;,&quot;html&quot;:&quot;&lt;a title=\\&quot;t\\&quot;&gt;x&lt;/a&gt;&quot;}}}}]}">x</span>',
+    ],
+    [`<span data-mw='{"body":{"html":"<b>safe</b>"}}'>`, `<span data-mw='{"body":{"html":"<b>safe</b>"}}'>`],
+    ['<span data-mw="not json">', '<span data-mw="not json">'],
   ];
   for (const [input, expected] of cases) {
     test(input, () => assert.equal(removeUnsafeAttributes(input), expected));

@@ -95,12 +95,45 @@ function judge(tag: string, attr: Attribute, all: Attribute[]): string | null {
   if (URL_ATTRIBUTES.has(name)) return isAllowedUrl(value) ? KEEP : DROP;
   if (SRCSET_ATTRIBUTES.has(name)) return value.split(',').every((c) => isAllowedUrl(c.trim().split(/\s+/)[0] ?? '')) ? KEEP : DROP;
   if (name === 'style') return isUnsafeCss(value) ? `style="${INSECURE_CSS}"` : KEEP;
+  if (name === 'data-mw') return judgeDataMw(attr.name, value);
   // <meta http-equiv="refresh" content="0;url=…"> navigates like a link.
   if (tag === 'meta' && name === 'content' && all.some((a) => a.name.toLowerCase() === 'http-equiv')) {
     const target = /^[^;,]*[;,]\s*(?:url\s*=\s*)?(.*)$/is.exec(value)?.[1];
     return target === undefined || isAllowedUrl(target.replace(/^['"]|['"]$/g, '')) ? KEEP : DROP;
   }
   return KEEP;
+}
+
+/**
+ * Parsoid's `data-mw` carries HTML of its own (an extension's body, a template argument's or an
+ * attribute's rendering, under `html` keys) that editors such as VisualEditor put into the page:
+ * that HTML gets the same pass. JSON that does not parse is left alone (it is inert text).
+ */
+function judgeDataMw(rawName: string, value: string): string | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(value);
+  } catch {
+    return KEEP;
+  }
+  let changed = false;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'html' && typeof v === 'string') {
+        const safe = removeUnsafeAttributes(v);
+        if (safe !== v) changed = true;
+        out[k] = safe;
+      } else out[k] = visit(v);
+    }
+    return out;
+  };
+  const safe = visit(data);
+  if (!changed) return KEEP;
+  const encoded = JSON.stringify(safe).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `${rawName}="${encoded}"`;
 }
 
 /** HTML's ASCII whitespace (tab, LF, FF, CR, space) by char code. */
