@@ -117,9 +117,10 @@ export interface ApiMessage {
   params?: (string | number)[];
 }
 
-export interface ActionContext {
+/** What a module's `execute` gets; `P` is its validated parameters (typed by defineModule). */
+export interface ActionContext<P extends Params = Params> {
   readonly module: ModuleDecl;
-  readonly params: Params;
+  readonly params: P;
   readonly caller: Caller;
   readonly deps: GatewayDeps;
   readonly formatVersion: 1 | 2;
@@ -181,9 +182,9 @@ export interface ModuleLookup {
 }
 
 /** What a module's isReadMode may look at: which parameters were sent, and its validated ones. */
-export interface ReadModeRequest {
+export interface ReadModeRequest<P extends Params = Params> {
   has(name: string): boolean;
-  params: Params;
+  params: P;
   registry: ModuleLookup;
 }
 

@@ -4,14 +4,36 @@
  * time they were added (continuing on `timestamp|from`); also a generator.
  */
 import type { ListCategoryMembersResponse } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { defineParams, type ContextOf } from '../define.js';
 import { isoFromMw } from '../modules/edit.js';
-import type { GeneratorModule } from './generator.js';
+import { defineGenerator } from './generator.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
 
-function hexSortkey(ctx: ActionContext, name: 'starthexsortkey' | 'endhexsortkey'): string | undefined {
-  const v = ctx.params[name] as string | undefined;
+const params = defineParams({
+  title: { type: 'string', help: 'Which category to enumerate (required). Must include the Category: prefix. Cannot be used together with cmpageid.' },
+  pageid: { type: 'integer', help: 'Page ID of the category to enumerate. Cannot be used together with cmtitle.' },
+  prop: { type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
+  namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+  type: { type: ['page', 'subcat', 'file'], multi: true, default: 'page|subcat|file', help: 'Which type of category members to include. Ignored when cmsort=timestamp is set.' },
+  continue: CONTINUE_PARAM,
+  limit: { ...LIMIT_PARAM, help: 'The maximum number of pages to return.' },
+  sort: { type: ['sortkey', 'timestamp'], default: 'sortkey', help: 'Property to sort by.' },
+  dir: { type: ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], default: 'ascending', help: 'In which direction to sort.' },
+  start: { type: 'timestamp', help: 'Timestamp to start listing from. Can only be used with cmsort=timestamp.' },
+  end: { type: 'timestamp', help: 'Timestamp to end listing at. Can only be used with cmsort=timestamp.' },
+  starthexsortkey: { type: 'string', help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
+  endhexsortkey: { type: 'string', help: 'Sortkey to end listing at, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
+  startsortkeyprefix: { type: 'string', help: 'Sortkey prefix to start listing from. Can only be used with cmsort=sortkey. Overrides cmstarthexsortkey.' },
+  endsortkeyprefix: { type: 'string', help: 'Sortkey prefix to end listing before. Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.' },
+  startsortkey: { type: 'string', deprecated: true, help: 'Use cmstarthexsortkey instead.' },
+  endsortkey: { type: 'string', deprecated: true, help: 'Use cmendhexsortkey instead.' },
+});
+type Ctx = ContextOf<typeof params>;
+
+function hexSortkey(ctx: Ctx, name: 'starthexsortkey' | 'endhexsortkey'): string | undefined {
+  const v = ctx.params[name];
   if (v === undefined) return undefined;
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(v)) {
     const param = `${ctx.module.prefix}${name}`;
@@ -20,61 +42,43 @@ function hexSortkey(ctx: ActionContext, name: 'starthexsortkey' | 'endhexsortkey
   return Buffer.from(v, 'hex').toString('utf8');
 }
 
-async function run(ctx: ActionContext, query: QueryRun, generator: boolean): Promise<ListCategoryMembersResponse> {
+async function run(ctx: Ctx, query: QueryRun, generator: boolean): Promise<ListCategoryMembersResponse> {
   const p = ctx.params;
   const prefix = ctx.module.prefix;
-  const title = p.title as string | undefined;
-  const pageId = p.pageid as number | undefined;
+  const title = p.title;
+  const pageId = p.pageid;
   if (title === undefined && pageId === undefined) throw new ApiUsageError('missingparam', `One of the parameters "${prefix}title" and "${prefix}pageid" is required.`);
   if (title !== undefined && pageId !== undefined) throw new ApiUsageError('invalidparammix', `The parameters "${prefix}title" and "${prefix}pageid" can not be used together.`);
   const byTimestamp = p.sort === 'timestamp';
-  const descending = !['asc', 'ascending', 'newer'].includes((p.dir as string | undefined) ?? 'ascending');
-  const start = hexSortkey(ctx, 'starthexsortkey') ?? (p.startsortkey as string | undefined);
-  const end = hexSortkey(ctx, 'endhexsortkey') ?? (p.endsortkey as string | undefined);
+  const descending = !['asc', 'ascending', 'newer'].includes(p.dir);
+  const start = hexSortkey(ctx, 'starthexsortkey') ?? p.startsortkey;
+  const end = hexSortkey(ctx, 'endhexsortkey') ?? p.endsortkey;
   const resp = await ctx.deps.clients.content.listCategoryMembers({
     title: title ?? '',
     pageId: pageId ?? 0,
-    namespaces: (p.namespace as number[] | undefined) ?? [],
-    types: (p.type as string[] | undefined) ?? ['page', 'subcat', 'file'],
+    namespaces: p.namespace ?? [],
+    types: p.type,
     byTimestamp,
     descending,
-    startTimestamp: typeof p.start === 'string' ? isoFromMw(p.start) : '',
-    endTimestamp: typeof p.end === 'string' ? isoFromMw(p.end) : '',
+    startTimestamp: p.start !== undefined ? isoFromMw(p.start) : '',
+    endTimestamp: p.end !== undefined ? isoFromMw(p.end) : '',
     ...(start !== undefined ? { startSortkey: start } : {}),
     ...(end !== undefined ? { endSortkey: end } : {}),
-    ...(typeof p.startsortkeyprefix === 'string' ? { startSortkeyPrefix: p.startsortkeyprefix } : {}),
-    ...(typeof p.endsortkeyprefix === 'string' ? { endSortkeyPrefix: p.endsortkeyprefix } : {}),
-    continue: (p.continue as string | undefined) ?? '',
-    limit: p.limit as number,
+    ...(p.startsortkeyprefix !== undefined ? { startSortkeyPrefix: p.startsortkeyprefix } : {}),
+    ...(p.endsortkeyprefix !== undefined ? { endSortkeyPrefix: p.endsortkeyprefix } : {}),
+    continue: p.continue ?? '',
+    limit: p.limit,
   });
   setContinue(ctx, query, 'cmcontinue', resp.continue, generator);
   return resp;
 }
 
-export const categorymembersModule: GeneratorModule = {
+export const categorymembersModule = defineGenerator({
   name: 'categorymembers',
   group: 'list',
   prefix: 'cm',
   summary: 'List all pages in a given category.',
-  params: {
-    title: { type: 'string', help: 'Which category to enumerate (required). Must include the Category: prefix. Cannot be used together with cmpageid.' },
-    pageid: { type: 'integer', help: 'Page ID of the category to enumerate. Cannot be used together with cmtitle.' },
-    prop: { type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
-    type: { type: ['page', 'subcat', 'file'], multi: true, default: 'page|subcat|file', help: 'Which type of category members to include. Ignored when cmsort=timestamp is set.' },
-    continue: CONTINUE_PARAM,
-    limit: { ...LIMIT_PARAM, help: 'The maximum number of pages to return.' },
-    sort: { type: ['sortkey', 'timestamp'], default: 'sortkey', help: 'Property to sort by.' },
-    dir: { type: ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], default: 'ascending', help: 'In which direction to sort.' },
-    start: { type: 'timestamp', help: 'Timestamp to start listing from. Can only be used with cmsort=timestamp.' },
-    end: { type: 'timestamp', help: 'Timestamp to end listing at. Can only be used with cmsort=timestamp.' },
-    starthexsortkey: { type: 'string', help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
-    endhexsortkey: { type: 'string', help: 'Sortkey to end listing at, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
-    startsortkeyprefix: { type: 'string', help: 'Sortkey prefix to start listing from. Can only be used with cmsort=sortkey. Overrides cmstarthexsortkey.' },
-    endsortkeyprefix: { type: 'string', help: 'Sortkey prefix to end listing before. Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.' },
-    startsortkey: { type: 'string', deprecated: true, help: 'Use cmstarthexsortkey instead.' },
-    endsortkey: { type: 'string', deprecated: true, help: 'Use cmendhexsortkey instead.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=categorymembers&cmtitle=Category:Physics': 'Get first 10 pages in Category:Physics.',
@@ -82,7 +86,7 @@ export const categorymembersModule: GeneratorModule = {
   },
   async execute(ctx, query) {
     const q = queryRunOf(query);
-    const props = new Set((ctx.params.prop as string[] | undefined) ?? ['ids', 'title']);
+    const props = new Set(ctx.params.prop);
     const resp = await run(ctx, q, false);
     q.data.categorymembers = setIndexedTagName(
       resp.members.map((m) => {
@@ -104,4 +108,4 @@ export const categorymembersModule: GeneratorModule = {
   async generate(ctx, query) {
     return (await run(ctx, query, true)).members.map((m) => m.id);
   },
-};
+});

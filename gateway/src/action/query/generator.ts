@@ -5,6 +5,7 @@
  * `continue`.
  */
 import type { ActionContext, ModuleDecl } from '../types.js';
+import type { ParamDecls, ParamsOf, TypedModuleDecl } from '../define.js';
 import type { QueryRun } from './run.js';
 
 /** A generator that yields revisions (prop=revisions): its page set is built as `revids` would be. */
@@ -26,6 +27,17 @@ export interface GeneratorModule extends ModuleDecl {
    * pageids or revids name): the ids of the pages it yields, in its order, or of revisions.
    */
   generate(ctx: ActionContext, run: QueryRun): Promise<number[] | GeneratedRevisions | GeneratedTitles>;
+}
+
+/** A generator declaration with its parameter types inferred for `execute` and `generate` (action/define.ts). */
+export interface TypedGeneratorDecl<P extends ParamDecls> extends TypedModuleDecl<P> {
+  generate(ctx: ActionContext<ParamsOf<P>>, run: QueryRun): Promise<number[] | GeneratedRevisions | GeneratedTitles>;
+}
+
+/** defineModule for generators. */
+export function defineGenerator<const P extends ParamDecls>(decl: TypedGeneratorDecl<P>): GeneratorModule {
+  // The validator produces exactly ParamsOf<P> from P, so the erased context is the typed one.
+  return decl as unknown as GeneratorModule;
 }
 
 export function isGenerator(m: ModuleDecl): m is GeneratorModule {

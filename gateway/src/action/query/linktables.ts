@@ -5,13 +5,14 @@
  */
 import type { LinkTable, ListPageLinksRequest, ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
 import type { ActionContext, ParamDecl } from '../types.js';
+import { defineParam } from '../define.js';
 import type { QueryRun } from './run.js';
 import { modulePath } from './run.js';
 import { URL_PROTOCOLS as WIKI_URL_PROTOCOLS } from '@quire/kit/html-safety';
 
-export const LIMIT_PARAM: ParamDecl = { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many to return.' };
-export const CONTINUE_PARAM: ParamDecl = { type: 'string', help: 'When more results are available, use this to continue.' };
-export const DIR_PARAM: ParamDecl = { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' };
+export const LIMIT_PARAM = defineParam({ type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many to return.' });
+export const CONTINUE_PARAM = defineParam({ type: 'string', help: 'When more results are available, use this to continue.' });
+export const DIR_PARAM = defineParam({ type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' });
 
 /** $wgUrlProtocols (the default), which the renderer links and siteinfo's `protocols` lists. */
 export const URL_PROTOCOL_PREFIXES: readonly string[] = WIKI_URL_PROTOCOLS;
