@@ -12,7 +12,7 @@ import type {
   ListContributionsRequest,
   ListContributionsResponse,
 } from '@quire/proto/wiki/content/v1/content';
-import type { RenderService } from '../render/service.js';
+import type { RenderService } from '../domain/render.js';
 import { contributionRows, countContributions, type ContributionFilter, type ContributionRow } from '../store/contributions.js';
 import { tagMessages } from './tag-messages.js';
 import type { ContentContext } from './context.js';

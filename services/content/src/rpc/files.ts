@@ -13,7 +13,8 @@ import type {
 } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
-import type { FileRepo } from '../files/repo.js';
+import type { FileRepo } from '../store/files.js';
+import { findPage } from '../store/pages.js';
 import { isoTimestamp } from './records.js';
 import type { ContentContext } from './context.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
@@ -89,17 +90,13 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
         if (e instanceof MalformedTitleError) throw invalidArgument('invalidtitle', `Bad title "${req.title}".`);
         throw e;
       }
-      const page = await ctx.db.query<{ page_id: number; page_latest: number; page_touched: Date }>(
-        `SELECT page_id, page_latest, page_touched FROM ${ctx.db.schema}.page WHERE page_namespace = $1 AND page_title = $2`,
-        [t.ns, t.dbkey],
-      );
-      const row = page.rows[0];
+      const row = await findPage(ctx.db, ctx.db.schema, t);
       if (!row) throw notFound('missingtitle', "The page you specified doesn't exist.");
-      const media = await repo.mediaOf(row.page_id, Math.max(1, req.limit || 100));
+      const media = await repo.mediaOf(row.id, Math.max(1, req.limit || 100));
       return {
-        pageId: row.page_id,
-        latestRevId: row.page_latest,
-        touched: isoTimestamp(row.page_touched),
+        pageId: row.id,
+        latestRevId: row.latest,
+        touched: isoTimestamp(row.touched),
         files: media.rows.map((v) => repo.versionOf(v)),
         tooMany: media.tooMany,
       };

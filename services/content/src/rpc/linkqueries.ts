@@ -378,7 +378,7 @@ class LinkQueryRpc {
         if (!/^(?:[0-9a-fA-F]{2})*$/.test(hexKey)) throw badContinue();
         after = { sortkey: Buffer.from(hexKey, 'hex').toString('utf8'), from: parseInt(from, 10) || 0 };
       }
-      // The "uppercase" collation of a sort key prefix (links/store.ts categorySortKey).
+      // The "uppercase" collation of a sort key prefix (store/links.ts categorySortKey).
       const start = req.startSortkeyPrefix !== undefined ? req.startSortkeyPrefix.toUpperCase() : req.startSortkey;
       const end = req.endSortkeyPrefix !== undefined ? req.endSortkeyPrefix.toUpperCase() : req.endSortkey;
       rows = [];

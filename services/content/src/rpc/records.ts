@@ -1,29 +1,14 @@
-import { invalidArgument } from '@quire/kit';
 import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
-import { MalformedTitleError, type ParsedTitle, type TitleCodec } from '../title/codec.js';
+import type { TitleCodec } from '../title/codec.js';
 import type { PageRow } from '../store/pages.js';
 import type { RevisionRow } from '../store/revisions.js';
 
+export { isoTimestamp } from '../content/timestamp.js';
+export { parsePageTitleOrThrow } from '../title/page-title.js';
+import { isoTimestamp } from '../content/timestamp.js';
+
 /** $wgLanguageCode: the language of pages whose page_lang is unset. */
 const CONTENT_LANGUAGE = 'en';
-
-/** MediaWiki's ISO 8601 form: second resolution, "Z". */
-export const isoTimestamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/**
- * Parses the title of one page for an RPC that needs it: `invalidtitle` with MediaWiki's reason
- * otherwise (a bare "#fragment" names no page: title-invalid-empty).
- */
-export function parsePageTitleOrThrow(codec: TitleCodec, text: string): ParsedTitle {
-  try {
-    const title = codec.parse(text);
-    if (title.dbkey === '') throw new MalformedTitleError('title-invalid-empty', text);
-    return title;
-  } catch (e) {
-    if (!(e instanceof MalformedTitleError)) throw e;
-    throw invalidArgument('invalidtitle', `Bad title "${text}".`, { title: text, reasonCode: e.code, reason: e.message });
-  }
-}
 
 /** A page that does not exist; virtual (Special:, Media:) pages are flagged special. */
 export function missingPageRecord(codec: TitleCodec, ns: number, dbkey: string): PageRecord {

@@ -12,29 +12,14 @@ import type {
   PreSaveTransformRequest,
   PreSaveTransformResponse,
 } from '@quire/proto/wiki/content/v1/content';
-import type { RenderService } from '../render/service.js';
+import { wikitextPst, type RenderService } from '../domain/render.js';
 import { formatComment, formatComments, type CommentOf } from '../render/transform/comment.js';
-import { preSaveTransform, type PstUser } from '../render/transform/pst.js';
-import type { TitleRef } from '../render/types.js';
 import { convertHtml, headerVariant } from '../render/variants/index.js';
 import type { ContentContext } from './context.js';
 import { parsePageTitleOrThrow } from './records.js';
 
-/** The pre-save transform of wikitext saved to a page by a user at a time (also what edits save). */
-export type WikitextPst = (text: string, page: TitleRef, user: PstUser, now: Date) => Promise<string>;
-
-export function wikitextPst(ctx: ContentContext, svc: RenderService): WikitextPst {
-  return (text, page, user, now) =>
-    preSaveTransform(text, {
-      title: ctx.codec.prefixedText(page.ns, page.dbkey),
-      user,
-      now,
-      expand: async (wikitext) => (await svc.render({ text: wikitext, title: page, pageId: 0, revId: 0, now, expandOnly: true })).html,
-    });
-}
-
 export function renderExtraHandlers(ctx: ContentContext, svc: RenderService) {
-  const pst = wikitextPst(ctx, svc);
+  const pst = wikitextPst(ctx.codec, svc);
   return {
     async preSaveTransform(req: PreSaveTransformRequest): Promise<PreSaveTransformResponse> {
       const t = parsePageTitleOrThrow(ctx.codec, req.title || 'API');

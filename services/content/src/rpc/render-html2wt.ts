@@ -7,7 +7,7 @@
  */
 import { invalidArgument, notFound } from '@quire/kit';
 import type { TransformHtmlToWikitextRequest, TransformHtmlToWikitextResponse } from '@quire/proto/wiki/content/v1/content';
-import type { RenderService } from '../render/service.js';
+import type { RenderService } from '../domain/render.js';
 import { htmlToWikitext } from '../render/transform/html2wt.js';
 import { jsonFromParsoidHtml } from '../render/transform/json.js';
 import type { ContentContext } from './context.js';

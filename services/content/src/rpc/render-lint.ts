@@ -9,7 +9,8 @@ import { invalidArgument, notFound } from '@quire/kit';
 import type { GetRevisionHtmlResponse, LintWikitextRequest, LintWikitextResponse, TransformWikitextToHtmlRequest } from '@quire/proto/wiki/content/v1/content';
 import { lintWikitext } from '../render/lint/index.js';
 import { jsonToParsoidBody } from '../render/transform/json.js';
-import type { RenderService } from '../render/service.js';
+import type { RenderService } from '../domain/render.js';
+import { findPage } from '../store/pages.js';
 import { NS_FILE } from '../title/namespaces.js';
 import type { ContentContext } from './context.js';
 import { parsePageTitleOrThrow } from './records.js';
@@ -17,12 +18,10 @@ import { parsePageTitleOrThrow } from './records.js';
 const DEFAULT_TITLE = 'Main Page';
 
 export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
-  const s = ctx.db.schema;
   const isFileNamespace = (prefix: string) => ctx.codec.namespaces.indexOf(prefix) === NS_FILE;
 
   /** The page row of a title, if the page exists. */
-  const pageOf = async (ns: number, dbkey: string) =>
-    (await ctx.db.query<{ page_id: number; page_latest: number; page_touched: Date }>(`SELECT page_id, page_latest, page_touched FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [ns, dbkey])).rows[0];
+  const pageOf = (ns: number, dbkey: string) => findPage(ctx.db, ctx.db.schema, { ns, dbkey });
 
   return {
     async lintWikitext(req: LintWikitextRequest): Promise<LintWikitextResponse> {
@@ -35,7 +34,7 @@ export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
         const t = parsePageTitleOrThrow(ctx.codec, req.title);
         const page = await pageOf(t.ns, t.dbkey);
         if (!page) throw notFound('missingtitle', "The page you specified doesn't exist.");
-        revId = page.page_latest;
+        revId = page.latest;
       }
       const src = await svc.revision(revId);
       if (!src) throw notFound('nosuchrevid', `There is no revision with ID ${revId}.`);
@@ -48,15 +47,15 @@ export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
       const page = await pageOf(t.ns, t.dbkey);
       // A revision given with the title is the context of REVISIONID & co. when it is that page's.
       const rev = req.revId && page ? await svc.revision(req.revId) : undefined;
-      const revId = rev && rev.pageId === page?.page_id ? rev.revId : (page?.page_latest ?? 0);
+      const revId = rev && rev.pageId === page?.id ? rev.revId : (page?.latest ?? 0);
       const now = new Date();
       // Parsoid's JSON handler for contentmodel=json; every other model is parsed as wikitext.
       const isJson = req.contentModel === 'json';
       const out = isJson
         ? { parsoidBody: jsonToParsoidBody(req.text), displayTitle: '' }
-        : await svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: page?.page_id ?? 0, revId, now, mode: 'parsoid' });
+        : await svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: page?.id ?? 0, revId, now, mode: 'parsoid' });
       return {
-        pageId: page?.page_id ?? 0,
+        pageId: page?.id ?? 0,
         ns: t.ns,
         dbkey: t.dbkey,
         title: ctx.codec.prefixedText(t.ns, t.dbkey),
@@ -68,8 +67,8 @@ export function renderLintHandlers(ctx: ContentContext, svc: RenderService) {
         body: out.parsoidBody ?? '',
         renderedAt: now.toISOString(),
         displayTitle: out.displayTitle,
-        latestRevId: page?.page_latest ?? 0,
-        touched: (page?.page_touched ?? now).toISOString(),
+        latestRevId: page?.latest ?? 0,
+        touched: (page?.touched ?? now).toISOString(),
       };
     },
   };

@@ -19,12 +19,12 @@ import type {
   RunJobsResponse,
 } from '@quire/proto/wiki/content/v1/content';
 import { getSection } from '../edit/sections.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../store/jobs.js';
 import { redirectTarget } from '../content/wikitext.js';
 import { INTERWIKI } from '../render/render.js';
 import { parseTreeXml } from '../render/parsetree.js';
 import type { RenderOutput } from '../render/pool.js';
-import type { RenderService, RevisionSource } from '../render/service.js';
+import type { RenderService, RevisionSource } from '../domain/render.js';
 import type { RenderResult } from '../render/types.js';
 import type { ContentContext } from './context.js';
 import { parsePageTitleOrThrow } from './records.js';

@@ -5,7 +5,7 @@
  */
 import { invalidArgument, permissionDenied, type Queryable } from '@quire/kit';
 import type { RevisionDeleteItem, RevisionDeleteRequest, RevisionDeleteResponse, StatusMessage } from '@quire/proto/wiki/content/v1/content';
-import { checkApplicableTags } from '../edit/tags.js';
+import { checkApplicableTags } from '../store/tags.js';
 import { lockPage, requireActor } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry, writeLogEntry } from '../store/logging.js';
 import { recordPageChange } from '../store/page-cache.js';

@@ -5,7 +5,7 @@
  * are the gateway's; here only the pages count.
  */
 import type { Db } from '@quire/kit';
-import type { RenderService } from '../render/service.js';
+import type { RenderService } from '../domain/render.js';
 import { messageTexts } from '../store/tags.js';
 import { NS_MEDIAWIKI } from '../title/namespaces.js';
 

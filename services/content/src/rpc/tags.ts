@@ -2,11 +2,23 @@
 import { invalidArgument, notFound, permissionDenied } from '@quire/kit';
 import type { ChangeTagsRequest, ChangeTagsResponse, ListTagsRequest, ListTagsResponse, ManageTagRequest, ManageTagResponse, TagInfo } from '@quire/proto/wiki/content/v1/files';
 import { publishLogEntry, writeLogEntry } from '../store/logging.js';
-import { defineTag, deleteTagEverywhere, lockTagDef, undefineTag } from '../store/tags.js';
-import { checkApplicableTags } from '../edit/tags.js';
+import {
+  allTagDefs,
+  checkApplicableTags,
+  defineTag,
+  deleteTagEverywhere,
+  lockTagDef,
+  tagChange,
+  tagDefsNamed,
+  taggedChangeTitle,
+  tagsOfChange,
+  undefineTag,
+  untagChange,
+  type TaggedChange,
+} from '../store/tags.js';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_SPECIAL } from '../title/namespaces.js';
-import type { RenderService } from '../render/service.js';
+import type { RenderService } from '../domain/render.js';
 import type { ContentContext } from './context.js';
 import { tagMessages } from './tag-messages.js';
 
@@ -58,11 +70,8 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
       return db.tx(async (q) => {
         // ChangeTags::canUpdateTags: only tags an administrator defined (and left active) may be
         // added; software tags may not be removed.
-        const defs = await q.query<{ ctd_name: string; ctd_user_defined: boolean }>(
-          `SELECT ctd_name, ctd_user_defined FROM ${s}.change_tag_def WHERE ctd_name = ANY($1::text[])`,
-          [[...add, ...remove]],
-        );
-        const userDefined = new Set(defs.rows.filter((d) => d.ctd_user_defined).map((d) => d.ctd_name));
+        const defs = await tagDefsNamed(q, s, [...add, ...remove]);
+        const userDefined = new Set(defs.filter((d) => d.userDefined).map((d) => d.name));
         const refused = add.filter((t) => !userDefined.has(t));
         if (refused.length) {
           throw invalidArgument(
@@ -81,61 +90,20 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
         }
 
         // The target and the page its log entry names.
-        let target: { ns: number; dbkey: string; pageId: number };
-        let column: 'ct_rev_id' | 'ct_log_id' | 'ct_rc_id';
-        let id: number;
-        if (req.revId > 0) {
-          const r = await q.query<{ page_id: number; page_namespace: number; page_title: string }>(
-            `SELECT p.page_id, p.page_namespace, p.page_title FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page WHERE r.rev_id = $1`,
-            [req.revId],
-          );
-          const row = r.rows[0];
-          if (!row) throw notFound('nosuchrevid', `There is no revision with ID ${req.revId}.`);
-          target = { ns: row.page_namespace, dbkey: row.page_title, pageId: row.page_id };
-          [column, id] = ['ct_rev_id', req.revId];
-        } else if (req.logId > 0) {
-          const r = await q.query<{ log_namespace: number; log_title: string; log_page: number | null }>(
-            `SELECT log_namespace, log_title, log_page FROM ${s}.logging WHERE log_id = $1`,
-            [req.logId],
-          );
-          const row = r.rows[0];
-          if (!row) throw notFound('nosuchlogid', `There is no log entry with ID ${req.logId}.`);
-          target = { ns: row.log_namespace, dbkey: row.log_title, pageId: row.log_page ?? 0 };
-          [column, id] = ['ct_log_id', req.logId];
-        } else {
-          const r = await q.query<{ rc_namespace: number; rc_title: string; rc_cur_id: number }>(
-            `SELECT rc_namespace, rc_title, rc_cur_id FROM ${s}.recentchanges WHERE rc_id = $1`,
-            [req.rcId],
-          );
-          const row = r.rows[0];
-          if (!row) throw notFound('nosuchrcid', `There is no recent change with ID ${req.rcId}.`);
-          target = { ns: row.rc_namespace, dbkey: row.rc_title, pageId: Number(row.rc_cur_id) };
-          [column, id] = ['ct_rc_id', req.rcId];
+        const tagged: TaggedChange =
+          req.revId > 0 ? { kind: 'revision', id: req.revId } : req.logId > 0 ? { kind: 'log', id: req.logId } : { kind: 'rc', id: req.rcId };
+        const target = await taggedChangeTitle(q, s, tagged);
+        if (!target) {
+          const [code, what] = { revision: ['nosuchrevid', 'revision'], log: ['nosuchlogid', 'log entry'], rc: ['nosuchrcid', 'recent change'] }[tagged.kind];
+          throw notFound(code!, `There is no ${what} with ID ${tagged.id}.`);
         }
-
-        const current = await q.query<{ ctd_name: string }>(
-          `SELECT d.ctd_name FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id WHERE ct.${column} = $1 ORDER BY d.ctd_name`,
-          [id],
-        );
-        const initial = current.rows.map((r) => r.ctd_name);
+        const initial = await tagsOfChange(q, s, tagged);
         const added = add.filter((t) => !initial.includes(t));
         const removed = remove.filter((t) => initial.includes(t) && !added.includes(t));
         if (added.length === 0 && removed.length === 0) return { noop: true, actionLogId: 0, added: [], removed: [] };
 
-        for (const tag of added) {
-          await q.query(
-            `WITH d AS (UPDATE ${s}.change_tag_def SET ctd_count = ctd_count + 1 WHERE ctd_name = $2 RETURNING ctd_id)
-             INSERT INTO ${s}.change_tag (${column}, ct_tag_id) SELECT $1, ctd_id FROM d`,
-            [id, tag],
-          );
-        }
-        for (const tag of removed) {
-          await q.query(
-            `WITH d AS (UPDATE ${s}.change_tag_def SET ctd_count = GREATEST(ctd_count - 1, 0) WHERE ctd_name = $2 RETURNING ctd_id)
-             DELETE FROM ${s}.change_tag USING d WHERE ${column} = $1 AND ct_tag_id = d.ctd_id`,
-            [id, tag],
-          );
-        }
+        for (const tag of added) await tagChange(q, s, tagged, tag);
+        for (const tag of removed) await untagChange(q, s, tagged, tag);
         // ChangeTags::updateTagsWithChecks logs tag/update (not published to recent changes).
         const actionLogId = await writeLogEntry(q, db, {
           type: 'tag',
@@ -229,20 +197,18 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
     },
 
     async listTags(req: ListTagsRequest): Promise<ListTagsResponse> {
-      const r = await db.query<{ ctd_name: string; ctd_user_defined: boolean; ctd_count: string }>(
-        `SELECT ctd_name, ctd_user_defined, ctd_count FROM ${s}.change_tag_def`,
-      );
+      const defs = await allTagDefs(db);
       const byName = new Map<string, Omit<TagInfo, 'displayHtml' | 'displayDisabled' | 'descriptionText'>>();
       for (const name of SOFTWARE_TAGS) byName.set(name, { name, defined: true, active: true, source: ['extension'], hitCount: 0 });
-      for (const row of r.rows) {
-        const software = SOFTWARE.has(row.ctd_name);
-        const source = [...(row.ctd_user_defined ? ['manual'] : []), ...(software ? ['extension'] : [])];
-        byName.set(row.ctd_name, {
-          name: row.ctd_name,
-          defined: row.ctd_user_defined || software,
-          active: row.ctd_user_defined || software,
+      for (const def of defs) {
+        const software = SOFTWARE.has(def.name);
+        const source = [...(def.userDefined ? ['manual'] : []), ...(software ? ['extension'] : [])];
+        byName.set(def.name, {
+          name: def.name,
+          defined: def.userDefined || software,
+          active: def.userDefined || software,
           source,
-          hitCount: Number(row.ctd_count),
+          hitCount: def.count,
         });
       }
       const all = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).filter((t) => req.continue === '' || t.name >= req.continue);

@@ -206,3 +206,17 @@ export async function publishLogEntry(q: Queryable, db: Db, entry: LogEntryInput
   });
   return { logId, rcId };
 }
+
+/**
+ * EditPage::wasDeletedSinceLastEdit: a title was deleted (a delete/delete log entry) after `since`
+ * and its revisions are still archived.
+ */
+export async function deletedSince(db: Queryable & { schema: string }, title: { ns: number; dbkey: string }, since: Date): Promise<boolean> {
+  const s = db.schema;
+  const r = await db.query(
+    `SELECT 1 FROM ${s}.logging WHERE log_namespace = $1 AND log_title = $2 AND log_type = 'delete' AND log_action = 'delete'
+       AND log_timestamp > $3 AND EXISTS (SELECT 1 FROM ${s}.archive WHERE ar_namespace = $1 AND ar_title = $2) LIMIT 1`,
+    [title.ns, title.dbkey, since],
+  );
+  return r.rows.length > 0;
+}

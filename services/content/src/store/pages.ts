@@ -1,4 +1,61 @@
-import type { Db } from '@quire/kit';
+import type { Db, Queryable } from '@quire/kit';
+
+/** A page row's identity and state, as every write path and check reads it. */
+export interface PageKeyRow {
+  id: number;
+  ns: number;
+  dbkey: string;
+  /** page_latest: 0 only while a page is being created. */
+  latest: number;
+  model: string;
+  isRedirect: boolean;
+  touched: Date;
+}
+
+/** A page named by title, or by page id. */
+export type PageKey = { ns: number; dbkey: string } | { id: number };
+
+/**
+ * The one lookup of a single page row by title or id (undefined when there is none). With
+ * `forUpdate` the row stays locked until the transaction of `q` ends: the write paths' lock.
+ * (The row alone is locked: with a join, READ COMMITTED would recheck a waiting row against a
+ * stale joined row and lose it.)
+ */
+export async function findPage(q: Queryable, schema: string, key: PageKey, opts: { forUpdate?: boolean } = {}): Promise<PageKeyRow | undefined> {
+  const byId = 'id' in key;
+  const r = await q.query<{ page_id: number; page_namespace: number; page_title: string; page_latest: number; page_content_model: string; page_is_redirect: boolean; page_touched: Date }>(
+    `SELECT page_id, page_namespace, page_title, page_latest, page_content_model, page_is_redirect, page_touched FROM ${schema}.page
+      WHERE ${byId ? 'page_id = $1' : 'page_namespace = $1 AND page_title = $2'}${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    byId ? [key.id] : [key.ns, key.dbkey],
+  );
+  const row = r.rows[0];
+  return (
+    row && {
+      id: row.page_id,
+      ns: row.page_namespace,
+      dbkey: row.page_title,
+      latest: row.page_latest,
+      model: row.page_content_model,
+      isRedirect: row.page_is_redirect,
+      touched: row.page_touched,
+    }
+  );
+}
+
+/** Where a redirect page points (its redirect row), read by the page's title; undefined for a non-redirect. */
+export async function redirectOfTitle(
+  q: Queryable,
+  schema: string,
+  title: { ns: number; dbkey: string },
+): Promise<{ ns: number; dbkey: string; fragment: string; interwiki: string } | undefined> {
+  const r = await q.query<{ rd_namespace: number; rd_title: string; rd_fragment: string; rd_interwiki: string }>(
+    `SELECT rd.rd_namespace, rd.rd_title, rd.rd_fragment, rd.rd_interwiki FROM ${schema}.page p JOIN ${schema}.redirect rd ON rd.rd_from = p.page_id
+      WHERE p.page_namespace = $1 AND p.page_title = $2 AND p.page_is_redirect`,
+    [title.ns, title.dbkey],
+  );
+  const rd = r.rows[0];
+  return rd && { ns: rd.rd_namespace, dbkey: rd.rd_title, fragment: rd.rd_fragment, interwiki: rd.rd_interwiki };
+}
 
 export interface PageRow {
   id: number;

@@ -102,6 +102,45 @@ export class RevisionStore {
     return r.rows.map(toRevision);
   }
 
+  /** RevisionStore::getPreviousRevision / getNextRevision: the id of the revision before (or after) `rev` on its page. */
+  async neighbourId(rev: { pageId: number; id: number }, direction: 'previous' | 'next'): Promise<number | undefined> {
+    const [cmp, order] = direction === 'previous' ? ['<', 'DESC'] : ['>', 'ASC'];
+    const r = await this.db.query<{ rev_id: number }>(
+      `SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id ${cmp} $2 ORDER BY rev_id ${order} LIMIT 1`,
+      [rev.pageId, rev.id],
+    );
+    return r.rows[0]?.rev_id;
+  }
+
+  /** The revision of a page saved at a time (the base of an edit given by basetimestamp). */
+  async idAt(pageId: number, timestamp: Date): Promise<number | undefined> {
+    const r = await this.db.query<{ rev_id: number }>(
+      `SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_timestamp = $2 ORDER BY rev_id DESC LIMIT 1`,
+      [pageId, timestamp],
+    );
+    return r.rows[0]?.rev_id;
+  }
+
+  /** The user ids (null: anonymous) of the first `limit` revisions of a page saved after `since`, oldest first. */
+  async authorIdsSince(pageId: number, since: Date, limit: number): Promise<(number | null)[]> {
+    const s = this.db.schema;
+    const r = await this.db.query<{ actor_user: number | null }>(
+      `SELECT a.actor_user FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor
+        WHERE r.rev_page = $1 AND r.rev_timestamp > $2 ORDER BY r.rev_timestamp ASC LIMIT ${Number(limit)}`,
+      [pageId, since],
+    );
+    return r.rows.map((row) => row.actor_user);
+  }
+
+  /** The SHA-1s of the `limit` revisions of a page before revision `beforeId`, newest first. */
+  async sha1sBefore(pageId: number, beforeId: number, limit: number): Promise<string[]> {
+    const r = await this.db.query<{ rev_sha1: string }>(
+      `SELECT rev_sha1 FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id < $2 ORDER BY rev_id DESC LIMIT ${Number(limit)}`,
+      [pageId, beforeId],
+    );
+    return r.rows.map((row) => row.rev_sha1);
+  }
+
   /**
    * Revisions matching a WHERE clause (over `r` revision, `a` actor), in the given ORDER BY and
    * LIMIT tail. For the stores built on this one (history); `params` are numbered from $1.

@@ -4,7 +4,8 @@
  * change_tag_def / change_tag. Each function runs on the caller's Queryable, so a tag change and
  * its managetags log entry commit together.
  */
-import type { Db, Queryable } from '@quire/kit';
+import { invalidArgument, permissionDenied, type Db, type Queryable } from '@quire/kit';
+import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 
 export interface TagDefRow {
   name: string;
@@ -69,4 +70,89 @@ export async function messageTexts(db: Db, keys: readonly string[], ns: number):
     if (text !== undefined) out.set(k, text);
   });
   return out;
+}
+
+/**
+ * ChangeTags::canAddTagsAccompanyingChange: applying tags needs `applychangetags`, and each tag
+ * must be one an administrator defined and left active (ctd_user_defined; software tags such as
+ * mw-undo are applied by the software only).
+ */
+export async function checkApplicableTags(db: Db, actor: EditActor, tags: readonly string[]): Promise<void> {
+  if (!actor.rights.includes('applychangetags')) {
+    throw permissionDenied('tags-apply-no-permission', 'You do not have permission to apply change tags along with your changes.');
+  }
+  const wanted = [...new Set(tags)];
+  const r = await db.query<{ ctd_name: string }>(`SELECT ctd_name FROM ${db.schema}.change_tag_def WHERE ctd_user_defined AND ctd_name = ANY($1::text[])`, [
+    wanted,
+  ]);
+  const defined = new Set(r.rows.map((x) => x.ctd_name));
+  const refused = wanted.filter((t) => !defined.has(t));
+  if (refused.length === 1) throw invalidArgument('tags-apply-not-allowed-one', `The tag "${refused[0]}" is not allowed to be manually applied.`);
+  if (refused.length > 1) {
+    throw invalidArgument('tags-apply-not-allowed-multi', `The following tags are not allowed to be manually applied: ${refused.join(', ')}`);
+  }
+}
+
+/** A change that carries tags: a revision, a log entry or a recent change. */
+export interface TaggedChange {
+  kind: 'revision' | 'log' | 'rc';
+  id: number;
+}
+
+const TAG_COLUMN = { revision: 'ct_rev_id', log: 'ct_log_id', rc: 'ct_rc_id' } as const;
+
+/** The definitions (name, user-defined) of the named tags that have one. */
+export async function tagDefsNamed(q: Queryable, schema: string, names: string[]): Promise<{ name: string; userDefined: boolean }[]> {
+  const r = await q.query<{ ctd_name: string; ctd_user_defined: boolean }>(
+    `SELECT ctd_name, ctd_user_defined FROM ${schema}.change_tag_def WHERE ctd_name = ANY($1::text[])`,
+    [names],
+  );
+  return r.rows.map((d) => ({ name: d.ctd_name, userDefined: d.ctd_user_defined }));
+}
+
+/** Every tag definition with its hit count. */
+export async function allTagDefs(db: Db): Promise<{ name: string; userDefined: boolean; count: number }[]> {
+  const r = await db.query<{ ctd_name: string; ctd_user_defined: boolean; ctd_count: string }>(
+    `SELECT ctd_name, ctd_user_defined, ctd_count FROM ${db.schema}.change_tag_def`,
+  );
+  return r.rows.map((d) => ({ name: d.ctd_name, userDefined: d.ctd_user_defined, count: Number(d.ctd_count) }));
+}
+
+/** The title (and page id, 0 when none) a tagged change is about; undefined when the change does not exist. */
+export async function taggedChangeTitle(q: Queryable, schema: string, change: TaggedChange): Promise<{ ns: number; dbkey: string; pageId: number } | undefined> {
+  const s = schema;
+  const sql = {
+    revision: `SELECT p.page_namespace AS ns, p.page_title AS dbkey, p.page_id AS page_id FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page WHERE r.rev_id = $1`,
+    log: `SELECT log_namespace AS ns, log_title AS dbkey, log_page AS page_id FROM ${s}.logging WHERE log_id = $1`,
+    rc: `SELECT rc_namespace AS ns, rc_title AS dbkey, rc_cur_id AS page_id FROM ${s}.recentchanges WHERE rc_id = $1`,
+  }[change.kind];
+  const row = (await q.query<{ ns: number; dbkey: string; page_id: number | null }>(sql, [change.id])).rows[0];
+  return row && { ns: row.ns, dbkey: row.dbkey, pageId: Number(row.page_id ?? 0) };
+}
+
+/** The tag names of one change, sorted. */
+export async function tagsOfChange(q: Queryable, schema: string, change: TaggedChange): Promise<string[]> {
+  const r = await q.query<{ ctd_name: string }>(
+    `SELECT d.ctd_name FROM ${schema}.change_tag ct JOIN ${schema}.change_tag_def d ON d.ctd_id = ct.ct_tag_id WHERE ct.${TAG_COLUMN[change.kind]} = $1 ORDER BY d.ctd_name`,
+    [change.id],
+  );
+  return r.rows.map((x) => x.ctd_name);
+}
+
+/** Adds a defined tag to a change and counts it. */
+export async function tagChange(q: Queryable, schema: string, change: TaggedChange, tag: string): Promise<void> {
+  await q.query(
+    `WITH d AS (UPDATE ${schema}.change_tag_def SET ctd_count = ctd_count + 1 WHERE ctd_name = $2 RETURNING ctd_id)
+     INSERT INTO ${schema}.change_tag (${TAG_COLUMN[change.kind]}, ct_tag_id) SELECT $1, ctd_id FROM d`,
+    [change.id, tag],
+  );
+}
+
+/** Removes a tag from a change and uncounts it. */
+export async function untagChange(q: Queryable, schema: string, change: TaggedChange, tag: string): Promise<void> {
+  await q.query(
+    `WITH d AS (UPDATE ${schema}.change_tag_def SET ctd_count = GREATEST(ctd_count - 1, 0) WHERE ctd_name = $2 RETURNING ctd_id)
+     DELETE FROM ${schema}.change_tag USING d WHERE ${TAG_COLUMN[change.kind]} = $1 AND ct_tag_id = d.ctd_id`,
+    [change.id, tag],
+  );
 }

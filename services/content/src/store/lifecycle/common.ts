@@ -1,8 +1,8 @@
 /* What the page lifecycle operations share: their dependencies, the actor, rights and page locking. */
 import { invalidArgument, notFound, permissionDenied, type Db, type Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/content';
-import { checkApplicableTags } from '../../edit/tags.js';
-import { parsePageTitleOrThrow } from '../../rpc/records.js';
+import { checkApplicableTags } from '../tags.js';
+import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import type { TitleCodec } from '../../title/codec.js';
 import { applyWatchlistParam, type WatchlistMode } from '../watchlist.js';
 import { saveRevision, type SavedRevision } from '../save.js';

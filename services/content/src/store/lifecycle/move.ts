@@ -8,7 +8,7 @@
 import { alreadyExists, invalidArgument, notFound, ServiceError, type Queryable } from '@quire/kit';
 import type { EditActor, MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/v1/content';
 import { redirectTarget } from '../../content/wikitext.js';
-import { parsePageTitleOrThrow } from '../../rpc/records.js';
+import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import { publishLogEntry, nowToTheSecond } from '../logging.js';
 import { checkProtection, pageRestrictions } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';

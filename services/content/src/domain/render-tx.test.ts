@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger, openDb } from '@quire/kit';
 import { makeTestEnv } from '@quire/kit/testing';
-import { JobQueue } from '../jobs/queue.js';
+import { JobQueue } from '../store/jobs.js';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
-import type { RenderPool } from './pool.js';
-import { RenderService } from './service.js';
+import type { RenderPool } from '../render/pool.js';
+import { RenderService } from './render.js';
 
 test('embedded: renders inside a transaction bypass the worker pool; others use it', async () => {
   const te = await makeTestEnv('embedded');

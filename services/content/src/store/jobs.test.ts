@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import type { Db } from '@quire/kit';
-import { JobQueue } from './queue.js';
+import { JobQueue } from './jobs.js';
 
 /**
  * A queue whose only job is held by another runner for `heldMs`: the store is replaced by a

@@ -7,18 +7,18 @@ import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import type { FileVersion, UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_FILE, NS_PROJECT } from '../title/namespaces.js';
-import { isoTimestamp } from '../rpc/records.js';
-import { actorId } from '../store/actor.js';
-import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
-import { checkProtection } from '../store/protection.js';
-import { saveRevision } from '../store/save.js';
-import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
-import { detectsHtml, EXTENSION_OF_MIME, FILE_EXTENSIONS, sniffFile, svgHasScript } from './mime.js';
-import { storageKeyOf, type FileStore } from './store.js';
+import { isoTimestamp } from '../content/timestamp.js';
+import { actorId } from './actor.js';
+import { nowToTheSecond, publishLogEntry } from './logging.js';
+import { checkProtection } from './protection.js';
+import { saveRevision } from './save.js';
+import { applyWatchlistParam, type WatchlistMode } from './watchlist.js';
+import { detectsHtml, EXTENSION_OF_MIME, FILE_EXTENSIONS, sniffFile, svgHasScript } from '../files/mime.js';
+import { storageKeyOf, type FileStore } from '../files/store.js';
 
-import { fileUrlPath } from './paths.js';
+import { fileUrlPath } from '../files/paths.js';
 
-export { fileUrlPath, hashPath, UPLOAD_PATH } from './paths.js';
+export { fileUrlPath, hashPath, UPLOAD_PATH } from '../files/paths.js';
 
 /** TS_MW: 20261121051314 */
 const tsMw = (d: Date) => isoTimestamp(d).replace(/[-:TZ]/g, '');

@@ -4,7 +4,7 @@
  */
 import type { Db } from '@quire/kit';
 import { fileUrlPath } from '../files/paths.js';
-import { titleKey, type FileFacts, type PageFacts, type PageLookup, type TemplateSource, type TitleRef } from './types.js';
+import { titleKey, type FileFacts, type PageFacts, type PageLookup, type TemplateSource, type TitleRef } from '../render/types.js';
 
 interface Row {
   page_id: number;

@@ -12,26 +12,30 @@ import type { EditActor, EditRequest, EditResponse } from '@quire/proto/wiki/con
 import { sha1Base36 } from '../content/sha1.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
-import { isoTimestamp } from '../rpc/records.js';
+import { isoTimestamp } from '../content/timestamp.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
-import type { WikitextPst } from '../rpc/render-extra.js';
 import { checkProtection } from '../store/protection.js';
-import { nowToTheSecond } from '../store/logging.js';
-import { saveRevision } from '../store/save.js';
+import { deletedSince, nowToTheSecond } from '../store/logging.js';
+import { findPage, redirectOfTitle } from '../store/pages.js';
+import { saveRevision, type SaveRevisionInput } from '../store/save.js';
 import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
-import { describeChange } from './change-type.js';
-import { merge3 } from './merge.js';
-import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from './models.js';
-import { getSection, replaceSection, stripSectionName } from './sections.js';
-import { checkApplicableTags } from './tags.js';
+import { describeChange } from '../edit/change-type.js';
+import { merge3 } from '../edit/merge.js';
+import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from '../edit/models.js';
+import { getSection, replaceSection, stripSectionName } from '../edit/sections.js';
+import { checkApplicableTags } from '../store/tags.js';
+import type { WikitextPst } from './render.js';
 
 /*
  * action=edit in the content service: MediaWiki's ApiEditPage + EditPage::internalAttemptSave,
- * in their order of checks. Each attempt runs in one transaction that first locks the page row,
- * so the text an edit computes (append, section, undo, merge) is always computed against the
- * revision it is saved on top of: concurrent edits of one page queue up, and one whose base went
- * stale meanwhile is merged onto the new latest revision or refused with `editconflict`.
+ * in their order of checks. As MediaWiki's DerivedPageDataUpdater, an attempt first *prepares*
+ * the edit outside any transaction — checks, the new text (append, section, undo, merge against
+ * the page's latest revision as read then) and its pre-save transform, which renders — and only
+ * then saves it in one transaction whose compare-and-set (`saveRevision`: the page row locked,
+ * its latest revision still the one prepared on) holds the row lock for the writes alone. When
+ * another edit was saved in between, the attempt is prepared again on the new latest revision,
+ * so its base is merged onto it or refused with `editconflict`: never a lost update.
  */
 
 export interface EditDeps {
@@ -43,12 +47,17 @@ export interface EditDeps {
   pst: WikitextPst;
 }
 
-/** Attempts of one edit: a page created concurrently by another edit makes the next attempt an update. */
-const MAX_ATTEMPTS = 3;
+/**
+ * Attempts of one edit. An attempt is prepared again only when another edit of the page was saved
+ * (or the page created or deleted) after it was prepared, so every retry means another edit won:
+ * the bound only stops a pathological crowd of writers on one page.
+ */
+const MAX_ATTEMPTS = 32;
 /** $wgManualRevertSearchRadius: how many earlier revisions a manual revert may restore. */
 const MANUAL_REVERT_RADIUS = 15;
 
-interface LockedPage {
+/** The page as an attempt is prepared on: its latest revision with the text. */
+interface CurrentPage {
   id: number;
   model: ContentModel;
   latest: RevisionRow & { content: string };
@@ -79,17 +88,13 @@ function parseTarget(codec: TitleCodec, title: string): Target {
   }
 }
 
-async function lockPage(deps: EditDeps, target: Target): Promise<LockedPage | undefined> {
-  const r = await deps.db.query<{ page_id: number; page_content_model: string }>(
-    `SELECT page_id, page_content_model FROM ${deps.db.schema}.page WHERE page_namespace = $1 AND page_title = $2 FOR UPDATE`,
-    [target.ns, target.dbkey],
-  );
-  const row = r.rows[0];
+async function currentPage(deps: EditDeps, target: Target): Promise<CurrentPage | undefined> {
+  const row = await findPage(deps.db, deps.db.schema, target);
   if (!row) return undefined;
-  const [latest] = await deps.revisions.latestOf([row.page_id], true);
-  if (!latest || latest.content === undefined) throw new Error(`page ${row.page_id} has no latest revision`);
-  const model = isContentModel(row.page_content_model) ? row.page_content_model : 'wikitext';
-  return { id: row.page_id, model, latest: { ...latest, content: latest.content } };
+  const [latest] = await deps.revisions.latestOf([row.id], true);
+  if (!latest || latest.content === undefined) throw new Error(`page ${row.id} has no latest revision`);
+  const model = isContentModel(row.model) ? row.model : 'wikitext';
+  return { id: row.id, model, latest: { ...latest, content: latest.content } };
 }
 
 async function revisionWithContent(deps: EditDeps, id: number): Promise<(RevisionRow & { content: string }) | undefined> {
@@ -97,84 +102,38 @@ async function revisionWithContent(deps: EditDeps, id: number): Promise<(Revisio
   return rev && rev.content !== undefined && (rev.deleted & 1) === 0 ? { ...rev, content: rev.content } : undefined;
 }
 
-/** RevisionStore::getPreviousRevision: the revision before `rev` on its page. */
-async function previousRevision(deps: EditDeps, rev: RevisionRow): Promise<number | undefined> {
-  const r = await deps.db.query<{ rev_id: number }>(
-    `SELECT rev_id FROM ${deps.db.schema}.revision WHERE rev_page = $1 AND rev_id < $2 ORDER BY rev_id DESC LIMIT 1`,
-    [rev.pageId, rev.id],
-  );
-  return r.rows[0]?.rev_id;
-}
-
-/** RevisionStore::getNextRevision. */
-async function nextRevisionId(deps: EditDeps, rev: RevisionRow): Promise<number | undefined> {
-  const r = await deps.db.query<{ rev_id: number }>(
-    `SELECT rev_id FROM ${deps.db.schema}.revision WHERE rev_page = $1 AND rev_id > $2 ORDER BY rev_id ASC LIMIT 1`,
-    [rev.pageId, rev.id],
-  );
-  return r.rows[0]?.rev_id;
-}
-
-/** The revision of a page saved at a time (the base of an edit given by basetimestamp). */
-async function revisionAt(deps: EditDeps, pageId: number, timestamp: Date): Promise<number | undefined> {
-  const r = await deps.db.query<{ rev_id: number }>(
-    `SELECT rev_id FROM ${deps.db.schema}.revision WHERE rev_page = $1 AND rev_timestamp = $2 ORDER BY rev_id DESC LIMIT 1`,
-    [pageId, timestamp],
-  );
-  return r.rows[0]?.rev_id;
-}
-
 /** RevisionStore::userWasLastToEdit: every revision after `since` is by this registered user. */
 async function userWasLastToEdit(deps: EditDeps, pageId: number, userId: number, since: Date): Promise<boolean> {
   if (userId === 0) return false;
-  const r = await deps.db.query<{ actor_user: number | null }>(
-    `SELECT a.actor_user FROM ${deps.db.schema}.revision r JOIN ${deps.db.schema}.actor a ON a.actor_id = r.rev_actor
-      WHERE r.rev_page = $1 AND r.rev_timestamp > $2 ORDER BY r.rev_timestamp ASC LIMIT 50`,
-    [pageId, since],
-  );
-  return r.rows.every((row) => row.actor_user === userId);
+  return (await deps.revisions.authorIdsSince(pageId, since, 50)).every((author) => author === userId);
 }
 
 /** An edit restoring the content of one of the last revisions before the current one (mw-manual-revert). */
-async function restoresEarlierRevision(deps: EditDeps, page: LockedPage, sha1: string): Promise<boolean> {
-  const r = await deps.db.query<{ rev_sha1: string }>(
-    `SELECT rev_sha1 FROM ${deps.db.schema}.revision WHERE rev_page = $1 AND rev_id < $2 ORDER BY rev_id DESC LIMIT ${MANUAL_REVERT_RADIUS}`,
-    [page.id, page.latest.id],
-  );
-  return r.rows.some((row) => row.rev_sha1 === sha1);
+async function restoresEarlierRevision(deps: EditDeps, page: CurrentPage, sha1: string): Promise<boolean> {
+  return (await deps.revisions.sha1sBefore(page.id, page.latest.id, MANUAL_REVERT_RADIUS)).includes(sha1);
 }
 
 /** Follows a redirect page once (redirect=1), as ApiEditPage does before editing. */
 async function followRedirect(deps: EditDeps, target: Target): Promise<{ target: Target; from: string; to: string } | undefined> {
-  const s = deps.db.schema;
-  const r = await deps.db.query<{ rd_namespace: number; rd_title: string; rd_fragment: string; rd_interwiki: string }>(
-    `SELECT rd.rd_namespace, rd.rd_title, rd.rd_fragment, rd.rd_interwiki FROM ${s}.page p JOIN ${s}.redirect rd ON rd.rd_from = p.page_id
-      WHERE p.page_namespace = $1 AND p.page_title = $2 AND p.page_is_redirect`,
-    [target.ns, target.dbkey],
-  );
-  const rd = r.rows[0];
+  const rd = await redirectOfTitle(deps.db, deps.db.schema, target);
   if (!rd) return undefined;
   const from = deps.codec.prefixedText(target.ns, target.dbkey);
-  const to = deps.codec.prefixedText(rd.rd_namespace, rd.rd_title);
-  if (rd.rd_namespace < 0 || rd.rd_interwiki !== '') {
+  const to = deps.codec.prefixedText(rd.ns, rd.dbkey);
+  if (rd.ns < 0 || rd.interwiki !== '') {
     // MediaWiki reports the redirect with the error (`data.api` is what clients see).
     throw invalidArgument('edit-invalidredirect', `Cannot edit "${from}" while following redirects, as target "${to}" is not valid.`, {
       api: { redirects: { from, to } },
     });
   }
-  return { target: { ns: rd.rd_namespace, dbkey: rd.rd_title }, from, to };
+  return { target: { ns: rd.ns, dbkey: rd.dbkey }, from, to };
 }
 
 /** The page an edit names: title or page id (the gateway makes sure exactly one is given). */
 async function resolveTarget(deps: EditDeps, req: EditRequest): Promise<Target> {
   if (req.pageId > 0) {
-    const r = await deps.db.query<{ page_namespace: number; page_title: string }>(
-      `SELECT page_namespace, page_title FROM ${deps.db.schema}.page WHERE page_id = $1`,
-      [req.pageId],
-    );
-    const row = r.rows[0];
+    const row = await findPage(deps.db, deps.db.schema, { id: req.pageId });
     if (!row) throw invalidArgument('nosuchpageid', `There is no page with ID ${req.pageId}.`);
-    return { ns: row.page_namespace, dbkey: row.page_title };
+    return { ns: row.ns, dbkey: row.dbkey };
   }
   return parseTarget(deps.codec, req.title);
 }
@@ -194,10 +153,10 @@ function parseTimestamp(value: string, name: string): Date | undefined {
 }
 
 /** MediaWiki's undo (ContentHandler::getUndoContent): the changes of undoafter..undo taken back from the current text. */
-async function undoText(deps: EditDeps, req: EditRequest, page: LockedPage | undefined, prefixedTitle: string) {
+async function undoText(deps: EditDeps, req: EditRequest, page: CurrentPage | undefined, prefixedTitle: string) {
   const undoRev = await revisionWithContent(deps, req.undo);
   if (!undoRev) throw invalidArgument('nosuchrevid', `There is no revision with ID ${req.undo}.`);
-  const afterId = req.undoAfter > 0 ? req.undoAfter : await previousRevision(deps, undoRev);
+  const afterId = req.undoAfter > 0 ? req.undoAfter : await deps.revisions.neighbourId(undoRev, 'previous');
   const afterRev = afterId !== undefined ? await revisionWithContent(deps, afterId) : undefined;
   if (!afterRev) throw invalidArgument('nosuchrevid', `There is no revision with ID ${req.undoAfter}.`);
   for (const rev of [undoRev, afterRev]) {
@@ -208,7 +167,7 @@ async function undoText(deps: EditDeps, req: EditRequest, page: LockedPage | und
     current.id === undoRev.id || current.content === undoRev.content ? afterRev.content : merge3(undoRev.content, afterRev.content, current.content);
   if (text === undefined) throw invalidArgument('undofailure', 'The edit could not be undone due to conflicting intermediate edits.');
   // A summary is made only when exactly one revision is undone.
-  const single = (await nextRevisionId(deps, afterRev)) === undoRev.id;
+  const single = (await deps.revisions.neighbourId(afterRev, 'next')) === undoRev.id;
   const summary = single
     ? `Undo revision ${undoRev.id} by [[Special:Contributions/${undoRev.userText}|${undoRev.userText}]] ([[User talk:${undoRev.userText}|talk]])`
     : undefined;
@@ -222,9 +181,19 @@ interface AttemptState {
 /** An edit's outcome before the watchlist parameter is applied (in the same transaction). */
 type SavedEdit = Omit<EditResponse, 'watched' | 'watchlistExpiry'>;
 
-async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, state: AttemptState): Promise<SavedEdit> {
+/**
+ * An edit ready to save: the revision to write (none when the text is unchanged), and the outcome
+ * to answer, whose revision fields the save fills in.
+ */
+interface PreparedEdit {
+  save?: SaveRevisionInput;
+  outcome: SavedEdit;
+}
+
+/** Everything of an attempt that comes before the save, outside any transaction (see the file comment). */
+async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, state: AttemptState): Promise<PreparedEdit> {
   const { codec } = deps;
-  const page = await lockPage(deps, target);
+  const page = await currentPage(deps, target);
   const prefixedTitle = codec.prefixedText(target.ns, target.dbkey);
   const pageModel = page?.model ?? defaultModelFor(target.ns, target.dbkey);
 
@@ -254,12 +223,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   if (!page && !req.recreate) {
     // EditPage::wasDeletedSinceLastEdit: the page was deleted after the editor started editing.
     const start = parseTimestamp(req.startTimestamp, 'starttimestamp') ?? new Date();
-    const deleted = await deps.db.query(
-      `SELECT 1 FROM ${deps.db.schema}.logging WHERE log_namespace = $1 AND log_title = $2 AND log_type = 'delete' AND log_action = 'delete'
-         AND log_timestamp > $3 AND EXISTS (SELECT 1 FROM ${deps.db.schema}.archive WHERE ar_namespace = $1 AND ar_title = $2) LIMIT 1`,
-      [target.ns, target.dbkey, new Date(Math.floor(start.getTime() / 1000) * 1000)],
-    );
-    if (deleted.rows.length > 0) throw conflict('pagedeleted', 'The page has been deleted since you fetched its timestamp.');
+    if (await deletedSince(deps.db, target, new Date(Math.floor(start.getTime() / 1000) * 1000))) throw conflict('pagedeleted', 'The page has been deleted since you fetched its timestamp.');
   }
 
   // The text: appended/prepended to the page or a section, or given whole.
@@ -341,7 +305,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   }
   const section = req.section === undefined ? undefined : req.section;
 
-  // Conflict detection and merge, against the locked latest revision.
+  // Conflict detection and merge, against the latest revision (the save checks it still is).
   let content: string;
   let merged = false;
   if (!page) {
@@ -365,7 +329,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
       if (replaced === undefined) throw conflict('editconflict', 'Edit conflict.');
       content = replaced;
     } else {
-      const baseId = editRevId ?? (editTime ? await revisionAt(deps, page.id, editTime) : undefined);
+      const baseId = editRevId ?? (editTime ? await deps.revisions.idAt(page.id, editTime) : undefined);
       const base = baseId !== undefined ? await revisionWithContent(deps, baseId) : undefined;
       const mine = base && base.pageId === page.id ? replaceSection(base.content, section, text, sectionTitle) : undefined;
       const result = base && mine !== undefined ? merge3(base.content, mine, latest.content) : undefined;
@@ -389,7 +353,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   const title = codec.prefixedText(target.ns, target.dbkey);
   const dbkey = codec.prefixedDbKey(target.ns, target.dbkey);
   if (page && content === page.latest.content && model === page.model) {
-    return {
+    const outcome: SavedEdit = {
       created: false,
       nochange: true,
       pageId: page.id,
@@ -402,6 +366,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
       merged: false,
       content,
     };
+    return { outcome };
   }
 
   const old = page ? { model: page.model, text: page.latest.content } : undefined;
@@ -409,7 +374,7 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   if (change.tag) tags.push(change.tag);
   if (page && req.undo === 0 && (await restoresEarlierRevision(deps, page, sha1Base36(content)))) tags.push('mw-manual-revert');
 
-  const saved = await saveRevision(deps.db, codec, {
+  const save: SaveRevisionInput = {
     ns: target.ns,
     dbkey: target.dbkey,
     baseRevId: page?.latest.id ?? 0,
@@ -424,20 +389,29 @@ async function attemptEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     autopatrol: has(actor, 'autopatrol'),
     tags,
     timestamp: now,
-  });
-  return {
-    created: saved.created,
-    nochange: false,
-    pageId: saved.pageId,
-    title,
-    dbkey,
-    contentModel: model,
-    oldRevId: saved.parentId,
-    newRevId: saved.revId,
-    newTimestamp: isoTimestamp(saved.timestamp),
-    merged,
-    content,
   };
+  const outcome: SavedEdit = { created: !page, nochange: false, pageId: page?.id ?? 0, title, dbkey, contentModel: model, oldRevId: 0, newRevId: 0, newTimestamp: '', merged, content };
+  return { save, outcome };
+}
+
+/** Saves a prepared edit and applies its watchlist parameter, in one transaction. */
+async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, prepared: PreparedEdit): Promise<EditResponse> {
+  return deps.db.tx(async (q): Promise<EditResponse> => {
+    let outcome = prepared.outcome;
+    if (prepared.save) {
+      const saved = await saveRevision(deps.db, deps.codec, prepared.save);
+      outcome = {
+        ...outcome,
+        created: saved.created,
+        pageId: saved.pageId,
+        oldRevId: saved.parentId,
+        newRevId: saved.revId,
+        newTimestamp: isoTimestamp(saved.timestamp),
+      };
+    }
+    const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry));
+    return { ...outcome, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
+  });
 }
 
 /** Runs one edit; see the file comment. */
@@ -455,19 +429,21 @@ export async function editPage(deps: EditDeps, req: EditRequest): Promise<EditRe
   if (followed) target = followed.target;
   const state: AttemptState = { rateLimited: false };
   for (let attempt = 1; ; attempt++) {
+    // Errors of the preparation are the edit's answer; only the save's below may be retried.
+    const prepared = await prepareEdit(deps, req, actor, target, state);
     try {
-      const res = await deps.db.tx(async (q): Promise<EditResponse> => {
-        const saved = await attemptEdit(deps, req, actor, target, state);
-        const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry));
-        return { ...saved, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
-      });
+      const res = await savePrepared(deps, req, actor, target, prepared);
       return followed ? { ...res, redirect: { from: followed.from, to: followed.to, tofragment: '' } } : res;
     } catch (e) {
+      if (!(e instanceof ServiceError) || attempt >= MAX_ATTEMPTS) throw e;
+      // Another edit was saved (or the page deleted) since this one was prepared: prepare it again
+      // on the page as it is now, which merges a stale base or refuses it.
+      if (e.mwCode === 'editconflict' || e.mwCode === 'missingtitle') continue;
       // The page was created by a concurrent edit after this one found it missing. An edit
       // relative to the current text is redone on the new page; a whole text based on "no page"
       // is a conflict.
-      const raced = e instanceof ServiceError && e.mwCode === 'articleexists' && !req.createOnly;
-      if (!raced || attempt >= MAX_ATTEMPTS) throw e;
+      const raced = e.mwCode === 'articleexists' && !req.createOnly;
+      if (!raced) throw e;
       const relative = req.appendText !== undefined || req.prependText !== undefined || req.section === 'new';
       if (!relative) throw conflict('editconflict', 'Edit conflict.');
     }

@@ -5,9 +5,9 @@
  */
 import { loadConfig, v, type ServiceRuntime } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
-import { JobQueue } from '../jobs/queue.js';
-import { RenderPool } from './pool.js';
-import { RenderService } from './service.js';
+import { JobQueue } from '../store/jobs.js';
+import { RenderPool } from '../render/pool.js';
+import { RenderService } from './render.js';
 
 export const renderConfigSpec = {
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),

@@ -6,11 +6,12 @@
 import type { Db, Logger } from '@quire/kit';
 import { removeUnsafeAttributes } from '@quire/kit/html-safety';
 import type { TitleCodec } from '../title/codec.js';
-import { transcluders, writeLinks } from '../links/store.js';
-import type { Job, JobQueue } from '../jobs/queue.js';
-import { DbPageLookup } from './lookup.js';
-import type { RenderOutput, RenderPool } from './pool.js';
-import type { OutputMode, RenderRequest, RenderResult } from './types.js';
+import { transcluders, writeLinks } from '../store/links.js';
+import type { Job, JobQueue } from '../store/jobs.js';
+import { DbPageLookup } from '../store/render-lookup.js';
+import type { RenderOutput, RenderPool } from '../render/pool.js';
+import { preSaveTransform, type PstUser } from '../render/transform/pst.js';
+import type { OutputMode, RenderRequest, RenderResult, TitleRef } from '../render/types.js';
 
 export interface RevisionSource {
   revId: number;
@@ -145,4 +146,17 @@ export class RenderService {
     });
     this.log.debug({ page: src.dbkey, rev: src.revId }, 'links refreshed');
   }
+}
+
+/** The pre-save transform of wikitext saved to a page by a user at a time (also what edits save). */
+export type WikitextPst = (text: string, page: TitleRef, user: PstUser, now: Date) => Promise<string>;
+
+export function wikitextPst(codec: TitleCodec, svc: RenderService): WikitextPst {
+  return (text, page, user, now) =>
+    preSaveTransform(text, {
+      title: codec.prefixedText(page.ns, page.dbkey),
+      user,
+      now,
+      expand: async (wikitext) => (await svc.render({ text: wikitext, title: page, pageId: 0, revId: 0, now, expandOnly: true })).html,
+    });
 }
