@@ -9,21 +9,13 @@ import type { TitleCodec } from '../title/codec.js';
 import { transcluders, writeLinks } from '../store/links.js';
 import type { Job, JobQueue } from '../store/jobs.js';
 import { DbPageLookup } from '../store/render-lookup.js';
+import { findPage } from '../store/pages.js';
+import { parserCacheGet, parserCachePut, replaceParserCache, revisionSource, type RevisionSource } from '../store/parser-cache.js';
 import type { RenderOutput, RenderPool } from '../render/pool.js';
 import { preSaveTransform, type PstUser } from '../render/transform/pst.js';
 import type { OutputMode, RenderRequest, RenderResult, TitleRef } from '../render/types.js';
 
-export interface RevisionSource {
-  revId: number;
-  pageId: number;
-  ns: number;
-  dbkey: string;
-  text: string;
-  timestamp: Date;
-  contentModel: string;
-  /** The revision's author (REVISIONUSER). */
-  userName: string;
-}
+export type { RevisionSource };
 
 export interface CachedRender {
   html: string;
@@ -63,17 +55,8 @@ export class RenderService {
   }
 
   /** A revision with its page and text. */
-  async revision(revId: number): Promise<RevisionSource | undefined> {
-    const s = this.db.schema;
-    const r = await this.db.query<{ rev_id: number; page_id: number; page_namespace: number; page_title: string; content_text: string; rev_timestamp: Date; content_model: string; actor_name: string | null }>(
-      `SELECT r.rev_id, p.page_id, p.page_namespace, p.page_title, c.content_text, r.rev_timestamp, c.content_model, a.actor_name
-       FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.content c ON c.content_id = r.rev_content_id
-       LEFT JOIN ${s}.actor a ON a.actor_id = r.rev_actor
-       WHERE r.rev_id = $1`,
-      [revId],
-    );
-    const row = r.rows[0];
-    return row && { revId: row.rev_id, pageId: row.page_id, ns: row.page_namespace, dbkey: row.page_title, text: row.content_text, timestamp: row.rev_timestamp, contentModel: row.content_model, userName: row.actor_name ?? '' };
+  revision(revId: number): Promise<RevisionSource | undefined> {
+    return revisionSource(this.db, revId);
   }
 
   private requestFor(src: RevisionSource, mode: OutputMode): RenderRequest {
@@ -96,24 +79,15 @@ export class RenderService {
 
   /** The revision's HTML from the parser cache, rendering and storing it on a miss. */
   async cached(src: RevisionSource, mode: OutputMode): Promise<CachedRender> {
-    const s = this.db.schema;
-    const hit = await this.db.query<{ pc_html: string; pc_meta: RenderResult; pc_rendered_at: Date }>(
-      `SELECT pc_html, pc_meta, pc_rendered_at FROM ${s}.parser_cache WHERE pc_rev_id = $1 AND pc_mode = $2`,
-      [src.revId, mode],
-    );
-    const row = hit.rows[0];
+    const row = await parserCacheGet(this.db, src.revId, mode);
     // An entry of an older renderer is rendered again; and cached HTML passes the output stage's
     // safety pass once more, so nothing in the table is served without it.
-    if (row && (row.pc_meta as RenderResult & { rendererVersion?: number }).rendererVersion === RENDERER_VERSION) return { html: removeUnsafeAttributes(row.pc_html), meta: { ...row.pc_meta, displayTitle: removeUnsafeAttributes(row.pc_meta.displayTitle ?? '') }, renderedAt: row.pc_rendered_at, rendered: false };
+    if (row && row.meta.rendererVersion === RENDERER_VERSION) return { html: removeUnsafeAttributes(row.html), meta: { ...row.meta, displayTitle: removeUnsafeAttributes(row.meta.displayTitle ?? '') }, renderedAt: row.renderedAt, rendered: false };
     const out = await this.render(this.requestFor(src, mode));
     const html = RenderService.htmlOf(out, mode);
     const meta = RenderService.metaOf(out);
-    const stored = await this.db.query<{ pc_rendered_at: Date }>(
-      `INSERT INTO ${s}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, $2, $3, $4::jsonb)
-       ON CONFLICT (pc_rev_id, pc_mode) DO UPDATE SET pc_html = EXCLUDED.pc_html, pc_meta = EXCLUDED.pc_meta, pc_rendered_at = now() RETURNING pc_rendered_at`,
-      [src.revId, mode, html, RenderService.storedMeta(meta)],
-    );
-    return { html, meta, renderedAt: stored.rows[0]?.pc_rendered_at ?? new Date(), rendered: true };
+    const renderedAt = await parserCachePut(this.db, src.revId, mode, html, RenderService.storedMeta(meta));
+    return { html, meta, renderedAt, rendered: true };
   }
 
   /**
@@ -123,21 +97,19 @@ export class RenderService {
    */
   private async refreshLinks(job: Job): Promise<void> {
     const s = this.db.schema;
-    const page = await this.db.query<{ page_id: number; page_latest: number }>(`SELECT page_id, page_latest FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [job.ns, job.dbkey]);
-    const row = page.rows[0];
-    if (!row || row.page_latest === 0) return; // deleted meanwhile: nothing to refresh
-    const src = await this.revision(row.page_latest);
+    const row = await findPage(this.db, s, { ns: job.ns, dbkey: job.dbkey });
+    if (!row || row.latest === 0) return; // deleted meanwhile: nothing to refresh
+    const src = await this.revision(row.latest);
     if (!src) return;
     if (src.contentModel !== 'wikitext') return;
     const out = await this.render(this.requestFor(src, 'parsoid'));
     const meta = RenderService.metaOf(out);
     await this.db.tx(async (q) => {
       // The page may have changed while rendering: a newer revision has its own job queued.
-      const latest = await q.query<{ page_latest: number }>(`SELECT page_latest FROM ${s}.page WHERE page_id = $1 FOR UPDATE`, [row.page_id]);
-      if (latest.rows[0]?.page_latest !== src.revId) return;
+      const latest = await findPage(q, s, { id: row.id }, { forUpdate: true });
+      if (latest?.latest !== src.revId) return;
       await writeLinks(q, s, { id: src.pageId, ns: src.ns, dbkey: src.dbkey }, meta);
-      await q.query(`DELETE FROM ${s}.parser_cache WHERE pc_rev_id = $1`, [src.revId]);
-      await q.query(`INSERT INTO ${s}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, 'parsoid', $2, $3::jsonb)`, [src.revId, out.parsoidBody ?? '', RenderService.storedMeta(meta)]);
+      await replaceParserCache(q, s, src.revId, out.parsoidBody ?? '', RenderService.storedMeta(meta));
       if (job.params.cause !== 'template') {
         for (const p of await transcluders(q, s, src.ns, src.dbkey)) {
           if (p.id !== src.pageId) await this.jobs.push(q, 'refreshLinks', p.ns, p.dbkey, { pageId: p.id, cause: 'template' });

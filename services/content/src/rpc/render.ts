@@ -20,6 +20,9 @@ import type {
 } from '@quire/proto/wiki/content/v1/content';
 import { getSection } from '../edit/sections.js';
 import type { JobQueue } from '../store/jobs.js';
+import { languageLinksOf } from '../store/links.js';
+import { findPage, type PageKeyRow } from '../store/pages.js';
+import { revisionHtmlMeta } from '../store/parser-cache.js';
 import { redirectTarget } from '../content/wikitext.js';
 import { INTERWIKI } from '../render/render.js';
 import { parseTreeXml } from '../render/parsetree.js';
@@ -106,28 +109,28 @@ class RenderRpc {
 
   /** The revision a parse request names (page, page id or revision id), following a redirect when asked. */
   private async sourceOf(req: ParseRequest): Promise<{ src: RevisionSource; redirects: ParseResponse['redirects'] }> {
-    const s = this.ctx.db.schema;
+    const { db } = this.ctx;
     let revId = req.revId;
     const redirects: ParseResponse['redirects'] = [];
     if (!revId) {
-      let row: { page_latest: number; page_namespace: number; page_title: string } | undefined;
+      let row: PageKeyRow | undefined;
       if (req.pageId) {
-        row = (await this.ctx.db.query<{ page_latest: number; page_namespace: number; page_title: string }>(`SELECT page_latest, page_namespace, page_title FROM ${s}.page WHERE page_id = $1`, [req.pageId])).rows[0];
+        row = await findPage(db, db.schema, { id: req.pageId });
         if (!row) throw notFound('nosuchpageid', `There is no page with ID ${req.pageId}.`);
       } else {
         const t = parsePageTitleOrThrow(this.ctx.codec, req.page);
-        row = (await this.ctx.db.query<{ page_latest: number; page_namespace: number; page_title: string }>(`SELECT page_latest, page_namespace, page_title FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [t.ns, t.dbkey])).rows[0];
+        row = await findPage(db, db.schema, t);
         if (!row) throw notFound('missingtitle', "The page you specified doesn't exist.");
       }
-      revId = row.page_latest;
+      revId = row.latest;
       if (req.redirects) {
         const src = await this.svc.revision(revId);
         const to = src && redirectTarget(this.ctx.codec, src.text);
         if (to) {
-          const target = (await this.ctx.db.query<{ page_latest: number }>(`SELECT page_latest FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [to.ns, to.dbkey])).rows[0];
+          const target = await findPage(db, db.schema, to);
           if (target) {
-            redirects.push({ from: this.prefixed(row.page_namespace, row.page_title), to: this.prefixed(to.ns, to.dbkey), tofragment: to.fragment });
-            revId = target.page_latest;
+            redirects.push({ from: this.prefixed(row.ns, row.dbkey), to: this.prefixed(to.ns, to.dbkey), tofragment: to.fragment });
+            revId = target.latest;
           }
         }
       }
@@ -200,23 +203,14 @@ class RenderRpc {
    * that rendering; otherwise from the parser cache table, rendering on a miss.
    */
   async getRevisionHtml(req: GetRevisionHtmlRequest): Promise<GetRevisionHtmlResponse> {
-    const s = this.ctx.db.schema;
     let revId = req.revId;
     if (!revId) {
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title);
-      const row = (await this.ctx.db.query<{ page_latest: number }>(`SELECT page_latest FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [t.ns, t.dbkey])).rows[0];
+      const row = await findPage(this.ctx.db, this.ctx.db.schema, t);
       if (!row) throw notFound('missingtitle', "The page you specified doesn't exist.");
-      revId = row.page_latest;
+      revId = row.latest;
     }
-    const meta = (
-      await this.ctx.db.query<{ rev_parent_id: number | null; rev_timestamp: Date; page_id: number; page_namespace: number; page_title: string; page_latest: number; page_touched: Date; content_model: string; pc_rendered_at: Date | null }>(
-        `SELECT r.rev_parent_id, r.rev_timestamp, p.page_id, p.page_namespace, p.page_title, p.page_latest, p.page_touched, c.content_model, pc.pc_rendered_at
-         FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.content c ON c.content_id = r.rev_content_id
-         LEFT JOIN ${s}.parser_cache pc ON pc.pc_rev_id = r.rev_id AND pc.pc_mode = 'parsoid'
-         WHERE r.rev_id = $1`,
-        [revId],
-      )
-    ).rows[0];
+    const meta = await revisionHtmlMeta(this.ctx.db, revId);
     if (!meta) throw notFound('nosuchrevid', `There is no revision with ID ${revId}.`);
     if (meta.content_model !== 'wikitext') throw invalidArgument('badformat', `Content model ${meta.content_model} cannot be rendered as HTML.`);
     const key = `${revId}:${meta.pc_rendered_at?.toISOString() ?? ''}`;
@@ -247,16 +241,15 @@ class RenderRpc {
   }
 
   async getLanguageLinks(req: GetLanguageLinksRequest): Promise<GetLanguageLinksResponse> {
-    const s = this.ctx.db.schema;
     const t = parsePageTitleOrThrow(this.ctx.codec, req.title);
-    const page = (await this.ctx.db.query<{ page_id: number; page_latest: number; page_touched: Date }>(`SELECT page_id, page_latest, page_touched FROM ${s}.page WHERE page_namespace = $1 AND page_title = $2`, [t.ns, t.dbkey])).rows[0];
+    const page = await findPage(this.ctx.db, this.ctx.db.schema, t);
     if (!page) throw notFound('missingtitle', "The page you specified doesn't exist.");
-    const rows = await this.ctx.db.query<{ ll_lang: string; ll_title: string }>(`SELECT ll_lang, ll_title FROM ${s}.langlinks WHERE ll_from = $1 ORDER BY ll_lang COLLATE "C"`, [page.page_id]);
+    const links = await languageLinksOf(this.ctx.db, page.id);
     return {
-      pageId: page.page_id,
-      latestRevId: page.page_latest,
-      touched: page.page_touched.toISOString(),
-      links: rows.rows.map((r) => {
+      pageId: page.id,
+      latestRevId: page.latest,
+      touched: page.touched.toISOString(),
+      links: links.map((r) => {
         const iw = INTERWIKI[r.ll_lang];
         return { lang: r.ll_lang, title: r.ll_title, url: iw ? iw.url.replace('$1', encodeURIComponent(r.ll_title.replaceAll(' ', '_'))) : '', autonym: iw?.language ?? r.ll_lang };
       }),

@@ -79,3 +79,9 @@ export async function transcluders(q: Queryable, schema: string, ns: number, dbk
   );
   return r.rows.map((x) => ({ id: x.page_id, ns: x.page_namespace, dbkey: x.page_title }));
 }
+
+/** The language links of a page (langlinks), by language code in code-point order. */
+export async function languageLinksOf(db: Queryable & { schema: string }, pageId: number): Promise<{ ll_lang: string; ll_title: string }[]> {
+  const r = await db.query<{ ll_lang: string; ll_title: string }>(`SELECT ll_lang, ll_title FROM ${db.schema}.langlinks WHERE ll_from = $1 ORDER BY ll_lang COLLATE "C"`, [pageId]);
+  return r.rows;
+}

@@ -220,3 +220,8 @@ export async function deletedSince(db: Queryable & { schema: string }, title: { 
   );
   return r.rows.length > 0;
 }
+
+/** Whether the log entry delivered from another service under this origin key was already recorded. */
+export async function logOriginRecorded(q: Queryable, schema: string, origin: string): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM ${schema}.logging WHERE log_origin = $1`, [origin])).rows.length > 0;
+}
