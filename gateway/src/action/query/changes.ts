@@ -1,5 +1,5 @@
 /* What list=logevents, list=recentchanges and list=usercontribs share: time windows and continuation. */
-import { badContinue } from './continuation.js';
+import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
 import { ApiUsageError, type ActionContext, type Params } from '../types.js';
 
 /** TS_MW ("20261121051314") → ISO 8601. */
@@ -13,10 +13,10 @@ export function timeWindow(p: Params): { start: string; end: string; newer: bool
   let continueTimestamp = '';
   let continueId = 0;
   if (typeof p.continue === 'string') {
-    const m = /^(\d{14})\|(\d+)$/.exec(p.continue);
+    const m = /^(\d{14})\|(-?\d+)$/.exec(p.continue);
     if (!m) throw badContinue();
-    continueTimestamp = isoOfMw(m[1]!);
-    continueId = Number(m[2]);
+    continueTimestamp = continueTimestampIso(m[1]!);
+    continueId = continueInt(m[2]!);
   }
   return {
     start: typeof p.start === 'string' ? isoOfMw(p.start) : '',

@@ -11,6 +11,32 @@ export function badContinue(): ApiUsageError {
   return new ApiUsageError('badcontinue', BAD_CONTINUE_TEXT);
 }
 
+/**
+ * A timestamp part of a continuation value (TS_MW, or ISO 8601 as older values were), as ISO 8601;
+ * badcontinue when it is neither or cannot be a date of years 0000–9999 (ApiBase::
+ * parseContinueParamOrDie). Fields out of range roll over as PHP's DateTime does (2020-02-31 is
+ * 2020-03-02): what the databases are given is always a real date.
+ */
+export function continueTimestampIso(part: string): string {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})T?(\d{2}):?(\d{2}):?(\d{2})(?:\.\d+)?Z?$/.exec(part);
+  if (!m) throw badContinue();
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, 0);
+  const ms = date.getTime();
+  if (Number.isNaN(ms) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) throw badContinue();
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** An integer part of a continuation value (PHP's intval round trip, within a 64-bit row id); badcontinue otherwise. */
+export function continueInt(part: string): number {
+  if (!/^-?\d{1,16}$/.test(part)) throw badContinue();
+  const n = Number(part);
+  if (!Number.isSafeInteger(n)) throw badContinue();
+  return n;
+}
+
 /** A continuation value as the module set it (setContinueEnumParameter keeps ints as ints). */
 export type ContinueValue = string | number;
 

@@ -3,9 +3,25 @@
  * list=watchlistraw (ApiQueryWatchlistRaw): the watched titles themselves.
  */
 import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
-import { requireWatchlistUser } from '../modules/watch.js';
-import { isoTimestamp } from './encoding.js';
+import { requireWatchlistUser } from '../modules/watchlist-params.js';
+import { mwTimestamp } from './encoding.js';
+import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
 import { queryRunOf } from './run.js';
+
+/** wlcontinue `timestamp|rc_id` (ApiQueryWatchlist) in the form the content service reads: ISO timestamp and id. */
+function watchlistContinue(value: string): string {
+  const parts = value.split('|');
+  if (parts.length !== 2) throw badContinue();
+  return `${continueTimestampIso(parts[0]!)}|${continueInt(parts[1]!)}`;
+}
+
+/** wrcontinue `ns|title` (ApiQueryWatchlistRaw): the namespace exactly an integer, a title present. */
+function watchlistRawContinue(value: string): string {
+  const bar = value.indexOf('|');
+  const ns = value.slice(0, bar);
+  if (bar < 0 || !/^-?\d{1,9}$/.test(ns) || String(Number(ns)) !== ns || value.length === bar + 1) throw badContinue();
+  return value;
+}
 
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
 const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
@@ -57,7 +73,7 @@ export const watchlistModule: ModuleDecl = {
       end: typeof p.end === 'string' ? toIso(p.end) : '',
       newerFirst: p.dir === 'newer',
       limit: p.limit as number,
-      continue: typeof p.continue === 'string' ? p.continue : '',
+      continue: typeof p.continue === 'string' ? watchlistContinue(p.continue) : '',
       types: (p.type as string[] | undefined) ?? [],
       user: typeof p.user === 'string' ? p.user : '',
       excludeUser: typeof p.excludeuser === 'string' ? p.excludeuser : '',
@@ -108,7 +124,7 @@ export const watchlistModule: ModuleDecl = {
     );
     if (resp.continueFrom) {
       const bar = resp.continueFrom.indexOf('|');
-      run.continuation.addContinueParam('watchlist', 'wlcontinue', `${isoTimestamp(resp.continueFrom.slice(0, bar))}|${resp.continueFrom.slice(bar + 1)}`);
+      run.continuation.addContinueParam('watchlist', 'wlcontinue', `${mwTimestamp(resp.continueFrom.slice(0, bar))}|${resp.continueFrom.slice(bar + 1)}`);
     }
   },
 };
@@ -149,7 +165,7 @@ export const watchlistrawModule: ModuleDecl = {
       const text = ns?.name ? pg.title.slice(ns.name.length + 1) : pg.title;
       return `${pg.ns}|${text.replace(/ /g, '_')}`;
     };
-    const cont = typeof p.continue === 'string' ? p.continue : '';
+    const cont = typeof p.continue === 'string' ? watchlistRawContinue(p.continue) : '';
     const resp = await ctx.deps.clients.content.listWatchlistRaw({
       userId: ctx.caller.user.id,
       namespaces: (p.namespace as number[] | undefined) ?? [],
