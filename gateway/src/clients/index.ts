@@ -1,6 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
+import { ArchiveClient } from './archive.js';
 import {
   ContentServiceClient,
   type GetPageResponse,
@@ -530,6 +531,8 @@ export interface Clients {
   /** The auth service's OAuth part (same address). */
   oauth: OAuthClient;
   search: SearchClient;
+  /** The content service's revision listings across pages (ArchiveService, same address). */
+  archive: ArchiveClient;
 }
 
 export function connectClients(addr: { content: string; auth: string; search: string }): Clients {
@@ -542,6 +545,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
     oauth: OAuthClient.connect(addr.auth),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
+    archive: ArchiveClient.connect(addr.content),
   };
 }
 
@@ -550,4 +554,5 @@ export function closeClients(c: Clients) {
   c.auth.close();
   c.oauth.close();
   c.search.close();
+  c.archive.close();
 }

@@ -7,6 +7,7 @@ import express from 'express';
 import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
 import type { OAuthClient } from '../clients/oauth.js';
+import type { ArchiveClient } from '../clients/archive.js';
 import { loadGatewayConfig } from '../config.js';
 import type { GatewayDeps } from '../context.js';
 import { SiteCache } from '../site.js';
@@ -18,6 +19,7 @@ export interface FakeClients {
   auth?: Partial<AuthClient>;
   oauth?: Partial<OAuthClient>;
   search?: Partial<SearchClient>;
+  archive?: Partial<ArchiveClient>;
 }
 
 /** Deps for tests; a service method a test did not provide fails loudly when called. */
@@ -41,6 +43,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
     auth: wrap<AuthClient>('auth', auth),
     oauth: wrap<OAuthClient>('oauth', clients.oauth),
     search: wrap<SearchClient>('search', clients.search),
+    archive: wrap<ArchiveClient>('archive', clients.archive),
   };
   return {
     clients: all,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule } from '@quire/kit';
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
+import { ArchiveServiceService } from '@quire/proto/wiki/content/v1/archive';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
@@ -36,6 +37,7 @@ import { tagHandlers } from './rpc/tags.js';
 import { linkQueryHandlers } from './rpc/linkqueries.js';
 import { revdelHandlers } from './rpc/revdel.js';
 import { contributionHandlers } from './rpc/contributions.js';
+import { archiveHandlers } from './rpc/archive.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -120,6 +122,7 @@ export const contentService: ServiceModule = {
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo, limiter)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
         bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
+        bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
       ],
       close: async () => {
         await rendering.close();

@@ -12,7 +12,7 @@ import type { GeneratorModule } from './generator.js';
 import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 
-const REVISION_PROPS = [
+export const REVISION_PROPS = [
   'ids',
   'flags',
   'timestamp',
@@ -29,7 +29,7 @@ const REVISION_PROPS = [
   'tags',
   'roles',
 ] as const;
-const SLOT_ROLES = ['main'] as const;
+export const SLOT_ROLES = ['main'] as const;
 
 /** RevisionRecord::DELETED_* visibility bits. */
 const DELETED_TEXT = 1;

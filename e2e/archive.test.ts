@@ -1,0 +1,155 @@
+/*
+ * Revisions across pages (issue 19): prop=deletedrevisions, list=alldeletedrevisions, the
+ * deprecated list=deletedrevs and list=allrevisions on the whole wiki — shapes as the reference
+ * MediaWiki 1.39 answers, continuation, and the rights MediaWiki checks (anonymous, a plain user
+ * and a sysop).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runAdmin } from '../scripts/admin.js';
+import { startWiki, testBackends, WikiClient, type TestWiki } from './harness.js';
+
+async function login(wiki: TestWiki, name: string, password: string) {
+  const c = new WikiClient(wiki.baseUrl);
+  const lt = (await c.api({ action: 'query', meta: 'tokens', type: 'login' })).json().query.tokens.logintoken;
+  const r = (await c.post('/w/api.php', { format: 'json', action: 'login', lgname: name, lgpassword: password, lgtoken: lt })).json();
+  assert.equal(r.login.result, 'Success', JSON.stringify(r));
+  const csrf = (await c.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+  return {
+    post: async (params: Record<string, string>) => (await c.post('/w/api.php', { format: 'json', formatversion: '2', token: csrf, ...params })).json(),
+    get: async (params: Record<string, string>) => (await c.api({ formatversion: '2', ...params })).json(),
+  };
+}
+
+type Session = Awaited<ReturnType<typeof login>>;
+
+for (const backend of testBackends()) {
+  describe(`deleted revisions and all revisions (${backend})`, () => {
+    let wiki: TestWiki;
+    let admin: Session;
+    let alice: Session;
+    const anon = (params: Record<string, string>) => wiki.api({ formatversion: '2', ...params }).then((r) => r.json());
+    const revids: number[] = [];
+
+    before(async () => {
+      wiki = await startWiki(backend);
+      const quiet = () => undefined;
+      await runAdmin(['createAndPromote', 'Sysop', 'sysoppass123456', '--groups', 'sysop'], wiki.testEnv.env, quiet);
+      await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, quiet);
+      admin = await login(wiki, 'Sysop', 'sysoppass123456');
+      alice = await login(wiki, 'Alice', 'alicepass123456');
+      for (const [title, text, summary] of [
+        ['Gone', 'one', 'first'],
+        ['Gone', 'two', 'second'],
+        ['Talk:Gone too', 'talk', 'talk edit'],
+      ] as const) {
+        const r = await alice.post({ action: 'edit', title, text, summary });
+        assert.equal(r.edit?.result, 'Success', JSON.stringify(r));
+        revids.push(r.edit.newrevid);
+      }
+      assert.ok((await admin.post({ action: 'delete', title: 'Gone', reason: 'bye' })).delete);
+      assert.ok((await admin.post({ action: 'delete', title: 'Talk:Gone too' })).delete);
+    });
+    after(() => wiki.close());
+
+    test('prop=deletedrevisions: metadata for anyone, comments need deletedhistory, content deletedtext', async () => {
+      const meta = await anon({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvprop: 'ids|timestamp|user' });
+      const page = meta.query.pages[0];
+      assert.equal(page.missing, true);
+      assert.deepEqual(
+        page.deletedrevisions.map((r: { revid: number; parentid: number; user: string }) => [r.revid, r.parentid, r.user]),
+        [
+          [revids[1], revids[0], 'Alice'],
+          [revids[0], 0, 'Alice'],
+        ],
+      );
+      assert.match(page.deletedrevisions[0].timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      for (const caller of [anon, alice.get]) {
+        const denied = await caller({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvprop: 'comment' });
+        assert.equal(denied.error?.code, 'permissiondenied');
+        assert.equal(denied.error?.info, "You don't have permission to view deleted comments.");
+      }
+      const noContent = await alice.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvprop: 'content' });
+      assert.equal(noContent.error?.info, "You don't have permission to view content of deleted revisions.");
+      // The legacy-format deprecation comes before the refusal, as in MediaWiki.
+      assert.ok(noContent.warnings?.deletedrevisions);
+
+      const full = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone|Never', drvprop: 'ids|comment|content|size|sha1|tags', drvslots: 'main' });
+      const byTitle = (t: string) => full.query.pages.find((pg: { title: string }) => pg.title === t);
+      const [gone, never] = [byTitle('Gone'), byTitle('Never')];
+      assert.equal(never.missing, true);
+      assert.equal(never.deletedrevisions, undefined);
+      assert.deepEqual(gone.deletedrevisions[0], {
+        revid: revids[1],
+        parentid: revids[0],
+        size: 3,
+        sha1: 'ad782ecdac770fc6eb9a62e44f90873fb97fb26b',
+        slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: 'two' } },
+        comment: 'second',
+        tags: [],
+      });
+    });
+
+    test('prop=deletedrevisions continues by drvcontinue; a bad one is badcontinue', async () => {
+      const first = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvlimit: '1' });
+      assert.match(first.continue.drvcontinue, /^0\|Gone\|\d{14}\|\d+$/);
+      assert.equal(first.query.pages[0].deletedrevisions[0].revid, revids[1]);
+      const second = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvlimit: '1', drvcontinue: first.continue.drvcontinue });
+      assert.equal(second.query.pages[0].deletedrevisions[0].revid, revids[0]);
+      assert.equal(second.continue, undefined);
+      const bad = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvcontinue: 'x|y' });
+      assert.equal(bad.error?.code, 'badcontinue');
+      const both = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvuser: 'Alice', drvexcludeuser: 'Bob' });
+      assert.equal(both.error?.code, 'invalidparammix');
+    });
+
+    test('list=alldeletedrevisions: by title over namespaces, by user by timestamp, parameter rules', async () => {
+      const all = await anon({ action: 'query', list: 'alldeletedrevisions', adrprop: 'ids' });
+      assert.deepEqual(
+        all.query.alldeletedrevisions.map((p: { pageid: number; ns: number; title: string; revisions: unknown[] }) => [p.pageid, p.ns, p.title, p.revisions.length]),
+        [
+          [0, 1, 'Talk:Gone too', 1],
+          [0, 0, 'Gone', 2],
+        ],
+      );
+      const main = await anon({ action: 'query', list: 'alldeletedrevisions', adrnamespace: '0', adrdir: 'newer', adrprop: 'ids' });
+      assert.deepEqual(main.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid), [revids[0], revids[1]]);
+      const prefixed = await anon({ action: 'query', list: 'alldeletedrevisions', adrnamespace: '1', adrprefix: 'gone', adrprop: 'ids' });
+      assert.equal(prefixed.query.alldeletedrevisions[0].title, 'Talk:Gone too');
+
+      const byUser = await admin.get({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrlimit: '2', adrprop: 'ids|comment' });
+      assert.match(byUser.continue.adrcontinue, /^\d{14}\|\d+$/);
+      const rest = await admin.get({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrlimit: '2', adrprop: 'ids', adrcontinue: byUser.continue.adrcontinue });
+      assert.deepEqual(rest.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid), [revids[0]]);
+
+      assert.equal((await anon({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrfrom: 'A' })).error?.code, 'invalidparammix');
+      assert.equal((await anon({ action: 'query', list: 'alldeletedrevisions', adrstart: '2020-01-01T00:00:00Z' })).error?.code, 'invalidparammix');
+      assert.equal((await alice.get({ action: 'query', list: 'alldeletedrevisions', adrprop: 'comment' })).error?.code, 'permissiondenied');
+    });
+
+    test('list=deletedrevs (deprecated): deletedhistory required, its own shape, modes', async () => {
+      const denied = await alice.get({ action: 'query', list: 'deletedrevs' });
+      assert.equal(denied.error?.info, "You don't have permission to view a page's deleted history.");
+      const r = await admin.get({ action: 'query', list: 'deletedrevs', drprop: 'revid|user|len|minor', drlimit: '1' });
+      assert.ok(r.warnings.deletedrevs);
+      assert.deepEqual(r.query.deletedrevs, [{ revisions: [{ timestamp: r.query.deletedrevs[0].revisions[0].timestamp, revid: revids[1], user: 'Alice', minor: false, len: '3' }], ns: 0, title: 'Gone' }]);
+      assert.match(r.continue.drcontinue, /^0\|Gone\|\d{14}\|\d+$/);
+      const titles = await admin.get({ action: 'query', list: 'deletedrevs', titles: 'Talk:Gone too', drprop: 'revid' });
+      assert.deepEqual(titles.query.deletedrevs[0].revisions.map((x: { revid: number }) => x.revid), [revids[2]]);
+      assert.equal((await admin.get({ action: 'query', list: 'deletedrevs', druser: 'Alice', drfrom: 'A' })).error?.code, 'badparams');
+    });
+
+    test('list=allrevisions: live revisions of all pages, newest first, grouped by page; generator', async () => {
+      const live = await alice.post({ action: 'edit', title: 'Alive', text: 'here', summary: 's' });
+      const r = await anon({ action: 'query', list: 'allrevisions', arvprop: 'ids|user|comment', arvlimit: '1' });
+      assert.deepEqual(r.query.allrevisions, [{ pageid: live.edit.pageid, revisions: [{ revid: live.edit.newrevid, parentid: 0, user: 'Alice', comment: 's' }], ns: 0, title: 'Alive' }]);
+      const next = await anon({ action: 'query', list: 'allrevisions', arvprop: 'ids', arvlimit: '1', arvcontinue: r.continue.arvcontinue });
+      assert.equal(next.query.allrevisions[0].title, 'Main Page');
+      const talk = await anon({ action: 'query', list: 'allrevisions', arvnamespace: '1' });
+      assert.deepEqual(talk.query.allrevisions, []);
+      const gen = await anon({ action: 'query', generator: 'allrevisions', garvlimit: '1', garvuser: 'Alice', prop: 'info' });
+      assert.equal(gen.query.pages[0].title, 'Alive');
+      assert.equal((await anon({ action: 'query', list: 'allrevisions', arvuser: 'A', arvexcludeuser: 'B' })).error?.code, 'invalidparammix');
+    });
+  });
+}

@@ -1,0 +1,389 @@
+/*
+ * Deleted revisions, read from the archive that action=delete fills:
+ * prop=deletedrevisions (ApiQueryDeletedRevisions: the archived revisions of the page set's
+ * titles), list=alldeletedrevisions (ApiQueryAllDeletedRevisions: the whole archive, by title or
+ * by one user's timestamps) and the deprecated list=deletedrevs (ApiQueryDeletedrevs: its three
+ * modes and own output). Rights as MediaWiki checks them: anyone may list deleted revisions,
+ * comments need `deletedhistory` (list=deletedrevs needs it outright), content `deletedtext` or
+ * `undelete`; revision-deleted fields are hidden per field.
+ */
+import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '@quire/proto/wiki/content/v1/archive';
+import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ParamDecl, type ResultObject } from '../types.js';
+import { message } from '../errors.js';
+import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
+import { addPageSubItem } from './pageset.js';
+import {
+  checkDeletedRevisionRights,
+  contentAwareLimit,
+  continueParts,
+  continueTimestamp,
+  DIRECTION_PARAMS,
+  hiddenUserMask,
+  isoFromMw,
+  parseRevisionBase,
+  requireOneUserFilter,
+  REVISION_BASE_PARAMS,
+  revisionsInfo,
+} from './revisions-base.js';
+import { sha1ToHex } from './revisions.js';
+import { modulePath, queryRunOf } from './run.js';
+import { lacksSameOriginSecurity } from './tokens.js';
+
+const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
+
+const USER_FILTER_PARAMS: Record<string, ParamDecl> = {
+  user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
+  excludeuser: { type: 'user', userTypes: USER_TYPES, help: 'Don\'t list revisions by this user.' },
+};
+
+const TAG_PARAM: ParamDecl = { type: 'string', help: 'Only list revisions tagged with this tag.' };
+const CONTINUE_PARAM: ParamDecl = { type: 'string', help: 'When more results are available, use this to continue.' };
+
+/** The fields of a continuation as the content service takes them. */
+type Cursor = NonNullable<ListArchivedRevisionsRequest['cursor']>;
+
+/** "ns|dbkey|TS_MW|ar_id": the continuation of title-ordered listings. */
+function titleCursor(value: string): Cursor {
+  const [ns, dbkey, ts, arId] = continueParts(value, 4, [0, 3]) as [string, string, string, string];
+  return { ns: Number(ns), dbkey, timestamp: continueTimestamp(ts), revId: 0, arId: Number(arId) };
+}
+
+/** "TS_MW|ar_id": the continuation of one user's deleted revisions. */
+function timestampCursor(value: string): Cursor {
+  const [ts, arId] = continueParts(value, 2, [1]) as [string, string];
+  return { ns: 0, dbkey: '', timestamp: continueTimestamp(ts), revId: 0, arId: Number(arId) };
+}
+
+const titleContinue = (r: ArchivedRevision) => `${r.ns}|${r.dbkey}|${mwTimestamp(r.revision!.timestamp)}|${r.arId}`;
+const timestampContinue = (r: ArchivedRevision) => `${mwTimestamp(r.revision!.timestamp)}|${r.arId}`;
+
+/** The user/excludeuser/tag/direction fields every archive listing passes on. */
+function filtersOf(ctx: ActionContext): Partial<ListArchivedRevisionsRequest> {
+  const p = ctx.params;
+  return {
+    dirNewer: p.dir === 'newer',
+    user: (p.user as string | undefined) ?? '',
+    excludeUser: (p.excludeuser as string | undefined) ?? '',
+    tag: (p.tag as string | undefined) ?? '',
+    hiddenUserMask: hiddenUserMask(ctx),
+  };
+}
+
+/** Rows and whether one more follows (the service is asked for limit + 1). */
+async function listArchive(ctx: ActionContext, req: Partial<ListArchivedRevisionsRequest>, limit: number): Promise<{ rows: ArchivedRevision[]; next?: ArchivedRevision }> {
+  const resp = await ctx.deps.clients.archive.listArchivedRevisions({ ...req, limit: limit + 1 });
+  const rows = resp.revisions.filter((r) => r.revision);
+  return { rows: rows.slice(0, limit), ...(rows.length > limit ? { next: rows[limit] } : {}) };
+}
+
+export const deletedrevisionsModule: ModuleDecl = {
+  name: 'deletedrevisions',
+  group: 'prop',
+  prefix: 'drv',
+  summary: 'Get deleted revision information.',
+  params: {
+    ...REVISION_BASE_PARAMS,
+    ...DIRECTION_PARAMS,
+    tag: TAG_PARAM,
+    ...USER_FILTER_PARAMS,
+    continue: CONTINUE_PARAM,
+  },
+  flags: {},
+  examples: {
+    'action=query&prop=deletedrevisions&titles=Main%20Page|Talk:Main%20Page&drvslots=*&drvprop=user|comment|content':
+      'List the deleted revisions of the pages Main Page and Talk:Main Page, with content.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    // Titles of the page set, existing or not: deleted revisions belong to titles, not page ids.
+    const entries = [...run.pageSet.good.map((page) => ({ id: page.id, title: page.title })), ...run.pageSet.missing.map(({ id, page }) => ({ id, title: page.title }))];
+    if (entries.length === 0) return;
+    requireOneUserFilter(ctx);
+    const base = parseRevisionBase(ctx);
+    checkDeletedRevisionRights(ctx, base);
+    const p = ctx.params;
+    const start = isoFromMw(p.start as string | undefined);
+    const end = isoFromMw(p.end as string | undefined);
+    const cont = p.continue as string | undefined;
+    const { rows, next } = await listArchive(
+      ctx,
+      {
+        titles: entries.map((e) => e.title),
+        allNamespaces: true,
+        startTimestamp: start ?? '',
+        endTimestamp: end ?? '',
+        ...filtersOf(ctx),
+        order: ArchiveOrder.ARCHIVE_ORDER_TITLE,
+        ...(cont !== undefined ? { cursor: titleCursor(cont) } : {}),
+        withContent: base.withContent,
+      },
+      base.limit,
+    );
+    if (next) run.continuation.addContinueParam('deletedrevisions', 'drvcontinue', titleContinue(next));
+    const idOf = new Map(entries.map((e) => [e.title, e.id]));
+    const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    rows.forEach((r, i) => {
+      const pageId = idOf.get(r.title);
+      if (pageId !== undefined) addPageSubItem(run.pages, pageId, 'deletedrevisions', 'rev', infos[i]!);
+    });
+  },
+};
+
+/**
+ * The `[{pageid, revisions, ns, title}]` list of ApiQueryAllDeletedRevisions and
+ * ApiQueryAllRevisions: one entry per title in order of first appearance; `pageid` is the id
+ * the title has now (0 when it does not exist).
+ */
+export async function groupByTitle(ctx: ActionContext, rows: { title: string; ns: number; info: ResultObject }[]): Promise<ResultObject[]> {
+  const titles = [...new Set(rows.map((r) => r.title))];
+  const resolved = titles.length ? await ctx.deps.clients.content.resolvePages({ titles }) : { pages: [] };
+  const pageIdOf = new Map(resolved.pages.map((pg) => [pg.title, pg.missing ? 0 : pg.id]));
+  const byTitle = new Map<string, ResultObject>();
+  const list: ResultObject[] = [];
+  for (const row of rows) {
+    let entry = byTitle.get(row.title);
+    if (!entry) {
+      entry = { pageid: pageIdOf.get(row.title) ?? 0, revisions: setIndexedTagName([] as ResultObject[], 'rev'), ns: row.ns, title: row.title };
+      byTitle.set(row.title, entry);
+      list.push(entry);
+    }
+    (entry.revisions as ResultObject[]).push(row.info);
+  }
+  return setIndexedTagName(list, 'page');
+}
+
+export const alldeletedrevisionsModule: ModuleDecl = {
+  name: 'alldeletedrevisions',
+  group: 'list',
+  prefix: 'adr',
+  summary: 'List all deleted revisions by a user or in a namespace.',
+  params: {
+    ...REVISION_BASE_PARAMS,
+    user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
+    namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
+    ...DIRECTION_PARAMS,
+    from: { type: 'string', help: 'Start listing at this title. Cannot be used with adruser.' },
+    to: { type: 'string', help: 'Stop listing at this title. Cannot be used with adruser.' },
+    prefix: { type: 'string', help: 'Search for all page titles that begin with this value. Cannot be used with adruser.' },
+    excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user. Cannot be used with adruser." },
+    tag: TAG_PARAM,
+    continue: CONTINUE_PARAM,
+    generatetitles: { type: 'boolean', default: false, help: 'When being used as a generator, generate titles rather than revision IDs.' },
+  },
+  flags: {},
+  examples: {
+    'action=query&list=alldeletedrevisions&adruser=Example&adrlimit=50': 'List the last 50 deleted contributions by user Example.',
+    'action=query&list=alldeletedrevisions&adrdir=newer&adrnamespace=0&adrlimit=50': 'List the first 50 deleted revisions in the main namespace.',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const p = ctx.params;
+    const namespaces = p.namespace as number[] | undefined;
+    if (namespaces !== undefined && namespaces.length === 0) {
+      run.data.alldeletedrevisions = setIndexedTagName([], 'page');
+      return;
+    }
+    const byUser = p.user !== undefined;
+    const prefix = ctx.module.prefix;
+    if (byUser) {
+      for (const name of ['from', 'to', 'prefix', 'excludeuser']) {
+        if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter cannot be used with "${prefix}user".`);
+      }
+    } else {
+      for (const name of ['start', 'end']) {
+        if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter may only be used with "${prefix}user".`);
+      }
+    }
+    const base = parseRevisionBase(ctx);
+    checkDeletedRevisionRights(ctx, base);
+    const cont = p.continue as string | undefined;
+    const { rows, next } = await listArchive(
+      ctx,
+      {
+        allNamespaces: namespaces === undefined,
+        namespaces: namespaces ?? [],
+        from: (p.from as string | undefined) ?? '',
+        to: (p.to as string | undefined) ?? '',
+        prefix: (p.prefix as string | undefined) ?? '',
+        startTimestamp: isoFromMw(p.start as string | undefined) ?? '',
+        endTimestamp: isoFromMw(p.end as string | undefined) ?? '',
+        ...filtersOf(ctx),
+        order: byUser ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
+        ...(cont !== undefined ? { cursor: byUser ? timestampCursor(cont) : titleCursor(cont) } : {}),
+        withContent: base.withContent,
+      },
+      base.limit,
+    );
+    if (next) run.continuation.addContinueParam('alldeletedrevisions', 'adrcontinue', byUser ? timestampContinue(next) : titleContinue(next));
+    const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    run.data.alldeletedrevisions = await groupByTitle(
+      ctx,
+      rows.map((r, i) => ({ title: r.title, ns: r.ns, info: infos[i]! })),
+    );
+  },
+};
+
+/** RevisionRecord::DELETED_* bits. */
+const DELETED_TEXT = 1;
+const DELETED_COMMENT = 2;
+const DELETED_USER = 4;
+const DELETED_RESTRICTED = 8;
+
+/** RevisionRecord::userCanBitfield. */
+function userCanSee(deleted: number, field: number, rights: readonly string[]): boolean {
+  if (!(deleted & field)) return true;
+  const needed = deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory'];
+  return needed.some((r) => rights.includes(r));
+}
+
+/** apiwarn-deprecation-deletedrevs. */
+const DEPRECATION: ApiMessage = {
+  code: 'deprecation',
+  key: 'apiwarn-deprecation-deletedrevs',
+  params: [],
+  text: 'list=deletedrevs has been deprecated. Please use prop=deletedrevisions or list=alldeletedrevisions instead.',
+  wikitext: '<kbd>list=deletedrevs</kbd> has been deprecated. Please use <kbd>prop=deletedrevisions</kbd> or <kbd>list=alldeletedrevisions</kbd> instead.',
+  html: '<kbd>list=deletedrevs</kbd> has been deprecated. Please use <kbd>prop=deletedrevisions</kbd> or <kbd>list=alldeletedrevisions</kbd> instead.',
+  data: { feature: 'action=query&list=deletedrevs' },
+};
+
+const DELETEDREVS_PROPS = ['revid', 'parentid', 'user', 'userid', 'comment', 'parsedcomment', 'minor', 'len', 'sha1', 'content', 'token', 'tags'] as const;
+
+/** One revision as ApiQueryDeletedrevs writes it. */
+function deletedrevsInfo(r: ArchivedRevision, props: ReadonlySet<string>, rights: readonly string[], parsed: string | undefined): ResultObject {
+  const rev = r.revision!;
+  const out: ResultObject = { timestamp: isoTimestamp(rev.timestamp) };
+  let anyHidden = false;
+  if (props.has('revid')) out.revid = rev.id;
+  if (props.has('parentid')) out.parentid = rev.parentId;
+  if (props.has('user') || props.has('userid')) {
+    if (rev.deleted & DELETED_USER) {
+      out.userhidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(rev.deleted, DELETED_USER, rights)) {
+      if (props.has('user')) out.user = rev.userText;
+      if (props.has('userid')) out.userid = rev.userId;
+    }
+  }
+  if (props.has('comment') || props.has('parsedcomment')) {
+    if (rev.deleted & DELETED_COMMENT) {
+      out.commenthidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(rev.deleted, DELETED_COMMENT, rights)) {
+      if (props.has('comment')) out.comment = rev.comment;
+      if (props.has('parsedcomment')) out.parsedcomment = parsed ?? escapeHtmlNoQuotes(rev.comment);
+    }
+  }
+  if (props.has('minor')) out.minor = rev.minor;
+  // MediaWiki prints the raw database field: a string.
+  if (props.has('len')) out.len = String(rev.size);
+  if (props.has('sha1')) {
+    if (rev.deleted & DELETED_TEXT) {
+      out.sha1hidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(rev.deleted, DELETED_TEXT, rights)) out.sha1 = sha1ToHex(rev.sha1);
+  }
+  if (props.has('content')) {
+    if (rev.deleted & DELETED_TEXT) {
+      out.texthidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(rev.deleted, DELETED_TEXT, rights) && rev.content !== undefined) setContentValue(out, 'text', rev.content);
+  }
+  if (props.has('tags')) out.tags = setIndexedTagName([...rev.tags], 'tag');
+  if (anyHidden && rev.deleted & DELETED_RESTRICTED) out.suppressed = true;
+  return out;
+}
+
+export const deletedrevsModule: ModuleDecl = {
+  name: 'deletedrevs',
+  group: 'list',
+  prefix: 'dr',
+  summary: 'List deleted revisions.',
+  params: {
+    ...DIRECTION_PARAMS,
+    from: { type: 'string', help: 'Start listing at this title. (mode 3)' },
+    to: { type: 'string', help: 'Stop listing at this title. (mode 3)' },
+    prefix: { type: 'string', help: 'Search for all page titles that begin with this value. (mode 3)' },
+    unique: { type: 'boolean', default: false, help: 'List only one revision for each page. (mode 3)' },
+    namespace: { type: 'namespace', default: 0, help: 'Only list pages in this namespace. (mode 3)' },
+    tag: TAG_PARAM,
+    ...USER_FILTER_PARAMS,
+    prop: { type: DELETEDREVS_PROPS, multi: true, default: 'user|comment', deprecatedValues: ['token'], help: 'Which properties to get.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'The maximum amount of revisions to list.' },
+    continue: CONTINUE_PARAM,
+  },
+  flags: { deprecated: true },
+  examples: {
+    'action=query&list=deletedrevs&titles=Main%20Page|Talk:Main%20Page&drprop=user|comment|content': 'List the last deleted revisions of the pages Main Page and Talk:Main Page, with content (mode 1).',
+    'action=query&list=deletedrevs&druser=Bob&drlimit=50': 'List the last 50 deleted contributions by Bob (mode 2).',
+    'action=query&list=deletedrevs&drdir=newer&drlimit=50': 'List the first 50 deleted revisions in the main namespace (mode 3).',
+  },
+  async execute(ctx, query) {
+    const run = queryRunOf(query);
+    const rights = ctx.caller.user.rights;
+    if (!rights.includes('deletedhistory')) throw new ApiUsageError('permissiondenied', "You don't have permission to view a page's deleted history.");
+    ctx.addWarning(modulePath(ctx.module), DEPRECATION);
+    ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
+    const p = ctx.params;
+    const props = new Set(p.prop as string[]);
+    const titles = [...run.pageSet.good.map((page) => page.title), ...run.pageSet.missing.map(({ page }) => page.title)];
+    const mode = titles.length > 0 ? 'revs' : p.user !== undefined ? 'user' : 'all';
+    if (mode !== 'all') {
+      for (const name of ['from', 'to', 'prefix']) {
+        if (p[name] !== undefined) throw new ApiUsageError('badparams', `The "${name}" parameter cannot be used in modes 1 or 2.`);
+      }
+    } else {
+      for (const name of ['start', 'end']) {
+        if (p[name] !== undefined) throw new ApiUsageError('badparams', `The "${name}" parameter cannot be used in mode 3.`);
+      }
+    }
+    if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('badparams', 'user and excludeuser cannot be used together');
+    const withContent = props.has('content');
+    if (withContent && !rights.includes('deletedtext') && !rights.includes('undelete')) {
+      throw new ApiUsageError('permissiondenied', "You don't have permission to view content of deleted revisions.");
+    }
+    const limit = contentAwareLimit(ctx, p.limit as number, withContent);
+    const cont = p.continue as string | undefined;
+    const ns = p.namespace as number;
+    const { rows, next } = await listArchive(
+      ctx,
+      {
+        ...(mode === 'revs' ? { titles, allNamespaces: true } : mode === 'user' ? { allNamespaces: true } : { namespaces: [ns] }),
+        from: (p.from as string | undefined) ?? '',
+        to: (p.to as string | undefined) ?? '',
+        prefix: (p.prefix as string | undefined) ?? '',
+        startTimestamp: isoFromMw(p.start as string | undefined) ?? '',
+        endTimestamp: isoFromMw(p.end as string | undefined) ?? '',
+        ...filtersOf(ctx),
+        order: mode === 'user' ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
+        ...(cont !== undefined ? { cursor: mode === 'user' ? timestampCursor(cont) : titleCursor(cont) } : {}),
+        withContent,
+        uniqueTitles: mode === 'all' && p.unique === true,
+      },
+      limit,
+    );
+    if (next) run.continuation.addContinueParam('deletedrevs', 'drcontinue', mode === 'user' ? timestampContinue(next) : titleContinue(next));
+    const parsed = props.has('parsedcomment')
+      ? await ctx.deps.clients.content.formatComments(rows.map((r) => ({ title: r.title, comment: r.revision!.comment })))
+      : [];
+    // The csrf token of callers who may undelete (prop=token, deprecated).
+    const token = props.has('token') && rights.includes('undelete') && !lacksSameOriginSecurity(ctx.raw) ? (await ctx.deps.clients.auth.getTokens(ctx.caller.sessionId, ['csrf'])).csrf : undefined;
+    const byTitle = new Map<string, ResultObject>();
+    const list: ResultObject[] = [];
+    rows.forEach((r, i) => {
+      const info = deletedrevsInfo(r, props, rights, parsed[i]);
+      let entry = byTitle.get(r.title);
+      if (!entry) {
+        entry = { revisions: setIndexedTagName([] as ResultObject[], 'rev'), ns: r.ns, title: r.title, ...(token !== undefined ? { token } : {}) };
+        byTitle.set(r.title, entry);
+        list.push(entry);
+      }
+      (entry.revisions as ResultObject[]).push(info);
+    });
+    run.data.deletedrevs = setIndexedTagName(list, 'page');
+  },
+};

@@ -1,0 +1,148 @@
+/*
+ * What the revision-listing modules share with prop=revisions (MediaWiki's ApiQueryRevisionsBase):
+ * the prop/slots/limit parameters, parseParameters' content-aware limit and legacy-format
+ * deprecation, and the output of one revision with its parsed comment.
+ */
+import type { Revision } from '@quire/proto/wiki/content/v1/content';
+import { ApiUsageError, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
+import { message } from '../errors.js';
+import { badContinue } from './continuation.js';
+import { escapeHtmlNoQuotes } from './encoding.js';
+import { REVISION_PROPS, SLOT_ROLES, revisionInfo, revisionLimits, type RevisionOutputOptions } from './revisions.js';
+import { modulePath } from './run.js';
+
+/** ApiQueryRevisionsBase::getAllowedParams (the parameters this wiki implements). */
+export const REVISION_BASE_PARAMS: Record<string, ParamDecl> = {
+  prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
+  slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
+  limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned.' },
+};
+
+/** ApiQueryBase's direction and timestamp parameters of the listing modules. */
+export const DIRECTION_PARAMS: Record<string, ParamDecl> = {
+  start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+  end: { type: 'timestamp', help: 'The timestamp to stop enumerating at.' },
+  dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate: newer lists oldest first, older lists newest first.' },
+};
+
+export interface RevisionBase {
+  props: Set<string>;
+  slots: string[] | undefined;
+  withContent: boolean;
+  limit: number;
+  out: RevisionOutputOptions;
+}
+
+/**
+ * The limit of a revision listing: "max" is the content-aware maximum for the caller (reported
+ * under `limits`), a larger value is cut to it with a warning (LIMIT_SML1/2 with content,
+ * LIMIT_BIG1/2 without).
+ */
+export function contentAwareLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
+  const { max, highMax } = revisionLimits(withContent);
+  const curMax = ctx.highLimits ? highMax : max;
+  const name = `${ctx.module.prefix}limit`;
+  if (ctx.raw.get(name) === 'max') {
+    const limits = (ctx.result.limits ??= {}) as ResultObject;
+    limits[ctx.module.name] = curMax;
+    return curMax;
+  }
+  if (requested <= curMax) return requested;
+  ctx.addWarning(modulePath(ctx.module), {
+    code: 'outofrange',
+    text: `The value "${requested}" for parameter "${name}" must be between 1 and ${curMax}.`,
+    data: { min: 1, curmax: curMax, max, highmax: highMax },
+  });
+  return curMax;
+}
+
+/**
+ * ApiQueryRevisionsBase::parseParameters: the limit (default 10; "max" and values above the
+ * maximum follow the content-aware LIMIT_SML/LIMIT_BIG) and the legacy-format deprecation.
+ */
+export function parseRevisionBase(ctx: ActionContext): RevisionBase {
+  const p = ctx.params;
+  const props = new Set((p.prop as string[] | undefined) ?? ['ids', 'timestamp', 'flags', 'comment', 'user']);
+  const slots = p.slots as string[] | undefined;
+  const withContent = props.has('content');
+  const limit = contentAwareLimit(ctx, (p.limit as number | undefined) ?? 10, withContent);
+  const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => props.has(f));
+  if (needSlots && slots === undefined) {
+    const groupParam = ctx.module.group;
+    ctx.addWarning(
+      modulePath(ctx.module),
+      message('deprecation', 'apiwarn-deprecation-missingparam', [`${ctx.module.prefix}slots`], { feature: `action=query&${groupParam}=${ctx.module.name}&!${ctx.module.prefix}slots` }),
+    );
+    ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
+  }
+  return { props, slots, withContent, limit, out: { props, slots, rights: ctx.caller.user.rights } };
+}
+
+/**
+ * The stricter rules of deleted revisions (ApiQueryDeletedRevisions and
+ * ApiQueryAllDeletedRevisions): comments need `deletedhistory`, content `deletedtext` or `undelete`.
+ */
+export function checkDeletedRevisionRights(ctx: ActionContext, base: RevisionBase): void {
+  const rights = ctx.caller.user.rights;
+  if ((base.props.has('comment') || base.props.has('parsedcomment')) && !rights.includes('deletedhistory')) {
+    throw new ApiUsageError('permissiondenied', "You don't have permission to view deleted comments.");
+  }
+  if (base.withContent && !rights.includes('deletedtext') && !rights.includes('undelete')) {
+    throw new ApiUsageError('permissiondenied', "You don't have permission to view content of deleted revisions.");
+  }
+}
+
+/** RevisionRecord::DELETED_USER and DELETED_RESTRICTED. */
+const DELETED_USER = 4;
+const DELETED_RESTRICTED = 8;
+
+/** The "paranoia" mask of a user/excludeuser filter (T19342): revisions whose author the caller may not see are left out. */
+export function hiddenUserMask(ctx: ActionContext): number {
+  const p = ctx.params;
+  if (p.user === undefined && p.excludeuser === undefined) return 0;
+  const rights = ctx.caller.user.rights;
+  if (!rights.includes('deletedhistory')) return DELETED_USER;
+  if (!rights.includes('suppressrevision') && !rights.includes('viewsuppressed')) return DELETED_USER | DELETED_RESTRICTED;
+  return 0;
+}
+
+/** ApiBase::requireMaxOneParameter for user and excludeuser. */
+export function requireOneUserFilter(ctx: ActionContext): void {
+  if (ctx.params.user !== undefined && ctx.params.excludeuser !== undefined) {
+    const p = ctx.module.prefix;
+    throw new ApiUsageError('invalidparammix', `The parameters "${p}user" and "${p}excludeuser" can not be used together.`);
+  }
+}
+
+/** The output of revisions, their parsedcomment formatted in one call (revisions with the title their autocomments link to). */
+export async function revisionsInfo(ctx: ActionContext, base: RevisionBase, revisions: { rev: Revision; title: string }[]): Promise<ResultObject[]> {
+  const out = { ...base.out };
+  if (base.props.has('parsedcomment')) {
+    const html = await ctx.deps.clients.content.formatComments(revisions.map(({ rev, title }) => ({ title, comment: rev.comment })));
+    out.parsedComments = new Map(revisions.map(({ rev }, i) => [rev.id, html[i] ?? escapeHtmlNoQuotes(rev.comment)]));
+  }
+  return revisions.map(({ rev }) => revisionInfo(rev, out));
+}
+
+/** A continuation value split on "|" with MediaWiki's dieContinueUsageIf checks of integer parts. */
+export function continueParts(value: string, count: number, integerParts: number[]): string[] {
+  const parts = value.split('|');
+  if (parts.length !== count) throw badContinue();
+  for (const i of integerParts) if (String(parseInt(parts[i]!, 10)) !== parts[i]) throw badContinue();
+  return parts;
+}
+
+/** A TS_MW (or ISO 8601) timestamp as ISO 8601; undefined when it is neither. */
+export function isoFromMw(ts: string | undefined): string | undefined {
+  if (ts === undefined) return undefined;
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
+  const iso = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
+  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
+}
+
+/** The ISO 8601 timestamp of a continuation part, or badcontinue. */
+export function continueTimestamp(part: string): string {
+  const iso = isoFromMw(part);
+  if (iso === undefined) throw badContinue();
+  return iso;
+}

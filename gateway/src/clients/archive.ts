@@ -1,0 +1,37 @@
+/* Typed wrapper of wiki.content.v1.ArchiveService (the content service's revision listings across pages, same address). */
+import { makeClient, unary } from '@quire/kit';
+import {
+  ArchiveServiceClient,
+  ListAllRevisionsRequest,
+  type ListAllRevisionsResponse,
+  ListArchivedRevisionsRequest,
+  type ListArchivedRevisionsResponse,
+} from '@quire/proto/wiki/content/v1/archive';
+import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
+
+/** kit's call options (as index.ts's CallOpts, spelled out so this module does not import index.ts back). */
+type CallOpts = Parameters<typeof unary>[3];
+
+export class ArchiveClient {
+  constructor(private readonly c: ArchiveServiceClient) {}
+  static connect(addr: string): ArchiveClient {
+    return new ArchiveClient(makeClient(ArchiveServiceClient, addr));
+  }
+  /** Revisions of deleted pages (prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs). */
+  listArchivedRevisions(req: DeepPartial<ListArchivedRevisionsRequest>, o?: CallOpts): Promise<ListArchivedRevisionsResponse> {
+    return unary(this.c, this.c.listArchivedRevisions, ListArchivedRevisionsRequest.fromPartial(req), o);
+  }
+  /** Live revisions of all pages by timestamp (list=allrevisions). */
+  listAllRevisions(req: Partial<ListAllRevisionsRequest>, o?: CallOpts): Promise<ListAllRevisionsResponse> {
+    return unary(this.c, this.c.listAllRevisions, ListAllRevisionsRequest.fromPartial(req), o);
+  }
+  /** The title of each archived revision id; unknown ids are absent. */
+  async archivedRevisionTitles(revIds: number[], o?: CallOpts): Promise<Map<number, string>> {
+    if (revIds.length === 0) return new Map();
+    const r = await unary(this.c, this.c.getArchivedRevisionTitles, { revIds }, o);
+    return new Map(r.titles.map((t) => [t.revId, t.title]));
+  }
+  close() {
+    this.c.close();
+  }
+}
