@@ -3,6 +3,7 @@
  * wikitext, html, raw, none) and ApiErrorFormatter_BackCompat (errorformat=bc), plus the English
  * texts of the messages the pipeline itself raises.
  */
+import { englishMessage } from '../i18n/messages.js';
 import { META, ApiUsageError, setContentValue, setIndexedTagName, type ApiMessage, type ResultObject } from './types.js';
 
 export type ErrorFormat = 'bc' | 'plaintext' | 'wikitext' | 'html' | 'raw' | 'none';
@@ -104,7 +105,7 @@ function fill(template: string, params: readonly (string | number)[], escape: (s
 
 /** A message of the pipeline by key: plain text, wikitext and HTML renderings, raw key/params. */
 export function message(code: string, key: string, params: (string | number)[] = [], data?: Record<string, unknown>): ApiMessage {
-  const template = MESSAGES[key] ?? key;
+  const template = MESSAGES[key] ?? englishMessage(key) ?? key;
   const html = fill(template, params, escapeHtml);
   // Message::text() is the wikitext form; plaintext is stripMarkup() of it (entities decoded once).
   const wikitext = fill(template, params, (s) => s);

@@ -37,11 +37,12 @@ import { categoryinfoModule } from './categoryinfo.js';
 import { backlinksListModule, embeddedinModule, imageusageModule } from './backlinks.js';
 import { categorymembersModule } from './categorymembers.js';
 import { exturlusageModule } from './exturlusage.js';
+import { allmessagesModule } from './allmessages.js';
 import { fileusageModule, linkshereModule, redirectsPropModule, transcludedinModule } from './linkshere.js';
 import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } from './deletedrevisions.js';
 import { allrevisionsModule } from './allrevisions.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 
