@@ -59,8 +59,15 @@ for (const backend of testBackends()) {
       const next = (await alice.api({ action: 'query', list: 'watchlistraw', wrlimit: '5', wrcontinue: after.continue.wrcontinue, formatversion: '2' })).json();
       assert.deepEqual(next.watchlistraw.map((w: { title: string }) => w.title), ['Talk:Existing page']);
 
-      // An expiry in the past is refused; an expired watch is no watch.
-      assert.equal((await watch(alice, { titles: 'Existing page', expiry: '2001-01-01T00:00:00Z' })).error.code, 'pastexpiry');
+      // ExpiryDef: a past or unreadable expiry fails validation; one past $wgWatchlistExpiryMaxDuration
+      // (1 year) is cut to it with a warning. An expired watch is no watch.
+      assert.equal((await watch(alice, { titles: 'Existing page', expiry: '2001-01-01T00:00:00Z' })).error.code, 'badexpiry-past');
+      assert.equal((await watch(alice, { titles: 'Existing page', expiry: 'whenever' })).error.code, 'badexpiry');
+      const long = await watch(alice, { titles: 'Long watch', expiry: '2 years' });
+      assert.equal(long.warnings.watch.warnings, 'Given value "2 years" for parameter "expiry" exceeds the maximum of "1 year". Using maximum instead.');
+      const cut = Date.parse(long.watch[0].watchlistexpiry) - Date.now();
+      assert.ok(cut > 364 * 86_400_000 && cut <= 366 * 86_400_000, long.watch[0].watchlistexpiry);
+      assert.equal((await edit(alice, { title: 'Existing page', appendtext: 'y', watchlist: 'watch', watchlistexpiry: 'soon' })).error.code, 'badexpiry');
       await watch(alice, { titles: 'Short watch', expiry: '1 second' });
       await new Promise((res) => setTimeout(res, 1500));
       const raw2 = (await alice.api({ action: 'query', list: 'watchlistraw', formatversion: '2' })).json();

@@ -110,7 +110,7 @@ test('the validator produces values of the inferred types', () => {
     user: undefined,
     users: ['Alice', 'Bob'],
     ids: [1, 2],
-    expiry: 'infinite',
+    expiry: 'infinity',
     file: undefined,
   } satisfies P);
 });

@@ -5,6 +5,7 @@
  * true when present whatever their value.
  */
 import net from 'node:net';
+import { expiryExceedsMax, InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
 import { DEFAULT_USER_TYPES, type ApiMessage, type ParamDecl, type ParamValue, type Params, type UserType } from './types.js';
 import { message, MessageUsageError } from './errors.js';
 import { cleanUpParamValue } from './query/encoding.js';
@@ -155,6 +156,8 @@ function validateOne(name: string, decl: ParamDecl, value: string, env: Validati
       return value.replace(/\r\n?/g, '\n');
     case 'user':
       return validateUserName(name, decl, value, env);
+    case 'expiry':
+      return validateExpiry(name, decl, value, env);
     default:
       return value;
   }
@@ -298,6 +301,11 @@ export function parseTimestamp(value: string, now = Date.now()): number | undefi
   return undefined;
 }
 
+/** TS_MW ("20261121051314", as the validator returns timestamps) → ISO 8601. */
+export function isoFromMw(ts: string): string {
+  return `${ts.slice(0, 4)}-${ts.slice(4, 6)}-${ts.slice(6, 8)}T${ts.slice(8, 10)}:${ts.slice(10, 12)}:${ts.slice(12, 14)}Z`;
+}
+
 /** TS_MW: 14 digits, UTC. */
 export function toMwTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
@@ -313,4 +321,26 @@ function validateTimestamp(name: string, value: string, env: ValidationEnv): str
   const ms = parseTimestamp(value);
   if (ms === undefined || Number.isNaN(ms)) fail('badtimestamp', 'paramvalidator-badtimestamp', [name, value]);
   return toMwTimestamp(ms);
+}
+
+/**
+ * ExpiryDef: 'infinity' or an ISO 8601 time (kit's normalizeExpiry, the wiki's one expiry
+ * parser); unreadable (`badexpiry`) and past (`badexpiry-past`) values fail; past `maxExpiry` the
+ * maximum is used with a warning.
+ */
+function validateExpiry(name: string, decl: ParamDecl, value: string, env: ValidationEnv): string {
+  let expiry: string;
+  try {
+    expiry = normalizeExpiry(value);
+  } catch (e) {
+    if (e instanceof InvalidExpiryError) fail('badexpiry', 'paramvalidator-badexpiry', [name, value]);
+    throw e;
+  }
+  if (isPastExpiry(expiry)) fail('badexpiry-past', 'paramvalidator-badexpiry-past', [name, value]);
+  if (decl.maxExpiry !== undefined && expiryExceedsMax(expiry, decl.maxExpiry)) {
+    const key = 'paramvalidator-badexpiry-duration-max';
+    env.warn(message(key, key, [name, value, decl.maxExpiry]));
+    return normalizeExpiry(decl.maxExpiry);
+  }
+  return expiry;
 }

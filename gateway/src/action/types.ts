@@ -53,6 +53,11 @@ export interface ParamDecl {
    * module with `flags.needsToken` gets it automatically and is checked with the token.
    */
   mustBePosted?: boolean;
+  /**
+   * For `expiry` (ExpiryDef::PARAM_MAX with PARAM_USE_MAX): the longest finite expiry, as a
+   * relative duration ("1 year"); a later one is cut to it with a warning.
+   */
+  maxExpiry?: string;
   /** For `user`: the kinds of value accepted (UserDef::PARAM_ALLOWED_USER_TYPES); default name, ip, cidr, interwiki. */
   userTypes?: readonly UserType[];
   deprecated?: boolean;

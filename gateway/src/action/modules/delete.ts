@@ -1,9 +1,9 @@
 /* action=delete (ApiDelete): the content service archives the page's revisions and logs it, in one transaction. */
-import type { ModuleDecl } from '../types.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
-import { lifecycleWatchlist } from './watch.js';
+import { defineModule } from '../define.js';
+import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
+import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
 
-export const deleteModule: ModuleDecl = {
+export const deleteModule = defineModule({
   name: 'delete',
   group: 'action',
   prefix: '',
@@ -23,7 +23,7 @@ export const deleteModule: ModuleDecl = {
     const p = ctx.params;
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
-    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: strOf(p, 'reason'), tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdeletion')) });
+    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdeletion'])) });
     ctx.result.delete = { title: res.title, reason: res.reason, logid: res.logId };
   },
-};
+});

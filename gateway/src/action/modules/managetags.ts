@@ -1,13 +1,12 @@
 /* action=managetags (MediaWiki's ApiManageTags): creates, deletes, activates or deactivates a change tag, with its managetags log entry. */
 import { MessageUsageError } from '../errors.js';
-import type { ModuleDecl } from '../types.js';
-import { editActor, editBlock } from './edit.js';
-import { tagsOf, TAGS_PARAM } from './lifecycle.js';
+import { defineModule } from '../define.js';
 import { apiMessage } from './support.js';
+import { editActor, editBlock, TAGS_PARAM } from './writes.js';
 
 const refuse = (code: string, key: string, text: string, params: string[] = []) => new MessageUsageError(apiMessage(code, key, params, text));
 
-export const managetagsModule: ModuleDecl = {
+export const managetagsModule = defineModule({
   name: 'managetags',
   group: 'action',
   prefix: '',
@@ -32,8 +31,7 @@ export const managetagsModule: ModuleDecl = {
   },
   async execute(ctx) {
     const p = ctx.params;
-    const operation = p.operation as string;
-    const tag = p.tag as string;
+    const { operation, tag } = p;
     const rights = ctx.caller.user.rights;
     // ApiManageTags::execute, including its `elseif`: every operation, not only delete, needs
     // deletechangetags once managechangetags is there.
@@ -44,7 +42,7 @@ export const managetagsModule: ModuleDecl = {
     }
     // ChangeTags::can*Tag: a sitewide block stops tag management.
     if (editBlock(ctx.caller)) throw refuse('tags-manage-blocked', 'tags-manage-blocked', 'You cannot manage change tags while you are blocked.', [ctx.caller.user.name]);
-    const res = await ctx.deps.clients.content.manageTag({ actor: editActor(ctx.caller), operation, tag, reason: p.reason as string, tags: tagsOf(p) });
+    const res = await ctx.deps.clients.content.manageTag({ actor: editActor(ctx.caller), operation, tag, reason: p.reason, tags: p.tags ?? [] });
     ctx.result.managetags = { operation, tag, success: true, logid: res.logId };
   },
-};
+});

@@ -1,8 +1,9 @@
 /* action=move (ApiMove): the page, and with movetalk/movesubpages its talk page and subpages. */
 import type { MovedPage } from '@quire/proto/wiki/content/v1/content';
-import { setIndexedTagName, type ModuleDecl } from '../types.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
-import { lifecycleWatchlist } from './watch.js';
+import { defineModule } from '../define.js';
+import { setIndexedTagName } from '../types.js';
+import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
+import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
 
 /** One moved subpage as ApiMove::moveSubpages reports it: from/to, or the error that stopped it. */
 function subpageResult(m: MovedPage): Record<string, unknown> {
@@ -10,7 +11,7 @@ function subpageResult(m: MovedPage): Record<string, unknown> {
   return { from: m.from, to: m.to };
 }
 
-export const moveModule: ModuleDecl = {
+export const moveModule = defineModule({
   name: 'move',
   group: 'action',
   prefix: '',
@@ -37,18 +38,18 @@ export const moveModule: ModuleDecl = {
     const res = await ctx.deps.clients.content.movePage({
       from: from.title,
       fromId: from.pageId,
-      to: strOf(p, 'to'),
-      reason: strOf(p, 'reason'),
-      moveTalk: p.movetalk === true,
-      moveSubpages: p.movesubpages === true,
-      noRedirect: p.noredirect === true,
-      ignoreWarnings: p.ignorewarnings === true,
-      tags: tagsOf(p),
+      to: p.to,
+      reason: p.reason,
+      moveTalk: p.movetalk,
+      moveSubpages: p.movesubpages,
+      noRedirect: p.noredirect,
+      ignoreWarnings: p.ignorewarnings,
+      tags: p.tags ?? [],
       actor,
-      ...(await lifecycleWatchlist(ctx, 'watchmoves')),
+      ...(await watchlistFields(ctx, ['watchmoves'])),
     });
     const page = res.page!;
-    const out: Record<string, unknown> = { from: page.from, to: page.to, reason: strOf(p, 'reason') };
+    const out: Record<string, unknown> = { from: page.from, to: page.to, reason: p.reason };
     if (page.redirectCreated) out.redirectcreated = true;
     out.moveoverredirect = page.moveOverRedirect;
     if (res.talk) {
@@ -60,10 +61,10 @@ export const moveModule: ModuleDecl = {
         out.talkmoveoverredirect = res.talk.moveOverRedirect;
       }
     }
-    if (p.movesubpages === true) {
+    if (p.movesubpages) {
       out.subpages = setIndexedTagName(res.subpages.map(subpageResult), 'subpage');
       if (res.talk) out['subpages-talk'] = setIndexedTagName(res.talkSubpages.map(subpageResult), 'subpage');
     }
     ctx.result.move = out;
   },
-};
+});

@@ -1,8 +1,9 @@
 /* action=patrol (ApiPatrol): marks a recent change (by rcid or revid) patrolled, with the patrol token. */
-import { ApiUsageError, type ModuleDecl } from '../types.js';
-import { tagsOf, TAGS_PARAM, writingActor } from './lifecycle.js';
+import { defineModule } from '../define.js';
+import { ApiUsageError } from '../types.js';
+import { TAGS_PARAM, writingActor } from './writes.js';
 
-export const patrolModule: ModuleDecl = {
+export const patrolModule = defineModule({
   name: 'patrol',
   group: 'action',
   prefix: '',
@@ -16,12 +17,12 @@ export const patrolModule: ModuleDecl = {
   examples: { 'action=patrol&token=123ABC&rcid=230672766': 'Patrol a recent change.', 'action=patrol&token=123ABC&revid=230672766': 'Patrol a revision.' },
   async execute(ctx) {
     const p = ctx.params;
-    const rcId = typeof p.rcid === 'number' ? p.rcid : 0;
-    const revId = typeof p.revid === 'number' ? p.revid : 0;
+    const rcId = p.rcid ?? 0;
+    const revId = p.revid ?? 0;
     if ((rcId > 0) === (revId > 0)) {
       throw new ApiUsageError(rcId > 0 ? 'invalidparammix' : 'missingparam', rcId > 0 ? 'The parameters "rcid" and "revid" can not be used together.' : 'One of the parameters "rcid" and "revid" is required.');
     }
-    const res = await ctx.deps.clients.content.patrol({ rcId, revId, tags: tagsOf(p), actor: writingActor(ctx) });
+    const res = await ctx.deps.clients.content.patrol({ rcId, revId, tags: p.tags ?? [], actor: writingActor(ctx) });
     ctx.result.patrol = { rcid: res.rcId, ns: res.ns, title: res.title };
   },
-};
+});

@@ -2,37 +2,32 @@
  * action=protect (ApiProtect): validates protections and expiries as MediaWiki does, then the
  * content service changes the restrictions, records a null revision and the protection log.
  */
+import { InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
 import type { ProtectionLevel } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setIndexedTagName, type ModuleDecl } from '../types.js';
+import { defineModule } from '../define.js';
+import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { apiError } from './support.js';
-import { strOf, tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
-import { lifecycleWatchlist } from './watch.js';
+import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
+import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
 
 /** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"), in MediaWiki's order. */
 export const RESTRICTION_TYPES = ['create', 'edit', 'move', 'upload'];
 export const RESTRICTION_LEVELS = ['all', 'autoconfirmed', 'sysop'];
-const INFINITE = ['infinite', 'indefinite', 'infinity', 'never'];
 
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** ExpiryDef: "infinite" and its synonyms, an absolute time, or a relative one ("1 week"). */
-export function parseExpiry(value: string, now = Date.now()): string {
-  const v = value.trim();
-  if (INFINITE.includes(v.toLowerCase())) return 'infinity';
-  let t: number;
-  const mw = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(v);
-  const rel = /^(\d+)\s*(second|minute|hour|day|week|month|year)s?$/i.exec(v);
-  if (mw) t = Date.UTC(+mw[1]!, +mw[2]! - 1, +mw[3]!, +mw[4]!, +mw[5]!, +mw[6]!);
-  else if (rel) {
-    const unit = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800, month: 2592000, year: 31536000 }[rel[2]!.toLowerCase() as 'day'];
-    t = now + Number(rel[1]) * unit * 1000;
-  } else t = Date.parse(v);
-  if (Number.isNaN(t)) throw apiError('invalidexpiry', 'apierror-invalidexpiry', [value]);
-  if (t < now) throw apiError('pastexpiry', 'apierror-pastexpiry', [value]);
-  return iso(new Date(Math.floor(t / 1000) * 1000));
+/** ApiProtect's reading of one expiry (kit's parser, MediaWiki's ExpiryDef::normalizeExpiry) with its own error codes. */
+function protectionExpiry(value: string): string {
+  let expiry: string;
+  try {
+    expiry = normalizeExpiry(value);
+  } catch (e) {
+    if (e instanceof InvalidExpiryError) throw apiError('invalidexpiry', 'apierror-invalidexpiry', [value]);
+    throw e;
+  }
+  if (isPastExpiry(expiry)) throw apiError('pastexpiry', 'apierror-pastexpiry', [value]);
+  return expiry;
 }
 
-export const protectModule: ModuleDecl = {
+export const protectModule = defineModule({
   name: 'protect',
   group: 'action',
   prefix: '',
@@ -59,8 +54,8 @@ export const protectModule: ModuleDecl = {
     const p = ctx.params;
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
-    const protections = (p.protections as string[]).filter((v) => v !== '');
-    const expiries = (p.expiry as string[] | undefined) ?? ['infinite'];
+    const protections = p.protections.filter((v) => v !== '');
+    const expiries = p.expiry;
     if (expiries.length !== 1 && expiries.length !== protections.length) {
       throw apiError('toofewexpiries', 'apierror-toofewexpiries', [expiries.length, protections.length]);
     }
@@ -68,11 +63,11 @@ export const protectModule: ModuleDecl = {
       const [type = '', level = ''] = spec.split('=', 2);
       if (!RESTRICTION_TYPES.includes(type)) throw new ApiUsageError('protect-invalidaction', `Invalid protection type "${type}".`);
       if (!RESTRICTION_LEVELS.includes(level)) throw new ApiUsageError('protect-invalidlevel', `Invalid protection level "${level}".`);
-      const expiry = parseExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
+      const expiry = protectionExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
       return { type, level: level === 'all' ? '' : level, expiry, cascade: false, source: '' };
     });
-    const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade === true, reason: strOf(p, 'reason'), tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdefault')) });
-    const out: Record<string, unknown> = { title: res.title, reason: strOf(p, 'reason') };
+    const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade, reason: p.reason, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdefault'])) });
+    const out: Record<string, unknown> = { title: res.title, reason: p.reason };
     if (res.cascade) out.cascade = true;
     out.protections = setIndexedTagName(
       levels.map((l) => ({ [l.type]: l.level === '' ? 'all' : l.level, expiry: l.expiry === 'infinity' ? 'infinite' : l.expiry })),
@@ -80,4 +75,4 @@ export const protectModule: ModuleDecl = {
     );
     ctx.result.protect = out;
   },
-};
+});

@@ -2,8 +2,9 @@
 import type { StatusMessage } from '@quire/proto/wiki/content/v1/content';
 import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
 import { escapeHtml, stripMarkup } from '../errors.js';
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
-import { strOf, tagsOf, TAGS_PARAM, writingActor } from './lifecycle.js';
+import { defineModule } from '../define.js';
+import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { TAGS_PARAM, writingActor } from './writes.js';
 import { requireRight } from './support.js';
 
 const FIELDS = ['content', 'comment', 'user'] as const;
@@ -48,7 +49,7 @@ function statusArray(ctx: ActionContext, messages: readonly StatusMessage[], typ
   );
 }
 
-export const revisiondeleteModule: ModuleDecl = {
+export const revisiondeleteModule = defineModule({
   name: 'revisiondelete',
   group: 'action',
   prefix: '',
@@ -70,24 +71,24 @@ export const revisiondeleteModule: ModuleDecl = {
   async execute(ctx) {
     const p = ctx.params;
     requireRight(ctx, 'deleterevision', 'delete revisions');
-    const ids = ((p.ids as string[] | undefined) ?? []).map((id) => Number.parseInt(id, 10) || 0);
+    const ids = p.ids.map((id) => Number.parseInt(id, 10) || 0);
     if (ids.length === 0) throw new ApiUsageError('paramempty_ids', 'The parameter "ids" may not be empty.');
-    const hide = (p.hide as string[] | undefined) ?? [];
-    const show = (p.show as string[] | undefined) ?? [];
+    const hide = p.hide ?? [];
+    const show = p.show ?? [];
     if (hide.some((f) => show.includes(f))) throw new ApiUsageError('badparams', 'The same field cannot be used in both hide and show.');
     if (hide.length === 0 && show.length === 0) throw new ApiUsageError('badparams', 'At least one value is required for hide and/or show.');
-    const bit = (field: string) => (hide.includes(field) ? 1 : show.includes(field) ? 0 : -1);
+    const bit = (field: (typeof FIELDS)[number]) => (hide.includes(field) ? 1 : show.includes(field) ? 0 : -1);
     if (p.suppress === 'yes') requireRight(ctx, 'suppressrevision', 'review and undelete hidden revisions');
     const res = await ctx.deps.clients.content.revisionDelete({
       actor: writingActor(ctx),
       ids,
-      target: strOf(p, 'target'),
+      target: p.target ?? '',
       content: bit('content'),
       comment: bit('comment'),
       user: bit('user'),
       suppress: p.suppress === 'yes' ? 1 : p.suppress === 'no' ? 0 : -1,
-      reason: strOf(p, 'reason'),
-      tags: tagsOf(p),
+      reason: p.reason ?? '',
+      tags: p.tags ?? [],
     });
     const rights = ctx.caller.user.rights;
     const items = res.items.map((item): ResultObject => {
@@ -110,4 +111,4 @@ export const revisiondeleteModule: ModuleDecl = {
     });
     ctx.result.revisiondelete = { status: 'Success', target: res.target, items: setIndexedTagName(items, 'i') };
   },
-};
+});

@@ -1,9 +1,9 @@
 /* action=rollback (ApiRollback): reverts the named user's consecutive latest edits, with the rollback token. */
-import type { ModuleDecl } from '../types.js';
-import { tagsOf, TAGS_PARAM, titleOrPageId, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
-import { lifecycleWatchlist } from './watch.js';
+import { defineModule } from '../define.js';
+import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
+import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
 
-export const rollbackModule: ModuleDecl = {
+export const rollbackModule = defineModule({
   name: 'rollback',
   group: 'action',
   prefix: '',
@@ -24,8 +24,8 @@ export const rollbackModule: ModuleDecl = {
     const p = ctx.params;
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
-    const summary = typeof p.summary === 'string' && p.summary !== '' ? p.summary : undefined;
-    const res = await ctx.deps.clients.content.rollback({ ...target, user: String(p.user), summary, markBot: p.markbot === true, tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchrollback')) });
+    const summary = p.summary !== '' ? p.summary : undefined;
+    const res = await ctx.deps.clients.content.rollback({ ...target, user: p.user, summary, markBot: p.markbot, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchrollback'])) });
     ctx.result.rollback = { title: res.title, pageid: res.pageId, summary: res.summary, revid: res.revid, old_revid: res.oldRevid, last_revid: res.lastRevid };
   },
-};
+});

@@ -1,10 +1,11 @@
 /* action=tag (MediaWiki's ApiTag): adds or removes change tags on revisions, log entries or recent changes. */
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { apiError } from './support.js';
-import { editActor } from './edit.js';
+import { editActor } from './writes.js';
 
-export const tagModule: ModuleDecl = {
+export const tagModule = defineModule({
   name: 'tag',
   group: 'action',
   prefix: '',
@@ -32,7 +33,7 @@ export const tagModule: ModuleDecl = {
       throw apiError('permissiondenied', 'apierror-permissiondenied', ['add and remove arbitrary tags on individual revisions and log entries']);
     }
     const kind = given[0]!;
-    const ids = p[kind] as number[];
+    const ids = p[kind] ?? [];
     const field = { rcid: 'rcId', revid: 'revId', logid: 'logId' }[kind];
     const out: ResultObject[] = [];
     for (const id of ids) {
@@ -40,10 +41,10 @@ export const tagModule: ModuleDecl = {
         const r = await ctx.deps.clients.content.changeTags({
           actor: editActor(ctx.caller),
           [field]: id,
-          add: (p.add as string[] | undefined) ?? [],
-          remove: (p.remove as string[] | undefined) ?? [],
-          reason: p.reason as string,
-          tags: (p.tags as string[] | undefined) ?? [],
+          add: p.add ?? [],
+          remove: p.remove ?? [],
+          reason: p.reason,
+          tags: p.tags ?? [],
         });
         out.push(
           r.noop
@@ -64,4 +65,4 @@ export const tagModule: ModuleDecl = {
     }
     ctx.result.tag = setIndexedTagName(out, 'result');
   },
-};
+});

@@ -1,10 +1,10 @@
 /* action=undelete (ApiUndelete): deleted revisions of a title back into its history, all or chosen by timestamp. */
-import type { ModuleDecl } from '../types.js';
-import { isoFromMw } from './edit.js';
-import { strOf, tagsOf, TAGS_PARAM, WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, writingActor } from './lifecycle.js';
-import { lifecycleWatchlist } from './watch.js';
+import { defineModule } from '../define.js';
+import { isoFromMw } from '../params.js';
+import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
+import { TAGS_PARAM, writingActor } from './writes.js';
 
-export const undeleteModule: ModuleDecl = {
+export const undeleteModule = defineModule({
   name: 'undelete',
   group: 'action',
   prefix: '',
@@ -24,8 +24,8 @@ export const undeleteModule: ModuleDecl = {
   async execute(ctx) {
     const p = ctx.params;
     const actor = writingActor(ctx);
-    const timestamps = Array.isArray(p.timestamps) ? (p.timestamps as string[]).map(isoFromMw) : [];
-    const res = await ctx.deps.clients.content.undeletePage({ title: strOf(p, 'title'), reason: strOf(p, 'reason'), timestamps, tags: tagsOf(p), actor, ...(await lifecycleWatchlist(ctx, 'watchdefault')) });
+    const timestamps = (p.timestamps ?? []).map(isoFromMw);
+    const res = await ctx.deps.clients.content.undeletePage({ title: p.title, reason: p.reason, timestamps, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdefault'])) });
     ctx.result.undelete = { title: res.title, revisions: res.revisions, fileversions: 0, reason: res.reason };
   },
-};
+});

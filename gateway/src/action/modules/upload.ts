@@ -5,11 +5,12 @@
  * entry in one transaction. Stashing (filekey, chunks, stash) and uploads by URL are not provided.
  */
 import type { UploadWarnings } from '@quire/proto/wiki/content/v1/files';
-import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { fileInfoValues, IMAGEINFO_PROPS } from '../query/imageinfo.js';
-import { editActor, editBlock } from './edit.js';
 import { apiError } from './support.js';
-import { watchByPreference } from './watch.js';
+import { watchByPreference } from './watchlist-params.js';
+import { editActor, editBlock, TAGS_PARAM } from './writes.js';
 
 /** ApiUpload::transformWarnings, in UploadBase::checkWarnings' order. */
 function warningsResult(w: UploadWarnings): ResultObject {
@@ -26,7 +27,7 @@ function warningsResult(w: UploadWarnings): ResultObject {
 /** Every imageinfo property but archivename, as UploadBase::getImageInfo asks for. */
 const UPLOAD_INFO_PROPS = new Set<string>(IMAGEINFO_PROPS.filter((p) => p !== 'archivename'));
 
-export const uploadModule: ModuleDecl = {
+export const uploadModule = defineModule({
   name: 'upload',
   group: 'action',
   prefix: '',
@@ -34,7 +35,7 @@ export const uploadModule: ModuleDecl = {
   params: {
     filename: { type: 'string', help: 'Target filename.' },
     comment: { type: 'string', default: '', help: 'Upload comment. Also used as the initial page text for new files if text is not specified.' },
-    tags: { type: 'string', multi: true, help: 'Change tags to apply to the upload log entry and file page revision.' },
+    tags: { ...TAGS_PARAM, help: 'Change tags to apply to the upload log entry and file page revision.' },
     text: { type: 'text', help: 'Initial page text for new files.' },
     watch: { type: 'boolean', default: false, deprecated: true, help: 'Watch the page.' },
     watchlist: {
@@ -51,23 +52,23 @@ export const uploadModule: ModuleDecl = {
   },
   async execute(ctx) {
     const p = ctx.params;
-    if (typeof p.filename !== 'string' || p.filename === '') throw new ApiUsageError('missingparam', 'The "filename" parameter must be set.');
+    if (p.filename === undefined || p.filename === '') throw new ApiUsageError('missingparam', 'The "filename" parameter must be set.');
     const file = ctx.files.get('file');
     if (!file) throw new ApiUsageError('missingparam', 'The "file" parameter must be set.');
     const blockinfo = editBlock(ctx.caller);
     if (blockinfo) throw apiError('blocked', 'apierror-blocked', [], { blockinfo });
     // Refused here before the bytes travel to the content service, which checks again.
     if (file.data.length > ctx.deps.config.uploadMaxBytes) throw new ApiUsageError('file-too-large', 'The file you submitted was too large.');
-    const watchlist = p.watch === true ? 'watch' : (p.watchlist as string);
+    const watchlist = p.watch ? 'watch' : p.watchlist;
     const res = await ctx.deps.clients.content.upload({
       filename: p.filename,
       data: file.data,
-      comment: p.comment as string,
-      text: typeof p.text === 'string' ? p.text : undefined,
-      ignoreWarnings: p.ignorewarnings === true,
+      comment: p.comment,
+      text: p.text,
+      ignoreWarnings: p.ignorewarnings,
       actor: editActor(ctx.caller),
       maxBytes: ctx.deps.config.uploadMaxBytes,
-      tags: (p.tags as string[] | undefined) ?? [],
+      tags: p.tags ?? [],
       watchlist,
       watchByPreference: watchlist === 'preferences' ? await watchByPreference(ctx, ['watchdefault', 'watchcreations']) : false,
     });
@@ -84,4 +85,4 @@ export const uploadModule: ModuleDecl = {
     }
     ctx.result.upload = out;
   },
-};
+});

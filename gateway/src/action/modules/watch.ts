@@ -1,54 +1,10 @@
-/*
- * action=watch (MediaWiki's ApiWatch with $wgWatchlistExpiry on), and what the write modules
- * share about the watchlist: the caller's preferences for watchlist=preferences.
- */
-import type { ActionContext, ModuleDecl, ResultObject } from '../types.js';
-import { ApiUsageError, setIndexedTagName } from '../types.js';
-import { DEFAULT_USER_OPTIONS } from '../query/userinfo.js';
-import { parseExpiry } from './protect.js';
+/* action=watch (MediaWiki's ApiWatch with $wgWatchlistExpiry on): watches or unwatches pages, with an optional expiry. */
+import { defineModule } from '../define.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { apiError } from './support.js';
+import { requireWatchlistUser, WATCHLIST_EXPIRY_MAX, watchlistExpiryOf } from './watchlist-params.js';
 
-/** ApiWatchlistTrait for `preferences`: bots never watch by preference; others per their option. */
-export async function watchByPreference(ctx: ActionContext, options: readonly string[]): Promise<boolean> {
-  const user = ctx.caller.user;
-  if (user.anonymous || user.id === 0 || user.rights.includes('bot')) return false;
-  const details = (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0];
-  const own = details ? (JSON.parse(details.optionsJson || '{}') as Record<string, unknown>) : {};
-  const merged: Record<string, unknown> = { ...DEFAULT_USER_OPTIONS, ...own };
-  return options.some((o) => merged[o] !== undefined && merged[o] !== 0 && merged[o] !== '0' && merged[o] !== false && merged[o] !== '');
-}
-
-/** The watchlist expiry of a request ("" = indefinite), refused as MediaWiki's ExpiryDef does. */
-export function watchlistExpiryOf(value: unknown): string {
-  if (typeof value !== 'string' || value === '') return '';
-  const e = parseExpiry(value);
-  return e === 'infinity' ? '' : e;
-}
-
-/**
- * The watchlist fields of a lifecycle write (delete, undelete, protect, move, rollback), as
- * ApiWatchlistTrait::setWatch: `preferences` follows the module's own user option.
- */
-export async function lifecycleWatchlist(ctx: ActionContext, preferenceOption: string) {
-  const p = ctx.params;
-  const watchlist = typeof p.watchlist === 'string' ? p.watchlist : 'preferences';
-  return {
-    watchlist,
-    watchlistExpiry: watchlist === 'unwatch' ? '' : watchlistExpiryOf(p.watchlistexpiry),
-    watchByPreference: watchlist === 'preferences' ? await watchByPreference(ctx, [preferenceOption]) : false,
-  };
-}
-
-/** Watching needs a registered user with editmywatchlist (ApiWatch::execute). */
-export function requireWatchlistUser(ctx: ActionContext, right: 'editmywatchlist' | 'viewmywatchlist'): void {
-  const user = ctx.caller.user;
-  if (user.anonymous || user.id === 0) throw new ApiUsageError('notloggedin', 'Please log in to view or edit items on your watchlist.');
-  if (!user.rights.includes(right)) {
-    throw apiError('permissiondenied', 'apierror-permissiondenied', [right === 'editmywatchlist' ? 'edit your watchlist' : 'view your watchlist']);
-  }
-}
-
-export const watchModule: ModuleDecl = {
+export const watchModule = defineModule({
   name: 'watch',
   group: 'action',
   prefix: '',
@@ -56,7 +12,8 @@ export const watchModule: ModuleDecl = {
   params: {
     title: { type: 'string', deprecated: true, help: 'The page to (un)watch. Use titles instead.' },
     expiry: {
-      type: 'string',
+      type: 'expiry',
+      maxExpiry: WATCHLIST_EXPIRY_MAX,
       help: 'Expiry timestamp to be applied to all given pages. Omit this parameter entirely to leave any existing expiries unchanged.',
     },
     unwatch: { type: 'boolean', default: false, help: 'If set the page will be unwatched rather than watched.' },
@@ -71,17 +28,17 @@ export const watchModule: ModuleDecl = {
   async execute(ctx) {
     const p = ctx.params;
     requireWatchlistUser(ctx, 'editmywatchlist');
-    const single = typeof p.title === 'string';
+    const single = p.title !== undefined;
     if (single && p.titles !== undefined) throw apiError('invalidparammix', 'apierror-invalidparammix', ['<var>title</var> and <var>titles</var>', 2]);
-    const titles = single ? [p.title as string] : ((p.titles as string[] | undefined) ?? []);
+    const titles = p.title !== undefined ? [p.title] : (p.titles ?? []);
     if (titles.length === 0) throw new ApiUsageError('missingparam', 'The "titles" parameter must be set.');
-    const expiry = p.unwatch === true ? '' : watchlistExpiryOf(p.expiry);
-    const resp = await ctx.deps.clients.content.watch({ userId: ctx.caller.user.id, titles, unwatch: p.unwatch === true, expiry });
+    const expiry = p.unwatch ? '' : watchlistExpiryOf(p.expiry);
+    const resp = await ctx.deps.clients.content.watch({ userId: ctx.caller.user.id, titles, unwatch: p.unwatch, expiry });
     const entryOf = (t: (typeof resp.titles)[number]): ResultObject => {
       if (t.invalid) return { title: t.title, invalidreason: t.invalidReason, invalid: true };
       if (t.special) return { ns: t.ns, title: t.title, special: true, missing: true };
       const e: ResultObject = { title: t.title, ns: t.ns };
-      if (p.unwatch === true) e.unwatched = true;
+      if (p.unwatch) e.unwatched = true;
       else {
         e.watched = true;
         if (t.expiry) e.watchlistexpiry = t.expiry;
@@ -98,4 +55,4 @@ export const watchModule: ModuleDecl = {
     const ordered = [...resp.titles].sort((a, b) => rank(a) - rank(b));
     ctx.result.watch = setIndexedTagName(ordered.map(entryOf), 'w');
   },
-};
+});

@@ -3,10 +3,7 @@
  * fields, the edit itself through the content service, the page in its full form as the
  * response (201 when created), and how action=edit's errors become REST statuses.
  */
-import type { EditRequest } from '@quire/proto/wiki/content/v1/content';
-import type { Caller } from '../../context.js';
-import { blockedError } from '../../action/blockinfo.js';
-import { countEdit, editActor, editBlock } from '../../action/modules/edit.js';
+import { saveEdit } from '../../action/modules/writes.js';
 import { urlEncodeTitle } from '../paths.js';
 import { actionModuleStatusError } from '../responses.js';
 import { RestError, type ActionModuleError, type RestContext, type RestResponse, type BodyFieldDecl } from '../types.js';
@@ -53,20 +50,14 @@ export interface PageWrite {
 export async function writePage(ctx: Pick<RestContext, 'caller' | 'deps' | 'routeUrl'>, write: PageWrite, opts: { location?: boolean }): Promise<RestResponse> {
   const model = write.contentModel || undefined;
   if (model !== undefined && !CONTENT_MODELS.includes(model)) throw new RestError(400, `Bad content model: ${model}`);
-  const caller: Caller = await ctx.caller();
-  const block = editBlock(caller);
-  if (block) throw blockedError(block);
-  const req: Partial<EditRequest> = {
+  // The same edit call as action=edit (EditHandler runs ApiEditPage).
+  const res = await saveEdit(ctx.deps, await ctx.caller(), {
     title: write.title,
     text: write.source,
     summary: write.comment,
     contentModel: model ?? '',
-    actor: editActor(caller),
-    maxArticleSizeKb: ctx.deps.config.maxArticleSizeKb,
     ...(write.latestId !== undefined && write.latestId > 0 ? { baseRevId: write.latestId, noCreate: true } : { createOnly: true }),
-  };
-  const res = await ctx.deps.clients.content.edit(req);
-  await countEdit(ctx.deps, caller, res);
+  });
   const json = {
     id: res.pageId,
     title: res.title,

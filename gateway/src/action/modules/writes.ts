@@ -1,0 +1,79 @@
+/*
+ * What the write modules share — action=edit and the REST page writes, the page lifecycle modules
+ * (delete, undelete, protect, move, rollback, patrol, revisiondelete), uploads and change tags:
+ * who is writing (the actor, a sitewide block), the target given by title or page id, change tags,
+ * and the edit itself as the content service takes it (saveEdit). Modules import this file; it
+ * imports no module, so the modules never import each other.
+ */
+import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
+import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/v1/content';
+import type { Caller, GatewayDeps } from '../../context.js';
+import { blockedError } from '../blockinfo.js';
+import { defineParam } from '../define.js';
+import { ApiUsageError, type ActionContext, type Params } from '../types.js';
+import { apiError } from './support.js';
+
+/**
+ * What an edit by this caller is refused for before any page is looked at: a sitewide block
+ * (partial blocks name pages, which are not modelled yet, so they do not stop edits).
+ */
+export function editBlock(caller: Caller): BlockInfo | undefined {
+  const block = caller.user.block;
+  return block && !block.partial ? block : undefined;
+}
+
+/** The actor of an edit as the content service takes it. */
+export function editActor(caller: Caller) {
+  const { user } = caller;
+  return { id: user.id, name: user.name, rights: user.rights, groups: user.groups, ip: caller.ip };
+}
+
+/** The actor of a lifecycle write, refused when the caller is blocked sitewide (as edits are). */
+export function writingActor(ctx: ActionContext) {
+  const blockinfo = editBlock(ctx.caller);
+  if (blockinfo) throw apiError('blocked', 'apierror-blocked', [], { blockinfo });
+  return editActor(ctx.caller);
+}
+
+/** After a saved edit: the registered user's edit count (best effort — the edit is committed). */
+export async function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): Promise<void> {
+  if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
+  try {
+    await deps.clients.auth.incrementEditCount(caller.user.id);
+  } catch (err) {
+    deps.log.warn({ err, userId: caller.user.id }, 'could not count an edit');
+  }
+}
+
+/** An edit as action=edit and the REST page writes describe it; the actor and limits are added by saveEdit. */
+export type EditFields = Omit<Partial<EditRequest>, 'actor' | 'maxArticleSizeKb'>;
+
+/**
+ * The one way the gateway saves an edit (action=edit, PUT/POST /v1/page): refused for a sitewide
+ * block, sent with the caller as actor and the wiki's size limit, then counted for the editor.
+ */
+export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFields): Promise<EditResponse> {
+  const block = editBlock(caller);
+  if (block) throw blockedError(block);
+  const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
+  await countEdit(deps, caller, res);
+  return res;
+}
+
+/** ApiBase::requireOnlyOneParameter for title/pageid (or from/fromid). */
+export function titleOrPageId(p: Params, titleParam = 'title', idParam = 'pageid'): { title: string; pageId: number } {
+  const title = p[titleParam];
+  const pageId = p[idParam];
+  const hasTitle = typeof title === 'string';
+  const hasPageId = typeof pageId === 'number';
+  if (hasTitle && hasPageId) {
+    throw apiError('invalidparammix', 'apierror-invalidparammix', [`<var>${titleParam}</var>, <var>${idParam}</var>`, 2]);
+  }
+  if (!hasTitle && !hasPageId) {
+    throw new ApiUsageError('missingparam', `One of the parameters "${titleParam}" and "${idParam}" is required.`);
+  }
+  return { title: hasTitle ? title : '', pageId: hasPageId ? pageId : 0 };
+}
+
+/** Change tags of a write (each module words its help). */
+export const TAGS_PARAM = defineParam({ type: 'string', multi: true, help: 'Change tags to apply to the entry in the log.' });

@@ -1,0 +1,50 @@
+/* The `expiry` parameter type (MediaWiki's ExpiryDef) as the action API validates it. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiUsageError, type ApiMessage, type ParamDecl } from './types.js';
+import { validateParam, type ValidationEnv } from './params.js';
+
+function env(warnings: ApiMessage[] = []): ValidationEnv {
+  return { highLimits: false, namespaces: [0], warn: (m) => warnings.push(m), parsedLimit: () => {} };
+}
+
+const EXPIRY: ParamDecl = { type: 'expiry', help: 'Expiry.' };
+const errorOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiUsageError) return { code: e.code, info: e.info };
+    throw e;
+  }
+  return undefined;
+};
+
+test('expiry: infinity words, relative and absolute times as ISO 8601', () => {
+  for (const word of ['infinite', 'indefinite', 'infinity', 'never']) assert.equal(validateParam('expiry', EXPIRY, word, env()), 'infinity');
+  const week = Date.parse(String(validateParam('expiry', EXPIRY, '1 week', env()))) - Date.now();
+  assert.ok(Math.abs(week - 7 * 86_400_000) < 5000, String(week));
+  assert.equal(validateParam('expiry', EXPIRY, '2100-01-01T00:00:00Z', env()), '2100-01-01T00:00:00Z');
+  assert.equal(validateParam('expiry', EXPIRY, '21000101000000', env()), '2100-01-01T00:00:00Z');
+});
+
+test('expiry: unreadable → badexpiry, past → badexpiry-past (ExpiryDef failures)', () => {
+  assert.deepEqual(errorOf(() => validateParam('expiry', EXPIRY, 'whenever', env())), { code: 'badexpiry', info: 'Invalid value "whenever" for expiry parameter "expiry".' });
+  assert.deepEqual(errorOf(() => validateParam('wlexpiry', EXPIRY, 'Infinite', env())), { code: 'badexpiry', info: 'Invalid value "Infinite" for expiry parameter "wlexpiry".' });
+  assert.deepEqual(errorOf(() => validateParam('expiry', EXPIRY, '2001-01-01T00:00:00Z', env())), {
+    code: 'badexpiry-past',
+    info: 'Value "2001-01-01T00:00:00Z" for expiry parameter "expiry" is in the past.',
+  });
+});
+
+test('expiry: past maxExpiry the maximum is used, with a warning (PARAM_USE_MAX)', () => {
+  const warnings: ApiMessage[] = [];
+  const decl: ParamDecl = { ...EXPIRY, maxExpiry: '1 year' };
+  const cut = Date.parse(String(validateParam('expiry', decl, '2 years', env(warnings)))) - Date.now();
+  assert.ok(cut > 364 * 86_400_000 && cut <= 366 * 86_400_000, String(cut));
+  assert.deepEqual(
+    warnings.map((w) => [w.code, w.key, w.params]),
+    [['paramvalidator-badexpiry-duration-max', 'paramvalidator-badexpiry-duration-max', ['expiry', '2 years', '1 year']]],
+  );
+  assert.equal(validateParam('expiry', decl, 'infinite', env(warnings)), 'infinity');
+  assert.equal(warnings.length, 1);
+});
