@@ -16,6 +16,9 @@ import type { ClientReadableStream } from '@grpc/grpc-js';
 import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
 import { type ContentServiceClient, type IndexPage, type PageChange } from '@quire/proto/wiki/content/v1/content';
 import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
+import { advanceCursor, lockCursor, readCursor, setCursor } from './store/cursor.js';
+
+export { readCursor } from './store/cursor.js';
 
 export const LEASE_KEY = 'indexer-lease';
 const LEASE_TTL_S = 15;
@@ -40,11 +43,6 @@ function docOf(p: IndexPage): IndexDoc {
     touched: new Date(p.touched),
     created: new Date(p.created),
   };
-}
-
-export async function readCursor(db: Db): Promise<number> {
-  const r = await db.query<{ position: number }>(`SELECT position FROM ${db.schema}.feed_cursor WHERE id = 1`);
-  return r.rows[0]?.position ?? 0;
 }
 
 export class FeedIndexer {
@@ -179,15 +177,14 @@ export class FeedIndexer {
     const s = this.db.schema;
     if (this.backend.transactional) {
       await this.db.tx(async (q) => {
-        const cur = await q.query<{ position: number }>(`SELECT position FROM ${s}.feed_cursor WHERE id = 1 FOR UPDATE`);
-        if ((cur.rows[0]?.position ?? 0) >= last) return; // applied already (by a previous lease holder)
+        if ((await lockCursor(q, s)) >= last) return; // applied already (by a previous lease holder)
         await this.backend.apply(upserts, deletes);
-        await q.query(`UPDATE ${s}.feed_cursor SET position = $1, updated_at = now() WHERE id = 1`, [last]);
+        await setCursor(q, s, last);
       });
     } else {
       if ((await readCursor(this.db)) >= last) return;
       await this.backend.apply(upserts, deletes);
-      await this.db.query(`UPDATE ${s}.feed_cursor SET position = GREATEST(position, $1), updated_at = now() WHERE id = 1`, [last]);
+      await advanceCursor(this.db, last);
     }
     this.log.debug({ through: last, upserts: upserts.length, deletes: deletes.length }, 'index batch applied');
   }

@@ -4,8 +4,8 @@ import { bind, ConfigError, loadConfig, makeClient, unary, v, DEFAULT_GRPC_PORTS
 import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
-import { SqlBackend } from './engines/sql.js';
-import { MeilisearchBackend } from './engines/meilisearch.js';
+import { SqlBackend } from './store/engines/sql.js';
+import { MeilisearchBackend } from './store/engines/meilisearch.js';
 import { IndexFreshness } from './freshness.js';
 import { FeedIndexer, LEASE_KEY, readCursor } from './indexer.js';
 import { NamespaceNames } from './namespaces.js';

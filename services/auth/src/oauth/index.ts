@@ -1,6 +1,6 @@
 /* The OAuth part of the auth service, assembled: rpc/ → domain/ → store/. */
 import type { KvStore, Db } from '@quire/kit';
-import type { Accounts } from '../accounts.js';
+import type { Accounts } from '../domain/accounts.js';
 import type { SessionStore } from '../store/sessions.js';
 import { Consumers } from './domain/consumers.js';
 import { OAuth1 } from './domain/oauth1.js';

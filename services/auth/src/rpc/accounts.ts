@@ -1,7 +1,7 @@
 import { invalidArgument, notFound, failedPrecondition } from '@quire/kit';
 import type { AsyncHandlers } from '@quire/kit';
 import type { AuthServiceService, BotPassword, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
-import { generateBotPassword, type Accounts } from '../accounts.js';
+import { generateBotPassword, type Accounts } from '../domain/accounts.js';
 import { BadExpiryError, isoOrInfinite, parseExpiry } from '../expiry.js';
 import { unknownGrants } from '../grants.js';
 import { canonicalUserName, isIp, normalizeIp } from '../names.js';
@@ -9,7 +9,7 @@ import { hashPassword } from '../passwords.js';
 import { msg } from '../messages.js';
 import { newTotpSecret, otpauthUri } from '../totp.js';
 import { blockInfo, iso, type BlockRow, type BotPasswordRow, type Membership, type UserRow } from '../store/users.js';
-import { blockEntry, membershipsDiffer, rightsEntry, unblockEntry } from '../logentries.js';
+import { blockEntry, membershipsDiffer, rightsEntry, unblockEntry } from '../domain/logentries.js';
 
 type Handlers = AsyncHandlers<typeof AuthServiceService>;
 

@@ -1,7 +1,7 @@
 import { ServiceError } from '@quire/kit';
 import type { AsyncHandlers } from '@quire/kit';
 import type { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
-import type { Accounts } from '../accounts.js';
+import type { Accounts } from '../domain/accounts.js';
 import type { SessionData, SessionStore } from '../store/sessions.js';
 import { ANON_TOKEN, checkToken, sessionTokens, SESSION_TOKEN_TYPES_FOR_ANONYMOUS } from '../tokens.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isEmptyQuery, parseQuery } from './parser.js';
-import { toTsqueryText } from '../engines/sql.js';
+import { toTsqueryText } from '../store/engines/sql.js';
 
 const lookup = (name: string) => ({ talk: 1, help: 12 })[name];
 

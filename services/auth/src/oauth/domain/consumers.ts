@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { invalidArgument, notFound, permissionDenied, alreadyExists, failedPrecondition } from '@quire/kit';
 import { ConsumerStage, type Consumer, type ConsumerSecrets, type ProposeConsumerRequest, type UpdateConsumerRequest, type ManageConsumerRequest } from '@quire/proto/wiki/auth/v1/oauth';
 import { GRANT_PERMISSIONS } from '../../grants.js';
-import type { Accounts } from '../../accounts.js';
+import type { Accounts } from '../../domain/accounts.js';
 import type { UserRow } from '../../store/users.js';
 import type { AcceptanceRow, ConsumerRow, OAuthStore } from '../store/oauth.js';
 import { deriveSecret, randomHex32 } from './secrets.js';

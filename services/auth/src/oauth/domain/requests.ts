@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import { unauthenticated } from '@quire/kit';
 import type { Authorization, ResolveOAuthRequestRequest, ResolveOAuthResponse, SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
-import { implicitGroups } from '../../accounts.js';
+import { implicitGroups } from '../../domain/accounts.js';
 import { grantRights } from '../../grants.js';
 import { rightsOf } from '../../rights.js';
 import type { SessionStore } from '../../store/sessions.js';

@@ -7,17 +7,17 @@ import crypto from 'node:crypto';
 import { invalidArgument, notFound, alreadyExists } from '@quire/kit';
 import type { BlockInfo, LoginResponse, Message, User } from '@quire/proto/wiki/auth/v1/auth';
 import { LoginResponse_Status as LoginStatus } from '@quire/proto/wiki/auth/v1/auth';
-import { rightsOf, type GroupPermissions } from './rights.js';
-import { grantRights } from './grants.js';
-import { canonicalUserName, isCreatableUserName, isIp, normalizeIp, normalizeUserName } from './names.js';
-import { checkPasswordPolicy, dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { verifyTotp } from './totp.js';
-import { formatDuration, msg } from './messages.js';
-import { PENDING_LOGIN_MS, type SessionData, type SessionStore } from './store/sessions.js';
-import { blockInfo, type Membership, type UserRow, type UserStore } from './store/users.js';
-import type { LogOutbox } from './store/logoutbox.js';
+import { rightsOf, type GroupPermissions } from '../rights.js';
+import { grantRights } from '../grants.js';
+import { canonicalUserName, isCreatableUserName, isIp, normalizeIp, normalizeUserName } from '../names.js';
+import { checkPasswordPolicy, dummyPasswordHash, hashPassword, verifyPassword } from '../passwords.js';
+import { verifyTotp } from '../totp.js';
+import { formatDuration, msg } from '../messages.js';
+import { PENDING_LOGIN_MS, type SessionData, type SessionStore } from '../store/sessions.js';
+import { blockInfo, type Membership, type UserRow, type UserStore } from '../store/users.js';
+import type { LogOutbox } from '../store/logoutbox.js';
 import { newUserEntry, type Performer } from './logentries.js';
-import type { Throttler } from './throttle.js';
+import type { Throttler } from '../throttle.js';
 
 /** $wgAutoConfirmAge / $wgAutoConfirmCount defaults: every account is autoconfirmed at once. */
 const AUTOCONFIRM_AGE_SECONDS = 0;

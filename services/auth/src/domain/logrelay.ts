@@ -22,8 +22,8 @@ import crypto from 'node:crypto';
 import { Metadata, type ClientUnaryCall } from '@grpc/grpc-js';
 import { ServiceError, type KvStore, type Logger } from '@quire/kit';
 import type { ContentServiceClient, ExternalLogEntry, RecordLogEntriesResponse } from '@quire/proto/wiki/content/v1/content';
-import { iso } from './store/users.js';
-import { originOf, type LogOutbox, type OutboxRow } from './store/logoutbox.js';
+import { iso } from '../store/users.js';
+import { originOf, type LogOutbox, type OutboxRow } from '../store/logoutbox.js';
 
 export const LEASE_KEY = 'log-relay-lease';
 const LEASE_TTL_S = 10;

@@ -11,9 +11,9 @@ import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
 import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
 import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { AuthClient } from '@quire/gateway/clients/index';
-import { authService } from './server.js';
+import { authService } from '../server.js';
 import { CONTENT_CHANNEL_OPTIONS, LEASE_KEY, LogRelay } from './logrelay.js';
-import { LogOutbox } from './store/logoutbox.js';
+import { LogOutbox } from '../store/logoutbox.js';
 
 /** Nothing listens on port 1: every call fails with UNAVAILABLE. */
 const UNREACHABLE = '127.0.0.1:1';

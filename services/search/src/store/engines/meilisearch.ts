@@ -12,8 +12,8 @@
  * prefix matching; prefix: is a `STARTS WITH` filter (the containsFilter experimental feature).
  */
 import { Meilisearch, type Index, type SearchParams } from 'meilisearch';
-import { escapeHtml, MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../backend.js';
-import type { Literal, ParsedQuery } from '../query/parser.js';
+import { escapeHtml, MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
+import type { Literal, ParsedQuery } from '../../query/parser.js';
 
 interface MeiliDoc {
   id: number;

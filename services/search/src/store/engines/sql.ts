@@ -7,8 +7,8 @@
  * advances its cursor in one transaction.
  */
 import type { Db } from '@quire/kit';
-import { MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../backend.js';
-import type { Literal, ParsedQuery } from '../query/parser.js';
+import { MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
+import type { Literal, ParsedQuery } from '../../query/parser.js';
 
 const CONFIG = 'english';
 

@@ -11,8 +11,8 @@ import crypto from 'node:crypto';
 import { createLogger, openDb, type Db } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
 import { CompleteTitlesRequest, SearchPagesRequest } from '@quire/proto/wiki/search/v1/search';
-import { countWords, type IndexDoc, type SearchBackend } from '../backend.js';
-import { SearchIndex } from '../search.js';
+import { countWords, type IndexDoc, type SearchBackend } from '../../backend.js';
+import { SearchIndex } from '../../search.js';
 import { SqlBackend } from './sql.js';
 import { MeilisearchBackend } from './meilisearch.js';
 

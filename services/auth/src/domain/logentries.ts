@@ -3,9 +3,9 @@
  * parameters list=logevents shows for them: newusers (AuthManager), block (BlockUser,
  * UnblockUser) and rights (UserrightsPage::addLogEntry).
  */
-import { isoOrInfinite } from './expiry.js';
-import type { OutboxEntry } from './store/logoutbox.js';
-import type { BlockRow, Membership } from './store/users.js';
+import { isoOrInfinite } from '../expiry.js';
+import type { OutboxEntry } from '../store/logoutbox.js';
+import type { BlockRow, Membership } from '../store/users.js';
 
 /** Who did it: id 0 with the IP address as name when anonymous; `bot` when they have the bot right. */
 export interface Performer {
