@@ -5,6 +5,7 @@
  * action=paraminfo are generated from the same declarations.
  */
 import type { Caller, GatewayDeps } from '../context.js';
+import type { UserType } from '../validation/typedefs.js';
 
 export type TokenType = 'csrf' | 'watch' | 'patrol' | 'rollback' | 'userrights' | 'login' | 'createaccount';
 export const TOKEN_TYPES: readonly TokenType[] = ['createaccount', 'csrf', 'login', 'patrol', 'rollback', 'userrights', 'watch'];
@@ -72,8 +73,8 @@ export interface ParamDecl {
   submoduleGroup?: ModuleGroup | readonly ModuleGroup[];
 }
 
-/** UserDef's kinds of user parameter values ("#id" user ids are not supported). */
-export type UserType = 'name' | 'ip' | 'cidr' | 'interwiki';
+/** UserDef's kinds of user parameter values (shared with the REST API's validator). */
+export type { UserType };
 export const DEFAULT_USER_TYPES: readonly UserType[] = ['name', 'ip', 'cidr', 'interwiki'];
 
 /** ApiMain::setCacheMode: who may cache the response (see ActionContext.setCacheMode). */

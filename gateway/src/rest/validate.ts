@@ -4,7 +4,7 @@
  * `{error: "parameter-validation-failed", name, value, failureCode, failureData}` for parameters.
  */
 import busboy from 'busboy';
-import { userKind } from '../action/params.js';
+import { BOOLEAN_FALSE_VALUES, BOOLEAN_TRUE_VALUES, booleanValue, checkIntegerRange, enumValue, integerValue, ParamFailure, userValue } from '../validation/typedefs.js';
 import {
   FORM_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
@@ -16,9 +16,6 @@ import {
   type RestParamDecl,
 } from './types.js';
 
-const TRUE_VALUES = ['true', 't', 'yes', 'y', 'on', '1'];
-const FALSE_VALUES = ['false', 'f', 'no', 'n', 'off', '0'];
-
 function paramFailure(name: string, value: unknown, failureCode: string, failureData: unknown, message: string): RestError {
   return new RestError(400, message, { error: 'parameter-validation-failed', name, value, failureCode, failureData });
 }
@@ -28,59 +25,59 @@ function andList(items: string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-function validateInteger(name: string, raw: string, decl: Extract<RestParamDecl, { type: 'integer' }>): number {
-  const n = Number(raw);
-  if (!/^[+-]?\d+$/.test(raw) || !Number.isSafeInteger(n)) {
-    throw paramFailure(name, raw, 'badinteger', null, `Invalid value "${raw}" for integer parameter "${name}".`);
+/** The English text of a TypeDef failure, as the REST API's messageTranslations show it. */
+function failureText(f: ParamFailure): string {
+  const [name, value, min, max] = f.params;
+  switch (f.code) {
+    case 'badinteger':
+      return `Invalid value "${value}" for integer parameter "${name}".`;
+    case 'outofrange': {
+      const range = f.key.endsWith('-minmax') ? `must be between ${min} and ${max}` : f.key.endsWith('-min') ? `must be no less than ${min}` : `must be no greater than ${max}`;
+      return `The value "${value}" for parameter "${name}" ${range}.`;
+    }
+    case 'badbool': {
+      const quote = (xs: readonly string[]) => xs.map((x) => `"${x}"`);
+      return `Invalid value "${value}" for boolean parameter "${name}". Pass ${andList(quote(BOOLEAN_TRUE_VALUES))} for true, or ${andList([...quote(BOOLEAN_FALSE_VALUES), 'the empty string'])} for false.`;
+    }
+    case 'badvalue':
+      return `Unrecognized value for parameter "${name}": ${value}.`;
+    case 'baduser':
+      return `Invalid value "${value}" for user parameter "${name}".`;
+    default:
+      return f.key;
   }
-  const { min, max } = decl;
-  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-    const range =
-      min !== undefined && max !== undefined
-        ? `must be between ${min} and ${max}`
-        : min !== undefined
-          ? `must be no less than ${min}`
-          : `must be no greater than ${max}`;
-    throw paramFailure(
-      name,
-      raw,
-      'outofrange',
-      { min: min ?? null, curmax: max ?? null, max: max ?? null, highmax: max ?? null },
-      `The value "${raw}" for parameter "${name}" ${range}.`,
-    );
-  }
-  return n;
 }
 
-function validateOne(name: string, raw: string, decl: RestParamDecl): string | number | boolean {
+/** MediaWiki's failureData of each code (the REST body's `failureData`). */
+const FAILURE_DATA: Record<string, unknown> = { badinteger: null, badbool: null, badvalue: [], baduser: null };
+
+/** The shared TypeDefs (validation/typedefs.ts) with the REST API's settings: ranges are enforced. */
+function validateTyped(name: string, raw: string, decl: RestParamDecl): string | number | boolean {
+  const noWarnings = () => {};
   switch (decl.type) {
     case 'string':
       // Stored titles and texts are NFC, as everything MediaWiki's WebRequest hands over is.
       return raw.normalize('NFC');
     case 'integer':
-      return validateInteger(name, raw, decl);
-    case 'boolean': {
-      const v = raw.toLowerCase();
-      if (TRUE_VALUES.includes(v)) return true;
-      if (v === '' || FALSE_VALUES.includes(v)) return false;
-      const quote = (xs: string[]) => xs.map((x) => `"${x}"`);
-      throw paramFailure(
-        name,
-        v,
-        'badbool',
-        null,
-        `Invalid value "${v}" for boolean parameter "${name}". Pass ${andList(quote(TRUE_VALUES))} for true, or ${andList([...quote(FALSE_VALUES), 'the empty string'])} for false.`,
-      );
-    }
+      return checkIntegerRange(name, raw, integerValue(name, raw), decl, { highLimits: false, enforce: true, warn: noWarnings });
+    case 'boolean':
+      return booleanValue(name, raw);
     case 'enum':
-      if (decl.values.includes(raw)) return raw;
-      throw paramFailure(name, raw, 'badvalue', [], `Unrecognized value for parameter "${name}": ${raw}.`);
-    case 'user': {
+      return enumValue(name, raw, decl.values);
+    case 'user':
       // An empty value is no user either: UserDef refuses it (it is not missing).
-      const kind = userKind(raw);
-      if (kind && decl.userTypes.includes(kind.type as (typeof decl.userTypes)[number])) return kind.name;
-      throw paramFailure(name, raw, 'baduser', null, `Invalid value "${raw}" for user parameter "${name}".`);
-    }
+      return userValue(name, raw, decl.userTypes);
+  }
+}
+
+function validateOne(name: string, raw: string, decl: RestParamDecl): string | number | boolean {
+  try {
+    return validateTyped(name, raw, decl);
+  } catch (e) {
+    if (!(e instanceof ParamFailure)) throw e;
+    // BooleanDef reports the value lower-cased.
+    const value = e.code === 'badbool' ? e.params[1] : raw;
+    throw paramFailure(name, value, e.code, e.data ?? FAILURE_DATA[e.code] ?? null, failureText(e));
   }
 }
 
@@ -187,7 +184,7 @@ function coerceFormFields(fields: Record<string, BodyFieldDecl>, form: Iterable<
   for (const [k, v] of form) {
     const decl = fields[k];
     if (decl?.type === 'integer' && /^[+-]?\d+$/.test(v)) data[k] = Number(v);
-    else if (decl?.type === 'boolean') data[k] = TRUE_VALUES.includes(v.toLowerCase());
+    else if (decl?.type === 'boolean') data[k] = BOOLEAN_TRUE_VALUES.includes(v.toLowerCase());
     else setFormField(data, k, v);
   }
   return data;

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { defineModule, defineParams, type ContextOf } from '../define.js';
-import { isoFromMw } from '../params.js';
+import { isoFromMw } from '../../validation/typedefs.js';
 import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { apiError } from './support.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';

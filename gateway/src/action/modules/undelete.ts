@@ -1,6 +1,6 @@
 /* action=undelete (ApiUndelete): deleted revisions of a title back into its history, all or chosen by timestamp. */
 import { defineModule } from '../define.js';
-import { isoFromMw } from '../params.js';
+import { isoFromMw } from '../../validation/typedefs.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
 import { TAGS_PARAM, writingActor } from './writes.js';
 

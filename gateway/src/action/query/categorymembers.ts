@@ -6,7 +6,7 @@
 import type { ListCategoryMembersResponse } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
-import { isoFromMw } from '../params.js';
+import { isoFromMw } from '../../validation/typedefs.js';
 import { defineGenerator } from './generator.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
