@@ -1,6 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
+import { ListsClient } from './lists.js';
 import { ArchiveClient } from './archive.js';
 import {
   ContentServiceClient,
@@ -533,6 +534,8 @@ export interface Clients {
   search: SearchClient;
   /** The content service's revision listings across pages (ArchiveService, same address). */
   archive: ArchiveClient;
+  /** The content service's whole-wiki lists (ListService, same address). */
+  lists: ListsClient;
 }
 
 export function connectClients(addr: { content: string; auth: string; search: string }): Clients {
@@ -546,6 +549,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
     oauth: OAuthClient.connect(addr.auth),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
     archive: ArchiveClient.connect(addr.content),
+    lists: ListsClient.connect(addr.content),
   };
 }
 
@@ -555,4 +559,5 @@ export function closeClients(c: Clients) {
   c.oauth.close();
   c.search.close();
   c.archive.close();
+  c.lists.close();
 }

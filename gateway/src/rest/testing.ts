@@ -7,6 +7,7 @@ import express from 'express';
 import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
 import type { OAuthClient } from '../clients/oauth.js';
+import type { ListsClient } from '../clients/lists.js';
 import type { ArchiveClient } from '../clients/archive.js';
 import { loadGatewayConfig } from '../config.js';
 import type { GatewayDeps } from '../context.js';
@@ -19,6 +20,7 @@ export interface FakeClients {
   auth?: Partial<AuthClient>;
   oauth?: Partial<OAuthClient>;
   search?: Partial<SearchClient>;
+  lists?: Partial<ListsClient>;
   archive?: Partial<ArchiveClient>;
 }
 
@@ -44,6 +46,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
     oauth: wrap<OAuthClient>('oauth', clients.oauth),
     search: wrap<SearchClient>('search', clients.search),
     archive: wrap<ArchiveClient>('archive', clients.archive),
+    lists: wrap<ListsClient>('lists', clients.lists),
   };
   return {
     clients: all,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule } from '@quire/kit';
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
+import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
 import { ArchiveServiceService } from '@quire/proto/wiki/content/v1/archive';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
@@ -34,6 +35,7 @@ import { FileRepo } from './store/files.js';
 import { fileHandlers } from './rpc/files.js';
 import { watchHandlers } from './rpc/watch.js';
 import { tagHandlers } from './rpc/tags.js';
+import { listHandlers } from './rpc/lists.js';
 import { linkQueryHandlers } from './rpc/linkqueries.js';
 import { revdelHandlers } from './rpc/revdel.js';
 import { contributionHandlers } from './rpc/contributions.js';
@@ -122,6 +124,7 @@ export const contentService: ServiceModule = {
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo, limiter)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
         bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
+        bind('wiki.content.v1.ListService', ListServiceService, listHandlers(ctx)),
         bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
       ],
       close: async () => {

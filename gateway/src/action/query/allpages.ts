@@ -2,7 +2,7 @@
  * list=allpages (MediaWiki's ApiQueryAllPages): the pages of one namespace in title order, with
  * continuation on the title; also a generator (generator=allpages, parameters gap*).
  */
-import { RedirectFilter, type ListPagesResponse } from '@quire/proto/wiki/content/v1/content';
+import { RedirectFilter } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import type { GeneratorModule } from './generator.js';
 import { queryRunOf, type QueryRun } from './run.js';
@@ -15,18 +15,34 @@ function titlePartToKey(part: string, capitalized: boolean): string {
   return capitalized && key ? key[0]!.toUpperCase() + key.slice(1) : key;
 }
 
-async function listPages(ctx: ActionContext): Promise<ListPagesResponse> {
-  const p = ctx.params;
-  const ns = (p.namespace as number | undefined) ?? 0;
+/** titlePartToKey for namespace `ns` of this wiki: a string parameter's DB key, undefined when absent. */
+export async function titlePartKeyer(ctx: ActionContext, ns: number): Promise<(v: unknown) => string | undefined> {
   const namespaces = (await ctx.deps.site.namespaces()).namespaces;
   const capitalized = namespaces.find((n) => n.id === ns)?.case !== 'case-sensitive';
-  const key = (v: unknown) => (typeof v === 'string' ? titlePartToKey(v, capitalized) : undefined);
+  return (v) => (typeof v === 'string' ? titlePartToKey(v, capitalized) : undefined);
+}
+
+/** What a listing needs of a page: its id, and its namespace and title to show. */
+interface ListedPage {
+  id: number;
+  ns: number;
+  title: string;
+}
+
+const CASCADE_FILTERS = { all: 0, cascading: 1, noncascading: 2 } as const;
+const EXPIRY_FILTERS = { all: 0, indefinite: 1, definite: 2 } as const;
+const LANGLINK_FILTERS = { all: 0, withlanglinks: 1, withoutlanglinks: 2 } as const;
+
+async function listPages(ctx: ActionContext): Promise<{ pages: ListedPage[]; continueFrom: string }> {
+  const p = ctx.params;
+  const ns = (p.namespace as number | undefined) ?? 0;
+  const key = await titlePartKeyer(ctx, ns);
   const descending = p.dir === 'descending';
   // apcontinue replaces apfrom (ApiQueryAllPages: `$params['continue'] ?? $params['from']`).
   const cont = p.continue as string | undefined;
   const from = cont !== undefined ? cont : key(p.from);
   const limit = p.limit as number;
-  const resp = await ctx.deps.clients.content.listPages({
+  const common = {
     namespace: ns,
     from: from ?? '',
     to: key(p.to) ?? '',
@@ -36,8 +52,25 @@ async function listPages(ctx: ActionContext): Promise<ListPagesResponse> {
     ...(typeof p.maxsize === 'number' ? { maxSize: p.maxsize } : {}),
     descending,
     limit,
-  });
-  return resp;
+  };
+  const types = (p.prtype as string[] | undefined) ?? [];
+  const expiry = EXPIRY_FILTERS[(p.prexpiry as keyof typeof EXPIRY_FILTERS | undefined) ?? 'all'];
+  if (!types.length && !expiry && p.prlevel !== undefined) {
+    throw new ApiUsageError('invalidparammix', 'The "prlevel" parameter may only be used with "prtype".');
+  }
+  const langlinks = LANGLINK_FILTERS[(p.filterlanglinks as keyof typeof LANGLINK_FILTERS | undefined) ?? 'all'];
+  // The protection and language-link filters are the ListService's; plain listings stay on ListPages.
+  if (types.length || expiry || langlinks) {
+    return ctx.deps.clients.lists.listFilteredPages({
+      ...common,
+      protectionTypes: types,
+      protectionLevels: types.length ? ((p.prlevel as string[] | undefined) ?? []).filter((l) => l !== '' && l !== '*') : [],
+      cascadeFilter: types.length ? CASCADE_FILTERS[(p.prfiltercascade as keyof typeof CASCADE_FILTERS | undefined) ?? 'all'] : 0,
+      expiryFilter: expiry,
+      langlinksFilter: langlinks,
+    });
+  }
+  return ctx.deps.clients.content.listPages(common);
 }
 
 export const allpagesModule: GeneratorModule = {
@@ -56,6 +89,15 @@ export const allpagesModule: GeneratorModule = {
     maxsize: { type: 'integer', help: 'Limit to pages with at most this many bytes.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only.' },
+    prlevel: { type: ['', 'autoconfirmed', 'sysop'], multi: true, help: 'Filter protections based on protection level (must be used with apprtype= parameter).' },
+    prfiltercascade: { type: ['cascading', 'noncascading', 'all'], default: 'all', help: 'Filter protections based on cascadingness (ignored when apprtype isn\'t set).' },
+    filterlanglinks: {
+      type: ['withlanglinks', 'withoutlanglinks', 'all'],
+      default: 'all',
+      help: 'Filter based on whether a page has langlinks. Note that this may not consider langlinks added by extensions.',
+    },
+    prexpiry: { type: ['indefinite', 'definite', 'all'], default: 'all', help: 'Which protection expiry to filter the page on.' },
   },
   flags: { generator: true },
   examples: {

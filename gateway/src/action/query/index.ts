@@ -39,10 +39,16 @@ import { categorymembersModule } from './categorymembers.js';
 import { exturlusageModule } from './exturlusage.js';
 import { allmessagesModule } from './allmessages.js';
 import { fileusageModule, linkshereModule, redirectsPropModule, transcludedinModule } from './linkshere.js';
+import { allcategoriesModule } from './allcategories.js';
+import { allfileusagesModule, alllinksModule, allredirectsModule, alltransclusionsModule } from './alllinks.js';
+import { pagepropnamesModule, pageswithpropModule } from './pagepropnames.js';
+import { protectedtitlesModule } from './protectedtitles.js';
+import { querypageModule } from './querypage.js';
+import { randomModule } from './random.js';
 import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } from './deletedrevisions.js';
 import { allrevisionsModule } from './allrevisions.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 

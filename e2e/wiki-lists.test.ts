@@ -1,0 +1,304 @@
+/*
+ * The whole-wiki lists of the ListService through every layer (issue 19): list=alllinks|
+ * alltransclusions|allfileusages|allredirects, allcategories, random, pagepropnames,
+ * pageswithprop, protectedtitles, querypage and allpages' protection and language-link filters,
+ * on pages saved by an administrator (link tables filled by the background refreshLinks job).
+ * Expected values are what MediaWiki 1.39 answered for the same pages (side by side, 2026-11-25);
+ * shapes in formatversion 1 and 2, continuation to the end, generators.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runAdmin } from '../scripts/admin.js';
+import { loggedIn } from './files-helpers.js';
+import { startWiki, testBackends, type TestWiki, type WikiClient } from './harness.js';
+
+// Response bodies are checked field by field against literal expectations.
+type Json = Record<string, any>;
+
+const PAGES: [string, string][] = [
+  ['Template:HaTpl', 'tpl [[Category:HaTplCat]]'],
+  ['Template:HaUnused', 'unused'],
+  ['Category:HaCat', 'cat page __HIDDENCAT__'],
+  ['Category:HaEmpty', 'empty cat'],
+  ['HaTarget', 'target [[de:HaZiel]] [[fr:HaCible]]'],
+  ['HaRedir', '#REDIRECT [[HaTarget#Sec]]'],
+  ['HaRedir2', '#REDIRECT [[HaMissing]]'],
+  ['HaSource', '{{DISPLAYTITLE:HaSource}}__NOTOC__ [[HaTarget]] [[HaMissing]] [[Help:HaHelp]] {{HaTpl}} {{HaNoTpl}} [[File:HaImg.png]] [[Category:HaCat]] [[Category:HaWanted]] [[Category:HaWanted2]]'],
+  ['HaSource2', '[[HaTarget]] [[HaMissing]] {{HaTpl}} [[File:HaImg.png]] [[File:HaOther.jpg]] [[Category:HaCat]] [[Category:HaWanted]] __NOTOC__ __NOEDITSECTION__'],
+  ['HaLonely', 'nothing links here, no links out'],
+];
+
+async function eventually(check: () => Promise<void>, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+for (const backend of testBackends()) {
+  describe(`whole-wiki lists on ${backend}`, () => {
+    let wiki: TestWiki;
+    let admin: WikiClient & { csrf: string };
+    const id: Record<string, number> = {};
+
+    const q = async (params: Record<string, string>, fv: '1' | '2' = '2'): Promise<Json> => {
+      const r = await wiki.api({ action: 'query', formatversion: fv, ...params });
+      assert.equal(r.status, 200);
+      return r.json<Json>();
+    };
+    /** Follows `continue` to the end, collecting what `pick` takes from each response. */
+    const all = async <T>(params: Record<string, string>, pick: (body: Json) => T[]): Promise<{ items: T[]; batches: number }> => {
+      const items: T[] = [];
+      let cont: Json = { continue: '' };
+      for (let batches = 1; batches < 50; batches++) {
+        const body = await q({ ...params, ...cont });
+        assert.equal(body.error, undefined, JSON.stringify(body.error));
+        items.push(...pick(body));
+        if (!body.continue) return { items, batches };
+        cont = body.continue;
+      }
+      throw new Error('continuation did not end');
+    };
+    const post = async (params: Record<string, string>): Promise<Json> =>
+      (await admin.post('/w/api.php', { format: 'json', formatversion: '2', token: admin.csrf, ...params })).json<Json>();
+
+    before(async () => {
+      wiki = await startWiki(backend, { CONTENT_JOB_POLL_MS: '50' });
+      await runAdmin(['createAndPromote', 'Sysop', 'sysoppass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
+      admin = await loggedIn(wiki, 'Sysop', 'sysoppass123456');
+      for (const [title, text] of PAGES) {
+        const r = await post({ action: 'edit', title, text });
+        assert.equal(r.edit?.result, 'Success', JSON.stringify(r));
+        id[title] = r.edit.pageid;
+      }
+      assert.ok((await post({ action: 'protect', title: 'HaProtectedMissing', protections: 'create=sysop', expiry: 'infinite', reason: 'ha [[reason]]' })).protect);
+      assert.ok((await post({ action: 'protect', title: 'Talk:HaProtected2', protections: 'create=autoconfirmed', expiry: '2099-01-01T00:00:00Z', reason: 'later' })).protect);
+      assert.ok((await post({ action: 'protect', title: 'HaTarget', protections: 'edit=sysop|move=sysop', expiry: 'infinite|2099-01-01T00:00:00Z', cascade: '1' })).protect);
+      await eventually(async () => {
+        const body = await q({ list: 'alllinks', allimit: '50' });
+        assert.equal(body.query.alllinks.length, 6);
+        const props = await q({ list: 'pageswithprop', pwppropname: 'notoc' });
+        assert.equal(props.query.pageswithprop.length, 2);
+      });
+    });
+    after(() => wiki?.close());
+
+    test('list=alllinks: every link with its source, unique targets, continuation, generators', async () => {
+      const body = await q({ list: 'alllinks', alprop: 'ids|title', allimit: '50' });
+      assert.equal(body.batchcomplete, true);
+      assert.deepEqual(body.query.alllinks, [
+        { fromid: id.HaRedir2, ns: 0, title: 'HaMissing' },
+        { fromid: id.HaSource, ns: 0, title: 'HaMissing' },
+        { fromid: id.HaSource2, ns: 0, title: 'HaMissing' },
+        { fromid: id.HaRedir, ns: 0, title: 'HaTarget' },
+        { fromid: id.HaSource, ns: 0, title: 'HaTarget' },
+        { fromid: id.HaSource2, ns: 0, title: 'HaTarget' },
+      ]);
+      const paged = await all({ list: 'alllinks', alprop: 'ids', allimit: '4' }, (b) => b.query.alllinks as Json[]);
+      assert.equal(paged.batches, 2);
+      assert.deepEqual(
+        paged.items.map((l) => l.fromid),
+        [id.HaRedir2, id.HaSource, id.HaSource2, id.HaRedir, id.HaSource, id.HaSource2],
+      );
+      const first = await q({ list: 'alllinks', alprop: 'ids', allimit: '2' });
+      assert.deepEqual(first.continue, { alcontinue: `HaMissing|${id.HaSource2}`, continue: '-||' });
+
+      assert.deepEqual((await q({ list: 'alllinks', alunique: '1' })).query.alllinks, [
+        { ns: 0, title: 'HaMissing' },
+        { ns: 0, title: 'HaTarget' },
+      ]);
+      const uniqueFirst = await q({ list: 'alllinks', alunique: '1', allimit: '1' });
+      assert.deepEqual(uniqueFirst.continue, { alcontinue: 'HaTarget', continue: '-||' });
+      assert.deepEqual((await q({ list: 'alllinks', aldir: 'descending', alfrom: 'HaT', alunique: '1' })).query.alllinks, [{ ns: 0, title: 'HaTarget' }]);
+      assert.deepEqual((await q({ list: 'alllinks', alprefix: 'haT', alunique: '1' })).query.alllinks, [{ ns: 0, title: 'HaTarget' }]);
+      assert.deepEqual((await q({ list: 'alllinks', alnamespace: '12', alunique: '1' })).query.alllinks, [{ ns: 12, title: 'Help:HaHelp' }]);
+
+      const mix = await q({ list: 'alllinks', alunique: '1', alprop: 'ids' });
+      assert.equal(mix.error.code, 'invalidparammix');
+      assert.equal(mix.error.info, 'The "alprop=ids" parameter cannot be used with "alunique".');
+      assert.equal((await q({ list: 'alllinks', alcontinue: 'HaMissing' })).error.code, 'badcontinue');
+
+      // As a generator: the linking pages, or (unique) the targets, missing ones included.
+      const gen = await q({ generator: 'alllinks', galunique: '1' });
+      assert.deepEqual(gen.query.pages, [
+        { ns: 0, title: 'HaMissing', missing: true },
+        { pageid: id.HaTarget, ns: 0, title: 'HaTarget' },
+      ]);
+      const sources = await q({ generator: 'alllinks', gallimit: '2' });
+      assert.deepEqual(
+        (sources.query.pages as Json[]).map((p) => p.title),
+        ['HaRedir2', 'HaSource'],
+      );
+      assert.deepEqual(sources.continue, { galcontinue: `HaMissing|${id.HaSource2}`, continue: 'galcontinue||' });
+    });
+
+    test('list=alltransclusions, allfileusages, allredirects (fragments; formatversion 1)', async () => {
+      assert.deepEqual((await q({ list: 'alltransclusions' })).query.alltransclusions, [
+        { ns: 10, title: 'Template:HaNoTpl' },
+        { ns: 10, title: 'Template:HaTpl' },
+        { ns: 10, title: 'Template:HaTpl' },
+      ]);
+      assert.deepEqual((await q({ list: 'allfileusages', afprop: 'ids|title' })).query.allfileusages, [
+        { fromid: id.HaSource, ns: 6, title: 'File:HaImg.png' },
+        { fromid: id.HaSource2, ns: 6, title: 'File:HaImg.png' },
+        { fromid: id.HaSource2, ns: 6, title: 'File:HaOther.jpg' },
+      ]);
+      assert.deepEqual((await q({ list: 'allredirects', arprop: 'ids|title|fragment|interwiki' })).query.allredirects, [
+        { fromid: id.HaRedir2, ns: 0, title: 'HaMissing' },
+        { fromid: id.HaRedir, ns: 0, title: 'HaTarget', fragment: 'Sec' },
+      ]);
+      const fv1 = await q({ list: 'allredirects', arunique: '1', arlimit: '1' }, '1');
+      assert.deepEqual(fv1, { batchcomplete: '', continue: { arcontinue: 'HaTarget', continue: '-||' }, query: { allredirects: [{ ns: 0, title: 'HaMissing' }] } });
+      assert.equal((await q({ list: 'allredirects', arunique: '1', arprop: 'fragment' })).error.code, 'invalidparammix');
+    });
+
+    test('list=allcategories: members counted, hidden, min, continuation both ways, generator, fv1 content value', async () => {
+      const body = await q({ list: 'allcategories', acprop: 'size|hidden', acprefix: 'Ha' });
+      assert.deepEqual(body.query.allcategories, [
+        { category: 'HaCat', size: 2, pages: 2, files: 0, subcats: 0, hidden: true },
+        { category: 'HaEmpty', size: 0, pages: 0, files: 0, subcats: 0, hidden: false },
+        { category: 'HaTplCat', size: 3, pages: 3, files: 0, subcats: 0, hidden: false },
+        { category: 'HaWanted', size: 2, pages: 2, files: 0, subcats: 0, hidden: false },
+        { category: 'HaWanted2', size: 1, pages: 1, files: 0, subcats: 0, hidden: false },
+      ]);
+      const fv1 = await q({ list: 'allcategories', acprop: 'size|hidden', acfrom: 'HaCat', acto: 'HaEmpty' }, '1');
+      assert.deepEqual(fv1.query.allcategories, [
+        { size: 2, pages: 2, files: 0, subcats: 0, hidden: '', '*': 'HaCat' },
+        { size: 0, pages: 0, files: 0, subcats: 0, '*': 'HaEmpty' },
+      ]);
+      assert.deepEqual(
+        (await q({ list: 'allcategories', acmin: '2', acmax: '2', acprefix: 'Ha' })).query.allcategories.map((c: Json) => c.category),
+        ['HaCat', 'HaWanted'],
+      );
+      const up = await all({ list: 'allcategories', acprefix: 'Ha', aclimit: '2' }, (b) => b.query.allcategories.map((c: Json) => c.category as string));
+      assert.deepEqual(up.items, ['HaCat', 'HaEmpty', 'HaTplCat', 'HaWanted', 'HaWanted2']);
+      assert.equal(up.batches, 3);
+      const down = await all({ list: 'allcategories', acprefix: 'Ha', aclimit: '2', acdir: 'descending' }, (b) => b.query.allcategories.map((c: Json) => c.category as string));
+      assert.deepEqual(down.items, ['HaWanted2', 'HaWanted', 'HaTplCat', 'HaEmpty', 'HaCat']);
+      const gen = await q({ generator: 'allcategories', gacprefix: 'Ha', gaclimit: '2', prop: 'info' });
+      assert.deepEqual(gen.continue, { gaccontinue: 'HaTplCat', continue: 'gaccontinue||' });
+      assert.deepEqual(
+        (gen.query.pages as Json[]).map((p) => [p.title, p.pageid]),
+        [
+          ['Category:HaCat', id['Category:HaCat']],
+          ['Category:HaEmpty', id['Category:HaEmpty']],
+        ],
+      );
+    });
+
+    test('list=pagepropnames and list=pageswithprop: names, values, continuation, generator', async () => {
+      const names = await all({ list: 'pagepropnames', ppnlimit: '2' }, (b) => b.query.pagepropnames.map((p: Json) => p.propname as string));
+      assert.deepEqual(names.items, ['displaytitle', 'hiddencat', 'noeditsection', 'notoc']);
+      assert.deepEqual((await q({ list: 'pagepropnames', ppnlimit: '2' })).continue, { ppncontinue: 'noeditsection', continue: '-||' });
+
+      assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'notoc', pwpprop: 'ids|title|value' })).query.pageswithprop, [
+        { pageid: id.HaSource, ns: 0, title: 'HaSource', value: '' },
+        { pageid: id.HaSource2, ns: 0, title: 'HaSource2', value: '' },
+      ]);
+      assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'displaytitle', pwpprop: 'value' })).query.pageswithprop, [{ value: 'HaSource' }]);
+      const down = await q({ list: 'pageswithprop', pwppropname: 'notoc', pwpdir: 'descending', pwplimit: '1' });
+      assert.deepEqual(down.query.pageswithprop, [{ pageid: id.HaSource2, ns: 0, title: 'HaSource2' }]);
+      assert.deepEqual(down.continue, { pwpcontinue: String(id.HaSource), continue: '-||' });
+      assert.equal((await q({ list: 'pageswithprop' })).error.code, 'missingparam');
+      const gen = await q({ generator: 'pageswithprop', gpwppropname: 'notoc' });
+      assert.deepEqual(
+        (gen.query.pages as Json[]).map((p) => p.title),
+        ['HaSource', 'HaSource2'],
+      );
+    });
+
+    test('list=protectedtitles: create protections with every prop, order, filters, continuation', async () => {
+      const body = await q({ list: 'protectedtitles', ptprop: 'timestamp|user|userid|comment|parsedcomment|expiry|level' });
+      const titles = body.query.protectedtitles as Json[];
+      assert.deepEqual(
+        titles.map(({ timestamp: _t, userid: _u, parsedcomment: _p, ...rest }) => rest),
+        [
+          { ns: 1, title: 'Talk:HaProtected2', user: 'Sysop', comment: 'later', expiry: '2099-01-01T00:00:00Z', level: 'autoconfirmed' },
+          { ns: 0, title: 'HaProtectedMissing', user: 'Sysop', comment: 'ha [[reason]]', expiry: 'infinity', level: 'sysop' },
+        ],
+      );
+      assert.match(titles[1]!.parsedcomment, /^ha <a href="[^"]*HaReason|^ha <a /i);
+      assert.ok(titles.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.timestamp) && t.userid > 0));
+      assert.deepEqual((await q({ list: 'protectedtitles', ptlevel: 'sysop', ptnamespace: '0', ptprop: 'level' })).query.protectedtitles, [{ ns: 0, title: 'HaProtectedMissing', level: 'sysop' }]);
+      const newer = await all({ list: 'protectedtitles', ptdir: 'newer', ptlimit: '1', ptprop: '' }, (b) => b.query.protectedtitles.map((t: Json) => t.title as string));
+      assert.deepEqual(newer.items, ['HaProtectedMissing', 'Talk:HaProtected2']);
+      assert.equal(newer.batches, 2);
+      assert.match((await q({ list: 'protectedtitles', ptlimit: '1' })).continue.ptcontinue, /^\d{14}\|0\|HaProtectedMissing$/);
+      assert.equal((await q({ list: 'protectedtitles', ptcontinue: 'x|y' })).error.code, 'badcontinue');
+      const gen = await q({ generator: 'protectedtitles', gptnamespace: '1' });
+      assert.deepEqual(gen.query.pages, [{ ns: 1, title: 'Talk:HaProtected2', missing: true }]);
+    });
+
+    test('list=allpages: protection and language-link filters', async () => {
+      const titles = async (params: Record<string, string>) => ((await q({ list: 'allpages', aplimit: '50', ...params })).query.allpages as Json[]).map((p) => p.title);
+      assert.deepEqual(await titles({ apprtype: 'edit' }), ['HaTarget']);
+      assert.deepEqual(await titles({ apprtype: 'move', apprlevel: 'autoconfirmed' }), []);
+      assert.deepEqual(await titles({ apprtype: 'edit|move', apprfiltercascade: 'cascading', apprexpiry: 'indefinite' }), ['HaTarget']);
+      assert.deepEqual(await titles({ apprtype: 'edit', apprfiltercascade: 'noncascading' }), []);
+      assert.deepEqual(await titles({ apprexpiry: 'definite' }), ['HaTarget']);
+      assert.deepEqual(await titles({ apfilterlanglinks: 'withlanglinks' }), ['HaTarget']);
+      assert.ok(!(await titles({ apfilterlanglinks: 'withoutlanglinks' })).includes('HaTarget'));
+      const mix = await q({ list: 'allpages', apprlevel: 'sysop' });
+      assert.equal(mix.error.code, 'invalidparammix');
+      const paged = await all({ list: 'allpages', apfilterlanglinks: 'withoutlanglinks', aplimit: '3', apprefix: 'Ha' }, (b) => b.query.allpages.map((p: Json) => p.title as string));
+      assert.deepEqual(paged.items, ['HaLonely', 'HaRedir', 'HaRedir2', 'HaSource', 'HaSource2']);
+    });
+
+    test('list=random: every page once across continuations, filters, generator', async () => {
+      const pages = await all({ list: 'random', rnlimit: '3', rnfilterredir: 'all' }, (b) => b.query.random as Json[]);
+      const everyPage = await q({ generator: 'allpages', gaplimit: '500', gapnamespace: '0' });
+      const mainCount = (everyPage.query.pages as Json[]).length;
+      const titles = pages.items.map((p) => p.title as string);
+      assert.equal(new Set(titles).size, titles.length, 'no page twice');
+      assert.ok(titles.includes('HaRedir') && titles.includes('Category:HaCat') && titles.length >= mainCount);
+      assert.ok(pages.items.every((p) => typeof p.redirect === 'boolean' && typeof p.id === 'number'));
+      const redirects = await q({ list: 'random', rnlimit: '10', rnfilterredir: 'redirects', rnnamespace: '0' });
+      assert.deepEqual((redirects.query.random as Json[]).map((p) => p.title).sort(), ['HaRedir', 'HaRedir2']);
+      assert.ok((redirects.query.random as Json[]).every((p) => !('redirect' in p)));
+      const byDefault = await q({ list: 'random', rnlimit: '50', rnnamespace: '0' });
+      assert.ok(!(byDefault.query.random as Json[]).some((p) => p.title.startsWith('HaRedir')));
+      assert.equal((await q({ list: 'random', rnfilterredir: 'all', rnredirect: '1' })).error.code, 'invalidparammix');
+      assert.equal((await q({ list: 'random', rncontinue: '0.5|0.5|x|0' })).error.code, 'badcontinue');
+      const gen = await q({ generator: 'random', grnlimit: '2', grnnamespace: '0', prop: 'info' });
+      assert.equal((gen.query.pages as Json[]).length, 2);
+      assert.match(gen.continue?.grncontinue ?? 'none', /^0\.\d{12}\|0\.\d+\|\d+\|[01]$/);
+    });
+
+    test('list=querypage: live results, values and timestamps, offsets, generator', async () => {
+      const page = async (name: string, extra: Record<string, string> = {}) => (await q({ list: 'querypage', qppage: name, qplimit: '50', ...extra })).query.querypage;
+      assert.deepEqual(await page('Mostlinkedtemplates'), {
+        name: 'Mostlinkedtemplates',
+        results: [
+          { value: '2', ns: 10, title: 'Template:HaTpl' },
+          { value: '1', ns: 10, title: 'Template:HaNoTpl' },
+        ],
+      });
+      assert.deepEqual((await page('Unusedtemplates')).results, [{ ns: 10, title: 'Template:HaUnused' }]);
+      assert.deepEqual((await page('Unusedcategories')).results, [{ ns: 14, title: 'Category:HaEmpty' }]);
+      assert.deepEqual((await page('Mostinterwikis')).results, [{ value: '2', ns: 0, title: 'HaTarget' }]);
+      assert.deepEqual((await page('Mostcategories')).results, [
+        { value: '5', ns: 0, title: 'HaSource' },
+        { value: '4', ns: 0, title: 'HaSource2' },
+      ]);
+      const wanted = (await page('Wantedcategories')).results as Json[];
+      assert.deepEqual(wanted[0], { value: '3', ns: 14, title: 'Category:HaTplCat' });
+      const ancient = (await page('Ancientpages')).results as Json[];
+      assert.ok(ancient.every((r) => /^\d{14}$/.test(r.value) && r.timestamp === `${r.value.slice(0, 4)}-${r.value.slice(4, 6)}-${r.value.slice(6, 8)}T${r.value.slice(8, 10)}:${r.value.slice(10, 12)}:${r.value.slice(12, 14)}Z`));
+      const short = await all({ list: 'querypage', qppage: 'Shortpages', qplimit: '2' }, (b) => b.query.querypage.results as Json[]);
+      const lengths = short.items.map((r) => Number(r.value));
+      assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b));
+      assert.ok(short.items.some((r) => r.title === 'HaLonely'));
+      assert.deepEqual((await q({ list: 'querypage', qppage: 'Shortpages', qplimit: '1', qpoffset: '1' })).continue, { qpoffset: 2, continue: '-||' });
+      assert.equal((await q({ list: 'querypage', qppage: 'Nosuchpage' })).error.code, 'badvalue');
+      const gen = await q({ generator: 'querypage', gqppage: 'Uncategorizedtemplates' });
+      assert.deepEqual(gen.query.pages, [{ pageid: id['Template:HaUnused'], ns: 10, title: 'Template:HaUnused' }]);
+      const fv1 = await q({ list: 'querypage', qppage: 'Unusedtemplates' }, '1');
+      assert.deepEqual(fv1.query.querypage, { name: 'Unusedtemplates', results: [{ ns: 10, title: 'Template:HaUnused' }] });
+    });
+  });
+}

@@ -1,0 +1,148 @@
+/*
+ * The QueryPage special pages' queries (MediaWiki's Special*Pages getQueryInfo), computed live as
+ * MediaWiki does without $wgMiserMode. Each yields (namespace, title[, value]) rows in the page's
+ * order; ties are broken by namespace and title so that offsets are stable.
+ */
+import type { Db } from '@quire/kit';
+import { NS_CATEGORY, NS_FILE, NS_MAIN } from '../title/namespaces.js';
+
+const NS_TEMPLATE = 10;
+
+export interface QueryPageDbRow {
+  ns: number;
+  dbkey: string;
+  /** The value column as MediaWiki gives it (a string); undefined for pages without one. */
+  value?: string;
+  /** For the pages whose value is a time. */
+  time?: Date;
+}
+
+/** $wgContentNamespaces. */
+const CONTENT_NS = `(${NS_MAIN})`;
+
+interface QueryPageSql {
+  /** SELECT … AS ns, … AS t[, … AS v] FROM … (no ORDER BY / LIMIT). */
+  select: (s: string) => string;
+  /** ORDER BY terms. */
+  order: string;
+  /** The value is rev_timestamp-like (QueryPage::usesTimestamps). */
+  timestamps?: boolean;
+}
+
+const byTitle = 'ns, t COLLATE "C"';
+const valueAsc = `v, ${byTitle}`;
+const valueDesc = `v DESC, ${byTitle}`;
+
+const revisionCount = (s: string) =>
+  `SELECT page_namespace AS ns, page_title AS t, count(*) AS v FROM ${s}.page JOIN ${s}.revision ON rev_page = page_id
+   WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect GROUP BY page_namespace, page_title`;
+
+const pageLength = (s: string) => `SELECT page_namespace AS ns, page_title AS t, page_len AS v FROM ${s}.page WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect`;
+
+/** Non-redirect pages of the namespaces (an SQL list) in no category. */
+const uncategorized = (namespaces: string) => (s: string) =>
+  `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace IN ${namespaces} AND NOT page_is_redirect
+   AND NOT EXISTS (SELECT 1 FROM ${s}.categorylinks WHERE cl_from = page_id)`;
+
+/** What each page lists (named as MediaWiki's special pages). */
+export const QUERY_PAGES: Record<string, QueryPageSql> = {
+  Ancientpages: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t, rev_timestamp AS v FROM ${s}.page JOIN ${s}.revision ON rev_id = page_latest
+       WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect`,
+    order: valueAsc,
+    timestamps: true,
+  },
+  Deadendpages: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect
+       AND NOT EXISTS (SELECT 1 FROM ${s}.pagelinks WHERE pl_from = page_id)`,
+    order: byTitle,
+  },
+  Fewestrevisions: { select: revisionCount, order: valueAsc },
+  Mostrevisions: { select: revisionCount, order: valueDesc },
+  ListDuplicatedFiles: {
+    select: (s) => `SELECT ${NS_FILE} AS ns, min(img_name COLLATE "C") AS t, count(*) AS v FROM ${s}.image GROUP BY img_sha1 HAVING count(*) > 1`,
+    order: valueDesc,
+  },
+  Lonelypages: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect
+       AND NOT EXISTS (SELECT 1 FROM ${s}.pagelinks WHERE pl_namespace = page_namespace AND pl_title = page_title)
+       AND NOT EXISTS (SELECT 1 FROM ${s}.templatelinks WHERE tl_namespace = page_namespace AND tl_title = page_title)`,
+    order: byTitle,
+  },
+  Shortpages: { select: pageLength, order: valueAsc },
+  Longpages: { select: pageLength, order: valueDesc },
+  Mostcategories: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t, count(*) AS v FROM ${s}.categorylinks JOIN ${s}.page ON page_id = cl_from
+       WHERE page_namespace IN ${CONTENT_NS} GROUP BY page_namespace, page_title HAVING count(*) > 1`,
+    order: valueDesc,
+  },
+  Mostinterwikis: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t, count(*) AS v FROM ${s}.langlinks JOIN ${s}.page ON page_id = ll_from
+       WHERE page_namespace IN ${CONTENT_NS} GROUP BY page_namespace, page_title HAVING count(*) > 1`,
+    order: valueDesc,
+  },
+  Mostlinkedcategories: {
+    select: (s) => `SELECT ${NS_CATEGORY} AS ns, cl_to AS t, count(*) AS v FROM ${s}.categorylinks GROUP BY cl_to`,
+    order: valueDesc,
+  },
+  Mostlinkedtemplates: {
+    select: (s) => `SELECT tl_namespace AS ns, tl_title AS t, count(*) AS v FROM ${s}.templatelinks GROUP BY tl_namespace, tl_title`,
+    order: valueDesc,
+  },
+  Uncategorizedcategories: { select: uncategorized(`(${NS_CATEGORY})`), order: byTitle },
+  Uncategorizedimages: { select: uncategorized(`(${NS_FILE})`), order: byTitle },
+  Uncategorizedpages: { select: uncategorized(CONTENT_NS), order: byTitle },
+  Uncategorizedtemplates: { select: uncategorized(`(${NS_TEMPLATE})`), order: byTitle },
+  Unusedcategories: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace = ${NS_CATEGORY} AND NOT page_is_redirect
+       AND NOT EXISTS (SELECT 1 FROM ${s}.categorylinks WHERE cl_to = page_title)
+       AND NOT EXISTS (SELECT 1 FROM ${s}.page_props WHERE pp_page = page_id AND pp_propname = 'expectunusedcategory')`,
+    order: byTitle,
+  },
+  Unusedtemplates: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace = ${NS_TEMPLATE} AND NOT page_is_redirect
+       AND NOT EXISTS (SELECT 1 FROM ${s}.templatelinks WHERE tl_namespace = page_namespace AND tl_title = page_title)`,
+    order: byTitle,
+  },
+  Wantedcategories: {
+    select: (s) =>
+      `SELECT ${NS_CATEGORY} AS ns, cl_to AS t, count(*) AS v FROM ${s}.categorylinks
+       WHERE NOT EXISTS (SELECT 1 FROM ${s}.page WHERE page_namespace = ${NS_CATEGORY} AND page_title = cl_to) GROUP BY cl_to`,
+    order: valueDesc,
+  },
+  Withoutinterwiki: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect
+       AND NOT EXISTS (SELECT 1 FROM ${s}.langlinks WHERE ll_from = page_id)`,
+    order: byTitle,
+  },
+};
+
+export class QueryPageStore {
+  constructor(private readonly db: Db) {}
+
+  /** Rows `offset`… of the page, `limit` + 1 at most (the extra one says there are more). */
+  async rows(name: string, offset: number, limit: number): Promise<QueryPageDbRow[]> {
+    const def = QUERY_PAGES[name];
+    if (!def) return [];
+    const r = await this.db.query<{ ns: number; t: string; v?: string | number | Date }>(
+      `SELECT * FROM (${def.select(this.db.schema)}) q ORDER BY ${def.order} OFFSET $1 LIMIT $2`,
+      [offset, limit + 1],
+    );
+    return r.rows.map((x) => {
+      if (x.v instanceof Date) return { ns: x.ns, dbkey: x.t, value: tsMwOf(x.v), time: x.v };
+      return { ns: x.ns, dbkey: x.t, ...(x.v !== undefined && x.v !== null ? { value: String(x.v) } : {}) };
+    });
+  }
+}
+
+function tsMwOf(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, '').replace(/[-:T]/g, '');
+}
