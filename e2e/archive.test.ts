@@ -151,5 +151,31 @@ for (const backend of testBackends()) {
       assert.equal(gen.query.pages[0].title, 'Alive');
       assert.equal((await anon({ action: 'query', list: 'allrevisions', arvuser: 'A', arvexcludeuser: 'B' })).error?.code, 'invalidparammix');
     });
+
+    test('action=changecontentmodel: rights, errors, the revision and the contentmodel/change log entry', async () => {
+      const page = await alice.post({ action: 'edit', title: 'Model', text: 'plain', summary: 's' });
+      const anonPost = (await wiki.post('/w/api.php', { format: 'json', action: 'changecontentmodel', title: 'Model', model: 'text', token: '+\\' })).json();
+      assert.equal(anonPost.error?.info, "You don't have permission to edit the content model of a page.");
+      assert.equal((await alice.post({ action: 'changecontentmodel', title: 'Nowhere', model: 'text' })).error?.code, 'changecontentmodel-missingtitle');
+      assert.equal((await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'wikitext' })).error?.code, 'nochanges');
+      assert.equal((await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'json' })).error?.code, 'invalid-json-data');
+      assert.equal((await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'nonsense' })).error?.code, 'badvalue');
+
+      const r = await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'text', summary: 'why' });
+      assert.deepEqual(r.changecontentmodel, { result: 'Success', title: 'Model', pageid: page.edit.pageid, contentmodel: 'text', logid: r.changecontentmodel.logid, revid: r.changecontentmodel.revid });
+      const rev = (await anon({ action: 'query', prop: 'revisions', titles: 'Model', rvprop: 'ids|comment|tags|contentmodel', rvslots: 'main' })).query.pages[0].revisions[0];
+      assert.deepEqual(rev, {
+        revid: r.changecontentmodel.revid,
+        parentid: page.edit.newrevid,
+        slots: { main: { contentmodel: 'text' } },
+        comment: 'Alice changed the content model of the page [[Model]] from "wikitext" to "plain text": why',
+        tags: ['mw-contentmodelchange'],
+      });
+      const log = (await anon({ action: 'query', list: 'logevents', leaction: 'contentmodel/change', leprop: 'ids|title|type|user|comment|details' })).query.logevents[0];
+      assert.deepEqual(log, { logid: r.changecontentmodel.logid, ns: 0, title: 'Model', pageid: page.edit.pageid, logpage: page.edit.pageid, params: { oldmodel: 'wikitext', newmodel: 'text' }, type: 'contentmodel', action: 'change', user: 'Alice', comment: 'why' });
+      assert.deepEqual(Object.keys(log.params), ['oldmodel', 'newmodel']);
+      // leaction is MediaWiki's enum of log actions: "delete/*" is not one of them.
+      assert.ok((await anon({ action: 'query', list: 'logevents', leaction: 'delete/*' })).error);
+    });
   });
 }

@@ -2,6 +2,8 @@
 import { makeClient, unary } from '@quire/kit';
 import {
   ArchiveServiceClient,
+  ChangeContentModelRequest,
+  type ChangeContentModelResponse,
   ListAllRevisionsRequest,
   type ListAllRevisionsResponse,
   ListArchivedRevisionsRequest,
@@ -30,6 +32,10 @@ export class ArchiveClient {
     if (revIds.length === 0) return new Map();
     const r = await unary(this.c, this.c.getArchivedRevisionTitles, { revIds }, o);
     return new Map(r.titles.map((t) => [t.revId, t.title]));
+  }
+  /** action=changecontentmodel: a revision in the new model with its log entry, in one transaction. */
+  changeContentModel(req: DeepPartial<ChangeContentModelRequest>, o?: CallOpts): Promise<ChangeContentModelResponse> {
+    return unary(this.c, this.c.changeContentModel, ChangeContentModelRequest.fromPartial(req), o);
   }
   close() {
     this.c.close();

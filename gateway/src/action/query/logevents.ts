@@ -3,7 +3,31 @@ import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } f
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 
-const LOG_TYPES = ['', 'block', 'contentmodel', 'create', 'delete', 'import', 'managetags', 'merge', 'move', 'newusers', 'patrol', 'protect', 'rights', 'suppress', 'tag', 'upload', 'userrights'];
+const LOG_TYPES = ['', 'block', 'contentmodel', 'create', 'delete', 'import', 'interwiki', 'managetags', 'merge', 'move', 'newusers', 'oath', 'patrol', 'protect', 'rights', 'suppress', 'tag', 'upload'];
+
+/** $wgLogActions and $wgLogActionsHandlers of MediaWiki 1.39 (with the reference wiki's extensions): leaction's values. */
+const LOG_ACTIONS = [
+  'block/block', 'block/reblock', 'block/unblock', 'contentmodel/change', 'contentmodel/new', 'create/create', 'delete/delete',
+  'delete/delete_redir', 'delete/delete_redir2', 'delete/event', 'delete/restore', 'delete/revision', 'import/interwiki', 'import/upload',
+  'interwiki/*', 'managetags/activate', 'managetags/create', 'managetags/deactivate', 'managetags/delete', 'merge/merge', 'move/move',
+  'move/move_redir', 'newusers/autocreate', 'newusers/byemail', 'newusers/create', 'newusers/create2', 'newusers/newusers', 'oath/*',
+  'patrol/autopatrol', 'patrol/patrol', 'protect/modify', 'protect/move_prot', 'protect/protect', 'protect/unprotect', 'rights/autopromote',
+  'rights/rights', 'suppress/block', 'suppress/delete', 'suppress/event', 'suppress/reblock', 'suppress/revision', 'tag/update',
+  'upload/overwrite', 'upload/revert', 'upload/upload',
+];
+
+/** Log parameters in the order MediaWiki's formatters list them (jsonb keeps no key order). */
+const PARAM_ORDER: Record<string, readonly string[]> = {
+  contentmodel: ['oldmodel', 'newmodel'],
+  merge: ['dest_ns', 'dest_title', 'mergepoint'],
+};
+
+function orderedParams(type: string, params: ResultObject): ResultObject {
+  const order = PARAM_ORDER[type];
+  if (!order) return params;
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.fromEntries(Object.entries(params).sort(([a], [b]) => rank(a) - rank(b)));
+}
 
 export const logeventsModule: ModuleDecl = {
   name: 'logevents',
@@ -18,7 +42,7 @@ export const logeventsModule: ModuleDecl = {
       help: 'Which properties to get.',
     },
     type: { type: LOG_TYPES, help: 'Filter log entries to only this type.' },
-    action: { type: 'string', help: 'Filter log actions to only this action ("type/action", or "type/*"). Overrides letype.' },
+    action: { type: LOG_ACTIONS, help: 'Filter log actions to only this action. Overrides letype. In the list of possible values, values with the asterisk wildcard such as action/* can have different strings after the slash (/).' },
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
     dir: DIR_PARAM,
@@ -65,7 +89,7 @@ export const logeventsModule: ModuleDecl = {
           out.pageid = e.pageId;
           out.logpage = e.logPage;
         }
-        if (props.has('details')) out.params = setArrayType(JSON.parse(e.paramsJson || '{}') as ResultObject, 'assoc');
+        if (props.has('details')) out.params = setArrayType(orderedParams(e.type, JSON.parse(e.paramsJson || '{}') as ResultObject), 'assoc');
         if (props.has('type')) {
           out.type = e.type;
           out.action = e.action;

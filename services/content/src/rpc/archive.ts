@@ -5,6 +5,7 @@ import { invalidArgument } from '@quire/kit';
 import {
   ArchiveOrder,
   type ArchivedRevision,
+  type ChangeContentModelRequest,
   type GetArchivedRevisionTitlesRequest,
   type GetArchivedRevisionTitlesResponse,
   type ListAllRevisionsRequest,
@@ -13,6 +14,7 @@ import {
   type ListArchivedRevisionsResponse,
 } from '@quire/proto/wiki/content/v1/archive';
 import { ArchiveDomain } from '../domain/archive.js';
+import { changeContentModel } from '../domain/content-model.js';
 import type { ArchiveSort, LiveRevisionRow } from '../store/archive.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -103,5 +105,7 @@ export function archiveHandlers(ctx: ContentContext) {
     async getArchivedRevisionTitles(req: GetArchivedRevisionTitlesRequest): Promise<GetArchivedRevisionTitlesResponse> {
       return { titles: await domain.archivedTitles(req.revIds) };
     },
+
+    changeContentModel: (req: ChangeContentModelRequest) => changeContentModel({ db: ctx.db, codec: ctx.codec }, req),
   };
 }

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Revision } from "./content.js";
+import { EditActor, Revision } from "./content.js";
 
 export const protobufPackage = "wiki.content.v1";
 
@@ -166,6 +166,27 @@ export interface ArchivedRevisionTitle {
 
 export interface GetArchivedRevisionTitlesResponse {
   titles: ArchivedRevisionTitle[];
+}
+
+export interface ChangeContentModelRequest {
+  /** Exactly one of title and page_id. */
+  title: string;
+  pageId: number;
+  model: string;
+  summary: string;
+  tags: string[];
+  /** honoured with the bot right */
+  bot: boolean;
+  actor?: EditActor | undefined;
+}
+
+export interface ChangeContentModelResponse {
+  /** prefixed text */
+  title: string;
+  pageId: number;
+  contentModel: string;
+  logId: number;
+  revId: number;
 }
 
 function createBaseArchiveCursor(): ArchiveCursor {
@@ -1705,6 +1726,326 @@ export const GetArchivedRevisionTitlesResponse: MessageFns<GetArchivedRevisionTi
   },
 };
 
+function createBaseChangeContentModelRequest(): ChangeContentModelRequest {
+  return { title: "", pageId: 0, model: "", summary: "", tags: [], bot: false, actor: undefined };
+}
+
+export const ChangeContentModelRequest: MessageFns<ChangeContentModelRequest> = {
+  encode(message: ChangeContentModelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.model !== "") {
+      writer.uint32(26).string(message.model);
+    }
+    if (message.summary !== "") {
+      writer.uint32(34).string(message.summary);
+    }
+    for (const v of message.tags) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.bot !== false) {
+      writer.uint32(48).bool(message.bot);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeContentModelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeContentModelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.summary = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.bot = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeContentModelRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      summary: isSet(object.summary) ? globalThis.String(object.summary) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      bot: isSet(object.bot) ? globalThis.Boolean(object.bot) : false,
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: ChangeContentModelRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.summary !== "") {
+      obj.summary = message.summary;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.bot !== false) {
+      obj.bot = message.bot;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeContentModelRequest>, I>>(base?: I): ChangeContentModelRequest {
+    return ChangeContentModelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeContentModelRequest>, I>>(object: I): ChangeContentModelRequest {
+    const message = createBaseChangeContentModelRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.model = object.model ?? "";
+    message.summary = object.summary ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.bot = object.bot ?? false;
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseChangeContentModelResponse(): ChangeContentModelResponse {
+  return { title: "", pageId: 0, contentModel: "", logId: 0, revId: 0 };
+}
+
+export const ChangeContentModelResponse: MessageFns<ChangeContentModelResponse> = {
+  encode(message: ChangeContentModelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.contentModel !== "") {
+      writer.uint32(26).string(message.contentModel);
+    }
+    if (message.logId !== 0) {
+      writer.uint32(32).int64(message.logId);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(40).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeContentModelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeContentModelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.contentModel = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeContentModelResponse {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      contentModel: isSet(object.contentModel)
+        ? globalThis.String(object.contentModel)
+        : isSet(object.content_model)
+        ? globalThis.String(object.content_model)
+        : "",
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ChangeContentModelResponse): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.contentModel !== "") {
+      obj.contentModel = message.contentModel;
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeContentModelResponse>, I>>(base?: I): ChangeContentModelResponse {
+    return ChangeContentModelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeContentModelResponse>, I>>(object: I): ChangeContentModelResponse {
+    const message = createBaseChangeContentModelResponse();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.contentModel = object.contentModel ?? "";
+    message.logId = object.logId ?? 0;
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -1745,6 +2086,18 @@ export const ArchiveServiceService = {
     responseDeserialize: (value: Buffer): GetArchivedRevisionTitlesResponse =>
       GetArchivedRevisionTitlesResponse.decode(value),
   },
+  /** action=changecontentmodel: a revision in the new model and its contentmodel/change log entry, in one transaction. */
+  changeContentModel: {
+    path: "/wiki.content.v1.ArchiveService/ChangeContentModel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeContentModelRequest): Buffer =>
+      Buffer.from(ChangeContentModelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeContentModelRequest => ChangeContentModelRequest.decode(value),
+    responseSerialize: (value: ChangeContentModelResponse): Buffer =>
+      Buffer.from(ChangeContentModelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeContentModelResponse => ChangeContentModelResponse.decode(value),
+  },
 } as const;
 
 export interface ArchiveServiceServer extends UntypedServiceImplementation {
@@ -1754,6 +2107,8 @@ export interface ArchiveServiceServer extends UntypedServiceImplementation {
   listAllRevisions: handleUnaryCall<ListAllRevisionsRequest, ListAllRevisionsResponse>;
   /** ApiPageSet: the titles of archived revision ids (revids naming deleted revisions). */
   getArchivedRevisionTitles: handleUnaryCall<GetArchivedRevisionTitlesRequest, GetArchivedRevisionTitlesResponse>;
+  /** action=changecontentmodel: a revision in the new model and its contentmodel/change log entry, in one transaction. */
+  changeContentModel: handleUnaryCall<ChangeContentModelRequest, ChangeContentModelResponse>;
 }
 
 export interface ArchiveServiceClient extends Client {
@@ -1804,6 +2159,22 @@ export interface ArchiveServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetArchivedRevisionTitlesResponse) => void,
+  ): ClientUnaryCall;
+  /** action=changecontentmodel: a revision in the new model and its contentmodel/change log entry, in one transaction. */
+  changeContentModel(
+    request: ChangeContentModelRequest,
+    callback: (error: ServiceError | null, response: ChangeContentModelResponse) => void,
+  ): ClientUnaryCall;
+  changeContentModel(
+    request: ChangeContentModelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeContentModelResponse) => void,
+  ): ClientUnaryCall;
+  changeContentModel(
+    request: ChangeContentModelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeContentModelResponse) => void,
   ): ClientUnaryCall;
 }
 
