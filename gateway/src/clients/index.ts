@@ -1,4 +1,4 @@
-import type { Metadata } from '@grpc/grpc-js';
+import type { CallOpts } from './call-options.js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
 import { ListsClient } from './lists.js';
@@ -172,10 +172,7 @@ import {
  * as a kit ServiceError (gRPC code + MediaWiki error code), mapped once by each API pipeline.
  */
 
-export interface CallOpts {
-  deadlineMs?: number;
-  metadata?: Metadata;
-}
+export type { CallOpts } from './call-options.js';
 
 /** The content service's other gRPC services (files, watchlists, tags), on the same address. */
 export interface ContentSiblings {

@@ -17,7 +17,7 @@ import {
   type SignedRequest,
   UpdateConsumerRequest,
 } from '@quire/proto/wiki/auth/v1/oauth';
-import type { CallOpts } from './index.js';
+import type { CallOpts } from './call-options.js';
 
 export class OAuthClient {
   constructor(private readonly c: OAuthServiceClient) {}

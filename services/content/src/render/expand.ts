@@ -9,6 +9,7 @@ import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import { preprocess, type PNode, type Part, type TemplateNode } from './preprocess.js';
 import { callFunction, isFunctionName, magicVariable } from './functions.js';
+import type { ExpansionHost, Frame } from './frame.js';
 import { titleKey, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 import { redirectTarget } from '../content/wikitext.js';
 
@@ -55,16 +56,7 @@ export interface TransclusionInfo {
   paramInfo?: { k: string; named?: boolean; spc?: string[] }[];
 }
 
-export interface Frame {
-  title: TitleRef;
-  /** Parameters by name ("1", "2"… for positional ones), unexpanded, with the frame to expand them in. */
-  args: Map<string, { nodes: PNode[]; named: boolean }>;
-  parent?: Frame;
-  depth: number;
-  /** Prefixed keys of the templates being expanded on the way here (loop detection). */
-  chain: Set<string>;
-  expanded: Map<string, string>;
-}
+export type { Frame } from './frame.js';
 
 /** Nodes back to the wikitext they came from. */
 export function nodesToWikitext(nodes: PNode[]): string {
@@ -94,7 +86,7 @@ export function decodeEntities(s: string): string {
   });
 }
 
-export class Expander {
+export class Expander implements ExpansionHost {
   readonly strip: StripItem[] = [];
   readonly headings: HeadingSource[] = [];
   readonly transclusions: TransclusionInfo[] = [];

@@ -3,7 +3,7 @@
  * magic-word variables (CoreMagicVariables). Arguments arrive unexpanded, so #if and #switch
  * expand only the branch they take, as MediaWiki does.
  */
-import type { Expander, Frame } from './expand.js';
+import type { ExpansionHost as Expander, Frame } from './frame.js';
 import { evaluate, ExprError, phpNumber } from './expr.js';
 import { EXTENSION_TAGS, type PNode, type Part } from './preprocess.js';
 import { formatTime } from './time.js';

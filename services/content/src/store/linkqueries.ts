@@ -7,6 +7,7 @@
  */
 import type { Db } from '@quire/kit';
 import { NS_CATEGORY, NS_FILE } from '../title/namespaces.js';
+import { findPage } from './pages.js';
 
 /** Collects positional parameters for one statement. */
 class Params {
@@ -353,9 +354,8 @@ export class LinkQueryStore {
 
   /** A page by id (a list's root given as a page id). */
   async pageById(id: number): Promise<TitleKey | undefined> {
-    const r = await this.db.query<{ ns: number; t: string }>(`SELECT page_namespace AS ns, page_title AS t FROM ${this.s}.page WHERE page_id = $1`, [id]);
-    const row = r.rows[0];
-    return row ? { ns: row.ns, dbkey: row.t } : undefined;
+    const row = await findPage(this.db, this.s, { id });
+    return row ? { ns: row.ns, dbkey: row.dbkey } : undefined;
   }
 
   /** Members of one type of a category by sort key (ApiQueryCategoryMembers, cmsort=sortkey). */

@@ -4,6 +4,7 @@
  * (edit, move, upload, create) calls `checkProtection` inside its transaction.
  */
 import { permissionDenied, type Db, type Queryable } from '@quire/kit';
+import { findPage } from './pages.js';
 
 export type RestrictionType = 'edit' | 'move' | 'upload' | 'create';
 
@@ -107,11 +108,7 @@ export async function checkProtection(
   const has = (right: string) => right === '' || rights.includes(right);
   // UploadBase::verifyTitlePermissions: an upload is an edit and an upload of the file page.
   const actions: RestrictionType[] = action === 'upload' ? ['edit', 'upload'] : [action];
-  const page = await q.query<{ page_id: number }>(`SELECT page_id FROM ${db.schema}.page WHERE page_namespace = $1 AND page_title = $2`, [
-    target.ns,
-    target.dbkey,
-  ]);
-  const pageId = page.rows[0]?.page_id;
+  const pageId = (await findPage(q, db.schema, target))?.id;
   if (pageId === undefined) {
     // Writing to a missing title creates it (EditPage and UploadBase check `create` then).
     if (action !== 'move') {

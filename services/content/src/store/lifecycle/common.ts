@@ -6,20 +6,15 @@ import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import type { TitleCodec } from '../../title/codec.js';
 import { applyWatchlistParam, type WatchlistMode } from '../watchlist.js';
 import { saveRevision, type SavedRevision } from '../save.js';
+import { findPage, type PageKeyRow } from '../pages.js';
 
 export interface LifecycleDeps {
   db: Db;
   codec: TitleCodec;
 }
 
-export interface LockedPage {
-  id: number;
-  ns: number;
-  dbkey: string;
-  latest: number;
-  model: string;
-  isRedirect: boolean;
-}
+/** A page row locked for the rest of a lifecycle transaction. */
+export type LockedPage = PageKeyRow;
 
 /** The action-… messages of MediaWiki's `apierror-permissiondenied` ("You don't have permission to …"). */
 const ACTION_TEXT: Record<string, string> = {
@@ -60,13 +55,9 @@ export const userOf = (actor: EditActor) => ({ id: actor.id, name: actor.name })
 /** The title a request names: by page id (`nosuchpageid`) or text (`invalidtitle`); must name a real namespace. */
 export async function targetOf(deps: LifecycleDeps, title: string, pageId: number): Promise<{ ns: number; dbkey: string }> {
   if (pageId > 0) {
-    const r = await deps.db.query<{ page_namespace: number; page_title: string }>(
-      `SELECT page_namespace, page_title FROM ${deps.db.schema}.page WHERE page_id = $1`,
-      [pageId],
-    );
-    const row = r.rows[0];
+    const row = await findPage(deps.db, deps.db.schema, { id: pageId });
     if (!row) throw invalidArgument('nosuchpageid', `There is no page with ID ${pageId}.`);
-    return { ns: row.page_namespace, dbkey: row.page_title };
+    return { ns: row.ns, dbkey: row.dbkey };
   }
   const t = parsePageTitleOrThrow(deps.codec, title);
   if (t.ns < 0) throw invalidArgument('invalidtitle', `Bad title "${title}".`);
@@ -75,13 +66,7 @@ export async function targetOf(deps: LifecycleDeps, title: string, pageId: numbe
 
 /** Locks a page row for the rest of the transaction; undefined when the page does not exist. */
 export async function lockPage(q: Queryable, db: Db, ns: number, dbkey: string): Promise<LockedPage | undefined> {
-  const r = await q.query<{ page_id: number; page_latest: number; page_content_model: string; page_is_redirect: boolean }>(
-    `SELECT page_id, page_latest, page_content_model, page_is_redirect FROM ${db.schema}.page
-      WHERE page_namespace = $1 AND page_title = $2 FOR UPDATE`,
-    [ns, dbkey],
-  );
-  const row = r.rows[0];
-  return row && { id: row.page_id, ns, dbkey, latest: row.page_latest, model: row.page_content_model, isRedirect: row.page_is_redirect };
+  return findPage(q, db.schema, { ns, dbkey }, { forUpdate: true });
 }
 
 export async function lockExistingPage(q: Queryable, db: Db, ns: number, dbkey: string): Promise<LockedPage> {
@@ -91,7 +76,7 @@ export async function lockExistingPage(q: Queryable, db: Db, ns: number, dbkey: 
 }
 
 /** The latest text of a locked page. */
-export async function latestContent(q: Queryable, db: Db, page: LockedPage): Promise<{ text: string; model: string; format: string }> {
+export async function latestContent(q: Queryable, db: Db, page: Pick<LockedPage, 'latest'>): Promise<{ text: string; model: string; format: string }> {
   const r = await q.query<{ content_text: string; content_model: string; content_format: string }>(
     `SELECT c.content_text, c.content_model, c.content_format FROM ${db.schema}.revision r JOIN ${db.schema}.content c ON c.content_id = r.rev_content_id
       WHERE r.rev_id = $1`,

@@ -129,7 +129,7 @@ export async function undeletePage(deps: LifecycleDeps, req: UndeletePageRequest
     let oldCountable = false;
     if (existing.rows[0]) {
       pageId = existing.rows[0].page_id;
-      const old = await latestContent(q, deps.db, { id: pageId, ns: target.ns, dbkey: target.dbkey, latest: existing.rows[0].page_latest, model: '', isRedirect: false });
+      const old = await latestContent(q, deps.db, { latest: existing.rows[0].page_latest });
       oldCountable = countable(deps.codec, target.ns, old.model, old.text);
     } else {
       // The old page id comes back when it is free (UndeletePage: insertOn with ar_page_id).

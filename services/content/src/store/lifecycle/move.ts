@@ -13,6 +13,7 @@ import { publishLogEntry, nowToTheSecond } from '../logging.js';
 import { checkProtection, pageRestrictions } from '../protection.js';
 import { recordPageChange } from '../page-cache.js';
 import { saveRevision } from '../save.js';
+import { findPage } from '../pages.js';
 import { archivePage } from './delete.js';
 import { applyRequestedWatch, lockExistingPage, saveNullRevision, lockPage, requireActor, authorize, requireMoveRight, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
 
@@ -160,8 +161,7 @@ export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promi
   const actor = requireActor(req.actor);
   // ApiMove validates both titles and the source's existence before any permission check.
   const from = await targetOf(deps, req.from, req.fromId);
-  const exists = await deps.db.query(`SELECT 1 FROM ${deps.db.schema}.page WHERE page_namespace = $1 AND page_title = $2`, [from.ns, from.dbkey]);
-  if (exists.rows.length === 0) throw notFound('missingtitle', "The page you specified doesn't exist.");
+  if (!(await findPage(deps.db, deps.db.schema, from))) throw notFound('missingtitle', "The page you specified doesn't exist.");
   const toParsed = parsePageTitleOrThrow(deps.codec, req.to);
   const to = { ns: toParsed.ns, dbkey: toParsed.dbkey };
   requireMoveRight(actor);
@@ -171,7 +171,7 @@ export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promi
   const res: MovePageResponse = { page, subpages: [], talkSubpages: [] };
   const fromTalk = { ns: talkOf(from.ns), dbkey: from.dbkey };
   const toTalk = { ns: talkOf(to.ns), dbkey: to.dbkey };
-  const talkExists = from.ns !== fromTalk.ns && (await deps.db.query(`SELECT 1 FROM ${deps.db.schema}.page WHERE page_namespace = $1 AND page_title = $2`, [fromTalk.ns, fromTalk.dbkey])).rows.length > 0;
+  const talkExists = from.ns !== fromTalk.ns && (await findPage(deps.db, deps.db.schema, fromTalk)) !== undefined;
   if (req.moveTalk && talkExists && subjectOf(from.ns) === from.ns && subjectOf(to.ns) === to.ns) {
     res.talk = await moveReported(deps, actor, fromTalk, toTalk, req);
   }

@@ -16,7 +16,7 @@ import { SearchIndex } from '../../search.js';
 import { SqlBackend } from './sql.js';
 import { MeilisearchBackend } from './meilisearch.js';
 
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations');
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations');
 const NAMESPACES: Record<string, number> = { talk: 1, user: 2, help: 12 };
 const NS_PREFIX: Record<number, string> = { 0: '', 1: 'Talk:', 2: 'User:', 12: 'Help:' };
 
