@@ -4,6 +4,7 @@ import { ARTICLE_PATH, SCRIPT_PATH, type GatewayConfig } from '../../config.js';
 import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
+import { languagesInfo } from './languageinfo.js';
 import {
   dbReplLagInfo,
   defaultOptionsInfo,
@@ -170,7 +171,7 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
   'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
-  'restrictions', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
+  'restrictions', 'languages', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
 ] as const;
 
 /** The parser's magic words as ApiQuerySiteinfo::appendMagicWords lists them. */
@@ -231,7 +232,7 @@ export const siteinfoModule: ModuleDecl = {
     // One database: every server's lag is the one listed anyway.
     showalldb: { type: 'boolean', default: false, help: 'List all database servers, not just the one lagging the most.' },
     numberingroup: { type: 'boolean', default: false, help: 'Lists the number of users in user groups.' },
-    // Only affects the languages prop, which is not offered.
+    // Without the CLDR extension names stay autonyms in every language, as on the reference wiki.
     inlanguagecode: { type: 'string', help: 'Language code for localised language names (best effort) and skin names.' },
   },
   flags: {},
@@ -258,6 +259,9 @@ export const siteinfoModule: ModuleDecl = {
           break;
         case 'interwikimap':
           run.data.interwikimap = interwikiMapInfo(await deps.clients.content.getParserInfo(), ctx.params.filteriw as string | undefined);
+          break;
+        case 'languages':
+          run.data.languages = languagesInfo();
           break;
         case 'languagevariants':
           run.data.languagevariants = languageVariantsInfo(await deps.clients.content.getParserInfo());
