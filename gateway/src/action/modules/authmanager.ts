@@ -4,22 +4,23 @@
  * messagecode, requests) as ApiAuthManagerHelper formats it.
  */
 import type { LoginResponse, Message, User } from '@quire/proto/wiki/auth/v1/auth';
-import type { ActionContext, ParamDecl, ResultObject } from '../types.js';
+import type { ActionContext, ResultObject } from '../types.js';
+import { defineParams, type ContextOf } from '../define.js';
 import { setArrayType, setIndexedTagName } from '../types.js';
 import { apiError } from './support.js';
 
-export const AUTHMANAGER_PARAMS: Record<string, ParamDecl> = {
+export const AUTHMANAGER_PARAMS = defineParams({
   requests: { type: 'string', multi: true, help: 'Only use these authentication requests.' },
   messageformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'wikitext', help: 'Format to use for returning messages.' },
   mergerequestfields: { type: 'boolean', default: false, help: 'Merge field information for all authentication requests into one array.' },
   preservestate: { type: 'boolean', default: false, help: 'Preserve state from a previous failed login attempt, if possible.' },
   returnurl: { type: 'string', help: 'Return URL for third-party authentication flows, must be absolute.' },
   continue: { type: 'boolean', default: false, help: 'This request is a continuation after an earlier UI or REDIRECT response.' },
-};
+});
 
 /** ApiAuthManagerHelper::securitySensitiveOperation-free precondition: returnurl or continue. */
-export function requireReturnUrlOrContinue(ctx: ActionContext): void {
-  if (ctx.params.continue !== true && typeof ctx.params.returnurl !== 'string') {
+export function requireReturnUrlOrContinue(ctx: ContextOf<typeof AUTHMANAGER_PARAMS>): void {
+  if (!ctx.params.continue && ctx.params.returnurl === undefined) {
     const names = [`${ctx.module.prefix}continue`, `${ctx.module.prefix}returnurl`];
     throw apiError('missingparam', 'apierror-missingparam-at-least-one-of', [`"${names[0]}" and "${names[1]}"`, 2]);
   }

@@ -1,9 +1,11 @@
 /* action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): site-wide blocks of users and IPs. */
 import type { GatewayDeps } from '../../context.js';
-import { ApiUsageError, type ActionContext, type ModuleDecl } from '../types.js';
+import { ApiUsageError, type ActionContext } from '../types.js';
 import { apiError, requireRight } from './support.js';
+import { defineModule, type ContextOf } from '../define.js';
+import { TAGS_PARAM } from './writes.js';
 
-export const blockModule: ModuleDecl = {
+export const blockModule = defineModule({
   name: 'block',
   group: 'action',
   prefix: '',
@@ -21,7 +23,7 @@ export const blockModule: ModuleDecl = {
     allowusertalk: { type: 'boolean', default: false, help: 'Allow the user to edit their own talk page.' },
     reblock: { type: 'boolean', default: false, help: 'If the user is already blocked, overwrite the existing block.' },
     watchuser: { type: 'boolean', default: false, help: "Watch the user's or IP address's user and talk pages." },
-    tags: { type: 'string', multi: true, help: 'Change tags to apply to the entry in the block log.' },
+    tags: { ...TAGS_PARAM, help: 'Change tags to apply to the entry in the block log.' },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=block&user=192.0.2.5&expiry=3%20days&reason=First%20strike&token=123ABC': 'Block IP address 192.0.2.5 for three days.' },
@@ -32,15 +34,15 @@ export const blockModule: ModuleDecl = {
     const tags = await checkedLogTags(ctx);
     const r = await ctx.deps.clients.auth.block({
       target,
-      expiry: String(p.expiry),
-      reason: String(p.reason),
+      expiry: p.expiry,
+      reason: p.reason,
       performerId: ctx.caller.user.id,
       performer: ctx.caller.user.name,
-      anononly: p.anononly === true,
-      nocreate: p.nocreate === true,
-      noemail: p.noemail === true,
-      allowusertalk: p.allowusertalk === true,
-      reblock: p.reblock === true,
+      anononly: p.anononly,
+      nocreate: p.nocreate,
+      noemail: p.noemail,
+      allowusertalk: p.allowusertalk,
+      reblock: p.reblock,
       tags,
     });
     const b = r.block!;
@@ -60,7 +62,7 @@ export const blockModule: ModuleDecl = {
       partial: false,
     };
   },
-};
+});
 
 /**
  * The `tags` of a block, unblock or userrights request, checked before anything is written (the
@@ -68,8 +70,8 @@ export const blockModule: ModuleDecl = {
  * as the `tags` parameter type (TagsDef: only tags defined by administrators, `badtags`), then
  * ChangeTags::canAddTagsAccompanyingChange with the caller's rights.
  */
-export async function checkedLogTags(ctx: ActionContext): Promise<string[]> {
-  const tags = [...new Set(Array.isArray(ctx.params.tags) ? (ctx.params.tags as string[]) : [])];
+export async function checkedLogTags(ctx: ContextOf<{ tags: typeof TAGS_PARAM }>): Promise<string[]> {
+  const tags = [...new Set(ctx.params.tags ?? [])];
   if (tags.length === 0) return [];
   const manual = new Set<string>();
   let from = '';
@@ -104,7 +106,7 @@ async function targetOf(deps: GatewayDeps, user: unknown, userid: unknown): Prom
   throw apiError('missingparam', 'apierror-missingparam-at-least-one-of', ['"user" and "userid"', 2]);
 }
 
-export const unblockModule: ModuleDecl = {
+export const unblockModule = defineModule({
   name: 'unblock',
   group: 'action',
   prefix: '',
@@ -114,7 +116,7 @@ export const unblockModule: ModuleDecl = {
     user: { type: 'user', help: 'User to unblock. Cannot be used together with id.' },
     userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
     reason: { type: 'string', default: '', help: 'Reason for unblock.' },
-    tags: { type: 'string', multi: true, help: 'Change tags to apply to the entry in the block log.' },
+    tags: { ...TAGS_PARAM, help: 'Change tags to apply to the entry in the block log.' },
     watchuser: { type: 'boolean', default: false, help: "Watch the user's or IP address's user and talk pages." },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
@@ -127,13 +129,13 @@ export const unblockModule: ModuleDecl = {
     const target = typeof p.id === 'number' ? '' : await targetOf(ctx.deps, p.user, p.userid);
     const tags = await checkedLogTags(ctx);
     const r = await ctx.deps.clients.auth.unblock({
-      id: typeof p.id === 'number' ? p.id : 0,
+      id: p.id ?? 0,
       target,
       performerId: ctx.caller.user.id,
       performer: ctx.caller.user.name,
-      reason: String(p.reason),
+      reason: p.reason,
       tags,
     });
-    ctx.result.unblock = { id: r.block?.id ?? 0, user: r.user, userid: r.userId, reason: String(p.reason) };
+    ctx.result.unblock = { id: r.block?.id ?? 0, user: r.user, userid: r.userId, reason: p.reason };
   },
-};
+});

@@ -1,7 +1,8 @@
 /* action=checktoken (MediaWiki's ApiCheckToken). */
-import { TOKEN_TYPES, type ModuleDecl, type ResultObject } from '../types.js';
+import { TOKEN_TYPES, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
 
-export const checktokenModule: ModuleDecl = {
+export const checktokenModule = defineModule({
   name: 'checktoken',
   group: 'action',
   prefix: '',
@@ -23,4 +24,4 @@ export const checktokenModule: ModuleDecl = {
     if (r.generated > 0) out.generated = new Date(r.generated * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     ctx.result.checktoken = out;
   },
-};
+});

@@ -1,10 +1,10 @@
 /* action=clientlogin (MediaWiki's ApiClientLogin): password, then a TOTP code for users with two-factor. */
 import { LoginResponse_Status as Status } from '@quire/proto/wiki/auth/v1/auth';
-import type { ModuleDecl } from '../types.js';
 import { AUTHMANAGER_PARAMS, field, LOGIN_SENSITIVE_FIELDS, loginStepResult, requireReturnUrlOrContinue } from './authmanager.js';
 import { cookies } from './support.js';
+import { defineModule } from '../define.js';
 
-export const clientloginModule: ModuleDecl = {
+export const clientloginModule = defineModule({
   name: 'clientlogin',
   group: 'action',
   prefix: 'login',
@@ -20,7 +20,7 @@ export const clientloginModule: ModuleDecl = {
     if (ctx.params.continue !== true) ctx.requirePostedParameters(LOGIN_SENSITIVE_FIELDS);
     const { caller, deps } = ctx;
     const r =
-      ctx.params.continue === true
+      ctx.params.continue
         ? await deps.clients.auth.continueLogin({ sessionId: caller.sessionId, totpCode: field(ctx, 'OATHToken'), ip: caller.ip })
         : await deps.clients.auth.login({
             sessionId: caller.sessionId,
@@ -35,4 +35,4 @@ export const clientloginModule: ModuleDecl = {
     else if (status === 'UI' && r.sessionId !== caller.sessionId) cookies(ctx).set(r.sessionId);
     ctx.result.clientlogin = loginStepResult(ctx, r, status);
   },
-};
+});

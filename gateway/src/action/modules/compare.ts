@@ -5,8 +5,9 @@
  */
 import { CompareRelative, DiffFormat, type CompareSide, type CompareSideResult } from '@quire/proto/wiki/content/v1/content';
 import { escapeHtml } from '../errors.js';
-import { ApiUsageError, setContentValue, type ActionContext, type ModuleDecl, type ParamDecl, type Params, type ResultObject } from '../types.js';
+import { ApiUsageError, setContentValue, type ActionContext, type ParamDecl, type Params, type ResultObject } from '../types.js';
 import { apiError } from './support.js';
+import { defineModule } from '../define.js';
 
 /** ContentHandlerFactory::getContentModels and getAllContentFormats of MediaWiki 1.39 core. */
 const CONTENT_MODELS = ['wikitext', 'javascript', 'json', 'css', 'text'] as const;
@@ -52,6 +53,8 @@ function sideParams(prefix: Prefix): Record<string, ParamDecl> {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+/** A multi-value parameter of a computed name (its type is not known statically). */
+const strList = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 
 /** ApiBase::requireAtLeastOneParameter, in MediaWiki's wording. */
 function requireOneOf(p: Params, names: string[]): void {
@@ -64,7 +67,7 @@ function requireOneOf(p: Params, names: string[]): void {
 /** ApiComparePages::getDiffRevision's parameter checks, as one side of the RPC request. */
 function compareSide(p: Params, prefix: Prefix): CompareSide {
   const text = str(p[`${prefix}text`]);
-  const slots = p[`${prefix}slots`] as string[] | undefined;
+  const slots = strList(p[`${prefix}slots`]);
   if (text !== undefined && slots !== undefined) {
     throw apiError('invalidparammix', 'apierror-invalidparammix', [`<var>${prefix}slots</var> and <var>${prefix}text</var>`, 2]);
   }
@@ -121,7 +124,7 @@ function addSideVals(vals: ResultObject, prefix: Prefix, side: CompareSideResult
   if (deleted & (DELETED_TEXT | DELETED_USER | DELETED_COMMENT) && deleted & DELETED_RESTRICTED) vals[`${prefix}suppressed`] = true;
 }
 
-export const compareModule: ModuleDecl = {
+export const compareModule = defineModule({
   name: 'compare',
   group: 'action',
   prefix: '',
@@ -141,11 +144,12 @@ export const compareModule: ModuleDecl = {
   })(),
   flags: {},
   examples: { 'action=compare&fromrev=1&torev=2': 'Create a diff between revision 1 and 2.' },
-  async execute(ctx: ActionContext) {
-    const p = ctx.params;
+  async execute(ctx) {
+    // The side parameters have computed names (fromtitle, totext-main…): read through Params.
+    const p: Params = ctx.params;
     requireOneOf(p, ['fromtitle', 'fromid', 'fromrev', 'fromtext', 'fromslots']);
     requireOneOf(p, ['totitle', 'toid', 'torev', 'totext', 'torelative', 'toslots']);
-    const props = new Set((p.prop as string[] | undefined) ?? ['diff', 'ids', 'title']);
+    const props = new Set<string>(ctx.params.prop);
     const relative = str(p.torelative);
     const rights = ctx.caller.user.rights;
     const res = await ctx.deps.clients.content.compare({
@@ -173,4 +177,4 @@ export const compareModule: ModuleDecl = {
     if (props.has('diff')) setContentValue(vals, 'body', res.tableHtml);
     ctx.result.compare = vals;
   },
-};
+});

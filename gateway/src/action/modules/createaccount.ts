@@ -1,10 +1,10 @@
 /* action=createaccount (MediaWiki's ApiAMCreateAccount): name rules, password policy, per-IP throttle. */
-import type { ModuleDecl } from '../types.js';
 import { blockedError } from '../blockinfo.js';
 import { AUTHMANAGER_PARAMS, CREATE_SENSITIVE_FIELDS, failResult, field, requireReturnUrlOrContinue } from './authmanager.js';
 import { apiError, apiMessage, cookies } from './support.js';
+import { defineModule } from '../define.js';
 
-export const createaccountModule: ModuleDecl = {
+export const createaccountModule = defineModule({
   name: 'createaccount',
   group: 'action',
   prefix: 'create',
@@ -49,4 +49,4 @@ export const createaccountModule: ModuleDecl = {
     if (r.sessionId) cookies(ctx).set(r.sessionId);
     ctx.result.createaccount = { status: 'PASS', username: r.user?.name ?? '' };
   },
-};
+});

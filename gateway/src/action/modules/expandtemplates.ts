@@ -3,11 +3,12 @@
  * wikitext through the content service, with the props wikitext, categories, properties,
  * volatile, ttl and parsetree (the deprecated default output without prop is the bare wikitext).
  */
-import { setContentValue, setIndexedTagName, META, type ModuleDecl, type ResultObject } from '../types.js';
+import { setContentValue, setIndexedTagName, META, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'] as const;
 
-export const expandtemplatesModule: ModuleDecl = {
+export const expandtemplatesModule = defineModule({
   name: 'expandtemplates',
   group: 'action',
   prefix: '',
@@ -23,8 +24,8 @@ export const expandtemplatesModule: ModuleDecl = {
   examples: { 'action=expandtemplates&text={{Project:Sandbox}}&prop=wikitext': 'Expand the wikitext {{Project:Sandbox}}.' },
   async execute(ctx) {
     const p = ctx.params;
-    const props = new Set((p.prop as string[] | undefined) ?? []);
-    const r = await ctx.deps.clients.content.expandTemplates({ text: p.text as string, title: p.title as string, revId: (p.revid as number | undefined) ?? 0 });
+    const props = new Set(p.prop ?? []);
+    const r = await ctx.deps.clients.content.expandTemplates({ text: p.text, title: p.title, revId: p.revid ?? 0 });
     if (props.size === 0) {
       // Without prop MediaWiki returns the bare wikitext and a deprecation warning.
       ctx.addWarning('expandtemplates', {
@@ -44,4 +45,4 @@ export const expandtemplatesModule: ModuleDecl = {
     out[META.BC_SUBELEMENTS] = ['wikitext', 'parsetree'];
     ctx.result.expandtemplates = out;
   },
-};
+});

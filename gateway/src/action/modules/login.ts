@@ -1,9 +1,10 @@
 /* action=login (MediaWiki's ApiLogin): bot passwords, and main accounts with a deprecation warning. */
 import { LoginResponse_Status as Status } from '@quire/proto/wiki/auth/v1/auth';
-import type { ModuleDecl, ResultObject } from '../types.js';
+import type { ResultObject } from '../types.js';
 import { apiMessage, cookies, lacksSameOriginSecurity, plainText } from './support.js';
+import { defineModule } from '../define.js';
 
-export const loginModule: ModuleDecl = {
+export const loginModule = defineModule({
   name: 'login',
   group: 'action',
   prefix: 'lg',
@@ -25,7 +26,7 @@ export const loginModule: ModuleDecl = {
     }
     const p = ctx.params;
     const { caller, deps } = ctx;
-    const token = typeof p.token === 'string' ? p.token : '';
+    const token = p.token ?? '';
     if (!token) {
       // Legacy first step: the token comes back here, with a session to hold it.
       const r = await deps.clients.auth.getTokensWithSession(caller.sessionId, ['login']);
@@ -44,8 +45,8 @@ export const loginModule: ModuleDecl = {
     }
     const r = await deps.clients.auth.login({
       sessionId: caller.sessionId,
-      username: typeof p.name === 'string' ? p.name : '',
-      password: typeof p.password === 'string' ? p.password : '',
+      username: p.name ?? '',
+      password: p.password ?? '',
       ip: caller.ip,
       botPasswordAllowed: true,
       remember: false,
@@ -60,4 +61,4 @@ export const loginModule: ModuleDecl = {
       Object.assign(result, { result: 'Failed', reason: plainText(r.message).replace(/\n/g, ' ') });
     }
   },
-};
+});

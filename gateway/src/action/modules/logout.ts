@@ -1,8 +1,8 @@
 /* action=logout (MediaWiki's ApiLogout): ends the session; its tokens stop working. */
-import type { ModuleDecl } from '../types.js';
 import { cookies } from './support.js';
+import { defineModule } from '../define.js';
 
-export const logoutModule: ModuleDecl = {
+export const logoutModule = defineModule({
   name: 'logout',
   group: 'action',
   prefix: '',
@@ -14,4 +14,4 @@ export const logoutModule: ModuleDecl = {
     if (ctx.caller.sessionId) await ctx.deps.clients.auth.logout(ctx.caller.sessionId);
     cookies(ctx).clear();
   },
-};
+});

@@ -6,11 +6,11 @@
 import { ARTICLE_PATH } from '../../config.js';
 import { wfUrlencode } from '../query/encoding.js';
 import { COMPLETION_PROFILES } from '../query/prefixsearch.js';
-import type { ModuleDecl } from '../types.js';
+import { defineModule } from '../define.js';
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export const opensearchModule: ModuleDecl = {
+export const opensearchModule = defineModule({
   name: 'opensearch',
   group: 'action',
   prefix: '',
@@ -29,17 +29,17 @@ export const opensearchModule: ModuleDecl = {
   examples: { 'action=opensearch&search=Te': 'Find pages beginning with Te.' },
   async execute(ctx) {
     const p = ctx.params;
-    const search = p.search as string;
+    const search = p.search;
     // Suggestions may be kept for a long time by any cache ($wgSearchSuggestCacheExpiry).
     ctx.setCacheMaxAge(ctx.deps.config.searchSuggestMaxAge);
     ctx.setCacheMode('public');
-    const format = (p.format as string | undefined) ?? 'json';
+    const format = p.format ?? 'json';
     const json = format === 'json' || format === 'jsonfm';
     const resolve = p.redirects === undefined ? !json : p.redirects === 'resolve';
     const r = await ctx.deps.clients.search.completeTitles({
       prefix: search,
-      namespaces: (p.namespace as number[] | undefined) ?? [0],
-      limit: p.limit as number,
+      namespaces: p.namespace ?? [0],
+      limit: p.limit,
       resolveRedirects: resolve,
     });
     const server = ctx.deps.config.server;
@@ -55,4 +55,4 @@ export const opensearchModule: ModuleDecl = {
     const body = `<?xml version="1.0"?><SearchSuggestion version="2.0" xmlns="http://opensearch.org/searchsuggest2"><Query xml:space="preserve">${escapeXml(search)}</Query>${section}</SearchSuggestion>`;
     ctx.setRawOutput({ contentType: 'text/xml', filename: 'api-result.xml', body });
   },
-};
+});

@@ -2,10 +2,11 @@
  * action=options (MediaWiki's ApiOptions): changes or resets the caller's preferences, which the
  * auth service keeps (users.options overrides of $wgDefaultUserOptions).
  */
-import { ApiUsageError, type ModuleDecl } from '../types.js';
+import { ApiUsageError } from '../types.js';
 import { DEFAULT_USER_OPTIONS } from '../query/userinfo.js';
 import { SKINS } from '../query/siteinfo-props.js';
 import { apiError } from './support.js';
+import { defineModule } from '../define.js';
 
 /** Preferences with a closed set of values (the rest take any string, as MediaWiki's text/int fields). */
 const CHOICES: Record<string, readonly string[]> = {
@@ -29,7 +30,7 @@ function validationError(name: string, value: string | undefined): string | unde
   return undefined;
 }
 
-export const optionsModule: ModuleDecl = {
+export const optionsModule = defineModule({
   name: 'options',
   group: 'action',
   prefix: '',
@@ -57,12 +58,12 @@ export const optionsModule: ModuleDecl = {
     if (user.anonymous || user.id === 0) throw new ApiUsageError('notloggedin', 'Anonymous users cannot change preferences.');
     if (!user.rights.includes('editmyoptions')) throw apiError('permissiondenied', 'apierror-permissiondenied', ['edit your own user preferences']);
     const changes: [string, string | undefined][] = [];
-    for (const entry of (p.change as string[] | undefined) ?? []) {
+    for (const entry of p.change ?? []) {
       const eq = entry.indexOf('=');
       changes.push(eq < 0 ? [entry, undefined] : [entry.slice(0, eq), entry.slice(eq + 1)]);
     }
-    if (typeof p.optionname === 'string') changes.push([p.optionname, typeof p.optionvalue === 'string' ? p.optionvalue : undefined]);
-    const reset = p.reset === true;
+    if (typeof p.optionname === 'string') changes.push([p.optionname, p.optionvalue]);
+    const reset = p.reset;
     if (!reset && changes.length === 0) throw new ApiUsageError('nochanges', 'No changes were requested.');
     const set: Record<string, string> = {};
     const unset: string[] = [];
@@ -84,4 +85,4 @@ export const optionsModule: ModuleDecl = {
     await ctx.deps.clients.auth.changeOptions({ userId: user.id, reset, set, unset });
     ctx.result.options = 'success';
   },
-};
+});

@@ -8,7 +8,8 @@
  */
 import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
 import { escapeHtml, message } from '../errors.js';
-import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
@@ -51,7 +52,7 @@ function headHtml(title: string, ns: number, sitename: string, server: string, l
   );
 }
 
-export const parseModule: ModuleDecl = {
+export const parseModule = defineModule({
   name: 'parse',
   group: 'action',
   prefix: '',
@@ -84,11 +85,11 @@ export const parseModule: ModuleDecl = {
   },
   async execute(ctx) {
     const p = ctx.params;
-    const text = p.text as string | undefined;
-    const title = p.title as string | undefined;
-    const page = p.page as string | undefined;
-    const pageId = p.pageid as number | undefined;
-    const oldId = p.oldid as number | undefined;
+    const text = p.text;
+    const title = p.title;
+    const page = p.page;
+    const pageId = p.pageid;
+    const oldId = p.oldid;
     const sources = [page !== undefined, pageId !== undefined, oldId !== undefined].filter(Boolean).length;
     if (sources > 0 && (text !== undefined || title !== undefined)) {
       throw new ApiUsageError('invalidparammix', 'The parameters page, pageid and oldid can not be used together with text and title.');
@@ -96,21 +97,21 @@ export const parseModule: ModuleDecl = {
     if (page !== undefined && pageId !== undefined) throw new ApiUsageError('invalidparammix', 'The parameters page and pageid can not be used together.');
     if (oldId !== undefined && oldId <= 0) throw new ApiUsageError('nosuchrevid', `There is no revision with ID ${oldId}.`);
     if (pageId !== undefined && pageId <= 0) throw new ApiUsageError('nosuchpageid', `There is no page with ID ${pageId}.`);
-    const props = new Set((p.prop as string[] | undefined) ?? DEFAULT_PROPS.split('|'));
-    const wrap = p.wrapoutputclass as string;
+    const props = new Set(p.prop ?? DEFAULT_PROPS.split('|'));
+    const wrap = p.wrapoutputclass;
     const fromText = sources === 0;
     if (fromText && text === undefined && title !== undefined) {
       ctx.addWarning('parse', { code: 'titlewithouttext', text: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' });
     }
-    const summary = p.summary as string | undefined;
+    const summary = p.summary;
     const pageTitle = title ?? 'API';
     const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summary ?? '' }).then((x) => x.html);
     // The pre-save transform applies to supplied text only (ApiParse's text branch).
     const pstText =
-      fromText && (p.pst === true || p.onlypst === true)
+      fromText && (p.pst || p.onlypst)
         ? (await ctx.deps.clients.content.preSaveTransform({ title: pageTitle, text: text ?? '', userName: ctx.caller.user.name, userAnonymous: ctx.caller.user.anonymous })).text
         : undefined;
-    if (fromText && p.onlypst === true) {
+    if (fromText && p.onlypst) {
       const only: ResultObject = { text: pstText ?? '' };
       if (props.has('wikitext')) only.wikitext = text ?? '';
       if (summary !== undefined) only.parsedsummary = await parsedSummary(pageTitle);
@@ -120,21 +121,21 @@ export const parseModule: ModuleDecl = {
     }
     const r = await ctx.deps.clients.content.parse({
       hasText: fromText,
-      text: (p.pst === true ? pstText : undefined) ?? text ?? '',
+      text: (p.pst ? pstText : undefined) ?? text ?? '',
       title: title ?? '',
       page: page ?? '',
       pageId: pageId ?? 0,
       revId: oldId ?? 0,
-      section: (p.section as string | undefined) ?? '',
-      disableLimitReport: p.disablelimitreport === true,
-      disableEditSection: p.disableeditsection === true,
+      section: p.section ?? '',
+      disableLimitReport: p.disablelimitreport,
+      disableEditSection: p.disableeditsection,
       hasWrapClass: wrap !== 'mw-parser-output',
       wrapClass: wrap,
-      contentModel: (p.contentmodel as string | undefined) ?? '',
-      redirects: p.redirects === true,
-      textRevId: fromText ? ((p.revid as number | undefined) ?? 0) : 0,
+      contentModel: p.contentmodel ?? '',
+      redirects: p.redirects,
+      textRevId: fromText ? (p.revid ?? 0) : 0,
     });
-    if (r.revisionNotOf !== '') ctx.addWarning('parse', message('revwrongpage', 'apierror-revwrongpage', [p.revid as number, r.revisionNotOf]));
+    if (r.revisionNotOf !== '') ctx.addWarning('parse', message('revwrongpage', 'apierror-revwrongpage', [p.revid ?? 0, r.revisionNotOf]));
 
     const out: ResultObject = { title: r.title, pageid: r.pageId };
     if (!fromText && props.has('revid')) out.revid = r.revId;
@@ -200,4 +201,4 @@ export const parseModule: ModuleDecl = {
     out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml'];
     ctx.result.parse = out;
   },
-};
+});

@@ -1,8 +1,9 @@
 /* action=validatepassword (MediaWiki's ApiValidatePassword): the password policy's verdict. */
-import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { apiError } from './support.js';
+import { defineModule } from '../define.js';
 
-export const validatepasswordModule: ModuleDecl = {
+export const validatepasswordModule = defineModule({
   name: 'validatepassword',
   group: 'action',
   prefix: '',
@@ -27,7 +28,7 @@ export const validatepasswordModule: ModuleDecl = {
       if (found.users.length) throw apiError('userexists', 'userexists');
       name = p.user;
     }
-    const r = await auth.validatePassword({ username: name, password: String(p.password), email: String(p.email ?? ''), realname: String(p.realname ?? '') });
+    const r = await auth.validatePassword({ username: name, password: p.password, email: p.email ?? '', realname: p.realname ?? '' });
     const out: ResultObject = { validity: r.validity };
     if (r.messages.length) {
       out.validitymessages = setIndexedTagName(
@@ -37,4 +38,4 @@ export const validatepasswordModule: ModuleDecl = {
     }
     ctx.result.validatepassword = out;
   },
-};
+});
