@@ -7,14 +7,14 @@ import type {
   RollbackRequest,
   UndeletePageRequest,
 } from '@quire/proto/wiki/content/v1/content';
-import { deletePage, undeletePage } from '../store/lifecycle/delete.js';
-import { movePage } from '../store/lifecycle/move.js';
-import { protectPage } from '../store/lifecycle/protect.js';
-import { patrol, purgePages, rollback } from '../store/lifecycle/rollback.js';
+import { deletePage, undeletePage } from '../domain/lifecycle/delete.js';
+import { movePage } from '../domain/lifecycle/move.js';
+import { protectPage } from '../domain/lifecycle/protect.js';
+import { patrol, purgePages, rollback } from '../domain/lifecycle/rollback.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
 import type { ContentContext } from './context.js';
 
-/** Delete, undelete, protect, move, rollback, purge and patrol (src/store/lifecycle). Moves and rollbacks count against $wgRateLimits. */
+/** Delete, undelete, protect, move, rollback, purge and patrol (src/domain/lifecycle; their SQL in src/store/lifecycle). Moves and rollbacks count against $wgRateLimits. */
 export function lifecycleHandlers(ctx: ContentContext, limiter: RateLimiter) {
   const deps = { db: ctx.db, codec: ctx.codec };
   return {

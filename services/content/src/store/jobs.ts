@@ -50,14 +50,7 @@ export class JobQueue {
   }
 
   async push(q: Queryable, cmd: string, ns: number, dbkey: string, params: Record<string, unknown>): Promise<void> {
-    const s = this.db.schema;
-    // An identical job still waiting covers this one (MediaWiki's job de-duplication).
-    await q.query(
-      `INSERT INTO ${s}.job (job_cmd, job_namespace, job_title, job_params)
-       SELECT $1, $2, $3, $4::jsonb WHERE NOT EXISTS (
-         SELECT 1 FROM ${s}.job WHERE job_cmd = $1 AND job_token = '' AND job_namespace = $2 AND job_title = $3)`,
-      [cmd, ns, dbkey, JSON.stringify(params)],
-    );
+    await queueJob(q, this.db.schema, cmd, ns, dbkey, params);
   }
 
   async pending(): Promise<number> {
@@ -130,4 +123,14 @@ export class JobQueue {
     }
     return { jobs, reached, elapsed: Date.now() - started };
   }
+}
+
+/** Queues a job in the caller's transaction, unless an identical one still waits (MediaWiki's job de-duplication). */
+export async function queueJob(q: Queryable, schema: string, cmd: string, ns: number, dbkey: string, params: Record<string, unknown>): Promise<void> {
+  await q.query(
+    `INSERT INTO ${schema}.job (job_cmd, job_namespace, job_title, job_params)
+     SELECT $1, $2, $3, $4::jsonb WHERE NOT EXISTS (
+       SELECT 1 FROM ${schema}.job WHERE job_cmd = $1 AND job_token = '' AND job_namespace = $2 AND job_title = $3)`,
+    [cmd, ns, dbkey, JSON.stringify(params)],
+  );
 }

@@ -225,3 +225,29 @@ export async function deletedSince(db: Queryable & { schema: string }, title: { 
 export async function logOriginRecorded(q: Queryable, schema: string, origin: string): Promise<boolean> {
   return (await q.query(`SELECT 1 FROM ${schema}.logging WHERE log_origin = $1`, [origin])).rows.length > 0;
 }
+
+/** Marks the recent changes of the given revisions as bot edits (rollback with markbot). */
+export async function flagRecentChangesBot(q: Queryable, schema: string, revIds: number[]): Promise<void> {
+  await q.query(`UPDATE ${schema}.recentchanges SET rc_bot = true WHERE rc_this_oldid = ANY($1::bigint[])`, [revIds]);
+}
+
+/** Autopatrols the unpatrolled recent changes of the given revisions. */
+export async function autopatrolRecentChanges(q: Queryable, schema: string, revIds: number[]): Promise<void> {
+  await q.query(`UPDATE ${schema}.recentchanges SET rc_patrolled = ${PATROL.autopatrolled} WHERE rc_this_oldid = ANY($1::bigint[]) AND rc_patrolled = 0`, [revIds]);
+}
+
+/** A recent change (by id, or the edit of a revision) with its author, locked for the caller's transaction. */
+export async function lockRecentChange(q: Queryable, schema: string, which: { rcId: number } | { revId: number }) {
+  const byRc = 'rcId' in which;
+  const r = await q.query<{ rc_id: number; rc_namespace: number; rc_title: string; rc_patrolled: number; rc_cur_id: number; rc_this_oldid: number; rc_last_oldid: number; actor_name: string }>(
+    `SELECT rc.rc_id, rc.rc_namespace, rc.rc_title, rc.rc_patrolled, rc.rc_cur_id, rc.rc_this_oldid, rc.rc_last_oldid, a.actor_name
+       FROM ${schema}.recentchanges rc JOIN ${schema}.actor a ON a.actor_id = rc.rc_actor
+      WHERE ${byRc ? 'rc.rc_id = $1' : 'rc.rc_this_oldid = $1 AND rc.rc_type IN (0, 1)'} FOR UPDATE OF rc`,
+    [byRc ? which.rcId : which.revId],
+  );
+  return r.rows[0];
+}
+
+export async function markRecentChangePatrolled(q: Queryable, schema: string, rcId: number): Promise<void> {
+  await q.query(`UPDATE ${schema}.recentchanges SET rc_patrolled = ${PATROL.patrolled} WHERE rc_id = $1`, [rcId]);
+}

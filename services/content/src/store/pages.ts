@@ -217,3 +217,12 @@ export class PageInfoStore {
     return r.rows.map((x) => ({ ns: x.ns, dbkey: x.title, count: Number(x.n) }));
   }
 }
+
+/** Touches a page (a purge); answers its id and latest revision, undefined when there is no such page. */
+export async function touchPage(q: Queryable, schema: string, title: { ns: number; dbkey: string }, at: Date): Promise<{ page_id: number; page_latest: number } | undefined> {
+  const r = await q.query<{ page_id: number; page_latest: number }>(
+    `UPDATE ${schema}.page SET page_touched = $3 WHERE page_namespace = $1 AND page_title = $2 RETURNING page_id, page_latest`,
+    [title.ns, title.dbkey, at],
+  );
+  return r.rows[0];
+}

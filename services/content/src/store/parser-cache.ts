@@ -77,3 +77,8 @@ export async function revisionHtmlMeta(db: Db, revId: number) {
   );
   return r.rows[0];
 }
+
+/** Drops every cached rendering of a revision. */
+export async function dropParserCache(q: Queryable, schema: string, revId: number): Promise<void> {
+  await q.query(`DELETE FROM ${schema}.parser_cache WHERE pc_rev_id = $1`, [revId]);
+}

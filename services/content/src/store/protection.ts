@@ -140,3 +140,44 @@ export async function checkProtection(
     }
   }
 }
+
+/**
+ * WikiPage::doUpdateRestrictions' writes, in the caller's transaction: the page's restrictions
+ * become `set` (a type not in it is lifted), and expired rows go.
+ */
+export async function replacePageRestrictions(
+  q: Queryable,
+  schema: string,
+  pageId: number,
+  set: { type: string; level: string; cascade: boolean; expiry: Date | null }[],
+): Promise<void> {
+  await q.query(`DELETE FROM ${schema}.page_restrictions WHERE pr_page = $1 AND NOT (pr_type = ANY($2::text[]))`, [pageId, set.map((p) => p.type)]);
+  for (const p of set) {
+    await q.query(
+      `INSERT INTO ${schema}.page_restrictions (pr_page, pr_type, pr_level, pr_cascade, pr_expiry) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (pr_page, pr_type) DO UPDATE SET pr_level = EXCLUDED.pr_level, pr_cascade = EXCLUDED.pr_cascade, pr_expiry = EXCLUDED.pr_expiry`,
+      [pageId, p.type, p.level, p.cascade, p.expiry],
+    );
+  }
+  await q.query(`DELETE FROM ${schema}.page_restrictions WHERE pr_page = $1 AND pr_expiry IS NOT NULL AND pr_expiry <= now()`, [pageId]);
+}
+
+/** Sets (or replaces) the create protection of a missing title. */
+export async function setTitleProtection(
+  q: Queryable,
+  schema: string,
+  title: { ns: number; dbkey: string },
+  p: { actorId: number; reason: string; timestamp: Date; expiry: Date | null; level: string },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO ${schema}.protected_titles (pt_namespace, pt_title, pt_actor, pt_reason, pt_timestamp, pt_expiry, pt_create_perm)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (pt_namespace, pt_title) DO UPDATE SET pt_actor = EXCLUDED.pt_actor, pt_reason = EXCLUDED.pt_reason,
+       pt_timestamp = EXCLUDED.pt_timestamp, pt_expiry = EXCLUDED.pt_expiry, pt_create_perm = EXCLUDED.pt_create_perm`,
+    [title.ns, title.dbkey, p.actorId, p.reason, p.timestamp, p.expiry, p.level],
+  );
+}
+
+export async function removeTitleProtection(q: Queryable, schema: string, title: { ns: number; dbkey: string }): Promise<void> {
+  await q.query(`DELETE FROM ${schema}.protected_titles WHERE pt_namespace = $1 AND pt_title = $2`, [title.ns, title.dbkey]);
+}

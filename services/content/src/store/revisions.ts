@@ -1,4 +1,4 @@
-import type { Db } from '@quire/kit';
+import type { Db, Queryable } from '@quire/kit';
 
 export interface RevisionRow {
   id: number;
@@ -197,4 +197,23 @@ export interface RangeOptions {
   /** Only revisions with this change tag. */
   tag?: string;
   withContent: boolean;
+}
+
+/** The newest `limit` revisions of a page with their author's name and content id, newest first. */
+export async function latestAuthors(q: Queryable, schema: string, pageId: number, limit: number): Promise<{ rev_id: number; actor_name: string; rev_content_id: number }[]> {
+  const r = await q.query<{ rev_id: number; actor_name: string; rev_content_id: number }>(
+    `SELECT r.rev_id, a.actor_name, r.rev_content_id FROM ${schema}.revision r JOIN ${schema}.actor a ON a.actor_id = r.rev_actor
+      WHERE r.rev_page = $1 ORDER BY r.rev_timestamp DESC, r.rev_id DESC LIMIT ${Number(limit)}`,
+    [pageId],
+  );
+  return r.rows;
+}
+
+/** A content row's text, model and format. */
+export async function contentById(q: Queryable, schema: string, contentId: number): Promise<{ content_text: string; content_model: string; content_format: string } | undefined> {
+  const r = await q.query<{ content_text: string; content_model: string; content_format: string }>(
+    `SELECT content_text, content_model, content_format FROM ${schema}.content WHERE content_id = $1`,
+    [contentId],
+  );
+  return r.rows[0];
 }

@@ -7,7 +7,7 @@
 import type { Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import { actorId } from '../actor.js';
-import { userOf, type LifecycleDeps } from './common.js';
+import { type LifecycleDeps } from './common.js';
 
 /** Moves every version of file `name` into filearchive. Returns how many versions moved. */
 export async function archiveFileVersions(deps: LifecycleDeps, q: Queryable, name: string, actor: EditActor, reason: string): Promise<number> {
@@ -15,7 +15,7 @@ export async function archiveFileVersions(deps: LifecycleDeps, q: Queryable, nam
   const current = await q.query(`SELECT 1 FROM ${s}.image WHERE img_name = $1 FOR UPDATE`, [name]);
   const old = await q.query(`SELECT 1 FROM ${s}.oldimage WHERE oi_name = $1 FOR UPDATE`, [name]);
   if (current.rows.length + old.rows.length === 0) return 0;
-  const deleter = await actorId(q, s, userOf(actor));
+  const deleter = await actorId(q, s, { id: actor.id, name: actor.name });
   await q.query(
     `INSERT INTO ${s}.filearchive (fa_name, fa_archive_name, fa_storage_key, fa_deleted_actor, fa_deleted_timestamp, fa_deleted_reason, fa_size,
        fa_width, fa_height, fa_bits, fa_metadata, fa_media_type, fa_major_mime, fa_minor_mime, fa_description, fa_actor, fa_timestamp, fa_sha1)

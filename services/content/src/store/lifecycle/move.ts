@@ -1,189 +1,30 @@
-/*
- * MovePage of MediaWiki 1.39: renames the page row (its id, history and protections go with it),
- * records a null revision on it, leaves a redirect at the old title (unless `noredirect` with the
- * `suppressredirect` right), may replace a single-revision redirect at the target, and writes the
- * move log entry and its recent change. Each page moved is one transaction; the talk page and
- * subpages are moved after the page itself, each on its own, as MediaWiki does.
- */
-import { alreadyExists, invalidArgument, notFound, ServiceError, type Queryable } from '@quire/kit';
-import type { EditActor, MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/v1/content';
-import { redirectTarget } from '../../content/wikitext.js';
-import { parsePageTitleOrThrow } from '../../title/page-title.js';
-import { publishLogEntry, nowToTheSecond } from '../logging.js';
-import { checkProtection, pageRestrictions } from '../protection.js';
-import { recordPageChange } from '../page-cache.js';
-import { saveRevision } from '../save.js';
-import { findPage } from '../pages.js';
-import { archivePage } from './delete.js';
-import { applyRequestedWatch, lockExistingPage, saveNullRevision, lockPage, requireActor, authorize, requireMoveRight, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
+/* The SQL of a page move (the rules are in domain/lifecycle/move.ts). */
+import type { Db, Queryable } from '@quire/kit';
 
-interface Title {
-  ns: number;
-  dbkey: string;
-}
-
-/** Whether the page at the target may be replaced: a redirect with one revision, pointing to the source. */
-async function replaceableRedirect(deps: LifecycleDeps, q: Queryable, pageId: number, from: Title): Promise<boolean> {
-  const s = deps.db.schema;
+/** A redirect page's revision count and target (null target: the redirect row is missing); undefined when the page is no redirect. */
+export async function singleRevisionRedirectTarget(
+  q: Queryable,
+  schema: string,
+  pageId: number,
+): Promise<{ n: number; rd_namespace: number | null; rd_title: string | null } | undefined> {
   const r = await q.query<{ n: number; rd_namespace: number | null; rd_title: string | null }>(
-    `SELECT (SELECT count(*)::int FROM ${s}.revision WHERE rev_page = $1) AS n, rd.rd_namespace, rd.rd_title
-       FROM ${s}.page p LEFT JOIN ${s}.redirect rd ON rd.rd_from = p.page_id WHERE p.page_id = $1 AND p.page_is_redirect`,
+    `SELECT (SELECT count(*)::int FROM ${schema}.revision WHERE rev_page = $1) AS n, rd.rd_namespace, rd.rd_title
+       FROM ${schema}.page p LEFT JOIN ${schema}.redirect rd ON rd.rd_from = p.page_id WHERE p.page_id = $1 AND p.page_is_redirect`,
     [pageId],
   );
-  const row = r.rows[0];
-  return row !== undefined && row.n === 1 && row.rd_namespace === from.ns && row.rd_title === from.dbkey;
+  return r.rows[0];
 }
 
-/** One page moved, in one transaction; `watch`: apply the request's watchlist to both titles (the page itself, not its talk page or subpages, as ApiMove). */
-async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: Title, req: MovePageRequest, watch = false): Promise<MovedPage> {
-  const { codec, db } = deps;
-  const s = db.schema;
-  const fromText = codec.prefixedText(from.ns, from.dbkey);
-  const toText = codec.prefixedText(to.ns, to.dbkey);
-  if (from.ns === to.ns && from.dbkey === to.dbkey) throw invalidArgument('selfmove', 'The title is the same;\ncannot move a page over itself.');
-  if (from.ns < 0 || to.ns < 0) throw invalidArgument('immobilenamespace', 'You cannot move pages to or from this namespace.');
-  const suppress = req.noRedirect && actor.rights.includes('suppressredirect');
-  return db.tx(async (q) => {
-    const page = await lockExistingPage(q, db, from.ns, from.dbkey);
-    await checkProtection(q, db, codec, from, 'move', actor.rights);
-    await checkProtection(q, db, codec, from, 'edit', actor.rights);
-    await checkProtection(q, db, codec, to, 'create', actor.rights);
-    const existing = await lockPage(q, db, to.ns, to.dbkey);
-    let overRedirect = false;
-    if (existing) {
-      if (!(await replaceableRedirect(deps, q, existing.id, from))) {
-        throw alreadyExists('articleexists', 'A page of that name already exists, or the name you have chosen is not valid. Please choose another name.');
-      }
-      if (!actor.rights.includes('delete')) {
-        // MovePage: replacing the redirect deletes it, which needs the delete right.
-        throw alreadyExists('articleexists', 'A page of that name already exists, or the name you have chosen is not valid. Please choose another name.');
-      }
-      await archivePage(deps, q, existing);
-      overRedirect = true;
-    }
-    const timestamp = nowToTheSecond();
-    await q.query(`UPDATE ${s}.page SET page_namespace = $2, page_title = $3, page_touched = $4 WHERE page_id = $1`, [page.id, to.ns, to.dbkey, timestamp]);
-    await recordPageChange(db, q, from.ns, from.dbkey);
-    await recordPageChange(db, q, to.ns, to.dbkey);
-    let comment = `${actor.name} moved page [[${fromText}]] to [[${toText}]]${overRedirect ? ' over redirect' : ''}`;
-    if (req.reason !== '') comment += `: ${req.reason}`;
-    const nullRev = await saveNullRevision(q, db, codec, page, to, actor, comment, timestamp);
-    let redirectCreated = false;
-    if (!suppress) {
-      // The redirect left behind: a new page at the old title (no recent change of its own).
-      const text = `#REDIRECT [[${toText}]]`;
-      if (redirectTarget(codec, text)) {
-        await saveRevision(db, codec, {
-          ns: from.ns,
-          dbkey: from.dbkey,
-          baseRevId: 0,
-          text,
-          contentModel: 'wikitext',
-          contentFormat: 'text/x-wiki',
-          user: userOf(actor),
-          comment,
-          minor: false,
-          tags: ['mw-new-redirect'],
-          timestamp,
-          nullRevision: true,
-          creationLog: false,
-        });
-        redirectCreated = true;
-      }
-    }
-    await publishLogEntry(
-      q,
-      db,
-      {
-        type: 'move',
-        action: overRedirect ? 'move_redir' : 'move',
-        actor: userOf(actor),
-        ns: from.ns,
-        dbkey: from.dbkey,
-        pageId: page.id,
-        comment: req.reason,
-        params: { target_ns: to.ns, target_title: toText, suppressredirect: suppress },
-        tags: req.tags,
-        timestamp,
-      },
-      { revId: nullRev.revId },
-    );
-    if ((await pageRestrictions(q, db, page.id)).length > 0) {
-      await publishLogEntry(q, db, {
-        type: 'protect',
-        action: 'move_prot',
-        actor: userOf(actor),
-        ns: to.ns,
-        dbkey: to.dbkey,
-        pageId: page.id,
-        comment: `[[${fromText}]] moved to [[${toText}]]${req.reason !== '' ? `: ${req.reason}` : ''}`,
-        params: { oldtitle_ns: from.ns, oldtitle_title: fromText },
-        timestamp,
-      });
-    }
-    if (watch) {
-      await applyRequestedWatch(deps, q, actor, from, req);
-      await applyRequestedWatch(deps, q, actor, to, req);
-    }
-    return { from: fromText, to: toText, redirectCreated, moveOverRedirect: overRedirect, errorCode: '', errorInfo: '' };
-  });
+/** Gives a page row its new title (id, history and protections go with it). */
+export async function renamePage(q: Queryable, schema: string, pageId: number, to: { ns: number; dbkey: string }, at: Date): Promise<void> {
+  await q.query(`UPDATE ${schema}.page SET page_namespace = $2, page_title = $3, page_touched = $4 WHERE page_id = $1`, [pageId, to.ns, to.dbkey, at]);
 }
 
-/** A move of a talk page or subpage: its failure is reported, not thrown. */
-async function moveReported(deps: LifecycleDeps, actor: EditActor, from: Title, to: Title, req: MovePageRequest): Promise<MovedPage> {
-  try {
-    return await moveOne(deps, actor, from, to, req);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return {
-      from: deps.codec.prefixedText(from.ns, from.dbkey),
-      to: deps.codec.prefixedText(to.ns, to.dbkey),
-      redirectCreated: false,
-      moveOverRedirect: false,
-      errorCode: e.mwCode,
-      errorInfo: e.message,
-    };
-  }
-}
-
-const talkOf = (ns: number) => (ns % 2 === 0 ? ns + 1 : ns);
-const subjectOf = (ns: number) => (ns % 2 === 1 ? ns - 1 : ns);
-
-async function subpagesOf(deps: LifecycleDeps, t: Title): Promise<string[]> {
-  const r = await deps.db.query<{ page_title: string }>(
-    `SELECT page_title FROM ${deps.db.schema}.page WHERE page_namespace = $1 AND page_title LIKE $2 ORDER BY page_title LIMIT 100`,
+/** The DB keys of the subpages of a title (`Title/…`), in order, at most `limit`. */
+export async function subpageTitles(db: Db, t: { ns: number; dbkey: string }, limit: number): Promise<string[]> {
+  const r = await db.query<{ page_title: string }>(
+    `SELECT page_title FROM ${db.schema}.page WHERE page_namespace = $1 AND page_title LIKE $2 ORDER BY page_title LIMIT ${Number(limit)}`,
     [t.ns, `${t.dbkey.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`],
   );
   return r.rows.map((row) => row.page_title);
-}
-
-export async function movePage(deps: LifecycleDeps, req: MovePageRequest): Promise<MovePageResponse> {
-  const actor = requireActor(req.actor);
-  // ApiMove validates both titles and the source's existence before any permission check.
-  const from = await targetOf(deps, req.from, req.fromId);
-  if (!(await findPage(deps.db, deps.db.schema, from))) throw notFound('missingtitle', "The page you specified doesn't exist.");
-  const toParsed = parsePageTitleOrThrow(deps.codec, req.to);
-  const to = { ns: toParsed.ns, dbkey: toParsed.dbkey };
-  requireMoveRight(actor);
-  await authorize(deps, actor, 'move', req.tags);
-  if (req.moveSubpages) requireRight(actor, 'move-subpages');
-  const page = await moveOne(deps, actor, from, to, req, true);
-  const res: MovePageResponse = { page, subpages: [], talkSubpages: [] };
-  const fromTalk = { ns: talkOf(from.ns), dbkey: from.dbkey };
-  const toTalk = { ns: talkOf(to.ns), dbkey: to.dbkey };
-  const talkExists = from.ns !== fromTalk.ns && (await findPage(deps.db, deps.db.schema, fromTalk)) !== undefined;
-  if (req.moveTalk && talkExists && subjectOf(from.ns) === from.ns && subjectOf(to.ns) === to.ns) {
-    res.talk = await moveReported(deps, actor, fromTalk, toTalk, req);
-  }
-  if (req.moveSubpages) {
-    for (const sub of await subpagesOf(deps, from)) {
-      res.subpages.push(await moveReported(deps, actor, { ns: from.ns, dbkey: sub }, { ns: to.ns, dbkey: to.dbkey + sub.slice(from.dbkey.length) }, req));
-    }
-    if (res.talk) {
-      for (const sub of await subpagesOf(deps, fromTalk)) {
-        res.talkSubpages.push(await moveReported(deps, actor, { ns: fromTalk.ns, dbkey: sub }, { ns: toTalk.ns, dbkey: toTalk.dbkey + sub.slice(from.dbkey.length) }, req));
-      }
-    }
-  }
-  return res;
 }

@@ -5,11 +5,12 @@
  */
 import { invalidArgument, type Queryable } from '@quire/kit';
 import type { ProtectionLevel, ProtectPageRequest, ProtectPageResponse } from '@quire/proto/wiki/content/v1/content';
-import { actorId } from '../actor.js';
-import { publishLogEntry, nowToTheSecond } from '../logging.js';
-import { pageRestrictions, titleProtection } from '../protection.js';
-import { recordPageChange } from '../page-cache.js';
-import { applyRequestedWatch, lockPage, saveNullRevision, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { actorId } from '../../store/actor.js';
+import { lockPage, saveNullRevision } from '../../store/lifecycle/common.js';
+import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
+import { pageRestrictions, removeTitleProtection, replacePageRestrictions, setTitleProtection, titleProtection } from '../../store/protection.js';
+import { recordPageChange } from '../../store/page-cache.js';
+import { applyRequestedWatch, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 const INFINITY = 'infinity';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -49,28 +50,19 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     if (page) {
       hadProtection = (await pageRestrictions(q, deps.db, page.id)).length > 0;
       // doUpdateRestrictions replaces the whole set: a type not given (or given as "all") is lifted.
-      await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND NOT (pr_type = ANY($2::text[]))`, [page.id, set.map((p) => p.type)]);
-      for (const p of set) {
-        await q.query(
-          `INSERT INTO ${s}.page_restrictions (pr_page, pr_type, pr_level, pr_cascade, pr_expiry) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (pr_page, pr_type) DO UPDATE SET pr_level = EXCLUDED.pr_level, pr_cascade = EXCLUDED.pr_cascade, pr_expiry = EXCLUDED.pr_expiry`,
-          [page.id, p.type, p.level, cascade && p.type === 'edit', expiryValue(p.expiry)],
-        );
-      }
-      await q.query(`DELETE FROM ${s}.page_restrictions WHERE pr_page = $1 AND pr_expiry IS NOT NULL AND pr_expiry <= now()`, [page.id]);
+      await replacePageRestrictions(
+        q,
+        s,
+        page.id,
+        set.map((p) => ({ type: p.type, level: p.level, cascade: cascade && p.type === 'edit', expiry: expiryValue(p.expiry) })),
+      );
     } else {
       hadProtection = (await titleProtection(q, deps.db, target.ns, target.dbkey)) !== undefined;
       const create = req.protections.find((p) => p.type === 'create');
       if (create?.level) {
-        await q.query(
-          `INSERT INTO ${s}.protected_titles (pt_namespace, pt_title, pt_actor, pt_reason, pt_timestamp, pt_expiry, pt_create_perm)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (pt_namespace, pt_title) DO UPDATE SET pt_actor = EXCLUDED.pt_actor, pt_reason = EXCLUDED.pt_reason,
-             pt_timestamp = EXCLUDED.pt_timestamp, pt_expiry = EXCLUDED.pt_expiry, pt_create_perm = EXCLUDED.pt_create_perm`,
-          [target.ns, target.dbkey, await actorId(q, s, actor), req.reason, timestamp, expiryValue(create.expiry), create.level],
-        );
+        await setTitleProtection(q, s, target, { actorId: await actorId(q, s, actor), reason: req.reason, timestamp, expiry: expiryValue(create.expiry), level: create.level });
       } else {
-        await q.query(`DELETE FROM ${s}.protected_titles WHERE pt_namespace = $1 AND pt_title = $2`, [target.ns, target.dbkey]);
+        await removeTitleProtection(q, s, target);
       }
     }
     const action = set.length === 0 ? 'unprotect' : hadProtection ? 'modify' : 'protect';

@@ -10,17 +10,26 @@ import type {
   RollbackRequest,
   RollbackResponse,
 } from '@quire/proto/wiki/content/v1/content';
-import { addChangeTags, nowToTheSecond, PATROL, writeLogEntry } from '../logging.js';
-import { checkProtection } from '../protection.js';
-import { recordPageChange } from '../page-cache.js';
-import { saveRevision } from '../save.js';
-import { applyRequestedWatch, lockExistingPage, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
-
-interface RevisionAuthor {
-  rev_id: number;
-  actor_name: string;
-  rev_content_id: number;
-}
+import { queueJob } from '../../store/jobs.js';
+import { lockExistingPage } from '../../store/lifecycle/common.js';
+import { transcluders } from '../../store/links.js';
+import {
+  addChangeTags,
+  autopatrolRecentChanges,
+  flagRecentChangesBot,
+  lockRecentChange,
+  markRecentChangePatrolled,
+  nowToTheSecond,
+  PATROL,
+  writeLogEntry,
+} from '../../store/logging.js';
+import { touchPage } from '../../store/pages.js';
+import { dropParserCache } from '../../store/parser-cache.js';
+import { checkProtection } from '../../store/protection.js';
+import { recordPageChange } from '../../store/page-cache.js';
+import { contentById, latestAuthors } from '../../store/revisions.js';
+import { saveRevision } from '../../store/save.js';
+import { applyRequestedWatch, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
 
 export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promise<RollbackResponse> {
   const actor = requireActor(req.actor);
@@ -32,11 +41,7 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
     const page = await lockExistingPage(q, db, target.ns, target.dbkey);
     await checkProtection(q, db, codec, target, 'edit', actor.rights);
     const title = codec.prefixedText(page.ns, page.dbkey);
-    const history = await q.query<RevisionAuthor>(
-      `SELECT r.rev_id, a.actor_name, r.rev_content_id FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor
-        WHERE r.rev_page = $1 ORDER BY r.rev_timestamp DESC, r.rev_id DESC LIMIT 500`,
-      [page.id],
-    );
+    const history = { rows: await latestAuthors(q, s, page.id, 500) };
     const top = history.rows[0]!;
     if (top.actor_name !== req.user) {
       throw conflict(
@@ -48,11 +53,7 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
     if (targetIndex < 0) throw invalidArgument('onlyauthor', 'Cannot revert the edit.\nThe last contributor is the only author of this page.');
     const restore = history.rows[targetIndex]!;
     const reverted = history.rows.slice(0, targetIndex).map((r) => r.rev_id);
-    const content = await q.query<{ content_text: string; content_model: string; content_format: string }>(
-      `SELECT content_text, content_model, content_format FROM ${s}.content WHERE content_id = $1`,
-      [restore.rev_content_id],
-    );
-    const c = content.rows[0]!;
+    const c = (await contentById(q, s, restore.rev_content_id))!;
     const summary =
       req.summary !== undefined && req.summary !== ''
         ? req.summary
@@ -76,10 +77,8 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
     // The reverted edits: tagged mw-reverted (RevertedTagUpdate), bot-flagged with markbot, and
     // patrolled when the rollbacker may autopatrol (RollbackPage).
     for (const revId of reverted) await addChangeTags(q, db, ['mw-reverted'], { revId });
-    if (markBot) await q.query(`UPDATE ${s}.recentchanges SET rc_bot = true WHERE rc_this_oldid = ANY($1::bigint[])`, [reverted]);
-    if (has('autopatrol')) {
-      await q.query(`UPDATE ${s}.recentchanges SET rc_patrolled = ${PATROL.autopatrolled} WHERE rc_this_oldid = ANY($1::bigint[]) AND rc_patrolled = 0`, [reverted]);
-    }
+    if (markBot) await flagRecentChangesBot(q, s, reverted);
+    if (has('autopatrol')) await autopatrolRecentChanges(q, s, reverted);
     await applyRequestedWatch(deps, q, actor, page, req);
     return { title, pageId: page.id, summary, revid: saved.revId, oldRevid: page.latest, lastRevid: restore.rev_id };
   });
@@ -91,13 +90,7 @@ export async function patrol(deps: LifecycleDeps, req: PatrolRequest): Promise<P
   const { db, codec } = deps;
   const s = db.schema;
   return db.tx(async (q) => {
-    const r = await q.query<{ rc_id: number; rc_namespace: number; rc_title: string; rc_patrolled: number; rc_cur_id: number; rc_this_oldid: number; rc_last_oldid: number; actor_name: string }>(
-      `SELECT rc.rc_id, rc.rc_namespace, rc.rc_title, rc.rc_patrolled, rc.rc_cur_id, rc.rc_this_oldid, rc.rc_last_oldid, a.actor_name
-         FROM ${s}.recentchanges rc JOIN ${s}.actor a ON a.actor_id = rc.rc_actor
-        WHERE ${req.rcId > 0 ? 'rc.rc_id = $1' : 'rc.rc_this_oldid = $1 AND rc.rc_type IN (0, 1)'} FOR UPDATE OF rc`,
-      [req.rcId > 0 ? req.rcId : req.revId],
-    );
-    const rc = r.rows[0];
+    const rc = await lockRecentChange(q, s, req.rcId > 0 ? { rcId: req.rcId } : { revId: req.revId });
     if (!rc) {
       throw req.rcId > 0
         ? notFound('nosuchrcid', `There is no recent change with ID ${req.rcId}.`)
@@ -108,7 +101,7 @@ export async function patrol(deps: LifecycleDeps, req: PatrolRequest): Promise<P
       throw permissionDenied('noautopatrol', "You don't have permission to mark your own changes as patrolled.");
     }
     if (rc.rc_patrolled === PATROL.unpatrolled) {
-      await q.query(`UPDATE ${s}.recentchanges SET rc_patrolled = ${PATROL.patrolled} WHERE rc_id = $1`, [rc.rc_id]);
+      await markRecentChangePatrolled(q, s, rc.rc_id);
       // PatrolLog::record: logged, not published to recent changes.
       await writeLogEntry(q, db, {
         type: 'patrol',
@@ -138,31 +131,17 @@ export async function purgePages(deps: LifecycleDeps, req: PurgePagesRequest): P
   for (const text of req.titles) {
     const t = codec.parse(text);
     await db.tx(async (q) => {
-      const page = await q.query<{ page_id: number; page_latest: number }>(
-        `UPDATE ${s}.page SET page_touched = $3 WHERE page_namespace = $1 AND page_title = $2 RETURNING page_id, page_latest`,
-        [t.ns, t.dbkey, nowToTheSecond()],
-      );
-      const row = page.rows[0];
+      const row = await touchPage(q, s, t, nowToTheSecond());
       if (!row) return;
-      await q.query(`DELETE FROM ${s}.parser_cache WHERE pc_rev_id = $1`, [row.page_latest]);
+      await dropParserCache(q, s, row.page_latest);
       await recordPageChange(db, q, t.ns, t.dbkey);
       if (req.forceLinkUpdate || req.forceRecursiveLinkUpdate) {
         const targets = [{ ns: t.ns, dbkey: t.dbkey, pageId: row.page_id }];
         if (req.forceRecursiveLinkUpdate) {
-          const users = await q.query<{ page_id: number; page_namespace: number; page_title: string }>(
-            `SELECT p.page_id, p.page_namespace, p.page_title FROM ${s}.templatelinks tl JOIN ${s}.page p ON p.page_id = tl.tl_from
-              WHERE tl.tl_namespace = $1 AND tl.tl_title = $2`,
-            [t.ns, t.dbkey],
-          );
-          for (const u of users.rows) targets.push({ ns: u.page_namespace, dbkey: u.page_title, pageId: u.page_id });
+          for (const u of await transcluders(q, s, t.ns, t.dbkey)) targets.push({ ns: u.ns, dbkey: u.dbkey, pageId: u.id });
         }
         for (const j of targets) {
-          await q.query(
-            `INSERT INTO ${s}.job (job_cmd, job_namespace, job_title, job_params)
-             SELECT 'refreshLinks', $1, $2, jsonb_build_object('pageId', $3::bigint, 'cause', 'purge')
-              WHERE NOT EXISTS (SELECT 1 FROM ${s}.job WHERE job_cmd = 'refreshLinks' AND job_token = '' AND job_namespace = $1 AND job_title = $2)`,
-            [j.ns, j.dbkey, j.pageId],
-          );
+          await queueJob(q, s, 'refreshLinks', j.ns, j.dbkey, { pageId: j.pageId, cause: 'purge' });
         }
       }
       purged.push(text);
