@@ -300,5 +300,69 @@ for (const backend of testBackends()) {
       const fv1 = await q({ list: 'querypage', qppage: 'Unusedtemplates' }, '1');
       assert.deepEqual(fv1.query.querypage, { name: 'Unusedtemplates', results: [{ ns: 10, title: 'Template:HaUnused' }] });
     });
+    test('action=purge and action=watch take the page set: generator with continuation, revids, pageids', async () => {
+      const purge = async (params: Record<string, string>): Promise<Json> => (await wiki.post('/w/api.php', { action: 'purge', format: 'json', formatversion: '2', ...params })).json<Json>();
+      const purged = await purge({ generator: 'allpages', gapprefix: 'Ha', gaplimit: '2' });
+      assert.deepEqual(purged, {
+        batchcomplete: true,
+        continue: { gapcontinue: 'HaRedir2', continue: 'gapcontinue||' },
+        purge: [
+          { ns: 0, title: 'HaLonely', purged: true },
+          { ns: 0, title: 'HaRedir', purged: true },
+        ],
+      });
+      const rev = (await q({ prop: 'info', titles: 'HaLonely' })).query.pages[0].lastrevid as number;
+      assert.deepEqual(await purge({ revids: `${rev}|999999` }), {
+        batchcomplete: true,
+        purge: [
+          { revid: 999999, missing: true },
+          { ns: 0, title: 'HaLonely', purged: true },
+        ],
+      });
+      assert.equal((await purge({ generator: 'allpages', gapprefix: 'Ha', redirects: '1' })).error.code, 'params');
+      assert.deepEqual(await purge({ generator: 'allpages', continue: '-||' }), { batchcomplete: true, purge: [] });
+
+      const watchToken = (await admin.api({ action: 'query', meta: 'tokens', type: 'watch', format: 'json' })).json<Json>().query.tokens.watchtoken as string;
+      const watch = async (params: Record<string, string>) => post({ action: 'watch', token: watchToken, ...params });
+      assert.deepEqual(await watch({ generator: 'alllinks', galunique: '1' }), {
+        batchcomplete: true,
+        watch: [
+          { title: 'HaMissing', ns: 0, watched: true, missing: true },
+          { title: 'HaTarget', ns: 0, watched: true },
+        ],
+      });
+      const batch = await watch({ generator: 'allpages', gapprefix: 'Ha', gaplimit: '2', unwatch: '1' });
+      assert.deepEqual(batch.continue, { gapcontinue: 'HaRedir2', continue: 'gapcontinue||' });
+      assert.deepEqual(batch.watch, [
+        { title: 'HaLonely', ns: 0, unwatched: true },
+        { title: 'HaRedir', ns: 0, unwatched: true },
+      ]);
+      assert.deepEqual((await watch({ pageids: `${id.HaLonely}|424242` })).watch, [
+        { pageid: 424242, missing: true },
+        { title: 'HaLonely', ns: 0, watched: true },
+      ]);
+      assert.deepEqual(await watch({}), { batchcomplete: true, watch: [] });
+      const mix = await watch({ title: 'HaTarget', pageids: '1' });
+      assert.equal(mix.error.code, 'invalidparammix');
+      assert.equal(mix.error.info, 'The "title" parameter cannot be used with "pageids".');
+    });
+
+    test('prop=info: linkclasses, testactions, incontinue', async () => {
+      const body = await q({ prop: 'info', titles: 'HaTarget|HaRedir|HaMissing|MediaWiki:HaMsg', inprop: 'linkclasses', intestactions: 'edit|move|read|create|delete' });
+      const pages = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p]));
+      assert.deepEqual(pages.HaTarget.linkclasses, []);
+      assert.deepEqual(pages.HaRedir.linkclasses, ['mw-redirect']);
+      assert.equal(pages.HaMissing.linkclasses, undefined);
+      // An anonymous caller: HaTarget is protected (edit=sysop), MediaWiki: needs editinterface.
+      assert.deepEqual(pages.HaTarget.actions, { edit: false, move: false, read: true, create: true, delete: false });
+      assert.deepEqual(pages.HaRedir.actions, { edit: true, move: false, read: true, create: true, delete: false });
+      assert.deepEqual(pages['MediaWiki:HaMsg'].actions, { edit: false, move: false, read: true, create: true, delete: false });
+      const asAdmin = (await admin.api({ action: 'query', prop: 'info', titles: 'HaTarget', intestactions: 'edit|protect', format: 'json', formatversion: '2' })).json<Json>();
+      assert.deepEqual(asAdmin.query.pages[0].actions, { edit: true, protect: true });
+      const from = await q({ prop: 'info', titles: 'HaTarget|HaRedir|HaLonely', incontinue: '0|HaRedir' });
+      const got = Object.fromEntries((from.query.pages as Json[]).map((p) => [p.title, 'lastrevid' in p]));
+      assert.deepEqual(got, { HaLonely: false, HaRedir: true, HaTarget: true });
+      assert.equal((await q({ prop: 'info', titles: 'HaTarget', incontinue: 'bad' })).error.code, 'badcontinue');
+    });
   });
 }

@@ -356,7 +356,10 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
 
   function needsNamespaces(module: ModuleDecl): boolean {
     const hasNs = (m: ModuleDecl) => Object.values(m.params).some((p) => p.type === 'namespace');
-    return hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs);
+    // An action module with a page set (purge, watch) runs its generator's namespace parameters too.
+    const generatorGroups = module.name !== 'query' ? module.params.generator?.submoduleGroup : undefined;
+    const generators = generatorGroups ? [...registry.modules('prop'), ...registry.modules('list')] : [];
+    return hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs) || generators.some(hasNs);
   }
 
   /**

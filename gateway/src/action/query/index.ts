@@ -75,7 +75,7 @@ function generatorNames(): string[] {
  * revisions — in its order become the page set, with redirects resolved when asked. A generator
  * whose batches are all done ("-" in `continue`) yields nothing.
  */
-async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule, source: PageSetSource): Promise<PageSet> {
+export async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule, source: PageSetSource): Promise<PageSet> {
   const decl = asGeneratorParams(generator);
   const params = ctx.validateSubmodule(decl);
   run.pageSet = await resolvePageSet(ctx, source);
@@ -95,7 +95,7 @@ async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: Gen
 }
 
 /** ApiPageSet: exactly one of titles, pageids and revids. */
-function pageSetSource(ctx: ActionContext): PageSetSource {
+export function pageSetSource(ctx: ActionContext): PageSetSource {
   const { titles, pageids, revids } = ctx.params;
   let source: PageSetSource = 'none';
   if (titles !== undefined) source = 'titles';
@@ -110,7 +110,7 @@ function pageSetSource(ctx: ActionContext): PageSetSource {
   return source;
 }
 
-async function resolvePageSet(ctx: ActionContext, source: PageSetSource): Promise<PageSet> {
+export async function resolvePageSet(ctx: ActionContext, source: PageSetSource): Promise<PageSet> {
   const p = ctx.params;
   let resolveRedirects = p.redirects === true;
   if (source === 'revids' && resolveRedirects) {

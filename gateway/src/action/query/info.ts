@@ -7,6 +7,7 @@ import type { Namespace, PageInfoDetails, PageRecord } from '@quire/proto/wiki/c
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
+import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { isRtl } from './siteinfo.js';
 
@@ -24,6 +25,7 @@ const INFO_PROPS = [
   'preload',
   'displaytitle',
   'varianttitles',
+  'linkclasses',
 ] as const;
 
 /** $wgWatchersMaxAge (MediaWiki's default, 180 days): how far back visiting watchers are counted. */
@@ -49,6 +51,10 @@ export interface InfoOptions {
   canRead?: boolean;
   /** The title's protection and restriction types, when inprop=protection. */
   protection?: ResultObject[];
+  /** inprop=linkclasses: the classes a link to the page gets. */
+  linkClasses?: boolean;
+  /** intestactions: whether the caller may do each action to the page. */
+  actions?: Record<string, boolean>;
 }
 
 /** The title without its namespace prefix (Title::getText). */
@@ -125,7 +131,57 @@ export function pageInfo(page: PageRecord, exists: boolean, o: InfoOptions): Res
     // itself): the display title, else the title (namespace prefix as the language writes it).
     vals.varianttitles = { [o.lang]: displayTitle ?? page.title };
   }
+  // ApiQueryInfo::getLinkClasses without a GetLinkColours hook: mw-redirect, existing pages only.
+  if (o.linkClasses && exists) vals.linkclasses = page.redirect ? ['mw-redirect'] : [];
+  if (o.actions) vals.actions = o.actions;
   return vals;
+}
+
+/** The right a protection level requires ($wgRestrictionLevels with its semiprotection aliases). */
+const LEVEL_RIGHTS: Record<string, string> = { sysop: 'editprotected', autoconfirmed: 'editsemiprotected' };
+
+/**
+ * Authority::authorizeRead(action, title) as PermissionManager decides it from the caller's rights,
+ * the namespace's protection and the title's own and cascading protections (blocks are not
+ * consulted here).
+ */
+export function mayDo(action: string, page: PageRecord, rights: readonly string[], namespaces: readonly Namespace[], protections: readonly ResultObject[]): boolean {
+  const has = (right: string) => rights.includes(right);
+  if (action === 'read') return has('read');
+  if (page.ns === -1 && action !== 'createaccount') return false;
+  if (action === 'create') {
+    if (!has(page.ns % 2 === 1 ? 'createtalk' : 'createpage')) return false;
+  } else if (action === 'move') {
+    if (!has('move')) return false;
+    if (page.ns === 2 && !page.title.includes('/') && !has('move-rootuserpages')) return false;
+    if (page.ns === 6 && !has('movefile')) return false;
+    if (page.ns === 14 && !has('move-categorypages')) return false;
+  } else if (!has(action)) {
+    return false;
+  }
+  const nsRight = namespaces.find((n) => n.id === page.ns)?.protection;
+  // As the reference wiki answers: `create` is not refused by the namespace's protection.
+  if (nsRight && action !== 'create' && !has(nsRight)) return false;
+  return protections.every((p) => p.type !== action || has(LEVEL_RIGHTS[p.level as string] ?? (p.level as string)));
+}
+
+/** ApiQueryInfo's testactions limit per request (ApiBase::LIMIT_SML1 / LIMIT_SML2). */
+const TEST_ACTIONS_LIMIT = 50;
+const TEST_ACTIONS_HIGH_LIMIT = 500;
+
+/**
+ * The pages in Title::compare order (namespace, then DB key), from the `incontinue` title
+ * ("<ns>|<text>") on.
+ */
+function sortedFrom<T extends [number, PageRecord, boolean]>(pages: T[], namespaces: readonly Namespace[], cont: string | undefined): T[] {
+  const key = (ns: number, text: string): [number, string] => [ns, text.replace(/ /g, '_')];
+  const cmp = (a: [number, string], b: [number, string]) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  const sorted = [...pages].sort((a, b) => cmp(key(a[1].ns, titleText(a[1], namespaces)), key(b[1].ns, titleText(b[1], namespaces))));
+  if (cont === undefined) return sorted;
+  const parts = cont.split('|');
+  if (parts.length !== 2 || !/^-?\d+$/.test(parts[0]!) || parts[1] === '') throw badContinue();
+  const from = key(Number(parts[0]), parts[1]!);
+  return sorted.filter(([, p]) => cmp(key(p.ns, titleText(p, namespaces)), from) >= 0);
 }
 
 /** The protections of titles (prefixed DB keys) as prop=info shows them. */
@@ -152,6 +208,14 @@ export const infoModule: ModuleDecl = {
   summary: 'Get basic page information.',
   params: {
     prop: { type: INFO_PROPS, multi: true, deprecatedValues: ['readable'], help: 'Which additional properties to get.' },
+    linkcontext: {
+      type: 'title',
+      default: 'Main Page',
+      help: 'The context title to use when determining extra CSS classes (e.g. link colors) when inprop contains linkclasses.',
+    },
+    testactions: { type: 'string', multi: true, help: 'Test whether the current user can perform certain actions on the page.' },
+    testactionsdetail: { type: ['boolean'], default: 'boolean', help: 'Detail level for intestactions: boolean, a boolean value for each action.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
   flags: {},
   examples: {
@@ -214,12 +278,34 @@ export const infoModule: ModuleDecl = {
       showWatchers,
       canRead: user.rights.includes('read'),
     };
-    const protection = props.has('protection') ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
-    for (const [id, page, exists] of everything) {
+    const testActions = (ctx.params.testactions as string[] | undefined) ?? [];
+    const protection = props.has('protection') || testActions.length ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
+    const actionsLimit = ctx.highLimits ? TEST_ACTIONS_HIGH_LIMIT : TEST_ACTIONS_LIMIT;
+    let tested = 0;
+    for (const [id, page, exists] of sortedFrom(everything, namespaces, ctx.params.continue as string | undefined)) {
       const entry = run.pages.get(id);
       if (!entry) continue;
+      let actions: Record<string, boolean> | undefined;
+      if (testActions.length) {
+        // Past the limit the page and the rest wait for the next request.
+        if (tested >= actionsLimit) {
+          run.continuation.addContinueParam('info', 'incontinue', `${page.ns}|${titleText(page, namespaces)}`);
+          break;
+        }
+        const own = protection?.get(page.dbkey) ?? [];
+        actions = Object.fromEntries(testActions.map((a) => [a, mayDo(a, page, user.rights, namespaces, own)]));
+        tested += testActions.length;
+      }
       // ApiQueryInfo: the page's own protections, those cascading from other pages, and $wgRestrictionTypes.
-      Object.assign(entry, pageInfo(page, exists, { ...options, ...(protection ? { protection: protection.get(page.dbkey) ?? [] } : {}) }));
+      Object.assign(
+        entry,
+        pageInfo(page, exists, {
+          ...options,
+          ...(props.has('protection') && protection ? { protection: protection.get(page.dbkey) ?? [] } : {}),
+          linkClasses: props.has('linkclasses'),
+          actions,
+        }),
+      );
     }
   },
 };
