@@ -177,5 +177,50 @@ for (const backend of testBackends()) {
       // leaction is MediaWiki's enum of log actions: "delete/*" is not one of them.
       assert.ok((await anon({ action: 'query', list: 'logevents', leaction: 'delete/*' })).error);
     });
+
+    test('action=mergehistory: checks in MediaWiki\'s order, revisions move, the source becomes a redirect, merge/merge log', async () => {
+      const s1 = await alice.post({ action: 'edit', title: 'Merge source', text: 's1' });
+      await new Promise((r) => setTimeout(r, 1100));
+      const s2 = await alice.post({ action: 'edit', title: 'Merge source', text: 's2' });
+      await new Promise((r) => setTimeout(r, 1100));
+      const d1 = await alice.post({ action: 'edit', title: 'Merge dest', text: 'd1' });
+      const merge = (params: Record<string, string>) => admin.post({ action: 'mergehistory', ...params });
+      assert.equal((await alice.post({ action: 'mergehistory', from: 'Merge source', to: 'Merge dest' })).error?.code, 'mergehistory-fail-permission');
+      assert.equal((await merge({ from: 'Merge source', to: 'Merge source' })).error?.code, 'mergehistory-fail-self-merge');
+      assert.equal((await merge({ from: 'No source', to: 'Merge dest' })).error?.code, 'mergehistory-fail-invalid-source');
+      assert.equal((await merge({ from: 'Merge source', to: 'No dest' })).error?.code, 'mergehistory-fail-invalid-dest');
+      assert.equal((await merge({ from: 'Merge dest', to: 'Merge source' })).error?.code, 'mergehistory-fail-timestamps-overlap');
+      assert.equal((await merge({ from: 'Merge source', fromid: '1', to: 'Merge dest' })).error?.code, 'invalidparammix');
+      assert.equal((await merge({ fromid: '999999', to: 'Merge dest' })).error?.code, 'nosuchpageid');
+
+      const r = await merge({ from: 'Merge source', to: 'Merge dest', reason: 'because' });
+      assert.deepEqual(Object.keys(r.mergehistory), ['from', 'to', 'timestamp', 'reason']);
+      assert.deepEqual([r.mergehistory.from, r.mergehistory.to, r.mergehistory.reason], ['Merge source', 'Merge dest', 'because']);
+      const revs = async (title: string) =>
+        (await anon({ action: 'query', prop: 'revisions', titles: title, rvprop: 'ids|comment|content', rvslots: 'main', rvlimit: 'max' })).query.pages[0].revisions.map(
+          (x: { revid: number; parentid: number; comment: string; slots: { main: { content: string } } }) => [x.revid, x.parentid, x.comment, x.slots.main.content],
+        );
+      assert.deepEqual(await revs('Merge dest'), [
+        [d1.edit.newrevid, 0, 'Created page with "d1"', 'd1'],
+        [s2.edit.newrevid, s1.edit.newrevid, '', 's2'],
+        [s1.edit.newrevid, 0, 'Created page with "s1"', 's1'],
+      ]);
+      const source = await revs('Merge source');
+      assert.equal(source.length, 1);
+      assert.deepEqual(source[0].slice(1), [s2.edit.newrevid, 'Merged [[:Merge source]] into [[:Merge dest]]: because', '#REDIRECT [[Merge dest]]']);
+      const log = (await anon({ action: 'query', list: 'logevents', letype: 'merge', leprop: 'title|type|comment|details' })).query.logevents[0];
+      assert.deepEqual(log, {
+        ns: 0,
+        title: 'Merge source',
+        params: { dest_ns: 0, dest_title: 'Merge dest', mergepoint: log.params.mergepoint },
+        type: 'merge',
+        action: 'merge',
+        comment: 'Merged [[:Merge source]] into [[:Merge dest]]: because',
+      });
+      assert.match(log.params.mergepoint, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      // The redirect revision has no recent change of its own; the log entry has one.
+      const rc = (await anon({ action: 'query', list: 'recentchanges', rctitle: 'Merge source', rcprop: 'title|ids' })).query.recentchanges;
+      assert.equal(rc[0].type, 'log');
+    });
   });
 }

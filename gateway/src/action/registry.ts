@@ -41,10 +41,11 @@ import { tagModule } from './modules/tag.js';
 import { managetagsModule } from './modules/managetags.js';
 import { revisiondeleteModule } from './modules/revisiondelete.js';
 import { changecontentmodelModule } from './modules/changecontentmodel.js';
+import { mergehistoryModule } from './modules/mergehistory.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
 const FILE_AND_WATCH_ACTIONS = [uploadModule, watchModule, optionsModule, tagModule, managetagsModule];
-const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule];
+const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 

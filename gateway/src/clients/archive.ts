@@ -8,11 +8,11 @@ import {
   type ListAllRevisionsResponse,
   ListArchivedRevisionsRequest,
   type ListArchivedRevisionsResponse,
+  MergeHistoryRequest,
+  type MergeHistoryResponse,
 } from '@quire/proto/wiki/content/v1/archive';
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
-
-/** kit's call options (as index.ts's CallOpts, spelled out so this module does not import index.ts back). */
-type CallOpts = Parameters<typeof unary>[3];
+import type { CallOpts } from './call-options.js';
 
 export class ArchiveClient {
   constructor(private readonly c: ArchiveServiceClient) {}
@@ -36,6 +36,10 @@ export class ArchiveClient {
   /** action=changecontentmodel: a revision in the new model with its log entry, in one transaction. */
   changeContentModel(req: DeepPartial<ChangeContentModelRequest>, o?: CallOpts): Promise<ChangeContentModelResponse> {
     return unary(this.c, this.c.changeContentModel, ChangeContentModelRequest.fromPartial(req), o);
+  }
+  /** action=mergehistory: the source's older revisions to the destination with the merge log entry, in one transaction. */
+  mergeHistory(req: DeepPartial<MergeHistoryRequest>, o?: CallOpts): Promise<MergeHistoryResponse> {
+    return unary(this.c, this.c.mergeHistory, MergeHistoryRequest.fromPartial(req), o);
   }
   close() {
     this.c.close();

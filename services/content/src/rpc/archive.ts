@@ -6,6 +6,7 @@ import {
   ArchiveOrder,
   type ArchivedRevision,
   type ChangeContentModelRequest,
+  type MergeHistoryRequest,
   type GetArchivedRevisionTitlesRequest,
   type GetArchivedRevisionTitlesResponse,
   type ListAllRevisionsRequest,
@@ -15,6 +16,7 @@ import {
 } from '@quire/proto/wiki/content/v1/archive';
 import { ArchiveDomain } from '../domain/archive.js';
 import { changeContentModel } from '../domain/content-model.js';
+import { mergeHistory } from '../domain/merge-history.js';
 import type { ArchiveSort, LiveRevisionRow } from '../store/archive.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -107,5 +109,6 @@ export function archiveHandlers(ctx: ContentContext) {
     },
 
     changeContentModel: (req: ChangeContentModelRequest) => changeContentModel({ db: ctx.db, codec: ctx.codec }, req),
+    mergeHistory: (req: MergeHistoryRequest) => mergeHistory({ db: ctx.db, codec: ctx.codec }, req),
   };
 }

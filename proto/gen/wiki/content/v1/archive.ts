@@ -189,6 +189,27 @@ export interface ChangeContentModelResponse {
   revId: number;
 }
 
+export interface MergeHistoryRequest {
+  /** Exactly one of from and from_id, and one of to and to_id. */
+  from: string;
+  fromId: number;
+  to: string;
+  toId: number;
+  /** ISO 8601: merge revisions up to this one; "" = all that precede the destination */
+  timestamp: string;
+  reason: string;
+  actor?: EditActor | undefined;
+}
+
+export interface MergeHistoryResponse {
+  /** prefixed text */
+  from: string;
+  to: string;
+  logId: number;
+  /** revisions moved */
+  revisions: number;
+}
+
 function createBaseArchiveCursor(): ArchiveCursor {
   return { ns: 0, dbkey: "", timestamp: "", revId: 0, arId: 0 };
 }
@@ -2046,6 +2067,302 @@ export const ChangeContentModelResponse: MessageFns<ChangeContentModelResponse> 
   },
 };
 
+function createBaseMergeHistoryRequest(): MergeHistoryRequest {
+  return { from: "", fromId: 0, to: "", toId: 0, timestamp: "", reason: "", actor: undefined };
+}
+
+export const MergeHistoryRequest: MessageFns<MergeHistoryRequest> = {
+  encode(message: MergeHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.fromId !== 0) {
+      writer.uint32(16).int64(message.fromId);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    if (message.toId !== 0) {
+      writer.uint32(32).int64(message.toId);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(42).string(message.timestamp);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fromId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.toId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeHistoryRequest {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      fromId: isSet(object.fromId)
+        ? globalThis.Number(object.fromId)
+        : isSet(object.from_id)
+        ? globalThis.Number(object.from_id)
+        : 0,
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      toId: isSet(object.toId)
+        ? globalThis.Number(object.toId)
+        : isSet(object.to_id)
+        ? globalThis.Number(object.to_id)
+        : 0,
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: MergeHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.fromId !== 0) {
+      obj.fromId = Math.round(message.fromId);
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.toId !== 0) {
+      obj.toId = Math.round(message.toId);
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeHistoryRequest>, I>>(base?: I): MergeHistoryRequest {
+    return MergeHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeHistoryRequest>, I>>(object: I): MergeHistoryRequest {
+    const message = createBaseMergeHistoryRequest();
+    message.from = object.from ?? "";
+    message.fromId = object.fromId ?? 0;
+    message.to = object.to ?? "";
+    message.toId = object.toId ?? 0;
+    message.timestamp = object.timestamp ?? "";
+    message.reason = object.reason ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMergeHistoryResponse(): MergeHistoryResponse {
+  return { from: "", to: "", logId: 0, revisions: 0 };
+}
+
+export const MergeHistoryResponse: MessageFns<MergeHistoryResponse> = {
+  encode(message: MergeHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.logId !== 0) {
+      writer.uint32(24).int64(message.logId);
+    }
+    if (message.revisions !== 0) {
+      writer.uint32(32).int32(message.revisions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.revisions = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeHistoryResponse {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+      revisions: isSet(object.revisions) ? globalThis.Number(object.revisions) : 0,
+    };
+  },
+
+  toJSON(message: MergeHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    if (message.revisions !== 0) {
+      obj.revisions = Math.round(message.revisions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeHistoryResponse>, I>>(base?: I): MergeHistoryResponse {
+    return MergeHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeHistoryResponse>, I>>(object: I): MergeHistoryResponse {
+    const message = createBaseMergeHistoryResponse();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.logId = object.logId ?? 0;
+    message.revisions = object.revisions ?? 0;
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -2098,6 +2415,20 @@ export const ArchiveServiceService = {
       Buffer.from(ChangeContentModelResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangeContentModelResponse => ChangeContentModelResponse.decode(value),
   },
+  /**
+   * action=mergehistory: moves the source's older revisions to the destination, with the merge/merge
+   * log entry (and the source's redirect revision when it is left empty), in one transaction.
+   */
+  mergeHistory: {
+    path: "/wiki.content.v1.ArchiveService/MergeHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MergeHistoryRequest): Buffer => Buffer.from(MergeHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MergeHistoryRequest => MergeHistoryRequest.decode(value),
+    responseSerialize: (value: MergeHistoryResponse): Buffer =>
+      Buffer.from(MergeHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MergeHistoryResponse => MergeHistoryResponse.decode(value),
+  },
 } as const;
 
 export interface ArchiveServiceServer extends UntypedServiceImplementation {
@@ -2109,6 +2440,11 @@ export interface ArchiveServiceServer extends UntypedServiceImplementation {
   getArchivedRevisionTitles: handleUnaryCall<GetArchivedRevisionTitlesRequest, GetArchivedRevisionTitlesResponse>;
   /** action=changecontentmodel: a revision in the new model and its contentmodel/change log entry, in one transaction. */
   changeContentModel: handleUnaryCall<ChangeContentModelRequest, ChangeContentModelResponse>;
+  /**
+   * action=mergehistory: moves the source's older revisions to the destination, with the merge/merge
+   * log entry (and the source's redirect revision when it is left empty), in one transaction.
+   */
+  mergeHistory: handleUnaryCall<MergeHistoryRequest, MergeHistoryResponse>;
 }
 
 export interface ArchiveServiceClient extends Client {
@@ -2175,6 +2511,25 @@ export interface ArchiveServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangeContentModelResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * action=mergehistory: moves the source's older revisions to the destination, with the merge/merge
+   * log entry (and the source's redirect revision when it is left empty), in one transaction.
+   */
+  mergeHistory(
+    request: MergeHistoryRequest,
+    callback: (error: ServiceError | null, response: MergeHistoryResponse) => void,
+  ): ClientUnaryCall;
+  mergeHistory(
+    request: MergeHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MergeHistoryResponse) => void,
+  ): ClientUnaryCall;
+  mergeHistory(
+    request: MergeHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MergeHistoryResponse) => void,
   ): ClientUnaryCall;
 }
 
