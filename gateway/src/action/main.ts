@@ -559,7 +559,9 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       await send(run, print(run, run.printer!, body, 200), false, {});
     } catch (e) {
       const err = toUsageError(e, run.requestId);
-      if (!isApiUsage(e)) deps.log.error({ err: e, requestId: run.requestId }, 'action API internal error');
+      // A service's refusal of the client's input (nosuchuser, invalidtitle, badcontinue…) is no fault of ours.
+      if (err.code.startsWith('internal_api_error')) deps.log.error({ err: e, requestId: run.requestId }, 'action API internal error');
+      else if (err.code === 'serviceunavailable') deps.log.warn({ err: e, requestId: run.requestId }, 'action API: a service is unavailable');
       const printer = errorPrinter(run);
       // ApiMain::substituteResultWithError: the partial result is dropped but the warnings are
       // kept; the error goes on top of them, then the requested fields follow.
