@@ -32,9 +32,12 @@ export type ParamValueOf<D extends ParamDecl> = D['type'] extends 'boolean'
 /** Booleans are always present (false when absent); required parameters and ones with a default too. */
 type AlwaysPresent<D extends ParamDecl> = D['type'] extends 'boolean' ? true : D extends { required: true } ? true : D extends { default: string | number | boolean } ? true : false;
 
-/** The validated parameters of a declaration, by unprefixed name. */
+/** One parameter's validated value; distributes over alternative declarations (a factory's `a ? declA : declB`). */
+type ValueFor<D> = D extends ParamDecl ? (AlwaysPresent<D> extends true ? ParamValueOf<D> : ParamValueOf<D> | undefined) : never;
+
+/** The validated parameters of a declaration, by unprefixed name (a conditionally declared one stays optional). */
 export type ParamsOf<P extends ParamDecls> = {
-  -readonly [K in keyof P]: AlwaysPresent<P[K]> extends true ? ParamValueOf<P[K]> : ParamValueOf<P[K]> | undefined;
+  -readonly [K in keyof P]: ValueFor<P[K]>;
 };
 
 /** The context `execute` gets for a parameter declaration (helpers of one module take it). */

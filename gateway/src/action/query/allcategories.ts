@@ -5,13 +5,14 @@
  */
 import { setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { titlePartKeyer } from './allpages.js';
-import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 const NS_CATEGORY = 14;
 
-async function fetchCategories(ctx: ActionContext) {
+async function fetchCategories(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
   const key = await titlePartKeyer(ctx, NS_CATEGORY);
   return ctx.deps.clients.lists.listAllCategories({
@@ -21,27 +22,29 @@ async function fetchCategories(ctx: ActionContext) {
     descending: p.dir === 'descending',
     ...(typeof p.min === 'number' ? { min: p.min } : {}),
     ...(typeof p.max === 'number' ? { max: p.max } : {}),
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
   });
 }
 
-export const allcategoriesModule: GeneratorModule = {
+const params = defineParams({
+  from: { type: 'string', help: 'The category to start enumerating from.' },
+  continue: CONTINUE_PARAM,
+  to: { type: 'string', help: 'The category to stop enumerating at.' },
+  prefix: { type: 'string', help: 'Search for all category titles that begin with this value.' },
+  dir: { ...DIR_PARAM, help: 'Direction to sort in.' },
+  min: { type: 'integer', help: 'Only return categories with at least this many members.' },
+  max: { type: 'integer', help: 'Only return categories with at most this many members.' },
+  limit: { ...LIMIT_PARAM, help: 'How many categories to return.' },
+  prop: { type: ['size', 'hidden'], multi: true, default: '', help: 'Which properties to get.' },
+});
+
+export const allcategoriesModule = defineGenerator({
   name: 'allcategories',
   group: 'list',
   prefix: 'ac',
   summary: 'Enumerate all categories.',
-  params: {
-    from: { type: 'string', help: 'The category to start enumerating from.' },
-    continue: CONTINUE_PARAM,
-    to: { type: 'string', help: 'The category to stop enumerating at.' },
-    prefix: { type: 'string', help: 'Search for all category titles that begin with this value.' },
-    dir: { ...DIR_PARAM, help: 'Direction to sort in.' },
-    min: { type: 'integer', help: 'Only return categories with at least this many members.' },
-    max: { type: 'integer', help: 'Only return categories with at most this many members.' },
-    limit: { ...LIMIT_PARAM, help: 'How many categories to return.' },
-    prop: { type: ['size', 'hidden'], multi: true, default: '', help: 'Which properties to get.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=allcategories&acprop=size': 'List categories with information on the number of pages in each.',
@@ -49,7 +52,7 @@ export const allcategoriesModule: GeneratorModule = {
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    const props = new Set(ctx.params.prop ?? []);
     const resp = await fetchCategories(ctx);
     run.data.allcategories = setIndexedTagName(
       resp.categories.map((c) => {
@@ -70,4 +73,4 @@ export const allcategoriesModule: GeneratorModule = {
     const nsName = namespaces.find((n) => n.id === NS_CATEGORY)?.name ?? 'Category';
     return { titles: resp.categories.map((c) => `${nsName}:${c.name}`) };
   },
-};
+});

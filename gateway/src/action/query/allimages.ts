@@ -1,12 +1,13 @@
 /* list=allimages (MediaWiki's ApiQueryAllImages): current file versions by name or by upload time. */
-import { ApiUsageError, setIndexedTagName, type ModuleDecl } from '../types.js';
+import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { fileInfoValues, IMAGEINFO_PROPS } from './imageinfo.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
 const key = (v: unknown) => (typeof v === 'string' && v !== '' ? (v[0]!.toUpperCase() + v.slice(1)).replace(/ /g, '_') : '');
 
-export const allimagesModule: ModuleDecl = {
+export const allimagesModule = defineModule({
   name: 'allimages',
   group: 'list',
   prefix: 'ai',
@@ -37,7 +38,7 @@ export const allimagesModule: ModuleDecl = {
     const run = queryRunOf(query);
     const p = ctx.params;
     const sort = p.sort === 'timestamp' ? 'timestamp' : 'name';
-    const dir = p.dir as string;
+    const dir = p.dir;
     // ApiQueryAllImages: ascending/descending go with name, newer/older with timestamp.
     if (sort === 'name' && (dir === 'newer' || dir === 'older')) throw new ApiUsageError('badparams', 'Parameter "aidir" must be "ascending" or "descending" when sorting by name.');
     if (sort === 'timestamp' && (p.from !== undefined || p.to !== undefined || p.prefix !== undefined)) {
@@ -47,7 +48,7 @@ export const allimagesModule: ModuleDecl = {
       throw new ApiUsageError('badparams', 'Parameters "aistart", "aiend" and "aiuser" can only be used when sorting by timestamp.');
     }
     const descending = dir === 'descending' || dir === 'older';
-    const props = new Set((p.prop as string[] | undefined) ?? ['timestamp', 'url']);
+    const props = new Set(p.prop ?? ['timestamp', 'url']);
     const resp = await ctx.deps.clients.content.listFiles({
       sort,
       descending,
@@ -56,13 +57,13 @@ export const allimagesModule: ModuleDecl = {
       prefix: key(p.prefix),
       start: typeof p.start === 'string' ? toIso(p.start) : '',
       end: typeof p.end === 'string' ? toIso(p.end) : '',
-      minSize: typeof p.minsize === 'number' ? p.minsize : undefined,
-      maxSize: typeof p.maxsize === 'number' ? p.maxsize : undefined,
-      sha1: typeof p.sha1 === 'string' ? p.sha1 : '',
-      mime: (p.mime as string[] | undefined) ?? [],
-      user: typeof p.user === 'string' ? p.user : '',
-      limit: p.limit as number,
-      continue: typeof p.continue === 'string' ? p.continue : '',
+      minSize: p.minsize,
+      maxSize: p.maxsize,
+      sha1: p.sha1 ?? '',
+      mime: p.mime ?? [],
+      user: p.user ?? '',
+      limit: p.limit,
+      continue: p.continue ?? '',
     });
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.files.map((v) => ({ title: v.title, comment: v.comment }))) : [];
     run.data.allimages = setIndexedTagName(
@@ -71,4 +72,4 @@ export const allimagesModule: ModuleDecl = {
     );
     if (resp.continueFrom) run.continuation.addContinueParam('allimages', 'aicontinue', resp.continueFrom);
   },
-};
+});

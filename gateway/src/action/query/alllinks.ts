@@ -5,9 +5,10 @@
  * distinct targets with `unique`); generators of the linking pages, or of the targets when unique.
  */
 import { AllLinksTable } from '@quire/proto/wiki/content/v1/lists';
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { defineParam, defineParams, type ParamsOf } from '../define.js';
 import { titlePartKeyer } from './allpages.js';
-import type { GeneratorModule } from './generator.js';
+import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
 
@@ -28,15 +29,30 @@ interface AllLinksKind {
   what: string;
 }
 
-async function fetchLinks(ctx: ActionContext, kind: AllLinksKind) {
+function allLinksParams(kind: AllLinksKind) {
+  return defineParams({
+    continue: CONTINUE_PARAM,
+    from: { type: 'string', help: `The title of the ${kind.what} to start enumerating from.` },
+    to: { type: 'string', help: `The title of the ${kind.what} to stop enumerating at.` },
+    prefix: { type: 'string', help: `Search for all ${kind.what} titles that begin with this value.` },
+    unique: { type: 'boolean', default: false, help: `Only show distinct ${kind.what} titles. Cannot be used with ${kind.prefix}prop=ids. When used as a generator, yields target pages instead of source pages.` },
+    prop: { type: ['ids', 'title', ...kind.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
+    // allfileusages has none (always File).
+    ...(kind.hasNamespace ? { namespace: defineParam({ type: 'namespace', default: kind.namespace, help: 'The namespace to enumerate.' }) } : {}),
+    limit: { ...LIMIT_PARAM, help: 'How many total items to return.' },
+    dir: DIR_PARAM,
+  });
+}
+
+async function fetchLinks(ctx: ActionContext<ParamsOf<ReturnType<typeof allLinksParams>>>, kind: AllLinksKind) {
   const p = ctx.params;
-  const props = new Set(p.prop as string[]);
-  const unique = p.unique === true;
+  const props = new Set<string>(p.prop);
+  const unique = p.unique;
   if (unique) {
     const clash = ['ids', ...kind.extraProps].filter((v) => props.has(v));
     if (clash.length) throw new ApiUsageError('invalidparammix', `The "${kind.prefix}prop=${clash.join('|')}" parameter cannot be used with "${kind.prefix}unique".`);
   }
-  const ns = kind.hasNamespace ? ((p.namespace as number | undefined) ?? kind.namespace) : kind.namespace;
+  const ns = kind.hasNamespace ? (p.namespace ?? kind.namespace) : kind.namespace;
   const key = await titlePartKeyer(ctx, ns);
   return ctx.deps.clients.lists.listAllLinks({
     table: kind.table,
@@ -46,29 +62,18 @@ async function fetchLinks(ctx: ActionContext, kind: AllLinksKind) {
     prefix: key(p.prefix) ?? '',
     unique,
     descending: p.dir === 'descending',
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
   });
 }
 
 function allLinksModule(kind: AllLinksKind): GeneratorModule {
-  const params: Record<string, ParamDecl> = {
-    continue: CONTINUE_PARAM,
-    from: { type: 'string', help: `The title of the ${kind.what} to start enumerating from.` },
-    to: { type: 'string', help: `The title of the ${kind.what} to stop enumerating at.` },
-    prefix: { type: 'string', help: `Search for all ${kind.what} titles that begin with this value.` },
-    unique: { type: 'boolean', default: false, help: `Only show distinct ${kind.what} titles. Cannot be used with ${kind.prefix}prop=ids. When used as a generator, yields target pages instead of source pages.` },
-    prop: { type: ['ids', 'title', ...kind.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
-    ...(kind.hasNamespace ? { namespace: { type: 'namespace', default: kind.namespace, help: 'The namespace to enumerate.' } satisfies ParamDecl } : {}),
-    limit: { ...LIMIT_PARAM, help: 'How many total items to return.' },
-    dir: DIR_PARAM,
-  };
-  return {
+  return defineGenerator({
     name: kind.name,
     group: 'list',
     prefix: kind.prefix,
     summary: kind.summary,
-    params,
+    params: allLinksParams(kind),
     flags: { generator: true },
     examples: {
       [`action=query&list=${kind.name}&${kind.prefix}unique=&${kind.prefix}from=B`]: `List unique ${kind.what} titles, starting at B.`,
@@ -77,7 +82,7 @@ function allLinksModule(kind: AllLinksKind): GeneratorModule {
     },
     async execute(ctx, query) {
       const run = queryRunOf(query);
-      const props = new Set(ctx.params.prop as string[]);
+      const props = new Set<string>(ctx.params.prop);
       const resp = await fetchLinks(ctx, kind);
       run.data[kind.name] = setIndexedTagName(
         resp.links.map((l): ResultObject => {
@@ -95,10 +100,10 @@ function allLinksModule(kind: AllLinksKind): GeneratorModule {
     async generate(ctx, run: QueryRun) {
       const resp = await fetchLinks(ctx, kind);
       setContinue(ctx, run, `${kind.prefix}continue`, resp.continue, true);
-      if (ctx.params.unique === true) return { titles: resp.links.map((l) => l.title) };
+      if (ctx.params.unique) return { titles: resp.links.map((l) => l.title) };
       return resp.links.map((l) => l.fromPageId);
     },
-  };
+  });
 }
 
 export const alllinksModule = allLinksModule({

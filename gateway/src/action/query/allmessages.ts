@@ -6,8 +6,9 @@
  */
 import { allMessageKeys, compareBytes, englishMessage, fixMessageWhitespace, isValidLanguageCode, replaceMessageParams } from '../../i18n/messages.js';
 import { message, MessageUsageError } from '../errors.js';
-import { setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { modulePath, queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 const NS_MEDIAWIKI = 8;
 /** The content language: its override pages have no /<lang> suffix. */
@@ -79,7 +80,7 @@ async function checkTitle(ctx: ActionContext, title: string): Promise<void> {
   if (r.invalid.length > 0) throw bad();
 }
 
-export const allmessagesModule: ModuleDecl = {
+export const allmessagesModule = defineModule({
   name: 'allmessages',
   group: 'meta',
   prefix: 'am',
@@ -107,24 +108,24 @@ export const allmessagesModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const requestedLang = p.lang as string | undefined;
+    const requestedLang = p.lang;
     if (requestedLang !== undefined && !isValidLanguageCode(requestedLang)) {
       throw moduleError(ctx, 'invalidlang', 'apierror-invalidlang', [`${ctx.module.prefix}lang`]);
     }
     // getCacheMode: the user's language (no amlang) or parser options make it per user.
-    ctx.setCacheMode(requestedLang === undefined || p.enableparser === true ? 'anon-public-user-private' : 'public');
+    ctx.setCacheMode(requestedLang === undefined || p.enableparser ? 'anon-public-user-private' : 'public');
     // uselang/amlang: only English texts exist, but the language's own override pages count.
     const lang = (requestedLang ?? ctx.raw.get('uselang') ?? CONTENT_LANGUAGE).toLowerCase();
     const langCode = lang === 'user' || lang === 'content' || !isValidLanguageCode(lang) ? CONTENT_LANGUAGE : lang;
-    const title = (p.title as string | undefined) ?? 'API';
-    if (p.enableparser === true && p.title !== undefined) await checkTitle(ctx, title);
+    const title = p.title ?? 'API';
+    if (p.enableparser && p.title !== undefined) await checkTitle(ctx, title);
 
     const pages = await mediaWikiPageKeys(ctx);
-    const requested = p.messages as string[];
+    const requested = p.messages;
     let targets: string[];
     if (requested.includes('*')) {
       const names = new Set(allMessageKeys());
-      if (p.includelocal === true) {
+      if (p.includelocal) {
         // MessageCache::getAllMessageKeys: the content language's override pages, lcfirst.
         for (const key of pages.keys()) if (!key.includes('/')) names.add(key[0]!.toLowerCase() + key.slice(1));
       }
@@ -132,21 +133,21 @@ export const allmessagesModule: ModuleDecl = {
     } else {
       targets = requested;
     }
-    const prefix = p.prefix as string | undefined;
+    const prefix = p.prefix;
     if (prefix !== undefined) {
       // The (sorted) list holds the prefixed names in one clump.
       const start = targets.findIndex((m) => m.startsWith(prefix));
       const end = start < 0 ? -1 : targets.findIndex((m, i) => i > start && !m.startsWith(prefix));
       targets = start < 0 ? [] : targets.slice(start, end < 0 ? undefined : end);
     }
-    const filter = p.filter as string | undefined;
+    const filter = p.filter;
     if (filter !== undefined) targets = targets.filter((m) => m.includes(filter));
 
-    const customised = p.customised as string;
-    const args = (p.args as string[] | undefined) ?? [];
-    const from = p.from as string | undefined;
-    const to = p.to as string | undefined;
-    const withDefault = ((p.prop as string[] | undefined) ?? []).includes('default');
+    const customised = p.customised;
+    const args = p.args ?? [];
+    const from = p.from;
+    const to = p.to;
+    const withDefault = (p.prop ?? []).includes('default');
 
     type Entry = { item: ResultObject; pageId?: number; fallback?: string };
     const entries: Entry[] = [];
@@ -175,7 +176,7 @@ export const allmessagesModule: ModuleDecl = {
       if (raw === undefined) e.item.missing = true;
       else texts.set(e.item.name as string, replaceMessageParams(raw, args));
     }
-    if (p.enableparser === true) await transformMessages(ctx, texts, title);
+    if (p.enableparser) await transformMessages(ctx, texts, title);
 
     const list: ResultObject[] = [];
     for (const e of entries) {
@@ -192,4 +193,4 @@ export const allmessagesModule: ModuleDecl = {
     }
     run.data.allmessages = setIndexedTagName(list, 'message');
   },
-};
+});

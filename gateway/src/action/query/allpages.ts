@@ -4,8 +4,9 @@
  */
 import { RedirectFilter } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 const REDIRECT_FILTERS = { all: RedirectFilter.REDIRECT_FILTER_ALL, redirects: RedirectFilter.REDIRECT_FILTER_REDIRECTS, nonredirects: RedirectFilter.REDIRECT_FILTER_NONREDIRECTS } as const;
 
@@ -33,15 +34,15 @@ const CASCADE_FILTERS = { all: 0, cascading: 1, noncascading: 2 } as const;
 const EXPIRY_FILTERS = { all: 0, indefinite: 1, definite: 2 } as const;
 const LANGLINK_FILTERS = { all: 0, withlanglinks: 1, withoutlanglinks: 2 } as const;
 
-async function listPages(ctx: ActionContext): Promise<{ pages: ListedPage[]; continueFrom: string }> {
+async function listPages(ctx: ContextOf<typeof params>): Promise<{ pages: ListedPage[]; continueFrom: string }> {
   const p = ctx.params;
-  const ns = (p.namespace as number | undefined) ?? 0;
+  const ns = p.namespace ?? 0;
   const key = await titlePartKeyer(ctx, ns);
   const descending = p.dir === 'descending';
   // apcontinue replaces apfrom (ApiQueryAllPages: `$params['continue'] ?? $params['from']`).
-  const cont = p.continue as string | undefined;
+  const cont = p.continue;
   const from = cont !== undefined ? cont : key(p.from);
-  const limit = p.limit as number;
+  const limit = p.limit;
   const common = {
     namespace: ns,
     from: from ?? '',
@@ -53,7 +54,7 @@ async function listPages(ctx: ActionContext): Promise<{ pages: ListedPage[]; con
     descending,
     limit,
   };
-  const types = (p.prtype as string[] | undefined) ?? [];
+  const types = p.prtype ?? [];
   const expiry = EXPIRY_FILTERS[(p.prexpiry as keyof typeof EXPIRY_FILTERS | undefined) ?? 'all'];
   if (!types.length && !expiry && p.prlevel !== undefined) {
     throw new ApiUsageError('invalidparammix', 'The "prlevel" parameter may only be used with "prtype".');
@@ -64,7 +65,7 @@ async function listPages(ctx: ActionContext): Promise<{ pages: ListedPage[]; con
     return ctx.deps.clients.lists.listFilteredPages({
       ...common,
       protectionTypes: types,
-      protectionLevels: types.length ? ((p.prlevel as string[] | undefined) ?? []).filter((l) => l !== '' && l !== '*') : [],
+      protectionLevels: types.length ? (p.prlevel ?? []).filter((l) => l !== '') : [],
       cascadeFilter: types.length ? CASCADE_FILTERS[(p.prfiltercascade as keyof typeof CASCADE_FILTERS | undefined) ?? 'all'] : 0,
       expiryFilter: expiry,
       langlinksFilter: langlinks,
@@ -73,32 +74,34 @@ async function listPages(ctx: ActionContext): Promise<{ pages: ListedPage[]; con
   return ctx.deps.clients.content.listPages(common);
 }
 
-export const allpagesModule: GeneratorModule = {
+const params = defineParams({
+  from: { type: 'string', help: 'The page title to start enumerating from.' },
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  to: { type: 'string', help: 'The page title to stop enumerating at.' },
+  prefix: { type: 'string', help: 'Search for all page titles that begin with this value.' },
+  namespace: { type: 'namespace', default: 0, help: 'The namespace to enumerate.' },
+  filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'Which pages to list.' },
+  minsize: { type: 'integer', help: 'Limit to pages with at least this many bytes.' },
+  maxsize: { type: 'integer', help: 'Limit to pages with at most this many bytes.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
+  dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+  prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only.' },
+  prlevel: { type: ['', 'autoconfirmed', 'sysop'], multi: true, help: 'Filter protections based on protection level (must be used with apprtype= parameter).' },
+  prfiltercascade: { type: ['cascading', 'noncascading', 'all'], default: 'all', help: 'Filter protections based on cascadingness (ignored when apprtype isn\'t set).' },
+  filterlanglinks: {
+    type: ['withlanglinks', 'withoutlanglinks', 'all'],
+    default: 'all',
+    help: 'Filter based on whether a page has langlinks. Note that this may not consider langlinks added by extensions.',
+  },
+  prexpiry: { type: ['indefinite', 'definite', 'all'], default: 'all', help: 'Which protection expiry to filter the page on.' },
+});
+
+export const allpagesModule = defineGenerator({
   name: 'allpages',
   group: 'list',
   prefix: 'ap',
   summary: 'Enumerate all pages sequentially in a given namespace.',
-  params: {
-    from: { type: 'string', help: 'The page title to start enumerating from.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    to: { type: 'string', help: 'The page title to stop enumerating at.' },
-    prefix: { type: 'string', help: 'Search for all page titles that begin with this value.' },
-    namespace: { type: 'namespace', default: 0, help: 'The namespace to enumerate.' },
-    filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'Which pages to list.' },
-    minsize: { type: 'integer', help: 'Limit to pages with at least this many bytes.' },
-    maxsize: { type: 'integer', help: 'Limit to pages with at most this many bytes.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
-    prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only.' },
-    prlevel: { type: ['', 'autoconfirmed', 'sysop'], multi: true, help: 'Filter protections based on protection level (must be used with apprtype= parameter).' },
-    prfiltercascade: { type: ['cascading', 'noncascading', 'all'], default: 'all', help: 'Filter protections based on cascadingness (ignored when apprtype isn\'t set).' },
-    filterlanglinks: {
-      type: ['withlanglinks', 'withoutlanglinks', 'all'],
-      default: 'all',
-      help: 'Filter based on whether a page has langlinks. Note that this may not consider langlinks added by extensions.',
-    },
-    prexpiry: { type: ['indefinite', 'definite', 'all'], default: 'all', help: 'Which protection expiry to filter the page on.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=allpages&apfrom=B': 'Show a list of pages starting at the letter B.',
@@ -125,4 +128,4 @@ export const allpagesModule: GeneratorModule = {
     if (resp.continueFrom) run.continuation.addGeneratorContinueParam('gapcontinue', resp.continueFrom);
     return resp.pages.map((pg) => pg.id);
   },
-};
+});

@@ -6,7 +6,6 @@
 import { setIndexedTagName, type ActionContext } from '../types.js';
 import { mwTimestamp } from './encoding.js';
 import { groupByTitle } from './deletedrevisions.js';
-import type { GeneratorModule } from './generator.js';
 import {
   continueParts,
   continueTimestamp,
@@ -20,24 +19,26 @@ import {
 } from './revisions-base.js';
 import { queryRunOf } from './run.js';
 import type { PagedRevision } from '@quire/proto/wiki/content/v1/archive';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
 
 /** Up to `limit` revisions and the continuation of the row after them. */
-async function listRevisions(ctx: ActionContext, limit: number, withContent: boolean): Promise<{ rows: PagedRevision[]; next?: string; first?: string }> {
+async function listRevisions(ctx: ContextOf<typeof params>, limit: number, withContent: boolean): Promise<{ rows: PagedRevision[]; next?: string; first?: string }> {
   requireOneUserFilter(ctx);
   const p = ctx.params;
-  const namespaces = p.namespace as number[] | undefined;
-  const cont = p.continue as string | undefined;
+  const namespaces = p.namespace;
+  const cont = p.continue;
   const cursor = cont !== undefined ? continueParts(cont, 2, [1]) : undefined;
   const resp = await ctx.deps.clients.archive.listAllRevisions({
     allNamespaces: namespaces === undefined,
     namespaces: namespaces ?? [],
-    startTimestamp: isoFromMw(p.start as string | undefined) ?? '',
-    endTimestamp: isoFromMw(p.end as string | undefined) ?? '',
+    startTimestamp: isoFromMw(p.start) ?? '',
+    endTimestamp: isoFromMw(p.end) ?? '',
     dirNewer: p.dir === 'newer',
-    user: (p.user as string | undefined) ?? '',
-    excludeUser: (p.excludeuser as string | undefined) ?? '',
+    user: p.user ?? '',
+    excludeUser: p.excludeuser ?? '',
     hiddenUserMask: hiddenUserMask(ctx),
     ...(cursor ? { cursorTimestamp: continueTimestamp(cursor[0]!), cursorRevId: Number(cursor[1]) } : {}),
     limit: limit + 1,
@@ -52,20 +53,22 @@ async function listRevisions(ctx: ActionContext, limit: number, withContent: boo
   };
 }
 
-export const allrevisionsModule: GeneratorModule = {
+const params = defineParams({
+  ...REVISION_BASE_PARAMS,
+  user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
+  namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
+  ...DIRECTION_PARAMS,
+  excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user." },
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  generatetitles: { type: 'boolean', default: false, help: 'When being used as a generator, generate titles rather than revision IDs.' },
+});
+
+export const allrevisionsModule = defineGenerator({
   name: 'allrevisions',
   group: 'list',
   prefix: 'arv',
   summary: 'List all revisions.',
-  params: {
-    ...REVISION_BASE_PARAMS,
-    user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
-    ...DIRECTION_PARAMS,
-    excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user." },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    generatetitles: { type: 'boolean', default: false, help: 'When being used as a generator, generate titles rather than revision IDs.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=allrevisions&arvuser=Example&arvlimit=50': 'List the last 50 contributions by user Example.',
@@ -86,12 +89,12 @@ export const allrevisionsModule: GeneratorModule = {
   },
   /** Revision ids (or, with generatetitles, the pages of those revisions); the limit is garvlimit or 10, as MediaWiki. */
   async generate(ctx, run) {
-    const limit = (ctx.params.limit as number | undefined) ?? 10;
+    const limit = ctx.params.limit ?? 10;
     const { rows, next, first } = await listRevisions(ctx, limit, false);
     // The list of all revisions grows at its start: the current batch is a non-continue parameter.
     if (first) run.continuation.addGeneratorNonContinueParam('garvcontinue', first);
     if (next) run.continuation.addGeneratorContinueParam('garvcontinue', next);
-    if (ctx.params.generatetitles === true) return [...new Set(rows.map((r) => r.revision!.pageId))];
+    if (ctx.params.generatetitles) return [...new Set(rows.map((r) => r.revision!.pageId))];
     return { revIds: rows.map((r) => r.revision!.id) };
   },
-};
+});

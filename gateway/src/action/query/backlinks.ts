@@ -5,8 +5,9 @@
  * pages.
  */
 import { LinkTable, RedirectFilter, type LinkingPage, type ListBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
+import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { defineParams, type ParamsOf } from '../define.js';
+import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, setContinue } from './linktables.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 
@@ -20,10 +21,30 @@ interface BacklinksKind {
 
 const REDIRECT_FILTERS = { all: RedirectFilter.REDIRECT_FILTER_ALL, redirects: RedirectFilter.REDIRECT_FILTER_REDIRECTS, nonredirects: RedirectFilter.REDIRECT_FILTER_NONREDIRECTS } as const;
 
+function backlinksParams(prefix: BacklinksKind['prefix']) {
+  return defineParams({
+    title: { type: 'string', help: `Title to search. Cannot be used together with ${prefix}pageid.` },
+    pageid: { type: 'integer', help: `Page ID to search. Cannot be used together with ${prefix}title.` },
+    continue: CONTINUE_PARAM,
+    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
+    dir: DIR_PARAM,
+    filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
+    // Halved again when the module runs if `redirect` is set.
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return. If bl/iuredirect is enabled, the limit applies to each level separately.' },
+  });
+}
+
+const REDIRECT_PARAM = defineParams({
+  redirect: { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' },
+});
+
+/** The parameters as run() reads them: list=embeddedin has no `redirect`. */
+type BacklinksContext = ActionContext<ParamsOf<ReturnType<typeof backlinksParams>> & Partial<ParamsOf<typeof REDIRECT_PARAM>>>;
+
 /** ApiBase::LIMIT_BIG1/2, halved when redirects are followed (each page may bring its redirlinks). */
-function effectiveLimit(ctx: ActionContext, kind: BacklinksKind): number {
+function effectiveLimit(ctx: BacklinksContext, kind: BacklinksKind): number {
   const p = ctx.params;
-  const follow = p.redirect === true;
+  const follow = p.redirect;
   const [userMax, botMax] = follow ? [250, 2500] : [500, 5000];
   const max = ctx.highLimits ? botMax : userMax;
   if (ctx.raw.get(`${ctx.module.prefix}limit`) === 'max') {
@@ -31,7 +52,7 @@ function effectiveLimit(ctx: ActionContext, kind: BacklinksKind): number {
     limits[kind.name] = max;
     return max;
   }
-  const requested = p.limit as number;
+  const requested = p.limit;
   if (requested > max) {
     ctx.addWarning(modulePath(ctx.module), {
       code: 'integeroutofrange',
@@ -43,21 +64,21 @@ function effectiveLimit(ctx: ActionContext, kind: BacklinksKind): number {
   return requested;
 }
 
-async function run(ctx: ActionContext, query: QueryRun, kind: BacklinksKind, generator: boolean): Promise<ListBacklinksResponse> {
+async function run(ctx: BacklinksContext, query: QueryRun, kind: BacklinksKind, generator: boolean): Promise<ListBacklinksResponse> {
   const p = ctx.params;
   const prefix = ctx.module.prefix;
-  const title = p.title as string | undefined;
-  const pageId = p.pageid as number | undefined;
+  const title = p.title;
+  const pageId = p.pageid;
   if (title === undefined && pageId === undefined) throw new ApiUsageError('missingparam', `One of the parameters "${prefix}title" and "${prefix}pageid" is required.`);
   if (title !== undefined && pageId !== undefined) throw new ApiUsageError('invalidparammix', `The parameters "${prefix}title" and "${prefix}pageid" can not be used together.`);
   const resp = await ctx.deps.clients.content.listBacklinks({
     table: kind.table,
     title: title ?? '',
     pageId: pageId ?? 0,
-    namespaces: (p.namespace as number[] | undefined) ?? [],
-    filterRedirects: REDIRECT_FILTERS[(p.filterredir as keyof typeof REDIRECT_FILTERS | undefined) ?? 'all'],
-    redirect: p.redirect === true,
-    continue: (p.continue as string | undefined) ?? '',
+    namespaces: p.namespace ?? [],
+    filterRedirects: REDIRECT_FILTERS[p.filterredir],
+    redirect: p.redirect ?? false,
+    continue: p.continue ?? '',
     descending: p.dir === 'descending',
     limit: effectiveLimit(ctx, kind),
   });
@@ -73,23 +94,13 @@ function entry(page: LinkingPage, tag: string): ResultObject {
 }
 
 function backlinksModule(kind: BacklinksKind): GeneratorModule {
-  const params: Record<string, ParamDecl> = {
-    title: { type: 'string', help: `Title to search. Cannot be used together with ${kind.prefix}pageid.` },
-    pageid: { type: 'integer', help: `Page ID to search. Cannot be used together with ${kind.prefix}title.` },
-    continue: CONTINUE_PARAM,
-    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
-    dir: DIR_PARAM,
-    filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
-    // Halved again when the module runs if `redirect` is set.
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return. If bl/iuredirect is enabled, the limit applies to each level separately.' },
-  };
-  if (kind.name !== 'embeddedin') params.redirect = { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' };
-  return {
+  const base = backlinksParams(kind.prefix);
+  return defineGenerator({
     name: kind.name,
     group: 'list',
     prefix: kind.prefix,
     summary: kind.summary,
-    params,
+    params: kind.name === 'embeddedin' ? base : { ...base, ...REDIRECT_PARAM },
     flags: { generator: true },
     examples: { [kind.example]: `Show the pages of ${kind.name}.` },
     async execute(ctx, query) {
@@ -105,7 +116,7 @@ function backlinksModule(kind: BacklinksKind): GeneratorModule {
       // ApiPageSet::processDbRow for both queries: the linking pages, then those linking through redirects.
       return [...resp.pages.map((pg) => pg.id), ...resp.pages.flatMap((pg) => pg.redirlinks.map((r) => r.id))];
     },
-  };
+  });
 }
 
 export const backlinksListModule = backlinksModule({

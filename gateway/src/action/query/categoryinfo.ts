@@ -3,13 +3,13 @@
  * page set (existing category pages, and missing ones that have members), and whether they are
  * hidden.
  */
-import type { ModuleDecl } from '../types.js';
 import { CONTINUE_PARAM } from './linktables.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 const NS_CATEGORY = 14;
 
-export const categoryinfoModule: ModuleDecl = {
+export const categoryinfoModule = defineModule({
   name: 'categoryinfo',
   group: 'prop',
   prefix: 'ci',
@@ -21,7 +21,7 @@ export const categoryinfoModule: ModuleDecl = {
   },
   async execute(ctx, query) {
     const q = queryRunOf(query);
-    const cont = ctx.params.continue as string | undefined;
+    const cont = ctx.params.continue;
     const byName = new Map<string, number>();
     const add = (id: number, page: { ns: number; dbkey: string }) => {
       if (page.ns !== NS_CATEGORY) return;
@@ -38,4 +38,4 @@ export const categoryinfoModule: ModuleDecl = {
       if (entry) entry.categoryinfo = { size: c.size, pages: c.pages, files: c.files, subcats: c.subcats, hidden: c.hidden };
     }
   },
-};
+});

@@ -28,7 +28,7 @@ export function timeWindow(p: Params): { start: string; end: string; newer: bool
 }
 
 /** The props of a multi `prop` parameter as a set. */
-export const propsOf = (p: Params) => new Set((p.prop as string[] | undefined) ?? []);
+export const propsOf = (p: { prop?: readonly string[] | undefined }) => new Set<string>(p.prop ?? []);
 
 export const DIR_PARAM = {
   type: ['newer', 'older'],

@@ -8,7 +8,7 @@
  * `undelete`; revision-deleted fields are hidden per field.
  */
 import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '@quire/proto/wiki/content/v1/archive';
-import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ParamDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
 import { addPageSubItem } from './pageset.js';
@@ -28,16 +28,20 @@ import {
 import { sha1ToHex } from './revisions.js';
 import { modulePath, queryRunOf } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
+import { defineModule, defineParam, defineParams } from '../define.js';
 
 const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
 
-const USER_FILTER_PARAMS: Record<string, ParamDecl> = {
+const USER_FILTER_PARAMS = defineParams({
   user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
   excludeuser: { type: 'user', userTypes: USER_TYPES, help: 'Don\'t list revisions by this user.' },
-};
+});
 
-const TAG_PARAM: ParamDecl = { type: 'string', help: 'Only list revisions tagged with this tag.' };
-const CONTINUE_PARAM: ParamDecl = { type: 'string', help: 'When more results are available, use this to continue.' };
+const TAG_PARAM = defineParam({ type: 'string', help: 'Only list revisions tagged with this tag.' });
+const CONTINUE_PARAM = defineParam({ type: 'string', help: 'When more results are available, use this to continue.' });
+
+/** The filters every archive listing reads (list=deletedrevs has no tag filter in one of its modes). */
+type ArchiveFilterContext = ActionContext<{ dir?: string | undefined; user?: string | undefined; excludeuser?: string | undefined; tag?: string | undefined }>;
 
 /** The fields of a continuation as the content service takes them. */
 type Cursor = NonNullable<ListArchivedRevisionsRequest['cursor']>;
@@ -58,13 +62,13 @@ const titleContinue = (r: ArchivedRevision) => `${r.ns}|${r.dbkey}|${mwTimestamp
 const timestampContinue = (r: ArchivedRevision) => `${mwTimestamp(r.revision!.timestamp)}|${r.arId}`;
 
 /** The user/excludeuser/tag/direction fields every archive listing passes on. */
-function filtersOf(ctx: ActionContext): Partial<ListArchivedRevisionsRequest> {
+function filtersOf(ctx: ArchiveFilterContext): Partial<ListArchivedRevisionsRequest> {
   const p = ctx.params;
   return {
     dirNewer: p.dir === 'newer',
-    user: (p.user as string | undefined) ?? '',
-    excludeUser: (p.excludeuser as string | undefined) ?? '',
-    tag: (p.tag as string | undefined) ?? '',
+    user: p.user ?? '',
+    excludeUser: p.excludeuser ?? '',
+    tag: p.tag ?? '',
     hiddenUserMask: hiddenUserMask(ctx),
   };
 }
@@ -76,7 +80,7 @@ async function listArchive(ctx: ActionContext, req: Partial<ListArchivedRevision
   return { rows: rows.slice(0, limit), ...(rows.length > limit ? { next: rows[limit] } : {}) };
 }
 
-export const deletedrevisionsModule: ModuleDecl = {
+export const deletedrevisionsModule = defineModule({
   name: 'deletedrevisions',
   group: 'prop',
   prefix: 'drv',
@@ -102,9 +106,9 @@ export const deletedrevisionsModule: ModuleDecl = {
     const base = parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
     const p = ctx.params;
-    const start = isoFromMw(p.start as string | undefined);
-    const end = isoFromMw(p.end as string | undefined);
-    const cont = p.continue as string | undefined;
+    const start = isoFromMw(p.start);
+    const end = isoFromMw(p.end);
+    const cont = p.continue;
     const { rows, next } = await listArchive(
       ctx,
       {
@@ -127,7 +131,7 @@ export const deletedrevisionsModule: ModuleDecl = {
       if (pageId !== undefined) addPageSubItem(run.pages, pageId, 'deletedrevisions', 'rev', infos[i]!);
     });
   },
-};
+});
 
 /**
  * The `[{pageid, revisions, ns, title}]` list of ApiQueryAllDeletedRevisions and
@@ -152,7 +156,7 @@ export async function groupByTitle(ctx: ActionContext, rows: { title: string; ns
   return setIndexedTagName(list, 'page');
 }
 
-export const alldeletedrevisionsModule: ModuleDecl = {
+export const alldeletedrevisionsModule = defineModule({
   name: 'alldeletedrevisions',
   group: 'list',
   prefix: 'adr',
@@ -178,7 +182,7 @@ export const alldeletedrevisionsModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const namespaces = p.namespace as number[] | undefined;
+    const namespaces = p.namespace;
     if (namespaces !== undefined && namespaces.length === 0) {
       run.data.alldeletedrevisions = setIndexedTagName([], 'page');
       return;
@@ -186,27 +190,27 @@ export const alldeletedrevisionsModule: ModuleDecl = {
     const byUser = p.user !== undefined;
     const prefix = ctx.module.prefix;
     if (byUser) {
-      for (const name of ['from', 'to', 'prefix', 'excludeuser']) {
+      for (const name of ['from', 'to', 'prefix', 'excludeuser'] as const) {
         if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter cannot be used with "${prefix}user".`);
       }
     } else {
-      for (const name of ['start', 'end']) {
+      for (const name of ['start', 'end'] as const) {
         if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter may only be used with "${prefix}user".`);
       }
     }
     const base = parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
-    const cont = p.continue as string | undefined;
+    const cont = p.continue;
     const { rows, next } = await listArchive(
       ctx,
       {
         allNamespaces: namespaces === undefined,
         namespaces: namespaces ?? [],
-        from: (p.from as string | undefined) ?? '',
-        to: (p.to as string | undefined) ?? '',
-        prefix: (p.prefix as string | undefined) ?? '',
-        startTimestamp: isoFromMw(p.start as string | undefined) ?? '',
-        endTimestamp: isoFromMw(p.end as string | undefined) ?? '',
+        from: p.from ?? '',
+        to: p.to ?? '',
+        prefix: p.prefix ?? '',
+        startTimestamp: isoFromMw(p.start) ?? '',
+        endTimestamp: isoFromMw(p.end) ?? '',
         ...filtersOf(ctx),
         order: byUser ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
         ...(cont !== undefined ? { cursor: byUser ? timestampCursor(cont) : titleCursor(cont) } : {}),
@@ -221,7 +225,7 @@ export const alldeletedrevisionsModule: ModuleDecl = {
       rows.map((r, i) => ({ title: r.title, ns: r.ns, info: infos[i]! })),
     );
   },
-};
+});
 
 /** RevisionRecord::DELETED_* bits. */
 const DELETED_TEXT = 1;
@@ -298,7 +302,7 @@ function deletedrevsInfo(r: ArchivedRevision, props: ReadonlySet<string>, rights
   return out;
 }
 
-export const deletedrevsModule: ModuleDecl = {
+export const deletedrevsModule = defineModule({
   name: 'deletedrevs',
   group: 'list',
   prefix: 'dr',
@@ -329,15 +333,15 @@ export const deletedrevsModule: ModuleDecl = {
     ctx.addWarning(modulePath(ctx.module), DEPRECATION);
     ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
     const p = ctx.params;
-    const props = new Set(p.prop as string[]);
+    const props = new Set(p.prop);
     const titles = [...run.pageSet.good.map((page) => page.title), ...run.pageSet.missing.map(({ page }) => page.title)];
     const mode = titles.length > 0 ? 'revs' : p.user !== undefined ? 'user' : 'all';
     if (mode !== 'all') {
-      for (const name of ['from', 'to', 'prefix']) {
+      for (const name of ['from', 'to', 'prefix'] as const) {
         if (p[name] !== undefined) throw new ApiUsageError('badparams', `The "${name}" parameter cannot be used in modes 1 or 2.`);
       }
     } else {
-      for (const name of ['start', 'end']) {
+      for (const name of ['start', 'end'] as const) {
         if (p[name] !== undefined) throw new ApiUsageError('badparams', `The "${name}" parameter cannot be used in mode 3.`);
       }
     }
@@ -346,23 +350,23 @@ export const deletedrevsModule: ModuleDecl = {
     if (withContent && !rights.includes('deletedtext') && !rights.includes('undelete')) {
       throw new ApiUsageError('permissiondenied', "You don't have permission to view content of deleted revisions.");
     }
-    const limit = contentAwareLimit(ctx, p.limit as number, withContent);
-    const cont = p.continue as string | undefined;
-    const ns = p.namespace as number;
+    const limit = contentAwareLimit(ctx, p.limit, withContent);
+    const cont = p.continue;
+    const ns = p.namespace;
     const { rows, next } = await listArchive(
       ctx,
       {
         ...(mode === 'revs' ? { titles, allNamespaces: true } : mode === 'user' ? { allNamespaces: true } : { namespaces: [ns] }),
-        from: (p.from as string | undefined) ?? '',
-        to: (p.to as string | undefined) ?? '',
-        prefix: (p.prefix as string | undefined) ?? '',
-        startTimestamp: isoFromMw(p.start as string | undefined) ?? '',
-        endTimestamp: isoFromMw(p.end as string | undefined) ?? '',
+        from: p.from ?? '',
+        to: p.to ?? '',
+        prefix: p.prefix ?? '',
+        startTimestamp: isoFromMw(p.start) ?? '',
+        endTimestamp: isoFromMw(p.end) ?? '',
         ...filtersOf(ctx),
         order: mode === 'user' ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
         ...(cont !== undefined ? { cursor: mode === 'user' ? timestampCursor(cont) : titleCursor(cont) } : {}),
         withContent,
-        uniqueTitles: mode === 'all' && p.unique === true,
+        uniqueTitles: mode === 'all' && p.unique,
       },
       limit,
     );
@@ -386,4 +390,4 @@ export const deletedrevsModule: ModuleDecl = {
     });
     run.data.deletedrevs = setIndexedTagName(list, 'page');
   },
-};
+});

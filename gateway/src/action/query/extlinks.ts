@@ -3,13 +3,14 @@
  * link order, continuing on the link key and id (and the page, with several pages).
  */
 import { LinkTable } from '@quire/proto/wiki/content/v1/content';
-import { setContentValue, type ModuleDecl } from '../types.js';
+import { setContentValue } from '../types.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, PROTOCOL_PARAM, pageSetLinks, protocolPrefix, setContinue } from './linktables.js';
 import { expandUrl } from './exturlusage.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
-export const extlinksModule: ModuleDecl = {
+export const extlinksModule = defineModule({
   name: 'extlinks',
   group: 'prop',
   prefix: 'el',
@@ -28,12 +29,12 @@ export const extlinksModule: ModuleDecl = {
   async execute(ctx, query) {
     const q = queryRunOf(query);
     const p = ctx.params;
-    const resp = await pageSetLinks(ctx, q, LinkTable.LINK_TABLE_EXTERNALLINKS, { protocol: protocolPrefix(p.protocol), query: (p.query as string | undefined) ?? '' });
+    const resp = await pageSetLinks(ctx, q, LinkTable.LINK_TABLE_EXTERNALLINKS, { protocol: protocolPrefix(p.protocol), query: p.query ?? '' });
     if (!resp) return;
     setContinue(ctx, q, 'elcontinue', resp.continue, false);
     for (const l of resp.links) {
-      const url = p.expandurl === true ? expandUrl(ctx, l.url) : l.url;
+      const url = p.expandurl ? expandUrl(ctx, l.url) : l.url;
       addPageSubItem(q.pages, l.fromPageId, 'extlinks', 'el', setContentValue({}, 'url', url));
     }
   },
-};
+});

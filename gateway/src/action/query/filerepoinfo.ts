@@ -3,14 +3,15 @@
  * one (no foreign repos), served under /w/images as MediaWiki's $wgUploadPath.
  */
 import { SCRIPT_PATH } from '../../config.js';
-import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** LocalRepo::getInfo() keys plus canUpload, sorted as getProps() does. */
 const PROPS = ['canUpload', 'displayname', 'favicon', 'initialCapital', 'local', 'name', 'rootUrl', 'scriptDirUrl', 'thumbUrl', 'url'] as const;
 const NS_FILE = 6;
 
-export const filerepoinfoModule: ModuleDecl = {
+export const filerepoinfoModule = defineModule({
   name: 'filerepoinfo',
   group: 'meta',
   prefix: 'fri',
@@ -22,7 +23,7 @@ export const filerepoinfoModule: ModuleDecl = {
   examples: { 'action=query&meta=filerepoinfo&friprop=name|displayname': 'Get information about file repositories.' },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = new Set(ctx.params.prop as string[]);
+    const props = new Set<string>(ctx.params.prop);
     const { config } = ctx.deps;
     const fileNs = (await ctx.deps.site.namespaces()).namespaces.find((n) => n.id === NS_FILE);
     const uploadPath = `${SCRIPT_PATH}/images`;
@@ -42,4 +43,4 @@ export const filerepoinfoModule: ModuleDecl = {
     const repo = setArrayType(Object.fromEntries(Object.entries(info).filter(([k]) => props.has(k))), 'assoc');
     run.data.repos = setArrayType(setIndexedTagName([repo], 'repo'), 'array');
   },
-};
+});

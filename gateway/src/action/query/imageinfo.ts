@@ -4,9 +4,10 @@
  */
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
-import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 export const IMAGEINFO_PROPS = [
   'timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime', 'mediatype',
@@ -67,7 +68,7 @@ export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, serve
   return vals;
 }
 
-export const imageinfoModule: ModuleDecl = {
+export const imageinfoModule = defineModule({
   name: 'imageinfo',
   group: 'prop',
   prefix: 'ii',
@@ -88,21 +89,21 @@ export const imageinfoModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const props = new Set((p.prop as string[] | undefined) ?? ['timestamp', 'user']);
+    const props = new Set(p.prop ?? ['timestamp', 'user']);
     const entries = [
       ...run.pageSet.good.map((pg) => ({ id: pg.id, page: pg })),
       ...run.pageSet.missing.map(({ id, page }) => ({ id, page })),
     ].filter((e) => e.page.ns === 6);
     if (entries.length === 0) return;
     // iicontinue: "<name>|<TS_MW>" — files before <name> are done; <name> continues at the time.
-    const cont = typeof p.continue === 'string' ? p.continue : undefined;
+    const cont = p.continue;
     const contName = cont?.slice(0, cont.indexOf('|'));
     const contTime = cont ? cont.slice(cont.indexOf('|') + 1) : undefined;
     const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
     const sorted = [...entries].sort((a, b) => (a.page.title < b.page.title ? -1 : 1));
     const resp = await ctx.deps.clients.content.getFileInfo({
       titles: sorted.map((e) => e.page.title),
-      limit: p.limit as number,
+      limit: p.limit,
       start: typeof p.start === 'string' ? toIso(p.start) : '',
       end: typeof p.end === 'string' ? toIso(p.end) : '',
     });
@@ -130,4 +131,4 @@ export const imageinfoModule: ModuleDecl = {
       }
     }
   },
-};
+});

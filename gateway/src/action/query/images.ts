@@ -4,28 +4,31 @@
  */
 import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
 import type { ActionContext } from '../types.js';
-import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
-async function run(ctx: ActionContext, query: QueryRun, generator: boolean): Promise<ListPageLinksResponse | undefined> {
-  const resp = await pageSetLinks(ctx, query, LinkTable.LINK_TABLE_IMAGELINKS, { targets: (ctx.params.images as string[] | undefined) ?? [] });
+async function run(ctx: ContextOf<typeof params>, query: QueryRun, generator: boolean): Promise<ListPageLinksResponse | undefined> {
+  const resp = await pageSetLinks(ctx, query, LinkTable.LINK_TABLE_IMAGELINKS, { targets: ctx.params.images ?? [] });
   if (resp) setContinue(ctx, query, 'imcontinue', resp.continue, generator);
   return resp;
 }
 
-export const imagesModule: GeneratorModule = {
+const params = defineParams({
+  limit: { ...LIMIT_PARAM, help: 'How many files to return.' },
+  continue: CONTINUE_PARAM,
+  images: { type: 'string', multi: true, help: 'Only list these files. Useful for checking whether a certain page has a certain file.' },
+  dir: DIR_PARAM,
+});
+
+export const imagesModule = defineGenerator({
   name: 'images',
   group: 'prop',
   prefix: 'im',
   summary: 'Returns all files contained on the given pages.',
-  params: {
-    limit: { ...LIMIT_PARAM, help: 'How many files to return.' },
-    continue: CONTINUE_PARAM,
-    images: { type: 'string', multi: true, help: 'Only list these files. Useful for checking whether a certain page has a certain file.' },
-    dir: DIR_PARAM,
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&prop=images&titles=Main%20Page': 'Get a list of files used in the Main Page.',
@@ -40,4 +43,4 @@ export const imagesModule: GeneratorModule = {
     const resp = await run(ctx, query, true);
     return { titles: (resp?.links ?? []).map((l) => l.title) };
   },
-};
+});

@@ -4,12 +4,13 @@
  * interwiki table (MediaWiki without the CLDR extension names languages in their own language).
  */
 import { LinkTable } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setContentValue, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setContentValue, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
-export const langlinksModule: ModuleDecl = {
+export const langlinksModule = defineModule({
   name: 'langlinks',
   group: 'prop',
   prefix: 'll',
@@ -32,9 +33,9 @@ export const langlinksModule: ModuleDecl = {
     const q = queryRunOf(query);
     const p = ctx.params;
     if (p.title !== undefined && p.lang === undefined) throw new ApiUsageError('invalidparammix', 'The "lltitle" parameter may only be used with "lllang".');
-    const props = new Set((p.prop as string[] | undefined) ?? []);
+    const props = new Set(p.prop ?? []);
     // The deprecated llurl means llprop=url.
-    if (p.url === true) props.add('url');
+    if (p.url) props.add('url');
     const resp = await pageSetLinks(ctx, q, LinkTable.LINK_TABLE_LANGLINKS, {
       ...(typeof p.lang === 'string' ? { lang: p.lang } : {}),
       ...(typeof p.title === 'string' ? { langTitle: p.title } : {}),
@@ -50,4 +51,4 @@ export const langlinksModule: ModuleDecl = {
       addPageSubItem(q.pages, l.fromPageId, 'langlinks', 'll', entry);
     }
   },
-};
+});

@@ -1,8 +1,9 @@
 /* meta=languageinfo (MediaWiki's ApiQueryLanguageinfo) over MediaWiki's language table. */
 import { languages } from '../../i18n/languages.js';
 import { message } from '../errors.js';
-import { setArrayType, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { modulePath, queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** siprop=languages (ApiQuerySiteinfo::appendLanguages): code, BCP-47 code and name (an autonym: no CLDR). */
 export function languagesInfo(): ResultObject[] {
@@ -14,7 +15,7 @@ export function languagesInfo(): ResultObject[] {
 
 const PROPS = ['code', 'bcp47', 'dir', 'autonym', 'name', 'fallbacks', 'variants'] as const;
 
-export const languageinfoModule: ModuleDecl = {
+export const languageinfoModule = defineModule({
   name: 'languageinfo',
   group: 'meta',
   prefix: 'li',
@@ -34,9 +35,9 @@ export const languageinfoModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     ctx.setCacheMode('public');
-    const props = new Set(ctx.params.prop as string[]);
+    const props = new Set(ctx.params.prop);
     const table = languages();
-    const selected = ctx.params.code as string[];
+    const selected = ctx.params.code;
     let codes: string[];
     if (selected.length === 1 && selected[0] === '*') {
       codes = [...table.keys()];
@@ -48,7 +49,7 @@ export const languageinfoModule: ModuleDecl = {
       }
     }
     // The whole table fits in one response: MediaWiki's time-boxed continuation never triggers.
-    const from = (ctx.params.continue as string | undefined) ?? codes[0] ?? '';
+    const from = ctx.params.continue ?? codes[0] ?? '';
     const out: ResultObject = {};
     for (const code of codes) {
       if (code < from) continue;
@@ -65,4 +66,4 @@ export const languageinfoModule: ModuleDecl = {
     }
     run.data.languageinfo = setArrayType(out, 'assoc');
   },
-};
+});

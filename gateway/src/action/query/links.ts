@@ -4,8 +4,9 @@
  * whose titles need not exist.
  */
 import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
-import type { ActionContext } from '../types.js';
-import type { GeneratorModule } from './generator.js';
+import type { ActionContext, Params } from '../types.js';
+import { defineParams, type ParamsOf } from '../define.js';
+import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
@@ -20,29 +21,36 @@ interface LinksKind {
   summary: string;
 }
 
-async function run(ctx: ActionContext, query: QueryRun, kind: LinksKind, generator: boolean): Promise<ListPageLinksResponse | undefined> {
+function linksParams(kind: LinksKind) {
+  return defineParams({
+    namespace: { type: 'namespace', multi: true, help: `Show ${kind.name} in these namespaces only.` },
+    limit: { ...LIMIT_PARAM, help: `How many ${kind.name} to return.` },
+    continue: CONTINUE_PARAM,
+    [kind.titlesParam]: { type: 'string', multi: true, help: `Only list ${kind.name} to these titles. Useful for checking whether a certain page links to a certain title.` },
+    dir: DIR_PARAM,
+  });
+}
+
+async function run(ctx: ActionContext<ParamsOf<ReturnType<typeof linksParams>>>, query: QueryRun, kind: LinksKind, generator: boolean): Promise<ListPageLinksResponse | undefined> {
   const p = ctx.params;
+  // The targets' parameter name depends on the kind (pltitles, tltemplates).
+  const all: Params = p;
+  const targets = all[kind.titlesParam];
   const resp = await pageSetLinks(ctx, query, kind.table, {
-    namespaces: (p.namespace as number[] | undefined) ?? [],
-    targets: (p[kind.titlesParam] as string[] | undefined) ?? [],
+    namespaces: p.namespace ?? [],
+    targets: Array.isArray(targets) ? targets.map(String) : [],
   });
   if (resp) setContinue(ctx, query, `${kind.prefix}continue`, resp.continue, generator);
   return resp;
 }
 
 function linksModule(kind: LinksKind): GeneratorModule {
-  return {
+  return defineGenerator({
     name: kind.name,
     group: 'prop',
     prefix: kind.prefix,
     summary: kind.summary,
-    params: {
-      namespace: { type: 'namespace', multi: true, help: `Show ${kind.name} in these namespaces only.` },
-      limit: { ...LIMIT_PARAM, help: `How many ${kind.name} to return.` },
-      continue: CONTINUE_PARAM,
-      [kind.titlesParam]: { type: 'string', multi: true, help: `Only list ${kind.name} to these titles. Useful for checking whether a certain page links to a certain title.` },
-      dir: DIR_PARAM,
-    },
+    params: linksParams(kind),
     flags: { generator: true },
     examples: {
       [`action=query&prop=${kind.name}&titles=Main%20Page`]: `Get ${kind.name} from the page Main Page.`,
@@ -57,7 +65,7 @@ function linksModule(kind: LinksKind): GeneratorModule {
       const resp = await run(ctx, query, kind, true);
       return { titles: (resp?.links ?? []).map((l) => l.title) };
     },
-  };
+  });
 }
 
 export const linksPropModule = linksModule({

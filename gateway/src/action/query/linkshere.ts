@@ -5,8 +5,9 @@
  * and special titles alike); generators of those pages.
  */
 import { LinkTable, RedirectFilter, type ListPageBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
+import { ApiUsageError, type ResultObject } from '../types.js';
+import { defineParams, type ContextOf } from '../define.js';
+import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
@@ -29,32 +30,9 @@ function targetsOf(query: QueryRun): Map<string, number> {
   ]);
 }
 
-async function run(ctx: ActionContext, query: QueryRun, kind: BacklinksPropKind, targets: Map<string, number>, generator: boolean): Promise<ListPageBacklinksResponse | undefined> {
-  const p = ctx.params;
-  const show = new Set((p.show as string[] | undefined) ?? []);
-  if ((show.has('redirect') && show.has('!redirect')) || (show.has('fragment') && show.has('!fragment'))) {
-    throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
-  }
-  const namespaces = p.namespace as number[] | undefined;
-  // An empty namespace list (e.g. only unknown namespaces) matches nothing.
-  if (!targets.size || (namespaces !== undefined && namespaces.length === 0)) return undefined;
-  const resp = await ctx.deps.clients.content.listPageBacklinks({
-    table: kind.table,
-    targets: [...targets.keys()],
-    namespaces: namespaces ?? [],
-    filterRedirects: show.has('redirect') ? RedirectFilter.REDIRECT_FILTER_REDIRECTS : show.has('!redirect') ? RedirectFilter.REDIRECT_FILTER_NONREDIRECTS : RedirectFilter.REDIRECT_FILTER_ALL,
-    continue: (p.continue as string | undefined) ?? '',
-    limit: p.limit as number,
-    fragmentFilter: show.has('fragment') ? 1 : show.has('!fragment') ? 2 : 0,
-  });
-  setContinue(ctx, query, `${kind.prefix}continue`, resp.continue, generator);
-  return resp;
-}
-
-function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
-  // prop=redirects lists only redirects, so it offers the fragment instead of the redirect flag.
-  const isRedirects = kind.name === 'redirects';
-  const params: Record<string, ParamDecl> = {
+/** The parameters of each kind (prop=redirects lists only redirects, so it offers the fragment instead of the redirect flag). */
+function backlinksPropParams(isRedirects: boolean) {
+  return defineParams({
     prop: isRedirects
       ? { type: ['pageid', 'title', 'fragment'], multi: true, default: 'pageid|title', help: 'Which properties to get.' }
       : { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
@@ -62,13 +40,38 @@ function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
     show: { type: isRedirects ? ['fragment', '!fragment'] : ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
     limit: { ...LIMIT_PARAM, help: 'How many to return.' },
     continue: CONTINUE_PARAM,
-  };
-  return {
+  });
+}
+
+async function run(ctx: ContextOf<ReturnType<typeof backlinksPropParams>>, query: QueryRun, kind: BacklinksPropKind, targets: Map<string, number>, generator: boolean): Promise<ListPageBacklinksResponse | undefined> {
+  const p = ctx.params;
+  const show = new Set<string>(p.show ?? []);
+  if ((show.has('redirect') && show.has('!redirect')) || (show.has('fragment') && show.has('!fragment'))) {
+    throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  }
+  const namespaces = p.namespace;
+  // An empty namespace list (e.g. only unknown namespaces) matches nothing.
+  if (!targets.size || (namespaces !== undefined && namespaces.length === 0)) return undefined;
+  const resp = await ctx.deps.clients.content.listPageBacklinks({
+    table: kind.table,
+    targets: [...targets.keys()],
+    namespaces: namespaces ?? [],
+    filterRedirects: show.has('redirect') ? RedirectFilter.REDIRECT_FILTER_REDIRECTS : show.has('!redirect') ? RedirectFilter.REDIRECT_FILTER_NONREDIRECTS : RedirectFilter.REDIRECT_FILTER_ALL,
+    continue: p.continue ?? '',
+    limit: p.limit,
+    fragmentFilter: show.has('fragment') ? 1 : show.has('!fragment') ? 2 : 0,
+  });
+  setContinue(ctx, query, `${kind.prefix}continue`, resp.continue, generator);
+  return resp;
+}
+
+function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
+  return defineGenerator({
     name: kind.name,
     group: 'prop',
     prefix: kind.prefix,
     summary: kind.summary,
-    params,
+    params: backlinksPropParams(kind.name === 'redirects'),
     flags: { generator: true },
     examples: {
       [`action=query&prop=${kind.name}&titles=${encodeURIComponent(kind.exampleTitle)}`]: `Get a list of pages for ${kind.exampleTitle}.`,
@@ -76,7 +79,7 @@ function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
     },
     async execute(ctx, query) {
       const q = queryRunOf(query);
-      const props = new Set(ctx.params.prop as string[]);
+      const props = new Set<string>(ctx.params.prop);
       const targets = targetsOf(q);
       const resp = await run(ctx, q, kind, targets, false);
       for (const link of resp?.links ?? []) {
@@ -95,7 +98,7 @@ function backlinksPropModule(kind: BacklinksPropKind): GeneratorModule {
       const resp = await run(ctx, query, kind, targetsOf(query), true);
       return { titles: (resp?.links ?? []).flatMap((l) => (l.page ? [l.page.title] : [])) };
     },
-  };
+  });
 }
 
 export const linkshereModule = backlinksPropModule({

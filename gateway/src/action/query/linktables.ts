@@ -21,7 +21,7 @@ export const URL_PROTOCOL_PREFIXES: readonly string[] = WIKI_URL_PROTOCOLS;
 const URL_PROTOCOLS: Record<string, string> = Object.fromEntries(
   URL_PROTOCOL_PREFIXES.filter((p) => p !== '//').map((p) => [p.replace(/:(\/\/)?$/, ''), p]),
 );
-export const PROTOCOL_PARAM: ParamDecl = { type: ['', ...Object.keys(URL_PROTOCOLS)], default: '', help: 'Protocol of the URL. If empty and a query is set, the protocol is http and https.' };
+export const PROTOCOL_PARAM = defineParam({ type: ['', ...Object.keys(URL_PROTOCOLS)], default: '', help: 'Protocol of the URL. If empty and a query is set, the protocol is http and https.' });
 
 /** ApiQueryExtLinksUsage::getProtocolPrefix: the protocol's URL prefix ("" for all). */
 export function protocolPrefix(name: unknown): string {
@@ -44,15 +44,18 @@ export function setContinue(ctx: ActionContext, run: QueryRun, param: string, ne
 }
 
 /** ListPageLinks on the good pages of the page set; undefined when there are none. */
-export async function pageSetLinks(ctx: ActionContext, run: QueryRun, table: LinkTable, filters: Partial<ListPageLinksRequest> = {}): Promise<ListPageLinksResponse | undefined> {
+/** The listing parameters pageSetLinks reads (prop=extlinks has no `dir`). */
+type PageSetLinksContext = ActionContext<{ limit: number; continue?: string | undefined; dir?: string | undefined }>;
+
+export async function pageSetLinks(ctx: PageSetLinksContext, run: QueryRun, table: LinkTable, filters: Partial<ListPageLinksRequest> = {}): Promise<ListPageLinksResponse | undefined> {
   const pageIds = run.pageSet.good.map((p) => p.id);
   if (!pageIds.length) return undefined;
   const p = ctx.params;
   const resp = await ctx.deps.clients.content.listPageLinks({
     table,
     pageIds,
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
     descending: p.dir === 'descending',
     ...filters,
   });

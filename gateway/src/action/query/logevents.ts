@@ -1,7 +1,8 @@
 /* list=logevents (ApiQueryLogEvents): the log, newest first, filtered by type, action, user, title or tag. */
-import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+import { defineModule } from '../define.js';
 
 const LOG_TYPES = ['', 'block', 'contentmodel', 'create', 'delete', 'import', 'interwiki', 'managetags', 'merge', 'move', 'newusers', 'oath', 'patrol', 'protect', 'rights', 'suppress', 'tag', 'upload'];
 
@@ -29,7 +30,7 @@ function orderedParams(type: string, params: ResultObject): ResultObject {
   return Object.fromEntries(Object.entries(params).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
-export const logeventsModule: ModuleDecl = {
+export const logeventsModule = defineModule({
   name: 'logevents',
   group: 'list',
   prefix: 'le',
@@ -61,16 +62,16 @@ export const logeventsModule: ModuleDecl = {
     const p = ctx.params;
     const props = propsOf(p);
     const titleFilter = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
-    const limit = p.limit as number;
+    const limit = p.limit;
     const resp = await ctx.deps.clients.content.listLogEvents({
       type: typeof p.type === 'string' && typeof p.action !== 'string' ? p.type : '',
-      action: typeof p.action === 'string' ? p.action : '',
-      user: typeof p.user === 'string' ? p.user : '',
+      action: p.action ?? '',
+      user: p.user ?? '',
       hasTitle: titleFilter !== undefined,
       ns: titleFilter?.ns ?? 0,
       dbkey: titleFilter?.dbkey ?? '',
       namespace: typeof p.namespace === 'number' ? p.namespace : -1,
-      tag: typeof p.tag === 'string' ? p.tag : '',
+      tag: p.tag ?? '',
       limit,
       ...timeWindow(p),
     });
@@ -106,4 +107,4 @@ export const logeventsModule: ModuleDecl = {
     );
     if (next) run.continuation.addContinueParam('logevents', 'lecontinue', `${mwOfIso(next.timestamp)}|${next.logId}`);
   },
-};
+});

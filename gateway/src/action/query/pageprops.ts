@@ -3,11 +3,12 @@
  * defaultsort, hiddencat…) as one object per page, in page id order from ppcontinue on.
  */
 import { badContinue } from './continuation.js';
-import { setArrayType, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM } from './linktables.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
-export const pagepropsModule: ModuleDecl = {
+export const pagepropsModule = defineModule({
   name: 'pageprops',
   group: 'prop',
   prefix: 'pp',
@@ -23,18 +24,18 @@ export const pagepropsModule: ModuleDecl = {
   async execute(ctx, query) {
     const q = queryRunOf(query);
     let ids = q.pageSet.good.map((p) => p.id).sort((a, b) => a - b);
-    const cont = ctx.params.continue as string | undefined;
+    const cont = ctx.params.continue;
     if (cont !== undefined) {
       const from = parseInt(cont, 10);
       if (String(from) !== cont) throw badContinue();
       ids = ids.filter((id) => id >= from);
     }
     if (!ids.length) return;
-    const resp = await ctx.deps.clients.content.getPageProps({ pageIds: ids, names: (ctx.params.prop as string[] | undefined) ?? [] });
+    const resp = await ctx.deps.clients.content.getPageProps({ pageIds: ids, names: ctx.params.prop ?? [] });
     for (const page of resp.pages) {
       const entry = q.pages.get(page.pageId);
       if (!entry) continue;
       entry.pageprops = setArrayType(Object.fromEntries(page.props.map((p) => [p.name, p.value])) as ResultObject, 'assoc');
     }
   },
-};
+});

@@ -5,35 +5,38 @@
  */
 import type { CompleteTitlesResponse } from '@quire/proto/wiki/search/v1/search';
 import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 /** Completion profiles MediaWiki accepts; the SQL and Meilisearch engines have one behaviour each. */
 export const COMPLETION_PROFILES = ['classic', 'engine_autoselect', 'fast-fuzzy', 'fuzzy', 'fuzzy-subphrases', 'normal', 'normal-subphrases', 'strict'] as const;
 
-function complete(ctx: ActionContext): Promise<CompleteTitlesResponse> {
+function complete(ctx: ContextOf<typeof params>): Promise<CompleteTitlesResponse> {
   const p = ctx.params;
   return ctx.deps.clients.search.completeTitles({
-    prefix: p.search as string,
-    namespaces: (p.namespace as number[] | undefined) ?? [0],
-    limit: p.limit as number,
-    offset: (p.offset as number | undefined) ?? 0,
+    prefix: p.search,
+    namespaces: p.namespace ?? [0],
+    limit: p.limit,
+    offset: p.offset ?? 0,
     resolveRedirects: false,
   });
 }
 
-export const prefixsearchModule: GeneratorModule = {
+const params = defineParams({
+  search: { type: 'string', required: true, help: 'Search string.' },
+  namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Maximum number of results to return.' },
+  offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
+  profile: { type: COMPLETION_PROFILES, default: 'fuzzy', help: 'Search profile to use.' },
+});
+
+export const prefixsearchModule = defineGenerator({
   name: 'prefixsearch',
   group: 'list',
   prefix: 'ps',
   summary: 'Perform a prefix search for page titles.',
-  params: {
-    search: { type: 'string', required: true, help: 'Search string.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Maximum number of results to return.' },
-    offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    profile: { type: COMPLETION_PROFILES, default: 'fuzzy', help: 'Search profile to use.' },
-  },
+  params,
   flags: { generator: true },
   examples: { 'action=query&list=prefixsearch&pssearch=meaning': 'Search for page titles beginning with meaning.' },
   async execute(ctx, query) {
@@ -43,13 +46,13 @@ export const prefixsearchModule: GeneratorModule = {
       r.matches.map((m): ResultObject => ({ ns: m.namespace, title: m.title, pageid: m.pageId })),
       'p',
     );
-    if (r.hasMore) run.continuation.addContinueParam('prefixsearch', 'psoffset', ((ctx.params.offset as number | undefined) ?? 0) + (ctx.params.limit as number));
+    if (r.hasMore) run.continuation.addContinueParam('prefixsearch', 'psoffset', (ctx.params.offset ?? 0) + ctx.params.limit);
   },
   async generate(ctx, run: QueryRun) {
     const r = await complete(ctx);
-    const offset = (ctx.params.offset as number | undefined) ?? 0;
+    const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gpsoffset', String(offset));
-    if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', offset + (ctx.params.limit as number));
+    if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', offset + ctx.params.limit);
     return r.matches.map((m) => m.pageId);
   },
-};
+});

@@ -4,43 +4,46 @@
  */
 import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { DIR_PARAM, isoOfMw } from './changes.js';
-import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
-function fetchTitles(ctx: ActionContext) {
+function fetchTitles(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
   return ctx.deps.clients.lists.listProtectedTitles({
-    namespaces: (p.namespace as number[] | undefined) ?? [],
-    levels: (p.level as string[] | undefined) ?? [],
+    namespaces: p.namespace ?? [],
+    levels: p.level ?? [],
     newer: p.dir === 'newer',
     start: typeof p.start === 'string' ? isoOfMw(p.start) : '',
     end: typeof p.end === 'string' ? isoOfMw(p.end) : '',
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
   });
 }
 
-export const protectedtitlesModule: GeneratorModule = {
+const params = defineParams({
+  namespace: { type: 'namespace', multi: true, help: 'Only list titles in these namespaces.' },
+  level: { type: ['autoconfirmed', 'sysop'], multi: true, help: 'Only list titles with these protection levels.' },
+  limit: { ...LIMIT_PARAM, help: 'How many total pages to return.' },
+  dir: DIR_PARAM,
+  start: { type: 'timestamp', help: 'Start listing at this protection timestamp.' },
+  end: { type: 'timestamp', help: 'Stop listing at this protection timestamp.' },
+  prop: {
+    type: ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'],
+    multi: true,
+    default: 'timestamp|level',
+    help: 'Which properties to get.',
+  },
+  continue: CONTINUE_PARAM,
+});
+
+export const protectedtitlesModule = defineGenerator({
   name: 'protectedtitles',
   group: 'list',
   prefix: 'pt',
   summary: 'List all titles protected from creation.',
-  params: {
-    namespace: { type: 'namespace', multi: true, help: 'Only list titles in these namespaces.' },
-    level: { type: ['autoconfirmed', 'sysop'], multi: true, help: 'Only list titles with these protection levels.' },
-    limit: { ...LIMIT_PARAM, help: 'How many total pages to return.' },
-    dir: DIR_PARAM,
-    start: { type: 'timestamp', help: 'Start listing at this protection timestamp.' },
-    end: { type: 'timestamp', help: 'Stop listing at this protection timestamp.' },
-    prop: {
-      type: ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'],
-      multi: true,
-      default: 'timestamp|level',
-      help: 'Which properties to get.',
-    },
-    continue: CONTINUE_PARAM,
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=protectedtitles': 'List protected titles.',
@@ -48,7 +51,7 @@ export const protectedtitlesModule: GeneratorModule = {
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = new Set(ctx.params.prop as string[]);
+    const props = new Set(ctx.params.prop);
     const resp = await fetchTitles(ctx);
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.titles.map((t) => ({ title: t.title, comment: t.comment }))) : [];
     run.data.protectedtitles = setIndexedTagName(
@@ -72,4 +75,4 @@ export const protectedtitlesModule: GeneratorModule = {
     setContinue(ctx, run, 'ptcontinue', resp.continue, true);
     return { titles: resp.titles.map((t) => t.title) };
   },
-};
+});

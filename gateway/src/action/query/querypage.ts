@@ -6,8 +6,9 @@
  * does not keep, such as MediaStatistics, are absent rather than empty).
  */
 import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 /** The pages whose value is a time (QueryPage::usesTimestamps). */
 const TIMESTAMP_PAGES = new Set(['Ancientpages']);
@@ -35,31 +36,33 @@ export const QUERY_PAGE_NAMES = [
   'Withoutinterwiki',
 ] as const;
 
-function fetchPage(ctx: ActionContext) {
+function fetchPage(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
-  return ctx.deps.clients.lists.runQueryPage({ page: p.page as string, offset: p.offset as number, limit: p.limit as number });
+  return ctx.deps.clients.lists.runQueryPage({ page: p.page, offset: p.offset, limit: p.limit });
 }
 
 /** Where the next batch starts (ApiQueryQueryPage: offset + limit). */
-function nextOffset(ctx: ActionContext): number {
-  return (ctx.params.offset as number) + (ctx.params.limit as number);
+function nextOffset(ctx: ContextOf<typeof params>): number {
+  return ctx.params.offset + ctx.params.limit;
 }
 
-export const querypageModule: GeneratorModule = {
+const params = defineParams({
+  page: { type: QUERY_PAGE_NAMES, required: true, help: 'The name of the special page. Note, this is case-sensitive.' },
+  offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Number of results to return.' },
+});
+
+export const querypageModule = defineGenerator({
   name: 'querypage',
   group: 'list',
   prefix: 'qp',
   summary: 'Get a list provided by a QueryPage-based special page.',
-  params: {
-    page: { type: QUERY_PAGE_NAMES, required: true, help: 'The name of the special page. Note, this is case-sensitive.' },
-    offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Number of results to return.' },
-  },
+  params,
   flags: { generator: true },
   examples: { 'action=query&list=querypage&qppage=Ancientpages': 'Return results from Special:Ancientpages.' },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const name = ctx.params.page as string;
+    const name = ctx.params.page;
     const resp = await fetchPage(ctx);
     const results = resp.rows.map((row) => {
       const item: ResultObject = {};
@@ -74,9 +77,9 @@ export const querypageModule: GeneratorModule = {
   },
   async generate(ctx, run: QueryRun) {
     const resp = await fetchPage(ctx);
-    const current = ctx.params.offset as number;
+    const current = ctx.params.offset;
     if (current) run.continuation.addGeneratorNonContinueParam('gqpoffset', current);
     if (resp.more) run.continuation.addGeneratorContinueParam('gqpoffset', nextOffset(ctx));
     return { titles: resp.rows.map((r) => r.title) };
   },
-};
+});

@@ -1,8 +1,9 @@
 /* list=recentchanges (ApiQueryRecentChanges): edits, page creations and log actions, newest first. */
 import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+import { defineModule } from '../define.js';
 
 const SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!redirect', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'redirect', 'unpatrolled'];
 
@@ -64,7 +65,7 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
   return out;
 }
 
-export const recentchangesModule: ModuleDecl = {
+export const recentchangesModule = defineModule({
   name: 'recentchanges',
   group: 'list',
   prefix: 'rc',
@@ -98,7 +99,7 @@ export const recentchangesModule: ModuleDecl = {
     const run = queryRunOf(query);
     const p = ctx.params;
     const props = propsOf(p);
-    const show = (p.show as string[] | undefined) ?? [];
+    const show = p.show ?? [];
     const needsPatrol = show.some((v) => /patrolled/.test(v)) || props.has('patrolled');
     if (needsPatrol && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
       throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
@@ -108,14 +109,14 @@ export const recentchangesModule: ModuleDecl = {
     }
     const filters = showFilters(show);
     const title = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
-    const limit = p.limit as number;
+    const limit = p.limit;
     const resp = await ctx.deps.clients.content.listRecentChanges({
-      types: (p.type as string[] | undefined) ?? [],
-      namespaces: (p.namespace as number[] | undefined) ?? [],
-      user: typeof p.user === 'string' ? p.user : '',
-      excludeUser: typeof p.excludeuser === 'string' ? p.excludeuser : '',
-      tag: typeof p.tag === 'string' ? p.tag : '',
-      topOnly: p.toponly === true,
+      types: p.type ?? [],
+      namespaces: p.namespace ?? [],
+      user: p.user ?? '',
+      excludeUser: p.excludeuser ?? '',
+      tag: p.tag ?? '',
+      topOnly: p.toponly,
       hasTitle: title !== undefined,
       titleNs: title?.ns ?? 0,
       titleDbkey: title?.dbkey ?? '',
@@ -132,4 +133,4 @@ export const recentchangesModule: ModuleDecl = {
     );
     if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', `${mwOfIso(next.timestamp)}|${next.rcId}`);
   },
-};
+});

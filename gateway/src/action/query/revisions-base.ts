@@ -4,7 +4,8 @@
  * deprecation, and the output of one revision with its parsed comment.
  */
 import type { Revision } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, type ActionContext, type ParamDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
+import { defineParams, type ContextOf } from '../define.js';
 import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes } from './encoding.js';
@@ -12,18 +13,21 @@ import { REVISION_PROPS, SLOT_ROLES, revisionInfo, revisionLimits, type Revision
 import { modulePath } from './run.js';
 
 /** ApiQueryRevisionsBase::getAllowedParams (the parameters this wiki implements). */
-export const REVISION_BASE_PARAMS: Record<string, ParamDecl> = {
+export const REVISION_BASE_PARAMS = defineParams({
   prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
   slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
   limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned.' },
-};
+});
 
 /** ApiQueryBase's direction and timestamp parameters of the listing modules. */
-export const DIRECTION_PARAMS: Record<string, ParamDecl> = {
+export const DIRECTION_PARAMS = defineParams({
   start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
   end: { type: 'timestamp', help: 'The timestamp to stop enumerating at.' },
   dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate: newer lists oldest first, older lists newest first.' },
-};
+});
+
+/** The user filters of the listing modules (their declarations differ in the user types they take). */
+type UserFilterContext = ActionContext<{ user?: string | undefined; excludeuser?: string | undefined }>;
 
 export interface RevisionBase {
   props: Set<string>;
@@ -60,12 +64,12 @@ export function contentAwareLimit(ctx: ActionContext, requested: number, withCon
  * ApiQueryRevisionsBase::parseParameters: the limit (default 10; "max" and values above the
  * maximum follow the content-aware LIMIT_SML/LIMIT_BIG) and the legacy-format deprecation.
  */
-export function parseRevisionBase(ctx: ActionContext): RevisionBase {
+export function parseRevisionBase(ctx: ContextOf<typeof REVISION_BASE_PARAMS>): RevisionBase {
   const p = ctx.params;
-  const props = new Set((p.prop as string[] | undefined) ?? ['ids', 'timestamp', 'flags', 'comment', 'user']);
-  const slots = p.slots as string[] | undefined;
+  const props = new Set<string>(p.prop);
+  const slots = p.slots;
   const withContent = props.has('content');
-  const limit = contentAwareLimit(ctx, (p.limit as number | undefined) ?? 10, withContent);
+  const limit = contentAwareLimit(ctx, p.limit ?? 10, withContent);
   const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => props.has(f));
   if (needSlots && slots === undefined) {
     const groupParam = ctx.module.group;
@@ -97,7 +101,7 @@ const DELETED_USER = 4;
 const DELETED_RESTRICTED = 8;
 
 /** The "paranoia" mask of a user/excludeuser filter (T19342): revisions whose author the caller may not see are left out. */
-export function hiddenUserMask(ctx: ActionContext): number {
+export function hiddenUserMask(ctx: UserFilterContext): number {
   const p = ctx.params;
   if (p.user === undefined && p.excludeuser === undefined) return 0;
   const rights = ctx.caller.user.rights;
@@ -107,7 +111,7 @@ export function hiddenUserMask(ctx: ActionContext): number {
 }
 
 /** ApiBase::requireMaxOneParameter for user and excludeuser. */
-export function requireOneUserFilter(ctx: ActionContext): void {
+export function requireOneUserFilter(ctx: UserFilterContext): void {
   if (ctx.params.user !== undefined && ctx.params.excludeuser !== undefined) {
     const p = ctx.module.prefix;
     throw new ApiUsageError('invalidparammix', `The parameters "${p}user" and "${p}excludeuser" can not be used together.`);

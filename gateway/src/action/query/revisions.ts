@@ -8,9 +8,10 @@ import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, 
 import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes, isoTimestamp, mwTimestamp } from './encoding.js';
-import type { GeneratorModule } from './generator.js';
 import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 export const REVISION_PROPS = [
   'ids',
@@ -210,21 +211,21 @@ function isoFromMw(ts: string | undefined): string | undefined {
   return ts === undefined ? undefined : isoFromContinue(ts);
 }
 
-function readParams(ctx: ActionContext): RevisionsParams {
+function readParams(ctx: ContextOf<typeof params>): RevisionsParams {
   const p = ctx.params;
   return {
-    props: new Set((p.prop as string[] | undefined) ?? ['ids', 'timestamp', 'flags', 'comment', 'user']),
-    slots: p.slots as string[] | undefined,
-    limit: p.limit as number | undefined,
-    startid: p.startid as number | undefined,
-    endid: p.endid as number | undefined,
+    props: new Set(p.prop ?? ['ids', 'timestamp', 'flags', 'comment', 'user']),
+    slots: p.slots,
+    limit: p.limit,
+    startid: p.startid,
+    endid: p.endid,
     newer: p.dir === 'newer',
-    continue: p.continue as string | undefined,
-    start: isoFromMw(p.start as string | undefined),
-    end: isoFromMw(p.end as string | undefined),
-    user: p.user as string | undefined,
-    excludeUser: p.excludeuser as string | undefined,
-    tag: p.tag as string | undefined,
+    continue: p.continue,
+    start: isoFromMw(p.start),
+    end: isoFromMw(p.end),
+    user: p.user,
+    excludeUser: p.excludeuser,
+    tag: p.tag,
   };
 }
 
@@ -232,7 +233,7 @@ function readParams(ctx: ActionContext): RevisionsParams {
  * The effective limit in enumeration mode: "max", or the given value clamped to the
  * content-aware maximum. The parameter is rvlimit, or grvlimit for the generator.
  */
-function enumLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
+function enumLimit(ctx: ContextOf<typeof params>, requested: number, withContent: boolean): number {
   const { max, highMax } = revisionLimits(withContent);
   const curMax = ctx.highLimits ? highMax : max;
   const name = `${ctx.module.prefix}limit`;
@@ -252,7 +253,7 @@ function enumLimit(ctx: ActionContext, requested: number, withContent: boolean):
   return requested;
 }
 
-async function checkRevisionIdsExist(ctx: ActionContext, ids: { startid?: number; endid?: number }): Promise<void> {
+async function checkRevisionIdsExist(ctx: ContextOf<typeof params>, ids: { startid?: number; endid?: number }): Promise<void> {
   const wanted = [ids.startid, ids.endid].filter((id): id is number => id !== undefined);
   if (!wanted.length) return;
   const { badRevIds } = await ctx.deps.clients.content.resolvePages({ revIds: wanted });
@@ -274,7 +275,7 @@ interface Selection {
 /** ApiQueryRevisions' three modes; undefined when the page set gives nothing to do. */
 type Mode = 'enumeration' | 'revids' | 'latest';
 
-function modeOf(ctx: ActionContext, run: QueryRun, p: RevisionsParams): Mode | undefined {
+function modeOf(ctx: ContextOf<typeof params>, run: QueryRun, p: RevisionsParams): Mode | undefined {
   const pageCount = run.pageSet.good.length;
   const revCount = run.pageSet.revisionPages.size;
   if (pageCount === 0 && revCount === 0) return undefined;
@@ -290,7 +291,7 @@ function modeOf(ctx: ActionContext, run: QueryRun, p: RevisionsParams): Mode | u
   return revCount > 0 ? 'revids' : 'latest';
 }
 
-async function selectEnumeration(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
+async function selectEnumeration(ctx: ContextOf<typeof params>, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   const page = run.pageSet.good[0];
   if (!page) return { revisions: [] };
   await checkRevisionIdsExist(ctx, p);
@@ -328,7 +329,7 @@ function isoFromContinue(ts: string): string {
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
 }
 
-async function selectRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
+async function selectRevids(ctx: ContextOf<typeof params>, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   // MediaWiki casts rvcontinue to an integer here without further checks.
   const from = p.continue !== undefined ? parseInt(p.continue, 10) || 0 : 0;
   const ids = [...run.pageSet.revisionPages.keys()].filter((id) => id >= from).sort((a, b) => a - b);
@@ -341,7 +342,7 @@ async function selectRevids(ctx: ActionContext, run: QueryRun, p: RevisionsParam
   };
 }
 
-async function selectLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
+async function selectLatest(ctx: ContextOf<typeof params>, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
   let pages = [...run.pageSet.good].sort((a, b) => a.id - b.id);
   if (p.continue !== undefined) {
     const parts = p.continue.split('|');
@@ -360,25 +361,27 @@ async function selectLatest(ctx: ActionContext, run: QueryRun, p: RevisionsParam
 
 const SELECT: Record<Mode, typeof selectLatest> = { enumeration: selectEnumeration, revids: selectRevids, latest: selectLatest };
 
-export const revisionsModule: GeneratorModule = {
+const params = defineParams({
+  prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
+  slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
+  limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned (50 / 500 when content is fetched). Single page only.' },
+  startid: { type: 'integer', help: 'Start enumeration from this revision. Single page only.' },
+  endid: { type: 'integer', help: 'Stop enumeration at this revision. Single page only.' },
+  start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration. Single page only.' },
+  end: { type: 'timestamp', help: 'Enumerate up to this timestamp. Single page only.' },
+  dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate. Single page only.' },
+  user: { type: 'user', help: 'Only include revisions made by user. Single page only.' },
+  excludeuser: { type: 'user', help: 'Exclude revisions made by user. Single page only.' },
+  tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+});
+
+export const revisionsModule = defineGenerator({
   name: 'revisions',
   group: 'prop',
   prefix: 'rv',
   summary: 'Get revision information.',
-  params: {
-    prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
-    slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
-    limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned (50 / 500 when content is fetched). Single page only.' },
-    startid: { type: 'integer', help: 'Start enumeration from this revision. Single page only.' },
-    endid: { type: 'integer', help: 'Stop enumeration at this revision. Single page only.' },
-    start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration. Single page only.' },
-    end: { type: 'timestamp', help: 'Enumerate up to this timestamp. Single page only.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate. Single page only.' },
-    user: { type: 'user', help: 'Only include revisions made by user. Single page only.' },
-    excludeuser: { type: 'user', help: 'Exclude revisions made by user. Single page only.' },
-    tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&prop=revisions&titles=Main%20Page&rvslots=*&rvprop=timestamp|user|comment|content': 'Get the content and metadata of the latest revision of Main Page.',
@@ -430,4 +433,4 @@ export const revisionsModule: GeneratorModule = {
     if (selection.next !== undefined) run.continuation.addGeneratorContinueParam('grvcontinue', selection.next);
     return { revIds: selection.revisions.map((r) => r.id) };
   },
-};
+});

@@ -4,8 +4,9 @@
  */
 import type { SearchHit, SearchPagesResponse } from '@quire/proto/wiki/search/v1/search';
 import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 /** The sorts the search service orders by ("relevance" first: MediaWiki's default). */
 const SORTS = [
@@ -39,16 +40,16 @@ const PROPS = [
   'extensiondata',
 ] as const;
 
-async function runSearch(ctx: ActionContext, withSnippets: boolean): Promise<SearchPagesResponse> {
+async function runSearch(ctx: ContextOf<typeof params>, withSnippets: boolean): Promise<SearchPagesResponse> {
   const p = ctx.params;
   return ctx.deps.clients.search.searchPages({
-    query: p.search as string,
-    namespaces: (p.namespace as number[] | undefined) ?? [0],
+    query: p.search,
+    namespaces: p.namespace ?? [0],
     // MediaWiki tries a title search first when srwhat is absent, and the SQL engines have one.
-    what: (p.what as string | undefined) ?? 'title',
-    limit: p.limit as number,
-    offset: (p.offset as number | undefined) ?? 0,
-    sort: (p.sort as string | undefined) ?? 'relevance',
+    what: p.what ?? 'title',
+    limit: p.limit,
+    offset: p.offset ?? 0,
+    sort: p.sort ?? 'relevance',
     withSnippets,
   });
 }
@@ -73,24 +74,26 @@ function hitResult(h: SearchHit, prop: Set<string>): ResultObject {
 
 const SNIPPET_PROPS = ['snippet', 'titlesnippet', 'redirectsnippet', 'sectionsnippet', 'categorysnippet'];
 
-export const searchModule: GeneratorModule = {
+const params = defineParams({
+  search: { type: 'string', required: true, help: 'Search for page titles or content matching this value. You can use the search string to invoke special search features, depending on what the wiki\'s search backend implements.' },
+  namespace: { type: 'namespace', multi: true, default: '0', help: 'Search only within these namespaces.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
+  offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
+  qiprofile: { type: 'string', default: 'engine_autoselect', help: 'Query independent profile to use (affects ranking algorithm).' },
+  what: { type: ['title', 'text', 'nearmatch'], help: 'Which type of search to perform.' },
+  info: { type: ['totalhits', 'suggestion', 'rewrittenquery'], multi: true, default: 'totalhits|suggestion|rewrittenquery', help: 'Which metadata to return.' },
+  prop: { type: PROPS, multi: true, default: 'size|wordcount|timestamp|snippet', deprecatedValues: ['score', 'hasrelated'], help: 'Which properties to return.' },
+  interwiki: { type: 'boolean', default: false, help: 'Include interwiki results in the search, if available.' },
+  enablerewrites: { type: 'boolean', default: false, help: 'Enable internal query rewriting.' },
+  sort: { type: SORTS, default: 'relevance', help: 'Set the sort order of returned results.' },
+});
+
+export const searchModule = defineGenerator({
   name: 'search',
   group: 'list',
   prefix: 'sr',
   summary: 'Perform a full text search.',
-  params: {
-    search: { type: 'string', required: true, help: 'Search for page titles or content matching this value. You can use the search string to invoke special search features, depending on what the wiki\'s search backend implements.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Search only within these namespaces.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
-    offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    qiprofile: { type: 'string', default: 'engine_autoselect', help: 'Query independent profile to use (affects ranking algorithm).' },
-    what: { type: ['title', 'text', 'nearmatch'], help: 'Which type of search to perform.' },
-    info: { type: ['totalhits', 'suggestion', 'rewrittenquery'], multi: true, default: 'totalhits|suggestion|rewrittenquery', help: 'Which metadata to return.' },
-    prop: { type: PROPS, multi: true, default: 'size|wordcount|timestamp|snippet', deprecatedValues: ['score', 'hasrelated'], help: 'Which properties to return.' },
-    interwiki: { type: 'boolean', default: false, help: 'Include interwiki results in the search, if available.' },
-    enablerewrites: { type: 'boolean', default: false, help: 'Enable internal query rewriting.' },
-    sort: { type: SORTS, default: 'relevance', help: 'Set the sort order of returned results.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&list=search&srsearch=meaning': 'Search for meaning.',
@@ -100,8 +103,8 @@ export const searchModule: GeneratorModule = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const prop = new Set((p.prop as string[] | undefined) ?? []);
-    const info = new Set((p.info as string[] | undefined) ?? []);
+    const prop = new Set<string>(p.prop ?? []);
+    const info = new Set(p.info ?? []);
     const r = await runSearch(ctx, SNIPPET_PROPS.some((s) => prop.has(s)));
     const searchinfo: ResultObject = {};
     if (info.has('totalhits')) searchinfo.totalhits = r.totalHits;
@@ -114,15 +117,15 @@ export const searchModule: GeneratorModule = {
       r.hits.map((h) => hitResult(h, prop)),
       'p',
     );
-    const offset = (p.offset as number | undefined) ?? 0;
-    const limit = p.limit as number;
+    const offset = p.offset ?? 0;
+    const limit = p.limit;
     if (offset + limit < r.totalHits) run.continuation.addContinueParam('search', 'sroffset', offset + limit);
   },
   async generate(ctx, run: QueryRun) {
     const r = await runSearch(ctx, false);
-    const offset = (ctx.params.offset as number | undefined) ?? 0;
+    const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gsroffset', String(offset));
-    if (offset + (ctx.params.limit as number) < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', offset + (ctx.params.limit as number));
+    if (offset + ctx.params.limit < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', offset + ctx.params.limit);
     return r.hits.map((h) => h.pageId);
   },
-};
+});

@@ -1,7 +1,8 @@
 /* list=tags (MediaWiki's ApiQueryTags): every change tag, defined or merely used. */
 import { escapeHtml } from '../errors.js';
-import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** English display names and descriptions of MediaWiki's own tags (tag-<name> and tag-<name>-description). */
 export const SOFTWARE_TAG_TEXTS: Record<string, [string, string]> = {
@@ -21,7 +22,7 @@ export const SOFTWARE_TAG_TEXTS: Record<string, [string, string]> = {
   'mw-undo': ['Undo', 'Edits that undo previous edits using the undo link'],
 };
 
-export const tagsModule: ModuleDecl = {
+export const tagsModule = defineModule({
   name: 'tags',
   group: 'list',
   prefix: 'tg',
@@ -35,8 +36,8 @@ export const tagsModule: ModuleDecl = {
   examples: { 'action=query&list=tags&tgprop=displayname|description|hitcount|defined': 'List available tags.' },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
-    const resp = await ctx.deps.clients.content.listTags(ctx.params.limit as number, typeof ctx.params.continue === 'string' ? ctx.params.continue : '');
+    const props = new Set(ctx.params.prop ?? []);
+    const resp = await ctx.deps.clients.content.listTags(ctx.params.limit, ctx.params.continue ?? '');
     run.data.tags = setIndexedTagName(
       resp.tags.map((t): ResultObject => {
         const v: ResultObject = { name: t.name };
@@ -55,4 +56,4 @@ export const tagsModule: ModuleDecl = {
     );
     if (resp.continueFrom) run.continuation.addContinueParam('tags', 'tgcontinue', resp.continueFrom);
   },
-};
+});

@@ -1,7 +1,8 @@
 /* meta=tokens (MediaWiki's ApiQueryTokens). */
-import { TOKEN_TYPES, setArrayType, type ModuleDecl, type ResultObject } from '../types.js';
+import { TOKEN_TYPES, setArrayType, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { modulePath, queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 export const TOKENS_ORIGIN_WARNING = 'Tokens may not be obtained when the same-origin policy is not applied.';
 
@@ -20,7 +21,7 @@ export function tokensResult(types: readonly string[], tokens: Record<string, st
   return setArrayType(out, 'assoc');
 }
 
-export const tokensModule: ModuleDecl = {
+export const tokensModule = defineModule({
   name: 'tokens',
   group: 'meta',
   prefix: '',
@@ -40,7 +41,7 @@ export const tokensModule: ModuleDecl = {
       ctx.addWarning(modulePath(ctx.module), message('tokens-origin', 'apiwarn-tokens-origin'));
       return;
     }
-    const types = (ctx.params.type as string[] | undefined) ?? ['csrf'];
+    const types = ctx.params.type ?? ['csrf'];
     let tokens: Record<string, string> = {};
     if (types.length) {
       // Login and createaccount tokens need a session: one is created and its cookie set.
@@ -50,4 +51,4 @@ export const tokensModule: ModuleDecl = {
     }
     run.data.tokens = tokensResult(types, tokens);
   },
-};
+});

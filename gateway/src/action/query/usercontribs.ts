@@ -1,12 +1,13 @@
 /* list=usercontribs (ApiQueryUserContribs): the revisions of users (by name, id or name prefix), newest first. */
-import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, hiddenAuthorBits, userCanSee } from '../../revdel.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow } from './changes.js';
+import { defineModule } from '../define.js';
 
 const SHOW = ['!autopatrolled', '!minor', '!new', '!patrolled', '!top', 'autopatrolled', 'minor', 'new', 'patrolled', 'top'];
 
-export const usercontribsModule: ModuleDecl = {
+export const usercontribsModule = defineModule({
   name: 'usercontribs',
   group: 'list',
   prefix: 'uc',
@@ -37,25 +38,25 @@ export const usercontribsModule: ModuleDecl = {
     const run = queryRunOf(query);
     const p = ctx.params;
     const props = propsOf(p);
-    const users = (p.user as string[] | undefined) ?? [];
-    const userIds = (p.userids as number[] | undefined) ?? [];
-    const prefix = typeof p.userprefix === 'string' ? p.userprefix : '';
+    const users = p.user ?? [];
+    const userIds = p.userids ?? [];
+    const prefix = p.userprefix ?? '';
     const given = [users.length > 0, userIds.length > 0, prefix !== ''].filter(Boolean).length;
     if (given === 0) throw new ApiUsageError('missingparam', 'One of the parameters "user", "userids", "userprefix" and "iprange" is required.');
     if (given > 1) throw new ApiUsageError('invalidparammix', 'The parameters "user", "userids", "userprefix" and "iprange" can not be used together.');
     // The deprecated toponly adds show=top.
-    const show = [...((p.show as string[] | undefined) ?? []), ...(p.toponly === true ? ['top'] : [])];
+    const show = [...(p.show ?? []), ...(p.toponly ? ['top'] : [])];
     if (show.some((v) => /patrolled/.test(v)) && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
       throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
     }
     const tri = (name: string) => (show.includes(name) ? 1 : show.includes(`!${name}`) ? -1 : 0);
-    const limit = p.limit as number;
+    const limit = p.limit;
     const resp = await ctx.deps.clients.content.listUserContribs({
       users,
       userIds,
       userPrefix: prefix,
-      namespaces: (p.namespace as number[] | undefined) ?? [],
-      tag: typeof p.tag === 'string' ? p.tag : '',
+      namespaces: p.namespace ?? [],
+      tag: p.tag ?? '',
       minor: tri('minor'),
       new: tri('new'),
       top: tri('top'),
@@ -111,4 +112,4 @@ export const usercontribsModule: ModuleDecl = {
     );
     if (next) run.continuation.addContinueParam('usercontribs', 'uccontinue', `${mwOfIso(next.timestamp)}|${next.revId}`);
   },
-};
+});

@@ -1,8 +1,9 @@
 /* meta=userinfo (MediaWiki's ApiQueryUserInfo). */
 import type { User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
 import { blockDetails } from '../blockinfo.js';
-import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 const USERINFO_PROPS = [
   'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'options', 'editcount', 'ratelimits', 'email', 'realname', 'registrationdate', 'cancreateaccount',
@@ -84,7 +85,7 @@ export function userInfo(user: User, props: readonly string[], details?: UserDet
 
 const DETAIL_PROPS = ['groupmemberships', 'options', 'editcount', 'realname', 'email', 'registrationdate'];
 
-export const userinfoModule: ModuleDecl = {
+export const userinfoModule = defineModule({
   name: 'userinfo',
   group: 'meta',
   prefix: 'ui',
@@ -99,11 +100,11 @@ export const userinfoModule: ModuleDecl = {
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = (ctx.params.prop as string[] | undefined) ?? [];
+    const props = ctx.params.prop ?? [];
     const user = ctx.caller.user;
     const details =
       !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
     run.data.userinfo = userInfo(user, props, details);
     if (props.includes('hasmsg')) (run.data.userinfo as ResultObject).messages = await ctx.deps.clients.content.hasNewTalk(user.name);
   },
-};
+});

@@ -1,10 +1,11 @@
 /* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
 import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
-import { setArrayType, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
 import { groupMemberships } from './userinfo.js';
+import { defineModule } from '../define.js';
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'];
@@ -33,7 +34,7 @@ function userProps(d: UserDetails, props: readonly string[]): ResultObject {
   return out;
 }
 
-export const usersModule: ModuleDecl = {
+export const usersModule = defineModule({
   name: 'users',
   group: 'list',
   prefix: 'us',
@@ -48,9 +49,9 @@ export const usersModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const names = (p.users as string[] | undefined) ?? [];
-    const ids = (p.userids as number[] | undefined) ?? [];
-    const props = (p.prop as string[] | undefined) ?? [];
+    const names = p.users ?? [];
+    const ids = p.userids ?? [];
+    const props = p.prop ?? [];
     const out: ResultObject[] = [];
     const { auth } = ctx.deps.clients;
     if (ids.length) {
@@ -74,9 +75,9 @@ export const usersModule: ModuleDecl = {
     }
     run.data.users = setIndexedTagName(out, 'user');
   },
-};
+});
 
-export const allusersModule: ModuleDecl = {
+export const allusersModule = defineModule({
   name: 'allusers',
   group: 'list',
   prefix: 'au',
@@ -99,23 +100,23 @@ export const allusersModule: ModuleDecl = {
     const p = ctx.params;
     const limit = Number(p.limit ?? 10);
     const r = await ctx.deps.clients.auth.listUsers({
-      from: typeof p.from === 'string' ? p.from : '',
-      to: typeof p.to === 'string' ? p.to : '',
-      prefix: typeof p.prefix === 'string' ? p.prefix : '',
-      groups: (p.group as string[] | undefined) ?? [],
-      excludeGroups: (p.excludegroup as string[] | undefined) ?? [],
+      from: p.from ?? '',
+      to: p.to ?? '',
+      prefix: p.prefix ?? '',
+      groups: p.group ?? [],
+      excludeGroups: p.excludegroup ?? [],
       descending: p.dir === 'descending',
       limit,
-      withEditsOnly: p.witheditsonly === true,
+      withEditsOnly: p.witheditsonly,
     });
-    const props = (p.prop as string[] | undefined) ?? [];
+    const props = p.prop ?? [];
     run.data.allusers = setIndexedTagName(
       r.users.map((d) => userProps(d, props)),
       'u',
     );
     if (r.continueFrom) run.continuation.addContinueParam('allusers', 'aufrom', r.continueFrom);
   },
-};
+});
 
 const BLOCK_PROPS = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'] as const;
 
@@ -137,7 +138,7 @@ function blockProps(e: BlockEntry, props: readonly string[]): ResultObject {
   return out;
 }
 
-export const blocksModule: ModuleDecl = {
+export const blocksModule = defineModule({
   name: 'blocks',
   group: 'list',
   prefix: 'bk',
@@ -162,15 +163,15 @@ export const blocksModule: ModuleDecl = {
       continueId = Number(p.continue);
     }
     const r = await ctx.deps.clients.auth.listBlocks({
-      ids: (p.ids as number[] | undefined) ?? [],
-      users: (p.users as string[] | undefined) ?? [],
-      ip: typeof p.ip === 'string' ? p.ip : '',
+      ids: p.ids ?? [],
+      users: p.users ?? [],
+      ip: p.ip ?? '',
       descending: p.dir !== 'newer',
       limit: Number(p.limit ?? 10),
       continueId,
     });
-    const props = (p.prop as string[] | undefined) ?? ['id', 'user', 'by', 'timestamp', 'expiry', 'reason', 'flags'];
+    const props = p.prop ?? ['id', 'user', 'by', 'timestamp', 'expiry', 'reason', 'flags'];
     run.data.blocks = setIndexedTagName(r.blocks.map((e) => blockProps(e, props)), 'block');
     if (r.continueId) run.continuation.addContinueParam('blocks', 'bkcontinue', r.continueId);
   },
-};
+});

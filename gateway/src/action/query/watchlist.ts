@@ -2,11 +2,12 @@
  * list=watchlist (ApiQueryWatchlist): recent changes of the pages the caller watches, and
  * list=watchlistraw (ApiQueryWatchlistRaw): the watched titles themselves.
  */
-import { ApiUsageError, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { requireWatchlistUser } from '../modules/watchlist-params.js';
 import { mwTimestamp } from './encoding.js';
 import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** wlcontinue `timestamp|rc_id` (ApiQueryWatchlist) in the form the content service reads: ISO timestamp and id. */
 function watchlistContinue(value: string): string {
@@ -34,7 +35,7 @@ function checkShow(show: readonly string[]): void {
   }
 }
 
-export const watchlistModule: ModuleDecl = {
+export const watchlistModule = defineModule({
   name: 'watchlist',
   group: 'list',
   prefix: 'wl',
@@ -63,22 +64,22 @@ export const watchlistModule: ModuleDecl = {
     const p = ctx.params;
     requireWatchlistUser(ctx, 'viewmywatchlist');
     if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
-    const show = (p.show as string[] | undefined) ?? [];
+    const show = p.show ?? [];
     checkShow(show);
-    const props = new Set((p.prop as string[] | undefined) ?? ['ids', 'title', 'flags']);
+    const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
     const resp = await ctx.deps.clients.content.listWatchlist({
       userId: ctx.caller.user.id,
-      namespaces: (p.namespace as number[] | undefined) ?? [],
+      namespaces: p.namespace ?? [],
       start: typeof p.start === 'string' ? toIso(p.start) : '',
       end: typeof p.end === 'string' ? toIso(p.end) : '',
       newerFirst: p.dir === 'newer',
-      limit: p.limit as number,
+      limit: p.limit,
       continue: typeof p.continue === 'string' ? watchlistContinue(p.continue) : '',
-      types: (p.type as string[] | undefined) ?? [],
-      user: typeof p.user === 'string' ? p.user : '',
-      excludeUser: typeof p.excludeuser === 'string' ? p.excludeuser : '',
+      types: p.type ?? [],
+      user: p.user ?? '',
+      excludeUser: p.excludeuser ?? '',
       show,
-      allRevisions: p.allrev === true,
+      allRevisions: p.allrev,
     });
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.watchlist = setIndexedTagName(
@@ -127,9 +128,9 @@ export const watchlistModule: ModuleDecl = {
       run.continuation.addContinueParam('watchlist', 'wlcontinue', `${mwTimestamp(resp.continueFrom.slice(0, bar))}|${resp.continueFrom.slice(bar + 1)}`);
     }
   },
-};
+});
 
-export const watchlistrawModule: ModuleDecl = {
+export const watchlistrawModule = defineModule({
   name: 'watchlistraw',
   group: 'list',
   prefix: 'wr',
@@ -152,9 +153,9 @@ export const watchlistrawModule: ModuleDecl = {
     const run = queryRunOf(query);
     const p = ctx.params;
     requireWatchlistUser(ctx, 'viewmywatchlist');
-    const show = (p.show as string[] | undefined) ?? [];
+    const show = p.show ?? [];
     checkShow(show);
-    const props = new Set((p.prop as string[] | undefined) ?? []);
+    const props = new Set(p.prop ?? []);
     // Title bounds become "<ns>|<dbkey>" through the content service's title rules.
     const bound = async (title: unknown): Promise<string> => {
       if (typeof title !== 'string') return '';
@@ -168,9 +169,9 @@ export const watchlistrawModule: ModuleDecl = {
     const cont = typeof p.continue === 'string' ? watchlistRawContinue(p.continue) : '';
     const resp = await ctx.deps.clients.content.listWatchlistRaw({
       userId: ctx.caller.user.id,
-      namespaces: (p.namespace as number[] | undefined) ?? [],
+      namespaces: p.namespace ?? [],
       descending: p.dir === 'descending',
-      limit: p.limit as number,
+      limit: p.limit,
       from: cont || (await bound(p.fromtitle)),
       to: await bound(p.totitle),
       show: show[0] ?? '',
@@ -182,4 +183,4 @@ export const watchlistrawModule: ModuleDecl = {
     );
     if (resp.continueFrom) run.continuation.addContinueParam('watchlistraw', 'wrcontinue', resp.continueFrom);
   },
-};
+});
