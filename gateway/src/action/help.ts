@@ -7,6 +7,7 @@ import { SCRIPT_PATH } from '../config.js';
 import { escapeHtml } from './errors.js';
 import { moduleInfo, resolveModulePath, sortedEnum, submodulesOf } from './paraminfo.js';
 import type { ActionContext, ModuleDecl, ModuleLookup, ParamDecl } from './types.js';
+import { defineModule } from './define.js';
 
 interface HelpEntry {
   module: ModuleDecl;
@@ -90,7 +91,7 @@ function helpPage(entries: HelpEntry[], registry: ModuleLookup, sitename: string
   );
 }
 
-export const helpModule: ModuleDecl = {
+export const helpModule = defineModule({
   name: 'help',
   group: 'action',
   prefix: '',
@@ -115,11 +116,11 @@ export const helpModule: ModuleDecl = {
     'action=help&modules=help': 'Help for the help module itself.',
     'action=help&modules=query+info|query+revisions': 'Help for two query submodules.',
   },
-  async execute(ctx: ActionContext) {
+  async execute(ctx) {
     const p = ctx.params;
     const depth = p.recursivesubmodules ? Infinity : p.submodules ? 1 : 0;
     const entries: HelpEntry[] = [];
-    for (const raw of p.modules as string[]) {
+    for (const raw of p.modules) {
       const resolved = resolveModulePath(ctx.registry, raw);
       if ('error' in resolved) {
         ctx.addWarning('help', resolved.error);
@@ -135,4 +136,4 @@ export const helpModule: ModuleDecl = {
       ctx.setRawOutput({ contentType: 'text/html', filename: 'api-help.html', body: html });
     }
   },
-};
+});

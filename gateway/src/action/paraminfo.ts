@@ -5,6 +5,7 @@
 import { escapeHtml, message } from './errors.js';
 import { multiLimits } from './params.js';
 import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
+import { defineModule } from './define.js';
 
 type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
 
@@ -149,7 +150,7 @@ export function resolveModulePath(registry: ModuleLookup, rawPath: string): { mo
   return { module: registry.byPath(current)!, path: current };
 }
 
-export const paraminfoModule: ModuleDecl = {
+export const paraminfoModule = defineModule({
   name: 'paraminfo',
   group: 'action',
   prefix: '',
@@ -181,7 +182,7 @@ export const paraminfoModule: ModuleDecl = {
     'action=paraminfo&modules=query%2Binfo|jsonfm': 'Show info for action=query&prop=info and format=jsonfm.',
     'action=paraminfo&modules=query%2B*': 'Show info for all submodules of action=query.',
   },
-  async execute(ctx: ActionContext) {
+  async execute(ctx) {
     const p = ctx.params;
     const registry = ctx.registry;
     const helpFormat = p.helpformat as HelpFormat;
@@ -189,7 +190,7 @@ export const paraminfoModule: ModuleDecl = {
     const warn = (msg: ApiMessage) => ctx.addWarning('paraminfo', msg);
 
     const paths: { path: string; key: 'modules' | 'querymodules' | 'formatmodules' }[] = [];
-    for (const raw of (p.modules as string[] | undefined) ?? []) {
+    for (const raw of p.modules ?? []) {
       // dotAll: a module name with a line break is an unknown module, not a failed match.
       const m = /^(.*?)(?:[+ ](\*\*?))?$/s.exec(raw === '*' || raw === '**' ? `main+${raw}` : raw)!;
       const [, base = '', star] = m;
@@ -206,8 +207,8 @@ export const paraminfoModule: ModuleDecl = {
       if (subs.length === 0) warn(message('badmodule', 'apierror-badmodule-nosubmodules', [resolved.path]));
       for (const s of subs) paths.push({ path: s, key: 'modules' });
     }
-    for (const q of (p.querymodules as string[] | undefined) ?? []) paths.push({ path: `query+${q}`, key: 'querymodules' });
-    for (const f of (p.formatmodules as string[] | undefined) ?? []) paths.push({ path: f, key: 'formatmodules' });
+    for (const q of p.querymodules ?? []) paths.push({ path: `query+${q}`, key: 'querymodules' });
+    for (const f of p.formatmodules ?? []) paths.push({ path: f, key: 'formatmodules' });
 
     const res: ResultObject = { helpformat: helpFormat };
     const seen = new Set<string>();
@@ -238,4 +239,4 @@ export const paraminfoModule: ModuleDecl = {
     }
     ctx.result.paraminfo = res;
   },
-};
+});
