@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAdmin } from '../scripts/admin.js';
-import { loggedIn } from './files-helpers.js';
+import { loggedIn, png, upload } from './files-helpers.js';
 import { startWiki, testBackends, type TestWiki, type WikiClient } from './harness.js';
 
 // Response bodies are checked field by field against literal expectations.
@@ -363,6 +363,62 @@ for (const backend of testBackends()) {
       const got = Object.fromEntries((from.query.pages as Json[]).map((p) => [p.title, 'lastrevid' in p]));
       assert.deepEqual(got, { HaLonely: false, HaRedir: true, HaTarget: true });
       assert.equal((await q({ prop: 'info', titles: 'HaTarget', incontinue: 'bad' })).error.code, 'badcontinue');
+    });
+    test('list=langbacklinks: by language and title, continuation, generator', async () => {
+      const lang = await post({ action: 'edit', title: 'HaLang', text: '[[de:HaZiel]] [[fr:HaAutre]]' });
+      assert.equal(lang.edit?.result, 'Success');
+      const langId = lang.edit.pageid as number;
+      let body: Json = {};
+      await eventually(async () => {
+        body = await q({ list: 'langbacklinks', lblprop: 'lllang|lltitle' });
+        assert.equal(body.query.langbacklinks.length, 4);
+      });
+      // (language, title, page) order.
+      assert.deepEqual(body.query.langbacklinks, [
+        { pageid: id.HaTarget, ns: 0, title: 'HaTarget', lllang: 'de', lltitle: 'HaZiel' },
+        { pageid: langId, ns: 0, title: 'HaLang', lllang: 'de', lltitle: 'HaZiel' },
+        { pageid: langId, ns: 0, title: 'HaLang', lllang: 'fr', lltitle: 'HaAutre' },
+        { pageid: id.HaTarget, ns: 0, title: 'HaTarget', lllang: 'fr', lltitle: 'HaCible' },
+      ]);
+      const first = await q({ list: 'langbacklinks', lbllang: 'de', lbllimit: '1' });
+      assert.deepEqual(first.query.langbacklinks, [{ pageid: id.HaTarget, ns: 0, title: 'HaTarget' }]);
+      assert.deepEqual(first.continue, { lblcontinue: `de|HaZiel|${langId}`, continue: '-||' });
+      const down = await all({ list: 'langbacklinks', lbldir: 'descending', lbllimit: '3', lblprop: 'lllang' }, (b) => b.query.langbacklinks.map((l: Json) => `${l.lllang}:${l.title}`));
+      assert.deepEqual(down.items, ['fr:HaTarget', 'fr:HaLang', 'de:HaLang', 'de:HaTarget']);
+      assert.deepEqual((await q({ list: 'langbacklinks', lbllang: 'fr', lbltitle: 'HaCible', lblprop: 'lltitle' })).query.langbacklinks, [{ pageid: id.HaTarget, ns: 0, title: 'HaTarget', lltitle: 'HaCible' }]);
+      const nolang = await q({ list: 'langbacklinks', lbltitle: 'HaZiel' });
+      assert.equal(nolang.error.code, 'nolang');
+      assert.equal(nolang.error.info, 'The "lbltitle" parameter may only be used with "lbllang".');
+      const gen = await q({ generator: 'langbacklinks', glbllang: 'fr' });
+      assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title).sort(), ['HaLang', 'HaTarget']);
+    });
+
+    test('prop=duplicatefiles: same SHA-1 by name, both directions, continuation, generator', async () => {
+      const same = png(4, 4, 7);
+      for (const name of ['HaDupA.png', 'HaDupB.png', 'HaDupC.png']) assert.equal((await upload(admin, { filename: name, ignorewarnings: '1' }, same, 'image/png')).upload?.result, 'Success');
+      assert.equal((await upload(admin, { filename: 'HaSolo.png' }, png(5, 5, 3), 'image/png')).upload?.result, 'Success');
+      const names = (page: Json) => ((page.duplicatefiles ?? []) as Json[]).map((d) => d.name);
+      const body = await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png|File:HaSolo.png|File:HaDupB.png|File:Nope.png' });
+      const pages = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p]));
+      assert.deepEqual(names(pages['File:HaDupA.png']), ['HaDupB.png', 'HaDupC.png']);
+      assert.deepEqual(names(pages['File:HaDupB.png']), ['HaDupA.png', 'HaDupC.png']);
+      assert.equal(pages['File:HaSolo.png'].duplicatefiles, undefined);
+      assert.equal(pages['File:Nope.png'].missing, true);
+      const dup = pages['File:HaDupA.png'].duplicatefiles[0];
+      assert.deepEqual(Object.keys(dup), ['name', 'timestamp', 'shared', 'user']);
+      assert.equal(dup.shared, false);
+      assert.equal(dup.user, 'Sysop');
+
+      const limited = await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png|File:HaDupB.png', dflimit: '3' });
+      assert.deepEqual(limited.continue, { dfcontinue: 'HaDupB.png|HaDupC.png', continue: '||' });
+      const rest = await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png|File:HaDupB.png', dflimit: '3', ...limited.continue });
+      assert.deepEqual((rest.query.pages as Json[]).map(names), [[], ['HaDupC.png']]);
+      const down = await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png|File:HaDupB.png', dflimit: '3', dfdir: 'descending' });
+      assert.deepEqual(down.continue, { dfcontinue: 'HaDupA.png|HaDupB.png', continue: '||' });
+      assert.deepEqual((down.query.pages as Json[]).map(names), [['HaDupC.png'], ['HaDupC.png', 'HaDupA.png']]);
+      const gen = await q({ generator: 'duplicatefiles', titles: 'File:HaDupA.png' });
+      assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title), ['File:HaDupB.png', 'File:HaDupC.png']);
+      assert.equal((await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png', dfcontinue: 'x' })).error.code, 'badcontinue');
     });
   });
 }

@@ -8,6 +8,8 @@ import {
   type ListAllLinksResponse,
   ListFilteredPagesRequest,
   type ListFilteredPagesResponse,
+  ListLangBacklinksRequest,
+  type ListLangBacklinksResponse,
   ListPagePropNamesRequest,
   type ListPagePropNamesResponse,
   ListPagesWithPropRequest,
@@ -19,7 +21,7 @@ import {
   RunQueryPageRequest,
   type RunQueryPageResponse,
 } from '@quire/proto/wiki/content/v1/lists';
-import type { CallOpts } from './index.js';
+import type { CallOpts } from './call-options.js';
 
 export class ListsClient {
   constructor(private readonly c: ListServiceClient) {}
@@ -49,6 +51,9 @@ export class ListsClient {
   }
   runQueryPage(req: Partial<RunQueryPageRequest>, o?: CallOpts): Promise<RunQueryPageResponse> {
     return unary(this.c, this.c.runQueryPage, RunQueryPageRequest.fromPartial(req), o);
+  }
+  listLangBacklinks(req: Partial<ListLangBacklinksRequest>, o?: CallOpts): Promise<ListLangBacklinksResponse> {
+    return unary(this.c, this.c.listLangBacklinks, ListLangBacklinksRequest.fromPartial(req), o);
   }
   close(): void {
     this.c.close();

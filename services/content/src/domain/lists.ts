@@ -163,4 +163,17 @@ export class ListQueries {
     const r = await this.store.filteredPages(f);
     return { rows: r.rows, continue: r.next?.dbkey ?? '' };
   }
+
+  /** ApiQueryLangBacklinks: continuation "<lang>|<title>|<page id>". */
+  async langBacklinks(q: { lang?: string; title?: string; descending: boolean; limit: number; continue: string }): Promise<Listing<ListedPageRow & { lang: string; title: string }>> {
+    checkLimit(q.limit);
+    let after: { lang: string; title: string; from: number } | undefined;
+    if (q.continue !== '') {
+      const [lang, title, from] = parts(q.continue, 3) as [string, string, string];
+      after = { lang, title, from: phpInt(from) };
+    }
+    const r = await this.store.langBacklinks({ ...q, after });
+    const n = r.next;
+    return { rows: r.rows, continue: n ? `${n.lang}|${n.title}|${n.id}` : '' };
+  }
 }

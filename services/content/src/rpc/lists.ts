@@ -8,6 +8,8 @@ import {
   type ListAllLinksResponse,
   type ListedPage,
   type ListFilteredPagesRequest,
+  type ListLangBacklinksRequest,
+  type ListLangBacklinksResponse,
   type ListFilteredPagesResponse,
   type ListPagePropNamesRequest,
   type ListPagePropNamesResponse,
@@ -146,6 +148,11 @@ export function listHandlers(ctx: ContentContext) {
         })),
         more: r.more,
       };
+    },
+
+    async listLangBacklinks(req: ListLangBacklinksRequest): Promise<ListLangBacklinksResponse> {
+      const r = await lists.langBacklinks({ lang: opt(req.lang), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
+      return { links: r.rows.map((l) => ({ page: page(l), lang: l.lang, title: l.title })), continue: r.continue };
     },
   };
 }

@@ -298,4 +298,27 @@ export class ListStore {
     );
     return batch(r.rows.map(pageRow), f.limit);
   }
+
+  /**
+   * Language links with their pages, by (language, title, page); the filters narrow to one
+   * language and one title. `after` is the row the continuation names (included).
+   */
+  async langBacklinks(q: { lang?: string; title?: string; after?: { lang: string; title: string; from: number }; descending: boolean; limit: number }): Promise<Batch<ListedPageRow & { lang: string; title: string }>> {
+    const b = new Bind();
+    const conds = ['ll_from = page_id'];
+    if (q.lang !== undefined) conds.push(`ll_lang = ${b.$(q.lang)}`);
+    if (q.title !== undefined) conds.push(`ll_title = ${b.$(q.title)}`);
+    const key = ['ll_lang COLLATE "C"', 'll_title COLLATE "C"', 'll_from'];
+    if (q.after) conds.push(`(${key.join(', ')}) ${q.descending ? '<=' : '>='} (${b.$(q.after.lang)}, ${b.$(q.after.title)}, ${b.$(q.after.from)})`);
+    const dir = q.descending ? ' DESC' : '';
+    const r = await this.db.query<PageDbRow & { lang: string; lt: string }>(
+      `SELECT page_id AS id, page_namespace AS ns, page_title AS t, page_is_redirect AS r, ll_lang AS lang, ll_title AS lt FROM ${this.s}.langlinks, ${this.s}.page
+       WHERE ${conds.join(' AND ')} ORDER BY ${key.map((k) => k + dir).join(', ')} LIMIT ${b.$(q.limit + 1)}`,
+      b.values,
+    );
+    return batch(
+      r.rows.map((x) => ({ ...pageRow(x), lang: x.lang, title: x.lt })),
+      q.limit,
+    );
+  }
 }

@@ -286,6 +286,28 @@ export interface RunQueryPageResponse {
   more: boolean;
 }
 
+export interface ListLangBacklinksRequest {
+  /** "" = every language */
+  lang: string;
+  /** "" = every title (only with a language) */
+  title: string;
+  descending: boolean;
+  limit: number;
+  /** "<lang>|<title>|<from page id>" */
+  continue: string;
+}
+
+export interface LangBacklink {
+  page?: ListedPage | undefined;
+  lang: string;
+  title: string;
+}
+
+export interface ListLangBacklinksResponse {
+  links: LangBacklink[];
+  continue: string;
+}
+
 function createBaseListedPage(): ListedPage {
   return { id: 0, ns: 0, title: "", redirect: false };
 }
@@ -3133,6 +3155,327 @@ export const RunQueryPageResponse: MessageFns<RunQueryPageResponse> = {
   },
 };
 
+function createBaseListLangBacklinksRequest(): ListLangBacklinksRequest {
+  return { lang: "", title: "", descending: false, limit: 0, continue: "" };
+}
+
+export const ListLangBacklinksRequest: MessageFns<ListLangBacklinksRequest> = {
+  encode(message: ListLangBacklinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lang !== "") {
+      writer.uint32(10).string(message.lang);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.descending !== false) {
+      writer.uint32(24).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.continue !== "") {
+      writer.uint32(42).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLangBacklinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLangBacklinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLangBacklinksRequest {
+    return {
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListLangBacklinksRequest): unknown {
+    const obj: any = {};
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLangBacklinksRequest>, I>>(base?: I): ListLangBacklinksRequest {
+    return ListLangBacklinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLangBacklinksRequest>, I>>(object: I): ListLangBacklinksRequest {
+    const message = createBaseListLangBacklinksRequest();
+    message.lang = object.lang ?? "";
+    message.title = object.title ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseLangBacklink(): LangBacklink {
+  return { page: undefined, lang: "", title: "" };
+}
+
+export const LangBacklink: MessageFns<LangBacklink> = {
+  encode(message: LangBacklink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      ListedPage.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.lang !== "") {
+      writer.uint32(18).string(message.lang);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LangBacklink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLangBacklink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = ListedPage.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LangBacklink {
+    return {
+      page: isSet(object.page) ? ListedPage.fromJSON(object.page) : undefined,
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+    };
+  },
+
+  toJSON(message: LangBacklink): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = ListedPage.toJSON(message.page);
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LangBacklink>, I>>(base?: I): LangBacklink {
+    return LangBacklink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LangBacklink>, I>>(object: I): LangBacklink {
+    const message = createBaseLangBacklink();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? ListedPage.fromPartial(object.page)
+      : undefined;
+    message.lang = object.lang ?? "";
+    message.title = object.title ?? "";
+    return message;
+  },
+};
+
+function createBaseListLangBacklinksResponse(): ListLangBacklinksResponse {
+  return { links: [], continue: "" };
+}
+
+export const ListLangBacklinksResponse: MessageFns<ListLangBacklinksResponse> = {
+  encode(message: ListLangBacklinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      LangBacklink.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLangBacklinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLangBacklinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(LangBacklink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLangBacklinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => LangBacklink.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListLangBacklinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => LangBacklink.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLangBacklinksResponse>, I>>(base?: I): ListLangBacklinksResponse {
+    return ListLangBacklinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLangBacklinksResponse>, I>>(object: I): ListLangBacklinksResponse {
+    const message = createBaseListLangBacklinksResponse();
+    message.links = object.links?.map((e) => LangBacklink.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
 export type ListServiceService = typeof ListServiceService;
 export const ListServiceService = {
   /** list=alllinks|alltransclusions|allfileusages|allredirects (ApiQueryAllLinks). */
@@ -3229,6 +3572,18 @@ export const ListServiceService = {
       Buffer.from(RunQueryPageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunQueryPageResponse => RunQueryPageResponse.decode(value),
   },
+  /** list=langbacklinks: the pages with language links (to one language, or one title in it). */
+  listLangBacklinks: {
+    path: "/wiki.content.v1.ListService/ListLangBacklinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListLangBacklinksRequest): Buffer =>
+      Buffer.from(ListLangBacklinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListLangBacklinksRequest => ListLangBacklinksRequest.decode(value),
+    responseSerialize: (value: ListLangBacklinksResponse): Buffer =>
+      Buffer.from(ListLangBacklinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListLangBacklinksResponse => ListLangBacklinksResponse.decode(value),
+  },
 } as const;
 
 export interface ListServiceServer extends UntypedServiceImplementation {
@@ -3248,6 +3603,8 @@ export interface ListServiceServer extends UntypedServiceImplementation {
   listFilteredPages: handleUnaryCall<ListFilteredPagesRequest, ListFilteredPagesResponse>;
   /** list=querypage: one of the QueryPage special pages, computed live (not cached). */
   runQueryPage: handleUnaryCall<RunQueryPageRequest, RunQueryPageResponse>;
+  /** list=langbacklinks: the pages with language links (to one language, or one title in it). */
+  listLangBacklinks: handleUnaryCall<ListLangBacklinksRequest, ListLangBacklinksResponse>;
 }
 
 export interface ListServiceClient extends Client {
@@ -3378,6 +3735,22 @@ export interface ListServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RunQueryPageResponse) => void,
+  ): ClientUnaryCall;
+  /** list=langbacklinks: the pages with language links (to one language, or one title in it). */
+  listLangBacklinks(
+    request: ListLangBacklinksRequest,
+    callback: (error: ServiceError | null, response: ListLangBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listLangBacklinks(
+    request: ListLangBacklinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListLangBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listLangBacklinks(
+    request: ListLangBacklinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListLangBacklinksResponse) => void,
   ): ClientUnaryCall;
 }
 
