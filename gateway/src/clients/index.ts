@@ -1,6 +1,7 @@
 import type { CallOpts } from './call-options.js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
+import { AccountClient } from './account.js';
 import { ListsClient } from './lists.js';
 import { ArchiveClient } from './archive.js';
 import {
@@ -528,6 +529,8 @@ export interface Clients {
   auth: AuthClient;
   /** The auth service's OAuth part (same address). */
   oauth: OAuthClient;
+  /** The auth service's account security: session authentication age, second factors (same address). */
+  account: AccountClient;
   search: SearchClient;
   /** The content service's revision listings across pages (ArchiveService, same address). */
   archive: ArchiveClient;
@@ -544,6 +547,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
     }),
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
     oauth: OAuthClient.connect(addr.auth),
+    account: AccountClient.connect(addr.auth),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
     archive: ArchiveClient.connect(addr.content),
     lists: ListsClient.connect(addr.content),
@@ -554,6 +558,7 @@ export function closeClients(c: Clients) {
   c.content.close();
   c.auth.close();
   c.oauth.close();
+  c.account.close();
   c.search.close();
   c.archive.close();
   c.lists.close();

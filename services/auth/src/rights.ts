@@ -12,6 +12,8 @@ export const DEFAULT_GROUP_PERMISSIONS: GroupPermissions = {
     'move', 'move-subpages', 'move-rootuserpages', 'move-categorypages', 'movefile', 'read', 'edit', 'createpage', 'createtalk',
     'writeapi', 'upload', 'reupload', 'reupload-shared', 'minoredit', 'editmyusercss', 'editmyuserjson', 'editmyuserjs',
     'editmyuserjsredirect', 'purge', 'sendemail', 'applychangetags', 'changetags', 'editcontentmodel',
+    // OATHAuth's (extension.json GroupPermissions): Quire has its two-factor login.
+    'oathauth-enable',
   ),
   autoconfirmed: grant('autoconfirmed', 'editsemiprotected'),
   bot: grant('bot', 'autoconfirmed', 'editsemiprotected', 'nominornewtalk', 'autopatrol', 'suppressredirect', 'apihighlimits', 'writeapi'),
@@ -21,6 +23,7 @@ export const DEFAULT_GROUP_PERMISSIONS: GroupPermissions = {
     'autopatrol', 'protect', 'editprotected', 'rollback', 'upload', 'reupload', 'reupload-shared', 'unwatchedpages', 'autoconfirmed',
     'editsemiprotected', 'ipblock-exempt', 'blockemail', 'markbotedits', 'apihighlimits', 'browsearchive', 'noratelimit', 'movefile',
     'unblockself', 'suppressredirect', 'mergehistory', 'managechangetags', 'deletechangetags',
+    'oathauth-disable-for-user', 'oathauth-verify-user', 'oathauth-view-log',
   ),
   'interface-admin': grant('editinterface', 'editsitecss', 'editsitejson', 'editsitejs', 'editusercss', 'edituserjson', 'edituserjs'),
   bureaucrat: grant('userrights', 'noratelimit'),

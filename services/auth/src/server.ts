@@ -14,6 +14,9 @@ import { sessionHandlers } from './rpc/session.js';
 import { accountHandlers } from './rpc/accounts.js';
 import { OAuthServiceService } from '@quire/proto/wiki/auth/v1/oauth';
 import { createOAuth } from './oauth/index.js';
+import { AccountServiceService } from '@quire/proto/wiki/auth/v1/account';
+import { AccountSecurity } from './domain/security.js';
+import { accountServiceHandlers } from './rpc/account.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -57,6 +60,7 @@ export const authService: ServiceModule = {
     return {
       bindings: [
         bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) }),
+        bind('wiki.auth.v1.AccountService', AccountServiceService, accountServiceHandlers(new AccountSecurity({ ...accounts.o, performer: (id, name) => accounts.performer(id, name) }))),
         bind('wiki.auth.v1.OAuthService', OAuthServiceService, createOAuth({ db: rt.db, kv: rt.kv, accounts, sessions, secretKey: rt.secretKey }).handlers),
       ],
       close: async () => {

@@ -50,6 +50,15 @@ export class Throttler {
     return hit;
   }
 
+  /** Whether the limit is already reached, without counting an attempt (pingLimiter with an increment of 0). */
+  async exceeded(subjects: string[]): Promise<boolean> {
+    for (const [i, c] of this.conditions.entries()) {
+      if (c.count <= 0) continue;
+      for (const s of subjects) if (Number((await this.kv.get(this.key(i, s))) ?? 0) >= c.count) return true;
+    }
+    return false;
+  }
+
   async clear(subjects: string[]): Promise<void> {
     for (const i of this.conditions.keys()) for (const s of subjects) await this.kv.del(this.key(i, s));
   }
