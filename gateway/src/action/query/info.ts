@@ -10,6 +10,7 @@ import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { isRtl } from './siteinfo.js';
+import { defineModule } from '../define.js';
 
 const INFO_PROPS = [
   'protection',
@@ -201,7 +202,7 @@ async function protectionOf(ctx: Parameters<ModuleDecl['execute']>[0], dbkeys: s
   );
 }
 
-export const infoModule: ModuleDecl = {
+export const infoModule = defineModule({
   name: 'info',
   group: 'prop',
   prefix: 'in',
@@ -225,7 +226,7 @@ export const infoModule: ModuleDecl = {
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const { pageSet } = run;
-    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    const props = new Set(ctx.params.prop ?? []);
     const everything: [number, PageRecord, boolean][] = [
       ...pageSet.good.map((p): [number, PageRecord, boolean] => [p.id, p, true]),
       ...pageSet.missing.map(({ id, page }): [number, PageRecord, boolean] => [id, page, false]),
@@ -278,11 +279,11 @@ export const infoModule: ModuleDecl = {
       showWatchers,
       canRead: user.rights.includes('read'),
     };
-    const testActions = (ctx.params.testactions as string[] | undefined) ?? [];
+    const testActions = ctx.params.testactions ?? [];
     const protection = props.has('protection') || testActions.length ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
     const actionsLimit = ctx.highLimits ? TEST_ACTIONS_HIGH_LIMIT : TEST_ACTIONS_LIMIT;
     let tested = 0;
-    for (const [id, page, exists] of sortedFrom(everything, namespaces, ctx.params.continue as string | undefined)) {
+    for (const [id, page, exists] of sortedFrom(everything, namespaces, ctx.params.continue)) {
       const entry = run.pages.get(id);
       if (!entry) continue;
       let actions: Record<string, boolean> | undefined;
@@ -308,4 +309,4 @@ export const infoModule: ModuleDecl = {
       );
     }
   },
-};
+});

@@ -1,7 +1,7 @@
 /* meta=siteinfo (MediaWiki's ApiQuerySiteinfo): general, namespaces, namespacealiases, statistics here; the other props in siteinfo-props.ts. */
 import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
 import { ARTICLE_PATH, SCRIPT_PATH, type GatewayConfig } from '../../config.js';
-import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
+import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
 import { languagesInfo } from './languageinfo.js';
@@ -20,6 +20,7 @@ import {
   uploadDialogInfo,
   userGroupsInfo,
 } from './siteinfo-props.js';
+import { defineModule } from '../define.js';
 
 /**
  * Clients (mwclient, MediaWiki::Bot, pywikibot) parse `generator` as "MediaWiki <version>" to pick
@@ -220,7 +221,7 @@ export function parserListsInfo(info: GetParserInfoResponse): { extensiontags: s
   };
 }
 
-export const siteinfoModule: ModuleDecl = {
+export const siteinfoModule = defineModule({
   name: 'siteinfo',
   group: 'meta',
   prefix: 'si',
@@ -241,7 +242,7 @@ export const siteinfoModule: ModuleDecl = {
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const props = (ctx.params.prop as string[] | undefined) ?? ['general'];
+    const props = ctx.params.prop ?? ['general'];
     const { deps } = ctx;
     for (const prop of props) {
       switch (prop) {
@@ -258,7 +259,7 @@ export const siteinfoModule: ModuleDecl = {
           run.data.specialpagealiases = specialPageAliasesInfo();
           break;
         case 'interwikimap':
-          run.data.interwikimap = interwikiMapInfo(await deps.clients.content.getParserInfo(), ctx.params.filteriw as string | undefined);
+          run.data.interwikimap = interwikiMapInfo(await deps.clients.content.getParserInfo(), ctx.params.filteriw);
           break;
         case 'languages':
           run.data.languages = languagesInfo();
@@ -281,7 +282,7 @@ export const siteinfoModule: ModuleDecl = {
           run.data.dbrepllag = dbReplLagInfo(await deps.clients.content.getReplicationLag());
           break;
         case 'usergroups':
-          run.data.usergroups = userGroupsInfo(await deps.clients.auth.listGroupPermissions(ctx.params.numberingroup === true), ctx.params.numberingroup === true);
+          run.data.usergroups = userGroupsInfo(await deps.clients.auth.listGroupPermissions(ctx.params.numberingroup), ctx.params.numberingroup);
           break;
         case 'libraries':
           run.data.libraries = librariesInfo();
@@ -325,4 +326,4 @@ export const siteinfoModule: ModuleDecl = {
       }
     }
   },
-};
+});
