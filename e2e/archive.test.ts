@@ -222,5 +222,27 @@ for (const backend of testBackends()) {
       const rc = (await anon({ action: 'query', list: 'recentchanges', rctitle: 'Merge source', rcprop: 'title|ids' })).query.recentchanges;
       assert.equal(rc[0].type, 'log');
     });
+
+    test('action=setpagelanguage answers pagelang-disabled ($wgPageLanguageUseDB is false), after parameter validation', async () => {
+      const r = await admin.post({ action: 'setpagelanguage', title: 'Alive', lang: 'de' });
+      assert.deepEqual([r.error?.code, r.error?.info], ['pagelang-disabled', 'Changing the language of a page is not allowed on this wiki.']);
+      assert.equal((await admin.post({ action: 'setpagelanguage', title: 'Alive', lang: 'xx' })).error?.code, 'badvalue');
+      assert.equal((await admin.post({ action: 'setpagelanguage', title: 'Alive' })).error?.code, 'missingparam');
+    });
+
+    test('action=stashedit: the text by its SHA-1, checks of model/format, text/hash, base revision', async () => {
+      const stash = (params: Record<string, string>) => alice.post({ action: 'stashedit', contentmodel: 'wikitext', contentformat: 'text/x-wiki', baserevid: '0', ...params });
+      const r = await stash({ title: 'Stashed', text: 'hello\r\n\n' });
+      assert.deepEqual(r.stashedit, { status: 'stashed', texthash: 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d' });
+      assert.deepEqual((await stash({ title: 'Stashed', stashedtexthash: 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d' })).stashedit, r.stashedit);
+      assert.equal((await stash({ title: 'Stashed', stashedtexthash: '0'.repeat(40) })).error?.code, 'missingtext');
+      assert.equal((await stash({ title: 'Stashed', stashedtexthash: 'nothex' })).error?.code, 'missingtext');
+      assert.equal((await stash({ title: 'Stashed', text: 'x', stashedtexthash: 'x' })).error?.code, 'invalidparammix');
+      assert.equal((await stash({ title: 'Stashed' })).error?.code, 'missingparam');
+      assert.equal((await stash({ title: 'Stashed', text: 'x', contentformat: 'text/css' })).error?.code, 'badmodelformat');
+      const alive = (await anon({ action: 'query', prop: 'info', titles: 'Alive' })).query.pages[0];
+      assert.equal((await stash({ title: 'Alive', text: 'x', baserevid: '1' })).error?.code, 'nosuchrevid');
+      assert.equal((await stash({ title: 'Alive', text: 'x', baserevid: String(alive.lastrevid) })).stashedit?.status, 'stashed');
+    });
   });
 }

@@ -43,10 +43,12 @@ import { managetagsModule } from './modules/managetags.js';
 import { revisiondeleteModule } from './modules/revisiondelete.js';
 import { changecontentmodelModule } from './modules/changecontentmodel.js';
 import { mergehistoryModule } from './modules/mergehistory.js';
+import { setpagelanguageModule } from './modules/setpagelanguage.js';
+import { stasheditModule } from './modules/stashedit.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
 const FILE_AND_WATCH_ACTIONS = [uploadModule, watchModule, optionsModule, tagModule, managetagsModule];
-const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule];
+const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule, setpagelanguageModule, stasheditModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 

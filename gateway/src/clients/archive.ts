@@ -2,6 +2,7 @@
 import { makeClient, unary } from '@quire/kit';
 import {
   ArchiveServiceClient,
+  EditStashServiceClient,
   ChangeContentModelRequest,
   type ChangeContentModelResponse,
   ListAllRevisionsRequest,
@@ -15,9 +16,12 @@ import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
 import type { CallOpts } from './call-options.js';
 
 export class ArchiveClient {
-  constructor(private readonly c: ArchiveServiceClient) {}
+  constructor(
+    private readonly c: ArchiveServiceClient,
+    private readonly stash: EditStashServiceClient,
+  ) {}
   static connect(addr: string): ArchiveClient {
-    return new ArchiveClient(makeClient(ArchiveServiceClient, addr));
+    return new ArchiveClient(makeClient(ArchiveServiceClient, addr), makeClient(EditStashServiceClient, addr));
   }
   /** Revisions of deleted pages (prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs). */
   listArchivedRevisions(req: DeepPartial<ListArchivedRevisionsRequest>, o?: CallOpts): Promise<ListArchivedRevisionsResponse> {
@@ -41,7 +45,16 @@ export class ArchiveClient {
   mergeHistory(req: DeepPartial<MergeHistoryRequest>, o?: CallOpts): Promise<MergeHistoryResponse> {
     return unary(this.c, this.c.mergeHistory, MergeHistoryRequest.fromPartial(req), o);
   }
+  /** action=stashedit: keeps a text under its SHA-1 for a few minutes; the hash. */
+  async stashEditText(text: string, o?: CallOpts): Promise<string> {
+    return (await unary(this.stash, this.stash.stashEditText, { text }, o)).textHash;
+  }
+  /** A stashed text by its SHA-1; undefined when none is kept. */
+  async fetchStashedEditText(textHash: string, o?: CallOpts): Promise<string | undefined> {
+    return (await unary(this.stash, this.stash.fetchStashedEditText, { textHash }, o)).text;
+  }
   close() {
     this.c.close();
+    this.stash.close();
   }
 }

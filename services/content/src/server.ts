@@ -4,7 +4,7 @@ import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
 import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
-import { ArchiveServiceService } from '@quire/proto/wiki/content/v1/archive';
+import { ArchiveServiceService, EditStashServiceService } from '@quire/proto/wiki/content/v1/archive';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
@@ -40,6 +40,7 @@ import { linkQueryHandlers } from './rpc/linkqueries.js';
 import { revdelHandlers } from './rpc/revdel.js';
 import { contributionHandlers } from './rpc/contributions.js';
 import { archiveHandlers } from './rpc/archive.js';
+import { editStashHandlers } from './rpc/edit-stash.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -126,6 +127,7 @@ export const contentService: ServiceModule = {
         bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
         bind('wiki.content.v1.ListService', ListServiceService, listHandlers(ctx)),
         bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
+        bind('wiki.content.v1.EditStashService', EditStashServiceService, editStashHandlers(rt.kv)),
       ],
       close: async () => {
         await rendering.close();

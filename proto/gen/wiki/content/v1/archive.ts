@@ -210,6 +210,24 @@ export interface MergeHistoryResponse {
   revisions: number;
 }
 
+export interface StashEditTextRequest {
+  text: string;
+}
+
+export interface StashEditTextResponse {
+  /** SHA-1 of the text, 40 hex digits */
+  textHash: string;
+}
+
+export interface FetchStashedEditTextRequest {
+  textHash: string;
+}
+
+export interface FetchStashedEditTextResponse {
+  /** unset when nothing (or nothing any more) is stashed under the hash */
+  text?: string | undefined;
+}
+
 function createBaseArchiveCursor(): ArchiveCursor {
   return { ns: 0, dbkey: "", timestamp: "", revId: 0, arId: 0 };
 }
@@ -2363,6 +2381,286 @@ export const MergeHistoryResponse: MessageFns<MergeHistoryResponse> = {
   },
 };
 
+function createBaseStashEditTextRequest(): StashEditTextRequest {
+  return { text: "" };
+}
+
+export const StashEditTextRequest: MessageFns<StashEditTextRequest> = {
+  encode(message: StashEditTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StashEditTextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStashEditTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StashEditTextRequest {
+    return { text: isSet(object.text) ? globalThis.String(object.text) : "" };
+  },
+
+  toJSON(message: StashEditTextRequest): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StashEditTextRequest>, I>>(base?: I): StashEditTextRequest {
+    return StashEditTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StashEditTextRequest>, I>>(object: I): StashEditTextRequest {
+    const message = createBaseStashEditTextRequest();
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseStashEditTextResponse(): StashEditTextResponse {
+  return { textHash: "" };
+}
+
+export const StashEditTextResponse: MessageFns<StashEditTextResponse> = {
+  encode(message: StashEditTextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.textHash !== "") {
+      writer.uint32(10).string(message.textHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StashEditTextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStashEditTextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.textHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StashEditTextResponse {
+    return {
+      textHash: isSet(object.textHash)
+        ? globalThis.String(object.textHash)
+        : isSet(object.text_hash)
+        ? globalThis.String(object.text_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: StashEditTextResponse): unknown {
+    const obj: any = {};
+    if (message.textHash !== "") {
+      obj.textHash = message.textHash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StashEditTextResponse>, I>>(base?: I): StashEditTextResponse {
+    return StashEditTextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StashEditTextResponse>, I>>(object: I): StashEditTextResponse {
+    const message = createBaseStashEditTextResponse();
+    message.textHash = object.textHash ?? "";
+    return message;
+  },
+};
+
+function createBaseFetchStashedEditTextRequest(): FetchStashedEditTextRequest {
+  return { textHash: "" };
+}
+
+export const FetchStashedEditTextRequest: MessageFns<FetchStashedEditTextRequest> = {
+  encode(message: FetchStashedEditTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.textHash !== "") {
+      writer.uint32(10).string(message.textHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchStashedEditTextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchStashedEditTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.textHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchStashedEditTextRequest {
+    return {
+      textHash: isSet(object.textHash)
+        ? globalThis.String(object.textHash)
+        : isSet(object.text_hash)
+        ? globalThis.String(object.text_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: FetchStashedEditTextRequest): unknown {
+    const obj: any = {};
+    if (message.textHash !== "") {
+      obj.textHash = message.textHash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchStashedEditTextRequest>, I>>(base?: I): FetchStashedEditTextRequest {
+    return FetchStashedEditTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchStashedEditTextRequest>, I>>(object: I): FetchStashedEditTextRequest {
+    const message = createBaseFetchStashedEditTextRequest();
+    message.textHash = object.textHash ?? "";
+    return message;
+  },
+};
+
+function createBaseFetchStashedEditTextResponse(): FetchStashedEditTextResponse {
+  return { text: undefined };
+}
+
+export const FetchStashedEditTextResponse: MessageFns<FetchStashedEditTextResponse> = {
+  encode(message: FetchStashedEditTextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== undefined) {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchStashedEditTextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchStashedEditTextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchStashedEditTextResponse {
+    return { text: isSet(object.text) ? globalThis.String(object.text) : undefined };
+  },
+
+  toJSON(message: FetchStashedEditTextResponse): unknown {
+    const obj: any = {};
+    if (message.text !== undefined) {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchStashedEditTextResponse>, I>>(base?: I): FetchStashedEditTextResponse {
+    return FetchStashedEditTextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchStashedEditTextResponse>, I>>(object: I): FetchStashedEditTextResponse {
+    const message = createBaseFetchStashedEditTextResponse();
+    message.text = object.text ?? undefined;
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -2539,6 +2837,82 @@ export const ArchiveServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ArchiveServiceClient;
   service: typeof ArchiveServiceService;
+  serviceName: string;
+};
+
+/**
+ * action=stashedit's text stash (PageEditStash::stashInputText / fetchInputText): edit texts by
+ * their SHA-1, kept a few minutes so that a later stashedit may name the text by its hash.
+ */
+export type EditStashServiceService = typeof EditStashServiceService;
+export const EditStashServiceService = {
+  stashEditText: {
+    path: "/wiki.content.v1.EditStashService/StashEditText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StashEditTextRequest): Buffer => Buffer.from(StashEditTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StashEditTextRequest => StashEditTextRequest.decode(value),
+    responseSerialize: (value: StashEditTextResponse): Buffer =>
+      Buffer.from(StashEditTextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StashEditTextResponse => StashEditTextResponse.decode(value),
+  },
+  fetchStashedEditText: {
+    path: "/wiki.content.v1.EditStashService/FetchStashedEditText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FetchStashedEditTextRequest): Buffer =>
+      Buffer.from(FetchStashedEditTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FetchStashedEditTextRequest => FetchStashedEditTextRequest.decode(value),
+    responseSerialize: (value: FetchStashedEditTextResponse): Buffer =>
+      Buffer.from(FetchStashedEditTextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FetchStashedEditTextResponse => FetchStashedEditTextResponse.decode(value),
+  },
+} as const;
+
+export interface EditStashServiceServer extends UntypedServiceImplementation {
+  stashEditText: handleUnaryCall<StashEditTextRequest, StashEditTextResponse>;
+  fetchStashedEditText: handleUnaryCall<FetchStashedEditTextRequest, FetchStashedEditTextResponse>;
+}
+
+export interface EditStashServiceClient extends Client {
+  stashEditText(
+    request: StashEditTextRequest,
+    callback: (error: ServiceError | null, response: StashEditTextResponse) => void,
+  ): ClientUnaryCall;
+  stashEditText(
+    request: StashEditTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StashEditTextResponse) => void,
+  ): ClientUnaryCall;
+  stashEditText(
+    request: StashEditTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StashEditTextResponse) => void,
+  ): ClientUnaryCall;
+  fetchStashedEditText(
+    request: FetchStashedEditTextRequest,
+    callback: (error: ServiceError | null, response: FetchStashedEditTextResponse) => void,
+  ): ClientUnaryCall;
+  fetchStashedEditText(
+    request: FetchStashedEditTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FetchStashedEditTextResponse) => void,
+  ): ClientUnaryCall;
+  fetchStashedEditText(
+    request: FetchStashedEditTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FetchStashedEditTextResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const EditStashServiceClient = makeGenericClientConstructor(
+  EditStashServiceService,
+  "wiki.content.v1.EditStashService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EditStashServiceClient;
+  service: typeof EditStashServiceService;
   serviceName: string;
 };
 
