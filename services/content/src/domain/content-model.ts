@@ -6,11 +6,11 @@
 import { invalidArgument, notFound, permissionDenied } from '@quire/kit';
 import type { ChangeContentModelRequest, ChangeContentModelResponse } from '@quire/proto/wiki/content/v1/archive';
 import { defaultFormat, isContentModel, prepareContent } from '../edit/models.js';
-import { checkApplicableTags } from '../store/tags.js';
+import { checkApplicableTags } from './tags.js';
 import { requireActor, targetOf, userOf, type LifecycleDeps } from './lifecycle/common.js';
 import { latestContent, lockPage } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
-import { checkProtection } from '../store/protection.js';
+import { checkProtection } from './protection.js';
 import { saveRevision } from '../store/save.js';
 
 /** content-model-* messages (English). */

@@ -15,7 +15,7 @@ import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
 import { isoTimestamp } from '../content/timestamp.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
-import { checkProtection } from '../store/protection.js';
+import { checkProtection } from './protection.js';
 import { deletedSince, nowToTheSecond } from '../store/logging.js';
 import { findPage, redirectOfTitle } from '../store/pages.js';
 import { saveRevision, type SaveRevisionInput } from '../store/save.js';
@@ -24,7 +24,7 @@ import { describeChange } from '../edit/change-type.js';
 import { merge3 } from '../edit/merge.js';
 import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from '../edit/models.js';
 import { getSection, replaceSection, stripSectionName } from '../edit/sections.js';
-import { checkApplicableTags } from '../store/tags.js';
+import { checkApplicableTags } from './tags.js';
 import type { WikitextPst } from './render.js';
 
 /*

@@ -12,7 +12,7 @@ import { lockPage } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
 import { copyWatchers, countRevisionsUpTo, hasRevisions, mergeBounds, moveRevisions } from '../store/merge-history.js';
 import { recordPageChange } from '../store/page-cache.js';
-import { checkProtection } from '../store/protection.js';
+import { checkProtection } from './protection.js';
 import { saveRevision } from '../store/save.js';
 
 /** MergeHistory::REVISION_LIMIT. */

@@ -13,6 +13,7 @@ import type {
 } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
+import { uploadFile } from '../domain/upload.js';
 import type { FileRepo } from '../store/files.js';
 import { findPage } from '../store/pages.js';
 import { isoTimestamp } from './records.js';
@@ -36,7 +37,7 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
   return {
     upload: async (req: UploadRequest) => {
       await enforceRateLimit(limiter, 'upload', req.actor);
-      return repo.upload(req);
+      return uploadFile(repo, req);
     },
 
     async getFileInfo(req: GetFileInfoRequest): Promise<GetFileInfoResponse> {

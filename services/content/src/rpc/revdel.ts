@@ -5,7 +5,7 @@
  */
 import { invalidArgument, permissionDenied, type Queryable } from '@quire/kit';
 import type { RevisionDeleteItem, RevisionDeleteRequest, RevisionDeleteResponse, StatusMessage } from '@quire/proto/wiki/content/v1/content';
-import { checkApplicableTags } from '../store/tags.js';
+import { checkApplicableTags } from '../domain/tags.js';
 import { requireActor } from '../domain/lifecycle/common.js';
 import { lockPage } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry, writeLogEntry } from '../store/logging.js';

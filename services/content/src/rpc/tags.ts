@@ -2,9 +2,9 @@
 import { invalidArgument, notFound, permissionDenied } from '@quire/kit';
 import type { ChangeTagsRequest, ChangeTagsResponse, ListTagsRequest, ListTagsResponse, ManageTagRequest, ManageTagResponse, TagInfo } from '@quire/proto/wiki/content/v1/files';
 import { publishLogEntry, writeLogEntry } from '../store/logging.js';
+import { checkApplicableTags } from '../domain/tags.js';
 import {
   allTagDefs,
-  checkApplicableTags,
   defineTag,
   deleteTagEverywhere,
   lockTagDef,

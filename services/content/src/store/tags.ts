@@ -4,8 +4,7 @@
  * change_tag_def / change_tag. Each function runs on the caller's Queryable, so a tag change and
  * its managetags log entry commit together.
  */
-import { invalidArgument, permissionDenied, type Db, type Queryable } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { Db, Queryable } from '@quire/kit';
 
 export interface TagDefRow {
   name: string;
@@ -72,25 +71,10 @@ export async function messageTexts(db: Db, keys: readonly string[], ns: number):
   return out;
 }
 
-/**
- * ChangeTags::canAddTagsAccompanyingChange: applying tags needs `applychangetags`, and each tag
- * must be one an administrator defined and left active (ctd_user_defined; software tags such as
- * mw-undo are applied by the software only).
- */
-export async function checkApplicableTags(db: Db, actor: EditActor, tags: readonly string[]): Promise<void> {
-  if (!actor.rights.includes('applychangetags')) {
-    throw permissionDenied('tags-apply-no-permission', 'You do not have permission to apply change tags along with your changes.');
-  }
-  const wanted = [...new Set(tags)];
-  const r = await db.query<{ ctd_name: string }>(`SELECT ctd_name FROM ${db.schema}.change_tag_def WHERE ctd_user_defined AND ctd_name = ANY($1::text[])`, [
-    wanted,
-  ]);
-  const defined = new Set(r.rows.map((x) => x.ctd_name));
-  const refused = wanted.filter((t) => !defined.has(t));
-  if (refused.length === 1) throw invalidArgument('tags-apply-not-allowed-one', `The tag "${refused[0]}" is not allowed to be manually applied.`);
-  if (refused.length > 1) {
-    throw invalidArgument('tags-apply-not-allowed-multi', `The following tags are not allowed to be manually applied: ${refused.join(', ')}`);
-  }
+/** Which of the named tags an administrator defined and left active (ctd_user_defined). */
+export async function userDefinedTagNames(db: Db, names: string[]): Promise<Set<string>> {
+  const r = await db.query<{ ctd_name: string }>(`SELECT ctd_name FROM ${db.schema}.change_tag_def WHERE ctd_user_defined AND ctd_name = ANY($1::text[])`, [names]);
+  return new Set(r.rows.map((x) => x.ctd_name));
 }
 
 /** A change that carries tags: a revision, a log entry or a recent change. */

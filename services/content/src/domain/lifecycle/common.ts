@@ -4,7 +4,7 @@ import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import type { LifecycleDeps } from '../../store/lifecycle/common.js';
 import { findPage } from '../../store/pages.js';
-import { checkApplicableTags } from '../../store/tags.js';
+import { checkApplicableTags } from '../tags.js';
 import { applyWatchlistParam, type WatchlistMode } from '../../store/watchlist.js';
 
 export type { LifecycleDeps } from '../../store/lifecycle/common.js';

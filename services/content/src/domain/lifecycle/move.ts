@@ -13,7 +13,8 @@ import { lockExistingPage, lockPage, saveNullRevision } from '../../store/lifecy
 import { archivePage } from '../../store/lifecycle/delete.js';
 import { renamePage, singleRevisionRedirectTarget, subpageTitles } from '../../store/lifecycle/move.js';
 import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
-import { checkProtection, pageRestrictions } from '../../store/protection.js';
+import { pageRestrictions } from '../../store/protection.js';
+import { checkProtection } from '../protection.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { saveRevision } from '../../store/save.js';
 import { findPage } from '../../store/pages.js';

@@ -25,7 +25,7 @@ import {
 } from '../../store/logging.js';
 import { touchPage } from '../../store/pages.js';
 import { dropParserCache } from '../../store/parser-cache.js';
-import { checkProtection } from '../../store/protection.js';
+import { checkProtection } from '../protection.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { contentById, latestAuthors } from '../../store/revisions.js';
 import { saveRevision } from '../../store/save.js';

@@ -1,0 +1,235 @@
+/*
+ * Uploads (MediaWiki's ApiUpload + UploadBase + LocalFile::upload, in their order of checks): the
+ * right, size, name and content checks, the warnings, then one transaction that records the
+ * version, the description page, the log entry and the watchlist. The rows are written by the
+ * file repository's store (store/files.ts).
+ */
+import { invalidArgument, permissionDenied, ServiceError, type Queryable } from '@quire/kit';
+import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
+import { isoTimestamp } from '../content/timestamp.js';
+import { detectsHtml, EXTENSION_OF_MIME, FILE_EXTENSIONS, sniffFile, svgHasScript } from '../files/mime.js';
+import { storageKeyOf } from '../files/store.js';
+import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
+import { NS_FILE, NS_PROJECT } from '../title/namespaces.js';
+import { actorId } from '../store/actor.js';
+import {
+  descriptionPage,
+  filesWithSha1,
+  fileWasDeleted,
+  lockFileName,
+  oldVersionTimestampsWithSha1,
+  recordFileVersion,
+  sha1Base36FromHex,
+  tsMw,
+  type FileRepo,
+  type VersionRow,
+} from '../store/files.js';
+import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
+import { checkProtection } from './protection.js';
+import { saveRevision } from '../store/save.js';
+import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
+
+/** UploadBase's verification failures, as ApiUpload reports them. */
+function verificationError(details: (string | number)[], text: string): ServiceError {
+  return invalidArgument('verification-error', text, { api: { details } });
+}
+
+interface CheckedName {
+  dbkey: string;
+  ext: string;
+  /** The name differs from the one asked for (UploadBase's badfilename warning). */
+  changed: boolean;
+}
+
+/**
+ * UploadBase::getTitle + validateName: the name a file gets (illegal characters become "-", a
+ * missing extension is the detected type's), or the reason it cannot have one.
+ */
+function checkName(codec: TitleCodec, requested: string, detectedMime: string | undefined): CheckedName {
+  let filtered = requested.replace(/[:/\\]/g, '-').replace(/[\x00-\x1f\x7f<>[\]{}|#]/g, '-');
+  let dot = filtered.lastIndexOf('.');
+  let ext = dot >= 0 ? filtered.slice(dot + 1).trim().toLowerCase() : '';
+  if (ext === '') {
+    const detected = detectedMime ? EXTENSION_OF_MIME[detectedMime] : undefined;
+    if (!detected) throw invalidArgument('filetype-missing', 'The file has no extension (like ".jpg").');
+    filtered = `${filtered.replace(/\.$/, '')}.${detected}`;
+    ext = detected;
+    dot = filtered.lastIndexOf('.');
+  }
+  let dbkey: string;
+  try {
+    const t = codec.parse(filtered, NS_FILE);
+    if (t.ns !== NS_FILE || t.dbkey === '' || t.fragment !== '') throw new MalformedTitleError('title-invalid-empty', filtered);
+    dbkey = t.dbkey;
+  } catch (e) {
+    if (!(e instanceof MalformedTitleError)) throw e;
+    throw invalidArgument('illegal-filename', 'The filename is not allowed.', { api: { filename: filtered } });
+  }
+  if (Buffer.byteLength(dbkey, 'utf8') > 240) throw invalidArgument('filename-toolong', 'Filenames may not be longer than 240 bytes.');
+  if (dbkey.lastIndexOf('.') < 1) throw invalidArgument('filename-tooshort', 'The filename is too short.');
+  if (!(ext in FILE_EXTENSIONS)) {
+    const allowed = Object.keys(FILE_EXTENSIONS);
+    throw invalidArgument('filetype-banned', `".${ext}" is not a permitted file type. Permitted file types are ${allowed.join(', ')}.`, { api: { filetype: ext, allowed } });
+  }
+  const comparable = codec.prefixedDbKey(NS_FILE, requested.replace(/ /g, '_')).replace(/^[^:]*:/, '');
+  return { dbkey, ext, changed: requested !== dbkey && comparable !== dbkey };
+}
+
+/** ApiUpload::checkPermissions. */
+function checkUploadRight(codec: TitleCodec, actor: EditActor): void {
+  if (actor.rights.includes('upload')) return;
+  if (actor.id === 0) throw permissionDenied('mustbeloggedin', 'You must be logged in to upload this file.');
+  const project = codec.namespaces.get(NS_PROJECT)?.name ?? 'Project';
+  throw permissionDenied(
+    'permissiondenied',
+    `The action you have requested is limited to users in one of the groups: [[${project}:Administrators|Administrators]], [[${project}:Users|Users]].`,
+  );
+}
+
+/** UploadBase::checkWarnings (the warnings this wiki can raise). */
+async function uploadWarnings(q: Queryable, schema: string, name: CheckedName, sha1: string, existing: VersionRow | undefined): Promise<UploadWarnings> {
+  const s = schema;
+  const w: UploadWarnings = { exists: '', duplicate: [], badfilename: '', wasDeleted: '', nochangeTimestamp: '', duplicateVersionTimestamps: [] };
+  if (name.changed) w.badfilename = name.dbkey;
+  if (existing) {
+    w.exists = name.dbkey;
+    if (existing.sha1 === sha1) w.nochangeTimestamp = isoTimestamp(existing.timestamp);
+    w.duplicateVersionTimestamps = (await oldVersionTimestampsWithSha1(q, s, name.dbkey, sha1)).map(isoTimestamp);
+  }
+  w.duplicate = await filesWithSha1(q, s, sha1, name.dbkey);
+  // File::wasDeleted: the title has deleted revisions, or deleted versions of the file remain.
+  if (!existing && (await fileWasDeleted(q, s, name.dbkey))) w.wasDeleted = name.dbkey;
+  return w;
+}
+
+/** ApiUpload + UploadBase + LocalFile::upload: one upload, checked, then recorded in one transaction. */
+export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<UploadResponse> {
+  const actor = req.actor;
+  if (!actor) throw invalidArgument('missingparam', 'The upload has no actor.');
+  checkUploadRight(repo.deps.codec, actor);
+  const data = req.data;
+  // UploadBase::verifyUpload: size first, then the name, then the content.
+  if (data.length === 0) throw invalidArgument('empty-file', 'The file you submitted was empty.');
+  const maxBytes = req.maxBytes > 0 ? Math.min(req.maxBytes, repo.deps.maxBytes) : repo.deps.maxBytes;
+  if (data.length > maxBytes) throw invalidArgument('file-too-large', 'The file you submitted was too large.');
+  const sniffed = sniffFile(data);
+  const name = checkName(repo.deps.codec, req.filename, sniffed?.mime);
+  const expected = FILE_EXTENSIONS[name.ext]!;
+  if (!sniffed || sniffed.mime !== expected) {
+    const detected = sniffed?.mime ?? (detectsHtml(data, '') ? 'text/html' : 'application/octet-stream');
+    throw verificationError(['filetype-mime-mismatch', name.ext, detected], `File extension ".${name.ext}" does not match the detected MIME type of the file (${detected}).`);
+  }
+  if (detectsHtml(data, sniffed.mime) || (sniffed.mime === 'image/svg+xml' && svgHasScript(data.toString('utf8')))) {
+    throw verificationError(['uploadscripted'], 'This file contains HTML or script code that may be erroneously interpreted by a web browser.');
+  }
+  const storageKey = storageKeyOf(data);
+  const sha1 = sha1Base36FromHex(storageKey);
+  const { db, codec } = repo.deps;
+  const s = db.schema;
+
+  return db.tx(async (q) => {
+    // Uploads of one name queue up: the warnings and the archive step see the latest version.
+    await lockFileName(q, s, name.dbkey);
+    await checkProtection(q, db, codec, { ns: NS_FILE, dbkey: name.dbkey }, 'upload', actor.rights);
+    const existing = (await repo.current(q, [name.dbkey])).get(name.dbkey);
+    if (existing && !actor.rights.includes('reupload') && !(actor.rights.includes('reupload-own') && existing.user_id === actor.id && actor.id > 0)) {
+      throw permissionDenied(
+        'fileexists-forbidden',
+        `A file with this name already exists, and cannot be overwritten.\nIf you still want to upload your file, please go back and use a new name.\n[[File:${name.dbkey}|thumb|center|${name.dbkey}]]`,
+      );
+    }
+    const warnings = await uploadWarnings(q, s, name, sha1, existing);
+    const hasWarnings =
+      warnings.exists !== '' || warnings.badfilename !== '' || warnings.wasDeleted !== '' || warnings.duplicate.length > 0 || warnings.duplicateVersionTimestamps.length > 0;
+    if (hasWarnings && !req.ignoreWarnings) {
+      return { result: 'Warning', filename: name.dbkey, warnings, hasWarnings, file: undefined, watched: false };
+    }
+    if (warnings.nochangeTimestamp !== '') {
+      throw invalidArgument('fileexists-no-change', `The upload is an exact duplicate of the current version of [[:File:${name.dbkey}]].`);
+    }
+
+    await repo.deps.store.put(storageKey, data, sniffed.mime);
+    const timestamp = nowToTheSecond();
+    const actorRow = await actorId(q, s, { id: actor.id, name: actor.name });
+    const [major, minor] = sniffed.mime.split('/') as [string, string];
+    await recordFileVersion(
+      q,
+      s,
+      {
+        name: name.dbkey,
+        size: data.length,
+        width: sniffed.width,
+        height: sniffed.height,
+        bits: sniffed.bits,
+        metadata: sniffed.metadata,
+        mediaType: sniffed.mediaType,
+        majorMime: major,
+        minorMime: minor,
+        description: req.comment,
+        actorId: actorRow,
+        timestamp,
+        sha1,
+        storageKey,
+      },
+      existing,
+    );
+
+    // The description page: created with the text (or the comment), else a null revision
+    // carrying the upload comment. Its recent change is the log entry's (EDIT_SUPPRESS_RC).
+    const current = await descriptionPage(q, s, name.dbkey);
+    const saved = await saveRevision(db, codec, {
+      ns: NS_FILE,
+      dbkey: name.dbkey,
+      baseRevId: current?.page_latest ?? 0,
+      text: current ? current.content_text : (req.text ?? req.comment),
+      contentModel: current?.content_model ?? 'wikitext',
+      contentFormat: 'text/x-wiki',
+      user: { id: actor.id, name: actor.name },
+      comment: req.comment,
+      minor: false,
+      tags: [],
+      timestamp,
+      nullRevision: true,
+      creationLog: false,
+    });
+    await publishLogEntry(
+      q,
+      db,
+      {
+        type: 'upload',
+        action: existing ? 'overwrite' : 'upload',
+        actor: { id: actor.id, name: actor.name },
+        ns: NS_FILE,
+        dbkey: name.dbkey,
+        pageId: saved.pageId,
+        comment: req.comment,
+        params: { img_sha1: sha1, img_timestamp: tsMw(timestamp) },
+        timestamp,
+        tags: req.tags,
+      },
+      { patrollable: true, autopatrol: actor.rights.includes('autopatrol'), bot: actor.rights.includes('bot'), revId: saved.revId },
+    );
+    const watch = await applyWatchlistParam(q, db, actor.id, { ns: NS_FILE, dbkey: name.dbkey }, req.watchlist as WatchlistMode, req.watchByPreference, undefined);
+    const file = repo.versionOf({
+      name: name.dbkey,
+      archive_name: '',
+      size: data.length,
+      width: sniffed.width,
+      height: sniffed.height,
+      bits: sniffed.bits,
+      metadata: sniffed.metadata,
+      media_type: sniffed.mediaType,
+      major_mime: major,
+      minor_mime: minor,
+      description: req.comment,
+      timestamp,
+      sha1,
+      storage_key: storageKey,
+      user_name: actor.name,
+      user_id: actor.id,
+      page_id: saved.pageId,
+    });
+    return { result: 'Success', filename: name.dbkey, warnings, hasWarnings, file, watched: watch.watched };
+  });
+}
