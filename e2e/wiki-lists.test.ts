@@ -297,6 +297,26 @@ for (const backend of testBackends()) {
       assert.equal((await q({ list: 'querypage', qppage: 'Nosuchpage' })).error.code, 'badvalue');
       const gen = await q({ generator: 'querypage', gqppage: 'Uncategorizedtemplates' });
       assert.deepEqual(gen.query.pages, [{ pageid: id['Template:HaUnused'], ns: 10, title: 'Template:HaUnused' }]);
+      assert.deepEqual((await page('Wantedpages')).results, [
+        { value: '3', ns: 0, title: 'HaMissing' },
+        { value: '1', ns: 10, title: 'Template:HaNoTpl' },
+        { value: '1', ns: 12, title: 'Help:HaHelp' },
+      ]);
+      assert.deepEqual((await page('Wantedtemplates')).results, [{ value: '1', ns: 10, title: 'Template:HaNoTpl' }]);
+      assert.deepEqual((await page('Wantedfiles')).results, [
+        { value: '2', ns: 6, title: 'File:HaImg.png' },
+        { value: '1', ns: 6, title: 'File:HaOther.jpg' },
+      ]);
+      assert.deepEqual((await page('Mostimages')).results, [{ value: '2', ns: 6, title: 'File:HaImg.png' }]);
+      assert.deepEqual((await page('Mostlinked')).results, [
+        { value: '3', ns: 0, title: 'HaMissing', databaseResult: { page_namespace: null } },
+        { value: '3', ns: 0, title: 'HaTarget', databaseResult: { page_namespace: '0' } },
+      ]);
+      assert.deepEqual((await page('BrokenRedirects')).results, [{ ns: 0, title: 'HaRedir2', databaseResult: { rd_namespace: '0', rd_title: 'HaMissing', rd_fragment: '' } }]);
+      assert.deepEqual((await page('Listredirects')).results, [
+        { ns: 0, title: 'HaRedir', databaseResult: { rd_namespace: '0', rd_title: 'HaTarget', rd_fragment: 'Sec', rd_interwiki: '', redirid: String(id.HaTarget) } },
+        { ns: 0, title: 'HaRedir2', databaseResult: { rd_namespace: '0', rd_title: 'HaMissing', rd_fragment: '', rd_interwiki: '', redirid: null } },
+      ]);
       const fv1 = await q({ list: 'querypage', qppage: 'Unusedtemplates' }, '1');
       assert.deepEqual(fv1.query.querypage, { name: 'Unusedtemplates', results: [{ ns: 10, title: 'Template:HaUnused' }] });
     });
@@ -419,6 +439,9 @@ for (const backend of testBackends()) {
       const gen = await q({ generator: 'duplicatefiles', titles: 'File:HaDupA.png' });
       assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title), ['File:HaDupB.png', 'File:HaDupC.png']);
       assert.equal((await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png', dfcontinue: 'x' })).error.code, 'badcontinue');
+      const unused = (await q({ list: 'querypage', qppage: 'Unusedimages', qplimit: '10' })).query.querypage.results as Json[];
+      assert.deepEqual(unused.map((r) => r.title).sort(), ['File:HaDupA.png', 'File:HaDupB.png', 'File:HaDupC.png', 'File:HaSolo.png']);
+      assert.ok(unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)));
     });
   });
 }

@@ -2,8 +2,8 @@
  * list=querypage (MediaWiki's ApiQueryQueryPage): the results of a QueryPage special page
  * (Ancientpages, Shortpages, Wantedcategories…), computed live as MediaWiki does without
  * $wgMiserMode (so neither `cached` nor `maxresults` is reported); a generator of their titles.
- * Only the pages the content service computes are offered (Special pages whose data this wiki
- * does not keep, such as MediaStatistics, are absent rather than empty).
+ * Only the pages the content service computes are offered (DoubleRedirects, MediaStatistics and
+ * Unwatchedpages are not yet: absent rather than wrong).
  */
 import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
@@ -11,17 +11,21 @@ import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
 
 /** The pages whose value is a time (QueryPage::usesTimestamps). */
-const TIMESTAMP_PAGES = new Set(['Ancientpages']);
+const TIMESTAMP_PAGES = new Set(['Ancientpages', 'Unusedimages']);
 
 export const QUERY_PAGE_NAMES = [
   'Ancientpages',
+  'BrokenRedirects',
   'Deadendpages',
   'Fewestrevisions',
   'ListDuplicatedFiles',
+  'Listredirects',
   'Lonelypages',
   'Longpages',
   'Mostcategories',
+  'Mostimages',
   'Mostinterwikis',
+  'Mostlinked',
   'Mostlinkedcategories',
   'Mostlinkedtemplates',
   'Mostrevisions',
@@ -31,8 +35,12 @@ export const QUERY_PAGE_NAMES = [
   'Uncategorizedpages',
   'Uncategorizedtemplates',
   'Unusedcategories',
+  'Unusedimages',
   'Unusedtemplates',
   'Wantedcategories',
+  'Wantedfiles',
+  'Wantedpages',
+  'Wantedtemplates',
   'Withoutinterwiki',
 ] as const;
 
@@ -70,7 +78,10 @@ export const querypageModule = defineGenerator({
         item.value = row.value;
         if (TIMESTAMP_PAGES.has(name)) item.timestamp = row.timestamp;
       }
-      return Object.assign(item, { ns: row.ns, title: row.title });
+      Object.assign(item, { ns: row.ns, title: row.title });
+      // The query's other columns, as ApiQueryQueryPage copies them.
+      if (row.databaseResultJson) item.databaseResult = JSON.parse(row.databaseResultJson) as ResultObject;
+      return item;
     });
     run.data.querypage = { name, results: setIndexedTagName(results, 'page') };
     if (resp.more) run.continuation.addContinueParam('querypage', 'qpoffset', nextOffset(ctx));

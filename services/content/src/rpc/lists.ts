@@ -145,6 +145,7 @@ export function listHandlers(ctx: ContentContext) {
           value: row.value ?? '',
           hasValue: row.value !== undefined,
           timestamp: row.time ? isoTimestamp(row.time) : '',
+          databaseResultJson: row.extra ? JSON.stringify(row.extra) : '',
         })),
         more: r.more,
       };

@@ -4,7 +4,7 @@
  * order; ties are broken by namespace and title so that offsets are stable.
  */
 import type { Db } from '@quire/kit';
-import { NS_CATEGORY, NS_FILE, NS_MAIN } from '../title/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MAIN, NS_MEDIAWIKI, NS_USER, NS_USER_TALK } from '../title/namespaces.js';
 
 const NS_TEMPLATE = 10;
 
@@ -15,6 +15,8 @@ export interface QueryPageDbRow {
   value?: string;
   /** For the pages whose value is a time. */
   time?: Date;
+  /** The query's other columns (text or null), shown as databaseResult. */
+  extra?: Record<string, string | null>;
 }
 
 /** $wgContentNamespaces. */
@@ -27,6 +29,8 @@ interface QueryPageSql {
   order: string;
   /** The value is rev_timestamp-like (QueryPage::usesTimestamps). */
   timestamps?: boolean;
+  /** Further columns of the select (as text), in MediaWiki's field order. */
+  extra?: readonly string[];
 }
 
 const byTitle = 'ns, t COLLATE "C"';
@@ -117,6 +121,64 @@ export const QUERY_PAGES: Record<string, QueryPageSql> = {
        WHERE NOT EXISTS (SELECT 1 FROM ${s}.page WHERE page_namespace = ${NS_CATEGORY} AND page_title = cl_to) GROUP BY cl_to`,
     order: valueDesc,
   },
+  Mostlinked: {
+    select: (s) =>
+      `SELECT pl_namespace AS ns, pl_title AS t, count(*) AS v, min(page_namespace)::text AS page_namespace FROM ${s}.pagelinks
+       LEFT JOIN ${s}.page ON page_namespace = pl_namespace AND page_title = pl_title GROUP BY pl_namespace, pl_title HAVING count(*) > 1`,
+    order: valueDesc,
+    extra: ['page_namespace'],
+  },
+  Mostimages: {
+    select: (s) => `SELECT ${NS_FILE} AS ns, il_to AS t, count(*) AS v FROM ${s}.imagelinks GROUP BY il_to HAVING count(*) > 1`,
+    order: valueDesc,
+  },
+  // $wgWantedPagesThreshold = 1; links only from redirects or from MediaWiki: pages do not count.
+  Wantedpages: {
+    select: (s) =>
+      `SELECT pl_namespace AS ns, pl_title AS t, count(*) AS v FROM ${s}.pagelinks JOIN ${s}.page src ON src.page_id = pl_from
+       WHERE pl_namespace NOT IN (${NS_USER}, ${NS_USER_TALK}) AND src.page_namespace <> ${NS_MEDIAWIKI}
+       AND NOT EXISTS (SELECT 1 FROM ${s}.page WHERE page_namespace = pl_namespace AND page_title = pl_title)
+       GROUP BY pl_namespace, pl_title HAVING count(*) > 0 AND count(*) > sum(CASE WHEN src.page_is_redirect THEN 1 ELSE 0 END)`,
+    order: valueDesc,
+  },
+  Wantedtemplates: {
+    select: (s) =>
+      `SELECT tl_namespace AS ns, tl_title AS t, count(*) AS v FROM ${s}.templatelinks WHERE tl_namespace = ${NS_TEMPLATE}
+       AND NOT EXISTS (SELECT 1 FROM ${s}.page WHERE page_namespace = tl_namespace AND page_title = tl_title) GROUP BY tl_namespace, tl_title`,
+    order: valueDesc,
+  },
+  // Neither a file nor a File: redirect to one.
+  Wantedfiles: {
+    select: (s) =>
+      `SELECT ${NS_FILE} AS ns, il_to AS t, count(*) AS v FROM ${s}.imagelinks
+       WHERE NOT EXISTS (SELECT 1 FROM ${s}.image WHERE img_name = il_to)
+       AND NOT EXISTS (SELECT 1 FROM ${s}.page JOIN ${s}.redirect ON rd_from = page_id AND rd_namespace = ${NS_FILE} AND rd_interwiki = ''
+                       JOIN ${s}.image ON img_name = rd_title WHERE page_namespace = ${NS_FILE} AND page_title = il_to)
+       GROUP BY il_to`,
+    order: valueDesc,
+  },
+  BrokenRedirects: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t, rd_namespace::text AS rd_namespace, rd_title, rd_fragment, rd_from FROM ${s}.redirect
+       JOIN ${s}.page ON page_id = rd_from WHERE rd_namespace >= 0 AND rd_interwiki = ''
+       AND NOT EXISTS (SELECT 1 FROM ${s}.page p2 WHERE p2.page_namespace = rd_namespace AND p2.page_title = rd_title)`,
+    order: 'rd_namespace, rd_title COLLATE "C", rd_from',
+    extra: ['rd_namespace', 'rd_title', 'rd_fragment'],
+  },
+  Listredirects: {
+    select: (s) =>
+      `SELECT p1.page_namespace AS ns, p1.page_title AS t, rd_namespace::text AS rd_namespace, rd_title, rd_fragment, rd_interwiki, p2.page_id::text AS redirid
+       FROM ${s}.page p1 LEFT JOIN ${s}.redirect ON rd_from = p1.page_id
+       LEFT JOIN ${s}.page p2 ON p2.page_namespace = rd_namespace AND p2.page_title = rd_title WHERE p1.page_is_redirect`,
+    order: byTitle,
+    extra: ['rd_namespace', 'rd_title', 'rd_fragment', 'rd_interwiki', 'redirid'],
+  },
+  // $wgCountCategorizedImagesAsUsed = false: any file no page shows.
+  Unusedimages: {
+    select: (s) => `SELECT ${NS_FILE} AS ns, img_name AS t, img_timestamp AS v FROM ${s}.image WHERE NOT EXISTS (SELECT 1 FROM ${s}.imagelinks WHERE il_to = img_name)`,
+    order: valueAsc,
+    timestamps: true,
+  },
   Withoutinterwiki: {
     select: (s) =>
       `SELECT page_namespace AS ns, page_title AS t FROM ${s}.page WHERE page_namespace IN ${CONTENT_NS} AND NOT page_is_redirect
@@ -132,13 +194,16 @@ export class QueryPageStore {
   async rows(name: string, offset: number, limit: number): Promise<QueryPageDbRow[]> {
     const def = QUERY_PAGES[name];
     if (!def) return [];
-    const r = await this.db.query<{ ns: number; t: string; v?: string | number | Date }>(
+    const r = await this.db.query<{ ns: number; t: string; v?: string | number | Date } & Record<string, unknown>>(
       `SELECT * FROM (${def.select(this.db.schema)}) q ORDER BY ${def.order} OFFSET $1 LIMIT $2`,
       [offset, limit + 1],
     );
     return r.rows.map((x) => {
-      if (x.v instanceof Date) return { ns: x.ns, dbkey: x.t, value: tsMwOf(x.v), time: x.v };
-      return { ns: x.ns, dbkey: x.t, ...(x.v !== undefined && x.v !== null ? { value: String(x.v) } : {}) };
+      const row: QueryPageDbRow = { ns: x.ns, dbkey: x.t };
+      if (x.v instanceof Date) Object.assign(row, { value: tsMwOf(x.v), time: x.v });
+      else if (x.v !== undefined && x.v !== null) row.value = String(x.v);
+      if (def.extra) row.extra = Object.fromEntries(def.extra.map((c) => [c, x[c] === null || x[c] === undefined ? null : String(x[c])]));
+      return row;
     });
   }
 }

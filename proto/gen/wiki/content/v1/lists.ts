@@ -278,6 +278,11 @@ export interface QueryPageRow {
   timestamp: string;
   /** the page gives a value (some list titles only) */
   hasValue: boolean;
+  /**
+   * The query's other columns as MediaWiki shows them under databaseResult: a JSON object of
+   * strings and nulls; "" when there are none.
+   */
+  databaseResultJson: string;
 }
 
 export interface RunQueryPageResponse {
@@ -2934,7 +2939,7 @@ export const RunQueryPageRequest: MessageFns<RunQueryPageRequest> = {
 };
 
 function createBaseQueryPageRow(): QueryPageRow {
-  return { ns: 0, title: "", value: "", timestamp: "", hasValue: false };
+  return { ns: 0, title: "", value: "", timestamp: "", hasValue: false, databaseResultJson: "" };
 }
 
 export const QueryPageRow: MessageFns<QueryPageRow> = {
@@ -2953,6 +2958,9 @@ export const QueryPageRow: MessageFns<QueryPageRow> = {
     }
     if (message.hasValue !== false) {
       writer.uint32(40).bool(message.hasValue);
+    }
+    if (message.databaseResultJson !== "") {
+      writer.uint32(50).string(message.databaseResultJson);
     }
     return writer;
   },
@@ -3010,6 +3018,14 @@ export const QueryPageRow: MessageFns<QueryPageRow> = {
             message.hasValue = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.databaseResultJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3033,6 +3049,11 @@ export const QueryPageRow: MessageFns<QueryPageRow> = {
         : isSet(object.has_value)
         ? globalThis.Boolean(object.has_value)
         : false,
+      databaseResultJson: isSet(object.databaseResultJson)
+        ? globalThis.String(object.databaseResultJson)
+        : isSet(object.database_result_json)
+        ? globalThis.String(object.database_result_json)
+        : "",
     };
   },
 
@@ -3053,6 +3074,9 @@ export const QueryPageRow: MessageFns<QueryPageRow> = {
     if (message.hasValue !== false) {
       obj.hasValue = message.hasValue;
     }
+    if (message.databaseResultJson !== "") {
+      obj.databaseResultJson = message.databaseResultJson;
+    }
     return obj;
   },
 
@@ -3066,6 +3090,7 @@ export const QueryPageRow: MessageFns<QueryPageRow> = {
     message.value = object.value ?? "";
     message.timestamp = object.timestamp ?? "";
     message.hasValue = object.hasValue ?? false;
+    message.databaseResultJson = object.databaseResultJson ?? "";
     return message;
   },
 };
