@@ -21,6 +21,8 @@ import { blockModule, unblockModule } from './modules/block.js';
 /** The account, session and block modules (auth service). */
 const AUTH_ACTIONS = [loginModule, clientloginModule, logoutModule, createaccountModule, checktokenModule, validatepasswordModule, userrightsModule, blockModule, unblockModule];
 import { oathvalidateModule } from './modules/oathvalidate.js';
+import { clearhasmsgModule } from './modules/clearhasmsg.js';
+import { rsdModule } from './modules/rsd.js';
 import { editModule } from './modules/edit.js';
 import { compareModule } from './modules/compare.js';
 import { parseModule } from './modules/parse.js';
@@ -180,5 +182,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule], submodules: querySubmodules, formats: formatModules });
 }
