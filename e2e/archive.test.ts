@@ -90,6 +90,28 @@ for (const backend of testBackends()) {
       });
     });
 
+    test('revids naming deleted revisions: their titles join the page set for deletedhistory; generators of deleted revisions', async () => {
+      const byRevids = await admin.get({ action: 'query', prop: 'deletedrevisions', revids: `${revids[1]}|${revids[0]}|1|999999`, drvprop: 'ids' });
+      assert.deepEqual(Object.keys(byRevids.query.badrevids), ['999999']);
+      const gone = byRevids.query.pages.find((pg: { title: string }) => pg.title === 'Gone');
+      assert.equal(gone.missing, true);
+      assert.deepEqual(gone.deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1], revids[0]]);
+      const limited = await admin.get({ action: 'query', prop: 'deletedrevisions', revids: `${revids[1]}|${revids[0]}`, drvprop: 'ids', drvlimit: '1' });
+      // The continuation names the next row: revision id and archive id.
+      assert.equal(limited.continue.drvcontinue, `${revids[0]}|${limited.continue.drvcontinue.split('|')[1]}`);
+      assert.deepEqual(limited.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1]]);
+      // Without deletedhistory they stay bad revision ids, and a page set of only live revisions has nothing deleted.
+      const anonymous = await anon({ action: 'query', prop: 'deletedrevisions', revids: `${revids[1]}|1`, drvprop: 'ids|comment' });
+      assert.deepEqual(Object.keys(anonymous.query.badrevids), [String(revids[1])]);
+      assert.equal(anonymous.query.pages[0].deletedrevisions, undefined);
+
+      const gen = await admin.get({ action: 'query', generator: 'deletedrevisions', titles: 'Gone', gdrvlimit: '1', prop: 'deletedrevisions', drvprop: 'ids' });
+      assert.match(gen.continue.gdrvcontinue, /^0\|Gone\|\d{14}\|\d+$/);
+      assert.deepEqual(gen.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1]]);
+      const all = await admin.get({ action: 'query', generator: 'alldeletedrevisions', gadrnamespace: '1', gadrgeneratetitles: '1', prop: 'info' });
+      assert.deepEqual(all.query.pages.map((pg: { title: string; missing: boolean }) => [pg.title, pg.missing]), [['Talk:Gone too', true]]);
+    });
+
     test('prop=deletedrevisions continues by drvcontinue; a bad one is badcontinue', async () => {
       const first = await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvlimit: '1' });
       assert.match(first.continue.drvcontinue, /^0\|Gone\|\d{14}\|\d+$/);

@@ -11,7 +11,7 @@ import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest 
 import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
-import { addPageSubItem } from './pageset.js';
+import { addPageSubItem, type PageSet } from './pageset.js';
 import {
   checkDeletedRevisionRights,
   contentAwareLimit,
@@ -26,9 +26,10 @@ import {
   revisionsInfo,
 } from './revisions-base.js';
 import { sha1ToHex } from './revisions.js';
-import { modulePath, queryRunOf } from './run.js';
+import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
-import { defineModule, defineParam, defineParams } from '../define.js';
+import { type ContextOf, defineModule, defineParam, defineParams } from '../define.js';
+import { defineGenerator } from './generator.js';
 
 const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
 
@@ -80,56 +81,105 @@ async function listArchive(ctx: ActionContext, req: Partial<ListArchivedRevision
   return { rows: rows.slice(0, limit), ...(rows.length > limit ? { next: rows[limit] } : {}) };
 }
 
-export const deletedrevisionsModule = defineModule({
+const deletedrevisionsParams = defineParams({
+  ...REVISION_BASE_PARAMS,
+  ...DIRECTION_PARAMS,
+  tag: TAG_PARAM,
+  ...USER_FILTER_PARAMS,
+  continue: CONTINUE_PARAM,
+});
+
+/** "rev_id|ar_id": the continuation of deleted revisions named by revids. */
+function revIdCursor(value: string): Cursor {
+  const [revId, arId] = continueParts(value, 2, [0, 1]) as [string, string];
+  return { ns: 0, dbkey: '', timestamp: '', revId: Number(revId), arId: Number(arId) };
+}
+
+const revIdContinue = (r: ArchivedRevision) => `${r.revision!.id}|${r.arId}`;
+
+/** ApiQueryDeletedRevisions::run's first checks: no page and no revision, or revisions of which none is deleted, leave nothing to do. */
+function hasDeletedWork(ps: PageSet): boolean {
+  const revCount = ps.revisionPages.size + (ps.deletedRevisionPages?.size ?? 0);
+  if (revCount === 0) return ps.good.length + ps.missing.length > 0;
+  return (ps.deletedRevisionPages?.size ?? 0) > 0;
+}
+
+/**
+ * ApiQueryDeletedRevisions::run's selection: the deleted revisions the page set names by revids
+ * (ordered by revision id), or else those of its titles (by title and timestamp); the page entry
+ * each belongs to, and the continuation of the row after the batch. Undefined: nothing to do.
+ */
+async function selectDeleted(
+  ctx: ContextOf<typeof deletedrevisionsParams>,
+  run: QueryRun,
+  limit: number,
+  withContent: boolean,
+): Promise<{ rows: ArchivedRevision[]; next?: string; entryOf: (r: ArchivedRevision) => number | undefined } | undefined> {
+  const ps = run.pageSet;
+  if (!hasDeletedWork(ps)) return undefined;
+  const deleted = ps.deletedRevisionPages ?? new Map<number, number>();
+  const revCount = ps.revisionPages.size + deleted.size;
+  // Titles of the page set, existing or not: deleted revisions belong to titles, not page ids.
+  const entries = [...ps.good.map((page) => ({ id: page.id, title: page.title })), ...ps.missing.map(({ id, page }) => ({ id, title: page.title }))];
+  requireOneUserFilter(ctx);
+  const p = ctx.params;
+  const cont = p.continue;
+  const byRevId = revCount !== 0;
+  const { rows, next } = await listArchive(
+    ctx,
+    {
+      ...(byRevId ? { revIds: [...deleted.keys()] } : { titles: entries.map((e) => e.title) }),
+      allNamespaces: true,
+      // ApiQueryDeletedRevisions applies rvstart/rvend to title listings only.
+      startTimestamp: byRevId ? '' : (isoFromMw(p.start) ?? ''),
+      endTimestamp: byRevId ? '' : (isoFromMw(p.end) ?? ''),
+      ...filtersOf(ctx),
+      order: byRevId ? ArchiveOrder.ARCHIVE_ORDER_REV_ID : ArchiveOrder.ARCHIVE_ORDER_TITLE,
+      ...(cont !== undefined ? { cursor: byRevId ? revIdCursor(cont) : titleCursor(cont) } : {}),
+      withContent,
+    },
+    limit,
+  );
+  const idOf = new Map(entries.map((e) => [e.title, e.id]));
+  return {
+    rows,
+    ...(next ? { next: byRevId ? revIdContinue(next) : titleContinue(next) } : {}),
+    entryOf: (r) => (byRevId ? deleted.get(r.revision!.id) : idOf.get(r.title)),
+  };
+}
+
+export const deletedrevisionsModule = defineGenerator({
   name: 'deletedrevisions',
   group: 'prop',
   prefix: 'drv',
   summary: 'Get deleted revision information.',
-  params: {
-    ...REVISION_BASE_PARAMS,
-    ...DIRECTION_PARAMS,
-    tag: TAG_PARAM,
-    ...USER_FILTER_PARAMS,
-    continue: CONTINUE_PARAM,
-  },
-  flags: {},
+  params: deletedrevisionsParams,
+  flags: { generator: true },
   examples: {
     'action=query&prop=deletedrevisions&titles=Main%20Page|Talk:Main%20Page&drvslots=*&drvprop=user|comment|content':
       'List the deleted revisions of the pages Main Page and Talk:Main Page, with content.',
+    'action=query&prop=deletedrevisions&revids=123456': 'List the information for deleted revision 123456.',
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    // Titles of the page set, existing or not: deleted revisions belong to titles, not page ids.
-    const entries = [...run.pageSet.good.map((page) => ({ id: page.id, title: page.title })), ...run.pageSet.missing.map(({ id, page }) => ({ id, title: page.title }))];
-    if (entries.length === 0) return;
-    requireOneUserFilter(ctx);
+    if (!hasDeletedWork(run.pageSet)) return;
     const base = parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
-    const p = ctx.params;
-    const start = isoFromMw(p.start);
-    const end = isoFromMw(p.end);
-    const cont = p.continue;
-    const { rows, next } = await listArchive(
-      ctx,
-      {
-        titles: entries.map((e) => e.title),
-        allNamespaces: true,
-        startTimestamp: start ?? '',
-        endTimestamp: end ?? '',
-        ...filtersOf(ctx),
-        order: ArchiveOrder.ARCHIVE_ORDER_TITLE,
-        ...(cont !== undefined ? { cursor: titleCursor(cont) } : {}),
-        withContent: base.withContent,
-      },
-      base.limit,
-    );
-    if (next) run.continuation.addContinueParam('deletedrevisions', 'drvcontinue', titleContinue(next));
-    const idOf = new Map(entries.map((e) => [e.title, e.id]));
-    const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));
-    rows.forEach((r, i) => {
-      const pageId = idOf.get(r.title);
+    const selection = await selectDeleted(ctx, run, base.limit, base.withContent);
+    if (!selection) return;
+    if (selection.next) run.continuation.addContinueParam('deletedrevisions', 'drvcontinue', selection.next);
+    const infos = await revisionsInfo(ctx, base, selection.rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    selection.rows.forEach((r, i) => {
+      const pageId = selection.entryOf(r);
       if (pageId !== undefined) addPageSubItem(run.pages, pageId, 'deletedrevisions', 'rev', infos[i]!);
     });
+  },
+  /** The deleted revisions as the page set (ApiPageSet::populateFromRevisionIDs); the limit is gdrvlimit or 10, no rights needed. */
+  async generate(ctx, run) {
+    const selection = await selectDeleted(ctx, run, ctx.params.limit ?? 10, false);
+    if (!selection) return { revIds: [] };
+    if (selection.next) run.continuation.addGeneratorContinueParam('gdrvcontinue', selection.next);
+    return { revIds: selection.rows.map((r) => r.revision!.id) };
   },
 });
 
@@ -156,74 +206,102 @@ export async function groupByTitle(ctx: ActionContext, rows: { title: string; ns
   return setIndexedTagName(list, 'page');
 }
 
-export const alldeletedrevisionsModule = defineModule({
+const alldeletedrevisionsParams = defineParams({
+  ...REVISION_BASE_PARAMS,
+  user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
+  namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
+  ...DIRECTION_PARAMS,
+  from: { type: 'string', help: 'Start listing at this title. Cannot be used with adruser.' },
+  to: { type: 'string', help: 'Stop listing at this title. Cannot be used with adruser.' },
+  prefix: { type: 'string', help: 'Search for all page titles that begin with this value. Cannot be used with adruser.' },
+  excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user. Cannot be used with adruser." },
+  tag: TAG_PARAM,
+  continue: CONTINUE_PARAM,
+  generatetitles: { type: 'boolean', default: false, help: 'When being used as a generator, generate titles rather than revision IDs.' },
+});
+
+/** ApiQueryAllDeletedRevisions' modes: by user (no title range), or by title (no timestamps). */
+function checkAllDeletedMode(ctx: ContextOf<typeof alldeletedrevisionsParams>): void {
+  const p = ctx.params;
+  const prefix = ctx.module.prefix;
+  if (p.user !== undefined) {
+    for (const name of ['from', 'to', 'prefix', 'excludeuser'] as const) {
+      if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter cannot be used with "${prefix}user".`);
+    }
+  } else {
+    for (const name of ['start', 'end'] as const) {
+      if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter may only be used with "${prefix}user".`);
+    }
+  }
+}
+
+/**
+ * ApiQueryAllDeletedRevisions::run's selection: one user's deleted revisions by timestamp, or the
+ * archive by title (namespaces, from/to/prefix); undefined for an empty namespace list.
+ */
+async function selectAllDeleted(ctx: ContextOf<typeof alldeletedrevisionsParams>, limit: number, withContent: boolean): Promise<{ rows: ArchivedRevision[]; next?: string } | undefined> {
+  const p = ctx.params;
+  const namespaces = p.namespace;
+  if (namespaces !== undefined && namespaces.length === 0) return undefined;
+  checkAllDeletedMode(ctx);
+  const byUser = p.user !== undefined;
+  const cont = p.continue;
+  const { rows, next } = await listArchive(
+    ctx,
+    {
+      allNamespaces: namespaces === undefined,
+      namespaces: namespaces ?? [],
+      from: p.from ?? '',
+      to: p.to ?? '',
+      prefix: p.prefix ?? '',
+      startTimestamp: isoFromMw(p.start) ?? '',
+      endTimestamp: isoFromMw(p.end) ?? '',
+      ...filtersOf(ctx),
+      order: byUser ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
+      ...(cont !== undefined ? { cursor: byUser ? timestampCursor(cont) : titleCursor(cont) } : {}),
+      withContent,
+    },
+    limit,
+  );
+  return { rows, ...(next ? { next: byUser ? timestampContinue(next) : titleContinue(next) } : {}) };
+}
+
+export const alldeletedrevisionsModule = defineGenerator({
   name: 'alldeletedrevisions',
   group: 'list',
   prefix: 'adr',
   summary: 'List all deleted revisions by a user or in a namespace.',
-  params: {
-    ...REVISION_BASE_PARAMS,
-    user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
-    ...DIRECTION_PARAMS,
-    from: { type: 'string', help: 'Start listing at this title. Cannot be used with adruser.' },
-    to: { type: 'string', help: 'Stop listing at this title. Cannot be used with adruser.' },
-    prefix: { type: 'string', help: 'Search for all page titles that begin with this value. Cannot be used with adruser.' },
-    excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user. Cannot be used with adruser." },
-    tag: TAG_PARAM,
-    continue: CONTINUE_PARAM,
-    generatetitles: { type: 'boolean', default: false, help: 'When being used as a generator, generate titles rather than revision IDs.' },
-  },
-  flags: {},
+  params: alldeletedrevisionsParams,
+  flags: { generator: true },
   examples: {
     'action=query&list=alldeletedrevisions&adruser=Example&adrlimit=50': 'List the last 50 deleted contributions by user Example.',
     'action=query&list=alldeletedrevisions&adrdir=newer&adrnamespace=0&adrlimit=50': 'List the first 50 deleted revisions in the main namespace.',
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const p = ctx.params;
-    const namespaces = p.namespace;
-    if (namespaces !== undefined && namespaces.length === 0) {
+    if (ctx.params.namespace !== undefined && ctx.params.namespace.length === 0) {
       run.data.alldeletedrevisions = setIndexedTagName([], 'page');
       return;
     }
-    const byUser = p.user !== undefined;
-    const prefix = ctx.module.prefix;
-    if (byUser) {
-      for (const name of ['from', 'to', 'prefix', 'excludeuser'] as const) {
-        if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter cannot be used with "${prefix}user".`);
-      }
-    } else {
-      for (const name of ['start', 'end'] as const) {
-        if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "${prefix}${name}" parameter may only be used with "${prefix}user".`);
-      }
-    }
+    checkAllDeletedMode(ctx);
     const base = parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
-    const cont = p.continue;
-    const { rows, next } = await listArchive(
-      ctx,
-      {
-        allNamespaces: namespaces === undefined,
-        namespaces: namespaces ?? [],
-        from: p.from ?? '',
-        to: p.to ?? '',
-        prefix: p.prefix ?? '',
-        startTimestamp: isoFromMw(p.start) ?? '',
-        endTimestamp: isoFromMw(p.end) ?? '',
-        ...filtersOf(ctx),
-        order: byUser ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
-        ...(cont !== undefined ? { cursor: byUser ? timestampCursor(cont) : titleCursor(cont) } : {}),
-        withContent: base.withContent,
-      },
-      base.limit,
-    );
-    if (next) run.continuation.addContinueParam('alldeletedrevisions', 'adrcontinue', byUser ? timestampContinue(next) : titleContinue(next));
-    const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    const selection = await selectAllDeleted(ctx, base.limit, base.withContent);
+    if (!selection) return;
+    if (selection.next) run.continuation.addContinueParam('alldeletedrevisions', 'adrcontinue', selection.next);
+    const infos = await revisionsInfo(ctx, base, selection.rows.map((r) => ({ rev: r.revision!, title: r.title })));
     run.data.alldeletedrevisions = await groupByTitle(
       ctx,
-      rows.map((r, i) => ({ title: r.title, ns: r.ns, info: infos[i]! })),
+      selection.rows.map((r, i) => ({ title: r.title, ns: r.ns, info: infos[i]! })),
     );
+  },
+  /** Deleted revision ids, or with generatetitles their titles (ApiPageSet::populateFromTitles); the limit is gadrlimit or 10. */
+  async generate(ctx, run) {
+    const selection = await selectAllDeleted(ctx, ctx.params.limit ?? 10, false);
+    if (!selection) return { revIds: [] };
+    if (selection.next) run.continuation.addGeneratorContinueParam('gadrcontinue', selection.next);
+    if (ctx.params.generatetitles === true) return { titles: [...new Set(selection.rows.map((r) => r.title))] };
+    return { revIds: selection.rows.map((r) => r.revision!.id) };
   },
 });
 

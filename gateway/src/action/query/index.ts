@@ -53,6 +53,7 @@ import { langbacklinksModule } from './langbacklinks.js';
 import { duplicatefilesModule } from './duplicatefiles.js';
 import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } from './deletedrevisions.js';
 import { allrevisionsModule } from './allrevisions.js';
+import { withDeletedRevisions } from './deleted-pageset.js';
 
 export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule];
 
@@ -95,7 +96,8 @@ export async function generatePageSet(ctx: ActionContext, run: QueryRun, generat
   if (pageIds.length === 0 && revIds.length === 0) return { ...EMPTY_PAGE_SET, source: generatedSource };
   const resp = await ctx.deps.clients.content.resolvePages({ pageIds, revIds, resolveRedirects: run.resolveRedirects });
   // Unlike a request's revids, generated revisions do not turn redirect resolution off.
-  return { ...buildPageSet(resp, { source: generatedSource, titles: [], resolveRedirects: run.resolveRedirects }), resolvingRedirects: run.resolveRedirects };
+  const ps: PageSet = { ...buildPageSet(resp, { source: generatedSource, titles: [], resolveRedirects: run.resolveRedirects }), resolvingRedirects: run.resolveRedirects };
+  return generatedSource === 'revids' ? withDeletedRevisions(ctx, ps) : ps;
 }
 
 /** ApiPageSet: exactly one of titles, pageids and revids. */
@@ -128,12 +130,13 @@ export async function resolvePageSet(ctx: ActionContext, source: PageSetSource):
   if (!titles.length && !pageIds.length && !revIds.length) return { ...EMPTY_PAGE_SET, source };
   const resp = await ctx.deps.clients.content.resolvePages({ titles, pageIds, revIds, resolveRedirects });
   const rawTitles = ctx.raw.get('titles');
-  return buildPageSet(resp, {
+  const ps = buildPageSet(resp, {
     source,
     titles,
     rawTitles: rawTitles === undefined ? undefined : splitMultiValue(rawTitles),
     resolveRedirects,
   });
+  return source === 'revids' ? withDeletedRevisions(ctx, ps) : ps;
 }
 
 /** ApiResult::ADD_ON_TOP for several keys: they go first, in the given order. */

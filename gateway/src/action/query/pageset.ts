@@ -43,6 +43,8 @@ export interface PageSet {
   missingPageIds: number[];
   /** Good revision ids (revids source) → page id. */
   revisionPages: Map<number, number>;
+  /** Archived revision ids of the revids source (for callers with deletedhistory) → their page entry id. */
+  deletedRevisionPages?: ReadonlyMap<number, number>;
 }
 
 export const EMPTY_PAGE_SET: PageSet = {
