@@ -443,5 +443,36 @@ for (const backend of testBackends()) {
       assert.deepEqual(unused.map((r) => r.title).sort(), ['File:HaDupA.png', 'File:HaDupB.png', 'File:HaDupC.png', 'File:HaSolo.png']);
       assert.ok(unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)));
     });
+    test('prop=contributors: anonymous editors counted, registered ones by actor, group and rights filters, continuation', async () => {
+      await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, () => undefined);
+      const alice = await loggedIn(wiki, 'Alice', 'alicepass123456');
+      const anonEdit = async (title: string, text: string) => assert.equal((await wiki.post('/w/api.php', { action: 'edit', title, text, token: '+\\', format: 'json' })).json<Json>().edit?.result, 'Success');
+      for (const title of ['HaContrib', 'HaContrib2']) {
+        await anonEdit(title, 'anon one');
+        assert.equal((await alice.post('/w/api.php', { action: 'edit', title, text: 'alice', token: alice.csrf, format: 'json' })).json<Json>().edit?.result, 'Success');
+        assert.equal((await post({ action: 'edit', title, text: 'sysop' })).edit?.result, 'Success');
+        await anonEdit(title, 'anon again');
+      }
+      const body = await q({ prop: 'contributors', titles: 'HaContrib|HaContrib2|HaMissingX' });
+      const pages = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p]));
+      // Sysop's actor was created before Alice's: (page, actor) order.
+      assert.deepEqual(pages.HaContrib.contributors.map((c: Json) => c.name), ['Sysop', 'Alice']);
+      assert.equal(pages.HaContrib.anoncontributors, 1);
+      assert.ok(pages.HaContrib.contributors.every((c: Json) => typeof c.userid === 'number' && c.userid > 0));
+      assert.equal(pages.HaMissingX.contributors, undefined);
+      const names = async (params: Record<string, string>) => ((await q({ prop: 'contributors', titles: 'HaContrib', ...params })).query.pages[0].contributors ?? []).map((c: Json) => c.name);
+      assert.deepEqual(await names({ pcgroup: 'sysop' }), ['Sysop']);
+      assert.deepEqual(await names({ pcexcludegroup: 'sysop' }), ['Alice']);
+      assert.deepEqual(await names({ pcrights: 'delete' }), ['Sysop']);
+      assert.deepEqual(await names({ pcrights: 'edit' }), []);
+      assert.deepEqual(await names({ pcexcluderights: 'block' }), ['Alice']);
+      const mix = await q({ prop: 'contributors', titles: 'HaContrib', pcgroup: 'sysop', pcrights: 'block', pcexcludegroup: 'bot' });
+      assert.equal(mix.error.info, 'The parameters "pcgroup", "pcexcludegroup" and "pcrights" can not be used together.');
+      const paged = await all({ prop: 'contributors', titles: 'HaContrib|HaContrib2', pclimit: '1' }, (b) =>
+        (b.query.pages as Json[]).flatMap((p) => ((p.contributors ?? []) as Json[]).map((c) => `${p.title}:${c.name}`)),
+      );
+      assert.deepEqual(paged.items, ['HaContrib:Sysop', 'HaContrib:Alice', 'HaContrib2:Sysop', 'HaContrib2:Alice']);
+      assert.equal(paged.batches, 4);
+    });
   });
 }

@@ -8,6 +8,8 @@ import {
   type ListAllLinksResponse,
   ListFilteredPagesRequest,
   type ListFilteredPagesResponse,
+  ListContributorsRequest,
+  type ListContributorsResponse,
   ListLangBacklinksRequest,
   type ListLangBacklinksResponse,
   ListPagePropNamesRequest,
@@ -54,6 +56,9 @@ export class ListsClient {
   }
   listLangBacklinks(req: Partial<ListLangBacklinksRequest>, o?: CallOpts): Promise<ListLangBacklinksResponse> {
     return unary(this.c, this.c.listLangBacklinks, ListLangBacklinksRequest.fromPartial(req), o);
+  }
+  listContributors(req: Partial<ListContributorsRequest>, o?: CallOpts): Promise<ListContributorsResponse> {
+    return unary(this.c, this.c.listContributors, ListContributorsRequest.fromPartial(req), o);
   }
   close(): void {
     this.c.close();

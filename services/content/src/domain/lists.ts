@@ -8,6 +8,8 @@ import type { Db } from '@quire/kit';
 
 const BAD_CONTINUE = 'Invalid continue param. You should pass the original value returned by the previous query.';
 const MAX_LIMIT = 5000;
+/** ApiQueryContributors::MAX_PAGES: pages handled per request; the rest wait for the continuation. */
+const CONTRIBUTOR_PAGES = 100;
 
 function badContinue(): Error {
   return invalidArgument('badcontinue', BAD_CONTINUE);
@@ -175,5 +177,32 @@ export class ListQueries {
     const r = await this.store.langBacklinks({ ...q, after });
     const n = r.next;
     return { rows: r.rows, continue: n ? `${n.lang}|${n.title}|${n.id}` : '' };
+  }
+
+  /**
+   * ApiQueryContributors: the pages from the continuation's page on (at most 100, in id order),
+   * their anonymous editors counted and registered ones listed; continuation "<page>|<actor>".
+   */
+  async contributors(q: { pageIds: number[]; users?: { ids: number[]; exclude: boolean }; limit: number; continue: string }): Promise<{
+    anons: { page: number; count: number }[];
+    users: { page: number; userId: number; name: string }[];
+    continue: string;
+  }> {
+    checkLimit(q.limit);
+    let after: { page: number; actor: number } | undefined;
+    if (q.continue !== '') {
+      const [page, actor] = parts(q.continue, 2) as [string, string];
+      after = { page: phpInt(page), actor: phpInt(actor) };
+    }
+    let pages = [...new Set(q.pageIds)].filter((id) => !after || id >= after.page).sort((a, b) => a - b);
+    if (!pages.length) return { anons: [], users: [], continue: '' };
+    let continuePages = '';
+    if (pages.length > CONTRIBUTOR_PAGES) {
+      continuePages = `${pages[CONTRIBUTOR_PAGES]}|0`;
+      pages = pages.slice(0, CONTRIBUTOR_PAGES);
+    }
+    const anons = await this.store.anonContributors(pages);
+    const r = await this.store.userContributors({ pageIds: pages, users: q.users, after, limit: q.limit });
+    return { anons, users: r.rows, continue: r.next ? `${r.next.page}|${r.next.actor}` : continuePages };
   }
 }

@@ -7,6 +7,8 @@ import {
   type ListAllLinksRequest,
   type ListAllLinksResponse,
   type ListedPage,
+  type ListContributorsRequest,
+  type ListContributorsResponse,
   type ListFilteredPagesRequest,
   type ListLangBacklinksRequest,
   type ListLangBacklinksResponse,
@@ -154,6 +156,20 @@ export function listHandlers(ctx: ContentContext) {
     async listLangBacklinks(req: ListLangBacklinksRequest): Promise<ListLangBacklinksResponse> {
       const r = await lists.langBacklinks({ lang: opt(req.lang), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
       return { links: r.rows.map((l) => ({ page: page(l), lang: l.lang, title: l.title })), continue: r.continue };
+    },
+
+    async listContributors(req: ListContributorsRequest): Promise<ListContributorsResponse> {
+      const r = await lists.contributors({
+        pageIds: req.pageIds,
+        users: req.filterUsers || req.excludeUsers ? { ids: req.userIds, exclude: req.excludeUsers } : undefined,
+        limit: req.limit,
+        continue: req.continue,
+      });
+      return {
+        anons: r.anons.map((a) => ({ pageId: a.page, count: a.count })),
+        users: r.users.map((u) => ({ pageId: u.page, userId: u.userId, name: u.name })),
+        continue: r.continue,
+      };
     },
   };
 }

@@ -321,4 +321,34 @@ export class ListStore {
       q.limit,
     );
   }
+
+  /** Distinct anonymous editors per page whose user is not hidden (rev_deleted bit 4). */
+  async anonContributors(pageIds: number[]): Promise<{ page: number; count: number }[]> {
+    const r = await this.db.query<{ page: number; n: number }>(
+      `SELECT rev_page AS page, count(DISTINCT rev_actor)::int AS n FROM ${this.s}.revision JOIN ${this.s}.actor ON actor_id = rev_actor
+       WHERE rev_page = ANY($1::bigint[]) AND actor_user IS NULL AND rev_deleted & 4 = 0 GROUP BY rev_page ORDER BY rev_page`,
+      [pageIds],
+    );
+    return r.rows.map((x) => ({ page: Number(x.page), count: x.n }));
+  }
+
+  /**
+   * Registered editors per page by (page, actor), user not hidden; `users` narrows to (or, with
+   * `exclude`, away from) those user ids. `after` is the row the continuation names (included).
+   */
+  async userContributors(q: { pageIds: number[]; users?: { ids: number[]; exclude: boolean }; after?: { page: number; actor: number }; limit: number }): Promise<Batch<{ page: number; actor: number; userId: number; name: string }>> {
+    const b = new Bind();
+    const conds = [`rev_page = ANY(${b.$(q.pageIds)}::bigint[])`, 'actor_user IS NOT NULL', 'rev_deleted & 4 = 0'];
+    if (q.users) conds.push(`${q.users.exclude ? 'NOT ' : ''}(actor_user = ANY(${b.$(q.users.ids)}::bigint[]))`);
+    if (q.after) conds.push(`(rev_page, rev_actor) >= (${b.$(q.after.page)}, ${b.$(q.after.actor)})`);
+    const r = await this.db.query<{ page: number; actor: number; uid: number; name: string }>(
+      `SELECT rev_page AS page, rev_actor AS actor, max(actor_user) AS uid, max(actor_name) AS name FROM ${this.s}.revision JOIN ${this.s}.actor ON actor_id = rev_actor
+       WHERE ${conds.join(' AND ')} GROUP BY rev_page, rev_actor ORDER BY rev_page, rev_actor LIMIT ${b.$(q.limit + 1)}`,
+      b.values,
+    );
+    return batch(
+      r.rows.map((x) => ({ page: Number(x.page), actor: Number(x.actor), userId: Number(x.uid), name: x.name })),
+      q.limit,
+    );
+  }
 }

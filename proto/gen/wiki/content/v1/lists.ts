@@ -313,6 +313,35 @@ export interface ListLangBacklinksResponse {
   continue: string;
 }
 
+export interface ListContributorsRequest {
+  pageIds: number[];
+  limit: number;
+  /** "<page id>|<actor id>" */
+  continue: string;
+  /** Registered contributors only among these users (filter_users), or never these (exclude_users). */
+  filterUsers: boolean;
+  excludeUsers: boolean;
+  userIds: number[];
+}
+
+export interface AnonContributors {
+  pageId: number;
+  /** distinct anonymous editors (IP addresses) */
+  count: number;
+}
+
+export interface Contributor {
+  pageId: number;
+  userId: number;
+  name: string;
+}
+
+export interface ListContributorsResponse {
+  anons: AnonContributors[];
+  users: Contributor[];
+  continue: string;
+}
+
 function createBaseListedPage(): ListedPage {
   return { id: 0, ns: 0, title: "", redirect: false };
 }
@@ -3501,6 +3530,498 @@ export const ListLangBacklinksResponse: MessageFns<ListLangBacklinksResponse> = 
   },
 };
 
+function createBaseListContributorsRequest(): ListContributorsRequest {
+  return { pageIds: [], limit: 0, continue: "", filterUsers: false, excludeUsers: false, userIds: [] };
+}
+
+export const ListContributorsRequest: MessageFns<ListContributorsRequest> = {
+  encode(message: ListContributorsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.pageIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.continue !== "") {
+      writer.uint32(26).string(message.continue);
+    }
+    if (message.filterUsers !== false) {
+      writer.uint32(32).bool(message.filterUsers);
+    }
+    if (message.excludeUsers !== false) {
+      writer.uint32(40).bool(message.excludeUsers);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContributorsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContributorsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.pageIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pageIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.filterUsers = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.excludeUsers = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListContributorsRequest {
+    return {
+      pageIds: globalThis.Array.isArray(object?.pageIds)
+        ? object.pageIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.page_ids)
+        ? object.page_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      filterUsers: isSet(object.filterUsers)
+        ? globalThis.Boolean(object.filterUsers)
+        : isSet(object.filter_users)
+        ? globalThis.Boolean(object.filter_users)
+        : false,
+      excludeUsers: isSet(object.excludeUsers)
+        ? globalThis.Boolean(object.excludeUsers)
+        : isSet(object.exclude_users)
+        ? globalThis.Boolean(object.exclude_users)
+        : false,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListContributorsRequest): unknown {
+    const obj: any = {};
+    if (message.pageIds?.length) {
+      obj.pageIds = message.pageIds.map((e) => Math.round(e));
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    if (message.filterUsers !== false) {
+      obj.filterUsers = message.filterUsers;
+    }
+    if (message.excludeUsers !== false) {
+      obj.excludeUsers = message.excludeUsers;
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContributorsRequest>, I>>(base?: I): ListContributorsRequest {
+    return ListContributorsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContributorsRequest>, I>>(object: I): ListContributorsRequest {
+    const message = createBaseListContributorsRequest();
+    message.pageIds = object.pageIds?.map((e) => e) || [];
+    message.limit = object.limit ?? 0;
+    message.continue = object.continue ?? "";
+    message.filterUsers = object.filterUsers ?? false;
+    message.excludeUsers = object.excludeUsers ?? false;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAnonContributors(): AnonContributors {
+  return { pageId: 0, count: 0 };
+}
+
+export const AnonContributors: MessageFns<AnonContributors> = {
+  encode(message: AnonContributors, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnonContributors {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnonContributors();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnonContributors {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: AnonContributors): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnonContributors>, I>>(base?: I): AnonContributors {
+    return AnonContributors.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnonContributors>, I>>(object: I): AnonContributors {
+    const message = createBaseAnonContributors();
+    message.pageId = object.pageId ?? 0;
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
+function createBaseContributor(): Contributor {
+  return { pageId: 0, userId: 0, name: "" };
+}
+
+export const Contributor: MessageFns<Contributor> = {
+  encode(message: Contributor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageId !== 0) {
+      writer.uint32(8).int64(message.pageId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Contributor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContributor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Contributor {
+    return {
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: Contributor): unknown {
+    const obj: any = {};
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Contributor>, I>>(base?: I): Contributor {
+    return Contributor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Contributor>, I>>(object: I): Contributor {
+    const message = createBaseContributor();
+    message.pageId = object.pageId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseListContributorsResponse(): ListContributorsResponse {
+  return { anons: [], users: [], continue: "" };
+}
+
+export const ListContributorsResponse: MessageFns<ListContributorsResponse> = {
+  encode(message: ListContributorsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.anons) {
+      AnonContributors.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.users) {
+      Contributor.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(26).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContributorsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContributorsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.anons.push(AnonContributors.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.users.push(Contributor.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListContributorsResponse {
+    return {
+      anons: globalThis.Array.isArray(object?.anons) ? object.anons.map((e: any) => AnonContributors.fromJSON(e)) : [],
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => Contributor.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListContributorsResponse): unknown {
+    const obj: any = {};
+    if (message.anons?.length) {
+      obj.anons = message.anons.map((e) => AnonContributors.toJSON(e));
+    }
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => Contributor.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContributorsResponse>, I>>(base?: I): ListContributorsResponse {
+    return ListContributorsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContributorsResponse>, I>>(object: I): ListContributorsResponse {
+    const message = createBaseListContributorsResponse();
+    message.anons = object.anons?.map((e) => AnonContributors.fromPartial(e)) || [];
+    message.users = object.users?.map((e) => Contributor.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
 export type ListServiceService = typeof ListServiceService;
 export const ListServiceService = {
   /** list=alllinks|alltransclusions|allfileusages|allredirects (ApiQueryAllLinks). */
@@ -3609,6 +4130,18 @@ export const ListServiceService = {
       Buffer.from(ListLangBacklinksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListLangBacklinksResponse => ListLangBacklinksResponse.decode(value),
   },
+  /** prop=contributors: anonymous contributors counted, registered ones listed, per page. */
+  listContributors: {
+    path: "/wiki.content.v1.ListService/ListContributors" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListContributorsRequest): Buffer =>
+      Buffer.from(ListContributorsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListContributorsRequest => ListContributorsRequest.decode(value),
+    responseSerialize: (value: ListContributorsResponse): Buffer =>
+      Buffer.from(ListContributorsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListContributorsResponse => ListContributorsResponse.decode(value),
+  },
 } as const;
 
 export interface ListServiceServer extends UntypedServiceImplementation {
@@ -3630,6 +4163,8 @@ export interface ListServiceServer extends UntypedServiceImplementation {
   runQueryPage: handleUnaryCall<RunQueryPageRequest, RunQueryPageResponse>;
   /** list=langbacklinks: the pages with language links (to one language, or one title in it). */
   listLangBacklinks: handleUnaryCall<ListLangBacklinksRequest, ListLangBacklinksResponse>;
+  /** prop=contributors: anonymous contributors counted, registered ones listed, per page. */
+  listContributors: handleUnaryCall<ListContributorsRequest, ListContributorsResponse>;
 }
 
 export interface ListServiceClient extends Client {
@@ -3776,6 +4311,22 @@ export interface ListServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListLangBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  /** prop=contributors: anonymous contributors counted, registered ones listed, per page. */
+  listContributors(
+    request: ListContributorsRequest,
+    callback: (error: ServiceError | null, response: ListContributorsResponse) => void,
+  ): ClientUnaryCall;
+  listContributors(
+    request: ListContributorsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListContributorsResponse) => void,
+  ): ClientUnaryCall;
+  listContributors(
+    request: ListContributorsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListContributorsResponse) => void,
   ): ClientUnaryCall;
 }
 
