@@ -38,6 +38,9 @@ async function userinfo(c: WikiClient, uiprop = 'groups|rights|blockinfo|hasmsg'
   return (await c.api({ action: 'query', meta: 'userinfo', uiprop, formatversion: '2' })).json().query.userinfo;
 }
 
+/** An error's code and text. */
+const pick = (e: { code: string; info: string }) => ({ code: e.code, info: e.info });
+
 for (const backend of testBackends()) {
   describe(`auth (${backend})`, () => {
     let wiki: TestWiki;
@@ -293,7 +296,9 @@ for (const backend of testBackends()) {
       const remove = await post(adminC, { action: 'userrights', user: 'Alice', remove: 'bot|sysop|bureaucrat', token: userrightstoken!, formatversion: '2' });
       assert.deepEqual(remove.body.userrights.removed, ['bot', 'sysop']);
       const past = await post(adminC, { action: 'userrights', user: 'Alice', add: 'bot', expiry: '2001-01-01T00:00:00Z', token: userrightstoken! });
-      assert.equal(past.body.error.code, 'pastexpiry');
+      assert.deepEqual(pick(past.body.error), { code: 'pastexpiry', info: 'Expiry time "2001-01-01T00:00:00Z" is in the past.' });
+      const unreadable = await post(adminC, { action: 'userrights', user: 'Alice', add: 'bot', expiry: 'whenever', token: userrightstoken! });
+      assert.deepEqual(pick(unreadable.body.error), { code: 'invalidexpiry', info: 'Invalid expiry time "whenever".' });
       const alice = client(wiki);
       await login(alice, 'Alice', 'alicepass123456');
       const t = (await tokens(alice, 'userrights')).userrightstoken!;
@@ -311,7 +316,10 @@ for (const backend of testBackends()) {
       assert.match(blocked.body.block.expiry, /^\d{4}-\d\d-\d\dT/);
       assert.equal((await post(bot, { action: 'block', user: 'Mallory', token: csrf })).body.error.code, 'alreadyblocked');
       assert.equal((await post(bot, { action: 'block', user: 'Nobody here', token: csrf })).body.error.code, 'nosuchuser');
-      assert.equal((await post(bot, { action: 'block', user: 'Alice', expiry: 'whenever', token: csrf })).body.error.code, 'invalidexpiry');
+      // Expiries as BlockUser and ApiUserrights refuse them (the reference wiki's codes and texts).
+      assert.deepEqual(pick((await post(bot, { action: 'block', user: 'Alice', expiry: 'whenever', token: csrf })).body.error), { code: 'invalidexpiry', info: 'Expiry time invalid.' });
+      assert.deepEqual(pick((await post(bot, { action: 'block', user: 'Alice', expiry: 'Infinite', token: csrf })).body.error), { code: 'invalidexpiry', info: 'Expiry time invalid.' });
+      assert.deepEqual(pick((await post(bot, { action: 'block', user: 'Alice', expiry: '2001-01-01', token: csrf })).body.error), { code: 'ipb_expiry_old', info: 'Expiry time is in the past.' });
       const m = client(wiki);
       await login(m, 'Mallory', 'mallorypass123456');
       const info = await userinfo(m);

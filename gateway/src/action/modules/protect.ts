@@ -2,30 +2,16 @@
  * action=protect (ApiProtect): validates protections and expiries as MediaWiki does, then the
  * content service changes the restrictions, records a null revision and the protection log.
  */
-import { InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
 import type { ProtectionLevel } from '@quire/proto/wiki/content/v1/content';
 import { defineModule } from '../define.js';
 import { ApiUsageError, setIndexedTagName } from '../types.js';
-import { apiError } from './support.js';
+import { apiError, moduleExpiry } from './support.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
 import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
 
 /** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"), in MediaWiki's order. */
 export const RESTRICTION_TYPES = ['create', 'edit', 'move', 'upload'];
 export const RESTRICTION_LEVELS = ['all', 'autoconfirmed', 'sysop'];
-
-/** ApiProtect's reading of one expiry (kit's parser, MediaWiki's ExpiryDef::normalizeExpiry) with its own error codes. */
-function protectionExpiry(value: string): string {
-  let expiry: string;
-  try {
-    expiry = normalizeExpiry(value);
-  } catch (e) {
-    if (e instanceof InvalidExpiryError) throw apiError('invalidexpiry', 'apierror-invalidexpiry', [value]);
-    throw e;
-  }
-  if (isPastExpiry(expiry)) throw apiError('pastexpiry', 'apierror-pastexpiry', [value]);
-  return expiry;
-}
 
 export const protectModule = defineModule({
   name: 'protect',
@@ -63,7 +49,7 @@ export const protectModule = defineModule({
       const [type = '', level = ''] = spec.split('=', 2);
       if (!RESTRICTION_TYPES.includes(type)) throw new ApiUsageError('protect-invalidaction', `Invalid protection type "${type}".`);
       if (!RESTRICTION_LEVELS.includes(level)) throw new ApiUsageError('protect-invalidlevel', `Invalid protection level "${level}".`);
-      const expiry = protectionExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
+      const expiry = moduleExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
       return { type, level: level === 'all' ? '' : level, expiry, cascade: false, source: '' };
     });
     const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade, reason: p.reason, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdefault'])) });

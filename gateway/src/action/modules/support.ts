@@ -1,4 +1,5 @@
 /* What the account modules share: messages of the auth service as API messages, and the session cookie. */
+import { InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
 import type { Message } from '@quire/proto/wiki/auth/v1/auth';
 import { escapeHtml, stripMarkup } from '../errors.js';
 import { ApiUsageError, type ActionContext, type ApiMessage } from '../types.js';
@@ -49,6 +50,23 @@ export function apiMessage(code: string, key: string, params: (string | number)[
 export function apiError(code: string, key: string, params: (string | number)[] = [], data?: Record<string, unknown>): ApiUsageError {
   const m = apiMessage(code, key, params);
   return new MessageUsageError(data ? { ...m, data } : m);
+}
+
+/**
+ * An expiry a module reads itself (ApiProtect, ApiUserrights: a `string` parameter, not an
+ * `expiry` one), by the wiki's one parser: 'infinity' or ISO 8601; `invalidexpiry` and
+ * `pastexpiry` as those modules report them.
+ */
+export function moduleExpiry(value: string): string {
+  let expiry: string;
+  try {
+    expiry = normalizeExpiry(value);
+  } catch (e) {
+    if (e instanceof InvalidExpiryError) throw apiError('invalidexpiry', 'apierror-invalidexpiry', [value]);
+    throw e;
+  }
+  if (isPastExpiry(expiry)) throw apiError('pastexpiry', 'apierror-pastexpiry', [value]);
+  return expiry;
 }
 
 /** A message of the auth service in plain text (what bc-format results such as login's `reason` show). */

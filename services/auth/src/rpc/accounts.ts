@@ -17,15 +17,30 @@ type Handlers = AsyncHandlers<typeof AuthServiceService>;
 const ACTIVE_USER_DAYS = 30;
 const MAX_LIST_LIMIT = 5000;
 
-function expiryOf(raw: string): Date | null {
+/**
+ * The expiry of a group membership (UserrightsPage::expiryToTimestamp: `invalidexpiry`,
+ * `pastexpiry` with ApiUserrights' messages) or of a block (BlockUser::placeBlockUnsafe:
+ * `invalidexpiry` "Expiry time invalid." — also past 50 characters — and `ipb_expiry_old`).
+ */
+function expiryOf(raw: string, of: 'membership' | 'block'): Date | null {
+  const invalid = () =>
+    of === 'block'
+      ? invalidArgument('invalidexpiry', 'Expiry time invalid.', { expiry: raw })
+      : invalidArgument('invalidexpiry', `Invalid expiry time "${raw}".`, { expiry: raw });
+  if (of === 'block' && raw.length > 50) throw invalid();
+  let d: Date | null;
   try {
-    const d = parseExpiry(raw || 'infinite');
-    if (d && d.getTime() <= Date.now()) throw invalidArgument('pastexpiry', `Expiry time "${raw}" is in the past.`, { expiry: raw });
-    return d;
+    d = parseExpiry(raw || 'infinite');
   } catch (e) {
-    if (e instanceof BadExpiryError) throw invalidArgument('invalidexpiry', `Expiry time "${raw}" is invalid.`, { expiry: raw });
+    if (e instanceof BadExpiryError) throw invalid();
     throw e;
   }
+  if (d && d.getTime() <= Date.now()) {
+    throw of === 'block'
+      ? invalidArgument('ipb_expiry_old', 'Expiry time is in the past.', { expiry: raw })
+      : invalidArgument('pastexpiry', `Expiry time "${raw}" is in the past.`, { expiry: raw });
+  }
+  return d;
 }
 
 function botPasswordOf(row: UserRow, bp: BotPasswordRow): BotPassword {
@@ -141,7 +156,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
         const before = new Set(memberships.map((m) => m.group));
         const added = [];
         for (const a of req.add) {
-          const expiry = expiryOf(a.expiry);
+          const expiry = expiryOf(a.expiry, 'membership');
           await users.addGroup(row.id, a.group, expiry);
           added.push({ group: a.group, expiry: isoOrInfinite(expiry, 'infinity') });
         }
@@ -158,7 +173,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
     },
     async block(req) {
       const target = await blockTarget(req.target);
-      const expiry = expiryOf(req.expiry);
+      const expiry = expiryOf(req.expiry, 'block');
       return users.tx(async () => {
         const existing = await users.blockOfTarget('ip' in target ? { ip: target.ip } : { userId: target.userId });
         if (existing && !req.reblock) {
