@@ -45,6 +45,7 @@ export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, reg
     info.lowlimit = low;
     info.highlimit = high;
     info.limit = low;
+    if (decl.allowDuplicates) info.allowsduplicates = true;
     if (decl.allowAll) info.allspecifier = '*';
   }
   if (decl.type === 'integer' || decl.type === 'limit') {

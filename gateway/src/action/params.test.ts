@@ -48,3 +48,9 @@ test('expiry: past maxExpiry the maximum is used, with a warning (PARAM_USE_MAX)
   assert.equal(validateParam('expiry', decl, 'infinite', env(warnings)), 'infinity');
   assert.equal(warnings.length, 1);
 });
+
+test('multi values: duplicates dropped unless allowDuplicates (PARAM_ALLOW_DUPLICATES)', () => {
+  const decl: ParamDecl = { type: 'string', multi: true, help: 'Values.' };
+  assert.deepEqual(validateParam('v', decl, '1 day|2 days|1 day', env()), ['1 day', '2 days']);
+  assert.deepEqual(validateParam('v', { ...decl, allowDuplicates: true }, '1 day|2 days|1 day', env()), ['1 day', '2 days', '1 day']);
+});

@@ -133,8 +133,8 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
   if (invalid.length > 0) {
     env.warn(message('unrecognizedvalues', 'paramvalidator-unrecognizedvalues', [name, invalid.join(', '), invalid.length], { values: invalid }));
   }
-  const unique = [...new Set(valid)];
-  return unique.every((x) => typeof x === 'number') ? (unique as number[]) : unique.map(String);
+  const kept = decl.allowDuplicates ? valid : [...new Set(valid)];
+  return kept.every((x) => typeof x === 'number') ? (kept as number[]) : kept.map(String);
 }
 
 /** A TypeDef failure as the action API reports it (ApiParamValidator: the failure code is the error code). */

@@ -37,6 +37,8 @@ export interface ParamDecl {
   /** Multi-value limits (ISMULTI_LIMIT1/2): max values for normal users / apihighlimits users. */
   multiLimit1?: number;
   multiLimit2?: number;
+  /** Multi-value: keep repeated values (PARAM_ALLOW_DUPLICATES); by default they are dropped. */
+  allowDuplicates?: boolean;
   /** For multi enums: `*` means all values. */
   allowAll?: boolean;
   /** integer/limit bounds; `limit` accepts "max" (max, or highMax with apihighlimits). */

@@ -27,7 +27,7 @@ export const protectModule = defineModule({
       required: true,
       help: 'List of protection levels, formatted action=level (e.g. edit=sysop). A level of all means everyone is allowed to take the action, i.e. no restriction.',
     },
-    expiry: { type: 'string', multi: true, default: 'infinite', help: 'Expiry timestamps. If only one timestamp is set, it\'ll be used for all protections. Use infinite, indefinite, infinity, or never, for a never-expiring protection.' },
+    expiry: { type: 'string', multi: true, allowDuplicates: true, default: 'infinite', help: 'Expiry timestamps. If only one timestamp is set, it\'ll be used for all protections. Use infinite, indefinite, infinity, or never, for a never-expiring protection.' },
     reason: { type: 'string', default: '', help: 'Reason for (un)protecting.' },
     tags: TAGS_PARAM,
     cascade: { type: 'boolean', default: false, help: 'Enable cascading protection (i.e. protect transcluded templates and images used in this page). Ignored if none of the given protection levels support cascading.' },

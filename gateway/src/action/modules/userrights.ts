@@ -17,7 +17,7 @@ export const userrightsModule = defineModule({
     user: { type: 'user', help: 'User.' },
     userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
     add: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Add the user to these groups.' },
-    expiry: { type: 'string', multi: true, default: 'infinite', help: 'Expiry timestamps. May be relative (e.g. 5 months or 2 weeks) or absolute.' },
+    expiry: { type: 'string', multi: true, allowDuplicates: true, default: 'infinite', help: 'Expiry timestamps. May be relative (e.g. 5 months or 2 weeks) or absolute.' },
     remove: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Remove the user from these groups.' },
     reason: { type: 'string', default: '', help: 'Reason for the change.' },
     tags: { ...TAGS_PARAM, help: 'Change tags to apply to the entry in the user rights log.' },
