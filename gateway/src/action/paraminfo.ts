@@ -186,7 +186,7 @@ export const paraminfoModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const registry = ctx.registry;
-    const helpFormat = p.helpformat as HelpFormat;
+    const helpFormat: HelpFormat = p.helpformat;
     const server = ctx.deps.config.server;
     const warn = (msg: ApiMessage) => ctx.addWarning('paraminfo', msg);
 

@@ -48,25 +48,25 @@ async function listPages(ctx: ContextOf<typeof params>): Promise<{ pages: Listed
     from: from ?? '',
     to: key(p.to) ?? '',
     prefix: key(p.prefix) ?? '',
-    filterRedirects: REDIRECT_FILTERS[(p.filterredir as keyof typeof REDIRECT_FILTERS | undefined) ?? 'all'],
+    filterRedirects: REDIRECT_FILTERS[p.filterredir],
     ...(typeof p.minsize === 'number' ? { minSize: p.minsize } : {}),
     ...(typeof p.maxsize === 'number' ? { maxSize: p.maxsize } : {}),
     descending,
     limit,
   };
   const types = p.prtype ?? [];
-  const expiry = EXPIRY_FILTERS[(p.prexpiry as keyof typeof EXPIRY_FILTERS | undefined) ?? 'all'];
+  const expiry = EXPIRY_FILTERS[p.prexpiry];
   if (!types.length && !expiry && p.prlevel !== undefined) {
     throw new ApiUsageError('invalidparammix', 'The "prlevel" parameter may only be used with "prtype".');
   }
-  const langlinks = LANGLINK_FILTERS[(p.filterlanglinks as keyof typeof LANGLINK_FILTERS | undefined) ?? 'all'];
+  const langlinks = LANGLINK_FILTERS[p.filterlanglinks];
   // The protection and language-link filters are the ListService's; plain listings stay on ListPages.
   if (types.length || expiry || langlinks) {
     return ctx.deps.clients.lists.listFilteredPages({
       ...common,
       protectionTypes: types,
       protectionLevels: types.length ? (p.prlevel ?? []).filter((l) => l !== '') : [],
-      cascadeFilter: types.length ? CASCADE_FILTERS[(p.prfiltercascade as keyof typeof CASCADE_FILTERS | undefined) ?? 'all'] : 0,
+      cascadeFilter: types.length ? CASCADE_FILTERS[p.prfiltercascade] : 0,
       expiryFilter: expiry,
       langlinksFilter: langlinks,
     });

@@ -16,7 +16,7 @@ async function fetchRandom(ctx: ContextOf<typeof params>) {
   if (ctx.raw.has(`${ctx.module.prefix}filterredir`) && p.redirect) {
     throw new ApiUsageError('invalidparammix', `The parameters "${ctx.module.prefix}filterredir" and "${ctx.module.prefix}redirect" can not be used together.`);
   }
-  const filter = p.redirect ? FILTERS.redirects : FILTERS[p.filterredir as keyof typeof FILTERS];
+  const filter = p.redirect ? FILTERS.redirects : FILTERS[p.filterredir];
   const resp = await ctx.deps.clients.lists.listRandomPages({
     namespaces: p.namespace ?? [],
     filterRedirects: filter,
