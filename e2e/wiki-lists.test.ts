@@ -474,5 +474,48 @@ for (const backend of testBackends()) {
       assert.deepEqual(paged.items, ['HaContrib:Sysop', 'HaContrib:Alice', 'HaContrib2:Sysop', 'HaContrib2:Alice']);
       assert.equal(paged.batches, 4);
     });
+    test('prop=iwlinks and list=iwbacklinks: the iwlinks table from renders, urls, filters, continuation, generator', async () => {
+      const iw = await post({ action: 'edit', title: 'HaIw', text: '[[wikipedia:foo bar#x]] [[mw:Help:Contents]] [[:fr:Bonjour]] [[wikt:test]] [[wikipedia:Zed]]' });
+      const iw2 = await post({ action: 'edit', title: 'HaIw2', text: '[[wikipedia:Zed]] [[metawikimedia:Main Page]]' });
+      const [a, b] = [iw.edit.pageid as number, iw2.edit.pageid as number];
+      let body: Json = {};
+      await eventually(async () => {
+        body = await q({ prop: 'iwlinks', titles: 'HaIw|HaIw2', iwprop: 'url' });
+        assert.equal(body.query.pages[1]?.iwlinks?.length, 2);
+      });
+      // (page, prefix, title) order; titles as DB keys without the fragment.
+      assert.deepEqual(body.query.pages[0].iwlinks, [
+        { prefix: 'fr', url: 'https://fr.wikipedia.org/wiki/Bonjour', title: 'Bonjour' },
+        { prefix: 'mw', url: 'https://www.mediawiki.org/wiki/Help:Contents', title: 'Help:Contents' },
+        { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Zed', title: 'Zed' },
+        { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/foo_bar', title: 'foo_bar' },
+        { prefix: 'wikt', url: 'https://en.wiktionary.org/wiki/test', title: 'test' },
+      ]);
+      const limited = await q({ prop: 'iwlinks', titles: 'HaIw|HaIw2', iwlimit: '2' });
+      assert.deepEqual(limited.continue, { iwcontinue: `${a}|wikipedia|Zed`, continue: '||' });
+      const fv1 = await q({ prop: 'iwlinks', titles: 'HaIw', iwprefix: 'wikipedia', iwdir: 'descending' }, '1');
+      assert.deepEqual(fv1.query.pages[a].iwlinks, [
+        { prefix: 'wikipedia', '*': 'foo_bar' },
+        { prefix: 'wikipedia', '*': 'Zed' },
+      ]);
+      assert.equal((await q({ prop: 'iwlinks', titles: 'HaIw', iwtitle: 'Zed' })).error.code, 'invalidparammix');
+      assert.equal((await q({ prop: 'iwlinks', titles: 'HaIw', iwurl: '1', iwprop: 'url' })).error.info, 'The parameters "iwprop" and "iwurl" can not be used together.');
+
+      const back = await q({ list: 'iwbacklinks', iwblprop: 'iwprefix|iwtitle' });
+      assert.deepEqual(
+        (back.query.iwbacklinks as Json[]).map((l) => `${l.iwprefix}:${l.iwtitle}:${l.pageid}`),
+        [`fr:Bonjour:${a}`, `metawikimedia:Main_Page:${b}`, `mw:Help:Contents:${a}`, `wikipedia:Zed:${a}`, `wikipedia:Zed:${b}`, `wikipedia:foo_bar:${a}`, `wikt:test:${a}`],
+      );
+      assert.deepEqual((await q({ list: 'iwbacklinks', iwblprefix: 'wikipedia', iwbltitle: 'Zed' })).query.iwbacklinks, [
+        { pageid: a, ns: 0, title: 'HaIw' },
+        { pageid: b, ns: 0, title: 'HaIw2' },
+      ]);
+      assert.deepEqual((await q({ list: 'iwbacklinks', iwbllimit: '2' })).continue, { iwblcontinue: `mw|Help:Contents|${a}`, continue: '-||' });
+      assert.equal((await q({ list: 'iwbacklinks', iwbltitle: 'Zed' })).error.code, 'invalidparammix');
+      assert.deepEqual((await q({ generator: 'iwbacklinks', giwblprefix: 'mw' })).query.pages, [{ pageid: a, ns: 0, title: 'HaIw' }]);
+      // A new revision replaces the page's rows.
+      await post({ action: 'edit', title: 'HaIw2', text: 'no more links' });
+      await eventually(async () => assert.equal((await q({ list: 'iwbacklinks', iwblprefix: 'metawikimedia' })).query.iwbacklinks.length, 0));
+    });
   });
 }

@@ -8,6 +8,10 @@ import {
   type ListAllLinksResponse,
   ListFilteredPagesRequest,
   type ListFilteredPagesResponse,
+  ListInterwikiBacklinksRequest,
+  type ListInterwikiBacklinksResponse,
+  ListInterwikiLinksRequest,
+  type ListInterwikiLinksResponse,
   ListContributorsRequest,
   type ListContributorsResponse,
   ListLangBacklinksRequest,
@@ -59,6 +63,12 @@ export class ListsClient {
   }
   listContributors(req: Partial<ListContributorsRequest>, o?: CallOpts): Promise<ListContributorsResponse> {
     return unary(this.c, this.c.listContributors, ListContributorsRequest.fromPartial(req), o);
+  }
+  listInterwikiBacklinks(req: Partial<ListInterwikiBacklinksRequest>, o?: CallOpts): Promise<ListInterwikiBacklinksResponse> {
+    return unary(this.c, this.c.listInterwikiBacklinks, ListInterwikiBacklinksRequest.fromPartial(req), o);
+  }
+  listInterwikiLinks(req: Partial<ListInterwikiLinksRequest>, o?: CallOpts): Promise<ListInterwikiLinksResponse> {
+    return unary(this.c, this.c.listInterwikiLinks, ListInterwikiLinksRequest.fromPartial(req), o);
   }
   close(): void {
     this.c.close();

@@ -49,14 +49,14 @@ import { pagepropnamesModule, pageswithpropModule } from './pagepropnames.js';
 import { protectedtitlesModule } from './protectedtitles.js';
 import { querypageModule } from './querypage.js';
 import { randomModule } from './random.js';
+import { iwbacklinksModule, iwlinksModule, langbacklinksModule } from './foreignlinks.js';
 import { contributorsModule } from './contributors.js';
-import { langbacklinksModule } from './langbacklinks.js';
 import { duplicatefilesModule } from './duplicatefiles.js';
 import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } from './deletedrevisions.js';
 import { allrevisionsModule } from './allrevisions.js';
 import { withDeletedRevisions } from './deleted-pageset.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule, contributorsModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, allimagesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule, contributorsModule, iwbacklinksModule, iwlinksModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 

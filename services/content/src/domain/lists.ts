@@ -3,7 +3,7 @@
  * strictly, ApiBase::dieContinueUsageIf) and ApiQueryRandom's wrap-around from a random point.
  */
 import { invalidArgument } from '@quire/kit';
-import { ListStore, type AllLinkRow, type CategoryRow, type LinkTableName, type ListedPageRow, type PageFilter, type ProtectedTitleRow, type RandomPageRow } from '../store/lists.js';
+import { ListStore, type AllLinkRow, type ForeignLinkTable, type CategoryRow, type LinkTableName, type ListedPageRow, type PageFilter, type ProtectedTitleRow, type RandomPageRow } from '../store/lists.js';
 import type { Db } from '@quire/kit';
 
 const BAD_CONTINUE = 'Invalid continue param. You should pass the original value returned by the previous query.';
@@ -166,17 +166,35 @@ export class ListQueries {
     return { rows: r.rows, continue: r.next?.dbkey ?? '' };
   }
 
-  /** ApiQueryLangBacklinks: continuation "<lang>|<title>|<page id>". */
-  async langBacklinks(q: { lang?: string; title?: string; descending: boolean; limit: number; continue: string }): Promise<Listing<ListedPageRow & { lang: string; title: string }>> {
+  /**
+   * ApiQueryLangBacklinks and ApiQueryIWBacklinks: continuation "<lang or prefix>|<title>|<page id>".
+   */
+  async foreignBacklinks(
+    table: ForeignLinkTable,
+    q: { prefix?: string; title?: string; descending: boolean; limit: number; continue: string },
+  ): Promise<Listing<ListedPageRow & { prefix: string; title: string }>> {
     checkLimit(q.limit);
-    let after: { lang: string; title: string; from: number } | undefined;
+    let after: { prefix: string; title: string; from: number } | undefined;
     if (q.continue !== '') {
-      const [lang, title, from] = parts(q.continue, 3) as [string, string, string];
-      after = { lang, title, from: phpInt(from) };
+      const [prefix, title, from] = parts(q.continue, 3) as [string, string, string];
+      after = { prefix, title, from: phpInt(from) };
     }
-    const r = await this.store.langBacklinks({ ...q, after });
+    const r = await this.store.foreignBacklinks(table, { ...q, after });
     const n = r.next;
-    return { rows: r.rows, continue: n ? `${n.lang}|${n.title}|${n.id}` : '' };
+    return { rows: r.rows, continue: n ? `${n.prefix}|${n.title}|${n.id}` : '' };
+  }
+
+  /** ApiQueryIWLinks: continuation "<page id>|<prefix>|<title>". */
+  async interwikiLinks(q: { pageIds: number[]; prefix?: string; title?: string; descending: boolean; limit: number; continue: string }): Promise<Listing<{ from: number; prefix: string; title: string }>> {
+    checkLimit(q.limit);
+    let after: { from: number; prefix: string; title: string } | undefined;
+    if (q.continue !== '') {
+      const [from, prefix, title] = parts(q.continue, 3) as [string, string, string];
+      after = { from: phpInt(from), prefix, title };
+    }
+    const r = await this.store.interwikiLinks({ ...q, after });
+    const n = r.next;
+    return { rows: r.rows, continue: n ? `${n.from}|${n.prefix}|${n.title}` : '' };
   }
 
   /**

@@ -10,6 +10,10 @@ import {
   type ListContributorsRequest,
   type ListContributorsResponse,
   type ListFilteredPagesRequest,
+  type ListInterwikiBacklinksRequest,
+  type ListInterwikiBacklinksResponse,
+  type ListInterwikiLinksRequest,
+  type ListInterwikiLinksResponse,
   type ListLangBacklinksRequest,
   type ListLangBacklinksResponse,
   type ListFilteredPagesResponse,
@@ -25,6 +29,8 @@ import {
   type RunQueryPageResponse,
 } from '@quire/proto/wiki/content/v1/lists';
 import { ListQueries } from '../domain/lists.js';
+import { INTERWIKI } from '../render/render.js';
+import { wikiUrlencode } from '../render/functions.js';
 import { QueryPages } from '../domain/querypages.js';
 import type { LinkTableName, ListedPageRow } from '../store/lists.js';
 import { NS_CATEGORY, NS_FILE } from '../title/namespaces.js';
@@ -154,8 +160,24 @@ export function listHandlers(ctx: ContentContext) {
     },
 
     async listLangBacklinks(req: ListLangBacklinksRequest): Promise<ListLangBacklinksResponse> {
-      const r = await lists.langBacklinks({ lang: opt(req.lang), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
-      return { links: r.rows.map((l) => ({ page: page(l), lang: l.lang, title: l.title })), continue: r.continue };
+      const r = await lists.foreignBacklinks('langlinks', { prefix: opt(req.lang), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
+      return { links: r.rows.map((l) => ({ page: page(l), lang: l.prefix, title: l.title })), continue: r.continue };
+    },
+
+    async listInterwikiBacklinks(req: ListInterwikiBacklinksRequest): Promise<ListInterwikiBacklinksResponse> {
+      const r = await lists.foreignBacklinks('iwlinks', { prefix: opt(req.prefix), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
+      return { links: r.rows.map((l) => ({ page: page(l), prefix: l.prefix, title: l.title })), continue: r.continue };
+    },
+
+    async listInterwikiLinks(req: ListInterwikiLinksRequest): Promise<ListInterwikiLinksResponse> {
+      const r = await lists.interwikiLinks({ pageIds: req.pageIds, prefix: opt(req.prefix), title: opt(req.title), descending: req.descending, limit: req.limit, continue: req.continue });
+      return {
+        links: r.rows.map((l) => {
+          const iw = INTERWIKI[l.prefix.toLowerCase()];
+          return { fromPageId: l.from, prefix: l.prefix, title: l.title, url: iw ? iw.url.replace('$1', wikiUrlencode(l.title)) : '' };
+        }),
+        continue: r.continue,
+      };
     },
 
     async listContributors(req: ListContributorsRequest): Promise<ListContributorsResponse> {

@@ -1,7 +1,7 @@
 /*
  * The link tables of a page, replaced as a whole from a render (MediaWiki's LinksUpdate):
  * pagelinks, templatelinks, categorylinks (with collation sort keys), langlinks, imagelinks,
- * externallinks and page_props.
+ * externallinks, iwlinks and page_props.
  */
 import type { Queryable } from '@quire/kit';
 import { NS_CATEGORY, NS_FILE } from '../title/namespaces.js';
@@ -14,7 +14,7 @@ export function categorySortKey(pageText: string, prefix: string): string {
 
 export async function writeLinks(q: Queryable, schema: string, page: { id: number; ns: number; dbkey: string }, r: RenderResult): Promise<void> {
   const from = page.id;
-  for (const table of ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'page_props']) {
+  for (const table of ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'iwlinks', 'page_props']) {
     await q.query(`DELETE FROM ${schema}.${table} WHERE ${table === 'page_props' ? 'pp_page' : `${prefixOf(table)}_from`} = $1`, [from]);
   }
   if (r.links.length) {
@@ -55,6 +55,15 @@ export async function writeLinks(q: Queryable, schema: string, page: { id: numbe
   if (r.externalLinks.length) {
     await q.query(`INSERT INTO ${schema}.externallinks (el_from, el_to) SELECT $1, * FROM unnest($2::text[])`, [from, r.externalLinks]);
   }
+  // ParserOutput::addInterwikiLink keeps the title's DB key, without its fragment.
+  const iwRows = r.interwikiLinks.map((l) => [l.prefix, l.title.split('#')[0]!.trim().replaceAll(' ', '_')] as const).filter(([, title]) => title !== '');
+  if (iwRows.length) {
+    await q.query(`INSERT INTO ${schema}.iwlinks (iwl_from, iwl_prefix, iwl_title) SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING`, [
+      from,
+      iwRows.map(([prefix]) => prefix),
+      iwRows.map(([, title]) => title),
+    ]);
+  }
   const props = Object.entries(r.properties);
   if (props.length) {
     await q.query(`INSERT INTO ${schema}.page_props (pp_page, pp_propname, pp_value) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [
@@ -67,7 +76,7 @@ export async function writeLinks(q: Queryable, schema: string, page: { id: numbe
 }
 
 function prefixOf(table: string): string {
-  return ({ pagelinks: 'pl', templatelinks: 'tl', categorylinks: 'cl', langlinks: 'll', imagelinks: 'il', externallinks: 'el' } as Record<string, string>)[table]!;
+  return ({ pagelinks: 'pl', templatelinks: 'tl', categorylinks: 'cl', langlinks: 'll', imagelinks: 'il', externallinks: 'el', iwlinks: 'iwl' } as Record<string, string>)[table]!;
 }
 
 /** Pages that transclude a page (directly or through other templates: templatelinks lists all). */

@@ -42,6 +42,14 @@ const LINK_COLUMNS: Record<LinkTableName, { from: string; ns?: string; title: st
   redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title' },
 };
 
+export type ForeignLinkTable = 'langlinks' | 'iwlinks';
+
+/** Columns of the tables of links to other wikis: the source page, the language or prefix, the title there. */
+const FOREIGN_COLUMNS: Record<ForeignLinkTable, { from: string; prefix: string; title: string }> = {
+  langlinks: { from: 'll_from', prefix: 'll_lang', title: 'll_title' },
+  iwlinks: { from: 'iwl_from', prefix: 'iwl_prefix', title: 'iwl_title' },
+};
+
 export interface AllLinkRow {
   from: number;
   dbkey: string;
@@ -300,24 +308,49 @@ export class ListStore {
   }
 
   /**
-   * Language links with their pages, by (language, title, page); the filters narrow to one
-   * language and one title. `after` is the row the continuation names (included).
+   * Language or interwiki links with their pages, by (language or prefix, title, page); the
+   * filters narrow to one language/prefix and one title. `after` is the row the continuation
+   * names (included).
    */
-  async langBacklinks(q: { lang?: string; title?: string; after?: { lang: string; title: string; from: number }; descending: boolean; limit: number }): Promise<Batch<ListedPageRow & { lang: string; title: string }>> {
+  async foreignBacklinks(
+    table: ForeignLinkTable,
+    q: { prefix?: string; title?: string; after?: { prefix: string; title: string; from: number }; descending: boolean; limit: number },
+  ): Promise<Batch<ListedPageRow & { prefix: string; title: string }>> {
+    const c = FOREIGN_COLUMNS[table];
     const b = new Bind();
-    const conds = ['ll_from = page_id'];
-    if (q.lang !== undefined) conds.push(`ll_lang = ${b.$(q.lang)}`);
-    if (q.title !== undefined) conds.push(`ll_title = ${b.$(q.title)}`);
-    const key = ['ll_lang COLLATE "C"', 'll_title COLLATE "C"', 'll_from'];
-    if (q.after) conds.push(`(${key.join(', ')}) ${q.descending ? '<=' : '>='} (${b.$(q.after.lang)}, ${b.$(q.after.title)}, ${b.$(q.after.from)})`);
+    const conds = [`${c.from} = page_id`];
+    if (q.prefix !== undefined) conds.push(`${c.prefix} = ${b.$(q.prefix)}`);
+    if (q.title !== undefined) conds.push(`${c.title} = ${b.$(q.title)}`);
+    const key = [`${c.prefix} COLLATE "C"`, `${c.title} COLLATE "C"`, c.from];
+    if (q.after) conds.push(`(${key.join(', ')}) ${q.descending ? '<=' : '>='} (${b.$(q.after.prefix)}, ${b.$(q.after.title)}, ${b.$(q.after.from)})`);
     const dir = q.descending ? ' DESC' : '';
-    const r = await this.db.query<PageDbRow & { lang: string; lt: string }>(
-      `SELECT page_id AS id, page_namespace AS ns, page_title AS t, page_is_redirect AS r, ll_lang AS lang, ll_title AS lt FROM ${this.s}.langlinks, ${this.s}.page
+    const r = await this.db.query<PageDbRow & { p: string; lt: string }>(
+      `SELECT page_id AS id, page_namespace AS ns, page_title AS t, page_is_redirect AS r, ${c.prefix} AS p, ${c.title} AS lt FROM ${this.s}.${table}, ${this.s}.page
        WHERE ${conds.join(' AND ')} ORDER BY ${key.map((k) => k + dir).join(', ')} LIMIT ${b.$(q.limit + 1)}`,
       b.values,
     );
     return batch(
-      r.rows.map((x) => ({ ...pageRow(x), lang: x.lang, title: x.lt })),
+      r.rows.map((x) => ({ ...pageRow(x), prefix: x.p, title: x.lt })),
+      q.limit,
+    );
+  }
+
+  /** Interwiki links of pages by (page, prefix, title); `after` is the row the continuation names (included). */
+  async interwikiLinks(q: { pageIds: number[]; prefix?: string; title?: string; after?: { from: number; prefix: string; title: string }; descending: boolean; limit: number }): Promise<Batch<{ from: number; prefix: string; title: string }>> {
+    const b = new Bind();
+    const conds = [`iwl_from = ANY(${b.$(q.pageIds)}::bigint[])`];
+    if (q.prefix !== undefined) conds.push(`iwl_prefix = ${b.$(q.prefix)}`);
+    if (q.title !== undefined) conds.push(`iwl_title = ${b.$(q.title)}`);
+    const key = ['iwl_from', 'iwl_prefix COLLATE "C"', 'iwl_title COLLATE "C"'];
+    if (q.after) conds.push(`(${key.join(', ')}) ${q.descending ? '<=' : '>='} (${b.$(q.after.from)}, ${b.$(q.after.prefix)}, ${b.$(q.after.title)})`);
+    const dir = q.descending ? ' DESC' : '';
+    const r = await this.db.query<{ f: number; p: string; t: string }>(
+      `SELECT iwl_from AS f, iwl_prefix AS p, iwl_title AS t FROM ${this.s}.iwlinks WHERE ${conds.join(' AND ')}
+       ORDER BY ${key.map((k) => k + dir).join(', ')} LIMIT ${b.$(q.limit + 1)}`,
+      b.values,
+    );
+    return batch(
+      r.rows.map((x) => ({ from: Number(x.f), prefix: x.p, title: x.t })),
       q.limit,
     );
   }

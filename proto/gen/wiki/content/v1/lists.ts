@@ -342,6 +342,54 @@ export interface ListContributorsResponse {
   continue: string;
 }
 
+export interface ListInterwikiBacklinksRequest {
+  /** "" = every prefix */
+  prefix: string;
+  /** "" = every title (only with a prefix) */
+  title: string;
+  descending: boolean;
+  limit: number;
+  /** "<prefix>|<title>|<from page id>" */
+  continue: string;
+}
+
+export interface InterwikiBacklink {
+  page?: ListedPage | undefined;
+  prefix: string;
+  title: string;
+}
+
+export interface ListInterwikiBacklinksResponse {
+  links: InterwikiBacklink[];
+  continue: string;
+}
+
+export interface ListInterwikiLinksRequest {
+  pageIds: number[];
+  /** "" = every prefix */
+  prefix: string;
+  /** "" = every title (only with a prefix) */
+  title: string;
+  descending: boolean;
+  limit: number;
+  /** "<from page id>|<prefix>|<title>" */
+  continue: string;
+}
+
+export interface InterwikiLinkRow {
+  fromPageId: number;
+  prefix: string;
+  /** DB key form, as stored */
+  title: string;
+  /** the interwiki map's URL for it; "" for an unknown prefix */
+  url: string;
+}
+
+export interface ListInterwikiLinksResponse {
+  links: InterwikiLinkRow[];
+  continue: string;
+}
+
 function createBaseListedPage(): ListedPage {
   return { id: 0, ns: 0, title: "", redirect: false };
 }
@@ -4022,6 +4070,704 @@ export const ListContributorsResponse: MessageFns<ListContributorsResponse> = {
   },
 };
 
+function createBaseListInterwikiBacklinksRequest(): ListInterwikiBacklinksRequest {
+  return { prefix: "", title: "", descending: false, limit: 0, continue: "" };
+}
+
+export const ListInterwikiBacklinksRequest: MessageFns<ListInterwikiBacklinksRequest> = {
+  encode(message: ListInterwikiBacklinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.prefix !== "") {
+      writer.uint32(10).string(message.prefix);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.descending !== false) {
+      writer.uint32(24).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.continue !== "") {
+      writer.uint32(42).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInterwikiBacklinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInterwikiBacklinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInterwikiBacklinksRequest {
+    return {
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListInterwikiBacklinksRequest): unknown {
+    const obj: any = {};
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInterwikiBacklinksRequest>, I>>(base?: I): ListInterwikiBacklinksRequest {
+    return ListInterwikiBacklinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInterwikiBacklinksRequest>, I>>(
+    object: I,
+  ): ListInterwikiBacklinksRequest {
+    const message = createBaseListInterwikiBacklinksRequest();
+    message.prefix = object.prefix ?? "";
+    message.title = object.title ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseInterwikiBacklink(): InterwikiBacklink {
+  return { page: undefined, prefix: "", title: "" };
+}
+
+export const InterwikiBacklink: MessageFns<InterwikiBacklink> = {
+  encode(message: InterwikiBacklink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      ListedPage.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.prefix !== "") {
+      writer.uint32(18).string(message.prefix);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InterwikiBacklink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInterwikiBacklink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = ListedPage.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InterwikiBacklink {
+    return {
+      page: isSet(object.page) ? ListedPage.fromJSON(object.page) : undefined,
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+    };
+  },
+
+  toJSON(message: InterwikiBacklink): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = ListedPage.toJSON(message.page);
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InterwikiBacklink>, I>>(base?: I): InterwikiBacklink {
+    return InterwikiBacklink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InterwikiBacklink>, I>>(object: I): InterwikiBacklink {
+    const message = createBaseInterwikiBacklink();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? ListedPage.fromPartial(object.page)
+      : undefined;
+    message.prefix = object.prefix ?? "";
+    message.title = object.title ?? "";
+    return message;
+  },
+};
+
+function createBaseListInterwikiBacklinksResponse(): ListInterwikiBacklinksResponse {
+  return { links: [], continue: "" };
+}
+
+export const ListInterwikiBacklinksResponse: MessageFns<ListInterwikiBacklinksResponse> = {
+  encode(message: ListInterwikiBacklinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      InterwikiBacklink.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInterwikiBacklinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInterwikiBacklinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(InterwikiBacklink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInterwikiBacklinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => InterwikiBacklink.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListInterwikiBacklinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => InterwikiBacklink.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInterwikiBacklinksResponse>, I>>(base?: I): ListInterwikiBacklinksResponse {
+    return ListInterwikiBacklinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInterwikiBacklinksResponse>, I>>(
+    object: I,
+  ): ListInterwikiBacklinksResponse {
+    const message = createBaseListInterwikiBacklinksResponse();
+    message.links = object.links?.map((e) => InterwikiBacklink.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseListInterwikiLinksRequest(): ListInterwikiLinksRequest {
+  return { pageIds: [], prefix: "", title: "", descending: false, limit: 0, continue: "" };
+}
+
+export const ListInterwikiLinksRequest: MessageFns<ListInterwikiLinksRequest> = {
+  encode(message: ListInterwikiLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.pageIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.prefix !== "") {
+      writer.uint32(18).string(message.prefix);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.descending !== false) {
+      writer.uint32(32).bool(message.descending);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    if (message.continue !== "") {
+      writer.uint32(50).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInterwikiLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInterwikiLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.pageIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pageIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInterwikiLinksRequest {
+    return {
+      pageIds: globalThis.Array.isArray(object?.pageIds)
+        ? object.pageIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.page_ids)
+        ? object.page_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListInterwikiLinksRequest): unknown {
+    const obj: any = {};
+    if (message.pageIds?.length) {
+      obj.pageIds = message.pageIds.map((e) => Math.round(e));
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInterwikiLinksRequest>, I>>(base?: I): ListInterwikiLinksRequest {
+    return ListInterwikiLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInterwikiLinksRequest>, I>>(object: I): ListInterwikiLinksRequest {
+    const message = createBaseListInterwikiLinksRequest();
+    message.pageIds = object.pageIds?.map((e) => e) || [];
+    message.prefix = object.prefix ?? "";
+    message.title = object.title ?? "";
+    message.descending = object.descending ?? false;
+    message.limit = object.limit ?? 0;
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
+function createBaseInterwikiLinkRow(): InterwikiLinkRow {
+  return { fromPageId: 0, prefix: "", title: "", url: "" };
+}
+
+export const InterwikiLinkRow: MessageFns<InterwikiLinkRow> = {
+  encode(message: InterwikiLinkRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromPageId !== 0) {
+      writer.uint32(8).int64(message.fromPageId);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(18).string(message.prefix);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InterwikiLinkRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInterwikiLinkRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromPageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InterwikiLinkRow {
+    return {
+      fromPageId: isSet(object.fromPageId)
+        ? globalThis.Number(object.fromPageId)
+        : isSet(object.from_page_id)
+        ? globalThis.Number(object.from_page_id)
+        : 0,
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+    };
+  },
+
+  toJSON(message: InterwikiLinkRow): unknown {
+    const obj: any = {};
+    if (message.fromPageId !== 0) {
+      obj.fromPageId = Math.round(message.fromPageId);
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InterwikiLinkRow>, I>>(base?: I): InterwikiLinkRow {
+    return InterwikiLinkRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InterwikiLinkRow>, I>>(object: I): InterwikiLinkRow {
+    const message = createBaseInterwikiLinkRow();
+    message.fromPageId = object.fromPageId ?? 0;
+    message.prefix = object.prefix ?? "";
+    message.title = object.title ?? "";
+    message.url = object.url ?? "";
+    return message;
+  },
+};
+
+function createBaseListInterwikiLinksResponse(): ListInterwikiLinksResponse {
+  return { links: [], continue: "" };
+}
+
+export const ListInterwikiLinksResponse: MessageFns<ListInterwikiLinksResponse> = {
+  encode(message: ListInterwikiLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      InterwikiLinkRow.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continue !== "") {
+      writer.uint32(18).string(message.continue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInterwikiLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInterwikiLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(InterwikiLinkRow.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInterwikiLinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => InterwikiLinkRow.fromJSON(e)) : [],
+      continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+    };
+  },
+
+  toJSON(message: ListInterwikiLinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => InterwikiLinkRow.toJSON(e));
+    }
+    if (message.continue !== "") {
+      obj.continue = message.continue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInterwikiLinksResponse>, I>>(base?: I): ListInterwikiLinksResponse {
+    return ListInterwikiLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInterwikiLinksResponse>, I>>(object: I): ListInterwikiLinksResponse {
+    const message = createBaseListInterwikiLinksResponse();
+    message.links = object.links?.map((e) => InterwikiLinkRow.fromPartial(e)) || [];
+    message.continue = object.continue ?? "";
+    return message;
+  },
+};
+
 export type ListServiceService = typeof ListServiceService;
 export const ListServiceService = {
   /** list=alllinks|alltransclusions|allfileusages|allredirects (ApiQueryAllLinks). */
@@ -4142,6 +4888,31 @@ export const ListServiceService = {
       Buffer.from(ListContributorsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListContributorsResponse => ListContributorsResponse.decode(value),
   },
+  /** list=iwbacklinks: the pages with interwiki links (to one prefix, or one title there). */
+  listInterwikiBacklinks: {
+    path: "/wiki.content.v1.ListService/ListInterwikiBacklinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListInterwikiBacklinksRequest): Buffer =>
+      Buffer.from(ListInterwikiBacklinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListInterwikiBacklinksRequest => ListInterwikiBacklinksRequest.decode(value),
+    responseSerialize: (value: ListInterwikiBacklinksResponse): Buffer =>
+      Buffer.from(ListInterwikiBacklinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListInterwikiBacklinksResponse =>
+      ListInterwikiBacklinksResponse.decode(value),
+  },
+  /** prop=iwlinks: the interwiki links of pages. */
+  listInterwikiLinks: {
+    path: "/wiki.content.v1.ListService/ListInterwikiLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListInterwikiLinksRequest): Buffer =>
+      Buffer.from(ListInterwikiLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListInterwikiLinksRequest => ListInterwikiLinksRequest.decode(value),
+    responseSerialize: (value: ListInterwikiLinksResponse): Buffer =>
+      Buffer.from(ListInterwikiLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListInterwikiLinksResponse => ListInterwikiLinksResponse.decode(value),
+  },
 } as const;
 
 export interface ListServiceServer extends UntypedServiceImplementation {
@@ -4165,6 +4936,10 @@ export interface ListServiceServer extends UntypedServiceImplementation {
   listLangBacklinks: handleUnaryCall<ListLangBacklinksRequest, ListLangBacklinksResponse>;
   /** prop=contributors: anonymous contributors counted, registered ones listed, per page. */
   listContributors: handleUnaryCall<ListContributorsRequest, ListContributorsResponse>;
+  /** list=iwbacklinks: the pages with interwiki links (to one prefix, or one title there). */
+  listInterwikiBacklinks: handleUnaryCall<ListInterwikiBacklinksRequest, ListInterwikiBacklinksResponse>;
+  /** prop=iwlinks: the interwiki links of pages. */
+  listInterwikiLinks: handleUnaryCall<ListInterwikiLinksRequest, ListInterwikiLinksResponse>;
 }
 
 export interface ListServiceClient extends Client {
@@ -4327,6 +5102,38 @@ export interface ListServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListContributorsResponse) => void,
+  ): ClientUnaryCall;
+  /** list=iwbacklinks: the pages with interwiki links (to one prefix, or one title there). */
+  listInterwikiBacklinks(
+    request: ListInterwikiBacklinksRequest,
+    callback: (error: ServiceError | null, response: ListInterwikiBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listInterwikiBacklinks(
+    request: ListInterwikiBacklinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListInterwikiBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  listInterwikiBacklinks(
+    request: ListInterwikiBacklinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListInterwikiBacklinksResponse) => void,
+  ): ClientUnaryCall;
+  /** prop=iwlinks: the interwiki links of pages. */
+  listInterwikiLinks(
+    request: ListInterwikiLinksRequest,
+    callback: (error: ServiceError | null, response: ListInterwikiLinksResponse) => void,
+  ): ClientUnaryCall;
+  listInterwikiLinks(
+    request: ListInterwikiLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListInterwikiLinksResponse) => void,
+  ): ClientUnaryCall;
+  listInterwikiLinks(
+    request: ListInterwikiLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListInterwikiLinksResponse) => void,
   ): ClientUnaryCall;
 }
 
