@@ -94,3 +94,26 @@ test('enableparser expands the text; a bad amtitle or amlang is an error of quer
     return true;
   });
 });
+
+test('a result past $wgAPIMaxResultSize stops at the first message that does not fit: amfrom continues there, with truncatedresult (found by the fuzzer: 2 MB amargs over every message ran the gateway out of memory)', async () => {
+  const big = 'x'.repeat(1_000_000);
+  const { ctx } = fakeContext(allmessagesModule, { ...DEFAULTS, args: [big] }, {}, {});
+  const content = ctx.deps.clients.content as unknown as Record<string, unknown>;
+  content.listPages = async () => ({ pages: [], continueFrom: '' });
+  content.getRevisions = async () => ({ revisions: [] });
+  const warnings: { module: string; code: string; text: string }[] = [];
+  (ctx as unknown as { addWarning: (m: string, w: { code: string; text: string }) => void }).addWarning = (module, w) => warnings.push({ module, code: w.code, text: w.text });
+  const q: QueryRun = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation: new QueryContinuation(undefined, ['allmessages'], []), resolveRedirects: false };
+  await allmessagesModule.execute(ctx, q);
+  const list = q.data.allmessages as { name: string; content?: string }[];
+  const withArg = list.filter((m) => m.content?.includes(big));
+  assert.ok(withArg.length >= 1, 'messages with the argument are listed until the limit');
+  const bytes = list.reduce((n, m) => n + (m.content?.length ?? 0), 0);
+  assert.ok(bytes <= 8_388_608 && bytes > 8_388_608 - 3_000_000, `${bytes} bytes: as much as fits`);
+  assert.deepEqual(warnings, [{ module: 'result', code: 'truncatedresult', text: 'This result was truncated because it would otherwise be larger than the limit of 8,388,608 bytes.' }]);
+  const keys = allMessageKeys();
+  const next = keys[keys.indexOf(list.at(-1)!.name) + 1]!;
+  assert.ok(englishMessage(next)!.includes('$1'), 'the message that did not fit substitutes $1');
+  const cont = q.continuation as unknown as { data: Map<string, Record<string, unknown>> };
+  assert.deepEqual(cont.data.get('allmessages'), { amfrom: next });
+});

@@ -14,6 +14,22 @@ const NS_MEDIAWIKI = 8;
 /** The content language: its override pages have no /<lang> suffix. */
 const CONTENT_LANGUAGE = 'en';
 const LIST_BATCH = 500;
+/** $wgAPIMaxResultSize: the bytes of values one result may hold. */
+const MAX_RESULT_SIZE = 8_388_608;
+/** Messages made (arguments, parser) at a time; expansions of one batch run side by side. */
+const EXPANSION_BATCH = 32;
+
+/** ApiResult::size: the bytes of every scalar value (keys and metadata not counted). */
+function resultSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value === true ? 1 : value === false ? '' : value).length;
+  if (value && typeof value === 'object') {
+    let n = 0;
+    for (const [k, v] of Object.entries(value)) if (!k.startsWith('_')) n += resultSize(v);
+    return n;
+  }
+  return 0;
+}
 
 /** Page titles (DB keys without the namespace) of every MediaWiki: page. */
 async function mediaWikiPageKeys(ctx: ActionContext): Promise<Map<string, number>> {
@@ -53,10 +69,8 @@ function overrideTitle(key: string, lang: string): string {
  */
 async function transformMessages(ctx: ActionContext, texts: Map<string, string>, title: string): Promise<void> {
   const pending = [...texts].filter(([, t]) => t.includes('{{'));
-  for (const [name, text] of pending) {
-    const r = await ctx.deps.clients.content.expandTemplates({ text, title, revId: 0 });
-    texts.set(name, r.wikitext);
-  }
+  const expanded = await Promise.all(pending.map(([, text]) => ctx.deps.clients.content.expandTemplates({ text, title, revId: 0 })));
+  pending.forEach(([name], i) => texts.set(name, expanded[i]!.wikitext));
 }
 
 /** An error reported by this module (path query+allmessages), as ApiBase::dieWithError. */
@@ -169,27 +183,40 @@ export const allmessagesModule = defineModule({
     }
 
     const contents = await pageContents(ctx, entries.flatMap((e) => (e.pageId !== undefined ? [e.pageId] : [])));
-    const texts = new Map<string, string>();
-    for (const e of entries) {
-      const page = e.pageId !== undefined ? contents.get(e.pageId) : undefined;
-      const raw = page !== undefined ? fixMessageWhitespace(page) : e.fallback;
-      if (raw === undefined) e.item.missing = true;
-      else texts.set(e.item.name as string, replaceMessageParams(raw, args));
-    }
-    if (p.enableparser) await transformMessages(ctx, texts, title);
-
+    // ApiResult::addValue: past $wgAPIMaxResultSize the module stops with amfrom at the first
+    // message that did not fit and a truncatedresult warning. Messages are made a batch at a time,
+    // so huge amargs cannot make more text than the limit allows.
     const list: ResultObject[] = [];
-    for (const e of entries) {
-      const text = texts.get(e.item.name as string);
-      if (text !== undefined) {
-        if (p.nocontent !== true) setContentValue(e.item, 'content', text);
-        if (withDefault) {
-          // The default is the file's text (no override, no arguments).
-          if (e.fallback === undefined) e.item.defaultmissing = true;
-          else if (e.fallback !== text) e.item.default = e.fallback;
-        }
+    let size = 0;
+    for (let i = 0; i < entries.length; i += EXPANSION_BATCH) {
+      const batch = entries.slice(i, i + EXPANSION_BATCH);
+      const texts = new Map<string, string>();
+      for (const e of batch) {
+        const page = e.pageId !== undefined ? contents.get(e.pageId) : undefined;
+        const raw = page !== undefined ? fixMessageWhitespace(page) : e.fallback;
+        if (raw === undefined) e.item.missing = true;
+        else texts.set(e.item.name as string, replaceMessageParams(raw, args));
       }
-      list.push(e.item);
+      if (p.enableparser) await transformMessages(ctx, texts, title);
+      for (const e of batch) {
+        const text = texts.get(e.item.name as string);
+        if (text !== undefined) {
+          if (p.nocontent !== true) setContentValue(e.item, 'content', text);
+          if (withDefault) {
+            // The default is the file's text (no override, no arguments).
+            if (e.fallback === undefined) e.item.defaultmissing = true;
+            else if (e.fallback !== text) e.item.default = e.fallback;
+          }
+        }
+        size += resultSize(e.item);
+        if (size > MAX_RESULT_SIZE) {
+          ctx.addWarning('result', message('truncatedresult', 'apiwarn-truncatedresult', [MAX_RESULT_SIZE.toLocaleString('en-US')]));
+          run.continuation.addContinueParam('allmessages', 'amfrom', e.item.name as string);
+          run.data.allmessages = setIndexedTagName(list, 'message');
+          return;
+        }
+        list.push(e.item);
+      }
     }
     run.data.allmessages = setIndexedTagName(list, 'message');
   },
