@@ -24,6 +24,8 @@ import { oathvalidateModule } from './modules/oathvalidate.js';
 import { clearhasmsgModule } from './modules/clearhasmsg.js';
 import { rsdModule } from './modules/rsd.js';
 import { feedcontributionsModule } from './modules/feedcontributions.js';
+import { linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule } from './modules/authdata.js';
+import { resetpasswordModule, emailuserModule } from './modules/accountmail.js';
 import { editModule } from './modules/edit.js';
 import { compareModule } from './modules/compare.js';
 import { parseModule } from './modules/parse.js';
@@ -183,5 +185,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule], submodules: querySubmodules, formats: formatModules });
 }

@@ -163,7 +163,7 @@ export function formatRequests(ctx: ActionContext, reqs: RequestInfo[]): ResultO
 const REAUTHENTICATE_SECONDS = 300;
 
 /** AuthManager::securitySensitiveOperationStatus (SEC_OK, SEC_REAUTH). */
-async function securityStatus(ctx: ActionContext): Promise<string> {
+export async function securityStatus(ctx: ActionContext): Promise<string> {
   if (ctx.caller.user.anonymous) return 'reauth';
   const s = await ctx.deps.clients.account.getSessionAuthentication(ctx.caller.sessionId);
   if (s.userId !== ctx.caller.user.id) return 'reauth';
