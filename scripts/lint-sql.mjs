@@ -8,11 +8,11 @@
 // Usage: node scripts/lint-sql.mjs [--list]   (--list prints every site, exit 0)
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import swc from "@swc/core";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SERVICES = ["services/auth/src", "services/content/src", "services/search/src", "services/kit/src", "gateway/src"];
+export const SOURCE_FOLDERS = ["services/auth/src", "services/content/src", "services/search/src", "services/kit/src", "gateway/src"];
 const EXEMPT = [/\.test\.ts$/, /(^|\/)testing\.ts$/, /^services\/kit\/src\/db\.ts$/];
 const IN_STORE = /^services\/[^/]+\/src\/(?:[^/]+\/)?store\//;
 
@@ -40,31 +40,42 @@ function literals(node, out) {
   return out;
 }
 
-const list = process.argv.includes("--list");
-const sites = [];
-for (const base of SERVICES) {
-  for (const abs of files(join(ROOT, base))) {
-    const file = relative(ROOT, abs);
-    if (EXEMPT.some((re) => re.test(file)) || IN_STORE.test(file)) continue;
-    const source = readFileSync(abs, "utf8");
-    if (!SQL.test(source)) continue;
-    const module = swc.parseSync(source, { syntax: "typescript", target: "es2022" });
-    // swc spans are offsets into a global source map: rebase them on the module's own start.
-    const base0 = module.span.start - (source.length - source.trimStart().length);
-    for (const lit of literals(module.body, [])) {
-      if (!SQL.test(lit.text)) continue;
-      const line = source.slice(0, Math.max(0, lit.start - base0)).split("\n").length;
-      sites.push(`${file}:${line}: ${lit.text.replace(/\s+/g, " ").slice(0, 90)}`);
+/** "file:line: statement" for each SQL literal outside a store/ folder under `folders` of `root`. */
+export function sqlOutsideStore(root, folders = SOURCE_FOLDERS) {
+  const sites = [];
+  for (const base of folders) {
+    for (const abs of files(join(root, base))) {
+      const file = relative(root, abs);
+      if (EXEMPT.some((re) => re.test(file)) || IN_STORE.test(file)) continue;
+      const source = readFileSync(abs, "utf8");
+      if (!SQL.test(source)) continue;
+      // swc spans may be offsets into a source map shared by every parse, and a module's span starts
+      // at its first token: a leading ";" puts that token at offset 0 of the file, so spans rebase
+      // on the module's start.
+      const module = swc.parseSync(`;${source}`, { syntax: "typescript", target: "es2022" });
+      const base0 = module.span.start + 1;
+      for (const lit of literals(module.body, [])) {
+        if (!SQL.test(lit.text)) continue;
+        const line = source.slice(0, Math.max(0, lit.start - base0)).split("\n").length;
+        sites.push(`${file}:${line}: ${lit.text.replace(/\s+/g, " ").slice(0, 90)}`);
+      }
     }
+  }
+  return sites;
+}
+
+function main() {
+  const list = process.argv.includes("--list");
+  const sites = sqlOutsideStore(ROOT);
+  for (const site of sites) console.log(site);
+  if (list) {
+    console.log(`${sites.length} SQL literal(s) outside store/`);
+  } else if (sites.length > 0) {
+    console.error(`\nlint:sql: ${sites.length} SQL statement(s) outside a store/ folder; move them into the service's store/.`);
+    process.exit(1);
+  } else {
+    console.log("lint:sql: no SQL outside store/");
   }
 }
 
-for (const site of sites) console.log(site);
-if (list) {
-  console.log(`${sites.length} SQL literal(s) outside store/`);
-} else if (sites.length > 0) {
-  console.error(`\nlint:sql: ${sites.length} SQL statement(s) outside a store/ folder; move them into the service's store/.`);
-  process.exit(1);
-} else {
-  console.log("lint:sql: no SQL outside store/");
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
