@@ -3,6 +3,7 @@ import { makeClient, unary } from '@quire/kit';
 import {
   ArchiveServiceClient,
   EditStashServiceClient,
+  RevisionTextServiceClient,
   ChangeContentModelRequest,
   type ChangeContentModelResponse,
   ListAllRevisionsRequest,
@@ -19,9 +20,10 @@ export class ArchiveClient {
   constructor(
     private readonly c: ArchiveServiceClient,
     private readonly stash: EditStashServiceClient,
+    private readonly text: RevisionTextServiceClient,
   ) {}
   static connect(addr: string): ArchiveClient {
-    return new ArchiveClient(makeClient(ArchiveServiceClient, addr), makeClient(EditStashServiceClient, addr));
+    return new ArchiveClient(makeClient(ArchiveServiceClient, addr), makeClient(EditStashServiceClient, addr), makeClient(RevisionTextServiceClient, addr));
   }
   /** Revisions of deleted pages (prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs). */
   listArchivedRevisions(req: DeepPartial<ListArchivedRevisionsRequest>, o?: CallOpts): Promise<ListArchivedRevisionsResponse> {
@@ -53,8 +55,15 @@ export class ArchiveClient {
   async fetchStashedEditText(textHash: string, o?: CallOpts): Promise<string | undefined> {
     return (await unary(this.stash, this.stash.fetchStashedEditText, { textHash }, o)).text;
   }
+  /** Section `section` of each wikitext (undefined where it has none), in order. */
+  async extractSections(texts: string[], section: string, o?: CallOpts): Promise<(string | undefined)[]> {
+    if (texts.length === 0) return [];
+    const r = await unary(this.text, this.text.extractSections, { texts, section }, o);
+    return r.sections.map((x) => (x.found ? x.text : undefined));
+  }
   close() {
     this.c.close();
     this.stash.close();
+    this.text.close();
   }
 }

@@ -4,7 +4,7 @@ import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
 import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
-import { ArchiveServiceService, EditStashServiceService } from '@quire/proto/wiki/content/v1/archive';
+import { ArchiveServiceService, EditStashServiceService, RevisionTextServiceService } from '@quire/proto/wiki/content/v1/archive';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
@@ -41,6 +41,7 @@ import { revdelHandlers } from './rpc/revdel.js';
 import { contributionHandlers } from './rpc/contributions.js';
 import { archiveHandlers } from './rpc/archive.js';
 import { editStashHandlers } from './rpc/edit-stash.js';
+import { revisionTextHandlers } from './rpc/revision-text.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -128,6 +129,7 @@ export const contentService: ServiceModule = {
         bind('wiki.content.v1.ListService', ListServiceService, listHandlers(ctx)),
         bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
         bind('wiki.content.v1.EditStashService', EditStashServiceService, editStashHandlers(rt.kv)),
+        bind('wiki.content.v1.RevisionTextService', RevisionTextServiceService, revisionTextHandlers()),
       ],
       close: async () => {
         await rendering.close();

@@ -76,7 +76,7 @@ export const allrevisionsModule = defineGenerator({
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const base = parseRevisionBase(ctx);
+    const base = await parseRevisionBase(ctx);
     const { rows, next } = await listRevisions(ctx, base.limit, base.withContent);
     if (next) run.continuation.addContinueParam('allrevisions', 'arvcontinue', next);
     const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));

@@ -163,7 +163,7 @@ export const deletedrevisionsModule = defineGenerator({
   async execute(ctx, query) {
     const run = queryRunOf(query);
     if (!hasDeletedWork(run.pageSet)) return;
-    const base = parseRevisionBase(ctx);
+    const base = await parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
     const selection = await selectDeleted(ctx, run, base.limit, base.withContent);
     if (!selection) return;
@@ -284,7 +284,7 @@ export const alldeletedrevisionsModule = defineGenerator({
       return;
     }
     checkAllDeletedMode(ctx);
-    const base = parseRevisionBase(ctx);
+    const base = await parseRevisionBase(ctx);
     checkDeletedRevisionRights(ctx, base);
     const selection = await selectAllDeleted(ctx, base.limit, base.withContent);
     if (!selection) return;

@@ -11,12 +11,14 @@ import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes } from './encoding.js';
 import { REVISION_PROPS, SLOT_ROLES, revisionInfo, revisionLimits, type RevisionOutputOptions } from './revisions.js';
 import { modulePath } from './run.js';
+import { CONTENT_OPTION_PARAMS, deriveContent, parseContentOptions, type ContentOptions } from './revisions-content.js';
 
 /** ApiQueryRevisionsBase::getAllowedParams (the parameters this wiki implements). */
 export const REVISION_BASE_PARAMS = defineParams({
-  prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
+  prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', deprecatedValues: ['parsetree'], help: 'Which properties to get for each revision.' },
   slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
   limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned.' },
+  ...CONTENT_OPTION_PARAMS,
 });
 
 /** ApiQueryBase's direction and timestamp parameters of the listing modules. */
@@ -32,8 +34,10 @@ type UserFilterContext = ActionContext<{ user?: string | undefined; excludeuser?
 export interface RevisionBase {
   props: Set<string>;
   slots: string[] | undefined;
+  /** Content is read (ApiQueryRevisionsBase's fetchContent). */
   withContent: boolean;
   limit: number;
+  contentOptions: ContentOptions;
   out: RevisionOutputOptions;
 }
 
@@ -64,13 +68,15 @@ export function contentAwareLimit(ctx: ActionContext, requested: number, withCon
  * ApiQueryRevisionsBase::parseParameters: the limit (default 10; "max" and values above the
  * maximum follow the content-aware LIMIT_SML/LIMIT_BIG) and the legacy-format deprecation.
  */
-export function parseRevisionBase(ctx: ContextOf<typeof REVISION_BASE_PARAMS>): RevisionBase {
+export async function parseRevisionBase(ctx: ContextOf<typeof REVISION_BASE_PARAMS>): Promise<RevisionBase> {
   const p = ctx.params;
   const props = new Set<string>(p.prop);
   const slots = p.slots;
-  const withContent = props.has('content');
-  const limit = contentAwareLimit(ctx, p.limit ?? 10, withContent);
-  const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => props.has(f));
+  const contentOptions = await parseContentOptions(ctx, props, slots, warnOf(ctx));
+  // Content is read for rvprop=content or parsetree and for diffs (fetchContent); rvparse: 1 at most.
+  const withContent = contentOptions.fetchContent;
+  const limit = contentOptions.parse ? 1 : contentAwareLimit(ctx, p.limit ?? 10, withContent);
+  const needSlots = withContent || ['contentmodel', 'slotsize', 'slotsha1'].some((f) => props.has(f));
   if (needSlots && slots === undefined) {
     const groupParam = ctx.module.group;
     ctx.addWarning(
@@ -79,8 +85,11 @@ export function parseRevisionBase(ctx: ContextOf<typeof REVISION_BASE_PARAMS>): 
     );
     ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
   }
-  return { props, slots, withContent, limit, out: { props, slots, rights: ctx.caller.user.rights } };
+  return { props, slots, withContent, limit, contentOptions, out: { props, slots, rights: ctx.caller.user.rights } };
 }
+
+/** Warnings of the module, as ApiBase::addWarning. */
+const warnOf = (ctx: ActionContext) => (text: string, code: string) => ctx.addWarning(modulePath(ctx.module), { code, text });
 
 /**
  * The stricter rules of deleted revisions (ApiQueryDeletedRevisions and
@@ -124,6 +133,10 @@ export async function revisionsInfo(ctx: ActionContext, base: RevisionBase, revi
   if (base.props.has('parsedcomment')) {
     const html = await ctx.deps.clients.content.formatComments(revisions.map(({ rev, title }) => ({ title, comment: rev.comment })));
     out.parsedComments = new Map(revisions.map(({ rev }, i) => [rev.id, html[i] ?? escapeHtmlNoQuotes(rev.comment)]));
+  }
+  if (base.withContent) {
+    const titleOf = new Map(revisions.map(({ rev, title }) => [rev.id, title]));
+    out.derived = await deriveContent(ctx, base.contentOptions, revisions.map(({ rev }) => rev), (rev) => titleOf.get(rev.id) ?? '', base.slots === undefined, warnOf(ctx));
   }
   return revisions.map(({ rev }) => revisionInfo(rev, out));
 }

@@ -12,6 +12,7 @@ import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
+import { CONTENT_OPTION_PARAMS, deriveContent, parseContentOptions, type DerivedContent } from './revisions-content.js';
 
 export const REVISION_PROPS = [
   'ids',
@@ -29,6 +30,7 @@ export const REVISION_PROPS = [
   'content',
   'tags',
   'roles',
+  'parsetree',
 ] as const;
 export const SLOT_ROLES = ['main'] as const;
 
@@ -67,6 +69,8 @@ export interface RevisionOutputOptions {
   rights: readonly string[];
   /** parsedcomment by revision id (formatted in one batch before the output). */
   parsedComments?: ReadonlyMap<number, string>;
+  /** prop=revisions' content options applied (rvsection, the deprecated content fields). */
+  derived?: DerivedContent;
 }
 
 /** Bits IS_DELETED (1) and CANNOT_VIEW (2) of ApiQueryRevisionsBase::checkRevDel. */
@@ -131,7 +135,9 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
   }
   if (props.has('roles')) vals.roles = setIndexedTagName(['main'], 'role');
 
-  const needSlots = props.has('content') || props.has('contentmodel') || props.has('slotsize') || props.has('slotsha1');
+  const derived = o.derived;
+  const legacyExtra = o.slots === undefined ? derived?.legacy.get(rev.id) : undefined;
+  const needSlots = props.has('content') || props.has('contentmodel') || props.has('slotsize') || props.has('slotsha1') || legacyExtra !== undefined;
   if (needSlots) {
     const text = revDel(rev, DELETED_TEXT, o.rights);
     if ((props.has('slotsha1') || props.has('content')) && text.deleted) anyHidden = true;
@@ -139,7 +145,10 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
     if (o.slots === undefined) {
       // Legacy format: the main slot's fields merged into the revision (PHP `+=` keeps existing keys).
       for (const [k, v] of Object.entries(slotInfo(rev, o))) if (!k.startsWith('_') && !(k in vals)) vals[k] = v;
-      if (showContent) {
+      if (derived) {
+        // extractDeprecatedContent's fields (content, parsetree, diff…), also `+=`.
+        if (legacyExtra && !text.cannotView) for (const [k, v] of Object.entries(legacyExtra)) if (k === META.CONTENT || !(k in vals)) vals[k] = v;
+      } else if (showContent) {
         vals.contentformat = contentFormat(rev);
         if (!('contentmodel' in vals)) vals.contentmodel = rev.contentModel;
         setContentValue(vals, 'content', rev.content);
@@ -148,10 +157,11 @@ export function revisionInfo(rev: Revision, o: RevisionOutputOptions): ResultObj
       const slots: ResultObject = { [META.KVP_MERGE]: true };
       if (o.slots.includes('main')) {
         const main = slotInfo(rev, o);
-        if (showContent) {
+        if (derived?.noSuchSection.has(rev.id)) main.nosuchsection = true;
+        else if (showContent) {
           main.contentmodel = rev.contentModel;
           main.contentformat = contentFormat(rev);
-          setContentValue(main, 'content', rev.content);
+          setContentValue(main, 'content', derived?.text.get(rev.id) ?? rev.content);
         }
         slots.main = main;
       }
@@ -362,9 +372,16 @@ async function selectLatest(ctx: ContextOf<typeof params>, run: QueryRun, p: Rev
 const SELECT: Record<Mode, typeof selectLatest> = { enumeration: selectEnumeration, revids: selectRevids, latest: selectLatest };
 
 const params = defineParams({
-  prop: { type: REVISION_PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
+  prop: {
+    type: REVISION_PROPS,
+    multi: true,
+    default: 'ids|timestamp|flags|comment|user',
+    deprecatedValues: ['parsetree'],
+    help: 'Which properties to get for each revision (parsetree: the XML parse tree of wikitext content, deprecated).',
+  },
   slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Which revision slots to return data for. Without it, the deprecated legacy format is used.' },
   limit: { type: 'limit', min: 1, max: 500, highMax: 5000, help: 'Limit how many revisions will be returned (50 / 500 when content is fetched). Single page only.' },
+  ...CONTENT_OPTION_PARAMS,
   startid: { type: 'integer', help: 'Start enumeration from this revision. Single page only.' },
   endid: { type: 'integer', help: 'Stop enumeration at this revision. Single page only.' },
   start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration. Single page only.' },
@@ -394,24 +411,31 @@ export const revisionsModule = defineGenerator({
     const mode = modeOf(ctx, run, p);
     if (mode === undefined) return;
 
-    const withContent = p.props.has('content');
-    const needSlots = ['content', 'contentmodel', 'slotsize', 'slotsha1'].some((f) => p.props.has(f));
+    const warn = (text: string, code: string) => ctx.addWarning(modulePath(ctx.module), { code, text });
+    const contentOptions = await parseContentOptions(ctx, p.props, p.slots, warn);
+    const withContent = contentOptions.fetchContent;
+    const needSlots = withContent || ['contentmodel', 'slotsize', 'slotsha1'].some((f) => p.props.has(f));
     if (needSlots && p.slots === undefined) {
       // ApiBase::addDeprecation: the module's warning, then the mailing-list pointer for main.
       ctx.addWarning(modulePath(ctx.module), message('deprecation', 'apiwarn-deprecation-missingparam', ['rvslots'], { feature: 'action=query&prop=revisions&!rvslots' }));
       ctx.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
     }
     const out: RevisionOutputOptions = { props: p.props, slots: p.slots, rights: ctx.caller.user.rights };
-    // Outside enumeration mode rvlimit does not apply: MediaWiki uses the maximum.
+    // Outside enumeration mode rvlimit does not apply: MediaWiki uses the maximum. rvparse: 1 at most.
     const { max, highMax } = revisionLimits(withContent);
-    const limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+    let limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+    if (contentOptions.parse) limit = 1;
     const selection = await SELECT[mode](ctx, run, p, limit, withContent);
     if (selection.next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', selection.next);
+    const pageOf = (rev: Revision) => run.pages.get(run.pageSet.revisionPages.get(rev.id) ?? rev.pageId);
     if (p.props.has('parsedcomment')) {
-      const pageOf = (rev: Revision) => run.pages.get(run.pageSet.revisionPages.get(rev.id) ?? rev.pageId);
       const shown = selection.revisions.filter((rev) => !revDel(rev, DELETED_COMMENT, out.rights).cannotView && pageOf(rev) !== undefined);
       const html = await ctx.deps.clients.content.formatComments(shown.map((rev) => ({ title: String(pageOf(rev)!.title), comment: rev.comment })));
       out.parsedComments = new Map(shown.map((rev, i) => [rev.id, html[i]!]));
+    }
+    if (withContent) {
+      const titleOf = (rev: Revision) => String(pageOf(rev)?.title ?? '');
+      out.derived = await deriveContent(ctx, contentOptions, selection.revisions, titleOf, p.slots === undefined, warn);
     }
     for (const rev of selection.revisions) {
       addPageSubItem(run.pages, run.pageSet.revisionPages.get(rev.id) ?? rev.pageId, 'revisions', 'rev', revisionInfo(rev, out));

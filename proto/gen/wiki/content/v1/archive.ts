@@ -228,6 +228,23 @@ export interface FetchStashedEditTextResponse {
   text?: string | undefined;
 }
 
+export interface ExtractSectionsRequest {
+  /** wikitext */
+  texts: string[];
+  /** "0".."N" */
+  section: string;
+}
+
+export interface ExtractedSection {
+  found: boolean;
+  text: string;
+}
+
+export interface ExtractSectionsResponse {
+  /** one per text, in order */
+  sections: ExtractedSection[];
+}
+
 function createBaseArchiveCursor(): ArchiveCursor {
   return { ns: 0, dbkey: "", timestamp: "", revId: 0, arId: 0 };
 }
@@ -2661,6 +2678,247 @@ export const FetchStashedEditTextResponse: MessageFns<FetchStashedEditTextRespon
   },
 };
 
+function createBaseExtractSectionsRequest(): ExtractSectionsRequest {
+  return { texts: [], section: "" };
+}
+
+export const ExtractSectionsRequest: MessageFns<ExtractSectionsRequest> = {
+  encode(message: ExtractSectionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.texts) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.section !== "") {
+      writer.uint32(18).string(message.section);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExtractSectionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExtractSectionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.texts.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.section = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExtractSectionsRequest {
+    return {
+      texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => globalThis.String(e)) : [],
+      section: isSet(object.section) ? globalThis.String(object.section) : "",
+    };
+  },
+
+  toJSON(message: ExtractSectionsRequest): unknown {
+    const obj: any = {};
+    if (message.texts?.length) {
+      obj.texts = message.texts;
+    }
+    if (message.section !== "") {
+      obj.section = message.section;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExtractSectionsRequest>, I>>(base?: I): ExtractSectionsRequest {
+    return ExtractSectionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExtractSectionsRequest>, I>>(object: I): ExtractSectionsRequest {
+    const message = createBaseExtractSectionsRequest();
+    message.texts = object.texts?.map((e) => e) || [];
+    message.section = object.section ?? "";
+    return message;
+  },
+};
+
+function createBaseExtractedSection(): ExtractedSection {
+  return { found: false, text: "" };
+}
+
+export const ExtractedSection: MessageFns<ExtractedSection> = {
+  encode(message: ExtractedSection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExtractedSection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExtractedSection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExtractedSection {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: ExtractedSection): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExtractedSection>, I>>(base?: I): ExtractedSection {
+    return ExtractedSection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExtractedSection>, I>>(object: I): ExtractedSection {
+    const message = createBaseExtractedSection();
+    message.found = object.found ?? false;
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseExtractSectionsResponse(): ExtractSectionsResponse {
+  return { sections: [] };
+}
+
+export const ExtractSectionsResponse: MessageFns<ExtractSectionsResponse> = {
+  encode(message: ExtractSectionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sections) {
+      ExtractedSection.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExtractSectionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExtractSectionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sections.push(ExtractedSection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExtractSectionsResponse {
+    return {
+      sections: globalThis.Array.isArray(object?.sections)
+        ? object.sections.map((e: any) => ExtractedSection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExtractSectionsResponse): unknown {
+    const obj: any = {};
+    if (message.sections?.length) {
+      obj.sections = message.sections.map((e) => ExtractedSection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExtractSectionsResponse>, I>>(base?: I): ExtractSectionsResponse {
+    return ExtractSectionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExtractSectionsResponse>, I>>(object: I): ExtractSectionsResponse {
+    const message = createBaseExtractSectionsResponse();
+    message.sections = object.sections?.map((e) => ExtractedSection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -2913,6 +3171,53 @@ export const EditStashServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EditStashServiceClient;
   service: typeof EditStashServiceService;
+  serviceName: string;
+};
+
+/** Sections of wikitext (WikitextContent::getSection), for prop=revisions' rvsection. */
+export type RevisionTextServiceService = typeof RevisionTextServiceService;
+export const RevisionTextServiceService = {
+  extractSections: {
+    path: "/wiki.content.v1.RevisionTextService/ExtractSections" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExtractSectionsRequest): Buffer =>
+      Buffer.from(ExtractSectionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExtractSectionsRequest => ExtractSectionsRequest.decode(value),
+    responseSerialize: (value: ExtractSectionsResponse): Buffer =>
+      Buffer.from(ExtractSectionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExtractSectionsResponse => ExtractSectionsResponse.decode(value),
+  },
+} as const;
+
+export interface RevisionTextServiceServer extends UntypedServiceImplementation {
+  extractSections: handleUnaryCall<ExtractSectionsRequest, ExtractSectionsResponse>;
+}
+
+export interface RevisionTextServiceClient extends Client {
+  extractSections(
+    request: ExtractSectionsRequest,
+    callback: (error: ServiceError | null, response: ExtractSectionsResponse) => void,
+  ): ClientUnaryCall;
+  extractSections(
+    request: ExtractSectionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExtractSectionsResponse) => void,
+  ): ClientUnaryCall;
+  extractSections(
+    request: ExtractSectionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExtractSectionsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const RevisionTextServiceClient = makeGenericClientConstructor(
+  RevisionTextServiceService,
+  "wiki.content.v1.RevisionTextService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RevisionTextServiceClient;
+  service: typeof RevisionTextServiceService;
   serviceName: string;
 };
 
