@@ -87,7 +87,9 @@ export function stripMarkup(text: string): string {
       if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
       if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
       return ENTITIES[e] ?? m;
-    });
+    })
+    // Sanitizer::stripAllTags ends with normalizeWhitespace: each line break or tab is a space.
+    .replace(/\r\n|[\r\n\t]/g, ' ');
 }
 
 /** Fills $n parameters and {{PLURAL:$n|one|other}} (English: 1 is singular). */

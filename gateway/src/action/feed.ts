@@ -26,6 +26,7 @@ export interface FeedItem {
   url: string;
   /** ISO 8601, or "" for none. */
   date: string;
+  /** Printed even when empty (the templates' section sees the empty string as set). */
   author: string;
   /** The talk page's URL, or "". */
   comments: string;
@@ -80,7 +81,7 @@ export function renderFeed(format: FeedFormat, channel: FeedChannel, items: read
         `\t\t<item>\n\t\t\t<title>${xmlEncode(item.title)}</title>\n\t\t\t<link>${url}</link>\n\t\t\t<guid isPermaLink="false">${url}</guid>\n` +
           `\t\t\t<description>${xmlEncode(item.description)}</description>\n` +
           `\t\t\t${optional(item.date, (d) => `<pubDate>${xmlEncode(rssTime(new Date(d)))}</pubDate>`)}\n` +
-          `\t\t\t${optional(xmlEncode(item.author), (a) => `<dc:creator>${a}</dc:creator>`)}\n` +
+          `\t\t\t<dc:creator>${xmlEncode(item.author)}</dc:creator>\n` +
           `\t\t\t${optional(item.comments, (c) => `<comments>${xmlEncode(c)}</comments>`)}\n\t\t</item>\n`,
       );
     }
@@ -98,7 +99,7 @@ export function renderFeed(format: FeedFormat, channel: FeedChannel, items: read
         `\t<entry>\n\t\t<id>${url}</id>\n\t\t<title>${xmlEncode(item.title)}</title>\n\t\t<link rel="alternate" type="text/html" href="${url}"/>\n` +
           `\t\t${optional(item.date, (d) => `<updated>${xmlEncode(atomTime(new Date(d)))}Z</updated>`)}\n\n` +
           `\t\t<summary type="html">${xmlEncode(item.description)}</summary>\n` +
-          `\t\t${optional(xmlEncode(item.author), (a) => `<author><name>${a}</name></author>`)}\n\t</entry>\n`,
+          `\t\t<author><name>${xmlEncode(item.author)}</name></author>\n\t</entry>\n`,
       );
     }
     out.push('</feed>');

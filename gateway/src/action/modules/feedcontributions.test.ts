@@ -67,7 +67,7 @@ test('filters: namespace, toponly/newonly/hideminor, a cutoff, tags (any of them
   ]);
   const entries = sent.body.split('\t<entry>').slice(1);
   assert.equal(entries.length, 2);
-  assert.match(entries[1]!, /<summary type="html">&lt;p&gt;: &lt;\/p&gt;\n&lt;hr \/&gt;\n&lt;div&gt;&lt;\/div&gt;<\/summary>\n\t\t\n\t<\/entry>/, 'deleted text, comment and user are empty, no author element');
+  assert.match(entries[1]!, /<summary type="html">&lt;p&gt;: &lt;\/p&gt;\n&lt;hr \/&gt;\n&lt;div&gt;&lt;\/div&gt;<\/summary>\n\t\t<author><name><\/name><\/author>\n\t<\/entry>/, 'deleted text, comment and user are empty');
   const deleted = await run({ user: 'Admin', deletedonly: true }, contribs, {});
   assert.equal(deleted.sent.body.split('<item>').length - 1, 1);
 });

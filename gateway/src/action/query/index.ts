@@ -15,7 +15,7 @@ import { asGeneratorParams, isGenerator, type GeneratorModule } from './generato
 import { infoModule } from './info.js';
 import { buildPageSet, EMPTY_PAGE_SET, pageSetOutput, type PageSet, type PageSetSource } from './pageset.js';
 import { revisionsModule } from './revisions.js';
-import { subContext, type QueryRun } from './run.js';
+import { modulePath, subContext, type QueryRun } from './run.js';
 import { siteinfoModule } from './siteinfo.js';
 import { tokensModule } from './tokens.js';
 import { userinfoModule } from './userinfo.js';
@@ -228,7 +228,14 @@ export const queryModule: ModuleDecl = {
 
     for (const sub of modules) {
       const params = ctx.validateSubmodule(sub);
-      if (continuation.shouldRun(sub.name)) await sub.execute(subContext(ctx, sub, params), run);
+      if (!continuation.shouldRun(sub.name)) continue;
+      try {
+        await sub.execute(subContext(ctx, sub, params), run);
+      } catch (e) {
+        // ApiBase::dieWithError: a submodule's error names the submodule ("query+watchlist").
+        if (e instanceof ApiUsageError && e.modulePath === undefined) e.modulePath = modulePath(sub);
+        throw e;
+      }
     }
 
     if (Object.keys(data).length === 0) delete ctx.result.query;

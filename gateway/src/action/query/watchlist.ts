@@ -2,7 +2,9 @@
  * list=watchlist (ApiQueryWatchlist): recent changes of the pages the caller watches, and
  * list=watchlistraw (ApiQueryWatchlistRaw): the watched titles themselves.
  */
-import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
+import { timingSafeEqual } from 'node:crypto';
+import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { usageError } from '../errors.js';
 import { requireWatchlistUser } from '../modules/watchlist-params.js';
 import { mwTimestamp } from './encoding.js';
 import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
@@ -24,12 +26,40 @@ function watchlistRawContinue(value: string): string {
   return value;
 }
 
+/** The owner/token parameters of list=watchlist, list=watchlistraw and action=feedwatchlist. */
+export const OWNER_TOKEN_PARAMS = {
+  owner: { type: 'user', userTypes: ['name'], help: 'Used along with token to access a different user\'s watchlist.' },
+  token: { type: 'string', sensitive: true, help: 'A security token (available in the user\'s preferences) to allow access to another user\'s watchlist.' },
+} as const;
+
+/** wfEscapeWikiText for an echoed name. */
+const escapeWikiText = (s: string) => s.replace(/["&'<=>[\]{|};]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * ApiBase::getWatchlistUser: with owner and token, the owner's watchlist if the token is their
+ * `watchlisttoken` preference (compared in constant time); otherwise the caller's own.
+ */
+export async function watchlistUserId(ctx: ActionContext, owner: string | undefined, token: string | undefined): Promise<number> {
+  if (owner === undefined || token === undefined) {
+    requireWatchlistUser(ctx, 'viewmywatchlist');
+    return ctx.caller.user.id;
+  }
+  const found = (await ctx.deps.clients.auth.getUsers({ names: [owner] })).users[0];
+  if (!found?.user) throw usageError('bad_wlowner', 'nosuchusershort', [escapeWikiText(owner)]);
+  const options = JSON.parse(found.optionsJson || '{}') as Record<string, unknown>;
+  const expected = Buffer.from(typeof options.watchlisttoken === 'string' ? options.watchlisttoken : '');
+  const given = Buffer.from(token);
+  if (expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given)) throw usageError('bad_wltoken', 'apierror-bad-watchlist-token');
+  return found.user.id;
+}
+
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
-const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
-const WL_SHOW = ['!anon', '!bot', '!minor', '!unread', 'anon', 'bot', 'minor', 'unread'] as const;
+export const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
+export const WL_TYPES = ['categorize', 'edit', 'log', 'new'] as const;
+export const WL_SHOW = ['!anon', '!bot', '!minor', '!unread', 'anon', 'bot', 'minor', 'unread'] as const;
 
 /** ApiQueryWatchlist: a flag and its negation together make no sense. */
-function checkShow(show: readonly string[]): void {
+export function checkShow(show: readonly string[]): void {
   for (const f of show) {
     if (!f.startsWith('!') && show.includes(`!${f}`)) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
   }
@@ -51,7 +81,8 @@ export const watchlistModule = defineModule({
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
     prop: { type: WL_PROPS, multi: true, default: 'ids|title|flags', help: 'Which additional properties to get.' },
     show: { type: WL_SHOW, multi: true, help: 'Show only items that meet these criteria.' },
-    type: { type: ['categorize', 'edit', 'log', 'new'], multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+    type: { type: WL_TYPES, multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+    ...OWNER_TOKEN_PARAMS,
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
   flags: {},
@@ -62,13 +93,13 @@ export const watchlistModule = defineModule({
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    requireWatchlistUser(ctx, 'viewmywatchlist');
+    const userId = await watchlistUserId(ctx, p.owner, p.token);
     if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
     const show = p.show ?? [];
     checkShow(show);
     const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
     const resp = await ctx.deps.clients.content.listWatchlist({
-      userId: ctx.caller.user.id,
+      userId,
       namespaces: p.namespace ?? [],
       start: typeof p.start === 'string' ? toIso(p.start) : '',
       end: typeof p.end === 'string' ? toIso(p.end) : '',
@@ -141,6 +172,7 @@ export const watchlistrawModule = defineModule({
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
     prop: { type: ['changed'], multi: true, help: 'Which additional properties to get.' },
     show: { type: ['!changed', 'changed'], multi: true, help: 'Only list items that meet these criteria.' },
+    ...OWNER_TOKEN_PARAMS,
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
     fromtitle: { type: 'string', help: 'Title (with namespace prefix) to begin enumerating from.' },
     totitle: { type: 'string', help: 'Title (with namespace prefix) to stop enumerating at.' },
@@ -152,7 +184,7 @@ export const watchlistrawModule = defineModule({
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    requireWatchlistUser(ctx, 'viewmywatchlist');
+    const userId = await watchlistUserId(ctx, p.owner, p.token);
     const show = p.show ?? [];
     checkShow(show);
     const props = new Set(p.prop ?? []);
@@ -168,7 +200,7 @@ export const watchlistrawModule = defineModule({
     };
     const cont = typeof p.continue === 'string' ? watchlistRawContinue(p.continue) : '';
     const resp = await ctx.deps.clients.content.listWatchlistRaw({
-      userId: ctx.caller.user.id,
+      userId,
       namespaces: p.namespace ?? [],
       descending: p.dir === 'descending',
       limit: p.limit,

@@ -1,0 +1,92 @@
+/*
+ * action=feedwatchlist (MediaWiki's ApiFeedWatchlist): the watchlist's recent changes of the last
+ * `hours` as an RSS or Atom feed, each item "comment (user)". As MediaWiki, any error of the
+ * watchlist query (not logged in, a bad owner or token…) becomes the feed's one item.
+ */
+import { englishMessage } from '../../i18n/messages.js';
+import { messageOf } from '../errors.js';
+import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, type FeedFormat, type FeedItem } from '../feed.js';
+import { ApiUsageError, type ActionContext } from '../types.js';
+import { defineModule } from '../define.js';
+import { checkShow, OWNER_TOKEN_PARAMS, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
+
+/** Parser::guessSectionNameFromWikiText for an edit summary's section, as a URL fragment ($wgFragmentMode html5). */
+export function sectionAnchor(comment: string): string {
+  const m = /(.*)\/\*\s*(.*?)\s*\*\/(.*)/s.exec(comment);
+  if (!m) return '';
+  const section = m[2]!.replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1').trim();
+  return `#${section.replace(/ /g, '_').replace(/%([a-fA-F0-9]{2})/g, '%25$1')}`;
+}
+
+interface WatchlistRow {
+  type: string;
+  title: string;
+  revId: number;
+  logId: number;
+  comment: string;
+  timestamp: string;
+  user: string;
+}
+
+/** ApiFeedWatchlist::createFeedItem. */
+export function watchlistFeedItem(server: string, row: WatchlistRow, linkToSections: boolean): FeedItem {
+  let url = row.revId === 0 && row.logId ? fullUrl(server, 'Special:Log', { logid: row.logId }) : fullUrl(server, row.title, { diff: row.revId });
+  if (linkToSections) url += sectionAnchor(row.comment);
+  return { title: row.title, description: `${row.comment} (${row.user})`, url, date: row.timestamp, author: row.user, comments: '' };
+}
+
+const mwToIso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export const feedwatchlistModule = defineModule({
+  name: 'feedwatchlist',
+  group: 'action',
+  prefix: '',
+  summary: 'Returns a watchlist feed.',
+  params: {
+    feedformat: FEED_FORMAT_PARAM,
+    hours: { type: 'integer', default: 24, min: 1, max: 72, help: 'List pages modified within this many hours from now.' },
+    linktosections: { type: 'boolean', default: false, help: 'Link directly to changed sections if possible.' },
+    allrev: { type: 'boolean', default: false, help: 'Include multiple revisions of the same page within given timeframe.' },
+    wlowner: OWNER_TOKEN_PARAMS.owner,
+    wltoken: OWNER_TOKEN_PARAMS.token,
+    wlshow: { type: WL_SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+    wltype: { type: WL_TYPES, multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+    wlexcludeuser: { type: 'user', help: "Don't list changes by this user." },
+  },
+  flags: {},
+  examples: {
+    'action=feedwatchlist': 'Show the watchlist feed.',
+    'action=feedwatchlist&allrev=&hours=6': 'Show all changes to watched pages in the past 6 hours.',
+  },
+  async execute(ctx) {
+    const p = ctx.params;
+    const base = ctx as unknown as ActionContext;
+    const { config } = ctx.deps;
+    const watchlist = englishMessage('watchlist') ?? 'Watchlist';
+    const url = fullUrl(config.server, 'Special:Watchlist');
+    let items: FeedItem[];
+    let title = `${config.sitename} - ${watchlist} [${config.lang}]`;
+    try {
+      const userId = await watchlistUserId(base, p.wlowner, p.wltoken);
+      checkShow(p.wlshow ?? []);
+      const resp = await ctx.deps.clients.content.listWatchlist({
+        userId,
+        end: mwToIso(new Date(Date.now() - p.hours * 3600_000)),
+        newerFirst: false,
+        limit: FEED_LIMIT,
+        types: p.wltype ?? [],
+        excludeUser: p.wlexcludeuser ?? '',
+        show: p.wlshow ?? [],
+        allRevisions: p.allrev,
+      });
+      items = resp.changes.map((c) => watchlistFeedItem(config.server, c, p.linktosections));
+    } catch (e) {
+      if (!(e instanceof ApiUsageError)) throw e;
+      ctx.setCacheMaxAge(0);
+      title = `${config.sitename} - Error - ${watchlist} [${config.lang}]`;
+      const m = messageOf(e);
+      items = [{ title: (englishMessage('api-feed-error-title') ?? 'Error ($1)').replace('$1', e.code), description: m.wikitext ?? m.text, url: '', date: '', author: '', comments: '' }];
+    }
+    sendFeed(base, p.feedformat as FeedFormat, { title, description: watchlist, url }, items);
+  },
+});
