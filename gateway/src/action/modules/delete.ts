@@ -14,8 +14,10 @@ export const deleteModule = defineModule({
     reason: { type: 'string', help: 'Reason for the deletion. If not set, an automatically generated reason will be used.' },
     tags: TAGS_PARAM,
     deletetalk: { type: 'boolean', default: false, help: 'Delete the talk page, if it exists.' },
+    watch: { type: 'boolean', default: false, deprecated: true, help: "Add the page to the current user's watchlist." },
     watchlist: WATCHLIST_PARAM,
     watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
+    unwatch: { type: 'boolean', default: false, deprecated: true, help: "Remove the page from the current user's watchlist." },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=delete&title=Main%20Page&token=123ABC': 'Delete Main Page.' },
@@ -23,7 +25,9 @@ export const deleteModule = defineModule({
     const p = ctx.params;
     const target = titleOrPageId(p);
     const actor = writingActor(ctx);
-    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdeletion'])) });
+    // The deprecated watch/unwatch flags win over watchlist (ApiDelete::execute).
+    const watchlist = p.watch ? 'watch' : p.unwatch ? 'unwatch' : p.watchlist;
+    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdeletion'], watchlist)) });
     ctx.result.delete = { title: res.title, reason: res.reason, logid: res.logId };
   },
 });

@@ -10,10 +10,8 @@ import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { apiError } from './support.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
 import { saveEdit, TAGS_PARAM } from './writes.js';
+import { CONTENT_FORMAT_VALUES as CONTENT_FORMATS, CONTENT_MODEL_VALUES as CONTENT_MODELS } from '../content-formats.js';
 
-/** ContentHandlerFactory::getContentModels and getAllContentFormats of MediaWiki 1.39 core. */
-const CONTENT_MODELS = ['wikitext', 'javascript', 'json', 'css', 'text'] as const;
-const CONTENT_FORMATS = ['text/x-wiki', 'text/javascript', 'application/json', 'text/css', 'text/plain'] as const;
 
 const params = defineParams({
   title: { type: 'string', help: 'Title of the page to edit. Cannot be used together with pageid.' },
@@ -81,6 +79,10 @@ function md5ForService(ctx: EditContext): string | undefined {
 async function execute(ctx: EditContext): Promise<void> {
   const p = ctx.params;
   checkParamCombinations(p);
+  // ContentHandler::supportsDirectApiEditing: content of an uninstalled model (FallbackContentHandler) cannot be edited.
+  if (p.contentmodel === 'unknown') {
+    throw new ApiUsageError('no-direct-editing', `Direct editing via API is not supported for content model unknown used by ${p.title ?? `page ID ${p.pageid}`}.`);
+  }
   // The deprecated watch/unwatch win over watchlist (ApiEditPage).
   const watchlist = p.watch ? 'watch' : p.unwatch ? 'unwatch' : p.watchlist;
   const res = await saveEdit(ctx.deps, ctx.caller, {

@@ -7,18 +7,7 @@
  */
 import { ApiUsageError } from '../types.js';
 import { defineModule } from '../define.js';
-
-/** Serialization formats of each content model (ContentHandler::getSupportedFormats). */
-const FORMATS_OF: Record<string, readonly string[]> = {
-  wikitext: ['text/x-wiki'],
-  javascript: ['text/javascript'],
-  css: ['text/css'],
-  json: ['application/json'],
-  text: ['text/plain'],
-  unknown: ['application/octet-stream', 'application/unknown', 'application/x-binary', 'text/unknown', 'unknown/unknown'],
-};
-const MODELS = ['css', 'javascript', 'json', 'text', 'unknown', 'wikitext'] as const;
-const FORMATS = ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] as const;
+import { CONTENT_FORMAT_VALUES, CONTENT_MODEL_VALUES, supportsFormat } from '../content-formats.js';
 
 const missingText = () => new ApiUsageError('missingtext', 'No stashed text found with the given hash.');
 
@@ -34,8 +23,8 @@ export const stasheditModule = defineModule({
     text: { type: 'text', help: 'Page content.' },
     stashedtexthash: { type: 'string', help: 'Page content hash from a prior stash to use instead.' },
     summary: { type: 'string', default: '', help: 'Change summary.' },
-    contentmodel: { type: MODELS, required: true, help: 'Content model of the new content.' },
-    contentformat: { type: FORMATS, required: true, help: 'Content serialization format used for the input text.' },
+    contentmodel: { type: CONTENT_MODEL_VALUES, required: true, help: 'Content model of the new content.' },
+    contentformat: { type: CONTENT_FORMAT_VALUES, required: true, help: 'Content serialization format used for the input text.' },
     baserevid: { type: 'integer', required: true, help: 'Revision ID of the base revision.' },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true, internal: true },
@@ -45,7 +34,7 @@ export const stasheditModule = defineModule({
     const resolved = await ctx.deps.clients.content.resolvePages({ titles: [p.title] });
     const invalid = resolved.invalid[0];
     if (invalid) throw new ApiUsageError('invalidtitle', `Bad title "${p.title}".`);
-    if (!FORMATS_OF[p.contentmodel]!.includes(p.contentformat)) {
+    if (!supportsFormat(p.contentmodel, p.contentformat)) {
       throw new ApiUsageError('badmodelformat', `The requested format ${p.contentformat} is not supported for content model ${p.contentmodel}.`);
     }
     // ApiBase::requireOnlyOneParameter( stashedtexthash, text ).

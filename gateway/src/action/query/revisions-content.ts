@@ -9,17 +9,7 @@ import type { Revision } from '@quire/proto/wiki/content/v1/content';
 import { CompareRelative } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setContentValue, type ActionContext, type ResultObject } from '../types.js';
 import { defineParams, type ParamsOf } from '../define.js';
-
-const CONTENT_FORMATS = ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] as const;
-
-/** Serialization formats each content model supports (ContentHandler::getSupportedFormats). */
-const FORMATS_OF: Record<string, readonly string[]> = {
-  wikitext: ['text/x-wiki'],
-  javascript: ['text/javascript'],
-  css: ['text/css'],
-  json: ['application/json'],
-  text: ['text/plain'],
-};
+import { CONTENT_FORMAT_VALUES, FORMATS_OF } from '../content-formats.js';
 
 /** $wgAPIMaxUncachedDiffs: diffs computed per request; later revisions get `notcached`. */
 const MAX_UNCACHED_DIFFS = 1;
@@ -32,7 +22,7 @@ export const CONTENT_OPTION_PARAMS = defineParams({
   diffto: { type: 'string', deprecated: true, help: 'Revision ID to diff each revision to. Use prev, next and cur for the previous, next and current revision respectively.' },
   difftotext: { type: 'string', deprecated: true, help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.' },
   difftotextpst: { type: 'boolean', default: false, deprecated: true, help: 'Perform a pre-save transform on the text before diffing it. Only valid when used with rvdifftotext.' },
-  contentformat: { type: CONTENT_FORMATS, deprecated: true, help: 'Serialization format used for rvdifftotext and expected for output of content.' },
+  contentformat: { type: CONTENT_FORMAT_VALUES, deprecated: true, help: 'Serialization format used for rvdifftotext and expected for output of content.' },
 });
 
 type ContentOptionParams = ParamsOf<typeof CONTENT_OPTION_PARAMS>;
