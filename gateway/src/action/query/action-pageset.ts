@@ -5,9 +5,10 @@
  * without modules of its own).
  */
 import type { ActionContext, ParamDecl, ResultObject } from '../types.js';
+import type { ParamsOf } from '../define.js';
 import { QueryContinuation } from './continuation.js';
 import { isGenerator, type GeneratorModule } from './generator.js';
-import { generatePageSet, pageSetSource, querySubmodules, resolvePageSet } from './index.js';
+import { generatePageSet, pageSetSource, querySubmodules, resolvePageSet, type PageSetContext } from './index.js';
 import { EMPTY_PAGE_SET, type PageSet } from './pageset.js';
 import type { QueryRun } from './run.js';
 
@@ -31,10 +32,13 @@ export const PAGE_SET_EXTRA_PARAMS = {
   continue: { type: 'string', help: 'When more results are available, use this to continue.' },
 } as const satisfies Record<string, ParamDecl>;
 
+/** The page-set parameters of an action module: titles/pageids/redirects as it declares them, and the extra ones. */
+type ActionPageSetContext = PageSetContext & ActionContext<Partial<ParamsOf<typeof PAGE_SET_EXTRA_PARAMS>>>;
+
 /** The module's page set and the continuation its generator leaves. */
-export async function actionPageSet(ctx: ActionContext): Promise<{ pageSet: PageSet; continuation: QueryContinuation }> {
+export async function actionPageSet(ctx: ActionPageSetContext): Promise<{ pageSet: PageSet; continuation: QueryContinuation }> {
   const p = ctx.params;
-  const continuation = new QueryContinuation(p.continue as string | undefined, [], []);
+  const continuation = new QueryContinuation(p.continue, [], []);
   const source = pageSetSource(ctx);
   const generator = querySubmodules.find((m): m is GeneratorModule => isGenerator(m) && m.name === p.generator);
   const run: QueryRun = {

@@ -4,6 +4,7 @@
  * `query-continue` under rawcontinue).
  */
 import { ApiUsageError, type ActionContext, type ModuleDecl, type ModuleGroup, type ResultObject } from '../types.js';
+import { defineModule } from '../define.js';
 import { message } from '../errors.js';
 import { markOwnTalkPageSeen } from '../../newtalk.js';
 import { QueryContinuation } from './continuation.js';
@@ -81,7 +82,7 @@ function generatorNames(): string[] {
  * revisions — in its order become the page set, with redirects resolved when asked. A generator
  * whose batches are all done ("-" in `continue`) yields nothing.
  */
-export async function generatePageSet(ctx: ActionContext, run: QueryRun, generator: GeneratorModule, source: PageSetSource): Promise<PageSet> {
+export async function generatePageSet(ctx: PageSetContext, run: QueryRun, generator: GeneratorModule, source: PageSetSource): Promise<PageSet> {
   const decl = asGeneratorParams(generator);
   const params = ctx.validateSubmodule(decl);
   run.pageSet = await resolvePageSet(ctx, source);
@@ -101,8 +102,11 @@ export async function generatePageSet(ctx: ActionContext, run: QueryRun, generat
   return generatedSource === 'revids' ? withDeletedRevisions(ctx, ps) : ps;
 }
 
+/** The page-set parameters of action=query (and of the modules that take a page set). */
+export type PageSetContext = ActionContext<{ titles?: string[] | undefined; pageids?: number[] | undefined; revids?: number[] | undefined; redirects?: boolean | undefined }>;
+
 /** ApiPageSet: exactly one of titles, pageids and revids. */
-export function pageSetSource(ctx: ActionContext): PageSetSource {
+export function pageSetSource(ctx: PageSetContext): PageSetSource {
   const { titles, pageids, revids } = ctx.params;
   let source: PageSetSource = 'none';
   if (titles !== undefined) source = 'titles';
@@ -117,7 +121,7 @@ export function pageSetSource(ctx: ActionContext): PageSetSource {
   return source;
 }
 
-export async function resolvePageSet(ctx: ActionContext, source: PageSetSource): Promise<PageSet> {
+export async function resolvePageSet(ctx: PageSetContext, source: PageSetSource): Promise<PageSet> {
   const p = ctx.params;
   let resolveRedirects = p.redirects === true;
   if (source === 'revids' && resolveRedirects) {
@@ -125,9 +129,9 @@ export async function resolvePageSet(ctx: ActionContext, source: PageSetSource):
     resolveRedirects = false;
   }
   // Already cleaned up (NFC) by parameter validation.
-  const titles = source === 'titles' ? (p.titles as string[]) : [];
-  const pageIds = source === 'pageids' ? (p.pageids as number[]) : [];
-  const revIds = source === 'revids' ? (p.revids as number[]) : [];
+  const titles = source === 'titles' ? (p.titles ?? []) : [];
+  const pageIds = source === 'pageids' ? (p.pageids ?? []) : [];
+  const revIds = source === 'revids' ? (p.revids ?? []) : [];
   if (!titles.length && !pageIds.length && !revIds.length) return { ...EMPTY_PAGE_SET, source };
   const resp = await ctx.deps.clients.content.resolvePages({ titles, pageIds, revIds, resolveRedirects });
   const rawTitles = ctx.raw.get('titles');
@@ -147,7 +151,7 @@ function addOnTop(result: Record<string, unknown>, values: Record<string, unknow
   Object.assign(result, values, Object.fromEntries(rest));
 }
 
-export const queryModule: ModuleDecl = {
+export const queryModule = defineModule({
   name: 'query',
   group: 'action',
   prefix: '',
@@ -185,19 +189,19 @@ export const queryModule: ModuleDecl = {
       if (name === 'rawcontinue' || name === 'indexpageids') continue;
       if (has(name) !== (name === 'meta')) return true;
     }
-    return ((params.meta as string[] | undefined) ?? []).some((name) => registry.get('meta', name)?.flags.readRights !== false);
+    return (params.meta ?? []).some((name) => registry.get('meta', name)?.flags.readRights !== false);
   },
   async execute(ctx) {
     const p = ctx.params;
     const modules: ModuleDecl[] = [];
     for (const group of SUBMODULE_GROUPS) {
-      for (const name of (p[group] as string[] | undefined) ?? []) {
+      for (const name of p[group] ?? []) {
         const sub = ctx.registry.get(group, name);
         if (sub && !modules.includes(sub)) modules.push(sub);
       }
     }
     const continuation = new QueryContinuation(
-      p.continue as string | undefined,
+      p.continue,
       modules.map((m) => m.name),
       modules.filter((m) => m.group === 'prop').map((m) => m.name),
     );
@@ -210,14 +214,14 @@ export const queryModule: ModuleDecl = {
       pages: new Map(),
       data,
       continuation,
-      resolveRedirects: p.redirects === true && source !== 'revids',
+      resolveRedirects: p.redirects && source !== 'revids',
     };
-    const generatorName = p.generator as string | undefined;
+    const generatorName = p.generator;
     const generator = querySubmodules.find((m): m is GeneratorModule => isGenerator(m) && m.name === generatorName);
     // A finished page set ("-||…") is not resolved again: only list/meta modules continue.
     if (!continuation.generatorDone) {
       run.pageSet = generator ? await generatePageSet(ctx, run, generator, source) : await resolvePageSet(ctx, source);
-      const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids === true });
+      const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids });
       Object.assign(data, out.query);
       run.pages = out.pages;
       await markOwnTalkPageSeen(ctx.deps, ctx.caller, run.pageSet.good);
@@ -239,7 +243,7 @@ export const queryModule: ModuleDecl = {
     }
 
     if (Object.keys(data).length === 0) delete ctx.result.query;
-    if (p.rawcontinue === true) {
+    if (p.rawcontinue) {
       const raw = continuation.rawContinuation();
       if (Object.keys(raw).length) addOnTop(ctx.result, { 'query-continue': raw });
     } else {
@@ -247,4 +251,4 @@ export const queryModule: ModuleDecl = {
       addOnTop(ctx.result, { ...(batchComplete ? { batchcomplete: true } : {}), ...(cont ? { continue: cont } : {}) });
     }
   },
-};
+});
