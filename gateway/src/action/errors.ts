@@ -99,9 +99,11 @@ function fill(template: string, params: readonly (string | number)[], escape: (s
     return p === undefined ? `$${i}` : typeof p === 'number' ? String(p) : escape(p);
   };
   return template
-    .replace(/\{\{PLURAL:\$(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n: string, one: string, other: string) =>
-      Number(params[Number(n) - 1]) === 1 ? one : other,
-    )
+    // English plural: the first form for 1, else the second (a lone form serves for every number).
+    .replace(/\{\{PLURAL:\$(\d+)\|([^}]*)\}\}/g, (_m, n: string, forms: string) => {
+      const [one = '', other = one] = forms.split('|');
+      return Number(params[Number(n) - 1]) === 1 ? one : other;
+    })
     .replace(/\$(\d+)/g, (_m, n: string) => param(Number(n)));
 }
 

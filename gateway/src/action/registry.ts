@@ -27,6 +27,7 @@ import { feedcontributionsModule } from './modules/feedcontributions.js';
 import { linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule } from './modules/authdata.js';
 import { resetpasswordModule, emailuserModule } from './modules/accountmail.js';
 import { feedwatchlistModule } from './modules/feedwatchlist.js';
+import { setnotificationtimestampModule } from './modules/setnotificationtimestamp.js';
 import { editModule } from './modules/edit.js';
 import { compareModule } from './modules/compare.js';
 import { parseModule } from './modules/parse.js';
@@ -186,5 +187,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, setnotificationtimestampModule], submodules: querySubmodules, formats: formatModules });
 }

@@ -1,6 +1,7 @@
 import type { CallOpts } from './call-options.js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
+import { NotificationsClient } from './notifications.js';
 import { AccountClient } from './account.js';
 import { ListsClient } from './lists.js';
 import { ArchiveClient } from './archive.js';
@@ -529,6 +530,8 @@ export interface Clients {
   auth: AuthClient;
   /** The auth service's OAuth part (same address). */
   oauth: OAuthClient;
+  /** The content service's watchlist notification timestamps (same address). */
+  notifications: NotificationsClient;
   /** The auth service's account security: session authentication age, second factors (same address). */
   account: AccountClient;
   search: SearchClient;
@@ -547,6 +550,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
     }),
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
     oauth: OAuthClient.connect(addr.auth),
+    notifications: NotificationsClient.connect(addr.content),
     account: AccountClient.connect(addr.auth),
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
     archive: ArchiveClient.connect(addr.content),
@@ -558,6 +562,7 @@ export function closeClients(c: Clients) {
   c.content.close();
   c.auth.close();
   c.oauth.close();
+  c.notifications.close();
   c.account.close();
   c.search.close();
   c.archive.close();

@@ -4,6 +4,8 @@ import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule
 import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
 import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
+import { NotificationServiceService } from '@quire/proto/wiki/content/v1/notifications';
+import { notificationHandlers } from './rpc/notifications.js';
 import { ArchiveServiceService, EditStashServiceService, RevisionTextServiceService } from '@quire/proto/wiki/content/v1/archive';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
@@ -125,6 +127,7 @@ export const contentService: ServiceModule = {
         }),
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo, limiter)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
+        bind('wiki.content.v1.NotificationService', NotificationServiceService, notificationHandlers(ctx)),
         bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
         bind('wiki.content.v1.ListService', ListServiceService, listHandlers(ctx)),
         bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
