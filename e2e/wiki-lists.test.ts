@@ -76,9 +76,9 @@ for (const backend of testBackends()) {
         assert.equal(r.edit?.result, 'Success', JSON.stringify(r));
         id[title] = r.edit.pageid;
       }
-      assert.ok((await post({ action: 'protect', title: 'HaProtectedMissing', protections: 'create=sysop', expiry: 'infinite', reason: 'ha [[reason]]' })).protect);
-      assert.ok((await post({ action: 'protect', title: 'Talk:HaProtected2', protections: 'create=autoconfirmed', expiry: '2099-01-01T00:00:00Z', reason: 'later' })).protect);
-      assert.ok((await post({ action: 'protect', title: 'HaTarget', protections: 'edit=sysop|move=sysop', expiry: 'infinite|2099-01-01T00:00:00Z', cascade: '1' })).protect);
+      assert.ok((await post({ action: 'protect', title: 'HaProtectedMissing', protections: 'create=sysop', expiry: 'infinite', reason: 'ha [[reason]]' })).protect, 'expected true');
+      assert.ok((await post({ action: 'protect', title: 'Talk:HaProtected2', protections: 'create=autoconfirmed', expiry: '2099-01-01T00:00:00Z', reason: 'later' })).protect, 'expected true');
+      assert.ok((await post({ action: 'protect', title: 'HaTarget', protections: 'edit=sysop|move=sysop', expiry: 'infinite|2099-01-01T00:00:00Z', cascade: '1' })).protect, 'expected true');
       await eventually(async () => {
         const body = await q({ list: 'alllinks', allimit: '50' });
         assert.equal(body.query.alllinks.length, 6);
@@ -223,7 +223,7 @@ for (const backend of testBackends()) {
         ],
       );
       assert.match(titles[1]!.parsedcomment, /^ha <a href="[^"]*HaReason|^ha <a /i);
-      assert.ok(titles.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.timestamp) && t.userid > 0));
+      assert.ok(titles.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.timestamp) && t.userid > 0), 'expected true');
       assert.deepEqual((await q({ list: 'protectedtitles', ptlevel: 'sysop', ptnamespace: '0', ptprop: 'level' })).query.protectedtitles, [{ ns: 0, title: 'HaProtectedMissing', level: 'sysop' }]);
       const newer = await all({ list: 'protectedtitles', ptdir: 'newer', ptlimit: '1', ptprop: '' }, (b) => b.query.protectedtitles.map((t: Json) => t.title as string));
       assert.deepEqual(newer.items, ['HaProtectedMissing', 'Talk:HaProtected2']);
@@ -242,7 +242,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(await titles({ apprtype: 'edit', apprfiltercascade: 'noncascading' }), []);
       assert.deepEqual(await titles({ apprexpiry: 'definite' }), ['HaTarget']);
       assert.deepEqual(await titles({ apfilterlanglinks: 'withlanglinks' }), ['HaTarget']);
-      assert.ok(!(await titles({ apfilterlanglinks: 'withoutlanglinks' })).includes('HaTarget'));
+      assert.ok(!(await titles({ apfilterlanglinks: 'withoutlanglinks' })).includes('HaTarget'), 'expected true');
       const mix = await q({ list: 'allpages', apprlevel: 'sysop' });
       assert.equal(mix.error.code, 'invalidparammix');
       const paged = await all({ list: 'allpages', apfilterlanglinks: 'withoutlanglinks', aplimit: '3', apprefix: 'Ha' }, (b) => b.query.allpages.map((p: Json) => p.title as string));
@@ -255,13 +255,13 @@ for (const backend of testBackends()) {
       const mainCount = (everyPage.query.pages as Json[]).length;
       const titles = pages.items.map((p) => p.title as string);
       assert.equal(new Set(titles).size, titles.length, 'no page twice');
-      assert.ok(titles.includes('HaRedir') && titles.includes('Category:HaCat') && titles.length >= mainCount);
-      assert.ok(pages.items.every((p) => typeof p.redirect === 'boolean' && typeof p.id === 'number'));
+      assert.ok(titles.includes('HaRedir') && titles.includes('Category:HaCat') && titles.length >= mainCount, 'expected true');
+      assert.ok(pages.items.every((p) => typeof p.redirect === 'boolean' && typeof p.id === 'number'), 'expected true');
       const redirects = await q({ list: 'random', rnlimit: '10', rnfilterredir: 'redirects', rnnamespace: '0' });
       assert.deepEqual((redirects.query.random as Json[]).map((p) => p.title).sort(), ['HaRedir', 'HaRedir2']);
-      assert.ok((redirects.query.random as Json[]).every((p) => !('redirect' in p)));
+      assert.ok((redirects.query.random as Json[]).every((p) => !('redirect' in p)), 'expected true');
       const byDefault = await q({ list: 'random', rnlimit: '50', rnnamespace: '0' });
-      assert.ok(!(byDefault.query.random as Json[]).some((p) => p.title.startsWith('HaRedir')));
+      assert.ok(!(byDefault.query.random as Json[]).some((p) => p.title.startsWith('HaRedir')), 'expected true');
       assert.equal((await q({ list: 'random', rnfilterredir: 'all', rnredirect: '1' })).error.code, 'invalidparammix');
       assert.equal((await q({ list: 'random', rncontinue: '0.5|0.5|x|0' })).error.code, 'badcontinue');
       const gen = await q({ generator: 'random', grnlimit: '2', grnnamespace: '0', prop: 'info' });
@@ -288,11 +288,11 @@ for (const backend of testBackends()) {
       const wanted = (await page('Wantedcategories')).results as Json[];
       assert.deepEqual(wanted[0], { value: '3', ns: 14, title: 'Category:HaTplCat' });
       const ancient = (await page('Ancientpages')).results as Json[];
-      assert.ok(ancient.every((r) => /^\d{14}$/.test(r.value) && r.timestamp === `${r.value.slice(0, 4)}-${r.value.slice(4, 6)}-${r.value.slice(6, 8)}T${r.value.slice(8, 10)}:${r.value.slice(10, 12)}:${r.value.slice(12, 14)}Z`));
+      assert.ok(ancient.every((r) => /^\d{14}$/.test(r.value) && r.timestamp === `${r.value.slice(0, 4)}-${r.value.slice(4, 6)}-${r.value.slice(6, 8)}T${r.value.slice(8, 10)}:${r.value.slice(10, 12)}:${r.value.slice(12, 14)}Z`), 'expected true');
       const short = await all({ list: 'querypage', qppage: 'Shortpages', qplimit: '2' }, (b) => b.query.querypage.results as Json[]);
       const lengths = short.items.map((r) => Number(r.value));
       assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b));
-      assert.ok(short.items.some((r) => r.title === 'HaLonely'));
+      assert.ok(short.items.some((r) => r.title === 'HaLonely'), 'expected true');
       assert.deepEqual((await q({ list: 'querypage', qppage: 'Shortpages', qplimit: '1', qpoffset: '1' })).continue, { qpoffset: 2, continue: '-||' });
       assert.equal((await q({ list: 'querypage', qppage: 'Nosuchpage' })).error.code, 'badvalue');
       const gen = await q({ generator: 'querypage', gqppage: 'Uncategorizedtemplates' });
@@ -317,6 +317,24 @@ for (const backend of testBackends()) {
         { ns: 0, title: 'HaRedir', databaseResult: { rd_namespace: '0', rd_title: 'HaTarget', rd_fragment: 'Sec', rd_interwiki: '', redirid: String(id.HaTarget) } },
         { ns: 0, title: 'HaRedir2', databaseResult: { rd_namespace: '0', rd_title: 'HaMissing', rd_fragment: '', rd_interwiki: '', redirid: null } },
       ]);
+      assert.equal((await post({ action: 'edit', title: 'QpDbl', text: '#REDIRECT [[HaRedir#Frag]]' })).edit?.result, 'Success');
+      assert.deepEqual((await page('DoubleRedirects')).results, [
+        {
+          ns: 0,
+          title: 'QpDbl',
+          databaseResult: { b_namespace: '0', b_title: 'HaRedir', b_fragment: 'Frag', c_namespace: '0', c_title: 'HaTarget', c_fragment: 'Sec', c_interwiki: '' },
+        },
+      ]);
+      // Gone again: later tests list the Ha… links.
+      assert.equal((await post({ action: 'delete', title: 'QpDbl' })).delete?.title, 'QpDbl');
+      assert.deepEqual((await page('DoubleRedirects')).results, []);
+      const denied = await q({ list: 'querypage', qppage: 'Unwatchedpages' });
+      assert.equal(denied.error.code, 'specialpage-cantexecute');
+      assert.equal(denied.error.info, "You don't have permission to view the results of this special page.");
+      const unwatched = (await admin.api({ action: 'query', list: 'querypage', qppage: 'Unwatchedpages', qplimit: '500', format: 'json', formatversion: '2' })).json<Json>();
+      const rows = unwatched.query.querypage.results as Json[];
+      // The creator watches what it creates (watchcreations): Main Page is the one page nobody watches.
+      assert.deepEqual(rows, [{ value: '0', ns: 0, title: 'Main Page' }]);
       const fv1 = await q({ list: 'querypage', qppage: 'Unusedtemplates' }, '1');
       assert.deepEqual(fv1.query.querypage, { name: 'Unusedtemplates', results: [{ ns: 10, title: 'Template:HaUnused' }] });
     });
@@ -439,9 +457,11 @@ for (const backend of testBackends()) {
       const gen = await q({ generator: 'duplicatefiles', titles: 'File:HaDupA.png' });
       assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title), ['File:HaDupB.png', 'File:HaDupC.png']);
       assert.equal((await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png', dfcontinue: 'x' })).error.code, 'badcontinue');
+      const stats = (await q({ list: 'querypage', qppage: 'MediaStatistics' })).query.querypage.results as Json[];
+      assert.deepEqual(stats, [{ value: '1', ns: -2, title: `Media:BITMAP;image/png;4;${3 * same.length + png(5, 5, 3).length}` }]);
       const unused = (await q({ list: 'querypage', qppage: 'Unusedimages', qplimit: '10' })).query.querypage.results as Json[];
       assert.deepEqual(unused.map((r) => r.title).sort(), ['File:HaDupA.png', 'File:HaDupB.png', 'File:HaDupC.png', 'File:HaSolo.png']);
-      assert.ok(unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)));
+      assert.ok(unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)), 'expected true');
     });
     test('prop=contributors: anonymous editors counted, registered ones by actor, group and rights filters, continuation', async () => {
       await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, () => undefined);
@@ -458,7 +478,7 @@ for (const backend of testBackends()) {
       // Sysop's actor was created before Alice's: (page, actor) order.
       assert.deepEqual(pages.HaContrib.contributors.map((c: Json) => c.name), ['Sysop', 'Alice']);
       assert.equal(pages.HaContrib.anoncontributors, 1);
-      assert.ok(pages.HaContrib.contributors.every((c: Json) => typeof c.userid === 'number' && c.userid > 0));
+      assert.ok(pages.HaContrib.contributors.every((c: Json) => typeof c.userid === 'number' && c.userid > 0), 'expected true');
       assert.equal(pages.HaMissingX.contributors, undefined);
       const names = async (params: Record<string, string>) => ((await q({ prop: 'contributors', titles: 'HaContrib', ...params })).query.pages[0].contributors ?? []).map((c: Json) => c.name);
       assert.deepEqual(await names({ pcgroup: 'sysop' }), ['Sysop']);

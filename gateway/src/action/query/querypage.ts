@@ -2,10 +2,9 @@
  * list=querypage (MediaWiki's ApiQueryQueryPage): the results of a QueryPage special page
  * (Ancientpages, Shortpages, Wantedcategories…), computed live as MediaWiki does without
  * $wgMiserMode (so neither `cached` nor `maxresults` is reported); a generator of their titles.
- * Only the pages the content service computes are offered (DoubleRedirects, MediaStatistics and
- * Unwatchedpages are not yet: absent rather than wrong).
+ * Every page of MediaWiki 1.39 core; Unwatchedpages needs the unwatchedpages right, as its special page.
  */
-import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
@@ -17,11 +16,13 @@ export const QUERY_PAGE_NAMES = [
   'Ancientpages',
   'BrokenRedirects',
   'Deadendpages',
+  'DoubleRedirects',
   'Fewestrevisions',
   'ListDuplicatedFiles',
   'Listredirects',
   'Lonelypages',
   'Longpages',
+  'MediaStatistics',
   'Mostcategories',
   'Mostimages',
   'Mostinterwikis',
@@ -37,6 +38,7 @@ export const QUERY_PAGE_NAMES = [
   'Unusedcategories',
   'Unusedimages',
   'Unusedtemplates',
+  'Unwatchedpages',
   'Wantedcategories',
   'Wantedfiles',
   'Wantedpages',
@@ -44,8 +46,15 @@ export const QUERY_PAGE_NAMES = [
   'Withoutinterwiki',
 ] as const;
 
+/** QueryPage::userCanExecute: the special pages with a restriction and the right it needs. */
+const RESTRICTED_PAGES: Partial<Record<string, string>> = { Unwatchedpages: 'unwatchedpages' };
+
 function fetchPage(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
+  const right = RESTRICTED_PAGES[p.page];
+  if (right && !ctx.caller.user.rights.includes(right)) {
+    throw new ApiUsageError('specialpage-cantexecute', "You don't have permission to view the results of this special page.");
+  }
   return ctx.deps.clients.lists.runQueryPage({ page: p.page, offset: p.offset, limit: p.limit });
 }
 

@@ -4,7 +4,7 @@
  * order; ties are broken by namespace and title so that offsets are stable.
  */
 import type { Db } from '@quire/kit';
-import { NS_CATEGORY, NS_FILE, NS_MAIN, NS_MEDIAWIKI, NS_USER, NS_USER_TALK } from '../title/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MAIN, NS_MEDIA, NS_MEDIAWIKI, NS_USER, NS_USER_TALK } from '../title/namespaces.js';
 
 const NS_TEMPLATE = 10;
 
@@ -178,6 +178,32 @@ export const QUERY_PAGES: Record<string, QueryPageSql> = {
     select: (s) => `SELECT ${NS_FILE} AS ns, img_name AS t, img_timestamp AS v FROM ${s}.image WHERE NOT EXISTS (SELECT 1 FROM ${s}.imagelinks WHERE il_to = img_name)`,
     order: valueAsc,
     timestamps: true,
+  },
+  DoubleRedirects: {
+    select: (s) =>
+      `SELECT pa.page_namespace AS ns, pa.page_title AS t, pb.page_namespace::text AS b_namespace, pb.page_title AS b_title, ra.rd_fragment AS b_fragment,
+         rb.rd_namespace::text AS c_namespace, rb.rd_title AS c_title, rb.rd_fragment AS c_fragment, rb.rd_interwiki AS c_interwiki,
+         ra.rd_namespace AS a_ns, ra.rd_title AS a_title
+       FROM ${s}.redirect ra JOIN ${s}.page pa ON pa.page_id = ra.rd_from
+       JOIN ${s}.page pb ON pb.page_namespace = ra.rd_namespace AND pb.page_title = ra.rd_title JOIN ${s}.redirect rb ON rb.rd_from = pb.page_id
+       WHERE ra.rd_interwiki = ''`,
+    order: 'a_ns, a_title COLLATE "C", ns, t COLLATE "C"',
+    extra: ['b_namespace', 'b_title', 'b_fragment', 'c_namespace', 'c_title', 'c_fragment', 'c_interwiki'],
+  },
+  // One fake title per media type and MIME type: "<type>;<mime>;<count>;<bytes>" (value always 1).
+  MediaStatistics: {
+    select: (s) =>
+      `SELECT ${NS_MEDIA} AS ns, img_media_type || ';' || img_major_mime || '/' || img_minor_mime || ';' || count(*) || ';' || sum(img_size) AS t, 1 AS v,
+         img_media_type AS o_type, count(*) AS o_count, img_major_mime AS o_major, img_minor_mime AS o_minor
+       FROM ${s}.image GROUP BY img_media_type, img_major_mime, img_minor_mime`,
+    order: 'o_type DESC, o_count DESC, o_major DESC, o_minor DESC',
+  },
+  // Special:UnwatchedPages (the unwatchedpages right is checked by the gateway): value is the namespace.
+  Unwatchedpages: {
+    select: (s) =>
+      `SELECT page_namespace AS ns, page_title AS t, page_namespace AS v FROM ${s}.page WHERE NOT page_is_redirect AND page_namespace <> ${NS_MEDIAWIKI}
+       AND NOT EXISTS (SELECT 1 FROM ${s}.watchlist WHERE wl_namespace = page_namespace AND wl_title = page_title)`,
+    order: byTitle,
   },
   Withoutinterwiki: {
     select: (s) =>
