@@ -138,7 +138,7 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
 }
 
 /** A TypeDef failure as the action API reports it (ApiParamValidator: the failure code is the error code). */
-function messageOfFailure(f: ParamFailure): ApiMessage {
+export function messageOfFailure(f: ParamFailure): ApiMessage {
   return message(f.code, f.key, f.params, f.data ?? undefined);
 }
 

@@ -14,7 +14,6 @@ import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
 import { addPageSubItem, type PageSet } from './pageset.js';
 import {
   checkDeletedRevisionRights,
-  contentAwareLimit,
   continueParts,
   continueTimestamp,
   DIRECTION_PARAMS,
@@ -25,7 +24,7 @@ import {
   REVISION_BASE_PARAMS,
   revisionsInfo,
 } from './revisions-base.js';
-import { sha1ToHex } from './revisions.js';
+import { contentAwareLimit, sha1ToHex } from './revisions.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
 import { type ContextOf, defineModule, defineParam, defineParams } from '../define.js';

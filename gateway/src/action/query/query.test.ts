@@ -138,11 +138,18 @@ test('rvlimit=max reports the content-aware limit; out-of-range values are clamp
     subParams: { revisions: { prop: ['content'], slots: ['main'], limit: 100, dir: 'older' } },
     raw: { rvlimit: '100' },
   });
-  assert.deepEqual(big.warnings[0]?.msg, {
-    code: 'outofrange',
-    text: 'The value "100" for parameter "rvlimit" must be between 1 and 50.',
-    data: { min: 1, curmax: 50, max: 50, highmax: 500 },
-  });
+  // The validator's own warning (as the reference wiki: key paramvalidator-outofrange-minmax).
+  const msg = big.warnings[0]?.msg;
+  assert.deepEqual(
+    { code: msg?.code, key: msg?.key, params: msg?.params, text: msg?.text, data: msg?.data },
+    {
+      code: 'outofrange',
+      key: 'paramvalidator-outofrange-minmax',
+      params: ['rvlimit', '100', 1, 50],
+      text: 'The value "100" for parameter "rvlimit" must be between 1 and 50.',
+      data: { min: 1, curmax: 50, max: 50, highmax: 500 },
+    },
+  );
 });
 
 test('enumeration options on several pages are refused', async () => {

@@ -9,7 +9,7 @@ import { defineParams, type ContextOf } from '../define.js';
 import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes } from './encoding.js';
-import { REVISION_PROPS, SLOT_ROLES, revisionInfo, revisionLimits, type RevisionOutputOptions } from './revisions.js';
+import { contentAwareLimit, REVISION_PROPS, SLOT_ROLES, revisionInfo, type RevisionOutputOptions } from './revisions.js';
 import { modulePath } from './run.js';
 import { CONTENT_OPTION_PARAMS, deriveContent, parseContentOptions, type ContentOptions } from './revisions-content.js';
 
@@ -39,29 +39,6 @@ export interface RevisionBase {
   limit: number;
   contentOptions: ContentOptions;
   out: RevisionOutputOptions;
-}
-
-/**
- * The limit of a revision listing: "max" is the content-aware maximum for the caller (reported
- * under `limits`), a larger value is cut to it with a warning (LIMIT_SML1/2 with content,
- * LIMIT_BIG1/2 without).
- */
-export function contentAwareLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
-  const { max, highMax } = revisionLimits(withContent);
-  const curMax = ctx.highLimits ? highMax : max;
-  const name = `${ctx.module.prefix}limit`;
-  if (ctx.raw.get(name) === 'max') {
-    const limits = (ctx.result.limits ??= {}) as ResultObject;
-    limits[ctx.module.name] = curMax;
-    return curMax;
-  }
-  if (requested <= curMax) return requested;
-  ctx.addWarning(modulePath(ctx.module), {
-    code: 'outofrange',
-    text: `The value "${requested}" for parameter "${name}" must be between 1 and ${curMax}.`,
-    data: { min: 1, curmax: curMax, max, highmax: highMax },
-  });
-  return curMax;
 }
 
 /**

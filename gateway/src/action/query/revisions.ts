@@ -5,6 +5,8 @@
  */
 import type { Revision } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { messageOfFailure } from '../params.js';
+import { checkIntegerRange, type ParamFailure } from '../../validation/typedefs.js';
 import { message } from '../errors.js';
 import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes, isoTimestamp, mwTimestamp } from './encoding.js';
@@ -240,27 +242,22 @@ function readParams(ctx: ContextOf<typeof params>): RevisionsParams {
 }
 
 /**
- * The effective limit in enumeration mode: "max", or the given value clamped to the
- * content-aware maximum. The parameter is rvlimit, or grvlimit for the generator.
+ * The limit of a revision listing: "max" is the content-aware maximum for the caller (reported
+ * under `limits`), a larger value is cut to it with a warning (LIMIT_SML1/2 with content,
+ * LIMIT_BIG1/2 without).
  */
-function enumLimit(ctx: ContextOf<typeof params>, requested: number, withContent: boolean): number {
+export function contentAwareLimit(ctx: ActionContext, requested: number, withContent: boolean): number {
   const { max, highMax } = revisionLimits(withContent);
   const curMax = ctx.highLimits ? highMax : max;
   const name = `${ctx.module.prefix}limit`;
   if (ctx.raw.get(name) === 'max') {
     const limits = (ctx.result.limits ??= {}) as ResultObject;
-    limits.revisions = curMax;
+    limits[ctx.module.name] = curMax;
     return curMax;
   }
-  if (requested > curMax) {
-    ctx.addWarning(modulePath(ctx.module), {
-      code: 'outofrange',
-      text: `The value "${requested}" for parameter "${name}" must be between 1 and ${curMax}.`,
-      data: { min: 1, curmax: curMax, max, highmax: highMax },
-    });
-    return curMax;
-  }
-  return requested;
+  // IntegerDef's range rule against the content-aware maximum: clamped with the validator's warning.
+  const warn = (f: ParamFailure) => ctx.addWarning(modulePath(ctx.module), messageOfFailure(f));
+  return checkIntegerRange(name, String(requested), requested, { min: 1, max, highMax }, { highLimits: ctx.highLimits, enforce: false, warn });
 }
 
 async function checkRevisionIdsExist(ctx: ContextOf<typeof params>, ids: { startid?: number; endid?: number }): Promise<void> {
@@ -423,7 +420,7 @@ export const revisionsModule = defineGenerator({
     const out: RevisionOutputOptions = { props: p.props, slots: p.slots, rights: ctx.caller.user.rights };
     // Outside enumeration mode rvlimit does not apply: MediaWiki uses the maximum. rvparse: 1 at most.
     const { max, highMax } = revisionLimits(withContent);
-    let limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : enumLimit(ctx, p.limit, withContent);
+    let limit = mode !== 'enumeration' ? (ctx.highLimits ? highMax : max) : p.limit === undefined ? 10 : contentAwareLimit(ctx, p.limit, withContent);
     if (contentOptions.parse) limit = 1;
     const selection = await SELECT[mode](ctx, run, p, limit, withContent);
     if (selection.next !== undefined) run.continuation.addContinueParam('revisions', 'rvcontinue', selection.next);
@@ -451,7 +448,7 @@ export const revisionsModule = defineGenerator({
     const p = readParams(ctx);
     const mode = modeOf(ctx, run, p);
     if (mode === undefined) return { revIds: [] };
-    const limit = mode === 'enumeration' && p.limit !== undefined ? enumLimit(ctx, p.limit, false) : 10;
+    const limit = mode === 'enumeration' && p.limit !== undefined ? contentAwareLimit(ctx, p.limit, false) : 10;
     if (p.continue !== undefined) run.continuation.addGeneratorNonContinueParam('grvcontinue', p.continue);
     const selection = await SELECT[mode](ctx, run, p, limit, false);
     if (selection.next !== undefined) run.continuation.addGeneratorContinueParam('grvcontinue', selection.next);
