@@ -4,10 +4,17 @@ import { blockDetails } from '../blockinfo.js';
 import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { defineModule } from '../define.js';
+import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 
 const USERINFO_PROPS = [
-  'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'options', 'editcount', 'ratelimits', 'email', 'realname', 'registrationdate', 'cancreateaccount',
+  'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname',
+  'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount',
 ] as const;
+
+/** UserGroupManager::listAllGroups order of the explicit groups (what a `userrights` holder may change). */
+const EXPLICIT_GROUPS = ['bot', 'sysop', 'interface-admin', 'bureaucrat', 'suppress'];
+/** ApiQueryUserInfo::WL_UNREAD_LIMIT: more unread watched pages show as "1000+". */
+const WL_UNREAD_LIMIT = 1000;
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 
@@ -45,8 +52,9 @@ export function groupMemberships(d: UserDetails | undefined): unknown {
   return setIndexedTagName(setArrayType((d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })), 'array'), 'groupmembership');
 }
 
-function rateLimits(user: User): ResultObject {
-  if (user.rights.includes('noratelimit')) return setArrayType({}, 'assoc');
+/** The limits that apply (`ratelimits`: none with noratelimit), or would apply (`theoreticalratelimits`). */
+function rateLimits(user: User, theoretical = false): ResultObject {
+  if (!theoretical && user.rights.includes('noratelimit')) return setArrayType({}, 'assoc');
   const cls = user.anonymous ? 'ip' : 'user';
   const out: ResultObject = {};
   for (const [action, limits] of Object.entries(RATE_LIMITS)) {
@@ -56,7 +64,7 @@ function rateLimits(user: User): ResultObject {
   return setArrayType(out, 'assoc');
 }
 
-export function userInfo(user: User, props: readonly string[], details?: UserDetails): ResultObject {
+export function userInfo(user: User, props: readonly string[], details?: UserDetails, extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string } = {}): ResultObject {
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
   if (props.includes('blockinfo') && user.block) Object.assign(vals, blockDetails(user.block));
@@ -67,18 +75,29 @@ export function userInfo(user: User, props: readonly string[], details?: UserDet
   if (props.includes('groupmemberships')) vals.groupmemberships = groupMemberships(details);
   if (props.includes('implicitgroups')) vals.implicitgroups = setIndexedTagName(setArrayType(user.groups.filter((g) => IMPLICIT_GROUPS.includes(g)), 'array'), 'g');
   if (props.includes('rights')) vals.rights = setIndexedTagName(setArrayType([...user.rights], 'array'), 'r');
+  if (props.includes('changeablegroups')) {
+    // UserGroupManager::getGroupsChangeableBy: the userrights right changes every explicit group.
+    const all = user.rights.includes('userrights') ? EXPLICIT_GROUPS : [];
+    const list = (groups: readonly string[]) => setIndexedTagName(setArrayType([...groups], 'array'), 'g');
+    vals.changeablegroups = { add: list(all), remove: list(all), 'add-self': list([]), 'remove-self': list([]) };
+  }
   if (props.includes('options')) {
     const own = details ? (JSON.parse(details.optionsJson || '{}') as Record<string, unknown>) : {};
     vals.options = setArrayType({ ...DEFAULT_USER_OPTIONS, ...own }, 'assoc');
   }
   if (props.includes('editcount') && !user.anonymous) vals.editcount = details?.editcount ?? 0;
   if (props.includes('ratelimits')) vals.ratelimits = rateLimits(user);
+  if (props.includes('theoreticalratelimits')) vals.theoreticalratelimits = rateLimits(user, true);
   if (props.includes('realname') && !user.anonymous && user.rights.includes('viewmyprivateinfo')) vals.realname = details?.realname ?? '';
   if (props.includes('email') && !user.anonymous && user.rights.includes('viewmyprivateinfo')) {
     vals.email = details?.email ?? '';
     if (details?.emailAuthenticated) vals.emailauthenticated = details.emailAuthenticated;
   }
   if (props.includes('registrationdate') && !user.anonymous) vals.registrationdate = details?.registration ?? null;
+  // unreadcount and latestcontrib are asked of the content service by the module (see below).
+  if (props.includes('unreadcount')) vals.unreadcount = 0;
+  if (props.includes('centralids')) Object.assign(vals, centralUserInfo(user.anonymous ? 0 : user.id, extra.attachedWiki, extra.wikiId ?? ''));
+  if (props.includes('latestcontrib') && extra.latestContrib) vals.latestcontrib = extra.latestContrib;
   if (props.includes('cancreateaccount')) vals.cancreateaccount = user.rights.includes('createaccount') && !user.block?.nocreate;
   return vals;
 }
@@ -92,6 +111,7 @@ export const userinfoModule = defineModule({
   summary: 'Get information about the current user.',
   params: {
     prop: { type: USERINFO_PROPS, multi: true, allowAll: true, help: 'Which pieces of information to include.' },
+    attachedwiki: ATTACHED_WIKI_PARAM,
   },
   flags: {},
   examples: {
@@ -104,7 +124,14 @@ export const userinfoModule = defineModule({
     const user = ctx.caller.user;
     const details =
       !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
-    run.data.userinfo = userInfo(user, props, details);
+    // UserEditTracker::getLatestEditTimestamp: the newest revision of a registered user.
+    const latest = props.includes('latestcontrib') && !user.anonymous ? (await ctx.deps.clients.content.listUserContribs({ users: [user.name], limit: 1 })).contribs[0] : undefined;
+    run.data.userinfo = userInfo(user, props, details, { attachedWiki: ctx.params.attachedwiki, wikiId: ctx.deps.config.wikiId, latestContrib: latest?.timestamp });
+    if (props.includes('unreadcount') && !user.anonymous) {
+      // WatchedItemStore::countUnreadNotifications with its limit.
+      const unread = await ctx.deps.clients.content.listWatchlistRaw({ userId: user.id, show: 'changed', limit: WL_UNREAD_LIMIT });
+      (run.data.userinfo as ResultObject).unreadcount = unread.pages.length >= WL_UNREAD_LIMIT ? `${WL_UNREAD_LIMIT}+` : unread.pages.length;
+    }
     if (props.includes('hasmsg')) (run.data.userinfo as ResultObject).messages = await ctx.deps.clients.content.hasNewTalk(user.name);
   },
 });

@@ -6,6 +6,7 @@ import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
 import { groupMemberships } from './userinfo.js';
 import { defineModule } from '../define.js';
+import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'];
@@ -34,13 +35,23 @@ function userProps(d: UserDetails, props: readonly string[]): ResultObject {
   return out;
 }
 
+/**
+ * AuthManager::canCreateAccount for a missing name: a valid user name is creatable unless it
+ * holds a character only existing accounts may have (User::isCreatableName: @ : >).
+ */
+function canCreate(name: string): ResultObject {
+  if (!/[@:>]/.test(name)) return { cancreate: true };
+  return { cancreate: false, cancreateerror: setIndexedTagName([{ message: 'noname', params: setIndexedTagName([], 'param'), code: 'invaliduser', type: 'error' }], 'error') };
+}
+
 export const usersModule = defineModule({
   name: 'users',
   group: 'list',
   prefix: 'us',
   summary: 'Get information about a list of users.',
   params: {
-    prop: { type: ['blockinfo', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender'], multi: true, help: 'Which pieces of information to include.' },
+    prop: { type: ['blockinfo', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender', 'centralids', 'cancreate'], multi: true, help: 'Which pieces of information to include.' },
+    attachedwiki: ATTACHED_WIKI_PARAM,
     users: { type: 'string', multi: true, help: 'A list of users to get information for.' },
     userids: { type: 'integer', multi: true, help: 'A list of user IDs to get information for.' },
   },
@@ -54,12 +65,16 @@ export const usersModule = defineModule({
     const props = p.prop ?? [];
     const out: ResultObject[] = [];
     const { auth } = ctx.deps.clients;
+    const withCentral = (d: UserDetails): ResultObject => {
+      const vals = userProps(d, props);
+      return props.includes('centralids') ? Object.assign(vals, centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : vals;
+    };
     if (ids.length) {
       const r = await auth.getUsers({ ids });
       const byId = new Map(r.users.map((d) => [d.user!.id, d]));
       for (const id of ids) {
         const d = byId.get(id);
-        out.push(d ? userProps(d, props) : { userid: id, missing: true });
+        out.push(d ? withCentral(d) : { userid: id, missing: true });
       }
     }
     if (names.length) {
@@ -69,8 +84,8 @@ export const usersModule = defineModule({
         const name = userNameKey(raw);
         const d = byName.get(name);
         if (r.invalidNames.includes(raw)) out.push({ name: raw, invalid: true });
-        else if (d) out.push(userProps(d, props));
-        else out.push({ name, missing: true });
+        else if (d) out.push(withCentral(d));
+        else out.push({ name, missing: true, ...(props.includes('cancreate') ? canCreate(name) : {}) });
       }
     }
     run.data.users = setIndexedTagName(out, 'user');
@@ -89,9 +104,10 @@ export const allusersModule = defineModule({
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
     group: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Only include users in the given groups.' },
     excludegroup: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
-    prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration'], multi: true, help: 'Which pieces of information to include.' },
+    prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'centralids'], multi: true, help: 'Which pieces of information to include.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total user names to return.' },
     witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
+    attachedwiki: ATTACHED_WIKI_PARAM,
   },
   flags: {},
   examples: { 'action=query&list=allusers&aufrom=Y': 'List users starting at Y.' },
@@ -111,7 +127,7 @@ export const allusersModule = defineModule({
     });
     const props = p.prop ?? [];
     run.data.allusers = setIndexedTagName(
-      r.users.map((d) => userProps(d, props)),
+      r.users.map((d) => (props.includes('centralids') ? Object.assign(userProps(d, props), centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : userProps(d, props))),
       'u',
     );
     if (r.continueFrom) run.continuation.addContinueParam('allusers', 'aufrom', r.continueFrom);
