@@ -8,6 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { runAdmin } from '../scripts/admin.js';
 import { loggedIn, png, upload } from './files-helpers.js';
 import { startWiki, testBackends, type TestWiki, type WikiClient } from './harness.js';
@@ -457,6 +458,17 @@ for (const backend of testBackends()) {
       const gen = await q({ generator: 'duplicatefiles', titles: 'File:HaDupA.png' });
       assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title), ['File:HaDupB.png', 'File:HaDupC.png']);
       assert.equal((await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png', dfcontinue: 'x' })).error.code, 'badcontinue');
+      // list=allimages: the same files by SHA-1 (hex or base 36), and as a generator.
+      const hex = createHash('sha1').update(same).digest('hex');
+      const base36 = BigInt(`0x${hex}`).toString(36).padStart(31, '0');
+      const bySha1 = async (params: Record<string, string>) => ((await q({ list: 'allimages', aiprop: '', ...params })).query.allimages as Json[]).map((f) => f.name);
+      assert.deepEqual(await bySha1({ aisha1: hex }), ['HaDupA.png', 'HaDupB.png', 'HaDupC.png']);
+      assert.deepEqual(await bySha1({ aisha1base36: base36 }), ['HaDupA.png', 'HaDupB.png', 'HaDupC.png']);
+      assert.equal((await q({ list: 'allimages', aisha1base36: 'zz' })).error.code, 'invalidsha1base36hash');
+      assert.equal((await q({ list: 'allimages', aisha1: 'abc' })).error.code, 'invalidsha1hash');
+      const files = await q({ generator: 'allimages', gailimit: '2', gaiprefix: 'HaDup' });
+      assert.deepEqual((files.query.pages as Json[]).map((p) => p.title), ['File:HaDupA.png', 'File:HaDupB.png']);
+      assert.deepEqual(files.continue, { gaicontinue: 'HaDupC.png', continue: 'gaicontinue||' });
       const stats = (await q({ list: 'querypage', qppage: 'MediaStatistics' })).query.querypage.results as Json[];
       assert.deepEqual(stats, [{ value: '1', ns: -2, title: `Media:BITMAP;image/png;4;${3 * same.length + png(5, 5, 3).length}` }]);
       const unused = (await q({ list: 'querypage', qppage: 'Unusedimages', qplimit: '10' })).query.querypage.results as Json[];
