@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAdmin } from '../scripts/admin.js';
 import { startWiki, testBackends, WikiClient, type TestWiki } from './harness.js';
+import { loggedIn, png, upload } from './files-helpers.js';
 
 const ANON_TOKEN = '+\\';
 const TEXT = 'intro\n== A ==\naaa\n== B ==\nbbb';
@@ -71,6 +72,30 @@ for (const backend of testBackends()) {
       await sysop({ action: 'edit', title: 'Delete and watch', text: 'x', watchlist: 'unwatch' });
       assert.ok((await sysop({ action: 'delete', title: 'Delete and watch', watch: '1' })).delete);
       assert.equal(await watched('Delete and watch'), true);
+    });
+
+    test('delete oldimage: one old version of a file into the file archive, logged "Deleted old revision"', async () => {
+      const c = await loggedIn(wiki, 'Sysop', 'sysoppass123456');
+      assert.equal((await upload(c, { filename: 'Versions.png', ignorewarnings: '1' }, png(2, 2, 1), 'image/png')).upload?.result, 'Success');
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal((await upload(c, { filename: 'Versions.png', ignorewarnings: '1' }, png(2, 2, 2), 'image/png')).upload?.result, 'Success');
+      const versions = async () =>
+        (await sysop({ action: 'query', prop: 'imageinfo', titles: 'File:Versions.png', iiprop: 'archivename', iilimit: '5' })).query.pages[0].imageinfo as { archivename?: string }[];
+      const archiveName = (await versions())[1]!.archivename!;
+      assert.equal((await sysop({ action: 'delete', title: 'File:Versions.png', oldimage: 'short' })).error?.code, 'invalidoldimage');
+      assert.equal((await sysop({ action: 'delete', title: 'File:Versions.png', oldimage: `20990101000000!Versions.png` })).error?.code, 'nodeleteablefile');
+      const anon = (await wiki.post('/w/api.php', { action: 'delete', format: 'json', token: ANON_TOKEN, title: 'File:Versions.png', oldimage: archiveName })).json();
+      assert.equal(anon.error?.code, 'permissiondenied');
+      const r = await sysop({ action: 'delete', title: 'File:Versions.png', oldimage: archiveName, reason: 'why' });
+      assert.deepEqual(r.delete, { title: 'File:Versions.png', reason: 'why', logid: r.delete.logid });
+      assert.equal((await versions()).length, 1);
+      const log = (await sysop({ action: 'query', list: 'logevents', letype: 'delete', leprop: 'ids|title|type|comment' })).query.logevents[0];
+      assert.deepEqual([log.logid, log.title, log.action, log.comment], [r.delete.logid, 'File:Versions.png', 'delete', `Deleted old revision ${archiveName}: why`]);
+      // The page itself stays; an oldimage on a page that is no file is ignored (the page is deleted).
+      assert.equal((await sysop({ action: 'query', titles: 'File:Versions.png' })).query.pages[0].missing, undefined);
+      await sysop({ action: 'edit', title: 'Plain page', text: 'x' });
+      assert.ok((await sysop({ action: 'delete', title: 'Plain page', oldimage: archiveName })).delete);
+      assert.equal((await sysop({ action: 'query', titles: 'Plain page' })).query.pages[0].missing, true);
     });
   });
 }

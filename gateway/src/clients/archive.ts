@@ -12,6 +12,8 @@ import {
   type ListArchivedRevisionsResponse,
   MergeHistoryRequest,
   type MergeHistoryResponse,
+  DeleteOldFileVersionRequest,
+  type DeleteOldFileVersionResponse,
 } from '@quire/proto/wiki/content/v1/archive';
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
 import type { CallOpts } from './call-options.js';
@@ -46,6 +48,10 @@ export class ArchiveClient {
   /** action=mergehistory: the source's older revisions to the destination with the merge log entry, in one transaction. */
   mergeHistory(req: DeepPartial<MergeHistoryRequest>, o?: CallOpts): Promise<MergeHistoryResponse> {
     return unary(this.c, this.c.mergeHistory, MergeHistoryRequest.fromPartial(req), o);
+  }
+  /** action=delete with oldimage: one old file version archived and logged; handled=false when the title has no current file. */
+  deleteOldFileVersion(req: DeepPartial<DeleteOldFileVersionRequest>, o?: CallOpts): Promise<DeleteOldFileVersionResponse> {
+    return unary(this.c, this.c.deleteOldFileVersion, DeleteOldFileVersionRequest.fromPartial(req), o);
   }
   /** action=stashedit: keeps a text under its SHA-1 for a few minutes; the hash. */
   async stashEditText(text: string, o?: CallOpts): Promise<string> {

@@ -18,6 +18,7 @@ export const deleteModule = defineModule({
     watchlist: WATCHLIST_PARAM,
     watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
     unwatch: { type: 'boolean', default: false, deprecated: true, help: "Remove the page from the current user's watchlist." },
+    oldimage: { type: 'string', help: 'The name of the old image to delete as provided by action=query&prop=imageinfo&iiprop=archivename.' },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=delete&title=Main%20Page&token=123ABC': 'Delete Main Page.' },
@@ -27,7 +28,16 @@ export const deleteModule = defineModule({
     const actor = writingActor(ctx);
     // The deprecated watch/unwatch flags win over watchlist (ApiDelete::execute).
     const watchlist = p.watch ? 'watch' : p.unwatch ? 'unwatch' : p.watchlist;
-    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdeletion'], watchlist)) });
+    const watch = await watchlistFields(ctx, ['watchdeletion'], watchlist);
+    if (p.oldimage !== undefined && p.oldimage !== '') {
+      // ApiDelete::deleteFile: an old version of a file; a title without a current file is deleted as a page.
+      const old = await ctx.deps.clients.archive.deleteOldFileVersion({ ...target, archiveName: p.oldimage, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...watch });
+      if (old.handled) {
+        ctx.result.delete = { title: old.title, reason: p.reason ?? '', logid: old.logId };
+        return;
+      }
+    }
+    const res = await ctx.deps.clients.content.deletePage({ ...target, reason: p.reason ?? '', tags: p.tags ?? [], actor, ...watch });
     ctx.result.delete = { title: res.title, reason: res.reason, logid: res.logId };
   },
 });

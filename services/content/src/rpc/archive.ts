@@ -7,6 +7,7 @@ import {
   type ArchivedRevision,
   type ChangeContentModelRequest,
   type MergeHistoryRequest,
+  type DeleteOldFileVersionRequest,
   type GetArchivedRevisionTitlesRequest,
   type GetArchivedRevisionTitlesResponse,
   type ListAllRevisionsRequest,
@@ -17,6 +18,7 @@ import {
 import { ArchiveDomain } from '../domain/archive.js';
 import { changeContentModel } from '../domain/content-model.js';
 import { mergeHistory } from '../domain/merge-history.js';
+import { deleteOldFileVersion } from '../domain/file-version.js';
 import type { ArchiveSort, LiveRevisionRow } from '../store/archive.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -110,5 +112,6 @@ export function archiveHandlers(ctx: ContentContext) {
 
     changeContentModel: (req: ChangeContentModelRequest) => changeContentModel({ db: ctx.db, codec: ctx.codec }, req),
     mergeHistory: (req: MergeHistoryRequest) => mergeHistory({ db: ctx.db, codec: ctx.codec }, req),
+    deleteOldFileVersion: (req: DeleteOldFileVersionRequest) => deleteOldFileVersion({ db: ctx.db, codec: ctx.codec }, req),
   };
 }

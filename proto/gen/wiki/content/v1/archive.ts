@@ -245,6 +245,31 @@ export interface ExtractSectionsResponse {
   sections: ExtractedSection[];
 }
 
+export interface DeleteOldFileVersionRequest {
+  /** Exactly one of title and page_id. */
+  title: string;
+  pageId: number;
+  /** oldimage: "<TS_MW>!<name>" */
+  archiveName: string;
+  reason: string;
+  tags: string[];
+  actor?:
+    | EditActor
+    | undefined;
+  /** Watchlist of the acting user (ApiWatchlistTrait), as DeletePageRequest's. */
+  watchlist: string;
+  watchlistExpiry: string;
+  watchByPreference: boolean;
+}
+
+export interface DeleteOldFileVersionResponse {
+  /** False when the title is no file with a current version: ApiDelete then deletes the page. */
+  handled: boolean;
+  /** prefixed text */
+  title: string;
+  logId: number;
+}
+
 function createBaseArchiveCursor(): ArchiveCursor {
   return { ns: 0, dbkey: "", timestamp: "", revId: 0, arId: 0 };
 }
@@ -2919,6 +2944,336 @@ export const ExtractSectionsResponse: MessageFns<ExtractSectionsResponse> = {
   },
 };
 
+function createBaseDeleteOldFileVersionRequest(): DeleteOldFileVersionRequest {
+  return {
+    title: "",
+    pageId: 0,
+    archiveName: "",
+    reason: "",
+    tags: [],
+    actor: undefined,
+    watchlist: "",
+    watchlistExpiry: "",
+    watchByPreference: false,
+  };
+}
+
+export const DeleteOldFileVersionRequest: MessageFns<DeleteOldFileVersionRequest> = {
+  encode(message: DeleteOldFileVersionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.pageId !== 0) {
+      writer.uint32(16).int64(message.pageId);
+    }
+    if (message.archiveName !== "") {
+      writer.uint32(26).string(message.archiveName);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(50).fork()).join();
+    }
+    if (message.watchlist !== "") {
+      writer.uint32(322).string(message.watchlist);
+    }
+    if (message.watchlistExpiry !== "") {
+      writer.uint32(330).string(message.watchlistExpiry);
+    }
+    if (message.watchByPreference !== false) {
+      writer.uint32(336).bool(message.watchByPreference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOldFileVersionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOldFileVersionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.archiveName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.watchlist = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.watchlistExpiry = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.watchByPreference = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOldFileVersionRequest {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      pageId: isSet(object.pageId)
+        ? globalThis.Number(object.pageId)
+        : isSet(object.page_id)
+        ? globalThis.Number(object.page_id)
+        : 0,
+      archiveName: isSet(object.archiveName)
+        ? globalThis.String(object.archiveName)
+        : isSet(object.archive_name)
+        ? globalThis.String(object.archive_name)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
+      watchlistExpiry: isSet(object.watchlistExpiry)
+        ? globalThis.String(object.watchlistExpiry)
+        : isSet(object.watchlist_expiry)
+        ? globalThis.String(object.watchlist_expiry)
+        : "",
+      watchByPreference: isSet(object.watchByPreference)
+        ? globalThis.Boolean(object.watchByPreference)
+        : isSet(object.watch_by_preference)
+        ? globalThis.Boolean(object.watch_by_preference)
+        : false,
+    };
+  },
+
+  toJSON(message: DeleteOldFileVersionRequest): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.pageId !== 0) {
+      obj.pageId = Math.round(message.pageId);
+    }
+    if (message.archiveName !== "") {
+      obj.archiveName = message.archiveName;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.watchlist !== "") {
+      obj.watchlist = message.watchlist;
+    }
+    if (message.watchlistExpiry !== "") {
+      obj.watchlistExpiry = message.watchlistExpiry;
+    }
+    if (message.watchByPreference !== false) {
+      obj.watchByPreference = message.watchByPreference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOldFileVersionRequest>, I>>(base?: I): DeleteOldFileVersionRequest {
+    return DeleteOldFileVersionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOldFileVersionRequest>, I>>(object: I): DeleteOldFileVersionRequest {
+    const message = createBaseDeleteOldFileVersionRequest();
+    message.title = object.title ?? "";
+    message.pageId = object.pageId ?? 0;
+    message.archiveName = object.archiveName ?? "";
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.watchlist = object.watchlist ?? "";
+    message.watchlistExpiry = object.watchlistExpiry ?? "";
+    message.watchByPreference = object.watchByPreference ?? false;
+    return message;
+  },
+};
+
+function createBaseDeleteOldFileVersionResponse(): DeleteOldFileVersionResponse {
+  return { handled: false, title: "", logId: 0 };
+}
+
+export const DeleteOldFileVersionResponse: MessageFns<DeleteOldFileVersionResponse> = {
+  encode(message: DeleteOldFileVersionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handled !== false) {
+      writer.uint32(8).bool(message.handled);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.logId !== 0) {
+      writer.uint32(24).int64(message.logId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOldFileVersionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOldFileVersionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.handled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOldFileVersionResponse {
+    return {
+      handled: isSet(object.handled) ? globalThis.Boolean(object.handled) : false,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteOldFileVersionResponse): unknown {
+    const obj: any = {};
+    if (message.handled !== false) {
+      obj.handled = message.handled;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOldFileVersionResponse>, I>>(base?: I): DeleteOldFileVersionResponse {
+    return DeleteOldFileVersionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOldFileVersionResponse>, I>>(object: I): DeleteOldFileVersionResponse {
+    const message = createBaseDeleteOldFileVersionResponse();
+    message.handled = object.handled ?? false;
+    message.title = object.title ?? "";
+    message.logId = object.logId ?? 0;
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -2985,6 +3340,21 @@ export const ArchiveServiceService = {
       Buffer.from(MergeHistoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MergeHistoryResponse => MergeHistoryResponse.decode(value),
   },
+  /**
+   * action=delete with oldimage: one old version of a file into filearchive, with its delete/delete
+   * log entry, in one transaction.
+   */
+  deleteOldFileVersion: {
+    path: "/wiki.content.v1.ArchiveService/DeleteOldFileVersion" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOldFileVersionRequest): Buffer =>
+      Buffer.from(DeleteOldFileVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOldFileVersionRequest => DeleteOldFileVersionRequest.decode(value),
+    responseSerialize: (value: DeleteOldFileVersionResponse): Buffer =>
+      Buffer.from(DeleteOldFileVersionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOldFileVersionResponse => DeleteOldFileVersionResponse.decode(value),
+  },
 } as const;
 
 export interface ArchiveServiceServer extends UntypedServiceImplementation {
@@ -3001,6 +3371,11 @@ export interface ArchiveServiceServer extends UntypedServiceImplementation {
    * log entry (and the source's redirect revision when it is left empty), in one transaction.
    */
   mergeHistory: handleUnaryCall<MergeHistoryRequest, MergeHistoryResponse>;
+  /**
+   * action=delete with oldimage: one old version of a file into filearchive, with its delete/delete
+   * log entry, in one transaction.
+   */
+  deleteOldFileVersion: handleUnaryCall<DeleteOldFileVersionRequest, DeleteOldFileVersionResponse>;
 }
 
 export interface ArchiveServiceClient extends Client {
@@ -3086,6 +3461,25 @@ export interface ArchiveServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MergeHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * action=delete with oldimage: one old version of a file into filearchive, with its delete/delete
+   * log entry, in one transaction.
+   */
+  deleteOldFileVersion(
+    request: DeleteOldFileVersionRequest,
+    callback: (error: ServiceError | null, response: DeleteOldFileVersionResponse) => void,
+  ): ClientUnaryCall;
+  deleteOldFileVersion(
+    request: DeleteOldFileVersionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOldFileVersionResponse) => void,
+  ): ClientUnaryCall;
+  deleteOldFileVersion(
+    request: DeleteOldFileVersionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOldFileVersionResponse) => void,
   ): ClientUnaryCall;
 }
 
