@@ -6,6 +6,8 @@
  */
 import { LinkTable, RedirectFilter, type LinkingPage, type ListBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { messageOfFailure } from '../params.js';
+import { checkIntegerRange, type ParamFailure } from '../../validation/typedefs.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, setContinue } from './linktables.js';
@@ -52,16 +54,10 @@ function effectiveLimit(ctx: BacklinksContext, kind: BacklinksKind): number {
     limits[kind.name] = max;
     return max;
   }
-  const requested = p.limit;
-  if (requested > max) {
-    ctx.addWarning(modulePath(ctx.module), {
-      code: 'integeroutofrange',
-      text: `The value "${requested}" for parameter "${ctx.module.prefix}limit" must be between 1 and ${max}.`,
-      data: { min: 1, curmax: max, max: userMax, highmax: botMax },
-    });
-    return max;
-  }
-  return requested;
+  // ApiQueryBacklinks validates the limit again against these maxima (IntegerDef, range ignored).
+  const warn = (f: ParamFailure) => ctx.addWarning(modulePath(ctx.module), messageOfFailure(f));
+  const name = `${ctx.module.prefix}limit`;
+  return checkIntegerRange(name, String(p.limit), p.limit, { min: 1, max: userMax, highMax: botMax }, { highLimits: ctx.highLimits, enforce: false, warn });
 }
 
 async function run(ctx: BacklinksContext, query: QueryRun, kind: BacklinksKind, generator: boolean): Promise<ListBacklinksResponse> {
