@@ -1,81 +1,304 @@
 /*
- * Load benchmark (autocannon). Starts the wiki as a separate process on a fresh data folder
- * (or targets BENCH_URL), then runs each scenario and prints req/s and latency percentiles.
- *   npm run bench                       # all scenarios, 10 connections, 10 s each
- *   BENCH_CONNECTIONS=20 BENCH_SECONDS=20 npm run bench -- rest-page
- * Extra env for the started stack (e.g. DATABASE_URL) is passed through.
+ * Side-by-side load benchmark (issue 15). Starts Quire as `npm start` does (scripts/start.ts, a
+ * fresh data folder, default settings) and runs every scenario against it and, with --compare,
+ * against another wiki (the reference MediaWiki) right after, so both see the same machine state;
+ * prints both figures, the ratio and p50/p99, plus the ceiling: a constant-JSON node:http server
+ * measured in the same run.
+ *   npm run bench -- --compare http://127.0.0.1:8080          # every scenario
+ *   npm run bench -- --compare http://127.0.0.1:8080 rest-page edits-sequential
+ * Env: BENCH_SECONDS (5, per read scenario and side), BENCH_CONNECTIONS (10), BENCH_EDITS (100
+ * sequential edits), BENCH_SESSIONS (10 concurrent edit sessions), BENCH_PORT (8106),
+ * BENCH_URL (use a running Quire instead; then give BENCH_BOT_USER/BENCH_BOT_PASSWORD),
+ * BENCH_COMPARE_BOT_USER / BENCH_COMPARE_BOT_PASSWORD (default: the reference wiki's Admin@ci), and
+ * BENCH_COMPARE_USER / BENCH_COMPARE_PASSWORD (Admin) when that bot password is refused.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const sequentialEdits = Number(process.env.BENCH_EDITS ?? 100);
+const sessions = Number(process.env.BENCH_SESSIONS ?? 10);
 
-interface Scenario {
+interface Side {
   name: string;
-  path: string;
-  target?: string;
+  url: string;
+  bot?: { user: string; password: string };
+  /** Main account to log in with (clientlogin) when the bot password is refused. */
+  account?: { user: string; password: string };
 }
 
-const scenarios: Scenario[] = [
-  { name: 'rest-page', path: '/w/rest.php/v1/page/Main_Page', target: '≥ 2,000 req/s (issue 2)' },
-  { name: 'rest-page-bare', path: '/w/rest.php/v1/page/Main_Page/bare' },
-  { name: 'action-revisions-content', path: '/w/api.php?action=query&prop=revisions&rvprop=content&rvslots=main&titles=Main_Page&format=json&formatversion=2' },
+interface Figures {
+  rate: number;
+  p50: number;
+  p99: number;
+  count: number;
+  failed: number;
+  /** gRPC calls the gateway made per request (Quire only, from its debug header). */
+  grpcCalls?: number;
+}
+
+interface ReadScenario {
+  name: string;
+  path: string;
+  target: number;
+}
+
+const readScenarios: ReadScenario[] = [
+  { name: 'rest-page', path: '/w/rest.php/v1/page/Main_Page', target: 25 },
+  { name: 'action-revisions-content', path: '/w/api.php?action=query&prop=revisions&rvprop=content&rvslots=main&titles=Main_Page&format=json&formatversion=2', target: 10 },
+  { name: 'action-siteinfo', path: '/w/api.php?action=query&meta=siteinfo&format=json', target: 25 },
 ];
 
-async function startWiki(): Promise<{ url: string; child?: ChildProcess; cleanup(): void }> {
-  if (process.env.BENCH_URL) return { url: process.env.BENCH_URL.replace(/\/$/, ''), cleanup() {} };
+// ---------------------------------------------------------------- processes
+
+/** The wiki as `npm start` runs it; resolves once it answered its first request (start-up time). */
+async function startQuire(): Promise<{ side: Side; child: ChildProcess; startSeconds: number; rssMb(): number; stop(): void }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
-  const port = String(18000 + Math.floor(Math.random() * 1000));
+  const port = process.env.BENCH_PORT ?? '8106';
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: port, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: port,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // $wgRateLimits does not apply to the reference wiki's bot either (noratelimit).
+      RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60], user: [1_000_000_000, 60] } }),
+      GATEWAY_DEBUG_GRPC_CALLS: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /ready in [\d.]+ s: (http:\/\/\S+?)\/ /.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`wiki exited with ${code} before it was ready:\n${out}`)));
-  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('the wiki exited before it answered');
+    try {
+      if ((await fetch(`${url}/w/api.php?action=query&meta=siteinfo&format=json`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const startSeconds = (Date.now() - started) / 1000;
+  const side: Side = { name: 'quire', url };
+  const admin = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
+  await admin('createAndPromote', 'Admin', 'adminpass123456', '--groups', 'sysop,bureaucrat,bot');
+  const { stdout } = await admin('createBotPassword', 'Admin', 'ci', '--grants', 'basic,highvolume,editpage,createeditmovepage');
+  side.bot = { user: 'Admin@ci', password: stdout.trim().split('\n').at(-1)!.trim() };
   return {
-    url,
+    side,
     child,
-    cleanup() {
+    startSeconds,
+    rssMb: () => treeRssMb(child.pid!),
+    stop() {
       child.kill('SIGTERM');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
     },
   };
 }
 
-function run(url: string, s: Scenario, connections: number, duration: number): Promise<autocannon.Result> {
+/** Resident memory of a process and its descendants (Linux /proc). */
+function treeRssMb(pid: number): number {
+  let kb = 0;
+  const pending = [pid];
+  while (pending.length) {
+    const p = pending.pop()!;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
+        const children = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
+/** The machine's ceiling: node:http answering a constant JSON, in a process of its own. */
+async function startCeiling(): Promise<{ url: string; stop(): void }> {
+  const code = `const body = JSON.stringify({ batchcomplete: true, query: { pages: [{ pageid: 1, ns: 0, title: 'Main Page' }] } });
+require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
+  .listen(0, '127.0.0.1', function () { process.send(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+// ---------------------------------------------------------------- measuring
+
+function load(url: string, opts: Partial<autocannon.Options> = {}): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url: url + s.path, connections, duration, pipelining: 1 }, (err, res) => (err ? reject(err) : resolve(res)));
+    autocannon({ url, connections, duration: seconds, pipelining: 1, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
   });
 }
 
-const only = process.argv.slice(2);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const wiki = await startWiki();
-try {
-  console.log(`target ${wiki.url}, ${connections} connections, ${duration} s per scenario, ${os.cpus().length} cores`);
-  for (const s of scenarios.filter((x) => only.length === 0 || only.includes(x.name))) {
-    await run(wiki.url, s, connections, 2); // warm-up: JIT, caches, connections
-    const r = await run(wiki.url, s, connections, duration);
-    const bad = r.non2xx + r.errors + r.timeouts;
-    console.log(
-      `${s.name.padEnd(26)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms` +
-        `  (${r.requests.total} requests, ${bad} failed)${s.target ? `  target ${s.target}` : ''}`,
-    );
-    if (bad > 0) process.exitCode = 1;
+async function measureRead(side: Side, s: ReadScenario): Promise<Figures> {
+  await load(side.url + s.path, { duration: 1 }); // warm-up: JIT, caches, connections
+  const r = await load(side.url + s.path);
+  const figures: Figures = { rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r.requests.total, failed: r.non2xx + r.errors + r.timeouts };
+  const calls = (await fetch(side.url + s.path)).headers.get('x-quire-grpc-calls');
+  if (calls !== null) figures.grpcCalls = Number(calls);
+  return figures;
+}
+
+/** A logged-in API session (cookies kept by hand: fetch has no jar). */
+class Session {
+  private cookies = new Map<string, string>();
+  csrf = '';
+  constructor(private readonly url: string) {}
+
+  async api(params: Record<string, string>, post = false): Promise<any> {
+    const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const res = post
+      ? await fetch(`${this.url}/w/api.php`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } })
+      : await fetch(`${this.url}/w/api.php?${body}`, { headers });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+    return res.json();
   }
+
+  static async login(side: Side): Promise<Session> {
+    const s = new Session(side.url);
+    const lt = (await s.api({ action: 'query', meta: 'tokens', type: 'login' })).query.tokens.logintoken;
+    const r = await s.api({ action: 'login', lgname: side.bot!.user, lgpassword: side.bot!.password, lgtoken: lt }, true);
+    if (r.login?.result !== 'Success') {
+      // A bot password that must be reset (the reference wiki's, after a grant change): the main account.
+      if (!side.account) throw new Error(`${side.name}: login failed: ${JSON.stringify(r)}`);
+      const lt2 = (await s.api({ action: 'query', meta: 'tokens', type: 'login' })).query.tokens.logintoken;
+      const c = await s.api({ action: 'clientlogin', username: side.account.user, password: side.account.password, loginreturnurl: side.url, logintoken: lt2 }, true);
+      if (c.clientlogin?.status !== 'PASS') throw new Error(`${side.name}: login failed: ${JSON.stringify(r)} ${JSON.stringify(c)}`);
+    }
+    s.csrf = (await s.api({ action: 'query', meta: 'tokens' })).query.tokens.csrftoken;
+    return s;
+  }
+
+  async edit(title: string, line: number): Promise<number> {
+    const t0 = performance.now();
+    const r = await this.api({ action: 'edit', title, appendtext: `\nline ${line}`, summary: 'bench', bot: '1', token: this.csrf }, true);
+    if (r.edit?.result !== 'Success') throw new Error(`edit failed: ${JSON.stringify(r)}`);
+    return performance.now() - t0;
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!) : 0;
+}
+
+function editFigures(latencies: number[], ms: number): Figures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { rate: (latencies.length * 1000) / ms, p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: latencies.length, failed: 0 };
+}
+
+const runId = Date.now().toString(36);
+
+/** N edits one after the other from one bot session, appending to one page. */
+async function measureSequentialEdits(side: Side): Promise<Figures> {
+  const s = await Session.login(side);
+  await s.edit(`Bench ${runId} sequential`, 0);
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  for (let i = 1; i <= sequentialEdits; i++) latencies.push(await s.edit(`Bench ${runId} sequential`, i));
+  return editFigures(latencies, performance.now() - t0);
+}
+
+/** `sessions` bot sessions at once, each appending to its own page, for BENCH_SECONDS. */
+async function measureConcurrentEdits(side: Side): Promise<Figures> {
+  // One after the other: parallel logins would trip the login throttle before a success clears it.
+  const all: Session[] = [];
+  for (let i = 0; i < sessions; i++) all.push(await Session.login(side));
+  await Promise.all(all.map((s, i) => s.edit(`Bench ${runId} session ${i}`, 0)));
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(
+    all.map(async (s, i) => {
+      for (let n = 1; performance.now() < end; n++) latencies.push(await s.edit(`Bench ${runId} session ${i}`, n));
+    }),
+  );
+  return editFigures(latencies, performance.now() - t0);
+}
+
+// ---------------------------------------------------------------- report
+
+function fmt(f: Figures | undefined): string {
+  if (!f) return '—'.padStart(30);
+  const rate = f.rate >= 100 ? f.rate.toFixed(0) : f.rate.toFixed(1);
+  return `${rate.padStart(7)}/s p50 ${String(f.p50).padStart(4)} p99 ${String(f.p99).padStart(4)} ms${f.failed ? ` (${f.failed} failed)` : ''}`;
+}
+
+const argv = process.argv.slice(2);
+const compareIndex = argv.indexOf('--compare');
+const compareUrl = compareIndex >= 0 ? argv.splice(compareIndex, 2)[1]?.replace(/\/$/, '') : undefined;
+const only = argv;
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+
+const botPasswordFile = path.join(root, '../shared/reference/mediawiki/.state/botpassword');
+function compareBot(): Side['bot'] {
+  if (process.env.BENCH_COMPARE_BOT_PASSWORD) return { user: process.env.BENCH_COMPARE_BOT_USER ?? 'Admin@ci', password: process.env.BENCH_COMPARE_BOT_PASSWORD };
+  const text = fs.existsSync(botPasswordFile) ? fs.readFileSync(botPasswordFile, 'utf8') : '';
+  const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(text)?.[1]?.trim();
+  return field('password') ? { user: field('name') ?? 'Admin@ci', password: field('password')! } : undefined;
+}
+
+const quire = process.env.BENCH_URL
+  ? {
+      side: { name: 'quire', url: process.env.BENCH_URL.replace(/\/$/, ''), bot: { user: process.env.BENCH_BOT_USER ?? 'Admin@ci', password: process.env.BENCH_BOT_PASSWORD ?? '' } },
+      startSeconds: undefined,
+      rssMb: () => undefined,
+      stop() {},
+    }
+  : await startQuire();
+const compare: Side | undefined = compareUrl
+  ? { name: 'compare', url: compareUrl, bot: compareBot(), account: { user: process.env.BENCH_COMPARE_USER ?? 'Admin', password: process.env.BENCH_COMPARE_PASSWORD ?? 'adminpass123456' } }
+  : undefined;
+const ceiling = await startCeiling();
+const rows: { name: string; quire?: Figures; other?: Figures; target?: number }[] = [];
+try {
+  const rssAfterStart = quire.rssMb();
+  console.log(
+    `${os.cpus().length} cores, ${connections} connections, ${seconds} s per read scenario and side, ${sequentialEdits} sequential edits, ${sessions} edit sessions\n` +
+      `quire ${quire.side.url}${compare ? `  vs  ${compare.url}` : ''}`,
+  );
+  const ceilingFigures = await measureRead({ name: 'ceiling', url: ceiling.url }, { name: 'ceiling', path: '/', target: 0 });
+  const measure = async (name: string, target: number, fn: (side: Side) => Promise<Figures>) => {
+    if (!wanted(name)) return;
+    const row = { name, target, quire: await fn(quire.side), other: compare ? await fn(compare) : undefined };
+    rows.push(row);
+    printRow(row);
+  };
+  const header = `${'scenario'.padEnd(26)} ${'quire'.padEnd(34)} ${'compare'.padEnd(34)} ratio   target  gRPC/req`;
+  console.log(header + '\n' + '-'.repeat(header.length));
+  for (const s of readScenarios) await measure(s.name, s.target, (side) => measureRead(side, s));
+  await measure('edits-sequential', 5, measureSequentialEdits);
+  await measure(`edits-${sessions}-sessions`, 10, measureConcurrentEdits);
+  console.log(`${'ceiling (node:http)'.padEnd(26)} ${fmt(ceilingFigures)}`);
+  if (quire.startSeconds !== undefined) console.log(`start to first answer: ${quire.startSeconds.toFixed(1)} s (target ≤ 2 s)`);
+  if (rssAfterStart !== undefined) console.log(`resident memory: ${rssAfterStart.toFixed(0)} MB after start, ${quire.rssMb()!.toFixed(0)} MB after the run (target ≤ 350 MB)`);
+  if (rows.some((r) => (r.quire?.failed ?? 0) + (r.other?.failed ?? 0) > 0)) process.exitCode = 1;
 } finally {
-  wiki.cleanup();
+  ceiling.stop();
+  quire.stop();
+}
+
+function printRow(r: (typeof rows)[number]): void {
+  const ratio = r.quire && r.other ? r.quire.rate / r.other.rate : undefined;
+  console.log(
+    `${r.name.padEnd(26)} ${fmt(r.quire).padEnd(34)} ${fmt(r.other).padEnd(34)} ${ratio === undefined ? '  —   ' : `${ratio.toFixed(2).padStart(5)}×`}  ≥ ${String(r.target).padStart(2)}×  ${r.quire?.grpcCalls ?? ''}`,
+  );
 }

@@ -11,6 +11,7 @@ import { createOAuthPages } from './oauth/special.js';
 import { createOAuth2Router } from './oauth/rest.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from './config.js';
 import { htmlDocumentSafety } from './html-response.js';
+import { grpcCallCounter } from './debug/grpc-calls.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -57,6 +58,8 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // Each request runs with its own id: its gRPC calls carry it to the services, and whatever is
   // logged while it is served (an uncaught error included, see kit's crash policy) names it.
   app.use((_req, _res, next) => runWithRequestId(newRequestId(), next));
+  const countGrpcCalls = grpcCallCounter();
+  if (countGrpcCalls) app.use(countGrpcCalls);
 
   // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
   app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));
