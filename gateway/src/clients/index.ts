@@ -454,7 +454,7 @@ export class AuthClient {
     return unary(this.c, this.c.unblock, req, o);
   }
   listBlocks(req: Partial<ListBlocksRequest>, o?: CallOpts): Promise<ListBlocksResponse> {
-    return unary(this.c, this.c.listBlocks, { ids: [], users: [], ip: '', descending: true, limit: 10, continueId: 0, ...req }, o);
+    return unary(this.c, this.c.listBlocks, { ids: [], users: [], ip: '', descending: true, limit: 10, continueId: 0, start: '', end: '', show: [], ...req }, o);
   }
   /** Counts a saved edit for the user's editcount (the edit path calls it). */
   async incrementEditCount(userId: number, o?: CallOpts): Promise<void> {

@@ -1,6 +1,6 @@
 /* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
 import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
@@ -160,12 +160,15 @@ export const blocksModule = defineModule({
   prefix: 'bk',
   summary: 'List all blocked users and IP addresses.',
   params: {
+    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+    end: { type: 'timestamp', help: 'The timestamp to stop enumerating at.' },
     dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
     ids: { type: 'integer', multi: true, help: 'List of block IDs to list.' },
     users: { type: 'string', multi: true, help: 'List of users to search for.' },
     ip: { type: 'string', help: 'Get all blocks applying to this IP address.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'The maximum number of blocks to list.' },
     prop: { type: BLOCK_PROPS, multi: true, default: 'id|user|by|timestamp|expiry|reason|flags', help: 'Which properties to get.' },
+    show: { type: ['account', '!account', 'temp', '!temp', 'ip', '!ip', 'range', '!range'], multi: true, help: 'Show only items that meet these criteria.' },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
   flags: {},
@@ -178,7 +181,15 @@ export const blocksModule = defineModule({
       if (!/^\d+$/.test(p.continue)) throw badContinue();
       continueId = Number(p.continue);
     }
+    const show = p.show ?? [];
+    if (['account', 'ip', 'range', 'temp'].some((f) => show.includes(f as never) && show.includes(`!${f}` as never))) {
+      throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+    }
+    const iso = (mw: string | undefined) => (mw ? `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z` : '');
     const r = await ctx.deps.clients.auth.listBlocks({
+      start: iso(p.start),
+      end: iso(p.end),
+      show,
       ids: p.ids ?? [],
       users: p.users ?? [],
       ip: p.ip ?? '',

@@ -226,7 +226,8 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       if (req.ip) ips.push(normalizeIp(req.ip));
       // Named targets that do not exist match nothing rather than everything.
       if (req.users.length && !userIds.length && !ips.length) return { blocks: [], continueId: 0 };
-      const rows = await users.listBlocks({ ids: req.ids, userIds, ips, descending: req.descending, limit: limit + 1, continueId: req.continueId });
+      const bound = (iso: string) => (iso ? new Date(iso) : undefined);
+      const rows = await users.listBlocks({ ids: req.ids, userIds, ips, descending: req.descending, limit: limit + 1, continueId: req.continueId, start: bound(req.start), end: bound(req.end), show: req.show });
       const more = rows.length > limit ? rows.pop() : undefined;
       return { blocks: rows.map(blockListEntry), continueId: more?.id ?? 0 };
     },

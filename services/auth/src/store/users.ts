@@ -286,7 +286,7 @@ export class UserStore {
     await this.db.query(`DELETE FROM ${this.s}.blocks WHERE id = $1`, [id]);
   }
 
-  async listBlocks(o: { ids: number[]; userIds: number[]; ips: string[]; descending: boolean; limit: number; continueId: number }): Promise<BlockRow[]> {
+  async listBlocks(o: { ids: number[]; userIds: number[]; ips: string[]; descending: boolean; limit: number; continueId: number; start?: Date; end?: Date; show?: readonly string[] }): Promise<BlockRow[]> {
     const where = [ACTIVE.replaceAll('expiry', 'b.expiry')];
     const params: unknown[] = [];
     const p = (v: unknown) => {
@@ -296,6 +296,22 @@ export class UserStore {
     if (o.ids.length) where.push(`b.id = ANY(${p(o.ids)}::bigint[])`);
     if (o.userIds.length || o.ips.length) where.push(`(b.target_user_id = ANY(${p(o.userIds)}::bigint[]) OR b.target_ip = ANY(${p(o.ips)}::text[]))`);
     if (o.continueId > 0) where.push(`b.id ${o.descending ? '<=' : '>='} ${p(o.continueId)}`);
+    // ApiQueryBlocks: start..end in the listing's direction.
+    const [newest, oldest] = o.descending ? [o.start, o.end] : [o.end, o.start];
+    if (newest) where.push(`b.created <= ${p(newest)}`);
+    if (oldest) where.push(`b.created >= ${p(oldest)}`);
+    const range = `(b.target_ip IS NOT NULL AND b.target_ip LIKE '%/%')`;
+    const conditions: Record<string, string> = {
+      account: 'b.target_user_id IS NOT NULL',
+      '!account': 'b.target_user_id IS NULL',
+      ip: `(b.target_ip IS NOT NULL AND b.target_ip NOT LIKE '%/%')`,
+      '!ip': `(b.target_user_id IS NOT NULL OR ${range})`,
+      range,
+      '!range': `NOT ${range}`,
+      temp: 'b.expiry IS NOT NULL',
+      '!temp': 'b.expiry IS NULL',
+    };
+    for (const flag of o.show ?? []) if (conditions[flag]) where.push(conditions[flag]);
     const r = await this.db.query<BlockRow>(
       `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
         WHERE ${where.join(' AND ')} ORDER BY b.id ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,

@@ -383,6 +383,11 @@ export interface ListBlocksRequest {
   descending: boolean;
   limit: number;
   continueId: number;
+  /** bkstart/bkend: block timestamps (ISO 8601, inclusive); with `descending` start is the newer bound. */
+  start: string;
+  end: string;
+  /** bkshow: account, ip, range, temp and their negations ("!account"…), all applying. */
+  show: string[];
 }
 
 export interface BlockEntry {
@@ -4751,7 +4756,7 @@ export const UnblockResponse: MessageFns<UnblockResponse> = {
 };
 
 function createBaseListBlocksRequest(): ListBlocksRequest {
-  return { ids: [], users: [], ip: "", descending: false, limit: 0, continueId: 0 };
+  return { ids: [], users: [], ip: "", descending: false, limit: 0, continueId: 0, start: "", end: "", show: [] };
 }
 
 export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
@@ -4777,6 +4782,15 @@ export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
     }
     if (message.continueId !== 0) {
       writer.uint32(48).int64(message.continueId);
+    }
+    if (message.start !== "") {
+      writer.uint32(58).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(66).string(message.end);
+    }
+    for (const v of message.show) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -4852,6 +4866,30 @@ export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
             message.continueId = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.end = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.show.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4876,6 +4914,9 @@ export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
         : isSet(object.continue_id)
         ? globalThis.Number(object.continue_id)
         : 0,
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      show: globalThis.Array.isArray(object?.show) ? object.show.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -4899,6 +4940,15 @@ export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
     if (message.continueId !== 0) {
       obj.continueId = Math.round(message.continueId);
     }
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.show?.length) {
+      obj.show = message.show;
+    }
     return obj;
   },
 
@@ -4913,6 +4963,9 @@ export const ListBlocksRequest: MessageFns<ListBlocksRequest> = {
     message.descending = object.descending ?? false;
     message.limit = object.limit ?? 0;
     message.continueId = object.continueId ?? 0;
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.show = object.show?.map((e) => e) || [];
     return message;
   },
 };
