@@ -83,3 +83,17 @@ test('list=watchlist: wlowner with wltoken reads the owner\'s list; a wrong toke
   await assert.rejects(run({ owner: 'Nobody', token: 'x' }, ADMIN), refused('bad_wlowner', 'There is no user by the name "Nobody". Check your spelling.'));
   await assert.rejects(run({}, ANON), refused('notloggedin', 'Please log in to view or edit items on your watchlist.'));
 });
+
+test('list=watchlist: type=external and the patrol filters (for patrollers only, autopatrolled excludes !patrolled)', async () => {
+  const run = async (params: Params, user: User) => {
+    const s = setup(watchlistModule, { prop: ['title'], limit: 10, dir: 'older', allrev: false, ...params }, user);
+    const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation: new QueryContinuation(undefined, ['watchlist'], []), resolveRedirects: false };
+    await watchlistModule.execute(s.ctx, q);
+    return s.requests[0]!;
+  };
+  const patroller = { ...ADMIN, rights: [...ADMIN.rights, 'patrol'] };
+  assert.deepEqual((await run({ show: ['!patrolled'], type: ['external'] }, patroller)).show, ['!patrolled']);
+  assert.deepEqual((await run({ show: ['autopatrolled'] }, ADMIN)).show, ['autopatrolled'], 'autopatrolled needs no right');
+  await assert.rejects(run({ show: ['patrolled'] }, ADMIN), (e: unknown) => e instanceof ApiUsageError && e.code === 'permissiondenied' && e.info === 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
+  await assert.rejects(run({ show: ['autopatrolled', '!patrolled'] }, patroller), (e: unknown) => e instanceof ApiUsageError && e.code === 'show');
+});

@@ -8,7 +8,7 @@ import { messageOf } from '../errors.js';
 import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, type FeedFormat, type FeedItem } from '../feed.js';
 import { ApiUsageError, type ActionContext } from '../types.js';
 import { defineModule } from '../define.js';
-import { checkShow, OWNER_TOKEN_PARAMS, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
+import { checkShow, requirePatrolFlagRight, OWNER_TOKEN_PARAMS, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
 
 /** Parser::guessSectionNameFromWikiText for an edit summary's section, as a URL fragment ($wgFragmentMode html5). */
 export function sectionAnchor(comment: string): string {
@@ -68,7 +68,9 @@ export const feedwatchlistModule = defineModule({
     let title = `${config.sitename} - ${watchlist} [${config.lang}]`;
     try {
       const userId = await watchlistUserId(base, p.wlowner, p.wltoken);
-      checkShow(p.wlshow ?? []);
+      const show = p.wlshow ?? [];
+      checkShow(show);
+      if (show.includes('patrolled') || show.includes('!patrolled')) requirePatrolFlagRight(base, 'permissiondenied');
       const resp = await ctx.deps.clients.content.listWatchlist({
         userId,
         end: mwToIso(new Date(Date.now() - p.hours * 3600_000)),
@@ -76,7 +78,7 @@ export const feedwatchlistModule = defineModule({
         limit: FEED_LIMIT,
         types: p.wltype ?? [],
         excludeUser: p.wlexcludeuser ?? '',
-        show: p.wlshow ?? [],
+        show,
         allRevisions: p.allrev,
       });
       items = resp.changes.map((c) => watchlistFeedItem(config.server, c, p.linktosections));

@@ -55,14 +55,20 @@ export async function watchlistUserId(ctx: ActionContext, owner: string | undefi
 
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
 export const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
-export const WL_TYPES = ['categorize', 'edit', 'log', 'new'] as const;
-export const WL_SHOW = ['!anon', '!bot', '!minor', '!unread', 'anon', 'bot', 'minor', 'unread'] as const;
+/** RC_EXTERNAL changes never exist in Quire: `external` is accepted and matches nothing. */
+export const WL_TYPES = ['categorize', 'edit', 'external', 'log', 'new'] as const;
+export const WL_SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!unread', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'unread'] as const;
 
 /** ApiQueryWatchlist: a flag and its negation together make no sense. */
 export function checkShow(show: readonly string[]): void {
-  for (const f of show) {
-    if (!f.startsWith('!') && show.includes(`!${f}`)) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
-  }
+  // Autopatrolled changes are patrolled ones, so "autopatrolled" excludes "!patrolled" too.
+  const conflicting = show.some((f) => !f.startsWith('!') && show.includes(`!${f}`)) || (show.includes('autopatrolled') && show.includes('!patrolled'));
+  if (conflicting) throw new ApiUsageError('show', 'Incorrect parameter - mutually exclusive values may not be supplied.');
+}
+
+/** User::useRCPatrol / useNPPatrol: the patrolled flag is for patrollers only. */
+export function requirePatrolFlagRight(ctx: ActionContext, code: string): void {
+  if (!ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) throw usageError(code, 'apierror-permissiondenied-patrolflag');
 }
 
 export const watchlistModule = defineModule({
@@ -97,6 +103,7 @@ export const watchlistModule = defineModule({
     if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
     const show = p.show ?? [];
     checkShow(show);
+    if (show.includes('patrolled') || show.includes('!patrolled')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'permissiondenied');
     const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
     const resp = await ctx.deps.clients.content.listWatchlist({
       userId,

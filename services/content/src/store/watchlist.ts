@@ -108,7 +108,15 @@ export async function watchlistChanges(db: Db, req: ListWatchlistRequest, limit:
   if (req.excludeUser) where.push(`a.actor_name <> ${arg(req.excludeUser)}`);
   for (const flag of req.show) {
     const not = flag.startsWith('!');
-    const cond = { minor: 'rc.rc_minor', bot: 'rc.rc_bot', anon: 'a.actor_user IS NULL', unread: `(w.wl_notificationtimestamp IS NOT NULL AND rc.rc_timestamp >= w.wl_notificationtimestamp)` }[
+    const cond = {
+      minor: 'rc.rc_minor',
+      bot: 'rc.rc_bot',
+      anon: 'a.actor_user IS NULL',
+      unread: `(w.wl_notificationtimestamp IS NOT NULL AND rc.rc_timestamp >= w.wl_notificationtimestamp)`,
+      // WatchedItemQueryService: patrolled is any rc_patrolled but 0, autopatrolled is 2.
+      patrolled: 'rc.rc_patrolled <> 0',
+      autopatrolled: 'rc.rc_patrolled = 2',
+    }[
       not ? flag.slice(1) : flag
     ];
     if (cond) where.push(not ? `NOT ${cond}` : cond);
