@@ -185,7 +185,7 @@ export class ErrorFormatter {
         break;
       case 'raw':
         item.key = msg.key ?? `apierror-${msg.code}`;
-        item.params = setIndexedTagName([...(msg.params ?? [])], 'param');
+        item.params = setIndexedTagName([...(msg.rawParams ?? msg.params ?? [])], 'param');
         break;
       default:
         break;

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiUsageError, type ApiMessage, type ParamDecl } from './types.js';
+import { MessageUsageError } from './errors.js';
 import { validateParam, type ValidationEnv } from './params.js';
 
 function env(warnings: ApiMessage[] = []): ValidationEnv {
@@ -53,4 +54,35 @@ test('multi values: duplicates dropped unless allowDuplicates (PARAM_ALLOW_DUPLI
   const decl: ParamDecl = { type: 'string', multi: true, help: 'Values.' };
   assert.deepEqual(validateParam('v', decl, '1 day|2 days|1 day', env()), ['1 day', '2 days']);
   assert.deepEqual(validateParam('v', { ...decl, allowDuplicates: true }, '1 day|2 days|1 day', env()), ['1 day', '2 days', '1 day']);
+});
+
+test('errorformat=raw parameters are typed as MediaWiki prints ParamValidator messages', () => {
+  const rawOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof MessageUsageError) return { key: e.apiMessage.key, rawParams: e.apiMessage.rawParams };
+      throw e;
+    }
+    return undefined;
+  };
+  assert.deepEqual(rawOf(() => validateParam('aplimit', { type: 'limit', max: 500, help: 'L.' }, 'abc', env())), {
+    key: 'paramvalidator-badinteger',
+    rawParams: [{ plaintext: 'aplimit' }, { plaintext: 'abc' }],
+  });
+  assert.deepEqual(rawOf(() => validateParam('apdir', { type: ['ascending', 'descending'], help: 'D.' }, 'up', env())), {
+    key: 'paramvalidator-badvalue-enumnotmulti',
+    rawParams: [{ plaintext: 'apdir' }, { plaintext: 'up' }, { list: [{ plaintext: 'ascending' }, { plaintext: 'descending' }], type: 'text' }, { num: 2 }],
+  });
+  assert.deepEqual(rawOf(() => validateParam('undo', { type: 'integer', min: 0, enforceRange: true, help: 'U.' }, '-1', env())), {
+    key: 'paramvalidator-outofrange-min',
+    rawParams: [{ plaintext: 'undo' }, { plaintext: '-1' }, { num: 0 }, { num: '' }],
+  });
+  assert.deepEqual(rawOf(() => validateParam('titles', { type: 'string', multi: true, help: 'T.' }, Array.from({ length: 60 }, (_, i) => i).join('|'), env())), {
+    key: 'paramvalidator-toomanyvalues',
+    rawParams: [{ plaintext: 'titles' }, { num: 50 }],
+  });
+  const warnings: ApiMessage[] = [];
+  validateParam('rvprop', { type: ['ids', 'user'], multi: true, help: 'P.' }, 'ids|bogus', env(warnings));
+  assert.deepEqual(warnings[0]?.rawParams, [{ plaintext: 'rvprop' }, { plaintext: 'ids|bogus' }, { list: [{ plaintext: 'bogus' }], type: 'comma' }, { num: 1 }]);
 });

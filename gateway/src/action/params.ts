@@ -9,7 +9,9 @@ import {
   enumValue,
   expiryValue,
   integerValue,
+  numParam,
   ParamFailure,
+  plaintextParam,
   timestampValue,
   userValue,
 } from '../validation/typedefs.js';
@@ -52,8 +54,8 @@ export function multiLimits(decl: ParamDecl): { low: number; high: number } {
   return { low, high: Math.max(low, decl.multiLimit2 ?? MULTI_LIMIT2) };
 }
 
-function fail(code: string, key: string, params: (string | number)[], data?: Record<string, unknown>): never {
-  throw new MessageUsageError(message(code, key, params, data));
+function fail(code: string, key: string, params: (string | number)[], data?: Record<string, unknown>, rawParams?: unknown[]): never {
+  throw new MessageUsageError({ ...message(code, key, params, data), ...(rawParams ? { rawParams } : {}) });
 }
 
 /** ParamValidator::explodeMultiValue: `a|b` or, when the value starts with U+001F, `\x1fa\x1fb`. */
@@ -101,12 +103,12 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
     isDefault = true;
   }
   if (value === undefined) {
-    if (decl.required) fail('missingparam', 'paramvalidator-missingparam', [name]);
+    if (decl.required) fail('missingparam', 'paramvalidator-missingparam', [name], undefined, [plaintextParam(name)]);
     return undefined;
   }
 
   if (!decl.multi) {
-    if (value.startsWith('\x1f')) fail('badvalue', 'paramvalidator-notmulti', [name]);
+    if (value.startsWith('\x1f')) fail('badvalue', 'paramvalidator-notmulti', [name], undefined, [plaintextParam(name), plaintextParam(value.replace(/\x1f/g, '\ufffd'))]);
     return validateOne(name, decl, value, env, false, isDefault);
   }
 
@@ -118,7 +120,7 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
   }
   const limit = list.length > low && env.highLimits ? high : low;
   if (list.length > limit) {
-    fail('toomanyvalues', 'apierror-toomanyvalues', [name, limit], { limit, lowlimit: low, highlimit: high });
+    fail('toomanyvalues', 'paramvalidator-toomanyvalues', [name, limit], { limit, lowlimit: low, highlimit: high }, [plaintextParam(name), numParam(limit)]);
   }
   const valid: (string | number)[] = [];
   const invalid: string[] = [];
@@ -131,7 +133,8 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
     if (typeof x === 'string' || typeof x === 'number') valid.push(x);
   }
   if (invalid.length > 0) {
-    env.warn(message('unrecognizedvalues', 'paramvalidator-unrecognizedvalues', [name, invalid.join(', '), invalid.length], { values: invalid }));
+    const rawParams = [plaintextParam(name), plaintextParam(value), { list: invalid.map(plaintextParam), type: 'comma' }, numParam(invalid.length)];
+    env.warn({ ...message('unrecognizedvalues', 'paramvalidator-unrecognizedvalues', [name, invalid.join(', '), invalid.length], { values: invalid }), rawParams });
   }
   const kept = decl.allowDuplicates ? valid : [...new Set(valid)];
   return kept.every((x) => typeof x === 'number') ? (kept as number[]) : kept.map(String);
@@ -139,7 +142,7 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
 
 /** A TypeDef failure as the action API reports it (ApiParamValidator: the failure code is the error code). */
 export function messageOfFailure(f: ParamFailure): ApiMessage {
-  return message(f.code, f.key, f.params, f.data ?? undefined);
+  return { ...message(f.code, f.key, f.params, f.data ?? undefined), rawParams: f.rawParams };
 }
 
 function validateOne(name: string, decl: ParamDecl, value: string, env: ValidationEnv, inMulti: boolean, isDefault: boolean): string | number {

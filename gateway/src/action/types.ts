@@ -123,6 +123,11 @@ export interface ApiMessage {
   /** Message key and parameters (errorformat=raw); default key `apierror-<code>`, no params. */
   key?: string;
   params?: (string | number)[];
+  /**
+   * The parameters as errorformat=raw shows them when the message has typed parameters (a
+   * ParamValidator message: `{plaintext}`, `{num}`, `{list, type}`); defaults to `params`.
+   */
+  rawParams?: unknown[];
 }
 
 /** What a module's `execute` gets; `P` is its validated parameters (typed by defineModule). */

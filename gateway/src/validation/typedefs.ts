@@ -21,6 +21,8 @@ export class ParamFailure extends Error {
     readonly params: (string | number)[],
     /** MediaWiki's failure data (e.g. outofrange's min/curmax/max/highmax), or null. */
     readonly data: Record<string, unknown> | null = null,
+    /** The parameters with MessageValue's types, as the action API's errorformat=raw prints them. */
+    readonly rawParams: unknown[] = typedParams(params),
   ) {
     super(key);
     this.name = 'ParamFailure';
@@ -28,6 +30,15 @@ export class ParamFailure extends Error {
 }
 
 export type Warn = (failure: ParamFailure) => void;
+
+/** MessageValue's plaintextParams/numParams: TypeDef::failure gives the name and value as plain text. */
+export const plaintextParam = (v: string | number) => ({ plaintext: String(v) });
+export const numParam = (v: number | '') => ({ num: v });
+
+/** The usual typing of a failure's parameters: name and value plain text, the rest numbers. */
+function typedParams(params: readonly (string | number)[]): unknown[] {
+  return params.map((v, i) => (i < 2 ? plaintextParam(v) : typeof v === 'number' || v === '' ? numParam(v) : v));
+}
 
 /** The kinds of user parameter values (UserDef::PARAM_ALLOWED_USER_TYPES; "#id" is not supported). */
 export type UserType = 'name' | 'ip' | 'cidr' | 'interwiki';
@@ -87,7 +98,11 @@ export function booleanValue(name: string, value: string): boolean {
 
 /** EnumDef: one of the allowed values. */
 export function enumValue<V extends string>(name: string, value: string, allowed: readonly V[]): V {
-  if (!(allowed as readonly string[]).includes(value)) throw new ParamFailure('badvalue', 'paramvalidator-badvalue-enumnotmulti', [name, value]);
+  if (!(allowed as readonly string[]).includes(value)) {
+    // EnumDef adds the allowed values and their count (which the English text does not show).
+    const raw = [plaintextParam(name), plaintextParam(value), { list: allowed.map(plaintextParam), type: 'text' }, numParam(allowed.length)];
+    throw new ParamFailure('badvalue', 'paramvalidator-badvalue-enumnotmulti', [name, value], null, raw);
+  }
   return value as V;
 }
 
@@ -231,7 +246,7 @@ export function expiryValue(name: string, value: string, max: string | undefined
   if (isPastExpiry(expiry)) throw new ParamFailure('badexpiry-past', 'paramvalidator-badexpiry-past', [name, value]);
   if (max !== undefined && expiryExceedsMax(expiry, max)) {
     const key = 'paramvalidator-badexpiry-duration-max';
-    warn(new ParamFailure(key, key, [name, value, max]));
+    warn(new ParamFailure(key, key, [name, value, max], null, [plaintextParam(name), plaintextParam(value), max]));
     return normalizeExpiry(max);
   }
   return expiry;
