@@ -119,6 +119,10 @@ import {
   type UploadResponse,
   WatchRequest,
   type WatchResponse,
+  UploadChunkRequest,
+  ListStashedFilesRequest,
+  type ListStashedFilesResponse,
+  type GetStashedFilesResponse,
 } from '@quire/proto/wiki/content/v1/files';
 import {
   AuthServiceClient,
@@ -299,6 +303,18 @@ export class ContentClient {
   getMediaLinks(title: string, limit: number, o?: CallOpts): Promise<GetMediaLinksResponse> {
     const c = this.sibling('files');
     return unary(c, c.getMediaLinks, { title, limit }, o);
+  }
+  uploadChunk(req: Partial<UploadChunkRequest>, o?: CallOpts): Promise<UploadResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.uploadChunk, UploadChunkRequest.fromPartial(req), o);
+  }
+  listStashedFiles(req: Partial<ListStashedFilesRequest>, o?: CallOpts): Promise<ListStashedFilesResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.listStashedFiles, ListStashedFilesRequest.fromPartial(req), o);
+  }
+  getStashedFiles(userId: number, filekeys: string[], o?: CallOpts): Promise<GetStashedFilesResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.getStashedFiles, { userId, filekeys }, o);
   }
   // Watchlists and talk-page notifications (WatchlistService).
   watch(req: Partial<WatchRequest>, o?: CallOpts): Promise<WatchResponse> {

@@ -27,6 +27,8 @@ import {
 } from '../store/files.js';
 import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
 import { checkProtection } from './protection.js';
+import { phpTempName, stashedBytes, stashedFileOf, stashFile, type StashInput } from './upload-stash.js';
+import { deleteStashRow } from '../store/upload-stash.js';
 import { saveRevision } from '../store/save.js';
 import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
 
@@ -35,7 +37,7 @@ function verificationError(details: (string | number)[], text: string): ServiceE
   return invalidArgument('verification-error', text, { api: { details } });
 }
 
-interface CheckedName {
+export interface CheckedName {
   dbkey: string;
   ext: string;
   /** The name differs from the one asked for (UploadBase's badfilename warning). */
@@ -77,7 +79,7 @@ function checkName(codec: TitleCodec, requested: string, detectedMime: string | 
 }
 
 /** ApiUpload::checkPermissions. */
-function checkUploadRight(codec: TitleCodec, actor: EditActor): void {
+export function checkUploadRight(codec: TitleCodec, actor: EditActor): void {
   if (actor.rights.includes('upload')) return;
   if (actor.id === 0) throw permissionDenied('mustbeloggedin', 'You must be logged in to upload this file.');
   const project = codec.namespaces.get(NS_PROJECT)?.name ?? 'Project';
@@ -103,18 +105,22 @@ async function uploadWarnings(q: Queryable, schema: string, name: CheckedName, s
   return w;
 }
 
-/** ApiUpload + UploadBase + LocalFile::upload: one upload, checked, then recorded in one transaction. */
-export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<UploadResponse> {
-  const actor = req.actor;
-  if (!actor) throw invalidArgument('missingparam', 'The upload has no actor.');
-  checkUploadRight(repo.deps.codec, actor);
-  const data = req.data;
-  // UploadBase::verifyUpload: size first, then the name, then the content.
+/** A file's bytes checked as UploadBase::verifyUpload does: its name, type and keys. */
+export interface VerifiedFile {
+  name: CheckedName;
+  sniffed: NonNullable<ReturnType<typeof sniffFile>>;
+  storageKey: string;
+  /** Base-36, as image.img_sha1. */
+  sha1: string;
+}
+
+/** UploadBase::verifyUpload: size first, then the name, then the content. */
+export function verifyFile(repo: FileRepo, filename: string, data: Buffer, requestedMaxBytes: number): VerifiedFile {
   if (data.length === 0) throw invalidArgument('empty-file', 'The file you submitted was empty.');
-  const maxBytes = req.maxBytes > 0 ? Math.min(req.maxBytes, repo.deps.maxBytes) : repo.deps.maxBytes;
+  const maxBytes = requestedMaxBytes > 0 ? Math.min(requestedMaxBytes, repo.deps.maxBytes) : repo.deps.maxBytes;
   if (data.length > maxBytes) throw invalidArgument('file-too-large', 'The file you submitted was too large.');
   const sniffed = sniffFile(data);
-  const name = checkName(repo.deps.codec, req.filename, sniffed?.mime);
+  const name = checkName(repo.deps.codec, filename, sniffed?.mime);
   const expected = FILE_EXTENSIONS[name.ext]!;
   if (!sniffed || sniffed.mime !== expected) {
     const detected = sniffed?.mime ?? (detectsHtml(data, '') ? 'text/html' : 'application/octet-stream');
@@ -124,9 +130,63 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
     throw verificationError(['uploadscripted'], 'This file contains HTML or script code that may be erroneously interpreted by a web browser.');
   }
   const storageKey = storageKeyOf(data);
-  const sha1 = sha1Base36FromHex(storageKey);
+  return { name, sniffed, storageKey, sha1: sha1Base36FromHex(storageKey) };
+}
+
+/** What the stash keeps of a verified file. */
+export function stashInputOf(f: VerifiedFile): StashInput {
+  return {
+    ext: f.name.ext,
+    storageKey: f.storageKey,
+    sha1: f.sha1,
+    mime: f.sniffed.mime,
+    mediaType: f.sniffed.mediaType,
+    width: f.sniffed.width,
+    height: f.sniffed.height,
+    bits: f.sniffed.bits,
+    metadata: f.sniffed.metadata,
+  };
+}
+
+/** UploadBase::validateName alone, for chunks (the content is checked once assembled). */
+export function validateName(repo: FileRepo, filename: string): CheckedName {
+  return checkName(repo.deps.codec, filename, undefined);
+}
+
+export const hasAnyWarning = (w: UploadWarnings) =>
+  w.exists !== '' || w.badfilename !== '' || w.wasDeleted !== '' || w.duplicate.length > 0 || w.duplicateVersionTimestamps.length > 0;
+
+/** UploadBase::checkWarnings for a verified file, against the current version of its name. */
+export async function warningsFor(q: Queryable, repo: FileRepo, f: VerifiedFile): Promise<UploadWarnings> {
+  const existing = (await repo.current(q, [f.name.dbkey])).get(f.name.dbkey);
+  return uploadWarnings(q, repo.deps.db.schema, f.name, f.sha1, existing);
+}
+
+/**
+ * ApiUpload + UploadBase + LocalFile::upload: one upload (posted bytes, or a stashed file by
+ * filekey), checked, then recorded in one transaction — or stashed (stash=1, and when warnings
+ * stop it, so that the client can publish it by filekey without sending it again).
+ */
+export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<UploadResponse> {
+  const actor = req.actor;
+  if (!actor) throw invalidArgument('missingparam', 'The upload has no actor.');
+  checkUploadRight(repo.deps.codec, actor);
+  const stashed = req.filekey !== '' ? await stashedBytes(repo, actor.id, req.filekey) : undefined;
+  const data = stashed?.data ?? req.data;
+  const file = verifyFile(repo, req.filename, data, req.maxBytes);
+  const { name, sniffed, storageKey, sha1 } = file;
   const { db, codec } = repo.deps;
   const s = db.schema;
+
+  if (req.stash) {
+    // Stashing skips the title permission checks (UploadBase::verifyTitlePermissions): a name
+    // can still be changed when the file is published.
+    const warnings = await warningsFor(db, repo, file);
+    const hasWarnings = hasAnyWarning(warnings);
+    const kept = stashed?.row ? stashedFileOf(stashed.row) : await stashFile(repo, actor.id, data, stashInputOf(file), phpTempName(), 'file');
+    if (hasWarnings && !req.ignoreWarnings) return { ...emptyResponse('Warning', name.dbkey, warnings, true), filekey: kept.filekey };
+    return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), filekey: kept.filekey, stashed: kept };
+  }
 
   return db.tx(async (q) => {
     // Uploads of one name queue up: the warnings and the archive step see the latest version.
@@ -140,11 +200,8 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
       );
     }
     const warnings = await uploadWarnings(q, s, name, sha1, existing);
-    const hasWarnings =
-      warnings.exists !== '' || warnings.badfilename !== '' || warnings.wasDeleted !== '' || warnings.duplicate.length > 0 || warnings.duplicateVersionTimestamps.length > 0;
-    if (hasWarnings && !req.ignoreWarnings) {
-      return { result: 'Warning', filename: name.dbkey, warnings, hasWarnings, file: undefined, watched: false };
-    }
+    const hasWarnings = hasAnyWarning(warnings);
+    if (hasWarnings && !req.ignoreWarnings) return { ...emptyResponse('Warning', name.dbkey, warnings, true), filekey: KEEP_IN_STASH };
     if (warnings.nochangeTimestamp !== '') {
       throw invalidArgument('fileexists-no-change', `The upload is an exact duplicate of the current version of [[:File:${name.dbkey}]].`);
     }
@@ -230,6 +287,21 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
       user_id: actor.id,
       page_id: saved.pageId,
     });
-    return { result: 'Success', filename: name.dbkey, warnings, hasWarnings, file, watched: watch.watched };
+    // A published stashed file leaves the stash (UploadFromStash::postProcessUpload).
+    if (stashed?.row) await deleteStashRow(q, s, stashed.row.us_id);
+    return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), file, watched: watch.watched };
+  }).then(async (res) => {
+    // ApiUpload::getWarningsResult: the file is stashed so that the client can publish it by
+    // filekey once the warnings are dealt with (a stashed file keeps its key).
+    if (res.filekey !== KEEP_IN_STASH) return res;
+    const kept = stashed?.row ? stashedFileOf(stashed.row) : await stashFile(repo, actor.id, data, stashInputOf(file), phpTempName(), 'file');
+    return { ...res, filekey: kept.filekey };
   });
+}
+
+/** Marks a Warning answer whose file is to be stashed once the transaction is over. */
+const KEEP_IN_STASH = '\u0000stash';
+
+function emptyResponse(result: string, filename: string, warnings: UploadWarnings, hasWarnings: boolean): UploadResponse {
+  return { result, filename, warnings, hasWarnings, file: undefined, watched: false, filekey: '', offset: 0, stashed: undefined };
 }

@@ -10,10 +10,18 @@ import type {
   ReadFileRequest,
   ReadFileResponse,
   UploadRequest,
+  UploadChunkRequest,
+  ListStashedFilesRequest,
+  ListStashedFilesResponse,
+  GetStashedFilesRequest,
+  GetStashedFilesResponse,
 } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
 import { uploadFile } from '../domain/upload.js';
+import { uploadChunk } from '../domain/upload-chunks.js';
+import { findStashed, stashedFileOf } from '../domain/upload-stash.js';
+import { listStashRows } from '../store/upload-stash.js';
 import type { FileRepo } from '../store/files.js';
 import { findPage } from '../store/pages.js';
 import { isoTimestamp } from './records.js';
@@ -38,6 +46,20 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
     upload: async (req: UploadRequest) => {
       await enforceRateLimit(limiter, 'upload', req.actor);
       return uploadFile(repo, req);
+    },
+
+    uploadChunk: (req: UploadChunkRequest) => uploadChunk(repo, req),
+
+    async listStashedFiles(req: ListStashedFilesRequest): Promise<ListStashedFilesResponse> {
+      const limit = Math.max(1, req.limit || 10);
+      const rows = await listStashRows(ctx.db, ctx.db.schema, req.userId, req.continueId, limit, new Date());
+      return { files: rows.slice(0, limit).map(stashedFileOf), continueId: rows.length > limit ? Number(rows[limit]!.us_id) : 0 };
+    },
+
+    async getStashedFiles(req: GetStashedFilesRequest): Promise<GetStashedFilesResponse> {
+      const files = [];
+      for (const key of req.filekeys) files.push(stashedFileOf(await findStashed(repo, req.userId, key)));
+      return { files };
     },
 
     async getFileInfo(req: GetFileInfoRequest): Promise<GetFileInfoResponse> {

@@ -70,6 +70,10 @@ export interface UploadRequest {
   watchlist: string;
   /** the caller's watchuploads option (for "preferences") */
   watchByPreference: boolean;
+  /** publish (or stash again) a stashed file instead of data */
+  filekey: string;
+  /** keep the file in the caller's stash instead of publishing it */
+  stash: boolean;
 }
 
 export interface UploadWarnings {
@@ -96,6 +100,67 @@ export interface UploadResponse {
   /** the new version (Success) */
   file?: FileVersion | undefined;
   watched: boolean;
+  /** stash key: stash=1, a Warning (the file is stashed), chunks */
+  filekey: string;
+  /** "Continue": bytes received so far */
+  offset: number;
+  /** the stashed file (stash Success, last chunk) */
+  stashed?: StashedFile | undefined;
+}
+
+/** A file in a user's upload stash (MediaWiki's uploadstash row). */
+export interface StashedFile {
+  filekey: string;
+  /** "finished", or "chunks" while a chunked upload is under way */
+  status: string;
+  /** ISO 8601 */
+  timestamp: string;
+  size: number;
+  width: number;
+  height: number;
+  bits: number;
+  mime: string;
+  mediaType: string;
+  /** hex */
+  sha1: string;
+  metadataJson: string;
+  /** "<TS_MW>!<temporary name>.<ext>", the canonicaltitle's text */
+  tempName: string;
+}
+
+export interface UploadChunkRequest {
+  actor?: EditActor | undefined;
+  filename: string;
+  chunk: Buffer;
+  offset: number;
+  filesize: number;
+  /** "" for the first chunk (offset 0) */
+  filekey: string;
+  maxBytes: number;
+  ignoreWarnings: boolean;
+}
+
+export interface ListStashedFilesRequest {
+  userId: number;
+  limit: number;
+  /** 0: from the start */
+  continueId: number;
+}
+
+export interface ListStashedFilesResponse {
+  files: StashedFile[];
+  /** 0 when done */
+  continueId: number;
+}
+
+export interface GetStashedFilesRequest {
+  userId: number;
+  filekeys: string[];
+}
+
+export interface GetStashedFilesResponse {
+  /** in request order; a missing key is an error */
+  files: StashedFile[];
 }
 
 export interface GetFileInfoRequest {
@@ -739,6 +804,8 @@ function createBaseUploadRequest(): UploadRequest {
     tags: [],
     watchlist: "",
     watchByPreference: false,
+    filekey: "",
+    stash: false,
   };
 }
 
@@ -773,6 +840,12 @@ export const UploadRequest: MessageFns<UploadRequest> = {
     }
     if (message.watchByPreference !== false) {
       writer.uint32(80).bool(message.watchByPreference);
+    }
+    if (message.filekey !== "") {
+      writer.uint32(90).string(message.filekey);
+    }
+    if (message.stash !== false) {
+      writer.uint32(96).bool(message.stash);
     }
     return writer;
   },
@@ -870,6 +943,22 @@ export const UploadRequest: MessageFns<UploadRequest> = {
             message.watchByPreference = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.filekey = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.stash = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -906,6 +995,8 @@ export const UploadRequest: MessageFns<UploadRequest> = {
         : isSet(object.watch_by_preference)
         ? globalThis.Boolean(object.watch_by_preference)
         : false,
+      filekey: isSet(object.filekey) ? globalThis.String(object.filekey) : "",
+      stash: isSet(object.stash) ? globalThis.Boolean(object.stash) : false,
     };
   },
 
@@ -941,6 +1032,12 @@ export const UploadRequest: MessageFns<UploadRequest> = {
     if (message.watchByPreference !== false) {
       obj.watchByPreference = message.watchByPreference;
     }
+    if (message.filekey !== "") {
+      obj.filekey = message.filekey;
+    }
+    if (message.stash !== false) {
+      obj.stash = message.stash;
+    }
     return obj;
   },
 
@@ -961,6 +1058,8 @@ export const UploadRequest: MessageFns<UploadRequest> = {
     message.tags = object.tags?.map((e) => e) || [];
     message.watchlist = object.watchlist ?? "";
     message.watchByPreference = object.watchByPreference ?? false;
+    message.filekey = object.filekey ?? "";
+    message.stash = object.stash ?? false;
     return message;
   },
 };
@@ -1136,7 +1235,17 @@ export const UploadWarnings: MessageFns<UploadWarnings> = {
 };
 
 function createBaseUploadResponse(): UploadResponse {
-  return { result: "", filename: "", warnings: undefined, hasWarnings: false, file: undefined, watched: false };
+  return {
+    result: "",
+    filename: "",
+    warnings: undefined,
+    hasWarnings: false,
+    file: undefined,
+    watched: false,
+    filekey: "",
+    offset: 0,
+    stashed: undefined,
+  };
 }
 
 export const UploadResponse: MessageFns<UploadResponse> = {
@@ -1158,6 +1267,15 @@ export const UploadResponse: MessageFns<UploadResponse> = {
     }
     if (message.watched !== false) {
       writer.uint32(48).bool(message.watched);
+    }
+    if (message.filekey !== "") {
+      writer.uint32(58).string(message.filekey);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(64).int64(message.offset);
+    }
+    if (message.stashed !== undefined) {
+      StashedFile.encode(message.stashed, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1223,6 +1341,30 @@ export const UploadResponse: MessageFns<UploadResponse> = {
             message.watched = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.filekey = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.offset = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.stashed = StashedFile.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1247,6 +1389,9 @@ export const UploadResponse: MessageFns<UploadResponse> = {
         : false,
       file: isSet(object.file) ? FileVersion.fromJSON(object.file) : undefined,
       watched: isSet(object.watched) ? globalThis.Boolean(object.watched) : false,
+      filekey: isSet(object.filekey) ? globalThis.String(object.filekey) : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      stashed: isSet(object.stashed) ? StashedFile.fromJSON(object.stashed) : undefined,
     };
   },
 
@@ -1270,6 +1415,15 @@ export const UploadResponse: MessageFns<UploadResponse> = {
     if (message.watched !== false) {
       obj.watched = message.watched;
     }
+    if (message.filekey !== "") {
+      obj.filekey = message.filekey;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.stashed !== undefined) {
+      obj.stashed = StashedFile.toJSON(message.stashed);
+    }
     return obj;
   },
 
@@ -1288,6 +1442,837 @@ export const UploadResponse: MessageFns<UploadResponse> = {
       ? FileVersion.fromPartial(object.file)
       : undefined;
     message.watched = object.watched ?? false;
+    message.filekey = object.filekey ?? "";
+    message.offset = object.offset ?? 0;
+    message.stashed = (object.stashed !== undefined && object.stashed !== null)
+      ? StashedFile.fromPartial(object.stashed)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStashedFile(): StashedFile {
+  return {
+    filekey: "",
+    status: "",
+    timestamp: "",
+    size: 0,
+    width: 0,
+    height: 0,
+    bits: 0,
+    mime: "",
+    mediaType: "",
+    sha1: "",
+    metadataJson: "",
+    tempName: "",
+  };
+}
+
+export const StashedFile: MessageFns<StashedFile> = {
+  encode(message: StashedFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.filekey !== "") {
+      writer.uint32(10).string(message.filekey);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(26).string(message.timestamp);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int64(message.size);
+    }
+    if (message.width !== 0) {
+      writer.uint32(40).int32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(48).int32(message.height);
+    }
+    if (message.bits !== 0) {
+      writer.uint32(56).int32(message.bits);
+    }
+    if (message.mime !== "") {
+      writer.uint32(66).string(message.mime);
+    }
+    if (message.mediaType !== "") {
+      writer.uint32(74).string(message.mediaType);
+    }
+    if (message.sha1 !== "") {
+      writer.uint32(82).string(message.sha1);
+    }
+    if (message.metadataJson !== "") {
+      writer.uint32(90).string(message.metadataJson);
+    }
+    if (message.tempName !== "") {
+      writer.uint32(98).string(message.tempName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StashedFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStashedFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.filekey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.width = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.height = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.bits = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mime = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.mediaType = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.sha1 = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.metadataJson = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.tempName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StashedFile {
+    return {
+      filekey: isSet(object.filekey) ? globalThis.String(object.filekey) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+      bits: isSet(object.bits) ? globalThis.Number(object.bits) : 0,
+      mime: isSet(object.mime) ? globalThis.String(object.mime) : "",
+      mediaType: isSet(object.mediaType)
+        ? globalThis.String(object.mediaType)
+        : isSet(object.media_type)
+        ? globalThis.String(object.media_type)
+        : "",
+      sha1: isSet(object.sha1) ? globalThis.String(object.sha1) : "",
+      metadataJson: isSet(object.metadataJson)
+        ? globalThis.String(object.metadataJson)
+        : isSet(object.metadata_json)
+        ? globalThis.String(object.metadata_json)
+        : "",
+      tempName: isSet(object.tempName)
+        ? globalThis.String(object.tempName)
+        : isSet(object.temp_name)
+        ? globalThis.String(object.temp_name)
+        : "",
+    };
+  },
+
+  toJSON(message: StashedFile): unknown {
+    const obj: any = {};
+    if (message.filekey !== "") {
+      obj.filekey = message.filekey;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
+    }
+    if (message.bits !== 0) {
+      obj.bits = Math.round(message.bits);
+    }
+    if (message.mime !== "") {
+      obj.mime = message.mime;
+    }
+    if (message.mediaType !== "") {
+      obj.mediaType = message.mediaType;
+    }
+    if (message.sha1 !== "") {
+      obj.sha1 = message.sha1;
+    }
+    if (message.metadataJson !== "") {
+      obj.metadataJson = message.metadataJson;
+    }
+    if (message.tempName !== "") {
+      obj.tempName = message.tempName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StashedFile>, I>>(base?: I): StashedFile {
+    return StashedFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StashedFile>, I>>(object: I): StashedFile {
+    const message = createBaseStashedFile();
+    message.filekey = object.filekey ?? "";
+    message.status = object.status ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.size = object.size ?? 0;
+    message.width = object.width ?? 0;
+    message.height = object.height ?? 0;
+    message.bits = object.bits ?? 0;
+    message.mime = object.mime ?? "";
+    message.mediaType = object.mediaType ?? "";
+    message.sha1 = object.sha1 ?? "";
+    message.metadataJson = object.metadataJson ?? "";
+    message.tempName = object.tempName ?? "";
+    return message;
+  },
+};
+
+function createBaseUploadChunkRequest(): UploadChunkRequest {
+  return {
+    actor: undefined,
+    filename: "",
+    chunk: Buffer.alloc(0),
+    offset: 0,
+    filesize: 0,
+    filekey: "",
+    maxBytes: 0,
+    ignoreWarnings: false,
+  };
+}
+
+export const UploadChunkRequest: MessageFns<UploadChunkRequest> = {
+  encode(message: UploadChunkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.filename !== "") {
+      writer.uint32(18).string(message.filename);
+    }
+    if (message.chunk.length !== 0) {
+      writer.uint32(26).bytes(message.chunk);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(32).int64(message.offset);
+    }
+    if (message.filesize !== 0) {
+      writer.uint32(40).int64(message.filesize);
+    }
+    if (message.filekey !== "") {
+      writer.uint32(50).string(message.filekey);
+    }
+    if (message.maxBytes !== 0) {
+      writer.uint32(56).int64(message.maxBytes);
+    }
+    if (message.ignoreWarnings !== false) {
+      writer.uint32(64).bool(message.ignoreWarnings);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadChunkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadChunkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filename = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chunk = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.offset = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.filesize = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.filekey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.maxBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ignoreWarnings = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadChunkRequest {
+    return {
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0),
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      filesize: isSet(object.filesize) ? globalThis.Number(object.filesize) : 0,
+      filekey: isSet(object.filekey) ? globalThis.String(object.filekey) : "",
+      maxBytes: isSet(object.maxBytes)
+        ? globalThis.Number(object.maxBytes)
+        : isSet(object.max_bytes)
+        ? globalThis.Number(object.max_bytes)
+        : 0,
+      ignoreWarnings: isSet(object.ignoreWarnings)
+        ? globalThis.Boolean(object.ignoreWarnings)
+        : isSet(object.ignore_warnings)
+        ? globalThis.Boolean(object.ignore_warnings)
+        : false,
+    };
+  },
+
+  toJSON(message: UploadChunkRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.filename !== "") {
+      obj.filename = message.filename;
+    }
+    if (message.chunk.length !== 0) {
+      obj.chunk = base64FromBytes(message.chunk);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.filesize !== 0) {
+      obj.filesize = Math.round(message.filesize);
+    }
+    if (message.filekey !== "") {
+      obj.filekey = message.filekey;
+    }
+    if (message.maxBytes !== 0) {
+      obj.maxBytes = Math.round(message.maxBytes);
+    }
+    if (message.ignoreWarnings !== false) {
+      obj.ignoreWarnings = message.ignoreWarnings;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UploadChunkRequest>, I>>(base?: I): UploadChunkRequest {
+    return UploadChunkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UploadChunkRequest>, I>>(object: I): UploadChunkRequest {
+    const message = createBaseUploadChunkRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.filename = object.filename ?? "";
+    message.chunk = object.chunk ?? Buffer.alloc(0);
+    message.offset = object.offset ?? 0;
+    message.filesize = object.filesize ?? 0;
+    message.filekey = object.filekey ?? "";
+    message.maxBytes = object.maxBytes ?? 0;
+    message.ignoreWarnings = object.ignoreWarnings ?? false;
+    return message;
+  },
+};
+
+function createBaseListStashedFilesRequest(): ListStashedFilesRequest {
+  return { userId: 0, limit: 0, continueId: 0 };
+}
+
+export const ListStashedFilesRequest: MessageFns<ListStashedFilesRequest> = {
+  encode(message: ListStashedFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(24).int64(message.continueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStashedFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStashedFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStashedFilesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListStashedFilesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStashedFilesRequest>, I>>(base?: I): ListStashedFilesRequest {
+    return ListStashedFilesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStashedFilesRequest>, I>>(object: I): ListStashedFilesRequest {
+    const message = createBaseListStashedFilesRequest();
+    message.userId = object.userId ?? 0;
+    message.limit = object.limit ?? 0;
+    message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListStashedFilesResponse(): ListStashedFilesResponse {
+  return { files: [], continueId: 0 };
+}
+
+export const ListStashedFilesResponse: MessageFns<ListStashedFilesResponse> = {
+  encode(message: ListStashedFilesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      StashedFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(16).int64(message.continueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStashedFilesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStashedFilesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(StashedFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStashedFilesResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => StashedFile.fromJSON(e)) : [],
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListStashedFilesResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => StashedFile.toJSON(e));
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStashedFilesResponse>, I>>(base?: I): ListStashedFilesResponse {
+    return ListStashedFilesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStashedFilesResponse>, I>>(object: I): ListStashedFilesResponse {
+    const message = createBaseListStashedFilesResponse();
+    message.files = object.files?.map((e) => StashedFile.fromPartial(e)) || [];
+    message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetStashedFilesRequest(): GetStashedFilesRequest {
+  return { userId: 0, filekeys: [] };
+}
+
+export const GetStashedFilesRequest: MessageFns<GetStashedFilesRequest> = {
+  encode(message: GetStashedFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    for (const v of message.filekeys) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStashedFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStashedFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filekeys.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStashedFilesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      filekeys: globalThis.Array.isArray(object?.filekeys) ? object.filekeys.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetStashedFilesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.filekeys?.length) {
+      obj.filekeys = message.filekeys;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStashedFilesRequest>, I>>(base?: I): GetStashedFilesRequest {
+    return GetStashedFilesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStashedFilesRequest>, I>>(object: I): GetStashedFilesRequest {
+    const message = createBaseGetStashedFilesRequest();
+    message.userId = object.userId ?? 0;
+    message.filekeys = object.filekeys?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetStashedFilesResponse(): GetStashedFilesResponse {
+  return { files: [] };
+}
+
+export const GetStashedFilesResponse: MessageFns<GetStashedFilesResponse> = {
+  encode(message: GetStashedFilesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      StashedFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStashedFilesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStashedFilesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(StashedFile.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStashedFilesResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => StashedFile.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetStashedFilesResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => StashedFile.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStashedFilesResponse>, I>>(base?: I): GetStashedFilesResponse {
+    return GetStashedFilesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStashedFilesResponse>, I>>(object: I): GetStashedFilesResponse {
+    const message = createBaseGetStashedFilesResponse();
+    message.files = object.files?.map((e) => StashedFile.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5314,6 +6299,40 @@ export const FileServiceService = {
       Buffer.from(GetMediaLinksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMediaLinksResponse => GetMediaLinksResponse.decode(value),
   },
+  /** action=upload with chunk: one chunk of a chunked upload into the stash (UploadFromChunks). */
+  uploadChunk: {
+    path: "/wiki.content.v1.FileService/UploadChunk" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UploadChunkRequest): Buffer => Buffer.from(UploadChunkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UploadChunkRequest => UploadChunkRequest.decode(value),
+    responseSerialize: (value: UploadResponse): Buffer => Buffer.from(UploadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UploadResponse => UploadResponse.decode(value),
+  },
+  /** list=mystashedfiles: the caller's stashed files, by key. */
+  listStashedFiles: {
+    path: "/wiki.content.v1.FileService/ListStashedFiles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListStashedFilesRequest): Buffer =>
+      Buffer.from(ListStashedFilesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListStashedFilesRequest => ListStashedFilesRequest.decode(value),
+    responseSerialize: (value: ListStashedFilesResponse): Buffer =>
+      Buffer.from(ListStashedFilesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListStashedFilesResponse => ListStashedFilesResponse.decode(value),
+  },
+  /** prop=stashimageinfo: stashed files by key (UploadStash::getFile). */
+  getStashedFiles: {
+    path: "/wiki.content.v1.FileService/GetStashedFiles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStashedFilesRequest): Buffer =>
+      Buffer.from(GetStashedFilesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStashedFilesRequest => GetStashedFilesRequest.decode(value),
+    responseSerialize: (value: GetStashedFilesResponse): Buffer =>
+      Buffer.from(GetStashedFilesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStashedFilesResponse => GetStashedFilesResponse.decode(value),
+  },
 } as const;
 
 export interface FileServiceServer extends UntypedServiceImplementation {
@@ -5327,6 +6346,12 @@ export interface FileServiceServer extends UntypedServiceImplementation {
   readFile: handleUnaryCall<ReadFileRequest, ReadFileResponse>;
   /** REST /v1/page/{title}/links/media: the existing files a page uses. */
   getMediaLinks: handleUnaryCall<GetMediaLinksRequest, GetMediaLinksResponse>;
+  /** action=upload with chunk: one chunk of a chunked upload into the stash (UploadFromChunks). */
+  uploadChunk: handleUnaryCall<UploadChunkRequest, UploadResponse>;
+  /** list=mystashedfiles: the caller's stashed files, by key. */
+  listStashedFiles: handleUnaryCall<ListStashedFilesRequest, ListStashedFilesResponse>;
+  /** prop=stashimageinfo: stashed files by key (UploadStash::getFile). */
+  getStashedFiles: handleUnaryCall<GetStashedFilesRequest, GetStashedFilesResponse>;
 }
 
 export interface FileServiceClient extends Client {
@@ -5409,6 +6434,54 @@ export interface FileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMediaLinksResponse) => void,
+  ): ClientUnaryCall;
+  /** action=upload with chunk: one chunk of a chunked upload into the stash (UploadFromChunks). */
+  uploadChunk(
+    request: UploadChunkRequest,
+    callback: (error: ServiceError | null, response: UploadResponse) => void,
+  ): ClientUnaryCall;
+  uploadChunk(
+    request: UploadChunkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UploadResponse) => void,
+  ): ClientUnaryCall;
+  uploadChunk(
+    request: UploadChunkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadResponse) => void,
+  ): ClientUnaryCall;
+  /** list=mystashedfiles: the caller's stashed files, by key. */
+  listStashedFiles(
+    request: ListStashedFilesRequest,
+    callback: (error: ServiceError | null, response: ListStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  listStashedFiles(
+    request: ListStashedFilesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  listStashedFiles(
+    request: ListStashedFilesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  /** prop=stashimageinfo: stashed files by key (UploadStash::getFile). */
+  getStashedFiles(
+    request: GetStashedFilesRequest,
+    callback: (error: ServiceError | null, response: GetStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  getStashedFiles(
+    request: GetStashedFilesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  getStashedFiles(
+    request: GetStashedFilesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStashedFilesResponse) => void,
   ): ClientUnaryCall;
 }
 
