@@ -56,7 +56,7 @@ async function listRevisions(ctx: ContextOf<typeof params>, limit: number, withC
 const params = defineParams({
   ...REVISION_BASE_PARAMS,
   user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
-  namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
+  namespace: { type: 'namespace', multi: true, allowAll: true, help: 'Only list pages in this namespace.' },
   ...DIRECTION_PARAMS,
   excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user." },
   continue: { type: 'string', help: 'When more results are available, use this to continue.' },

@@ -208,7 +208,7 @@ export async function groupByTitle(ctx: ActionContext, rows: { title: string; ns
 const alldeletedrevisionsParams = defineParams({
   ...REVISION_BASE_PARAMS,
   user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
-  namespace: { type: 'namespace', multi: true, help: 'Only list pages in this namespace.' },
+  namespace: { type: 'namespace', multi: true, allowAll: true, help: 'Only list pages in this namespace.' },
   ...DIRECTION_PARAMS,
   from: { type: 'string', help: 'Start listing at this title. Cannot be used with adruser.' },
   to: { type: 'string', help: 'Stop listing at this title. Cannot be used with adruser.' },
