@@ -77,8 +77,8 @@ test('implemented action modules only: unimplemented ones are absent', () => {
 });
 
 const ACTION_PREFIXES: Record<string, string> = { login: 'lg', clientlogin: 'login', createaccount: 'create', linkaccount: 'link', changeauthenticationdata: 'changeauth' };
-/** Extensions' submodules with longer prefixes (OATHAuth's meta=oath). */
-const LONG_PREFIXES = new Set(['oath']);
+/** Submodules with prefixes longer than three letters: OATHAuth's meta=oath, core's list=iwbacklinks. */
+const LONG_PREFIXES = new Set(['oath', 'iwbl']);
 
 test('prefixes: none for actions and formats, unique short ones for query submodules', () => {
   const prefixes = new Map<string, string>();

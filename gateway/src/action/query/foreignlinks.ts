@@ -4,11 +4,12 @@
  * the pages linking to any language/prefix, to one, or to one title there, in (prefix, title,
  * page) order; generators of those pages) and prop=iwlinks (ApiQueryIWLinks).
  */
-import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineModule } from '../define.js';
 
 interface BacklinksKind {
   name: 'langbacklinks' | 'iwbacklinks';
@@ -32,12 +33,12 @@ async function fetchBacklinks(ctx: ActionContext, kind: BacklinksKind) {
     throw new ApiUsageError(kind.missingTargetCode, `The "${prefix}title" parameter may only be used with "${prefix}${kind.target}".`);
   }
   const req = {
-    title: (p.title as string | undefined) ?? '',
+    title: p.title ?? '',
     descending: p.dir === 'descending',
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
   };
-  const target = (p[kind.target] as string | undefined) ?? '';
+  const target = p[kind.target] ?? '';
   if (kind.name === 'langbacklinks') {
     const r = await ctx.deps.clients.lists.listLangBacklinks({ ...req, lang: target });
     return { links: r.links.map((l) => ({ page: l.page!, target: l.lang, title: l.title })), continue: r.continue };
@@ -68,7 +69,7 @@ function backlinksModule(kind: BacklinksKind): GeneratorModule {
     },
     async execute(ctx, query) {
       const run = queryRunOf(query);
-      const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+      const props = new Set(ctx.params.prop ?? []);
       const resp = await fetchBacklinks(ctx, kind);
       run.data[kind.name] = setIndexedTagName(
         resp.links.map(({ page, target, title }) => {
@@ -114,7 +115,7 @@ export const iwbacklinksModule = backlinksModule({
   example: 'Test&iwblprefix=wikibooks',
 });
 
-export const iwlinksModule: ModuleDecl = {
+export const iwlinksModule = defineModule({
   name: 'iwlinks',
   group: 'prop',
   prefix: 'iw',
@@ -139,17 +140,17 @@ export const iwlinksModule: ModuleDecl = {
       throw new ApiUsageError('invalidparammix', `The "${ctx.module.prefix}title" parameter may only be used with "${ctx.module.prefix}prefix".`);
     }
     // The deprecated iwurl and iwprop exclude each other.
-    if (p.url === true && p.prop !== undefined) {
+    if (p.url && p.prop !== undefined) {
       throw new ApiUsageError('invalidparammix', `The parameters "${ctx.module.prefix}prop" and "${ctx.module.prefix}url" can not be used together.`);
     }
-    const withUrl = p.url === true || ((p.prop as string[] | undefined) ?? []).includes('url');
+    const withUrl = p.url || (p.prop ?? []).includes('url');
     const resp = await ctx.deps.clients.lists.listInterwikiLinks({
       pageIds,
-      prefix: (p.prefix as string | undefined) ?? '',
-      title: (p.title as string | undefined) ?? '',
+      prefix: p.prefix ?? '',
+      title: p.title ?? '',
       descending: p.dir === 'descending',
-      limit: p.limit as number,
-      continue: (p.continue as string | undefined) ?? '',
+      limit: p.limit,
+      continue: p.continue ?? '',
     });
     for (const l of resp.links) {
       const item: ResultObject = { prefix: l.prefix };
@@ -159,4 +160,4 @@ export const iwlinksModule: ModuleDecl = {
     }
     setContinue(ctx, run, 'iwcontinue', resp.continue, false);
   },
-};
+});
