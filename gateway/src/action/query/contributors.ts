@@ -3,11 +3,10 @@
  * anonymous editors it had and which registered users edited it, optionally only (or never)
  * users in some groups or holding some rights; hidden user names (revision deletion) are left out.
  */
-import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf } from './run.js';
-import { defineModule } from '../define.js';
 
 /** UserGroupManager::listAllGroups (the explicit groups; implicit ones have no members to match). */
 const GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'] as const;
@@ -58,12 +57,12 @@ async function userFilter(ctx: ActionContext): Promise<{ ids: number[]; exclude:
   }
   const name = given[0];
   if (!name) return undefined;
-  const values = p[name];
+  const values = p[name] as string[];
   const groups = name === 'group' || name === 'excludegroup' ? values : await groupsWithRights(ctx, values);
   return { ids: groups.length ? await membersOf(ctx, groups) : [], exclude: name.startsWith('exclude') };
 }
 
-export const contributorsModule = defineModule({
+export const contributorsModule: ModuleDecl = {
   name: 'contributors',
   group: 'prop',
   prefix: 'pc',
@@ -85,8 +84,8 @@ export const contributorsModule = defineModule({
     if (!pageIds.length) return;
     const resp = await ctx.deps.clients.lists.listContributors({
       pageIds,
-      limit: ctx.params.limit,
-      continue: ctx.params.continue ?? '',
+      limit: ctx.params.limit as number,
+      continue: (ctx.params.continue as string | undefined) ?? '',
       filterUsers: users !== undefined && !users.exclude,
       excludeUsers: users?.exclude === true,
       userIds: users?.ids ?? [],
@@ -98,4 +97,4 @@ export const contributorsModule = defineModule({
     for (const u of resp.users) addPageSubItem(run.pages, u.pageId, 'contributors', 'user', { userid: u.userId, name: u.name } satisfies ResultObject);
     setContinue(ctx, run, 'pccontinue', resp.continue, false);
   },
-});
+};

@@ -6,10 +6,10 @@
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
 import type { ActionContext, ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
+import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
-import { defineGenerator } from './generator.js';
 
 const NS_FILE = 6;
 /** How many files one SHA-1 lookup returns at most (a duplicate set larger than this is cut). */
@@ -52,7 +52,7 @@ async function findDuplicates(ctx: ActionContext, run: QueryRun): Promise<{ foun
   for (const sha1 of new Set(sha1Of.values())) {
     bySha1.set(sha1, (await ctx.deps.clients.content.listFiles({ sort: 'name', sha1, limit: MAX_DUPLICATES })).files);
   }
-  const limit = p.limit;
+  const limit = p.limit as number;
   const found: Duplicate[] = [];
   for (const [name, pageId] of files) {
     const sha1 = sha1Of.get(name);
@@ -70,7 +70,7 @@ async function findDuplicates(ctx: ActionContext, run: QueryRun): Promise<{ foun
   return { found, next: '' };
 }
 
-export const duplicatefilesModule = defineGenerator({
+export const duplicatefilesModule: GeneratorModule = {
   name: 'duplicatefiles',
   group: 'prop',
   prefix: 'df',
@@ -101,4 +101,4 @@ export const duplicatefilesModule = defineGenerator({
     setContinue(ctx, run, 'dfcontinue', next, true);
     return { titles: found.map((d) => d.file.title) };
   },
-});
+};

@@ -4,12 +4,11 @@
  * the pages linking to any language/prefix, to one, or to one title there, in (prefix, title,
  * page) order; generators of those pages) and prop=iwlinks (ApiQueryIWLinks).
  */
-import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
 import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
-import { defineModule } from '../define.js';
 
 interface BacklinksKind {
   name: 'langbacklinks' | 'iwbacklinks';
@@ -33,12 +32,12 @@ async function fetchBacklinks(ctx: ActionContext, kind: BacklinksKind) {
     throw new ApiUsageError(kind.missingTargetCode, `The "${prefix}title" parameter may only be used with "${prefix}${kind.target}".`);
   }
   const req = {
-    title: p.title ?? '',
+    title: (p.title as string | undefined) ?? '',
     descending: p.dir === 'descending',
-    limit: p.limit,
-    continue: p.continue ?? '',
+    limit: p.limit as number,
+    continue: (p.continue as string | undefined) ?? '',
   };
-  const target = p[kind.target] ?? '';
+  const target = (p[kind.target] as string | undefined) ?? '';
   if (kind.name === 'langbacklinks') {
     const r = await ctx.deps.clients.lists.listLangBacklinks({ ...req, lang: target });
     return { links: r.links.map((l) => ({ page: l.page!, target: l.lang, title: l.title })), continue: r.continue };
@@ -69,7 +68,7 @@ function backlinksModule(kind: BacklinksKind): GeneratorModule {
     },
     async execute(ctx, query) {
       const run = queryRunOf(query);
-      const props = new Set(ctx.params.prop ?? []);
+      const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
       const resp = await fetchBacklinks(ctx, kind);
       run.data[kind.name] = setIndexedTagName(
         resp.links.map(({ page, target, title }) => {
@@ -115,7 +114,7 @@ export const iwbacklinksModule = backlinksModule({
   example: 'Test&iwblprefix=wikibooks',
 });
 
-export const iwlinksModule = defineModule({
+export const iwlinksModule: ModuleDecl = {
   name: 'iwlinks',
   group: 'prop',
   prefix: 'iw',
@@ -140,17 +139,17 @@ export const iwlinksModule = defineModule({
       throw new ApiUsageError('invalidparammix', `The "${ctx.module.prefix}title" parameter may only be used with "${ctx.module.prefix}prefix".`);
     }
     // The deprecated iwurl and iwprop exclude each other.
-    if (p.url && p.prop !== undefined) {
+    if (p.url === true && p.prop !== undefined) {
       throw new ApiUsageError('invalidparammix', `The parameters "${ctx.module.prefix}prop" and "${ctx.module.prefix}url" can not be used together.`);
     }
-    const withUrl = p.url || (p.prop ?? []).includes('url');
+    const withUrl = p.url === true || ((p.prop as string[] | undefined) ?? []).includes('url');
     const resp = await ctx.deps.clients.lists.listInterwikiLinks({
       pageIds,
-      prefix: p.prefix ?? '',
-      title: p.title ?? '',
+      prefix: (p.prefix as string | undefined) ?? '',
+      title: (p.title as string | undefined) ?? '',
       descending: p.dir === 'descending',
-      limit: p.limit,
-      continue: p.continue ?? '',
+      limit: p.limit as number,
+      continue: (p.continue as string | undefined) ?? '',
     });
     for (const l of resp.links) {
       const item: ResultObject = { prefix: l.prefix };
@@ -160,4 +159,4 @@ export const iwlinksModule = defineModule({
     }
     setContinue(ctx, run, 'iwcontinue', resp.continue, false);
   },
-});
+};
