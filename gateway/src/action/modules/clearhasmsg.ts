@@ -1,7 +1,7 @@
 /* action=clearhasmsg (MediaWiki's ApiClearHasMsg): clears the caller's new-talk notification (hasmsg). */
-import type { ModuleDecl } from '../types.js';
+import { defineModule } from '../define.js';
 
-export const clearhasmsgModule: ModuleDecl = {
+export const clearhasmsgModule = defineModule({
   name: 'clearhasmsg',
   group: 'action',
   prefix: '',
@@ -15,4 +15,4 @@ export const clearhasmsgModule: ModuleDecl = {
     await ctx.deps.clients.content.markTalkPageSeen(user.name, user.anonymous ? 0 : user.id);
     ctx.result.clearhasmsg = 'success';
   },
-};
+});

@@ -6,7 +6,7 @@ import type { UserContrib } from '@quire/proto/wiki/content/v1/content';
 import { hiddenAuthorBits } from '../../revdel.js';
 import { englishMessage } from '../../i18n/messages.js';
 import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, talkPageTitle, type FeedFormat, type FeedItem } from '../feed.js';
-import type { ModuleDecl } from '../types.js';
+import { defineModule } from '../define.js';
 
 /** RevisionRecord's deletion bits. */
 const DELETED_TEXT = 1;
@@ -50,7 +50,7 @@ export function contributionDescription(author: string, comment: string, text: s
   return `<p>${escapeCompat(author)}${escapeCompat(englishMessage('colon-separator') ?? ': ')}${escapeCompat(stripComment(comment))}</p>\n<hr />\n<div>${html}</div>`;
 }
 
-export const feedcontributionsModule: ModuleDecl = {
+export const feedcontributionsModule = defineModule({
   name: 'feedcontributions',
   group: 'action',
   prefix: '',
@@ -74,26 +74,26 @@ export const feedcontributionsModule: ModuleDecl = {
   async execute(ctx) {
     const p = ctx.params;
     const { content } = ctx.deps.clients;
-    const target = p.user as string;
-    const cutoff = contributionsCutoff(p.year as number | undefined, p.month as number | undefined);
+    const target = p.user;
+    const cutoff = contributionsCutoff(p.year, p.month);
     const base = {
       users: [target],
-      namespaces: p.namespace !== undefined ? [p.namespace as number] : [],
-      top: p.toponly === true ? 1 : 0,
-      new: p.newonly === true ? 1 : 0,
-      minor: p.hideminor === true ? -1 : 0,
+      namespaces: p.namespace !== undefined ? [p.namespace] : [],
+      top: p.toponly ? 1 : 0,
+      new: p.newonly ? 1 : 0,
+      minor: p.hideminor ? -1 : 0,
       hideBits: hiddenAuthorBits(ctx.caller.user.rights),
       // The newest contribution shown is the last one before the cutoff.
       start: cutoff ? new Date(cutoff.getTime() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : '',
       limit: FEED_LIMIT,
     };
-    const tags = ((p.tagfilter as string[] | undefined) ?? []).filter((t) => t !== '');
+    const tags = (p.tagfilter ?? []).filter((t) => t !== '');
     // Any of the tags (ContribsPager's tag filter is an IN list): one listing per tag, merged.
     const lists = await Promise.all((tags.length ? tags : ['']).map((tag) => content.listUserContribs({ ...base, tag })));
     const byRev = new Map<number, UserContrib>();
     for (const c of lists.flatMap((l) => l.contribs)) byRev.set(c.revId, c);
     let contribs = [...byRev.values()].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.revId - a.revId));
-    if (p.deletedonly === true) contribs = contribs.filter((c) => c.deleted !== 0);
+    if (p.deletedonly) contribs = contribs.filter((c) => c.deleted !== 0);
     contribs = contribs.slice(0, FEED_LIMIT);
 
     const visible = contribs.filter((c) => !(c.deleted & DELETED_TEXT)).map((c) => c.revId);
@@ -120,4 +120,4 @@ export const feedcontributionsModule: ModuleDecl = {
     const title = englishMessage('contributions') ?? 'User contributions';
     sendFeed(ctx, p.feedformat as FeedFormat, { title: `${ctx.deps.config.sitename} - ${title} [${ctx.deps.config.lang}]`, description: title, url: fullUrl(server, `Special:Contributions/${target}`) }, items);
   },
-};
+});

@@ -3,10 +3,11 @@
  * logging in. Needs oathauth-api-all (the "oath" grant; no group has it by default).
  */
 import { usageError } from '../errors.js';
-import { setBCBools, type ModuleDecl } from '../types.js';
+import { setBCBools } from '../types.js';
 import { missingRightsError } from '../query/oath.js';
+import { defineModule } from '../define.js';
 
-export const oathvalidateModule: ModuleDecl = {
+export const oathvalidateModule = defineModule({
   name: 'oathvalidate',
   group: 'action',
   prefix: '',
@@ -30,10 +31,10 @@ export const oathvalidateModule: ModuleDecl = {
     ctx.requirePostedParameters(['token', 'data', 'totp']);
     const denied = missingRightsError(ctx, ['oathauth-api-all']);
     if (denied) throw denied;
-    const user = (p.user as string | undefined) ?? ctx.caller.user.name;
+    const user = p.user ?? ctx.caller.user.name;
     // The legacy totp parameter is TOTP's {"token": …}.
-    const data = p.totp !== undefined ? JSON.stringify({ token: p.totp }) : (p.data as string);
+    const data = p.totp !== undefined ? JSON.stringify({ token: p.totp }) : (p.data ?? '');
     const r = await ctx.deps.clients.account.verifyTwoFactor(user, data);
     ctx.result.oathvalidate = setBCBools({ enabled: r.enabled, valid: r.valid, module: r.module }, 'enabled', 'valid');
   },
-};
+});

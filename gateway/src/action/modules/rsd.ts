@@ -5,7 +5,7 @@
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { MAIN_PAGE_TITLE } from '../query/siteinfo.js';
 import { wfUrlencode } from '../query/encoding.js';
-import type { ModuleDecl } from '../types.js';
+import { defineModule } from '../define.js';
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const text = (tag: string, value: string, attrs = '') => `<${tag}${attrs} xml:space="preserve">${xmlEscape(value)}</${tag}>`;
@@ -24,7 +24,7 @@ export function rsdDocument(server: string): string {
   );
 }
 
-export const rsdModule: ModuleDecl = {
+export const rsdModule = defineModule({
   name: 'rsd',
   group: 'action',
   prefix: '',
@@ -35,4 +35,4 @@ export const rsdModule: ModuleDecl = {
   async execute(ctx) {
     ctx.setRawOutput({ contentType: 'application/rsd+xml', filename: 'api-result.xml', body: rsdDocument(ctx.deps.config.server) });
   },
-};
+});

@@ -8,8 +8,9 @@
  */
 import { escapeHtml } from '../errors.js';
 import { englishMessage, replaceMessageParams } from '../../i18n/messages.js';
-import { setArrayType, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** A Message as ApiAuthManagerHelper sees it: a key (or "$1" for a RawMessage) and its parameters. */
 interface Msg {
@@ -141,9 +142,12 @@ function mergeFieldInfo(reqs: RequestInfo[]): Record<string, FieldInfo> {
 }
 
 /** ApiAuthManagerHelper::formatRequests. */
-export function formatRequests(ctx: ActionContext, reqs: RequestInfo[]): ResultObject {
-  const format = (ctx.params.messageformat as string | undefined) ?? 'wikitext';
-  const merge = ctx.params.mergerequestfields === true;
+/** The AuthManager modules' message parameters (ApiAuthManagerHelper). */
+type AuthManagerFormatContext = ActionContext<{ messageformat?: string | undefined; mergerequestfields?: boolean | undefined }>;
+
+export function formatRequests(ctx: AuthManagerFormatContext, reqs: RequestInfo[]): ResultObject {
+  const format = ctx.params.messageformat ?? 'wikitext';
+  const merge = ctx.params.mergerequestfields;
   const requests = reqs.map((r) => {
     const info: ResultObject = { id: r.id, metadata: setArrayType({}, 'assoc'), required: r.required };
     if (format !== 'none') {
@@ -174,7 +178,7 @@ export async function securityStatus(ctx: ActionContext): Promise<string> {
 
 export const AUTH_ACTIONS = ['login', 'login-continue', 'create', 'create-continue', 'link', 'link-continue', 'change', 'remove', 'unlink'] as const;
 
-export const authmanagerinfoModule: ModuleDecl = {
+export const authmanagerinfoModule = defineModule({
   name: 'authmanagerinfo',
   group: 'meta',
   prefix: 'ami',
@@ -196,7 +200,7 @@ export const authmanagerinfoModule: ModuleDecl = {
     const p = ctx.params;
     const out: ResultObject = { canauthenticatenow: true, cancreateaccounts: true, canlinkaccounts: false };
     if (p.securitysensitiveoperation !== undefined) out.securitysensitiveoperationstatus = await securityStatus(ctx);
-    const action = p.requestsfor as string | undefined;
+    const action = p.requestsfor;
     if (action !== undefined) {
       // No preserved state: Quire keeps no failed login to resume.
       Object.assign(out, { haspreservedstate: false, hasprimarypreservedstate: false, preservedusername: '' });
@@ -205,4 +209,4 @@ export const authmanagerinfoModule: ModuleDecl = {
     }
     run.data.authmanagerinfo = out;
   },
-};
+});

@@ -3,10 +3,11 @@
  * anonymous editors it had and which registered users edited it, optionally only (or never)
  * users in some groups or holding some rights; hidden user names (revision deletion) are left out.
  */
-import { ApiUsageError, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
+import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf } from './run.js';
+import { type ContextOf, defineModule, defineParams } from '../define.js';
 
 /** UserGroupManager::listAllGroups (the explicit groups; implicit ones have no members to match). */
 const GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'] as const;
@@ -30,7 +31,7 @@ const ALL_RIGHTS = [
 const MEMBERS_PAGE = 500;
 
 /** The ids of the users in any of the groups (auth service, every page of the listing). */
-async function membersOf(ctx: ActionContext, groups: string[]): Promise<number[]> {
+async function membersOf(ctx: ContextOf<typeof params>, groups: string[]): Promise<number[]> {
   const ids: number[] = [];
   let from = '';
   for (;;) {
@@ -42,13 +43,13 @@ async function membersOf(ctx: ActionContext, groups: string[]): Promise<number[]
 }
 
 /** The explicit groups granting one of the rights (GroupPermissionsLookup::getGroupsWithPermission). */
-async function groupsWithRights(ctx: ActionContext, rights: string[]): Promise<string[]> {
+async function groupsWithRights(ctx: ContextOf<typeof params>, rights: string[]): Promise<string[]> {
   const perms = await ctx.deps.clients.auth.listGroupPermissions(false);
   return perms.groups.filter((g) => (GROUPS as readonly string[]).includes(g.name) && g.rights.some((r) => rights.includes(r))).map((g) => g.name);
 }
 
 /** The user filter of the request: only (or never) these user ids; undefined for no filter. */
-async function userFilter(ctx: ActionContext): Promise<{ ids: number[]; exclude: boolean } | undefined> {
+async function userFilter(ctx: ContextOf<typeof params>): Promise<{ ids: number[]; exclude: boolean } | undefined> {
   const p = ctx.params;
   const given = (['group', 'excludegroup', 'rights', 'excluderights'] as const).filter((n) => p[n] !== undefined);
   if (given.length > 1) {
@@ -57,24 +58,27 @@ async function userFilter(ctx: ActionContext): Promise<{ ids: number[]; exclude:
   }
   const name = given[0];
   if (!name) return undefined;
-  const values = p[name] as string[];
+  // Checked present above (`given`).
+  const values: string[] = p[name] ?? [];
   const groups = name === 'group' || name === 'excludegroup' ? values : await groupsWithRights(ctx, values);
   return { ids: groups.length ? await membersOf(ctx, groups) : [], exclude: name.startsWith('exclude') };
 }
 
-export const contributorsModule: ModuleDecl = {
+const params = defineParams({
+  group: { type: GROUPS, multi: true, help: 'Only include users in the given groups. Does not include implicit or auto-promoted groups like *, user, or autoconfirmed.' },
+  excludegroup: { type: GROUPS, multi: true, help: 'Exclude users in the given groups. Does not include implicit or auto-promoted groups like *, user, or autoconfirmed.' },
+  rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users having the given rights. Does not include rights granted by implicit or auto-promoted groups like *, user, or autoconfirmed.' },
+  excluderights: { type: ALL_RIGHTS, multi: true, help: 'Exclude users having the given rights. Does not include rights granted by implicit or auto-promoted groups like *, user, or autoconfirmed.' },
+  limit: { ...LIMIT_PARAM, help: 'How many contributors to return.' },
+  continue: CONTINUE_PARAM,
+});
+
+export const contributorsModule = defineModule({
   name: 'contributors',
   group: 'prop',
   prefix: 'pc',
   summary: 'Get the list of logged-in contributors (including temporary users) and the count of anonymous contributors to a page.',
-  params: {
-    group: { type: GROUPS, multi: true, help: 'Only include users in the given groups. Does not include implicit or auto-promoted groups like *, user, or autoconfirmed.' },
-    excludegroup: { type: GROUPS, multi: true, help: 'Exclude users in the given groups. Does not include implicit or auto-promoted groups like *, user, or autoconfirmed.' },
-    rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users having the given rights. Does not include rights granted by implicit or auto-promoted groups like *, user, or autoconfirmed.' },
-    excluderights: { type: ALL_RIGHTS, multi: true, help: 'Exclude users having the given rights. Does not include rights granted by implicit or auto-promoted groups like *, user, or autoconfirmed.' },
-    limit: { ...LIMIT_PARAM, help: 'How many contributors to return.' },
-    continue: CONTINUE_PARAM,
-  },
+  params,
   flags: {},
   examples: { 'action=query&prop=contributors&titles=Main_Page': 'Show contributors to the page Main Page.' },
   async execute(ctx, query) {
@@ -84,8 +88,8 @@ export const contributorsModule: ModuleDecl = {
     if (!pageIds.length) return;
     const resp = await ctx.deps.clients.lists.listContributors({
       pageIds,
-      limit: ctx.params.limit as number,
-      continue: (ctx.params.continue as string | undefined) ?? '',
+      limit: ctx.params.limit,
+      continue: ctx.params.continue ?? '',
       filterUsers: users !== undefined && !users.exclude,
       excludeUsers: users?.exclude === true,
       userIds: users?.ids ?? [],
@@ -97,4 +101,4 @@ export const contributorsModule: ModuleDecl = {
     for (const u of resp.users) addPageSubItem(run.pages, u.pageId, 'contributors', 'user', { userid: u.userId, name: u.name } satisfies ResultObject);
     setContinue(ctx, run, 'pccontinue', resp.continue, false);
   },
-};
+});

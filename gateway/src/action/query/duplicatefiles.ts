@@ -6,10 +6,11 @@
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
 import type { ActionContext, ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
-import type { GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineGenerator } from './generator.js';
+import { type ContextOf, defineParams } from '../define.js';
 
 const NS_FILE = 6;
 /** How many files one SHA-1 lookup returns at most (a duplicate set larger than this is cut). */
@@ -31,7 +32,7 @@ function filesOf(run: QueryRun): [string, number][] {
 }
 
 /** ApiQueryDuplicateFiles::run: the duplicates to list and where the next batch starts ("<file>|<duplicate>"). */
-async function findDuplicates(ctx: ActionContext, run: QueryRun): Promise<{ found: Duplicate[]; next: string }> {
+async function findDuplicates(ctx: ContextOf<typeof params>, run: QueryRun): Promise<{ found: Duplicate[]; next: string }> {
   const p = ctx.params;
   let files = filesOf(run);
   if (p.dir === 'descending') files.reverse();
@@ -52,7 +53,7 @@ async function findDuplicates(ctx: ActionContext, run: QueryRun): Promise<{ foun
   for (const sha1 of new Set(sha1Of.values())) {
     bySha1.set(sha1, (await ctx.deps.clients.content.listFiles({ sort: 'name', sha1, limit: MAX_DUPLICATES })).files);
   }
-  const limit = p.limit as number;
+  const limit = p.limit;
   const found: Duplicate[] = [];
   for (const [name, pageId] of files) {
     const sha1 = sha1Of.get(name);
@@ -70,17 +71,19 @@ async function findDuplicates(ctx: ActionContext, run: QueryRun): Promise<{ foun
   return { found, next: '' };
 }
 
-export const duplicatefilesModule: GeneratorModule = {
+const params = defineParams({
+  limit: { ...LIMIT_PARAM, help: 'How many duplicate files to return.' },
+  continue: CONTINUE_PARAM,
+  dir: { ...DIR_PARAM, help: 'The direction in which to list.' },
+  localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
+});
+
+export const duplicatefilesModule = defineGenerator({
   name: 'duplicatefiles',
   group: 'prop',
   prefix: 'df',
   summary: 'List all files that are duplicates of the given files based on hash values.',
-  params: {
-    limit: { ...LIMIT_PARAM, help: 'How many duplicate files to return.' },
-    continue: CONTINUE_PARAM,
-    dir: { ...DIR_PARAM, help: 'The direction in which to list.' },
-    localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
-  },
+  params,
   flags: { generator: true },
   examples: {
     'action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles': 'Look for duplicates of File:Albert Einstein Head.jpg.',
@@ -101,4 +104,4 @@ export const duplicatefilesModule: GeneratorModule = {
     setContinue(ctx, run, 'dfcontinue', next, true);
     return { titles: found.map((d) => d.file.title) };
   },
-};
+});

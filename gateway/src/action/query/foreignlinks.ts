@@ -4,11 +4,12 @@
  * the pages linking to any language/prefix, to one, or to one title there, in (prefix, title,
  * page) order; generators of those pages) and prop=iwlinks (ApiQueryIWLinks).
  */
-import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ModuleDecl, type ResultObject } from '../types.js';
-import type { GeneratorModule } from './generator.js';
+import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type Params, type ResultObject } from '../types.js';
+import { defineGenerator, type GeneratorModule } from './generator.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';
+import { defineModule, defineParams, type ParamsOf } from '../define.js';
 
 interface BacklinksKind {
   name: 'langbacklinks' | 'iwbacklinks';
@@ -25,42 +26,49 @@ interface BacklinksKind {
   example: string;
 }
 
-async function fetchBacklinks(ctx: ActionContext, kind: BacklinksKind) {
+function backlinksParams(kind: BacklinksKind) {
+  return defineParams({
+    [kind.target]: { type: 'string', help: `Prefix for the ${kind.what}.` },
+    title: { type: 'string', help: `${kind.what[0]!.toUpperCase()}${kind.what.slice(1)} to search for. Must be used with ${kind.prefix}${kind.target}.` },
+    continue: CONTINUE_PARAM,
+    limit: { ...LIMIT_PARAM, help: 'How many total pages to return.' },
+    prop: { type: kind.props, multi: true, default: '', help: 'Which properties to get.' },
+    dir: DIR_PARAM,
+  });
+}
+
+async function fetchBacklinks(ctx: ActionContext<ParamsOf<ReturnType<typeof backlinksParams>>>, kind: BacklinksKind) {
   const p = ctx.params;
+  // The target's parameter name depends on the kind (lbllang, iwblprefix).
+  const all: Params = p;
+  const targetValue = all[kind.target];
+  const target = typeof targetValue === 'string' ? targetValue : undefined;
   const prefix = ctx.module.prefix;
-  if (p.title !== undefined && p[kind.target] === undefined) {
+  if (p.title !== undefined && target === undefined) {
     throw new ApiUsageError(kind.missingTargetCode, `The "${prefix}title" parameter may only be used with "${prefix}${kind.target}".`);
   }
   const req = {
-    title: (p.title as string | undefined) ?? '',
+    title: p.title ?? '',
     descending: p.dir === 'descending',
-    limit: p.limit as number,
-    continue: (p.continue as string | undefined) ?? '',
+    limit: p.limit,
+    continue: p.continue ?? '',
   };
-  const target = (p[kind.target] as string | undefined) ?? '';
   if (kind.name === 'langbacklinks') {
-    const r = await ctx.deps.clients.lists.listLangBacklinks({ ...req, lang: target });
+    const r = await ctx.deps.clients.lists.listLangBacklinks({ ...req, lang: target ?? '' });
     return { links: r.links.map((l) => ({ page: l.page!, target: l.lang, title: l.title })), continue: r.continue };
   }
-  const r = await ctx.deps.clients.lists.listInterwikiBacklinks({ ...req, prefix: target });
+  const r = await ctx.deps.clients.lists.listInterwikiBacklinks({ ...req, prefix: target ?? '' });
   return { links: r.links.map((l) => ({ page: l.page!, target: l.prefix, title: l.title })), continue: r.continue };
 }
 
 function backlinksModule(kind: BacklinksKind): GeneratorModule {
   const continueParam = `${kind.prefix}continue`;
-  return {
+  return defineGenerator({
     name: kind.name,
     group: 'list',
     prefix: kind.prefix,
     summary: kind.summary,
-    params: {
-      [kind.target]: { type: 'string', help: `Prefix for the ${kind.what}.` },
-      title: { type: 'string', help: `${kind.what[0]!.toUpperCase()}${kind.what.slice(1)} to search for. Must be used with ${kind.prefix}${kind.target}.` },
-      continue: CONTINUE_PARAM,
-      limit: { ...LIMIT_PARAM, help: 'How many total pages to return.' },
-      prop: { type: kind.props, multi: true, default: '', help: 'Which properties to get.' },
-      dir: DIR_PARAM,
-    },
+    params: backlinksParams(kind),
     flags: { generator: true },
     examples: {
       [`action=query&list=${kind.name}&${kind.prefix}title=${kind.example}`]: `Get pages linking to ${kind.example}.`,
@@ -68,7 +76,7 @@ function backlinksModule(kind: BacklinksKind): GeneratorModule {
     },
     async execute(ctx, query) {
       const run = queryRunOf(query);
-      const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+      const props = new Set<string>(ctx.params.prop ?? []);
       const resp = await fetchBacklinks(ctx, kind);
       run.data[kind.name] = setIndexedTagName(
         resp.links.map(({ page, target, title }) => {
@@ -87,7 +95,7 @@ function backlinksModule(kind: BacklinksKind): GeneratorModule {
       setContinue(ctx, run, continueParam, resp.continue, true);
       return { titles: resp.links.map((l) => l.page.title) };
     },
-  };
+  });
 }
 
 export const langbacklinksModule = backlinksModule({
@@ -114,7 +122,7 @@ export const iwbacklinksModule = backlinksModule({
   example: 'Test&iwblprefix=wikibooks',
 });
 
-export const iwlinksModule: ModuleDecl = {
+export const iwlinksModule = defineModule({
   name: 'iwlinks',
   group: 'prop',
   prefix: 'iw',
@@ -139,17 +147,17 @@ export const iwlinksModule: ModuleDecl = {
       throw new ApiUsageError('invalidparammix', `The "${ctx.module.prefix}title" parameter may only be used with "${ctx.module.prefix}prefix".`);
     }
     // The deprecated iwurl and iwprop exclude each other.
-    if (p.url === true && p.prop !== undefined) {
+    if (p.url && p.prop !== undefined) {
       throw new ApiUsageError('invalidparammix', `The parameters "${ctx.module.prefix}prop" and "${ctx.module.prefix}url" can not be used together.`);
     }
-    const withUrl = p.url === true || ((p.prop as string[] | undefined) ?? []).includes('url');
+    const withUrl = p.url || (p.prop ?? []).includes('url');
     const resp = await ctx.deps.clients.lists.listInterwikiLinks({
       pageIds,
-      prefix: (p.prefix as string | undefined) ?? '',
-      title: (p.title as string | undefined) ?? '',
+      prefix: p.prefix ?? '',
+      title: p.title ?? '',
       descending: p.dir === 'descending',
-      limit: p.limit as number,
-      continue: (p.continue as string | undefined) ?? '',
+      limit: p.limit,
+      continue: p.continue ?? '',
     });
     for (const l of resp.links) {
       const item: ResultObject = { prefix: l.prefix };
@@ -159,4 +167,4 @@ export const iwlinksModule: ModuleDecl = {
     }
     setContinue(ctx, run, 'iwcontinue', resp.continue, false);
   },
-};
+});

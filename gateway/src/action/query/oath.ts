@@ -5,8 +5,9 @@
  */
 import { englishMessage } from '../../i18n/messages.js';
 import { usageError } from '../errors.js';
-import { setBCBools, type ActionContext, type ApiUsageError, type ModuleDecl } from '../types.js';
+import { setBCBools, type ActionContext, type ApiUsageError } from '../types.js';
 import { modulePath, queryRunOf } from './run.js';
+import { defineModule } from '../define.js';
 
 /** ApiBase::checkUserRightsAny: the error names the first right's action ("action-<right>"). */
 export function missingRightsError(ctx: ActionContext, rights: readonly string[]): ApiUsageError | undefined {
@@ -19,7 +20,7 @@ function inModule<E extends ApiUsageError>(ctx: ActionContext, e: E): E {
   return e;
 }
 
-export const oathModule: ModuleDecl = {
+export const oathModule = defineModule({
   name: 'oath',
   group: 'meta',
   prefix: 'oath',
@@ -37,11 +38,11 @@ export const oathModule: ModuleDecl = {
     const run = queryRunOf(query);
     ctx.setCacheMode('private');
     const { caller } = ctx;
-    const user = (ctx.params.user as string | undefined) ?? caller.user.name;
+    const user = ctx.params.user ?? caller.user.name;
     const denied = missingRightsError(ctx, ['oathauth-api-all', 'oathauth-verify-user']);
     if (denied) throw inModule(ctx, denied);
     const apiAll = caller.user.rights.includes('oathauth-api-all');
-    const reason = (ctx.params.reason as string | undefined) ?? '';
+    const reason = ctx.params.reason ?? '';
     if (!apiAll && reason === '') throw inModule(ctx, usageError('missingparam', 'apierror-missingparam', ['reason']));
     const status = await ctx.deps.clients.account.getTwoFactorStatus({
       userName: user,
@@ -52,4 +53,4 @@ export const oathModule: ModuleDecl = {
     });
     run.data.oath = setBCBools({ enabled: status.enabled }, 'enabled');
   },
-};
+});
