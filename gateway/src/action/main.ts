@@ -336,6 +336,11 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       method: run.api.method,
       highLimits: run.highLimits,
       raw: run.api.values,
+      header: (name) => {
+        const v = run.api.headers[name.toLowerCase()];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+      otherBody: run.api.otherBody,
       files: run.api.files,
       result: run.result,
       registry,

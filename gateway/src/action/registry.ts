@@ -28,6 +28,7 @@ import { linkaccountModule, unlinkaccountModule, removeauthenticationdataModule,
 import { resetpasswordModule, emailuserModule } from './modules/accountmail.js';
 import { feedwatchlistModule } from './modules/feedwatchlist.js';
 import { setnotificationtimestampModule } from './modules/setnotificationtimestamp.js';
+import { cspreportModule } from './modules/cspreport.js';
 import { editModule } from './modules/edit.js';
 import { compareModule } from './modules/compare.js';
 import { parseModule } from './modules/parse.js';
@@ -187,5 +188,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, setnotificationtimestampModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, setnotificationtimestampModule, cspreportModule], submodules: querySubmodules, formats: formatModules });
 }

@@ -28,6 +28,10 @@ export interface ApiRequest {
   files: Map<string, UploadedFile>;
   /** Pairs of an application/x-www-form-urlencoded body, in order (an OAuth 1.0a signature covers them). */
   form: [string, string][];
+  /** A POST body that is neither form nor multipart (action=cspreport reads its JSON), with its content type. */
+  otherBody?: { contentType: string; data: Buffer };
+  /** Request headers, lower-case names (WebRequest::getHeader: Accept-Language, User-Agent…). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** A POST without Content-Type (MediaWiki warns about it). */
   postWithoutContentType: boolean;
 }
@@ -141,6 +145,7 @@ export async function readApiRequest(req: Request): Promise<ApiRequest> {
   const arrays = new Set<string>();
   const files = new Map<string, UploadedFile>();
   let form: [string, string][] = [];
+  let otherBody: ApiRequest['otherBody'];
   for (const [k, v] of query) addValue(values, arrays, k, v);
   const method = req.method === 'POST' ? 'POST' : 'GET';
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
@@ -152,9 +157,11 @@ export async function readApiRequest(req: Request): Promise<ApiRequest> {
       if (contentType === '' || contentType.startsWith('application/x-www-form-urlencoded')) {
         form = parseQueryString(body.toString('utf8'));
         for (const [k, v] of form) addValue(values, arrays, k, v);
+      } else {
+        otherBody = { contentType, data: body };
       }
     }
   }
   const queryNames = new Set(query.map(([k]) => baseName(k)));
-  return { method, query, queryNames, values, arrays, files, form, postWithoutContentType: method === 'POST' && contentType === '' };
+  return { method, query, queryNames, values, arrays, files, form, otherBody, headers: req.headers, postWithoutContentType: method === 'POST' && contentType === '' };
 }

@@ -142,6 +142,10 @@ export interface ActionContext<P extends Params = Params> {
   readonly highLimits: boolean;
   /** Raw request parameters (for modules that read dynamic names, e.g. query submodules). */
   readonly raw: ReadonlyMap<string, string>;
+  /** A request header (lower-case name), as WebRequest::getHeader; absent in contexts without a request. */
+  header?(name: string): string | undefined;
+  /** A POST body that is neither a form nor multipart, with its content type (action=cspreport). */
+  readonly otherBody?: { contentType: string; data: Buffer };
   /** Uploaded files from multipart bodies, by parameter name. */
   readonly files: ReadonlyMap<string, { filename: string; contentType: string; data: Buffer }>;
   /** Top-level result object: modules set `result[module.name] = …` (or query data). */

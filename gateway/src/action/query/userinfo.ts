@@ -1,14 +1,14 @@
 /* meta=userinfo (MediaWiki's ApiQueryUserInfo). */
 import type { User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
 import { blockDetails } from '../blockinfo.js';
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { defineModule } from '../define.js';
 import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 
 const USERINFO_PROPS = [
   'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname',
-  'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount',
+  'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount',
 ] as const;
 
 /** UserGroupManager::listAllGroups order of the explicit groups (what a `userrights` holder may change). */
@@ -48,6 +48,26 @@ const RATE_LIMITS: Record<string, { ip?: [number, number]; user?: [number, numbe
   editcontentmodel: { user: [8, 60] },
 };
 
+/** WebRequest::getAcceptLang: codes lower-cased, q=0 dropped, by q (highest first, then header order); a repeated code keeps its last q. */
+export function acceptLanguages(header: string | undefined): ResultObject[] {
+  if (!header) return setIndexedTagName([], 'lang');
+  const found: { code: string; q: number; i: number }[] = [];
+  const re = /([a-z]{1,8}(-[a-z]{1,8})*|\*)\s*(;\s*q\s*=\s*(1(\.0{0,3})?|0(\.[0-9]{0,3})?)?)?/g;
+  let i = 0;
+  for (const m of header.toLowerCase().matchAll(re)) {
+    const q = m[4] === undefined || m[4] === '' ? 1 : Number(m[4]);
+    if (q !== 0) found.push({ code: m[1]!, q, i });
+    i++;
+  }
+  found.sort((a, b) => b.q - a.q || a.i - b.i);
+  const byCode = new Map<string, number>();
+  for (const f of found) byCode.set(f.code, f.q);
+  return setIndexedTagName(
+    [...byCode].map(([code, q]) => setContentValue({ q }, 'code', code)),
+    'lang',
+  );
+}
+
 export function groupMemberships(d: UserDetails | undefined): unknown {
   return setIndexedTagName(setArrayType((d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })), 'array'), 'groupmembership');
 }
@@ -64,7 +84,7 @@ function rateLimits(user: User, theoretical = false): ResultObject {
   return setArrayType(out, 'assoc');
 }
 
-export function userInfo(user: User, props: readonly string[], details?: UserDetails, extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string } = {}): ResultObject {
+export function userInfo(user: User, props: readonly string[], details?: UserDetails, extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string; acceptLanguage?: string } = {}): ResultObject {
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
   if (props.includes('blockinfo') && user.block) Object.assign(vals, blockDetails(user.block));
@@ -93,6 +113,7 @@ export function userInfo(user: User, props: readonly string[], details?: UserDet
     vals.email = details?.email ?? '';
     if (details?.emailAuthenticated) vals.emailauthenticated = details.emailAuthenticated;
   }
+  if (props.includes('acceptlang')) vals.acceptlang = acceptLanguages(extra.acceptLanguage);
   if (props.includes('registrationdate') && !user.anonymous) vals.registrationdate = details?.registration ?? null;
   // unreadcount and latestcontrib are asked of the content service by the module (see below).
   if (props.includes('unreadcount')) vals.unreadcount = 0;
@@ -126,7 +147,7 @@ export const userinfoModule = defineModule({
       !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
     // UserEditTracker::getLatestEditTimestamp: the newest revision of a registered user.
     const latest = props.includes('latestcontrib') && !user.anonymous ? (await ctx.deps.clients.content.listUserContribs({ users: [user.name], limit: 1 })).contribs[0] : undefined;
-    run.data.userinfo = userInfo(user, props, details, { attachedWiki: ctx.params.attachedwiki, wikiId: ctx.deps.config.wikiId, latestContrib: latest?.timestamp });
+    run.data.userinfo = userInfo(user, props, details, { attachedWiki: ctx.params.attachedwiki, wikiId: ctx.deps.config.wikiId, latestContrib: latest?.timestamp, acceptLanguage: ctx.header?.('accept-language') });
     if (props.includes('unreadcount') && !user.anonymous) {
       // WatchedItemStore::countUnreadNotifications with its limit.
       const unread = await ctx.deps.clients.content.listWatchlistRaw({ userId: user.id, show: 'changed', limit: WL_UNREAD_LIMIT });
