@@ -7,13 +7,14 @@ import type { Namespace } from '@quire/proto/wiki/content/v1/content';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { QUIRE_GENERATOR } from './query/siteinfo.js';
 import { wfUrlencode } from './query/encoding.js';
-import type { ActionContext, ParamDecl } from './types.js';
+import type { ActionContext } from './types.js';
+import { defineParam } from './define.js';
 
 /** $wgFeedClasses. */
 export const FEED_FORMATS = ['rss', 'atom'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
-export const FEED_FORMAT_PARAM: ParamDecl = { type: FEED_FORMATS, default: 'rss', help: 'The format of the feed.' };
+export const FEED_FORMAT_PARAM = defineParam({ type: FEED_FORMATS, default: 'rss', help: 'The format of the feed.' });
 
 /** $wgFeedLimit. */
 export const FEED_LIMIT = 50;

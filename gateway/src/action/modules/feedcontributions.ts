@@ -5,7 +5,7 @@
 import type { UserContrib } from '@quire/proto/wiki/content/v1/content';
 import { hiddenAuthorBits } from '../../revdel.js';
 import { englishMessage } from '../../i18n/messages.js';
-import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, talkPageTitle, type FeedFormat, type FeedItem } from '../feed.js';
+import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, talkPageTitle, type FeedItem } from '../feed.js';
 import { defineModule } from '../define.js';
 
 /** RevisionRecord's deletion bits. */
@@ -118,6 +118,6 @@ export const feedcontributionsModule = defineModule({
       };
     });
     const title = englishMessage('contributions') ?? 'User contributions';
-    sendFeed(ctx, p.feedformat as FeedFormat, { title: `${ctx.deps.config.sitename} - ${title} [${ctx.deps.config.lang}]`, description: title, url: fullUrl(server, `Special:Contributions/${target}`) }, items);
+    sendFeed(ctx, p.feedformat, { title: `${ctx.deps.config.sitename} - ${title} [${ctx.deps.config.lang}]`, description: title, url: fullUrl(server, `Special:Contributions/${target}`) }, items);
   },
 });

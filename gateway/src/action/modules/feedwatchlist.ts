@@ -5,7 +5,7 @@
  */
 import { englishMessage } from '../../i18n/messages.js';
 import { messageOf } from '../errors.js';
-import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, type FeedFormat, type FeedItem } from '../feed.js';
+import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, type FeedItem } from '../feed.js';
 import { ApiUsageError, type ActionContext } from '../types.js';
 import { defineModule } from '../define.js';
 import { checkShow, requirePatrolFlagRight, OWNER_TOKEN_PARAMS, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
@@ -89,6 +89,6 @@ export const feedwatchlistModule = defineModule({
       const m = messageOf(e);
       items = [{ title: (englishMessage('api-feed-error-title') ?? 'Error ($1)').replace('$1', e.code), description: m.wikitext ?? m.text, url: '', date: '', author: '', comments: '' }];
     }
-    sendFeed(base, p.feedformat as FeedFormat, { title, description: watchlist, url }, items);
+    sendFeed(base, p.feedformat, { title, description: watchlist, url }, items);
   },
 });
