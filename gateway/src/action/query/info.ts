@@ -163,7 +163,7 @@ export function mayDo(action: string, page: PageRecord, rights: readonly string[
   const nsRight = namespaces.find((n) => n.id === page.ns)?.protection;
   // As the reference wiki answers: `create` is not refused by the namespace's protection.
   if (nsRight && action !== 'create' && !has(nsRight)) return false;
-  return protections.every((p) => p.type !== action || has(LEVEL_RIGHTS[p.level as string] ?? (p.level as string)));
+  return protections.every((protection) => protection.type !== action || has(LEVEL_RIGHTS[String(protection.level)] ?? String(protection.level)));
 }
 
 /** ApiQueryInfo's testactions limit per request (ApiBase::LIMIT_SML1 / LIMIT_SML2). */
