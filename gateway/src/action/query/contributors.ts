@@ -13,7 +13,7 @@ import { type ContextOf, defineModule, defineParams } from '../define.js';
 const GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'] as const;
 
 /** PermissionManager::getAllPermissions on MediaWiki 1.39 with the reference wiki's extensions. */
-const ALL_RIGHTS = [
+export const ALL_RIGHTS = [
   'apihighlimits', 'applychangetags', 'autoconfirmed', 'autocreateaccount', 'autopatrol', 'bigdelete', 'block', 'blockemail', 'bot',
   'browsearchive', 'changetags', 'createaccount', 'createpage', 'createtalk', 'delete', 'delete-redirect', 'deletechangetags',
   'deletedhistory', 'deletedtext', 'deletelogentry', 'deleterevision', 'edit', 'editcontentmodel', 'editinterface', 'editmyoptions',
@@ -43,7 +43,7 @@ async function membersOf(ctx: ContextOf<typeof params>, groups: string[]): Promi
 }
 
 /** The explicit groups granting one of the rights (GroupPermissionsLookup::getGroupsWithPermission). */
-async function groupsWithRights(ctx: ContextOf<typeof params>, rights: string[]): Promise<string[]> {
+export async function groupsWithRights(ctx: Pick<ActionContext, 'deps'>, rights: readonly string[]): Promise<string[]> {
   const perms = await ctx.deps.clients.auth.listGroupPermissions(false);
   return perms.groups.filter((g) => (GROUPS as readonly string[]).includes(g.name) && g.rights.some((r) => rights.includes(r))).map((g) => g.name);
 }

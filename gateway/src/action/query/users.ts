@@ -7,6 +7,7 @@ import { blockDetails } from '../blockinfo.js';
 import { groupMemberships } from './userinfo.js';
 import { defineModule } from '../define.js';
 import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
+import { ALL_RIGHTS, groupsWithRights } from './contributors.js';
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'];
@@ -104,6 +105,7 @@ export const allusersModule = defineModule({
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
     group: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Only include users in the given groups.' },
     excludegroup: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
+    rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users with the given rights. Does not include rights granted by implicit or auto-promoted groups like *, user, or autoconfirmed.' },
     prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'centralids'], multi: true, help: 'Which pieces of information to include.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total user names to return.' },
     witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
@@ -115,11 +117,21 @@ export const allusersModule = defineModule({
     const run = queryRunOf(query);
     const p = ctx.params;
     const limit = Number(p.limit ?? 10);
+    let groups: string[] = [...(p.group ?? [])];
+    if (p.rights?.length) {
+      // ApiQueryAllUsers: the groups granting the rights join the group filter; none means no user.
+      const granting = await groupsWithRights(ctx, p.rights);
+      if (granting.length === 0) {
+        run.data.allusers = setIndexedTagName([], 'u');
+        return;
+      }
+      groups = [...new Set([...groups, ...granting])];
+    }
     const r = await ctx.deps.clients.auth.listUsers({
       from: p.from ?? '',
       to: p.to ?? '',
       prefix: p.prefix ?? '',
-      groups: p.group ?? [],
+      groups,
       excludeGroups: p.excludegroup ?? [],
       descending: p.dir === 'descending',
       limit,

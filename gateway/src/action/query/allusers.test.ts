@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allusersModule } from './users.js';
+import { EMPTY_PAGE_SET } from './pageset.js';
+import { QueryContinuation } from './continuation.js';
+import { fakeContext } from './testing.js';
+import type { Params } from '../types.js';
+
+const PERMISSIONS = { groups: [{ name: '*', rights: ['read'] }, { name: 'user', rights: ['read', 'edit'] }, { name: 'sysop', rights: ['block', 'delete'] }, { name: 'bureaucrat', rights: ['userrights'] }, { name: 'bot', rights: ['bot'] }] };
+
+async function run(params: Params) {
+  const { ctx } = fakeContext(allusersModule, { dir: 'ascending', limit: 10, witheditsonly: false, ...params }, {});
+  const calls: Record<string, unknown>[] = [];
+  const auth = ctx.deps.clients.auth as unknown as Record<string, unknown>;
+  auth.listGroupPermissions = async () => PERMISSIONS;
+  auth.listUsers = async (req: Record<string, unknown>) => (calls.push(req), { users: [], continueFrom: '' });
+  const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {} as Record<string, unknown>, continuation: new QueryContinuation(undefined, ['allusers'], []), resolveRedirects: false };
+  await allusersModule.execute(ctx, q);
+  return { calls, list: q.data.allusers };
+}
+
+test('aurights: the explicit groups granting the rights join augroup; rights only implicit groups have match nobody', async () => {
+  assert.deepEqual((await run({ rights: ['block', 'userrights'] })).calls[0]!.groups, ['sysop', 'bureaucrat']);
+  assert.deepEqual((await run({ rights: ['block'], group: ['bot'] })).calls[0]!.groups, ['bot', 'sysop']);
+  const none = await run({ rights: ['read'] });
+  assert.equal(none.calls.length, 0);
+  assert.deepEqual([...(none.list as unknown[])], []);
+});
