@@ -31,7 +31,8 @@ export function sortedEnum(decl: ParamDecl): string[] {
 }
 
 /** ParamValidator::getParamInfo plus ApiParamInfo's additions, without index/name/description. */
-export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, registry: ModuleLookup): ResultObject {
+/** `highLimits`: the caller has apihighlimits, so `limit` is the high one (ParamValidator::getParamInfo). */
+export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, registry: ModuleLookup, highLimits = false): ResultObject {
   const info: ResultObject = {};
   const isEnum = Array.isArray(decl.type);
   info.type = isEnum ? setIndexedTagName(sortedEnum(decl), 't') : decl.type;
@@ -44,7 +45,7 @@ export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, reg
     const { low, high } = multiLimits(decl);
     info.lowlimit = low;
     info.highlimit = high;
-    info.limit = low;
+    info.limit = highLimits && high > low ? high : low;
     if (decl.allowDuplicates) info.allowsduplicates = true;
     if (decl.allowAll) info.allspecifier = '*';
   }
@@ -83,7 +84,7 @@ function helpText(format: HelpFormat, key: string, text: string): unknown {
   }
 }
 
-export function moduleInfo(module: ModuleDecl, path: string, registry: ModuleLookup, helpFormat: HelpFormat, serverUrl: string): ResultObject {
+export function moduleInfo(module: ModuleDecl, path: string, registry: ModuleLookup, helpFormat: HelpFormat, serverUrl: string, highLimits = false): ResultObject {
   const ret: ResultObject = { name: module.name, classname: className(module, path), path };
   if (path !== 'main') ret.group = module.group;
   ret.prefix = module.prefix;
@@ -115,7 +116,7 @@ export function moduleInfo(module: ModuleDecl, path: string, registry: ModuleLoo
       const item: ResultObject = { index: i + 1, name };
       const d = helpText(helpFormat, `apihelp-${path}-param-${name}`, decl.help);
       if (d !== undefined) item.description = d;
-      return Object.assign(item, paramInfo(module, name, decl, registry));
+      return Object.assign(item, paramInfo(module, name, decl, registry, highLimits));
     }),
     'param',
   );
@@ -221,17 +222,17 @@ export const paraminfoModule = defineModule({
         warn(resolved.error);
         continue;
       }
-      const item = moduleInfo(resolved.module, resolved.path, registry, helpFormat, server);
+      const item = moduleInfo(resolved.module, resolved.path, registry, helpFormat, server, ctx.highLimits);
       if (key === 'querymodules') item.querytype = item.group;
       const list = (res[key] ??= setIndexedTagName([], 'module')) as unknown[];
       list.push(item);
     }
-    if (p.mainmodule) res.mainmodule = moduleInfo(registry.main, 'main', registry, helpFormat, server);
+    if (p.mainmodule) res.mainmodule = moduleInfo(registry.main, 'main', registry, helpFormat, server, ctx.highLimits);
     if (p.pagesetmodule) {
       const query = registry.get('action', 'query');
       const params = Object.fromEntries(Object.entries(query?.params ?? {}).filter(([n]) => PAGESET_PARAMS.includes(n)));
       const pageset: ModuleDecl = { name: 'pageset', group: 'action', prefix: '', summary: 'The pages to work on.', params, flags: {}, execute: async () => {} };
-      const info = moduleInfo(pageset, 'pageset', registry, helpFormat, server);
+      const info = moduleInfo(pageset, 'pageset', registry, helpFormat, server, ctx.highLimits);
       delete info.name;
       delete info.path;
       delete info.group;
