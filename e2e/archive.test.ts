@@ -245,6 +245,29 @@ for (const backend of testBackends()) {
       assert.equal(rc[0].type, 'log');
     });
 
+    test('action=mergehistory up to a timestamp: older revisions move, the source keeps the rest and the plain reason', async () => {
+      const edit = (title: string, text: string) => alice.post({ action: 'edit', title, text });
+      const pause = () => new Promise((r) => setTimeout(r, 1100));
+      const p1 = await edit('Partial source', 'p1');
+      await pause();
+      const p2 = await edit('Partial source', 'p2');
+      await pause();
+      await edit('Partial dest', 'q1');
+      await pause();
+      const p3 = await edit('Partial source', 'p3');
+      // Without a timestamp every source revision would move, and p3 comes after the destination's first.
+      assert.equal((await admin.post({ action: 'mergehistory', from: 'Partial source', to: 'Partial dest' })).error?.code, 'mergehistory-fail-timestamps-overlap');
+      const ts = (await anon({ action: 'query', prop: 'revisions', revids: String(p2.edit.newrevid), rvprop: 'timestamp' })).query.pages[0].revisions[0].timestamp;
+      const r = await admin.post({ action: 'mergehistory', from: 'Partial source', to: 'Partial dest', timestamp: ts, reason: 'r' });
+      assert.deepEqual(r.mergehistory, { from: 'Partial source', to: 'Partial dest', timestamp: ts, reason: 'r' });
+      const ids = async (title: string) =>
+        (await anon({ action: 'query', prop: 'revisions', titles: title, rvprop: 'ids', rvlimit: 'max' })).query.pages[0].revisions.map((x: { revid: number }) => x.revid);
+      assert.deepEqual(await ids('Partial source'), [p3.edit.newrevid]);
+      assert.ok((await ids('Partial dest')).includes(p1.edit.newrevid));
+      const log = (await anon({ action: 'query', list: 'logevents', letype: 'merge', leprop: 'title|comment|details' })).query.logevents[0];
+      assert.deepEqual([log.title, log.comment, log.params.mergepoint], ['Partial source', 'r', ts]);
+    });
+
     test('action=setpagelanguage answers pagelang-disabled ($wgPageLanguageUseDB is false), after parameter validation', async () => {
       const r = await admin.post({ action: 'setpagelanguage', title: 'Alive', lang: 'de' });
       assert.deepEqual([r.error?.code, r.error?.info], ['pagelang-disabled', 'Changing the language of a page is not allowed on this wiki.']);
