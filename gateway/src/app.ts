@@ -12,6 +12,7 @@ import { createOAuth2Router } from './oauth/rest.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from './config.js';
 import { htmlDocumentSafety } from './html-response.js';
 import { grpcCallCounter } from './debug/grpc-calls.js';
+import { actionReadCacheability, cachedReads, invalidateOnWrite, restPageCacheability, type ResponseCache } from './cache/response-cache.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -49,8 +50,11 @@ export function lastResortErrorHandler(deps: GatewayDeps): express.ErrorRequestH
   };
 }
 
-/** The gateway's HTTP surface: the action API, the REST API and a health endpoint. */
-export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>): express.Express {
+/**
+ * The gateway's HTTP surface: the action API, the REST API and a health endpoint. With
+ * `readCache`, repeated anonymous reads are answered from it (cache/response-cache.ts).
+ */
+export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>, readCache?: ResponseCache): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // each API computes its own validators
@@ -60,12 +64,15 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use((_req, _res, next) => runWithRequestId(newRequestId(), next));
   const countGrpcCalls = grpcCallCounter();
   if (countGrpcCalls) app.use(countGrpcCalls);
+  if (readCache) app.use(invalidateOnWrite(readCache));
 
   // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
   app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));
+  if (readCache) app.get(`${SCRIPT_PATH}/api.php`, cachedReads(readCache, actionReadCacheability));
   app.all(`${SCRIPT_PATH}/api.php`, createActionApiHandler(deps));
   // The OAuth extension's OAuth 2.0 endpoints, ahead of the REST route table.
   app.use(`${SCRIPT_PATH}/rest.php/oauth2`, createOAuth2Router(deps));
+  if (readCache) app.use(`${SCRIPT_PATH}/rest.php`, cachedReads(readCache, restPageCacheability));
   app.use(`${SCRIPT_PATH}/rest.php`, createRestRouter(deps));
   // Uploaded files at the URLs imageinfo reports.
   app.use(createImageRouter(deps));

@@ -6,6 +6,7 @@ import { connectClients, closeClients } from './clients/index.js';
 import { loadGatewayConfig } from './config.js';
 import { SiteCache } from './site.js';
 import { createGatewayApp } from './app.js';
+import { ChangeFeedFollower, ResponseCache } from './cache/response-cache.js';
 import type { GatewayDeps } from './context.js';
 
 export interface RunningGateway {
@@ -23,7 +24,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   const addrs = { auth: config.authAddr, content: config.contentAddr, search: config.searchAddr };
   const clients = connectClients(addrs);
   const deps: GatewayDeps = { clients, config, log, site: new SiteCache(clients.content) };
-  const app = createGatewayApp(deps, addrs);
+  const readCache = new ResponseCache();
+  const feed = new ChangeFeedFollower(clients.content, readCache, log).start();
+  const app = createGatewayApp(deps, addrs, readCache);
   const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -44,6 +47,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
       timer.unref();
       await closed;
       clearTimeout(timer);
+      feed.stop();
       closeClients(clients);
     },
   };

@@ -1,4 +1,5 @@
 import type { CallOpts } from './call-options.js';
+import type { ClientReadableStream } from '@grpc/grpc-js';
 import { makeClient, unary } from '@quire/kit';
 import { OAuthClient } from './oauth.js';
 import { NotificationsClient } from './notifications.js';
@@ -21,6 +22,7 @@ import {
   type ResolvePagesRequest,
   type ResolvePagesResponse,
   type GetReplicationLagResponse,
+  type PageChange,
   type GetParserInfoResponse,
   EditRequest,
   type EditResponse,
@@ -227,6 +229,14 @@ export class ContentClient {
   }
   getReplicationLag(o?: CallOpts): Promise<GetReplicationLagResponse> {
     return unary(this.c, this.c.getReplicationLag, {}, o);
+  }
+  /** The change feed's latest position (where a follower that only wants new changes starts). */
+  changeFeedHead(o?: CallOpts): Promise<number> {
+    return unary(this.c, this.c.getChangeFeedStatus, { afterPosition: 0 }, o).then((r) => r.latestPosition);
+  }
+  /** The page changes after `fromPosition`, as they are committed; the stream ends after `maxWaitMs` without any. */
+  streamChanges(fromPosition: number, maxWaitMs: number): ClientReadableStream<PageChange> {
+    return this.c.streamChanges({ fromPosition, maxBatch: 500, maxWaitMs });
   }
   getParserInfo(o?: CallOpts): Promise<GetParserInfoResponse> {
     return unary(this.c, this.c.getParserInfo, {}, o);

@@ -1,0 +1,291 @@
+/*
+ * The gateway's cache of whole read responses (issue 15): a repeated anonymous read of a page
+ * (REST page/bare, action=query prop=revisions, meta=siteinfo) is answered from memory with no
+ * gRPC call. Correctness first:
+ * - Any write through this gateway (a request that is not GET/HEAD) empties the cache when it
+ *   starts and again when it has answered, so the next read of the same client sees the edit.
+ * - Writes through other gateways (and the services' own) arrive through content's change feed
+ *   (ChangeFeedFollower): every page change empties the cache. While the feed is not followed,
+ *   nothing is cached.
+ * - A read that began before an invalidation does not store its answer (a generation counter),
+ *   so an answer computed from the data before a change never outlives the change.
+ * Only callers without any credentials (no Cookie, no Authorization) and without an Origin
+ * (CORS headers follow it) share entries; the keys are the exact request URLs.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import type { PageChange } from '@quire/proto/wiki/content/v1/content';
+import { currentRequestId, type Logger } from '@quire/kit';
+import { checkPreconditions } from '../rest/conditional.js';
+
+export interface CachedResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  expiresAt: number;
+}
+
+/** Whether (and how long) a request's answer may be kept; undefined: never. */
+export type Cacheability = (req: Request) => { ttlMs: number } | undefined;
+
+/** Per-request headers that a replay must not repeat (they are set again for each answer). */
+const PER_RESPONSE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-quire-grpc-calls']);
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
+  private generation = 0;
+  /** False while page changes cannot be heard of (the feed is not followed): nothing is stored. */
+  enabled = false;
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string, now = Date.now()): CachedResponse | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.expiresAt <= now) {
+      this.bytes -= e.body.length;
+      return undefined;
+    }
+    this.entries.set(key, e); // most recently used last
+    return e;
+  }
+
+  /** The token a read takes before it starts; `put` refuses it after an invalidation. */
+  begin(): number {
+    return this.generation;
+  }
+
+  put(key: string, since: number, entry: CachedResponse): void {
+    if (!this.enabled || since !== this.generation || entry.body.length > this.maxBytes / 16) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.body.length;
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.body.length;
+    }
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+/** Requests that may change what a read answers: everything but GET and HEAD. */
+export function invalidateOnWrite(cache: ResponseCache): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      cache.invalidate();
+      // Again as it answers (before the client can send its next read): a read that ran meanwhile
+      // may have stored the data from before the write.
+      const end = res.end;
+      res.end = function (this: Response, ...args: unknown[]) {
+        cache.invalidate();
+        return (end as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.end;
+      res.once('close', () => cache.invalidate());
+    }
+    next();
+  };
+}
+
+function anonymousWithoutOrigin(req: Request): boolean {
+  return req.method === 'GET' && !req.headers.cookie && !req.headers.authorization && !req.headers.origin && !req.headers['treat-as-untrusted'];
+}
+
+const SITEINFO_TTL_MS = 1000; // siteinfo's `time` is to the second
+const PAGE_TTL_MS = 60_000; // a bound for whatever a page change does not announce
+
+/** Parameters of the action API reads kept, with the values allowed (undefined: any value). */
+const ACTION_READ_PARAMS: Record<string, ((v: string) => boolean) | undefined> = {
+  action: (v) => v === 'query',
+  format: (v) => v === 'json' || v === 'xml' || v === 'php',
+  formatversion: undefined,
+  utf8: undefined,
+  ascii: undefined,
+  uselang: undefined,
+  errorformat: undefined,
+  errorlang: undefined,
+  // Titles in the main namespace only: reading one's own user talk page changes state (newtalk).
+  titles: (v) => !v.includes(':'),
+  prop: (v) => v === 'revisions',
+  rvprop: undefined,
+  rvslots: undefined,
+  meta: (v) => v === 'siteinfo',
+  siprop: undefined,
+  sifilteriw: undefined,
+  sishowalldb: undefined,
+  sinumberingroup: undefined,
+  siinlanguagecode: undefined,
+};
+
+/** action=query with titles and prop=revisions (latest revision) and/or meta=siteinfo, anonymous. */
+export const actionReadCacheability: Cacheability = (req) => {
+  if (!anonymousWithoutOrigin(req)) return undefined;
+  const at = req.originalUrl.indexOf('?');
+  if (at < 0) return undefined;
+  const params = new URLSearchParams(req.originalUrl.slice(at + 1));
+  const seen = new Set<string>();
+  for (const [k, v] of params) {
+    const allowed = ACTION_READ_PARAMS[k];
+    if (!(k in ACTION_READ_PARAMS) || seen.has(k) || (allowed && !allowed(v))) return undefined;
+    seen.add(k);
+  }
+  if (!seen.has('action') || (!seen.has('meta') && !(seen.has('prop') && seen.has('titles')))) return undefined;
+  return { ttlMs: seen.has('meta') ? SITEINFO_TTL_MS : PAGE_TTL_MS };
+};
+
+/** GET /v1/page/{title} and /v1/page/{title}/bare of a main-namespace title, anonymous, without a query. */
+export const restPageCacheability: Cacheability = (req) => {
+  if (!anonymousWithoutOrigin(req) || req.headers['if-match'] || req.headers['if-unmodified-since']) return undefined;
+  const m = /^\/v1\/page\/([^/?]+)(\/bare)?$/.exec(req.url);
+  if (!m) return undefined;
+  let title: string;
+  try {
+    title = decodeURIComponent(m[1]!);
+  } catch {
+    return undefined;
+  }
+  return title.includes(':') ? undefined : { ttlMs: PAGE_TTL_MS };
+};
+
+function headerOf(headers: CachedResponse['headers'], name: string): string | undefined {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(', ') : v;
+  return undefined;
+}
+
+function replay(req: Request, res: Response, hit: CachedResponse): void {
+  const etag = headerOf(hit.headers, 'etag');
+  const lastModified = headerOf(hit.headers, 'last-modified');
+  const conditional = { ifNoneMatch: req.get('if-none-match'), ifModifiedSince: req.get('if-modified-since') };
+  const notModified = (etag !== undefined || lastModified !== undefined) && checkPreconditions('GET', conditional, { etag, lastModified: lastModified ? new Date(lastModified) : undefined }) === 304;
+  for (const [k, v] of Object.entries(hit.headers)) {
+    if (notModified && /^content-(type|length)$/i.test(k)) continue;
+    // Each answer names its own request (the action API's X-Request-Id).
+    res.setHeader(k, k.toLowerCase() === 'x-request-id' ? (currentRequestId() ?? v) : v);
+  }
+  if (notModified) res.status(304).end();
+  else res.status(hit.status).end(hit.body);
+}
+
+/** Answers cacheable requests from `cache`, and keeps the 200 answers of the others that are cacheable. */
+export function cachedReads(cache: ResponseCache, cacheability: Cacheability): RequestHandler {
+  return (req, res, next) => {
+    const rule = cacheability(req);
+    if (!rule) return next();
+    const key = req.originalUrl;
+    const hit = cache.get(key);
+    if (hit) return replay(req, res, hit);
+    const since = cache.begin();
+    const chunks: Buffer[] = [];
+    const write = res.write;
+    const end = res.end;
+    const keep = (chunk: unknown, encoding: unknown) => {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      }
+    };
+    res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+      keep(chunk, rest[0]);
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof res.write;
+    res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+      keep(chunk, rest[0]);
+      return (end as (...a: unknown[]) => Response).call(this, chunk, ...rest);
+    } as typeof res.end;
+    res.once('finish', () => {
+      // Errors (the action API's travel with status 200), new sessions and partial answers are not kept.
+      if (res.statusCode !== 200 || res.getHeader('mediawiki-api-error') !== undefined || res.getHeader('set-cookie') !== undefined) return;
+      const headers: Record<string, string | string[]> = {};
+      // Names as the handler spelled them (Node ≥ 15.13; @types/node lacks it).
+      for (const name of (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
+        const v = res.getHeader(name);
+        if (v !== undefined && !PER_RESPONSE_HEADERS.has(name.toLowerCase())) headers[name] = typeof v === 'number' ? String(v) : v;
+      }
+      const body = Buffer.concat(chunks);
+      if (headers['content-length'] !== undefined && Number(headers['content-length']) !== body.length) return;
+      cache.put(key, since, { status: 200, headers, body, expiresAt: Date.now() + rule.ttlMs });
+    });
+    next();
+  };
+}
+
+export interface ChangeFeedSource {
+  changeFeedHead(): Promise<number>;
+  streamChanges(fromPosition: number, maxWaitMs: number): ClientReadableStream<PageChange>;
+}
+
+/**
+ * Follows content's change feed from its head and empties the cache at every page change. The
+ * cache is enabled only while the stream is open; after a failure it is emptied and the
+ * follower tries again every second.
+ */
+export class ChangeFeedFollower {
+  private stopped = false;
+  private stream: ClientReadableStream<PageChange> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly source: ChangeFeedSource,
+    private readonly cache: ResponseCache,
+    private readonly log: Logger,
+    private readonly retryMs = 1000,
+  ) {}
+
+  start(): this {
+    void this.follow(undefined);
+    return this;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.cache.enabled = false;
+    this.cache.invalidate();
+    clearTimeout(this.retry);
+    this.stream?.cancel();
+  }
+
+  private async follow(from: number | undefined): Promise<void> {
+    if (this.stopped) return;
+    let position: number;
+    try {
+      position = from ?? (await this.source.changeFeedHead());
+    } catch (err) {
+      return this.failed(err);
+    }
+    if (this.stopped) return;
+    const stream = this.source.streamChanges(position, 30_000);
+    this.stream = stream;
+    this.cache.enabled = true;
+    stream.on('data', (c: PageChange) => {
+      position = Math.max(position, c.position);
+      this.cache.invalidate();
+    });
+    stream.on('end', () => void this.follow(position));
+    stream.on('error', (err: Error & { code?: number }) => {
+      if (!this.stopped) this.failed(err);
+    });
+  }
+
+  private failed(err: unknown): void {
+    this.cache.enabled = false;
+    this.cache.invalidate();
+    if (this.stopped) return;
+    this.log.warn({ err }, 'change feed unavailable: read responses are not cached until it is back');
+    this.retry = setTimeout(() => void this.follow(undefined), this.retryMs);
+    this.retry.unref();
+  }
+}
