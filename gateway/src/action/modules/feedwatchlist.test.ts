@@ -11,7 +11,7 @@ import { QueryContinuation } from '../query/continuation.js';
 const ADMIN: User = { id: 2, name: 'Admin', anonymous: false, groups: ['*', 'user'], rights: ['read', 'viewmywatchlist'] };
 const ANON: User = { id: 0, name: '10.0.0.1', anonymous: true, groups: ['*'], rights: ['read', 'viewmywatchlist'] };
 const ALICE_DETAILS = { user: { id: 3, name: 'Alice', anonymous: false, groups: [], rights: [] }, optionsJson: '{"watchlisttoken":"s3cret"}' };
-const ROW = { type: 'edit', title: 'HelperC Feed', revId: 4, logId: 0, comment: '/* Intro % part */ fix', timestamp: '2026-11-25T15:09:27Z', user: 'Admin' };
+const ROW = { type: 'edit', title: 'HelperC Feed', revId: 4, logId: 0, comment: '/* Intro % part */ fix', timestamp: '2026-11-25T15:09:27Z', user: 'Admin', patrolled: 2 };
 
 function setup(module: ModuleDecl, params: Params, user: User) {
   const { ctx } = fakeContext(module, params, {}, { user });
@@ -96,4 +96,14 @@ test('list=watchlist: type=external and the patrol filters (for patrollers only,
   assert.deepEqual((await run({ show: ['autopatrolled'] }, ADMIN)).show, ['autopatrolled'], 'autopatrolled needs no right');
   await assert.rejects(run({ show: ['patrolled'] }, ADMIN), (e: unknown) => e instanceof ApiUsageError && e.code === 'permissiondenied' && e.info === 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
   await assert.rejects(run({ show: ['autopatrolled', '!patrolled'] }, patroller), (e: unknown) => e instanceof ApiUsageError && e.code === 'show');
+});
+
+test('list=watchlist wlprop=patrol: patrolled, unpatrolled, autopatrolled for patrollers', async () => {
+  const patroller = { ...ADMIN, rights: [...ADMIN.rights, 'patrol'] };
+  const s = setup(watchlistModule, { prop: ['patrol'], limit: 10, dir: 'older', allrev: false }, patroller);
+  const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {} as Record<string, unknown>, continuation: new QueryContinuation(undefined, ['watchlist'], []), resolveRedirects: false };
+  await watchlistModule.execute(s.ctx, q);
+  assert.deepEqual([...(q.data.watchlist as unknown[])], [{ type: 'edit', patrolled: true, unpatrolled: false, autopatrolled: true }]);
+  const plain = setup(watchlistModule, { prop: ['patrol'], limit: 10, dir: 'older', allrev: false }, ADMIN);
+  await assert.rejects(watchlistModule.execute(plain.ctx, q), (e: unknown) => e instanceof ApiUsageError && e.code === 'patrol');
 });

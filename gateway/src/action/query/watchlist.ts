@@ -54,7 +54,7 @@ export async function watchlistUserId(ctx: ActionContext, owner: string | undefi
 }
 
 const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
-export const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
+export const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'patrol', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
 /** RC_EXTERNAL changes never exist in Quire: `external` is accepted and matches nothing. */
 export const WL_TYPES = ['categorize', 'edit', 'external', 'log', 'new'] as const;
 export const WL_SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!unread', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'unread'] as const;
@@ -101,10 +101,11 @@ export const watchlistModule = defineModule({
     const p = ctx.params;
     const userId = await watchlistUserId(ctx, p.owner, p.token);
     if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
+    const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
+    if (props.has('patrol')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'patrol');
     const show = p.show ?? [];
     checkShow(show);
     if (show.includes('patrolled') || show.includes('!patrolled')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'permissiondenied');
-    const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
     const resp = await ctx.deps.clients.content.listWatchlist({
       userId,
       namespaces: p.namespace ?? [],
@@ -150,6 +151,12 @@ export const watchlistModule = defineModule({
         if (props.has('notificationtimestamp')) v.notificationtimestamp = c.notificationTimestamp;
         if (props.has('comment')) v.comment = c.comment;
         if (props.has('parsedcomment')) v.parsedcomment = parsed[i]!;
+        if (props.has('patrol')) {
+          // ChangesList::isUnpatrolled: the caller is a patroller (checked above).
+          v.patrolled = c.patrolled !== 0;
+          v.unpatrolled = c.patrolled === 0;
+          v.autopatrolled = c.patrolled === 2;
+        }
         if (props.has('loginfo') && c.type === 'log') {
           v.logid = c.logId;
           v.logtype = c.logType;

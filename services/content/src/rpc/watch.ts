@@ -85,6 +85,7 @@ export function watchHandlers(ctx: ContentContext) {
           logAction: row.rc_log_action ?? '',
           logId: Number(row.rc_logid ?? 0),
           tags: row.tags ?? [],
+          patrolled: Number(row.rc_patrolled),
         })),
         continueFrom: next ? `${isoTimestamp(next.rc_timestamp)}|${next.rc_id}` : '',
       };

@@ -86,7 +86,7 @@ export interface WatchlistChangeRow {
   rc_id: number; rc_type: number; rc_namespace: number; rc_title: string; rc_cur_id: number; rc_this_oldid: number; rc_last_oldid: number;
   actor_name: string; actor_user: number | null; rc_bot: boolean; rc_new: boolean; rc_minor: boolean; rc_old_len: number | null; rc_new_len: number | null;
   rc_timestamp: Date; wl_notificationtimestamp: Date | null; rc_comment: string; wl_expiry: Date | null; rc_log_type: string | null; rc_log_action: string | null;
-  rc_logid: number | null; tags: string[] | null;
+  rc_logid: number | null; tags: string[] | null; rc_patrolled: number;
 }
 
 /** list=watchlist: recent changes of the user's watched titles, up to `limit` + 1 rows (the extra one continues). */
