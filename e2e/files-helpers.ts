@@ -1,4 +1,5 @@
 /* What the file and watchlist suites share: test images, logged-in clients and their tokens. */
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import assert from 'node:assert/strict';
 import { WikiClient, type TestWiki } from './harness.js';
@@ -6,10 +7,20 @@ import { WikiClient, type TestWiki } from './harness.js';
 /** A real PNG of w×h truecolour pixels; `seed` varies the bytes (and so the SHA-1). */
 /** A truecolour PNG; `pixelsPerMetre` adds a pHYs chunk (image editors write 3780, i.e. 96 dpi). */
 export function png(w: number, h: number, seed: number, pixelsPerMetre?: number): Buffer {
+  return pngOf(w, h, (x, y) => (x * seed + y) % 256, pixelsPerMetre);
+}
+
+/** A PNG of random pixels: it hardly compresses, so its size is about w×h×3 (for chunked uploads). */
+export function noisyPng(w: number, h: number): Buffer {
+  const noise = crypto.randomBytes(w * h * 3);
+  return pngOf(w, h, (x, y) => noise[y * w * 3 + x]!);
+}
+
+function pngOf(w: number, h: number, byteAt: (x: number, y: number) => number, pixelsPerMetre?: number): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < h; y++) {
     const row = Buffer.alloc(1 + w * 3);
-    for (let x = 0; x < w * 3; x++) row[1 + x] = (x * seed + y) % 256;
+    for (let x = 0; x < w * 3; x++) row[1 + x] = byteAt(x, y);
     rows.push(row);
   }
   const chunk = (type: string, data: Buffer) => {

@@ -125,6 +125,8 @@ import {
   ListStashedFilesRequest,
   type ListStashedFilesResponse,
   type GetStashedFilesResponse,
+  RevertFileRequest,
+  type RevertFileResponse,
 } from '@quire/proto/wiki/content/v1/files';
 import {
   AuthServiceClient,
@@ -325,6 +327,10 @@ export class ContentClient {
   getStashedFiles(userId: number, filekeys: string[], o?: CallOpts): Promise<GetStashedFilesResponse> {
     const c = this.sibling('files');
     return unary(c, c.getStashedFiles, { userId, filekeys }, o);
+  }
+  revertFile(req: Partial<RevertFileRequest>, o?: CallOpts): Promise<RevertFileResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.revertFile, RevertFileRequest.fromPartial(req), o);
   }
   // Watchlists and talk-page notifications (WatchlistService).
   watch(req: Partial<WatchRequest>, o?: CallOpts): Promise<WatchResponse> {

@@ -6,7 +6,7 @@
  */
 import { invalidArgument, permissionDenied, ServiceError, type Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/content';
-import type { UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
+import type { FileVersion, UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
 import { isoTimestamp } from '../content/timestamp.js';
 import { detectsHtml, EXTENSION_OF_MIME, FILE_EXTENSIONS, sniffFile, svgHasScript } from '../files/mime.js';
 import { storageKeyOf } from '../files/store.js';
@@ -207,70 +207,9 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
     }
 
     await repo.deps.store.put(storageKey, data, sniffed.mime);
-    const timestamp = nowToTheSecond();
-    const actorRow = await actorId(q, s, { id: actor.id, name: actor.name });
     const [major, minor] = sniffed.mime.split('/') as [string, string];
-    await recordFileVersion(
-      q,
-      s,
-      {
-        name: name.dbkey,
-        size: data.length,
-        width: sniffed.width,
-        height: sniffed.height,
-        bits: sniffed.bits,
-        metadata: sniffed.metadata,
-        mediaType: sniffed.mediaType,
-        majorMime: major,
-        minorMime: minor,
-        description: req.comment,
-        actorId: actorRow,
-        timestamp,
-        sha1,
-        storageKey,
-      },
-      existing,
-    );
-
-    // The description page: created with the text (or the comment), else a null revision
-    // carrying the upload comment. Its recent change is the log entry's (EDIT_SUPPRESS_RC).
-    const current = await descriptionPage(q, s, name.dbkey);
-    const saved = await saveRevision(db, codec, {
-      ns: NS_FILE,
-      dbkey: name.dbkey,
-      baseRevId: current?.page_latest ?? 0,
-      text: current ? current.content_text : (req.text ?? req.comment),
-      contentModel: current?.content_model ?? 'wikitext',
-      contentFormat: 'text/x-wiki',
-      user: { id: actor.id, name: actor.name },
-      comment: req.comment,
-      minor: false,
-      tags: [],
-      timestamp,
-      nullRevision: true,
-      creationLog: false,
-    });
-    await publishLogEntry(
-      q,
-      db,
-      {
-        type: 'upload',
-        action: existing ? 'overwrite' : 'upload',
-        actor: { id: actor.id, name: actor.name },
-        ns: NS_FILE,
-        dbkey: name.dbkey,
-        pageId: saved.pageId,
-        comment: req.comment,
-        params: { img_sha1: sha1, img_timestamp: tsMw(timestamp) },
-        timestamp,
-        tags: req.tags,
-      },
-      { patrollable: true, autopatrol: actor.rights.includes('autopatrol'), bot: actor.rights.includes('bot'), revId: saved.revId },
-    );
-    const watch = await applyWatchlistParam(q, db, actor.id, { ns: NS_FILE, dbkey: name.dbkey }, req.watchlist as WatchlistMode, req.watchByPreference, undefined);
-    const file = repo.versionOf({
+    const { file } = await recordVersion(q, repo, actor, existing, {
       name: name.dbkey,
-      archive_name: '',
       size: data.length,
       width: sniffed.width,
       height: sniffed.height,
@@ -279,14 +218,10 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
       media_type: sniffed.mediaType,
       major_mime: major,
       minor_mime: minor,
-      description: req.comment,
-      timestamp,
       sha1,
       storage_key: storageKey,
-      user_name: actor.name,
-      user_id: actor.id,
-      page_id: saved.pageId,
-    });
+    }, { comment: req.comment, text: req.text, tags: req.tags });
+    const watch = await applyWatchlistParam(q, db, actor.id, { ns: NS_FILE, dbkey: name.dbkey }, req.watchlist as WatchlistMode, req.watchByPreference, undefined);
     // A published stashed file leaves the stash (UploadFromStash::postProcessUpload).
     if (stashed?.row) await deleteStashRow(q, s, stashed.row.us_id);
     return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), file, watched: watch.watched };
@@ -304,4 +239,83 @@ const KEEP_IN_STASH = '\u0000stash';
 
 function emptyResponse(result: string, filename: string, warnings: UploadWarnings, hasWarnings: boolean): UploadResponse {
   return { result, filename, warnings, hasWarnings, file: undefined, watched: false, filekey: '', offset: 0, stashed: undefined };
+}
+
+/** The properties of a file version's content (a new upload's, or an old version's for filerevert). */
+export type VersionContent = Pick<VersionRow, 'name' | 'size' | 'width' | 'height' | 'bits' | 'metadata' | 'media_type' | 'major_mime' | 'minor_mime' | 'sha1' | 'storage_key'>;
+
+/**
+ * LocalFile::recordUpload3 in the caller's transaction: the new current version (the previous one
+ * archived), the description page (created with the text or the comment, else a null revision
+ * carrying the comment; its recent change is the log entry's, EDIT_SUPPRESS_RC) and the
+ * upload/upload or upload/overwrite log entry with its recent change.
+ */
+export async function recordVersion(
+  q: Queryable,
+  repo: FileRepo,
+  actor: EditActor,
+  existing: VersionRow | undefined,
+  v: VersionContent,
+  o: { comment: string; text?: string; tags: string[] },
+): Promise<{ file: FileVersion; pageId: number }> {
+  const { db, codec } = repo.deps;
+  const s = db.schema;
+  const timestamp = nowToTheSecond();
+  const actorRow = await actorId(q, s, { id: actor.id, name: actor.name });
+  await recordFileVersion(
+    q,
+    s,
+    {
+      name: v.name,
+      size: Number(v.size),
+      width: v.width,
+      height: v.height,
+      bits: v.bits,
+      metadata: v.metadata,
+      mediaType: v.media_type,
+      majorMime: v.major_mime,
+      minorMime: v.minor_mime,
+      description: o.comment,
+      actorId: actorRow,
+      timestamp,
+      sha1: v.sha1,
+      storageKey: v.storage_key,
+    },
+    existing,
+  );
+  const current = await descriptionPage(q, s, v.name);
+  const saved = await saveRevision(db, codec, {
+    ns: NS_FILE,
+    dbkey: v.name,
+    baseRevId: current?.page_latest ?? 0,
+    text: current ? current.content_text : (o.text ?? o.comment),
+    contentModel: current?.content_model ?? 'wikitext',
+    contentFormat: 'text/x-wiki',
+    user: { id: actor.id, name: actor.name },
+    comment: o.comment,
+    minor: false,
+    tags: [],
+    timestamp,
+    nullRevision: true,
+    creationLog: false,
+  });
+  await publishLogEntry(
+    q,
+    db,
+    {
+      type: 'upload',
+      action: existing ? 'overwrite' : 'upload',
+      actor: { id: actor.id, name: actor.name },
+      ns: NS_FILE,
+      dbkey: v.name,
+      pageId: saved.pageId,
+      comment: o.comment,
+      params: { img_sha1: v.sha1, img_timestamp: tsMw(timestamp) },
+      timestamp,
+      tags: o.tags,
+    },
+    { patrollable: true, autopatrol: actor.rights.includes('autopatrol'), bot: actor.rights.includes('bot'), revId: saved.revId },
+  );
+  const file = repo.versionOf({ ...v, archive_name: '', description: o.comment, timestamp, user_name: actor.name, user_id: actor.id, page_id: saved.pageId });
+  return { file, pageId: saved.pageId };
 }

@@ -15,11 +15,13 @@ import type {
   ListStashedFilesResponse,
   GetStashedFilesRequest,
   GetStashedFilesResponse,
+  RevertFileRequest,
 } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
 import { uploadFile } from '../domain/upload.js';
 import { uploadChunk } from '../domain/upload-chunks.js';
+import { revertFile } from '../domain/filerevert.js';
 import { findStashed, stashedFileOf } from '../domain/upload-stash.js';
 import { listStashRows } from '../store/upload-stash.js';
 import type { FileRepo } from '../store/files.js';
@@ -49,6 +51,8 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
     },
 
     uploadChunk: (req: UploadChunkRequest) => uploadChunk(repo, req),
+
+    revertFile: (req: RevertFileRequest) => revertFile(repo, req),
 
     async listStashedFiles(req: ListStashedFilesRequest): Promise<ListStashedFilesResponse> {
       const limit = Math.max(1, req.limit || 10);

@@ -119,6 +119,22 @@ export class FileRepo {
     return { versions, next: r.rows.length > o.limit ? r.rows[o.limit]!.timestamp : undefined };
   }
 
+  /** An old (not deleted) version by its archive name. */
+  async oldVersion(q: Queryable, name: string, archiveName: string): Promise<VersionRow | undefined> {
+    const s = this.d.db.schema;
+    const r = await q.query<VersionRow>(
+      `SELECT ${OLD_COLUMNS(s)} FROM ${s}.oldimage o JOIN ${s}.actor a ON a.actor_id = o.oi_actor WHERE o.oi_name = $1 AND o.oi_archive_name = $2 AND o.oi_deleted = 0`,
+      [name, archiveName],
+    );
+    return r.rows[0];
+  }
+
+  /** Whether an archive name is taken (LocalFile::publishTo fails on an existing archived copy). */
+  async archiveNameTaken(q: Queryable, archiveName: string): Promise<boolean> {
+    const r = await q.query(`SELECT 1 FROM ${this.d.db.schema}.oldimage WHERE oi_archive_name = $1`, [archiveName]);
+    return r.rows.length > 0;
+  }
+
   async read(name: string, archiveName: string): Promise<{ row: VersionRow; data: Buffer } | undefined> {
     const s = this.d.db.schema;
     const r =

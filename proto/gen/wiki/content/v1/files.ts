@@ -153,6 +153,28 @@ export interface ListStashedFilesResponse {
   continueId: number;
 }
 
+export interface RevertFileRequest {
+  actor?:
+    | EditActor
+    | undefined;
+  /** without the File: prefix */
+  filename: string;
+  /** "<TS_MW>!<name>" of the old version */
+  archiveName: string;
+  comment: string;
+}
+
+export interface RevertFileResponse {
+  /** "Success", or "Failure" with errors */
+  result: string;
+  /** Failure: MediaWiki's message keys */
+  errorCodes: string[];
+  /** Failure: the first error's parameters */
+  errorParams: string[];
+  /** the new current version */
+  file?: FileVersion | undefined;
+}
+
 export interface GetStashedFilesRequest {
   userId: number;
   filekeys: string[];
@@ -2117,6 +2139,256 @@ export const ListStashedFilesResponse: MessageFns<ListStashedFilesResponse> = {
     const message = createBaseListStashedFilesResponse();
     message.files = object.files?.map((e) => StashedFile.fromPartial(e)) || [];
     message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRevertFileRequest(): RevertFileRequest {
+  return { actor: undefined, filename: "", archiveName: "", comment: "" };
+}
+
+export const RevertFileRequest: MessageFns<RevertFileRequest> = {
+  encode(message: RevertFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.filename !== "") {
+      writer.uint32(18).string(message.filename);
+    }
+    if (message.archiveName !== "") {
+      writer.uint32(26).string(message.archiveName);
+    }
+    if (message.comment !== "") {
+      writer.uint32(34).string(message.comment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevertFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevertFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filename = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.archiveName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevertFileRequest {
+    return {
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      archiveName: isSet(object.archiveName)
+        ? globalThis.String(object.archiveName)
+        : isSet(object.archive_name)
+        ? globalThis.String(object.archive_name)
+        : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+    };
+  },
+
+  toJSON(message: RevertFileRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    if (message.filename !== "") {
+      obj.filename = message.filename;
+    }
+    if (message.archiveName !== "") {
+      obj.archiveName = message.archiveName;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevertFileRequest>, I>>(base?: I): RevertFileRequest {
+    return RevertFileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevertFileRequest>, I>>(object: I): RevertFileRequest {
+    const message = createBaseRevertFileRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    message.filename = object.filename ?? "";
+    message.archiveName = object.archiveName ?? "";
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseRevertFileResponse(): RevertFileResponse {
+  return { result: "", errorCodes: [], errorParams: [], file: undefined };
+}
+
+export const RevertFileResponse: MessageFns<RevertFileResponse> = {
+  encode(message: RevertFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== "") {
+      writer.uint32(10).string(message.result);
+    }
+    for (const v of message.errorCodes) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.errorParams) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.file !== undefined) {
+      FileVersion.encode(message.file, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevertFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevertFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.result = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.errorCodes.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errorParams.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.file = FileVersion.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevertFileResponse {
+    return {
+      result: isSet(object.result) ? globalThis.String(object.result) : "",
+      errorCodes: globalThis.Array.isArray(object?.errorCodes)
+        ? object.errorCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.error_codes)
+        ? object.error_codes.map((e: any) => globalThis.String(e))
+        : [],
+      errorParams: globalThis.Array.isArray(object?.errorParams)
+        ? object.errorParams.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.error_params)
+        ? object.error_params.map((e: any) => globalThis.String(e))
+        : [],
+      file: isSet(object.file) ? FileVersion.fromJSON(object.file) : undefined,
+    };
+  },
+
+  toJSON(message: RevertFileResponse): unknown {
+    const obj: any = {};
+    if (message.result !== "") {
+      obj.result = message.result;
+    }
+    if (message.errorCodes?.length) {
+      obj.errorCodes = message.errorCodes;
+    }
+    if (message.errorParams?.length) {
+      obj.errorParams = message.errorParams;
+    }
+    if (message.file !== undefined) {
+      obj.file = FileVersion.toJSON(message.file);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevertFileResponse>, I>>(base?: I): RevertFileResponse {
+    return RevertFileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevertFileResponse>, I>>(object: I): RevertFileResponse {
+    const message = createBaseRevertFileResponse();
+    message.result = object.result ?? "";
+    message.errorCodes = object.errorCodes?.map((e) => e) || [];
+    message.errorParams = object.errorParams?.map((e) => e) || [];
+    message.file = (object.file !== undefined && object.file !== null)
+      ? FileVersion.fromPartial(object.file)
+      : undefined;
     return message;
   },
 };
@@ -6352,6 +6624,16 @@ export const FileServiceService = {
       Buffer.from(GetStashedFilesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStashedFilesResponse => GetStashedFilesResponse.decode(value),
   },
+  /** action=filerevert: an old version becomes the current one again (ApiFileRevert). */
+  revertFile: {
+    path: "/wiki.content.v1.FileService/RevertFile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevertFileRequest): Buffer => Buffer.from(RevertFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevertFileRequest => RevertFileRequest.decode(value),
+    responseSerialize: (value: RevertFileResponse): Buffer => Buffer.from(RevertFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevertFileResponse => RevertFileResponse.decode(value),
+  },
 } as const;
 
 export interface FileServiceServer extends UntypedServiceImplementation {
@@ -6371,6 +6653,8 @@ export interface FileServiceServer extends UntypedServiceImplementation {
   listStashedFiles: handleUnaryCall<ListStashedFilesRequest, ListStashedFilesResponse>;
   /** prop=stashimageinfo: stashed files by key (UploadStash::getFile). */
   getStashedFiles: handleUnaryCall<GetStashedFilesRequest, GetStashedFilesResponse>;
+  /** action=filerevert: an old version becomes the current one again (ApiFileRevert). */
+  revertFile: handleUnaryCall<RevertFileRequest, RevertFileResponse>;
 }
 
 export interface FileServiceClient extends Client {
@@ -6501,6 +6785,22 @@ export interface FileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStashedFilesResponse) => void,
+  ): ClientUnaryCall;
+  /** action=filerevert: an old version becomes the current one again (ApiFileRevert). */
+  revertFile(
+    request: RevertFileRequest,
+    callback: (error: ServiceError | null, response: RevertFileResponse) => void,
+  ): ClientUnaryCall;
+  revertFile(
+    request: RevertFileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevertFileResponse) => void,
+  ): ClientUnaryCall;
+  revertFile(
+    request: RevertFileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevertFileResponse) => void,
   ): ClientUnaryCall;
 }
 
