@@ -5,6 +5,7 @@
  */
 import { SCRIPT_PATH } from '../config.js';
 import { escapeHtml } from './errors.js';
+import { allowsAll } from './params.js';
 import { moduleInfo, resolveModulePath, sortedEnum, submodulesOf } from './paraminfo.js';
 import type { ActionContext, ModuleDecl, ModuleLookup, ParamDecl } from './types.js';
 import { defineModule } from './define.js';
@@ -54,7 +55,7 @@ function moduleSection(entry: HelpEntry, registry: ModuleLookup, scriptUrl: stri
         out += `<dd class="info">A "${escapeHtml(module.flags.needsToken)}" token retrieved from <kbd>action=query&amp;meta=tokens</kbd></dd>\n`;
       }
       out += `<dd class="info">${typeDescription(decl)}</dd>\n`;
-      if (decl.allowAll) out += '<dd class="info">To specify all values, use <kbd>*</kbd>.</dd>\n';
+      if (allowsAll(decl)) out += '<dd class="info">To specify all values, use <kbd>*</kbd>.</dd>\n';
       if (decl.default !== undefined && decl.type !== 'boolean') {
         out += `<dd class="info">Default: ${decl.default === '' ? '<span class="apihelp-empty">(empty)</span>' : escapeHtml(String(decl.default))}</dd>\n`;
       }

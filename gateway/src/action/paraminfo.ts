@@ -3,7 +3,7 @@
  * declarations in the shape MediaWiki 1.39 returns.
  */
 import { escapeHtml, message } from './errors.js';
-import { multiLimits } from './params.js';
+import { allowsAll, multiLimits } from './params.js';
 import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 import { defineModule } from './define.js';
 
@@ -47,27 +47,35 @@ export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, reg
     info.highlimit = high;
     info.limit = highLimits && high > low ? high : low;
     if (decl.allowDuplicates) info.allowsduplicates = true;
-    if (decl.allowAll) info.allspecifier = '*';
+    if (allowsAll(decl)) info.allspecifier = '*';
   }
   if (decl.type === 'integer' || decl.type === 'limit') {
     if (decl.min !== undefined) info.min = decl.min;
     if (decl.max !== undefined) info.max = decl.max;
     if (decl.max !== undefined && decl.highMax !== undefined && decl.highMax > decl.max) info.highmax = decl.highMax;
   }
+  // SubmoduleDef::getParamInfo: deprecated and internal submodules are named as such.
+  const deprecatedValues = isEnum ? (decl.deprecatedValues ?? []).filter((v) => (decl.type as readonly string[]).includes(v)) : [];
+  const internalValues: string[] = [];
   if (decl.submoduleGroup) {
     const subs: ResultObject = {};
     const groups: readonly ModuleGroup[] = typeof decl.submoduleGroup === 'string' ? [decl.submoduleGroup] : decl.submoduleGroup;
     for (const v of sortedEnum(decl)) {
       const sub = groups.map((g) => registry.get(g, v)).find((m) => m !== undefined);
-      if (sub) subs[v] = registry.pathOf(sub);
+      if (!sub) continue;
+      subs[v] = registry.pathOf(sub);
+      if (sub.flags.deprecated && !deprecatedValues.includes(v)) deprecatedValues.push(v);
+      if (sub.flags.internal) internalValues.push(v);
     }
     info.submodules = subs;
     if (name === 'generator') info.submoduleparamprefix = 'g';
   }
-  if (isEnum && decl.deprecatedValues?.length) info.deprecatedvalues = decl.deprecatedValues.filter((v) => (decl.type as readonly string[]).includes(v)).sort();
+  if (deprecatedValues.length) info.deprecatedvalues = deprecatedValues.sort();
+  if (internalValues.length) info.internalvalues = internalValues.sort();
   if (decl.type === 'user') info.subtypes = setIndexedTagName([...(decl.userTypes ?? DEFAULT_USER_TYPES)], 't');
   if (decl.type === 'title') info.mustExist = false;
   if (name === 'token' && module.flags.needsToken) info.tokentype = module.flags.needsToken;
+  if (decl.type === 'namespace' && decl.extraNamespaces?.length) info.extranamespaces = setIndexedTagName([...decl.extraNamespaces], 'ns');
   return info;
 }
 

@@ -86,3 +86,15 @@ test('errorformat=raw parameters are typed as MediaWiki prints ParamValidator me
   validateParam('rvprop', { type: ['ids', 'user'], multi: true, help: 'P.' }, 'ids|bogus', env(warnings));
   assert.deepEqual(warnings[0]?.rawParams, [{ plaintext: 'rvprop' }, { plaintext: 'ids|bogus' }, { list: [{ plaintext: 'bogus' }], type: 'comma' }, { num: 1 }]);
 });
+
+test('namespaces: the non-negative ones, declared extras (-2, -1) too; `*` for every multi-value namespace parameter', () => {
+  const wiki: ValidationEnv = { ...env(), namespaces: [-2, -1, 0, 1, 2] };
+  const multi: ParamDecl = { type: 'namespace', multi: true, help: 'N.' };
+  assert.deepEqual(validateParam('srnamespace', multi, '*', wiki), [0, 1, 2]);
+  assert.deepEqual(validateParam('lenamespace', { type: 'namespace', extraNamespaces: [-2, -1], help: 'N.' }, '-1', wiki), -1);
+  assert.deepEqual(validateParam('plnamespace', { ...multi, extraNamespaces: [-2, -1] }, '*', wiki), [-2, -1, 0, 1, 2]);
+  const warnings: ApiMessage[] = [];
+  assert.deepEqual(validateParam('srnamespace', multi, '-1|0', { ...wiki, warn: (m) => warnings.push(m) }), [0]);
+  assert.deepEqual(warnings.map((w) => w.code), ['unrecognizedvalues']);
+  assert.equal(errorOf(() => validateParam('apnamespace', { type: 'namespace', help: 'N.' }, '-1', wiki))?.code, 'badvalue');
+});

@@ -68,8 +68,14 @@ export function explodeMultiValue(value: string, limit: number): string[] {
 
 export function enumValues(decl: ParamDecl, env: ValidationEnv): readonly string[] | undefined {
   if (Array.isArray(decl.type)) return decl.type as readonly string[];
-  if (decl.type === 'namespace') return env.namespaces.map(String);
+  // NamespaceDef::getEnumValues: the valid (non-negative) namespaces, plus the declared extra ones.
+  if (decl.type === 'namespace') return [...env.namespaces.filter((n) => n >= 0), ...(decl.extraNamespaces ?? [])].sort((a, b) => a - b).map(String);
   return undefined;
+}
+
+/** Whether `*` names every value: PARAM_ALL, which NamespaceDef forces for multi-value namespaces. */
+export function allowsAll(decl: ParamDecl): boolean {
+  return decl.allowAll === true || (decl.type === 'namespace' && decl.multi === true);
 }
 
 /** Validates every declared parameter of a module (names get the module's prefix). */
@@ -115,7 +121,7 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
   const { low, high } = multiLimits(decl);
   const list = explodeMultiValue(value, high + 1);
   const allowed = enumValues(decl, env);
-  if (allowed && decl.allowAll && list.length === 1 && list[0] === '*') {
+  if (allowed && allowsAll(decl) && list.length === 1 && list[0] === '*') {
     return decl.type === 'namespace' ? allowed.map(Number) : [...allowed];
   }
   const limit = list.length > low && env.highLimits ? high : low;

@@ -39,8 +39,10 @@ export interface ParamDecl {
   multiLimit2?: number;
   /** Multi-value: keep repeated values (PARAM_ALLOW_DUPLICATES); by default they are dropped. */
   allowDuplicates?: boolean;
-  /** For multi enums: `*` means all values. */
+  /** For multi enums: `*` means all values (always so for multi-value namespaces: NamespaceDef forces it). */
   allowAll?: boolean;
+  /** For `namespace`: ids beyond the wiki's non-negative ones, e.g. [-2, -1] (NamespaceDef::PARAM_EXTRA_NAMESPACES). */
+  extraNamespaces?: readonly number[];
   /** integer/limit bounds; `limit` accepts "max" (max, or highMax with apihighlimits). */
   min?: number;
   max?: number;

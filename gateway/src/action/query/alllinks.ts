@@ -38,7 +38,7 @@ function allLinksParams(kind: AllLinksKind) {
     unique: { type: 'boolean', default: false, help: `Only show distinct ${kind.what} titles. Cannot be used with ${kind.prefix}prop=ids. When used as a generator, yields target pages instead of source pages.` },
     prop: { type: ['ids', 'title', ...kind.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
     // allfileusages has none (always File).
-    ...(kind.hasNamespace ? { namespace: defineParam({ type: 'namespace', default: kind.namespace, help: 'The namespace to enumerate.' }) } : {}),
+    ...(kind.hasNamespace ? { namespace: defineParam({ type: 'namespace', default: kind.namespace, extraNamespaces: [-2, -1], help: 'The namespace to enumerate.' }) } : {}),
     limit: { ...LIMIT_PARAM, help: 'How many total items to return.' },
     dir: DIR_PARAM,
   });

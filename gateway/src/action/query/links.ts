@@ -23,7 +23,7 @@ interface LinksKind {
 
 function linksParams(kind: LinksKind) {
   return defineParams({
-    namespace: { type: 'namespace', multi: true, help: `Show ${kind.name} in these namespaces only.` },
+    namespace: { type: 'namespace', multi: true, extraNamespaces: [-2, -1], help: `Show ${kind.name} in these namespaces only.` },
     limit: { ...LIMIT_PARAM, help: `How many ${kind.name} to return.` },
     continue: CONTINUE_PARAM,
     [kind.titlesParam]: { type: 'string', multi: true, help: `Only list ${kind.name} to these titles. Useful for checking whether a certain page links to a certain title.` },

@@ -23,6 +23,18 @@ const PARAM_ORDER: Record<string, readonly string[]> = {
   merge: ['dest_ns', 'dest_title', 'mergepoint'],
 };
 
+/** LogPage::DELETED_* bits of log_deleted. */
+export const LOG_DELETED_ACTION = 1;
+export const LOG_DELETED_COMMENT = 2;
+export const LOG_DELETED_USER = 4;
+export const LOG_DELETED_RESTRICTED = 8;
+
+/** LogEventsList::userCanBitfield: a hidden field needs deletedhistory, or suppression rights when restricted. */
+export function logFieldVisible(bits: number, field: number, rights: readonly string[]): boolean {
+  if (!(bits & field)) return true;
+  return bits & LOG_DELETED_RESTRICTED ? rights.includes('suppressrevision') || rights.includes('viewsuppressed') : rights.includes('deletedhistory');
+}
+
 function orderedParams(type: string, params: ResultObject): ResultObject {
   const order = PARAM_ORDER[type];
   if (!order) return params;
@@ -49,7 +61,7 @@ export const logeventsModule = defineModule({
     dir: DIR_PARAM,
     user: { type: 'user', help: 'Filter entries to those made by the given user.' },
     title: { type: 'string', help: 'Filter entries to those related to a page.' },
-    namespace: { type: 'namespace', help: 'Filter entries to those in the given namespace.' },
+    namespace: { type: 'namespace', extraNamespaces: [-2, -1], help: 'Filter entries to those in the given namespace.' },
     prefix: { type: 'string', help: 'Filter entries that start with this prefix.' },
     tag: { type: 'string', help: 'Only list event entries tagged with this tag.' },
     limit: LIMIT_PARAM,
@@ -78,29 +90,61 @@ export const logeventsModule = defineModule({
     const events = resp.events.slice(0, limit);
     const next = resp.events[limit];
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(events.map((e) => ({ title: e.title, comment: e.comment }))) : [];
+    // Fields hidden by revision deletion of log entries (log_deleted), per the caller's rights.
+    const hiddenBits = await ctx.deps.clients.archive.logEntryVisibility(events.map((e) => e.logId));
+    const rights = ctx.caller.user.rights;
     run.data.logevents = setIndexedTagName(
       events.map((e, i): ResultObject => {
         const out: ResultObject = {};
+        const bits = hiddenBits.get(e.logId) ?? 0;
+        const canSee = (field: number) => logFieldVisible(bits, field, rights);
+        let anyHidden = false;
         if (props.has('ids')) out.logid = e.logId;
-        if (props.has('title')) {
-          out.ns = e.ns;
-          out.title = e.title;
+        // ApiQueryLogEvents::extractRowInfo: the action (target, ids, parameters), performer and summary may be hidden.
+        if (props.has('title') || props.has('ids') || props.has('details')) {
+          if (bits & LOG_DELETED_ACTION) {
+            out.actionhidden = true;
+            anyHidden = true;
+          }
+          if (canSee(LOG_DELETED_ACTION)) {
+            if (props.has('title')) {
+              out.ns = e.ns;
+              out.title = e.title;
+            }
+            if (props.has('ids')) {
+              out.pageid = e.pageId;
+              out.logpage = e.logPage;
+            }
+            if (props.has('details')) out.params = setArrayType(orderedParams(e.type, JSON.parse(e.paramsJson || '{}') as ResultObject), 'assoc');
+          }
         }
-        if (props.has('ids')) {
-          out.pageid = e.pageId;
-          out.logpage = e.logPage;
-        }
-        if (props.has('details')) out.params = setArrayType(orderedParams(e.type, JSON.parse(e.paramsJson || '{}') as ResultObject), 'assoc');
         if (props.has('type')) {
           out.type = e.type;
           out.action = e.action;
         }
-        if (props.has('user')) out.user = e.user;
-        if (props.has('userid')) out.userid = e.userId;
+        if (props.has('user') || props.has('userid')) {
+          if (bits & LOG_DELETED_USER) {
+            out.userhidden = true;
+            anyHidden = true;
+          }
+          if (canSee(LOG_DELETED_USER)) {
+            if (props.has('user')) out.user = e.user;
+            if (props.has('userid')) out.userid = e.userId;
+          }
+        }
         if (props.has('timestamp')) out.timestamp = e.timestamp;
-        if (props.has('comment')) out.comment = e.comment;
-        if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
+        if (props.has('comment') || props.has('parsedcomment')) {
+          if (bits & LOG_DELETED_COMMENT) {
+            out.commenthidden = true;
+            anyHidden = true;
+          }
+          if (canSee(LOG_DELETED_COMMENT)) {
+            if (props.has('comment')) out.comment = e.comment;
+            if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
+          }
+        }
         if (props.has('tags')) out.tags = setIndexedTagName([...e.tags], 'tag');
+        if (anyHidden && bits & LOG_DELETED_RESTRICTED) out.suppressed = true;
         return out;
       }),
       'item',

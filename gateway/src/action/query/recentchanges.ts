@@ -74,7 +74,7 @@ export const recentchangesModule = defineModule({
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
     dir: DIR_PARAM,
-    namespace: { type: 'namespace', multi: true, help: 'Filter changes to only these namespaces.' },
+    namespace: { type: 'namespace', multi: true, extraNamespaces: [-2, -1], help: 'Filter changes to only these namespaces.' },
     user: { type: 'user', help: 'Only list changes by this user.' },
     excludeuser: { type: 'user', help: "Don't list changes by this user." },
     tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
