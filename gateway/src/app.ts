@@ -13,6 +13,8 @@ import { ARTICLE_PATH, SCRIPT_PATH } from './config.js';
 import { htmlDocumentSafety } from './html-response.js';
 import { grpcCallCounter } from './debug/grpc-calls.js';
 import { actionReadCacheability, cachedReads, invalidateOnWrite, restPageCacheability, type ResponseCache } from './cache/response-cache.js';
+import { AnonymousCallers } from './cache/anonymous-callers.js';
+import { keepAnonymousCallers } from './caller.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -52,7 +54,8 @@ export function lastResortErrorHandler(deps: GatewayDeps): express.ErrorRequestH
 
 /**
  * The gateway's HTTP surface: the action API, the REST API and a health endpoint. With
- * `readCache`, repeated anonymous reads are answered from it (cache/response-cache.ts).
+ * `readCache`, repeated anonymous reads are answered from it (cache/response-cache.ts) and
+ * anonymous callers are kept briefly (cache/anonymous-callers.ts).
  */
 export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string, string>, readCache?: ResponseCache): express.Express {
   const app = express();
@@ -64,7 +67,12 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use((_req, _res, next) => runWithRequestId(newRequestId(), next));
   const countGrpcCalls = grpcCallCounter();
   if (countGrpcCalls) app.use(countGrpcCalls);
-  if (readCache) app.use(invalidateOnWrite(readCache));
+  if (readCache) {
+    // Reads without credentials skip the auth service too; writes here forget both at once.
+    const anonymousCallers = new AnonymousCallers();
+    keepAnonymousCallers(deps, anonymousCallers);
+    app.use(invalidateOnWrite(readCache, anonymousCallers));
+  }
 
   // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
   app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));

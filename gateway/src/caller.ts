@@ -3,6 +3,14 @@ import type { GatewayDeps, Caller, SessionCookieWriter } from './context.js';
 import { SESSION_COOKIE_SUFFIX } from './context.js';
 import { clientAddress, clientProtocol } from './client-ip.js';
 import { oauthCredentials, resolveOAuthCaller } from './oauth/verify.js';
+import type { AnonymousCallers } from './cache/anonymous-callers.js';
+
+/** The gateways that keep anonymous callers (createGatewayApp with a read cache). */
+const anonymousCallers = new WeakMap<GatewayDeps, AnonymousCallers>();
+
+export function keepAnonymousCallers(deps: GatewayDeps, callers: AnonymousCallers): void {
+  anonymousCallers.set(deps, callers);
+}
 
 export function sessionCookieName(deps: GatewayDeps): string {
   return `${deps.config.wikiId}${SESSION_COOKIE_SUFFIX}`;
@@ -42,9 +50,18 @@ export async function resolveCaller(req: Request, deps: GatewayDeps, opts: Calle
   const oauth = opts.allowCredentials ? oauthCredentials(req) : null;
   if (oauth) return resolveOAuthCaller(req, deps, ip, oauth, opts.formParams);
   const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
+  // A read without a session: the anonymous caller of this IP, when known (no auth call).
+  const kept = !sid && (req.method === 'GET' || req.method === 'HEAD') ? anonymousCallers.get(deps) : undefined;
+  const known = kept?.get(ip);
+  if (known) return withCookies(req, deps, { user: known, sessionId: '', sessionLost: false, ip });
+  const since = kept?.begin();
   const r = await deps.clients.auth.resolveSession(sid, ip);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
-  const caller: Caller = { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+  if (kept && r.user) kept.put(ip, since!, r.user);
+  return withCookies(req, deps, { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip });
+}
+
+function withCookies(req: Request, deps: GatewayDeps, caller: Caller): Caller {
   if (req.res) caller.cookies = sessionCookieWriter(req.res, deps);
   return caller;
 }

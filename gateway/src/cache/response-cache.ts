@@ -84,19 +84,22 @@ export class ResponseCache {
   }
 }
 
-/** Requests that may change what a read answers: everything but GET and HEAD. */
-export function invalidateOnWrite(cache: ResponseCache): RequestHandler {
+/** Requests that may change what a read answers (everything but GET and HEAD) empty `caches`. */
+export function invalidateOnWrite(...caches: { invalidate(): void }[]): RequestHandler {
+  const invalidate = () => {
+    for (const c of caches) c.invalidate();
+  };
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      cache.invalidate();
+      invalidate();
       // Again as it answers (before the client can send its next read): a read that ran meanwhile
       // may have stored the data from before the write.
       const end = res.end;
       res.end = function (this: Response, ...args: unknown[]) {
-        cache.invalidate();
+        invalidate();
         return (end as (...a: unknown[]) => Response).apply(this, args);
       } as typeof res.end;
-      res.once('close', () => cache.invalidate());
+      res.once('close', invalidate);
     }
     next();
   };
