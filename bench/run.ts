@@ -148,7 +148,7 @@ async function measureRead(side: Side, s: ReadScenario): Promise<Figures> {
   await load(side.url + s.path, { duration: 1 }); // warm-up: JIT, caches, connections
   const r = await load(side.url + s.path);
   const figures: Figures = { rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r.requests.total, failed: r.non2xx + r.errors + r.timeouts };
-  const calls = (await fetch(side.url + s.path)).headers.get('x-quire-grpc-calls');
+  const calls = (await fetch(side.url + s.path, { headers: { 'X-Quire-Count-Grpc-Calls': '1' } })).headers.get('x-quire-grpc-calls');
   if (calls !== null) figures.grpcCalls = Number(calls);
   return figures;
 }

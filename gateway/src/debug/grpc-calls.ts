@@ -1,7 +1,8 @@
 /*
- * Benchmark instrumentation (issue 15): with GATEWAY_DEBUG_GRPC_CALLS=1 every response carries
- * `X-Quire-Grpc-Calls`, the number of gRPC calls the gateway made while serving it. Off by
- * default: it patches grpc-js's Client once and tracks each request in an AsyncLocalStorage.
+ * Benchmark instrumentation (issue 15): with GATEWAY_DEBUG_GRPC_CALLS=1, a request that sends
+ * `X-Quire-Count-Grpc-Calls: 1` gets `X-Quire-Grpc-Calls`, the number of gRPC calls the gateway
+ * made while serving it. Off by default; on, it patches grpc-js's Channel once and tracks only the
+ * requests that ask (an AsyncLocalStorage), so the others are measured as they are served.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Channel } from '@grpc/grpc-js';
@@ -27,7 +28,8 @@ function countCalls(): void {
 export function grpcCallCounter(enabled = process.env.GATEWAY_DEBUG_GRPC_CALLS === '1'): RequestHandler | undefined {
   if (!enabled) return undefined;
   countCalls();
-  return (_req, res, next) => {
+  return (req, res, next) => {
+    if (!req.headers['x-quire-count-grpc-calls']) return next();
     const store = { calls: 0 };
     const writeHead = res.writeHead;
     res.writeHead = function (this: typeof res, ...args: unknown[]) {
