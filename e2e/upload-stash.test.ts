@@ -4,7 +4,7 @@
  * prop=stashimageinfo — each answer's shape and values as the reference wiki gave them, the
  * rights (a stash is its owner's), and the state left behind (published files, emptied stash).
  * mwclient's own chunked upload drives the whole flow once. And action=filerevert, which makes an
- * old version current again.
+ * old version current again, and list=filearchive, the versions of deleted files.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -207,6 +207,42 @@ for (const backend of testBackends()) {
       const denied = (await anon.post('/w/api.php', { action: 'filerevert', format: 'json', filename: 'Reverted.png', archivename, token: '+\\' })).json<any>();
       assert.equal(denied.error.code, 'permissiondenied');
       assert.equal((await hist()).length, 3);
+    });
+
+    test('list=filearchive lists the versions of deleted files, with the rights MediaWiki asks for', async () => {
+      const v1 = png(3, 2, 31);
+      const v2 = png(3, 2, 37);
+      await post(admin, { filename: 'Archived.png', comment: 'first' }, v1);
+      await new Promise((r) => setTimeout(r, 1100));
+      await post(admin, { filename: 'Archived.png', comment: 'second', ignorewarnings: '1' }, v2);
+      const del = await admin.post('/w/api.php', { action: 'delete', title: 'File:Archived.png', reason: 'gone', format: 'json', token: admin.csrf });
+      assert.ok(del.json<any>().delete, del.text);
+      const list = async (c: WikiClient, params: Record<string, string>) => (await c.api({ action: 'query', list: 'filearchive', faprefix: 'Archived', formatversion: '2', ...params })).json<any>();
+      const all = await list(admin, { faprop: 'sha1|user|size|description|mime|archivename|bitdepth' });
+      const rows = all.query.filearchive;
+      assert.equal(rows.length, 2);
+      // By name, then upload time: the first version (archived) comes first.
+      assert.deepEqual(
+        rows.map((r: Record<string, unknown>) => [r.name, r.ns, r.title, r.description, r.user, r.sha1, r.size, r.width, r.height, r.mime, r.bitdepth, typeof r.archivename]),
+        [
+          ['Archived.png', 6, 'File:Archived.png', 'first', 'Admin', sha1(v1), String(v1.length), '3', '2', 'image/png', '8', 'string'],
+          ['Archived.png', 6, 'File:Archived.png', 'second', 'Admin', sha1(v2), String(v2.length), '3', '2', 'image/png', '8', 'undefined'],
+        ],
+      );
+      const page1 = await list(admin, { falimit: '1' });
+      assert.equal(page1.query.filearchive.length, 1);
+      assert.match(page1.continue.facontinue, /^Archived\.png\|\d{14}\|\d+$/);
+      const page2 = await list(admin, { falimit: '1', facontinue: page1.continue.facontinue });
+      assert.deepEqual(page2.query.filearchive.map((r: { id: number }) => r.id), [rows[1].id]);
+      assert.equal(page2.continue, undefined);
+      assert.deepEqual((await list(admin, { fasha1: sha1(v2) })).query.filearchive.map((r: { id: number }) => r.id), [rows[1].id]);
+      assert.equal((await list(admin, { fasha1: 'xyz' })).error.code, 'invalidsha1hash');
+      assert.equal((await list(admin, { fasha1base36: 'xyz' })).error.code, 'invalidsha1base36hash');
+      assert.equal((await list(admin, { facontinue: 'a|b' })).error.code, 'badcontinue');
+      // Anyone may list names and times; descriptions need deletedhistory, metadata deletedtext.
+      assert.equal((await list(alice, {})).query.filearchive.length, 2);
+      assert.equal((await list(alice, { faprop: 'description' })).error.code, 'permissiondenied');
+      assert.equal((await list(alice, { faprop: 'metadata' })).error.code, 'permissiondenied');
     });
 
     test('mwclient uploads in chunks and publishes by filekey', { skip: !hasMwclient && 'python3-mwclient is not installed' }, async () => {

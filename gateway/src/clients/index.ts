@@ -127,6 +127,8 @@ import {
   type GetStashedFilesResponse,
   RevertFileRequest,
   type RevertFileResponse,
+  ListFileArchiveRequest,
+  type ListFileArchiveResponse,
 } from '@quire/proto/wiki/content/v1/files';
 import {
   AuthServiceClient,
@@ -331,6 +333,10 @@ export class ContentClient {
   revertFile(req: Partial<RevertFileRequest>, o?: CallOpts): Promise<RevertFileResponse> {
     const c = this.sibling('files');
     return unary(c, c.revertFile, RevertFileRequest.fromPartial(req), o);
+  }
+  listFileArchive(req: Partial<ListFileArchiveRequest>, o?: CallOpts): Promise<ListFileArchiveResponse> {
+    const c = this.sibling('files');
+    return unary(c, c.listFileArchive, ListFileArchiveRequest.fromPartial(req), o);
   }
   // Watchlists and talk-page notifications (WatchlistService).
   watch(req: Partial<WatchRequest>, o?: CallOpts): Promise<WatchResponse> {

@@ -15,7 +15,7 @@ export const IMAGEINFO_PROPS = [
 ] as const;
 
 /** MediaWiki's metadata arrays: [{name, value}] with nested arrays tagged for XML. */
-function metadataList(json: string): unknown {
+export function metadataList(json: string): unknown {
   const items = JSON.parse(json || '[]') as { name: string; value: unknown }[];
   return setIndexedTagName(
     items.map((m) => ({ name: m.name, value: Array.isArray(m.value) ? metadataList(JSON.stringify(m.value)) : m.value })),

@@ -27,6 +27,7 @@ import { usercontribsModule } from './usercontribs.js';
 import { imageinfoModule } from './imageinfo.js';
 import { allimagesModule } from './allimages.js';
 import { mystashedfilesModule } from './mystashedfiles.js';
+import { filearchiveModule } from './filearchive.js';
 import { stashimageinfoModule } from './stashimageinfo.js';
 import { watchlistModule, watchlistrawModule } from './watchlist.js';
 import { tagsModule } from './tags.js';
@@ -59,7 +60,7 @@ import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } 
 import { allrevisionsModule } from './allrevisions.js';
 import { withDeletedRevisions } from './deleted-pageset.js';
 
-export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, stashimageinfoModule, allimagesModule, mystashedfilesModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule, contributorsModule, iwbacklinksModule, iwlinksModule];
+export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, stashimageinfoModule, allimagesModule, mystashedfilesModule, filearchiveModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule, contributorsModule, iwbacklinksModule, iwlinksModule];
 
 const SUBMODULE_GROUPS = ['prop', 'list', 'meta'] as const satisfies readonly ModuleGroup[];
 

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { invalidArgument, notFound } from '@quire/kit';
 import type { StashedFile } from '@quire/proto/wiki/content/v1/files';
 import { isoTimestamp } from '../content/timestamp.js';
-import { type FileRepo, tsMw } from '../store/files.js';
+import { type FileRepo, sha1Hex, tsMw } from '../store/files.js';
 import { nowToTheSecond } from '../store/logging.js';
 import { findStashRow, insertStashRow, type StashRow } from '../store/upload-stash.js';
 
@@ -58,7 +58,7 @@ export function stashedFileOf(row: StashRow): StashedFile {
     bits: row.us_image_bits,
     mime: row.us_mime,
     mediaType: row.us_media_type,
-    sha1: row.us_sha1 === '' ? '' : [...row.us_sha1].reduce((n, c) => n * 36n + BigInt(parseInt(c, 36)), 0n).toString(16).padStart(40, '0'),
+    sha1: row.us_sha1 === '' ? '' : sha1Hex(row.us_sha1),
     metadataJson: JSON.stringify(Array.isArray(row.us_metadata) ? row.us_metadata : []),
     tempName: row.us_temp_name,
   };

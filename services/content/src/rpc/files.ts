@@ -16,6 +16,8 @@ import type {
   GetStashedFilesRequest,
   GetStashedFilesResponse,
   RevertFileRequest,
+  ListFileArchiveRequest,
+  ListFileArchiveResponse,
 } from '@quire/proto/wiki/content/v1/files';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_FILE, NS_MEDIA } from '../title/namespaces.js';
@@ -24,7 +26,7 @@ import { uploadChunk } from '../domain/upload-chunks.js';
 import { revertFile } from '../domain/filerevert.js';
 import { findStashed, stashedFileOf } from '../domain/upload-stash.js';
 import { listStashRows } from '../store/upload-stash.js';
-import type { FileRepo } from '../store/files.js';
+import { sha1Hex, tsMw, type FileRepo } from '../store/files.js';
 import { findPage } from '../store/pages.js';
 import { isoTimestamp } from './records.js';
 import type { ContentContext } from './context.js';
@@ -53,6 +55,43 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
     uploadChunk: (req: UploadChunkRequest) => uploadChunk(repo, req),
 
     revertFile: (req: RevertFileRequest) => revertFile(repo, req),
+
+    async listFileArchive(req: ListFileArchiveRequest): Promise<ListFileArchiveResponse> {
+      const limit = Math.max(1, req.limit || 10);
+      const rows = await repo.listArchive({
+        from: req.from,
+        to: req.to,
+        prefix: req.prefix,
+        descending: req.descending,
+        sha1: req.sha1Base36,
+        hideBitmask: req.hideBitmask,
+        limit,
+        after: req.hasContinue ? { name: req.continueName, timestamp: new Date(req.continueTimestamp), id: req.continueId } : undefined,
+      });
+      const next = rows[limit];
+      return {
+        files: rows.slice(0, limit).map((r) => ({
+          id: Number(r.fa_id),
+          name: r.fa_name,
+          title: ctx.codec.prefixedText(NS_FILE, r.fa_name),
+          description: r.fa_description,
+          user: r.actor_name,
+          userId: r.actor_user ?? 0,
+          sha1: sha1Hex(r.fa_sha1),
+          timestamp: isoTimestamp(r.fa_timestamp),
+          size: Number(r.fa_size),
+          width: r.fa_width,
+          height: r.fa_height,
+          bits: r.fa_bits,
+          mime: `${r.fa_major_mime}/${r.fa_minor_mime}`,
+          mediaType: r.fa_media_type,
+          metadataJson: JSON.stringify(Array.isArray(r.fa_metadata) ? r.fa_metadata : []),
+          archiveName: r.fa_archive_name ?? undefined,
+          deleted: r.fa_deleted,
+        })),
+        continueFrom: next ? `${next.fa_name}|${tsMw(next.fa_timestamp)}|${next.fa_id}` : '',
+      };
+    },
 
     async listStashedFiles(req: ListStashedFilesRequest): Promise<ListStashedFilesResponse> {
       const limit = Math.max(1, req.limit || 10);

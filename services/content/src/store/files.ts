@@ -17,7 +17,7 @@ export { fileUrlPath, hashPath, UPLOAD_PATH } from '../files/paths.js';
 export const tsMw = (d: Date) => isoTimestamp(d).replace(/[-:TZ]/g, '');
 
 /** MediaWiki's base-36 SHA-1 → hex, as imageinfo reports it. */
-function sha1Hex(base36: string): string {
+export function sha1Hex(base36: string): string {
   return [...base36].reduce((n, c) => n * 36n + BigInt(parseInt(c, 36)), 0n).toString(16).padStart(40, '0');
 }
 
@@ -39,6 +39,27 @@ export interface VersionRow {
   user_name: string;
   user_id: number | null;
   page_id: number | null;
+}
+
+/** A row of filearchive with its uploader. */
+export interface ArchiveRow {
+  fa_id: string;
+  fa_name: string;
+  fa_archive_name: string | null;
+  fa_size: string;
+  fa_width: number;
+  fa_height: number;
+  fa_bits: number;
+  fa_metadata: unknown;
+  fa_media_type: string;
+  fa_major_mime: string;
+  fa_minor_mime: string;
+  fa_description: string;
+  fa_timestamp: Date;
+  fa_sha1: string;
+  fa_deleted: number;
+  actor_name: string;
+  actor_user: number | null;
 }
 
 /** The columns of image and oldimage under one set of names. */
@@ -133,6 +154,47 @@ export class FileRepo {
   async archiveNameTaken(q: Queryable, archiveName: string): Promise<boolean> {
     const r = await q.query(`SELECT 1 FROM ${this.d.db.schema}.oldimage WHERE oi_archive_name = $1`, [archiveName]);
     return r.rows.length > 0;
+  }
+
+  /** list=filearchive: deleted versions by (name, timestamp, id), limit + 1 rows. */
+  async listArchive(o: {
+    from: string;
+    to: string;
+    prefix: string;
+    descending: boolean;
+    sha1: string;
+    hideBitmask: number;
+    limit: number;
+    after?: { name: string; timestamp: Date; id: number };
+  }): Promise<ArchiveRow[]> {
+    const s = this.d.db.schema;
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const arg = (v: unknown) => {
+      args.push(v);
+      return `$${args.length}`;
+    };
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    if (o.after) {
+      where.push(`(f.fa_name COLLATE "C", f.fa_timestamp, f.fa_id) ${o.descending ? '<=' : '>='} (${arg(o.after.name)}, ${arg(o.after.timestamp)}::timestamptz, ${arg(o.after.id)}::bigint)`);
+    }
+    if (o.from) where.push(`f.fa_name COLLATE "C" ${lo} ${arg(o.from)}`);
+    if (o.to) where.push(`f.fa_name COLLATE "C" ${hi} ${arg(o.to)}`);
+    if (o.prefix) where.push(`starts_with(f.fa_name, ${arg(o.prefix)})`);
+    if (o.sha1) {
+      where.push(`f.fa_sha1 = ${arg(o.sha1)}`);
+      if (o.hideBitmask) where.push(`(f.fa_deleted & ${arg(o.hideBitmask)}::int) <> ${arg(o.hideBitmask)}::int`);
+    }
+    const dir = o.descending ? 'DESC' : 'ASC';
+    const r = await this.d.db.query<ArchiveRow>(
+      `SELECT f.fa_id, f.fa_name, f.fa_archive_name, f.fa_size, f.fa_width, f.fa_height, f.fa_bits, f.fa_metadata, f.fa_media_type, f.fa_major_mime,
+              f.fa_minor_mime, f.fa_description, f.fa_timestamp, f.fa_sha1, f.fa_deleted, a.actor_name, a.actor_user
+         FROM ${s}.filearchive f JOIN ${s}.actor a ON a.actor_id = f.fa_actor
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY f.fa_name COLLATE "C" ${dir}, f.fa_timestamp ${dir}, f.fa_id ${dir} LIMIT ${arg(o.limit + 1)}`,
+      args,
+    );
+    return r.rows;
   }
 
   async read(name: string, archiveName: string): Promise<{ row: VersionRow; data: Buffer } | undefined> {

@@ -175,6 +175,56 @@ export interface RevertFileResponse {
   file?: FileVersion | undefined;
 }
 
+export interface ListFileArchiveRequest {
+  /** DB keys, inclusive */
+  from: string;
+  to: string;
+  prefix: string;
+  descending: boolean;
+  /** "" for any */
+  sha1Base36: string;
+  /** with sha1: leave out rows whose fa_deleted has all these bits */
+  hideBitmask: number;
+  limit: number;
+  hasContinue: boolean;
+  continueName: string;
+  /** ISO 8601 */
+  continueTimestamp: string;
+  continueId: number;
+}
+
+export interface ArchivedFileVersion {
+  id: number;
+  name: string;
+  title: string;
+  description: string;
+  user: string;
+  userId: number;
+  /** hex */
+  sha1: string;
+  /** ISO 8601 */
+  timestamp: string;
+  size: number;
+  width: number;
+  height: number;
+  bits: number;
+  mime: string;
+  mediaType: string;
+  metadataJson: string;
+  /** unset for what was the current version */
+  archiveName?:
+    | string
+    | undefined;
+  /** fa_deleted bits */
+  deleted: number;
+}
+
+export interface ListFileArchiveResponse {
+  files: ArchivedFileVersion[];
+  /** "<name>|<TS_MW>|<id>" */
+  continueFrom: string;
+}
+
 export interface GetStashedFilesRequest {
   userId: number;
   filekeys: string[];
@@ -2389,6 +2439,721 @@ export const RevertFileResponse: MessageFns<RevertFileResponse> = {
     message.file = (object.file !== undefined && object.file !== null)
       ? FileVersion.fromPartial(object.file)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseListFileArchiveRequest(): ListFileArchiveRequest {
+  return {
+    from: "",
+    to: "",
+    prefix: "",
+    descending: false,
+    sha1Base36: "",
+    hideBitmask: 0,
+    limit: 0,
+    hasContinue: false,
+    continueName: "",
+    continueTimestamp: "",
+    continueId: 0,
+  };
+}
+
+export const ListFileArchiveRequest: MessageFns<ListFileArchiveRequest> = {
+  encode(message: ListFileArchiveRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    if (message.descending !== false) {
+      writer.uint32(32).bool(message.descending);
+    }
+    if (message.sha1Base36 !== "") {
+      writer.uint32(42).string(message.sha1Base36);
+    }
+    if (message.hideBitmask !== 0) {
+      writer.uint32(48).int32(message.hideBitmask);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(56).int32(message.limit);
+    }
+    if (message.hasContinue !== false) {
+      writer.uint32(64).bool(message.hasContinue);
+    }
+    if (message.continueName !== "") {
+      writer.uint32(74).string(message.continueName);
+    }
+    if (message.continueTimestamp !== "") {
+      writer.uint32(82).string(message.continueTimestamp);
+    }
+    if (message.continueId !== 0) {
+      writer.uint32(88).int64(message.continueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFileArchiveRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFileArchiveRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.descending = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sha1Base36 = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.hideBitmask = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.hasContinue = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.continueName = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.continueTimestamp = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.continueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFileArchiveRequest {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      descending: isSet(object.descending) ? globalThis.Boolean(object.descending) : false,
+      sha1Base36: isSet(object.sha1Base36)
+        ? globalThis.String(object.sha1Base36)
+        : isSet(object.sha1_base36)
+        ? globalThis.String(object.sha1_base36)
+        : "",
+      hideBitmask: isSet(object.hideBitmask)
+        ? globalThis.Number(object.hideBitmask)
+        : isSet(object.hide_bitmask)
+        ? globalThis.Number(object.hide_bitmask)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      hasContinue: isSet(object.hasContinue)
+        ? globalThis.Boolean(object.hasContinue)
+        : isSet(object.has_continue)
+        ? globalThis.Boolean(object.has_continue)
+        : false,
+      continueName: isSet(object.continueName)
+        ? globalThis.String(object.continueName)
+        : isSet(object.continue_name)
+        ? globalThis.String(object.continue_name)
+        : "",
+      continueTimestamp: isSet(object.continueTimestamp)
+        ? globalThis.String(object.continueTimestamp)
+        : isSet(object.continue_timestamp)
+        ? globalThis.String(object.continue_timestamp)
+        : "",
+      continueId: isSet(object.continueId)
+        ? globalThis.Number(object.continueId)
+        : isSet(object.continue_id)
+        ? globalThis.Number(object.continue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListFileArchiveRequest): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.descending !== false) {
+      obj.descending = message.descending;
+    }
+    if (message.sha1Base36 !== "") {
+      obj.sha1Base36 = message.sha1Base36;
+    }
+    if (message.hideBitmask !== 0) {
+      obj.hideBitmask = Math.round(message.hideBitmask);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.hasContinue !== false) {
+      obj.hasContinue = message.hasContinue;
+    }
+    if (message.continueName !== "") {
+      obj.continueName = message.continueName;
+    }
+    if (message.continueTimestamp !== "") {
+      obj.continueTimestamp = message.continueTimestamp;
+    }
+    if (message.continueId !== 0) {
+      obj.continueId = Math.round(message.continueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFileArchiveRequest>, I>>(base?: I): ListFileArchiveRequest {
+    return ListFileArchiveRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFileArchiveRequest>, I>>(object: I): ListFileArchiveRequest {
+    const message = createBaseListFileArchiveRequest();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.prefix = object.prefix ?? "";
+    message.descending = object.descending ?? false;
+    message.sha1Base36 = object.sha1Base36 ?? "";
+    message.hideBitmask = object.hideBitmask ?? 0;
+    message.limit = object.limit ?? 0;
+    message.hasContinue = object.hasContinue ?? false;
+    message.continueName = object.continueName ?? "";
+    message.continueTimestamp = object.continueTimestamp ?? "";
+    message.continueId = object.continueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseArchivedFileVersion(): ArchivedFileVersion {
+  return {
+    id: 0,
+    name: "",
+    title: "",
+    description: "",
+    user: "",
+    userId: 0,
+    sha1: "",
+    timestamp: "",
+    size: 0,
+    width: 0,
+    height: 0,
+    bits: 0,
+    mime: "",
+    mediaType: "",
+    metadataJson: "",
+    archiveName: undefined,
+    deleted: 0,
+  };
+}
+
+export const ArchivedFileVersion: MessageFns<ArchivedFileVersion> = {
+  encode(message: ArchivedFileVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.user !== "") {
+      writer.uint32(42).string(message.user);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(48).int64(message.userId);
+    }
+    if (message.sha1 !== "") {
+      writer.uint32(58).string(message.sha1);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(66).string(message.timestamp);
+    }
+    if (message.size !== 0) {
+      writer.uint32(72).int64(message.size);
+    }
+    if (message.width !== 0) {
+      writer.uint32(80).int32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(88).int32(message.height);
+    }
+    if (message.bits !== 0) {
+      writer.uint32(96).int32(message.bits);
+    }
+    if (message.mime !== "") {
+      writer.uint32(106).string(message.mime);
+    }
+    if (message.mediaType !== "") {
+      writer.uint32(114).string(message.mediaType);
+    }
+    if (message.metadataJson !== "") {
+      writer.uint32(122).string(message.metadataJson);
+    }
+    if (message.archiveName !== undefined) {
+      writer.uint32(130).string(message.archiveName);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(136).int32(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ArchivedFileVersion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseArchivedFileVersion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sha1 = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.width = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.height = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.bits = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.mime = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.mediaType = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.metadataJson = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.archiveName = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ArchivedFileVersion {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      sha1: isSet(object.sha1) ? globalThis.String(object.sha1) : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+      bits: isSet(object.bits) ? globalThis.Number(object.bits) : 0,
+      mime: isSet(object.mime) ? globalThis.String(object.mime) : "",
+      mediaType: isSet(object.mediaType)
+        ? globalThis.String(object.mediaType)
+        : isSet(object.media_type)
+        ? globalThis.String(object.media_type)
+        : "",
+      metadataJson: isSet(object.metadataJson)
+        ? globalThis.String(object.metadataJson)
+        : isSet(object.metadata_json)
+        ? globalThis.String(object.metadata_json)
+        : "",
+      archiveName: isSet(object.archiveName)
+        ? globalThis.String(object.archiveName)
+        : isSet(object.archive_name)
+        ? globalThis.String(object.archive_name)
+        : undefined,
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+    };
+  },
+
+  toJSON(message: ArchivedFileVersion): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.sha1 !== "") {
+      obj.sha1 = message.sha1;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
+    }
+    if (message.bits !== 0) {
+      obj.bits = Math.round(message.bits);
+    }
+    if (message.mime !== "") {
+      obj.mime = message.mime;
+    }
+    if (message.mediaType !== "") {
+      obj.mediaType = message.mediaType;
+    }
+    if (message.metadataJson !== "") {
+      obj.metadataJson = message.metadataJson;
+    }
+    if (message.archiveName !== undefined) {
+      obj.archiveName = message.archiveName;
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ArchivedFileVersion>, I>>(base?: I): ArchivedFileVersion {
+    return ArchivedFileVersion.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ArchivedFileVersion>, I>>(object: I): ArchivedFileVersion {
+    const message = createBaseArchivedFileVersion();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.title = object.title ?? "";
+    message.description = object.description ?? "";
+    message.user = object.user ?? "";
+    message.userId = object.userId ?? 0;
+    message.sha1 = object.sha1 ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.size = object.size ?? 0;
+    message.width = object.width ?? 0;
+    message.height = object.height ?? 0;
+    message.bits = object.bits ?? 0;
+    message.mime = object.mime ?? "";
+    message.mediaType = object.mediaType ?? "";
+    message.metadataJson = object.metadataJson ?? "";
+    message.archiveName = object.archiveName ?? undefined;
+    message.deleted = object.deleted ?? 0;
+    return message;
+  },
+};
+
+function createBaseListFileArchiveResponse(): ListFileArchiveResponse {
+  return { files: [], continueFrom: "" };
+}
+
+export const ListFileArchiveResponse: MessageFns<ListFileArchiveResponse> = {
+  encode(message: ListFileArchiveResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      ArchivedFileVersion.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.continueFrom !== "") {
+      writer.uint32(18).string(message.continueFrom);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFileArchiveResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFileArchiveResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(ArchivedFileVersion.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.continueFrom = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFileArchiveResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files)
+        ? object.files.map((e: any) => ArchivedFileVersion.fromJSON(e))
+        : [],
+      continueFrom: isSet(object.continueFrom)
+        ? globalThis.String(object.continueFrom)
+        : isSet(object.continue_from)
+        ? globalThis.String(object.continue_from)
+        : "",
+    };
+  },
+
+  toJSON(message: ListFileArchiveResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => ArchivedFileVersion.toJSON(e));
+    }
+    if (message.continueFrom !== "") {
+      obj.continueFrom = message.continueFrom;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFileArchiveResponse>, I>>(base?: I): ListFileArchiveResponse {
+    return ListFileArchiveResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFileArchiveResponse>, I>>(object: I): ListFileArchiveResponse {
+    const message = createBaseListFileArchiveResponse();
+    message.files = object.files?.map((e) => ArchivedFileVersion.fromPartial(e)) || [];
+    message.continueFrom = object.continueFrom ?? "";
     return message;
   },
 };
@@ -6634,6 +7399,18 @@ export const FileServiceService = {
     responseSerialize: (value: RevertFileResponse): Buffer => Buffer.from(RevertFileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevertFileResponse => RevertFileResponse.decode(value),
   },
+  /** list=filearchive: versions of deleted files by name, time and id. */
+  listFileArchive: {
+    path: "/wiki.content.v1.FileService/ListFileArchive" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFileArchiveRequest): Buffer =>
+      Buffer.from(ListFileArchiveRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFileArchiveRequest => ListFileArchiveRequest.decode(value),
+    responseSerialize: (value: ListFileArchiveResponse): Buffer =>
+      Buffer.from(ListFileArchiveResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFileArchiveResponse => ListFileArchiveResponse.decode(value),
+  },
 } as const;
 
 export interface FileServiceServer extends UntypedServiceImplementation {
@@ -6655,6 +7432,8 @@ export interface FileServiceServer extends UntypedServiceImplementation {
   getStashedFiles: handleUnaryCall<GetStashedFilesRequest, GetStashedFilesResponse>;
   /** action=filerevert: an old version becomes the current one again (ApiFileRevert). */
   revertFile: handleUnaryCall<RevertFileRequest, RevertFileResponse>;
+  /** list=filearchive: versions of deleted files by name, time and id. */
+  listFileArchive: handleUnaryCall<ListFileArchiveRequest, ListFileArchiveResponse>;
 }
 
 export interface FileServiceClient extends Client {
@@ -6801,6 +7580,22 @@ export interface FileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevertFileResponse) => void,
+  ): ClientUnaryCall;
+  /** list=filearchive: versions of deleted files by name, time and id. */
+  listFileArchive(
+    request: ListFileArchiveRequest,
+    callback: (error: ServiceError | null, response: ListFileArchiveResponse) => void,
+  ): ClientUnaryCall;
+  listFileArchive(
+    request: ListFileArchiveRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFileArchiveResponse) => void,
+  ): ClientUnaryCall;
+  listFileArchive(
+    request: ListFileArchiveRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFileArchiveResponse) => void,
   ): ClientUnaryCall;
 }
 
