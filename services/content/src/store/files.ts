@@ -169,11 +169,7 @@ export class FileRepo {
   }): Promise<ArchiveRow[]> {
     const s = this.d.db.schema;
     const where: string[] = [];
-    const args: unknown[] = [];
-    const arg = (v: unknown) => {
-      args.push(v);
-      return `$${args.length}`;
-    };
+    const { args, arg } = placeholders();
     const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
     if (o.after) {
       where.push(`(f.fa_name COLLATE "C", f.fa_timestamp, f.fa_id) ${o.descending ? '<=' : '>='} (${arg(o.after.name)}, ${arg(o.after.timestamp)}::timestamptz, ${arg(o.after.id)}::bigint)`);
@@ -231,11 +227,7 @@ export class FileRepo {
   }): Promise<{ rows: VersionRow[]; continueFrom: string }> {
     const s = this.d.db.schema;
     const where: string[] = [];
-    const args: unknown[] = [];
-    const arg = (v: unknown) => {
-      args.push(v);
-      return `$${args.length}`;
-    };
+    const { args, arg } = placeholders();
     const cmp = o.descending ? '<=' : '>=';
     const cmpEnd = o.descending ? '>=' : '<=';
     if (o.sort === 'name') {
@@ -280,6 +272,18 @@ export class FileRepo {
     return { rows: r.rows.slice(0, limit), tooMany: r.rows.length > limit };
   }
 
+}
+
+/** Numbered parameters for a statement built from optional conditions: arg(v) is v's "$n". */
+function placeholders(): { args: unknown[]; arg: (v: unknown) => string } {
+  const args: unknown[] = [];
+  return {
+    args,
+    arg: (v) => {
+      args.push(v);
+      return `$${args.length}`;
+    },
+  };
 }
 
 /** Hex SHA-1 → MediaWiki's base-36 form (list=allimages&aisha1=…). */
