@@ -26,3 +26,19 @@ test('aurights: the explicit groups granting the rights join augroup; rights onl
   assert.equal(none.calls.length, 0);
   assert.deepEqual([...(none.list as unknown[])], []);
 });
+
+test('auactiveusers: each user\'s recent actions of the last 30 days (newusers entries aside), users without any left out', async () => {
+  const { ctx } = fakeContext(allusersModule, { dir: 'ascending', limit: 10, witheditsonly: false, activeusers: true, prop: ['editcount', 'groups'] }, {});
+  const auth = ctx.deps.clients.auth as unknown as Record<string, unknown>;
+  const details = (id: number, name: string) => ({ user: { id, name, anonymous: false, groups: ['*', 'user'], rights: [] }, editcount: id, registration: '', memberships: [] });
+  auth.listUsers = async () => ({ users: [details(1, 'Ann'), details(2, 'Bob')], continueFrom: 'Cy' });
+  const asked: Record<string, unknown>[] = [];
+  (ctx.deps.clients.content as unknown as Record<string, unknown>).listRecentChanges = async (req: Record<string, unknown>) => {
+    asked.push(req);
+    return { changes: req.user === 'Ann' ? [{ logType: '' }, { logType: 'newusers' }, { logType: 'block' }] : [{ logType: 'newusers' }] };
+  };
+  const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {} as Record<string, unknown>, continuation: new QueryContinuation(undefined, ['allusers'], []), resolveRedirects: false };
+  await allusersModule.execute(ctx, q);
+  assert.deepEqual(JSON.parse(JSON.stringify(q.data.allusers)), [{ userid: 1, name: 'Ann', editcount: 1, recentactions: 2, groups: ['*', 'user'] }]);
+  assert.ok(Math.abs(Date.parse(asked[0]!.end as string) - (Date.now() - 30 * 86400_000)) < 5000);
+});

@@ -1,6 +1,6 @@
 /* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
 import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
-import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
@@ -93,14 +93,49 @@ export const usersModule = defineModule({
   },
 });
 
+/** ApiQueryAllUsers::getCanonicalUserName: first letter upper case, underscores as spaces (no other check). */
+function canonicalUserName(name: string | undefined): string {
+  if (name === undefined) return '';
+  const first = name.codePointAt(0);
+  const head = first === undefined ? '' : String.fromCodePoint(first);
+  return (head.toUpperCase() + name.slice(head.length)).replace(/_/g, ' ');
+}
+
+/** $wgActiveUserDays. */
+const ACTIVE_USER_DAYS = 30;
+/** Enough to count any plausible month of one user's actions. */
+const RECENT_ACTIONS_CAP = 5000;
+
+/** ApiQueryAllUsers' recentactions: the user's recent changes of the last $wgActiveUserDays, newusers log entries aside. */
+async function recentActions(ctx: Pick<ActionContext, 'deps'>, name: string): Promise<number> {
+  const end = new Date(Date.now() - ACTIVE_USER_DAYS * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const r = await ctx.deps.clients.content.listRecentChanges({ user: name, end, limit: RECENT_ACTIONS_CAP });
+  return r.changes.filter((c) => c.logType !== 'newusers').length;
+}
+
+/** The user's entry with recentactions where MediaWiki puts it: after editcount, before registration and the groups. */
+function withRecentActions(entry: ResultObject, count: number): ResultObject {
+  const out: ResultObject = {};
+  let placed = false;
+  for (const [k, v] of Object.entries(entry)) {
+    if (!placed && ['registration', 'groups', 'implicitgroups', 'rights'].includes(k)) {
+      out.recentactions = count;
+      placed = true;
+    }
+    out[k] = v;
+  }
+  if (!placed) out.recentactions = count;
+  return out;
+}
+
 export const allusersModule = defineModule({
   name: 'allusers',
   group: 'list',
   prefix: 'au',
   summary: 'Enumerate all registered users.',
   params: {
-    from: { type: 'user', help: 'The user name to start enumerating from.' },
-    to: { type: 'user', help: 'The user name to stop enumerating at.' },
+    from: { type: 'string', help: 'The user name to start enumerating from.' },
+    to: { type: 'string', help: 'The user name to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all users that begin with this value.' },
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
     group: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Only include users in the given groups.' },
@@ -109,6 +144,7 @@ export const allusersModule = defineModule({
     prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'centralids'], multi: true, help: 'Which pieces of information to include.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total user names to return.' },
     witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
+    activeusers: { type: 'boolean', default: false, help: `Only list users active in the last ${ACTIVE_USER_DAYS} days.` },
     attachedwiki: ATTACHED_WIKI_PARAM,
   },
   flags: {},
@@ -128,8 +164,8 @@ export const allusersModule = defineModule({
       groups = [...new Set([...groups, ...granting])];
     }
     const r = await ctx.deps.clients.auth.listUsers({
-      from: p.from ?? '',
-      to: p.to ?? '',
+      from: canonicalUserName(p.from),
+      to: canonicalUserName(p.to),
       prefix: p.prefix ?? '',
       groups,
       excludeGroups: p.excludegroup ?? [],
@@ -138,10 +174,18 @@ export const allusersModule = defineModule({
       withEditsOnly: p.witheditsonly,
     });
     const props = p.prop ?? [];
-    run.data.allusers = setIndexedTagName(
-      r.users.map((d) => (props.includes('centralids') ? Object.assign(userProps(d, props), centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : userProps(d, props))),
-      'u',
-    );
+    const entries = r.users.map((d) => (props.includes('centralids') ? Object.assign(userProps(d, props), centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : userProps(d, props)));
+    if (p.activeusers) {
+      // MediaWiki lists the active-users cache with each user's actions counted live, and skips
+      // those with none (the cache was out of date): a page may hold fewer than the limit.
+      const counts = await Promise.all(r.users.map((d) => recentActions(ctx, d.user!.name)));
+      run.data.allusers = setIndexedTagName(
+        entries.flatMap((e, i) => (counts[i]! > 0 ? [withRecentActions(e, counts[i]!)] : [])),
+        'u',
+      );
+    } else {
+      run.data.allusers = setIndexedTagName(entries, 'u');
+    }
     if (r.continueFrom) run.continuation.addContinueParam('allusers', 'aufrom', r.continueFrom);
   },
 });
@@ -176,7 +220,7 @@ export const blocksModule = defineModule({
     end: { type: 'timestamp', help: 'The timestamp to stop enumerating at.' },
     dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
     ids: { type: 'integer', multi: true, help: 'List of block IDs to list.' },
-    users: { type: 'string', multi: true, help: 'List of users to search for.' },
+    users: { type: 'user', multi: true, userTypes: ['name', 'ip', 'cidr'], help: 'List of users to search for.' },
     ip: { type: 'string', help: 'Get all blocks applying to this IP address.' },
     limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'The maximum number of blocks to list.' },
     prop: { type: BLOCK_PROPS, multi: true, default: 'id|user|by|timestamp|expiry|reason|flags', help: 'Which properties to get.' },
