@@ -268,6 +268,62 @@ for (const backend of testBackends()) {
       assert.deepEqual([log.title, log.comment, log.params.mergepoint], ['Partial source', 'r', ts]);
     });
 
+    test('revisiondelete type=logging: deletelogentry, items as RevDelLogItem, delete/event logged, list=logevents hides the fields', async () => {
+      await runAdmin(['createAndPromote', 'Suppressor', 'suppresspass123456', '--groups', 'sysop,suppress'], wiki.testEnv.env, () => undefined);
+      const sup = await login(wiki, 'Suppressor', 'suppresspass123456');
+      const entry = (await anon({ action: 'query', list: 'logevents', leaction: 'delete/delete', letitle: 'Talk:Gone too', leprop: 'ids' })).query.logevents[0];
+      const denied = await admin.post({ action: 'revisiondelete', type: 'logging', ids: String(entry.logid), hide: 'comment' });
+      assert.deepEqual([denied.error?.code, denied.error?.info], ['permissiondenied', "You don't have permission to delete log entries."]);
+
+      const r = await sup.post({ action: 'revisiondelete', type: 'logging', ids: `${entry.logid}|999999`, hide: 'comment|user', reason: 'tidy' });
+      assert.equal(r.revisiondelete.target, 'Special:Log/delete');
+      const [item, missing] = r.revisiondelete.items;
+      assert.deepEqual(item, {
+        status: 'Success',
+        id: entry.logid,
+        type: 'delete',
+        action: 'delete',
+        userhidden: true,
+        commenthidden: true,
+        actionhidden: false,
+        params: {},
+        userid: item.userid,
+        user: 'Sysop',
+        comment: item.comment,
+      });
+      assert.equal(missing.status, 'Fail');
+      assert.equal(missing.errors[0].code, 'revdelete-modify-missing');
+      const again = await sup.post({ action: 'revisiondelete', type: 'logging', ids: String(entry.logid), hide: 'comment' });
+      assert.equal(again.revisiondelete.items[0].warnings[0].code, 'revdelete-no-change');
+
+      const shown = async (get: (p: Record<string, string>) => Promise<any>) =>
+        (await get({ action: 'query', list: 'logevents', leaction: 'delete/delete', letitle: 'Talk:Gone too', leprop: 'ids|title|user|comment|details' })).query.logevents[0];
+      const forAnon = await shown(anon);
+      assert.equal(forAnon.userhidden, true);
+      assert.equal(forAnon.commenthidden, true);
+      assert.equal(forAnon.user, undefined);
+      assert.equal(forAnon.comment, undefined);
+      assert.equal(forAnon.title, 'Talk:Gone too');
+      const forSysop = await shown(admin.get);
+      assert.equal(forSysop.user, 'Sysop');
+      assert.equal(forSysop.userhidden, true);
+
+      const event = (await anon({ action: 'query', list: 'logevents', leaction: 'delete/event', leprop: 'title|type|comment|details' })).query.logevents[0];
+      assert.deepEqual(event, {
+        ns: -1,
+        title: 'Special:Log/delete',
+        params: {
+          type: 'logging',
+          ids: [String(entry.logid)],
+          old: { bitmask: 0, content: false, comment: false, user: false, restricted: false },
+          new: { bitmask: 6, content: false, comment: true, user: true, restricted: false },
+        },
+        type: 'delete',
+        action: 'event',
+        comment: 'tidy',
+      });
+    });
+
     test('action=setpagelanguage answers pagelang-disabled ($wgPageLanguageUseDB is false), after parameter validation', async () => {
       const r = await admin.post({ action: 'setpagelanguage', title: 'Alive', lang: 'de' });
       assert.deepEqual([r.error?.code, r.error?.info], ['pagelang-disabled', 'Changing the language of a page is not allowed on this wiki.']);

@@ -14,6 +14,8 @@ import {
   type MergeHistoryResponse,
   DeleteOldFileVersionRequest,
   type DeleteOldFileVersionResponse,
+  RevisionDeleteLogEntriesRequest,
+  type RevisionDeleteLogEntriesResponse,
 } from '@quire/proto/wiki/content/v1/archive';
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
 import type { CallOpts } from './call-options.js';
@@ -52,6 +54,16 @@ export class ArchiveClient {
   /** action=delete with oldimage: one old file version archived and logged; handled=false when the title has no current file. */
   deleteOldFileVersion(req: DeepPartial<DeleteOldFileVersionRequest>, o?: CallOpts): Promise<DeleteOldFileVersionResponse> {
     return unary(this.c, this.c.deleteOldFileVersion, DeleteOldFileVersionRequest.fromPartial(req), o);
+  }
+  /** action=revisiondelete type=logging: log_deleted of log entries with the delete/event entry, in one transaction. */
+  revisionDeleteLogEntries(req: DeepPartial<RevisionDeleteLogEntriesRequest>, o?: CallOpts): Promise<RevisionDeleteLogEntriesResponse> {
+    return unary(this.c, this.c.revisionDeleteLogEntries, RevisionDeleteLogEntriesRequest.fromPartial(req), o);
+  }
+  /** The hidden-field bits of log entries by id (entries without any are absent). */
+  async logEntryVisibility(ids: number[], o?: CallOpts): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const r = await unary(this.c, this.c.getLogEntryVisibility, { ids }, o);
+    return new Map(r.entries.map((e) => [e.id, e.deleted]));
   }
   /** action=stashedit: keeps a text under its SHA-1 for a few minutes; the hash. */
   async stashEditText(text: string, o?: CallOpts): Promise<string> {

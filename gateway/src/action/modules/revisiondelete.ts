@@ -1,9 +1,13 @@
-/* action=revisiondelete (MediaWiki's ApiRevisionDelete, type=revision): hides or shows the content, summary and author of revisions. */
+/*
+ * action=revisiondelete (MediaWiki's ApiRevisionDelete): type=revision hides or shows the content,
+ * summary and author of revisions; type=logging the action, summary and performer of log entries.
+ */
 import type { StatusMessage } from '@quire/proto/wiki/content/v1/content';
 import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
+import { LOG_DELETED_ACTION, logFieldVisible } from '../query/logevents.js';
 import { escapeHtml, stripMarkup } from '../errors.js';
-import { defineModule } from '../define.js';
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { type ContextOf, defineModule, defineParams } from '../define.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { TAGS_PARAM, writingActor } from './writes.js';
 import { requireRight } from './support.js';
 
@@ -49,28 +53,76 @@ function statusArray(ctx: ActionContext, messages: readonly StatusMessage[], typ
   );
 }
 
+const params = defineParams({
+  type: { type: ['revision', 'logging'], required: true, help: 'Type of revision deletion being performed.' },
+  target: { type: 'string', help: 'Page title for the revision deletion, if required for the type.' },
+  ids: { type: 'string', multi: true, required: true, help: 'Identifiers for the revisions to be deleted.' },
+  hide: { type: [...FIELDS], multi: true, help: 'What to hide for each revision.' },
+  show: { type: [...FIELDS], multi: true, help: 'What to unhide for each revision.' },
+  suppress: { type: ['yes', 'no', 'nochange'], default: 'nochange', help: 'Whether to suppress data from administrators as well as others.' },
+  reason: { type: 'string', help: 'Reason for the deletion or undeletion.' },
+  tags: { ...TAGS_PARAM, help: 'Tags to apply to the entry in the deletion log.' },
+});
+
+type RevisionDeleteContext = ContextOf<typeof params>;
+
+/** The status part of an item's result (ApiRevisionDelete::extractStatusInfo), then its id. */
+function itemStatus(ctx: ActionContext, item: { ok: boolean; errors: StatusMessage[]; warnings: StatusMessage[]; id: number }): ResultObject {
+  const out: ResultObject = { status: item.ok ? 'Success' : 'Fail' };
+  if (item.errors.length) out.errors = statusArray(ctx, item.errors, 'error');
+  if (item.warnings.length) out.warnings = statusArray(ctx, item.warnings, 'warning');
+  out.id = item.id;
+  return out;
+}
+
+/** type=logging: the content service changes log_deleted; each item as RevDelLogItem::getApiData. */
+async function deleteLogEntries(ctx: RevisionDeleteContext, ids: number[], action: number, comment: number, user: number): Promise<void> {
+  const p = ctx.params;
+  const res = await ctx.deps.clients.archive.revisionDeleteLogEntries({
+    actor: writingActor(ctx),
+    ids,
+    action,
+    comment,
+    user,
+    suppress: p.suppress === 'yes' ? 1 : p.suppress === 'no' ? 0 : -1,
+    reason: p.reason ?? '',
+    tags: p.tags ?? [],
+  });
+  const rights = ctx.caller.user.rights;
+  const items = res.items.map((item): ResultObject => {
+    const out = itemStatus(ctx, item);
+    if (!item.exists) return out;
+    out.type = item.type;
+    out.action = item.action;
+    out.userhidden = (item.deleted & DELETED_USER) !== 0;
+    out.commenthidden = (item.deleted & DELETED_COMMENT) !== 0;
+    out.actionhidden = (item.deleted & LOG_DELETED_ACTION) !== 0;
+    if (logFieldVisible(item.deleted, LOG_DELETED_ACTION, rights)) out.params = setArrayType(JSON.parse(item.paramsJson || '{}') as ResultObject, 'assoc');
+    if (logFieldVisible(item.deleted, DELETED_USER, rights)) {
+      out.userid = item.userId;
+      out.user = item.user;
+    }
+    if (logFieldVisible(item.deleted, DELETED_COMMENT, rights)) out.comment = item.comment;
+    return out;
+  });
+  ctx.result.revisiondelete = { status: 'Success', target: res.target, items: setIndexedTagName(items, 'i') };
+}
+
 export const revisiondeleteModule = defineModule({
   name: 'revisiondelete',
   group: 'action',
   prefix: '',
   summary: 'Delete and undelete revisions.',
-  params: {
-    type: { type: ['revision'], required: true, help: 'Type of revision deletion being performed.' },
-    target: { type: 'string', help: 'Page title for the revision deletion, if required for the type.' },
-    ids: { type: 'string', multi: true, required: true, help: 'Identifiers for the revisions to be deleted.' },
-    hide: { type: [...FIELDS], multi: true, help: 'What to hide for each revision.' },
-    show: { type: [...FIELDS], multi: true, help: 'What to unhide for each revision.' },
-    suppress: { type: ['yes', 'no', 'nochange'], default: 'nochange', help: 'Whether to suppress data from administrators as well as others.' },
-    reason: { type: 'string', help: 'Reason for the deletion or undeletion.' },
-    tags: { ...TAGS_PARAM, help: 'Tags to apply to the entry in the deletion log.' },
-  },
+  params,
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: {
     'action=revisiondelete&target=Main%20Page&type=revision&ids=12345&hide=content&token=123ABC': 'Hide content for revision 12345 on the page Main Page.',
   },
   async execute(ctx) {
     const p = ctx.params;
-    requireRight(ctx, 'deleterevision', 'delete revisions');
+    // RevisionDeleter::getRestriction of the type.
+    if (p.type === 'logging') requireRight(ctx, 'deletelogentry', 'delete log entries');
+    else requireRight(ctx, 'deleterevision', 'delete revisions');
     const ids = p.ids.map((id) => Number.parseInt(id, 10) || 0);
     if (ids.length === 0) throw new ApiUsageError('paramempty_ids', 'The parameter "ids" may not be empty.');
     const hide = p.hide ?? [];
@@ -79,6 +131,10 @@ export const revisiondeleteModule = defineModule({
     if (hide.length === 0 && show.length === 0) throw new ApiUsageError('badparams', 'At least one value is required for hide and/or show.');
     const bit = (field: (typeof FIELDS)[number]) => (hide.includes(field) ? 1 : show.includes(field) ? 0 : -1);
     if (p.suppress === 'yes') requireRight(ctx, 'suppressrevision', 'review and undelete hidden revisions');
+    if (p.type === 'logging') {
+      await deleteLogEntries(ctx, ids, bit('content'), bit('comment'), bit('user'));
+      return;
+    }
     const res = await ctx.deps.clients.content.revisionDelete({
       actor: writingActor(ctx),
       ids,
@@ -92,10 +148,7 @@ export const revisiondeleteModule = defineModule({
     });
     const rights = ctx.caller.user.rights;
     const items = res.items.map((item): ResultObject => {
-      const out: ResultObject = { status: item.ok ? 'Success' : 'Fail' };
-      if (item.errors.length) out.errors = statusArray(ctx, item.errors, 'error');
-      if (item.warnings.length) out.warnings = statusArray(ctx, item.warnings, 'warning');
-      out.id = item.id;
+      const out = itemStatus(ctx, item);
       if (!item.exists) return out;
       // RevDelRevisionItem::getApiData, as the caller may see it.
       out.timestamp = item.timestamp;

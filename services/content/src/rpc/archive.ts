@@ -8,6 +8,9 @@ import {
   type ChangeContentModelRequest,
   type MergeHistoryRequest,
   type DeleteOldFileVersionRequest,
+  type GetLogEntryVisibilityRequest,
+  type GetLogEntryVisibilityResponse,
+  type RevisionDeleteLogEntriesRequest,
   type GetArchivedRevisionTitlesRequest,
   type GetArchivedRevisionTitlesResponse,
   type ListAllRevisionsRequest,
@@ -19,6 +22,7 @@ import { ArchiveDomain } from '../domain/archive.js';
 import { changeContentModel } from '../domain/content-model.js';
 import { mergeHistory } from '../domain/merge-history.js';
 import { deleteOldFileVersion } from '../domain/file-version.js';
+import { logEntryVisibility, revisionDeleteLogEntries } from '../domain/log-visibility.js';
 import type { ArchiveSort, LiveRevisionRow } from '../store/archive.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -113,5 +117,9 @@ export function archiveHandlers(ctx: ContentContext) {
     changeContentModel: (req: ChangeContentModelRequest) => changeContentModel({ db: ctx.db, codec: ctx.codec }, req),
     mergeHistory: (req: MergeHistoryRequest) => mergeHistory({ db: ctx.db, codec: ctx.codec }, req),
     deleteOldFileVersion: (req: DeleteOldFileVersionRequest) => deleteOldFileVersion({ db: ctx.db, codec: ctx.codec }, req),
+    revisionDeleteLogEntries: (req: RevisionDeleteLogEntriesRequest) => revisionDeleteLogEntries({ db: ctx.db, codec: ctx.codec }, req),
+    async getLogEntryVisibility(req: GetLogEntryVisibilityRequest): Promise<GetLogEntryVisibilityResponse> {
+      return { entries: await logEntryVisibility({ db: ctx.db, codec: ctx.codec }, req.ids) };
+    },
   };
 }

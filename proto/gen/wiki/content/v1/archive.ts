@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { EditActor, Revision } from "./content.js";
+import { EditActor, Revision, StatusMessage } from "./content.js";
 
 export const protobufPackage = "wiki.content.v1";
 
@@ -268,6 +268,58 @@ export interface DeleteOldFileVersionResponse {
   /** prefixed text */
   title: string;
   logId: number;
+}
+
+export interface RevisionDeleteLogEntriesRequest {
+  /** log ids */
+  ids: number[];
+  /** Each of the LogPage::DELETED_* fields: 1 hide, 0 show, -1 keep. */
+  action: number;
+  comment: number;
+  user: number;
+  suppress: number;
+  reason: string;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface LogVisibilityItem {
+  id: number;
+  ok: boolean;
+  errors: StatusMessage[];
+  warnings: StatusMessage[];
+  exists: boolean;
+  type: string;
+  action: string;
+  /** after the change */
+  deleted: number;
+  userId: number;
+  user: string;
+  comment: string;
+  /** as list=logevents shows them */
+  paramsJson: string;
+}
+
+export interface RevisionDeleteLogEntriesResponse {
+  /** "Special:Log/<type>" (RevDelLogList::suggestTarget), or "Special:Log" */
+  target: string;
+  items: LogVisibilityItem[];
+  /** 0 when nothing changed */
+  logId: number;
+}
+
+export interface GetLogEntryVisibilityRequest {
+  ids: number[];
+}
+
+export interface LogEntryVisibility {
+  id: number;
+  deleted: number;
+}
+
+export interface GetLogEntryVisibilityResponse {
+  /** only entries with bits set */
+  entries: LogEntryVisibility[];
 }
 
 function createBaseArchiveCursor(): ArchiveCursor {
@@ -3274,6 +3326,821 @@ export const DeleteOldFileVersionResponse: MessageFns<DeleteOldFileVersionRespon
   },
 };
 
+function createBaseRevisionDeleteLogEntriesRequest(): RevisionDeleteLogEntriesRequest {
+  return { ids: [], action: 0, comment: 0, user: 0, suppress: 0, reason: "", tags: [], actor: undefined };
+}
+
+export const RevisionDeleteLogEntriesRequest: MessageFns<RevisionDeleteLogEntriesRequest> = {
+  encode(message: RevisionDeleteLogEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.action !== 0) {
+      writer.uint32(16).int32(message.action);
+    }
+    if (message.comment !== 0) {
+      writer.uint32(24).int32(message.comment);
+    }
+    if (message.user !== 0) {
+      writer.uint32(32).int32(message.user);
+    }
+    if (message.suppress !== 0) {
+      writer.uint32(40).int32(message.suppress);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteLogEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteLogEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.action = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.comment = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.user = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.suppress = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteLogEntriesRequest {
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+      action: isSet(object.action) ? globalThis.Number(object.action) : 0,
+      comment: isSet(object.comment) ? globalThis.Number(object.comment) : 0,
+      user: isSet(object.user) ? globalThis.Number(object.user) : 0,
+      suppress: isSet(object.suppress) ? globalThis.Number(object.suppress) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: RevisionDeleteLogEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.action !== 0) {
+      obj.action = Math.round(message.action);
+    }
+    if (message.comment !== 0) {
+      obj.comment = Math.round(message.comment);
+    }
+    if (message.user !== 0) {
+      obj.user = Math.round(message.user);
+    }
+    if (message.suppress !== 0) {
+      obj.suppress = Math.round(message.suppress);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteLogEntriesRequest>, I>>(base?: I): RevisionDeleteLogEntriesRequest {
+    return RevisionDeleteLogEntriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteLogEntriesRequest>, I>>(
+    object: I,
+  ): RevisionDeleteLogEntriesRequest {
+    const message = createBaseRevisionDeleteLogEntriesRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    message.action = object.action ?? 0;
+    message.comment = object.comment ?? 0;
+    message.user = object.user ?? 0;
+    message.suppress = object.suppress ?? 0;
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLogVisibilityItem(): LogVisibilityItem {
+  return {
+    id: 0,
+    ok: false,
+    errors: [],
+    warnings: [],
+    exists: false,
+    type: "",
+    action: "",
+    deleted: 0,
+    userId: 0,
+    user: "",
+    comment: "",
+    paramsJson: "",
+  };
+}
+
+export const LogVisibilityItem: MessageFns<LogVisibilityItem> = {
+  encode(message: LogVisibilityItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.ok !== false) {
+      writer.uint32(16).bool(message.ok);
+    }
+    for (const v of message.errors) {
+      StatusMessage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.warnings) {
+      StatusMessage.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.exists !== false) {
+      writer.uint32(40).bool(message.exists);
+    }
+    if (message.type !== "") {
+      writer.uint32(50).string(message.type);
+    }
+    if (message.action !== "") {
+      writer.uint32(58).string(message.action);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(64).int32(message.deleted);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(72).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(82).string(message.user);
+    }
+    if (message.comment !== "") {
+      writer.uint32(90).string(message.comment);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(98).string(message.paramsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogVisibilityItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogVisibilityItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errors.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.warnings.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogVisibilityItem {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      errors: globalThis.Array.isArray(object?.errors) ? object.errors.map((e: any) => StatusMessage.fromJSON(e)) : [],
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => StatusMessage.fromJSON(e))
+        : [],
+      exists: isSet(object.exists) ? globalThis.Boolean(object.exists) : false,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+    };
+  },
+
+  toJSON(message: LogVisibilityItem): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.exists !== false) {
+      obj.exists = message.exists;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogVisibilityItem>, I>>(base?: I): LogVisibilityItem {
+    return LogVisibilityItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogVisibilityItem>, I>>(object: I): LogVisibilityItem {
+    const message = createBaseLogVisibilityItem();
+    message.id = object.id ?? 0;
+    message.ok = object.ok ?? false;
+    message.errors = object.errors?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.warnings = object.warnings?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.exists = object.exists ?? false;
+    message.type = object.type ?? "";
+    message.action = object.action ?? "";
+    message.deleted = object.deleted ?? 0;
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.comment = object.comment ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseRevisionDeleteLogEntriesResponse(): RevisionDeleteLogEntriesResponse {
+  return { target: "", items: [], logId: 0 };
+}
+
+export const RevisionDeleteLogEntriesResponse: MessageFns<RevisionDeleteLogEntriesResponse> = {
+  encode(message: RevisionDeleteLogEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    for (const v of message.items) {
+      LogVisibilityItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.logId !== 0) {
+      writer.uint32(24).int64(message.logId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteLogEntriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteLogEntriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(LogVisibilityItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteLogEntriesResponse {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => LogVisibilityItem.fromJSON(e)) : [],
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RevisionDeleteLogEntriesResponse): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => LogVisibilityItem.toJSON(e));
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteLogEntriesResponse>, I>>(
+    base?: I,
+  ): RevisionDeleteLogEntriesResponse {
+    return RevisionDeleteLogEntriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteLogEntriesResponse>, I>>(
+    object: I,
+  ): RevisionDeleteLogEntriesResponse {
+    const message = createBaseRevisionDeleteLogEntriesResponse();
+    message.target = object.target ?? "";
+    message.items = object.items?.map((e) => LogVisibilityItem.fromPartial(e)) || [];
+    message.logId = object.logId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetLogEntryVisibilityRequest(): GetLogEntryVisibilityRequest {
+  return { ids: [] };
+}
+
+export const GetLogEntryVisibilityRequest: MessageFns<GetLogEntryVisibilityRequest> = {
+  encode(message: GetLogEntryVisibilityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogEntryVisibilityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogEntryVisibilityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLogEntryVisibilityRequest {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+  },
+
+  toJSON(message: GetLogEntryVisibilityRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLogEntryVisibilityRequest>, I>>(base?: I): GetLogEntryVisibilityRequest {
+    return GetLogEntryVisibilityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLogEntryVisibilityRequest>, I>>(object: I): GetLogEntryVisibilityRequest {
+    const message = createBaseGetLogEntryVisibilityRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLogEntryVisibility(): LogEntryVisibility {
+  return { id: 0, deleted: 0 };
+}
+
+export const LogEntryVisibility: MessageFns<LogEntryVisibility> = {
+  encode(message: LogEntryVisibility, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(16).int32(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogEntryVisibility {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogEntryVisibility();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogEntryVisibility {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+    };
+  },
+
+  toJSON(message: LogEntryVisibility): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogEntryVisibility>, I>>(base?: I): LogEntryVisibility {
+    return LogEntryVisibility.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogEntryVisibility>, I>>(object: I): LogEntryVisibility {
+    const message = createBaseLogEntryVisibility();
+    message.id = object.id ?? 0;
+    message.deleted = object.deleted ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetLogEntryVisibilityResponse(): GetLogEntryVisibilityResponse {
+  return { entries: [] };
+}
+
+export const GetLogEntryVisibilityResponse: MessageFns<GetLogEntryVisibilityResponse> = {
+  encode(message: GetLogEntryVisibilityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      LogEntryVisibility.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLogEntryVisibilityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLogEntryVisibilityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(LogEntryVisibility.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLogEntryVisibilityResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => LogEntryVisibility.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetLogEntryVisibilityResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => LogEntryVisibility.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLogEntryVisibilityResponse>, I>>(base?: I): GetLogEntryVisibilityResponse {
+    return GetLogEntryVisibilityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLogEntryVisibilityResponse>, I>>(
+    object: I,
+  ): GetLogEntryVisibilityResponse {
+    const message = createBaseGetLogEntryVisibilityResponse();
+    message.entries = object.entries?.map((e) => LogEntryVisibility.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -3355,6 +4222,35 @@ export const ArchiveServiceService = {
       Buffer.from(DeleteOldFileVersionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteOldFileVersionResponse => DeleteOldFileVersionResponse.decode(value),
   },
+  /**
+   * action=revisiondelete type=logging (RevDelLogList): log_deleted of log entries, mirrored into
+   * their recent changes, with the delete/event (or suppress/event) entry — one transaction.
+   */
+  revisionDeleteLogEntries: {
+    path: "/wiki.content.v1.ArchiveService/RevisionDeleteLogEntries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevisionDeleteLogEntriesRequest): Buffer =>
+      Buffer.from(RevisionDeleteLogEntriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevisionDeleteLogEntriesRequest =>
+      RevisionDeleteLogEntriesRequest.decode(value),
+    responseSerialize: (value: RevisionDeleteLogEntriesResponse): Buffer =>
+      Buffer.from(RevisionDeleteLogEntriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevisionDeleteLogEntriesResponse =>
+      RevisionDeleteLogEntriesResponse.decode(value),
+  },
+  /** The log_deleted bits of log entries, by which list=logevents hides their fields. */
+  getLogEntryVisibility: {
+    path: "/wiki.content.v1.ArchiveService/GetLogEntryVisibility" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLogEntryVisibilityRequest): Buffer =>
+      Buffer.from(GetLogEntryVisibilityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLogEntryVisibilityRequest => GetLogEntryVisibilityRequest.decode(value),
+    responseSerialize: (value: GetLogEntryVisibilityResponse): Buffer =>
+      Buffer.from(GetLogEntryVisibilityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLogEntryVisibilityResponse => GetLogEntryVisibilityResponse.decode(value),
+  },
 } as const;
 
 export interface ArchiveServiceServer extends UntypedServiceImplementation {
@@ -3376,6 +4272,13 @@ export interface ArchiveServiceServer extends UntypedServiceImplementation {
    * log entry, in one transaction.
    */
   deleteOldFileVersion: handleUnaryCall<DeleteOldFileVersionRequest, DeleteOldFileVersionResponse>;
+  /**
+   * action=revisiondelete type=logging (RevDelLogList): log_deleted of log entries, mirrored into
+   * their recent changes, with the delete/event (or suppress/event) entry — one transaction.
+   */
+  revisionDeleteLogEntries: handleUnaryCall<RevisionDeleteLogEntriesRequest, RevisionDeleteLogEntriesResponse>;
+  /** The log_deleted bits of log entries, by which list=logevents hides their fields. */
+  getLogEntryVisibility: handleUnaryCall<GetLogEntryVisibilityRequest, GetLogEntryVisibilityResponse>;
 }
 
 export interface ArchiveServiceClient extends Client {
@@ -3480,6 +4383,41 @@ export interface ArchiveServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteOldFileVersionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * action=revisiondelete type=logging (RevDelLogList): log_deleted of log entries, mirrored into
+   * their recent changes, with the delete/event (or suppress/event) entry — one transaction.
+   */
+  revisionDeleteLogEntries(
+    request: RevisionDeleteLogEntriesRequest,
+    callback: (error: ServiceError | null, response: RevisionDeleteLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  revisionDeleteLogEntries(
+    request: RevisionDeleteLogEntriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevisionDeleteLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  revisionDeleteLogEntries(
+    request: RevisionDeleteLogEntriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevisionDeleteLogEntriesResponse) => void,
+  ): ClientUnaryCall;
+  /** The log_deleted bits of log entries, by which list=logevents hides their fields. */
+  getLogEntryVisibility(
+    request: GetLogEntryVisibilityRequest,
+    callback: (error: ServiceError | null, response: GetLogEntryVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  getLogEntryVisibility(
+    request: GetLogEntryVisibilityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLogEntryVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  getLogEntryVisibility(
+    request: GetLogEntryVisibilityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLogEntryVisibilityResponse) => void,
   ): ClientUnaryCall;
 }
 
