@@ -69,7 +69,7 @@ test('implemented action modules only: unimplemented ones are absent', () => {
   for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock', 'upload', 'watch', 'options', 'tag', 'managetags', 'revisiondelete']) {
     assert.ok(registry.get('action', name), name);
   }
-  for (const name of ['import', 'mergehistory']) assert.equal(registry.get('action', name), undefined, name);
+  for (const name of ['import']) assert.equal(registry.get('action', name), undefined, name);
   assert.deepEqual(
     registry.modules('format').map((m) => m.name),
     ['json', 'jsonfm', 'none', 'php', 'rawfm', 'xml'],

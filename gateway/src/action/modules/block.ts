@@ -11,7 +11,7 @@ export const blockModule = defineModule({
   prefix: '',
   summary: 'Block a user.',
   params: {
-    user: { type: 'user', help: 'User to block.' },
+    user: { type: 'user', userTypes: ['name', 'ip', 'cidr'], help: 'User to block.' },
     userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
     expiry: { type: 'string', default: 'never', help: 'Expiry time. May be relative (e.g. 5 months or 2 weeks) or absolute. If set to infinite, indefinite, or never, the block will never expire.' },
     reason: { type: 'string', default: '', help: 'Reason for block.' },
@@ -113,7 +113,7 @@ export const unblockModule = defineModule({
   summary: 'Unblock a user.',
   params: {
     id: { type: 'integer', help: 'ID of the block to unblock (obtained through list=blocks). Cannot be used together with user.' },
-    user: { type: 'user', help: 'User to unblock. Cannot be used together with id.' },
+    user: { type: 'user', userTypes: ['name', 'ip', 'cidr'], help: 'User to unblock. Cannot be used together with id.' },
     userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
     reason: { type: 'string', default: '', help: 'Reason for unblock.' },
     tags: { ...TAGS_PARAM, help: 'Change tags to apply to the entry in the block log.' },

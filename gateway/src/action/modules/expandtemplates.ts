@@ -14,7 +14,7 @@ export const expandtemplatesModule = defineModule({
   prefix: '',
   summary: 'Expands all templates within wikitext.',
   params: {
-    title: { type: 'string', default: 'API', help: 'Title of the page.' },
+    title: { type: 'string', help: 'Title of the page.' },
     text: { type: 'text', required: true, help: 'Wikitext to convert.' },
     revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
     prop: { type: PROPS, multi: true, help: 'Which pieces of information to get.' },
@@ -25,7 +25,8 @@ export const expandtemplatesModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop ?? []);
-    const r = await ctx.deps.clients.content.expandTemplates({ text: p.text, title: p.title, revId: p.revid ?? 0 });
+    // A title is needed for parsing, so MediaWiki arbitrarily chooses one.
+    const r = await ctx.deps.clients.content.expandTemplates({ text: p.text, title: p.title ?? 'API', revId: p.revid ?? 0 });
     if (props.size === 0) {
       // Without prop MediaWiki returns the bare wikitext and a deprecation warning.
       ctx.addWarning('expandtemplates', {

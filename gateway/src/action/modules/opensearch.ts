@@ -17,7 +17,7 @@ export const opensearchModule = defineModule({
   summary: 'Search the wiki using the OpenSearch protocol.',
   params: {
     search: { type: 'string', required: true, help: 'Search string.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search. Ignored if search begins with a valid namespace prefix.' },
+    namespace: { type: 'namespace', multi: true, default: 0, help: 'Namespaces to search. Ignored if search begins with a valid namespace prefix.' },
     limit: { type: 'limit', default: 10, min: 1, max: 100, highMax: 100, help: 'Maximum number of results to return.' },
     profile: { type: [...COMPLETION_PROFILES], default: 'engine_autoselect', help: 'Search profile to use.' },
     suggest: { type: 'boolean', default: false, deprecated: true, help: 'No longer used.' },

@@ -12,7 +12,7 @@ export const rollbackModule = defineModule({
     title: { type: 'string', help: 'Title of the page to roll back. Cannot be used together with pageid.' },
     pageid: { type: 'integer', help: 'Page ID of the page to roll back. Cannot be used together with title.' },
     tags: { ...TAGS_PARAM, help: 'Tags to apply to the rollback.' },
-    user: { type: 'user', required: true, help: 'Name of the user whose edits are to be rolled back.' },
+    user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], required: true, help: 'Name of the user whose edits are to be rolled back.' },
     summary: { type: 'string', default: '', help: 'Custom edit summary. If empty, default summary will be used.' },
     markbot: { type: 'boolean', default: false, help: 'Mark the reverted edits and the revert as bot edits.' },
     watchlist: WATCHLIST_PARAM,

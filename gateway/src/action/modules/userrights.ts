@@ -14,7 +14,7 @@ export const userrightsModule = defineModule({
   prefix: '',
   summary: "Change a user's group membership.",
   params: {
-    user: { type: 'user', help: 'User.' },
+    user: { type: 'user', userTypes: ['name'], help: 'User.' },
     userid: { type: 'integer', deprecated: true, help: 'Specify user=#ID instead.' },
     add: { type: ASSIGNABLE_GROUPS, multi: true, help: 'Add the user to these groups.' },
     expiry: { type: 'string', multi: true, allowDuplicates: true, default: 'infinite', help: 'Expiry timestamps. May be relative (e.g. 5 months or 2 weeks) or absolute.' },

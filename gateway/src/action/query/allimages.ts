@@ -39,7 +39,7 @@ const params = defineParams({
   maxsize: { type: 'integer', help: 'Limit to images with at most this many bytes.' },
   sha1: { type: 'string', help: 'SHA1 hash of image. Overrides aisha1base36.' },
   sha1base36: { type: 'string', help: 'SHA1 hash of image in base 36 (used in MediaWiki).' },
-  user: { type: 'user', help: 'Only return files where the last version was uploaded by this user. Can only be used with aisort=timestamp.' },
+  user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only return files where the last version was uploaded by this user. Can only be used with aisort=timestamp.' },
   mime: { type: 'string', multi: true, help: 'What MIME types to search for, e.g. image/jpeg.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many images in total to return.' },
 });

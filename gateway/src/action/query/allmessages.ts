@@ -105,7 +105,7 @@ export const allmessagesModule = defineModule({
     enableparser: { type: 'boolean', default: false, help: 'Set to enable parser, will preprocess the wikitext of message (substitute magic words, handle templates, etc.).' },
     nocontent: { type: 'boolean', default: false, help: 'If set, do not include the content of the messages in the output.' },
     includelocal: { type: 'boolean', default: false, help: 'Also include local messages, i.e. messages that don\'t exist in the software but do exist as in the MediaWiki namespace.\nThis lists all MediaWiki-namespace pages, so it will also list those that aren\'t really messages such as Common.js.' },
-    args: { type: 'string', multi: true, help: 'Arguments to be substituted into message.' },
+    args: { type: 'string', multi: true, allowDuplicates: true, help: 'Arguments to be substituted into message.' },
     filter: { type: 'string', help: 'Return only messages with names that contain this string.' },
     customised: { type: ['all', 'modified', 'unmodified'], default: 'all', help: 'Return only messages in this customisation state.' },
     lang: { type: 'string', help: 'Return messages in this language.' },

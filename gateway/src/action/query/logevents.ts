@@ -59,7 +59,7 @@ export const logeventsModule = defineModule({
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
     dir: DIR_PARAM,
-    user: { type: 'user', help: 'Filter entries to those made by the given user.' },
+    user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Filter entries to those made by the given user.' },
     title: { type: 'string', help: 'Filter entries to those related to a page.' },
     namespace: { type: 'namespace', extraNamespaces: [-2, -1], help: 'Filter entries to those in the given namespace.' },
     prefix: { type: 'string', help: 'Filter entries that start with this prefix.' },

@@ -25,7 +25,7 @@ function complete(ctx: ContextOf<typeof params>): Promise<CompleteTitlesResponse
 
 const params = defineParams({
   search: { type: 'string', required: true, help: 'Search string.' },
-  namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
+  namespace: { type: 'namespace', multi: true, default: 0, help: 'Namespaces to search.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Maximum number of results to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
   profile: { type: COMPLETION_PROFILES, default: 'fuzzy', help: 'Search profile to use.' },

@@ -75,8 +75,8 @@ export const recentchangesModule = defineModule({
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
     dir: DIR_PARAM,
     namespace: { type: 'namespace', multi: true, extraNamespaces: [-2, -1], help: 'Filter changes to only these namespaces.' },
-    user: { type: 'user', help: 'Only list changes by this user.' },
-    excludeuser: { type: 'user', help: "Don't list changes by this user." },
+    user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only list changes by this user.' },
+    excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: "Don't list changes by this user." },
     tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
     prop: {
       type: ['comment', 'flags', 'ids', 'loginfo', 'parsedcomment', 'patrolled', 'redirect', 'sha1', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'],

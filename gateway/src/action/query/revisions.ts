@@ -384,8 +384,8 @@ const params = defineParams({
   start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration. Single page only.' },
   end: { type: 'timestamp', help: 'Enumerate up to this timestamp. Single page only.' },
   dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate. Single page only.' },
-  user: { type: 'user', help: 'Only include revisions made by user. Single page only.' },
-  excludeuser: { type: 'user', help: 'Exclude revisions made by user. Single page only.' },
+  user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only include revisions made by user. Single page only.' },
+  excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Exclude revisions made by user. Single page only.' },
   tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
   continue: { type: 'string', help: 'When more results are available, use this to continue.' },
 });

@@ -76,7 +76,7 @@ const SNIPPET_PROPS = ['snippet', 'titlesnippet', 'redirectsnippet', 'sectionsni
 
 const params = defineParams({
   search: { type: 'string', required: true, help: 'Search for page titles or content matching this value. You can use the search string to invoke special search features, depending on what the wiki\'s search backend implements.' },
-  namespace: { type: 'namespace', multi: true, default: '0', help: 'Search only within these namespaces.' },
+  namespace: { type: 'namespace', multi: true, default: 0, help: 'Search only within these namespaces.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
   qiprofile: { type: 'string', default: 'engine_autoselect', help: 'Query independent profile to use (affects ranking algorithm).' },

@@ -17,7 +17,7 @@ export const usercontribsModule = defineModule({
     start: { type: 'timestamp', help: 'The start timestamp to return from, i.e. revisions before this timestamp.' },
     end: { type: 'timestamp', help: 'The end timestamp to return to, i.e. revisions after this timestamp.' },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    user: { type: 'user', multi: true, help: 'The users to retrieve contributions for. Cannot be used with ucuserids, ucuserprefix, or uciprange.' },
+    user: { type: 'user', multi: true, userTypes: ['name', 'ip', 'interwiki'], help: 'The users to retrieve contributions for. Cannot be used with ucuserids, ucuserprefix, or uciprange.' },
     userids: { type: 'integer', multi: true, help: 'The user IDs to retrieve contributions for. Cannot be used with ucuser, ucuserprefix, or uciprange.' },
     userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Cannot be used with ucuser, ucuserids, or uciprange.' },
     dir: DIR_PARAM,
