@@ -51,11 +51,15 @@ const req = (url: string, headers: Record<string, string> = {}, method = 'GET') 
 test('action API reads kept: anonymous action=query of main-namespace titles with prop=revisions, or meta=siteinfo (1 s)', () => {
   assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&prop=revisions&rvprop=content&rvslots=main&titles=Main_Page&format=json&formatversion=2')), { ttlMs: 60_000 });
   assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&meta=siteinfo&format=json')), { ttlMs: 1000 });
+  assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&prop=revisions&indexpageids=1&titles=A|B&format=json')), { ttlMs: 60_000 });
   for (const url of [
     '/w/api.php?action=query&prop=revisions&titles=User_talk:1.2.3.4&format=json', // own talk page: newtalk
     '/w/api.php?action=query&prop=revisions&titles=A&rvlimit=5&format=json', // unknown parameter
     '/w/api.php?action=query&prop=revisions&pageids=1&format=json',
-    '/w/api.php?action=query&prop=info&titles=A&format=json',
+    '/w/api.php?action=query&prop=revisions&redirects=1&titles=A&format=json', // a redirect to one's own talk page
+    '/w/api.php?action=query&prop=info&titles=A&format=json', // touched moves with deferred updates
+    '/w/api.php?action=query&prop=revisions|info&titles=A&format=json',
+    '/w/api.php?action=query&prop=links&titles=A&format=json',
     '/w/api.php?action=query&meta=userinfo&format=json',
     '/w/api.php?action=query&meta=siteinfo&format=json&callback=f',
     '/w/api.php?action=query&meta=siteinfo&format=jsonfm',

@@ -124,7 +124,11 @@ const ACTION_READ_PARAMS: Record<string, ((v: string) => boolean) | undefined> =
   errorlang: undefined,
   // Titles in the main namespace only: reading one's own user talk page changes state (newtalk).
   titles: (v) => !v.includes(':'),
+  // Not prop=info: its `touched` also moves with deferred updates (other pages' templates) that no change announces.
   prop: (v) => v === 'revisions',
+  // Not redirects: a redirect may lead to one's own user talk page.
+  converttitles: undefined,
+  indexpageids: undefined,
   rvprop: undefined,
   rvslots: undefined,
   meta: (v) => v === 'siteinfo',
