@@ -4,7 +4,8 @@
  * prop=stashimageinfo — each answer's shape and values as the reference wiki gave them, the
  * rights (a stash is its owner's), and the state left behind (published files, emptied stash).
  * mwclient's own chunked upload drives the whole flow once. And action=filerevert, which makes an
- * old version current again, and list=filearchive, the versions of deleted files.
+ * old version current again, list=filearchive, the versions of deleted files, and
+ * action=imagerotate, which answers as MediaWiki without a rotating media handler.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -243,6 +244,26 @@ for (const backend of testBackends()) {
       assert.equal((await list(alice, {})).query.filearchive.length, 2);
       assert.equal((await list(alice, { faprop: 'description' })).error.code, 'permissiondenied');
       assert.equal((await list(alice, { faprop: 'metadata' })).error.code, 'permissiondenied');
+    });
+
+    test('imagerotate: titles default to the File namespace; each file fails as without a rotating handler, nothing changes', async () => {
+      await post(admin, { filename: 'Rotated.png' }, png(4, 3, 41));
+      const rotate = async (fields: Record<string, string>) =>
+        (await admin.post('/w/api.php', { action: 'imagerotate', format: 'json', formatversion: '2', token: admin.csrf, ...fields })).json<any>();
+      const r = await rotate({ titles: 'Rotated.png|File:Absent.png', rotation: '90' });
+      const cannot = { message: 'apierror-filetypecannotberotated', params: [], code: 'filetypecannotberotated', type: 'error' };
+      const absent = { message: 'apierror-filedoesnotexist', params: [], code: 'filedoesnotexist', type: 'error' };
+      assert.deepEqual(
+        r.imagerotate.map((e: Record<string, unknown>) => ({ ...e, id: typeof e.id })),
+        [
+          { id: 'number', ns: 6, title: 'File:Rotated.png', result: 'Failure', errors: [cannot] },
+          { id: 'number', ns: 6, title: 'File:Absent.png', missing: true, result: 'Failure', errors: [absent] },
+        ],
+      );
+      assert.equal((await rotate({ titles: 'Rotated.png', rotation: '45' })).error.code, 'badvalue');
+      assert.equal((await rotate({ titles: 'Rotated.png' })).error.code, 'missingparam');
+      const ii = (await admin.api({ action: 'query', titles: 'File:Rotated.png', prop: 'imageinfo', iiprop: 'size', iilimit: '5', formatversion: '2' })).json<any>();
+      assert.deepEqual(ii.query.pages[0].imageinfo.map((v: { width: number; height: number }) => [v.width, v.height]), [[4, 3]]);
     });
 
     test('mwclient uploads in chunks and publishes by filekey', { skip: !hasMwclient && 'python3-mwclient is not installed' }, async () => {

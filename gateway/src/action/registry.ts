@@ -45,6 +45,7 @@ import { patrolModule } from './modules/patrol.js';
 /** The page lifecycle modules (content service, src/store/lifecycle). */
 import { uploadModule } from './modules/upload.js';
 import { filerevertModule } from './modules/filerevert.js';
+import { imagerotateModule } from './modules/imagerotate.js';
 import { watchModule } from './modules/watch.js';
 import { optionsModule } from './modules/options.js';
 import { tagModule } from './modules/tag.js';
@@ -56,7 +57,7 @@ import { setpagelanguageModule } from './modules/setpagelanguage.js';
 import { stasheditModule } from './modules/stashedit.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
-const FILE_AND_WATCH_ACTIONS = [uploadModule, filerevertModule, watchModule, optionsModule, tagModule, managetagsModule];
+const FILE_AND_WATCH_ACTIONS = [uploadModule, filerevertModule, imagerotateModule, watchModule, optionsModule, tagModule, managetagsModule];
 const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule, setpagelanguageModule, stasheditModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
