@@ -78,6 +78,19 @@ function isoNow(): string {
 }
 
 /** One request through the pipeline. */
+
+/**
+ * The start of a deprecation's `feature` (ApiParamValidatorCallbacks: "action=query&list=categorymembers",
+ * then "&" and the parameter): the module selectors from the main module down to the module.
+ */
+function deprecationFeaturePrefix(holder: ParamHolder, modulePath: string): string {
+  if (modulePath === 'main') return '';
+  const [first, sub] = modulePath.split('+');
+  const group = 'group' in holder && typeof holder.group === 'string' ? holder.group : 'action';
+  if (sub === undefined) return `${group === 'format' ? 'format' : 'action'}=${first}`;
+  return `action=${first}&${group}=${sub}`;
+}
+
 class ApiMainRun {
   readonly errorFormatter: ErrorFormatter;
   readonly used = new Set<string>();
@@ -116,6 +129,9 @@ class ApiMainRun {
     // on top later (batchcomplete, continue) go above it, everything else stays below.
     if (!(WARNINGS_KEY in this.result)) addOnTop(this.result, WARNINGS_KEY, undefined);
     this.errorFormatter.addWarning(modulePath, msg);
+    // ApiBase::addDeprecation: every deprecation (a deprecated parameter, value or format) also
+    // points to the announcements list, once (identical warnings are kept once).
+    if (msg.code === 'deprecation') this.errorFormatter.addWarning('main', message('deprecation-help', 'api-usage-mailinglist-ref'));
   }
 
   /** ApiMain::getVal: arrays (`x[]=`) are refused with a warning. */
@@ -132,8 +148,9 @@ class ApiMainRun {
     };
   }
 
-  env(modulePath: string, moduleName: string): ValidationEnv {
+  env(modulePath: string, moduleName: string, featurePrefix = ''): ValidationEnv {
     return {
+      featurePrefix,
       highLimits: this.highLimits,
       namespaces: this.namespaces,
       namespacePrefixes: this.namespacePrefixes,
@@ -159,7 +176,7 @@ class ApiMainRun {
 
   validate(holder: ParamHolder, modulePath: string, moduleName: string): Params {
     try {
-      return validateParams(holder, this.source(), this.env(modulePath, moduleName));
+      return validateParams(holder, this.source(), this.env(modulePath, moduleName, deprecationFeaturePrefix(holder, modulePath)));
     } catch (e) {
       if (e instanceof ApiUsageError) e.modulePath ??= modulePath;
       throw e;

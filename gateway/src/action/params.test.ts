@@ -98,3 +98,17 @@ test('namespaces: the non-negative ones, declared extras (-2, -1) too; `*` for e
   assert.deepEqual(warnings.map((w) => w.code), ['unrecognizedvalues']);
   assert.equal(errorOf(() => validateParam('apnamespace', { type: 'namespace', help: 'N.' }, '-1', wiki))?.code, 'badvalue');
 });
+
+test('deprecations: the parameter or value with its feature (module selectors, then the parameter) and typed raw parameters', () => {
+  const warnings: ApiMessage[] = [];
+  const wiki: ValidationEnv = { ...env(warnings), featurePrefix: 'action=query&list=categorymembers' };
+  validateParam('cmstartsortkey', { type: 'string', deprecated: true, help: 'D.' }, 'a', wiki);
+  validateParam('rvprop', { type: ['ids', 'parsetree'], multi: true, deprecatedValues: ['parsetree'], help: 'P.' }, 'parsetree', { ...wiki, featurePrefix: 'action=query&prop=revisions' });
+  assert.deepEqual(
+    warnings.map((w) => [w.code, w.key, w.data, w.rawParams]),
+    [
+      ['deprecation', 'paramvalidator-param-deprecated', { feature: 'action=query&list=categorymembers&cmstartsortkey' }, [{ plaintext: 'cmstartsortkey' }, { plaintext: 'a' }]],
+      ['deprecation', 'paramvalidator-deprecated-value', { feature: 'action=query&prop=revisions&rvprop=parsetree' }, [{ plaintext: 'rvprop' }, { plaintext: 'parsetree' }]],
+    ],
+  );
+});

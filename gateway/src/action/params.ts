@@ -31,6 +31,8 @@ export interface ParamSource {
 
 export interface ValidationEnv {
   highLimits: boolean;
+  /** The module selectors a deprecation's `feature` starts with ("action=query&list=allpages"); "" for main. */
+  featurePrefix?: string;
   /** Namespace ids of the wiki, for `namespace` params. */
   namespaces: readonly number[];
   /**
@@ -52,6 +54,16 @@ export interface ParamHolder {
 export function multiLimits(decl: ParamDecl): { low: number; high: number } {
   const low = decl.multiLimit1 ?? MULTI_LIMIT1;
   return { low, high: Math.max(low, decl.multiLimit2 ?? MULTI_LIMIT2) };
+}
+
+/** A deprecation's `feature`: the module selectors, then the parameter (ApiParamValidatorCallbacks::recordCondition). */
+function featureOf(env: ValidationEnv, name: string): string {
+  return env.featurePrefix ? `${env.featurePrefix}&${name}` : name;
+}
+
+/** paramvalidator-param-deprecated, as ApiBase::addDeprecation reports it. */
+function deprecatedParam(name: string, value: string, env: ValidationEnv): ApiMessage {
+  return { ...message('deprecation', 'paramvalidator-param-deprecated', [name, value], { feature: featureOf(env, name) }), rawParams: [plaintextParam(name), plaintextParam(value)] };
 }
 
 function fail(code: string, key: string, params: (string | number)[], data?: Record<string, unknown>, rawParams?: unknown[]): never {
@@ -91,14 +103,14 @@ export function validateParams(holder: ParamHolder, src: ParamSource, env: Valid
 
 export function validateParam(name: string, decl: ParamDecl, raw: string | undefined, env: ValidationEnv): ParamValue {
   if (decl.type === 'boolean') {
-    if (raw !== undefined && decl.deprecated) env.warn(message('deprecation', 'paramvalidator-param-deprecated', [name]));
+    if (raw !== undefined && decl.deprecated) env.warn(deprecatedParam(name, raw, env));
     return raw !== undefined; // PresenceBooleanDef: present means true
   }
   if (decl.type === 'upload') return undefined; // files are read from ActionContext.files
   let value = raw;
   let isDefault = false;
   if (value !== undefined) {
-    if (decl.deprecated) env.warn(message('deprecation', 'paramvalidator-param-deprecated', [name]));
+    if (decl.deprecated) env.warn(deprecatedParam(name, value, env));
     if (decl.type !== 'raw' && decl.type !== 'password') {
       // WebRequest hands every value over NFC-normalized; the API says when that changed it.
       value = cleanUpParamValue(value);
@@ -166,7 +178,8 @@ function validateTyped(name: string, decl: ParamDecl, value: string, env: Valida
   if (allowed) {
     enumValue(name, value, allowed);
     if (!isDefault && decl.deprecatedValues?.includes(value)) {
-      env.warn(message('deprecation', 'paramvalidator-deprecated-value', [name, value]));
+      const data = { feature: `${featureOf(env, name)}=${value}` };
+      env.warn({ ...message('deprecation', 'paramvalidator-deprecated-value', [name, value], data), rawParams: [plaintextParam(name), plaintextParam(value)] });
     }
     return decl.type === 'namespace' ? Number(value) : value;
   }
