@@ -324,6 +324,27 @@ for (const backend of testBackends()) {
       });
     });
 
+    test('revisiondelete type=archive: a deleted page\'s revisions by timestamp, delete/revision logged with the timestamps', async () => {
+      const sup = await login(wiki, 'Suppressor', 'suppresspass123456');
+      const deleted = (await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvprop: 'ids|timestamp', drvdir: 'newer' })).query.pages[0].deletedrevisions;
+      const ts = (deleted[0].timestamp as string).replace(/[-:TZ]/g, '');
+      assert.equal((await alice.post({ action: 'revisiondelete', type: 'archive', target: 'Gone', ids: ts, hide: 'comment' })).error?.code, 'permissiondenied');
+      assert.equal((await sup.post({ action: 'revisiondelete', type: 'archive', ids: ts, hide: 'comment' })).error?.code, 'needtarget');
+      const r = await sup.post({ action: 'revisiondelete', type: 'archive', target: 'Gone', ids: ts, hide: 'comment', reason: 'old' });
+      assert.deepEqual(r.revisiondelete, {
+        status: 'Success',
+        target: 'Gone',
+        items: [{ status: 'Success', id: ts, timestamp: deleted[0].timestamp, userhidden: false, commenthidden: true, texthidden: false, userid: r.revisiondelete.items[0].userid, user: 'Alice', comment: 'first' }],
+      });
+      const rev = (await admin.get({ action: 'query', prop: 'deletedrevisions', revids: String(revids[0]), drvprop: 'ids|comment' })).query.pages[0].deletedrevisions[0];
+      assert.deepEqual(rev, { revid: revids[0], parentid: 0, commenthidden: true, comment: 'first' });
+      const log = (await anon({ action: 'query', list: 'logevents', leaction: 'delete/revision', leprop: 'title|comment|details' })).query.logevents[0];
+      assert.deepEqual(log.params, { type: 'archive', ids: [ts], old: { bitmask: 0, content: false, comment: false, user: false, restricted: false }, new: { bitmask: 2, content: false, comment: true, user: false, restricted: false } });
+      assert.deepEqual([log.title, log.comment], ['Gone', 'old']);
+      // Shown again, then put back as it was.
+      assert.equal((await sup.post({ action: 'revisiondelete', type: 'archive', target: 'Gone', ids: ts, show: 'comment' })).revisiondelete.items[0].commenthidden, false);
+    });
+
     test('action=setpagelanguage answers pagelang-disabled ($wgPageLanguageUseDB is false), after parameter validation', async () => {
       const r = await admin.post({ action: 'setpagelanguage', title: 'Alive', lang: 'de' });
       assert.deepEqual([r.error?.code, r.error?.info], ['pagelang-disabled', 'Changing the language of a page is not allowed on this wiki.']);

@@ -16,6 +16,8 @@ import {
   type DeleteOldFileVersionResponse,
   RevisionDeleteLogEntriesRequest,
   type RevisionDeleteLogEntriesResponse,
+  RevisionDeleteArchivedRequest,
+  type RevisionDeleteArchivedResponse,
 } from '@quire/proto/wiki/content/v1/archive';
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/archive';
 import type { CallOpts } from './call-options.js';
@@ -58,6 +60,10 @@ export class ArchiveClient {
   /** action=revisiondelete type=logging: log_deleted of log entries with the delete/event entry, in one transaction. */
   revisionDeleteLogEntries(req: DeepPartial<RevisionDeleteLogEntriesRequest>, o?: CallOpts): Promise<RevisionDeleteLogEntriesResponse> {
     return unary(this.c, this.c.revisionDeleteLogEntries, RevisionDeleteLogEntriesRequest.fromPartial(req), o);
+  }
+  /** action=revisiondelete type=archive: ar_deleted of a deleted page's revisions by timestamp, with the delete/revision entry. */
+  revisionDeleteArchived(req: DeepPartial<RevisionDeleteArchivedRequest>, o?: CallOpts): Promise<RevisionDeleteArchivedResponse> {
+    return unary(this.c, this.c.revisionDeleteArchived, RevisionDeleteArchivedRequest.fromPartial(req), o);
   }
   /** The hidden-field bits of log entries by id (entries without any are absent). */
   async logEntryVisibility(ids: number[], o?: CallOpts): Promise<Map<number, number>> {

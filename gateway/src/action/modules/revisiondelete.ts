@@ -54,7 +54,7 @@ function statusArray(ctx: ActionContext, messages: readonly StatusMessage[], typ
 }
 
 const params = defineParams({
-  type: { type: ['revision', 'logging'], required: true, help: 'Type of revision deletion being performed.' },
+  type: { type: ['revision', 'archive', 'logging'], required: true, help: 'Type of revision deletion being performed.' },
   target: { type: 'string', help: 'Page title for the revision deletion, if required for the type.' },
   ids: { type: 'string', multi: true, required: true, help: 'Identifiers for the revisions to be deleted.' },
   hide: { type: [...FIELDS], multi: true, help: 'What to hide for each revision.' },
@@ -67,7 +67,7 @@ const params = defineParams({
 type RevisionDeleteContext = ContextOf<typeof params>;
 
 /** The status part of an item's result (ApiRevisionDelete::extractStatusInfo), then its id. */
-function itemStatus(ctx: ActionContext, item: { ok: boolean; errors: StatusMessage[]; warnings: StatusMessage[]; id: number }): ResultObject {
+function itemStatus(ctx: ActionContext, item: { ok: boolean; errors: StatusMessage[]; warnings: StatusMessage[]; id: number | string }): ResultObject {
   const out: ResultObject = { status: item.ok ? 'Success' : 'Fail' };
   if (item.errors.length) out.errors = statusArray(ctx, item.errors, 'error');
   if (item.warnings.length) out.warnings = statusArray(ctx, item.warnings, 'warning');
@@ -135,22 +135,18 @@ export const revisiondeleteModule = defineModule({
       await deleteLogEntries(ctx, ids, bit('content'), bit('comment'), bit('user'));
       return;
     }
-    const res = await ctx.deps.clients.content.revisionDelete({
-      actor: writingActor(ctx),
-      ids,
-      target: p.target ?? '',
-      content: bit('content'),
-      comment: bit('comment'),
-      user: bit('user'),
-      suppress: p.suppress === 'yes' ? 1 : p.suppress === 'no' ? 0 : -1,
-      reason: p.reason ?? '',
-      tags: p.tags ?? [],
-    });
+    const fields = { content: bit('content'), comment: bit('comment'), user: bit('user'), suppress: p.suppress === 'yes' ? 1 : p.suppress === 'no' ? 0 : -1 };
+    const common = { actor: writingActor(ctx), target: p.target ?? '', ...fields, reason: p.reason ?? '', tags: p.tags ?? [] };
+    // type=archive names a deleted page's revisions by their timestamps.
+    const res =
+      p.type === 'archive'
+        ? await ctx.deps.clients.archive.revisionDeleteArchived({ ...common, ids: p.ids })
+        : await ctx.deps.clients.content.revisionDelete({ ...common, ids });
     const rights = ctx.caller.user.rights;
-    const items = res.items.map((item): ResultObject => {
+    const items = res.items.map((item: (typeof res.items)[number]): ResultObject => {
       const out = itemStatus(ctx, item);
       if (!item.exists) return out;
-      // RevDelRevisionItem::getApiData, as the caller may see it.
+      // RevDelRevisionItem::getApiData (RevDelArchiveItem too), as the caller may see it.
       out.timestamp = item.timestamp;
       out.userhidden = (item.deleted & DELETED_USER) !== 0;
       out.commenthidden = (item.deleted & DELETED_COMMENT) !== 0;

@@ -11,6 +11,7 @@ import {
   type GetLogEntryVisibilityRequest,
   type GetLogEntryVisibilityResponse,
   type RevisionDeleteLogEntriesRequest,
+  type RevisionDeleteArchivedRequest,
   type GetArchivedRevisionTitlesRequest,
   type GetArchivedRevisionTitlesResponse,
   type ListAllRevisionsRequest,
@@ -23,6 +24,7 @@ import { changeContentModel } from '../domain/content-model.js';
 import { mergeHistory } from '../domain/merge-history.js';
 import { deleteOldFileVersion } from '../domain/file-version.js';
 import { logEntryVisibility, revisionDeleteLogEntries } from '../domain/log-visibility.js';
+import { revisionDeleteArchived } from '../domain/archive-visibility.js';
 import type { ArchiveSort, LiveRevisionRow } from '../store/archive.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -118,6 +120,7 @@ export function archiveHandlers(ctx: ContentContext) {
     mergeHistory: (req: MergeHistoryRequest) => mergeHistory({ db: ctx.db, codec: ctx.codec }, req),
     deleteOldFileVersion: (req: DeleteOldFileVersionRequest) => deleteOldFileVersion({ db: ctx.db, codec: ctx.codec }, req),
     revisionDeleteLogEntries: (req: RevisionDeleteLogEntriesRequest) => revisionDeleteLogEntries({ db: ctx.db, codec: ctx.codec }, req),
+    revisionDeleteArchived: (req: RevisionDeleteArchivedRequest) => revisionDeleteArchived({ db: ctx.db, codec: ctx.codec }, req),
     async getLogEntryVisibility(req: GetLogEntryVisibilityRequest): Promise<GetLogEntryVisibilityResponse> {
       return { entries: await logEntryVisibility({ db: ctx.db, codec: ctx.codec }, req.ids) };
     },

@@ -4,7 +4,7 @@
  * every page (ApiQueryAllRevisions). Keyset pagination on MediaWiki's own sort keys, so a
  * continuation is where the previous batch stopped, not an offset.
  */
-import type { Db } from '@quire/kit';
+import type { Db, Queryable } from '@quire/kit';
 import type { RevisionRow } from './revisions.js';
 
 export type ArchiveSort = 'title' | 'timestamp' | 'revid';
@@ -258,4 +258,38 @@ export class AllRevisionsStore {
       return { ...rest, ...(row.parent_len !== null ? { parentSize: Number(row.parent_len) } : {}) };
     });
   }
+}
+
+/** The archived revisions of a title with these timestamps, newest first (RevDelArchiveList::doQuery), locked when `forUpdate`. */
+export async function archivedByTimestamps(
+  q: Queryable,
+  db: Db,
+  ns: number,
+  dbkey: string,
+  timestamps: readonly Date[],
+  forUpdate: boolean,
+): Promise<{ arId: number; timestamp: Date; deleted: number; userId: number; user: string; comment: string }[]> {
+  if (timestamps.length === 0) return [];
+  const s = db.schema;
+  const r = await q.query<{ ar_id: string; ar_timestamp: Date; ar_deleted: number; actor_user: string | null; actor_name: string; ar_comment: string }>(
+    `SELECT ar.ar_id, ar.ar_timestamp, ar.ar_deleted, a.actor_user, a.actor_name, ar.ar_comment
+       FROM ${s}.archive ar JOIN ${s}.actor a ON a.actor_id = ar.ar_actor
+      WHERE ar.ar_namespace = $1 AND ar.ar_title = $2 AND ar.ar_timestamp = ANY($3::timestamptz[])
+      ORDER BY ar.ar_timestamp DESC, ar.ar_id DESC ${forUpdate ? 'FOR UPDATE OF ar' : ''}`,
+    [ns, dbkey, timestamps],
+  );
+  return r.rows.map((row) => ({
+    arId: Number(row.ar_id),
+    timestamp: row.ar_timestamp,
+    deleted: row.ar_deleted,
+    userId: Number(row.actor_user ?? 0),
+    user: row.actor_name,
+    comment: row.ar_comment,
+  }));
+}
+
+/** Sets an archived revision's bits when they are still `oldBits` (RevDelArchiveItem::setBits). */
+export async function setArchivedBits(q: Queryable, db: Db, arId: number, oldBits: number, newBits: number): Promise<boolean> {
+  const r = await q.query(`UPDATE ${db.schema}.archive SET ar_deleted = $3 WHERE ar_id = $1 AND ar_deleted = $2`, [arId, oldBits, newBits]);
+  return r.rowCount > 0;
 }

@@ -322,6 +322,45 @@ export interface GetLogEntryVisibilityResponse {
   entries: LogEntryVisibility[];
 }
 
+export interface RevisionDeleteArchivedRequest {
+  /** the deleted page's title */
+  target: string;
+  /** ar_timestamp values, TS_MW */
+  ids: string[];
+  /** Each of the RevisionRecord::DELETED_* fields: 1 hide, 0 show, -1 keep. */
+  content: number;
+  comment: number;
+  user: number;
+  suppress: number;
+  reason: string;
+  tags: string[];
+  actor?: EditActor | undefined;
+}
+
+export interface ArchivedVisibilityItem {
+  /** TS_MW */
+  id: string;
+  ok: boolean;
+  errors: StatusMessage[];
+  warnings: StatusMessage[];
+  exists: boolean;
+  /** ISO 8601 */
+  timestamp: string;
+  /** after the change */
+  deleted: number;
+  userId: number;
+  user: string;
+  comment: string;
+}
+
+export interface RevisionDeleteArchivedResponse {
+  /** prefixed text */
+  target: string;
+  items: ArchivedVisibilityItem[];
+  /** 0 when nothing changed */
+  logId: number;
+}
+
 function createBaseArchiveCursor(): ArchiveCursor {
   return { ns: 0, dbkey: "", timestamp: "", revId: 0, arId: 0 };
 }
@@ -4141,6 +4180,546 @@ export const GetLogEntryVisibilityResponse: MessageFns<GetLogEntryVisibilityResp
   },
 };
 
+function createBaseRevisionDeleteArchivedRequest(): RevisionDeleteArchivedRequest {
+  return { target: "", ids: [], content: 0, comment: 0, user: 0, suppress: 0, reason: "", tags: [], actor: undefined };
+}
+
+export const RevisionDeleteArchivedRequest: MessageFns<RevisionDeleteArchivedRequest> = {
+  encode(message: RevisionDeleteArchivedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    for (const v of message.ids) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.content !== 0) {
+      writer.uint32(24).int32(message.content);
+    }
+    if (message.comment !== 0) {
+      writer.uint32(32).int32(message.comment);
+    }
+    if (message.user !== 0) {
+      writer.uint32(40).int32(message.user);
+    }
+    if (message.suppress !== 0) {
+      writer.uint32(48).int32(message.suppress);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    for (const v of message.tags) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.actor !== undefined) {
+      EditActor.encode(message.actor, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteArchivedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteArchivedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.content = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.comment = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.user = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.suppress = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.actor = EditActor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteArchivedRequest {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [],
+      content: isSet(object.content) ? globalThis.Number(object.content) : 0,
+      comment: isSet(object.comment) ? globalThis.Number(object.comment) : 0,
+      user: isSet(object.user) ? globalThis.Number(object.user) : 0,
+      suppress: isSet(object.suppress) ? globalThis.Number(object.suppress) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      actor: isSet(object.actor) ? EditActor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: RevisionDeleteArchivedRequest): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    if (message.content !== 0) {
+      obj.content = Math.round(message.content);
+    }
+    if (message.comment !== 0) {
+      obj.comment = Math.round(message.comment);
+    }
+    if (message.user !== 0) {
+      obj.user = Math.round(message.user);
+    }
+    if (message.suppress !== 0) {
+      obj.suppress = Math.round(message.suppress);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = EditActor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteArchivedRequest>, I>>(base?: I): RevisionDeleteArchivedRequest {
+    return RevisionDeleteArchivedRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteArchivedRequest>, I>>(
+    object: I,
+  ): RevisionDeleteArchivedRequest {
+    const message = createBaseRevisionDeleteArchivedRequest();
+    message.target = object.target ?? "";
+    message.ids = object.ids?.map((e) => e) || [];
+    message.content = object.content ?? 0;
+    message.comment = object.comment ?? 0;
+    message.user = object.user ?? 0;
+    message.suppress = object.suppress ?? 0;
+    message.reason = object.reason ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? EditActor.fromPartial(object.actor)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseArchivedVisibilityItem(): ArchivedVisibilityItem {
+  return {
+    id: "",
+    ok: false,
+    errors: [],
+    warnings: [],
+    exists: false,
+    timestamp: "",
+    deleted: 0,
+    userId: 0,
+    user: "",
+    comment: "",
+  };
+}
+
+export const ArchivedVisibilityItem: MessageFns<ArchivedVisibilityItem> = {
+  encode(message: ArchivedVisibilityItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.ok !== false) {
+      writer.uint32(16).bool(message.ok);
+    }
+    for (const v of message.errors) {
+      StatusMessage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.warnings) {
+      StatusMessage.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.exists !== false) {
+      writer.uint32(40).bool(message.exists);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(50).string(message.timestamp);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(56).int32(message.deleted);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(64).int64(message.userId);
+    }
+    if (message.user !== "") {
+      writer.uint32(74).string(message.user);
+    }
+    if (message.comment !== "") {
+      writer.uint32(82).string(message.comment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ArchivedVisibilityItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseArchivedVisibilityItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errors.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.warnings.push(StatusMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ArchivedVisibilityItem {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      errors: globalThis.Array.isArray(object?.errors) ? object.errors.map((e: any) => StatusMessage.fromJSON(e)) : [],
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => StatusMessage.fromJSON(e))
+        : [],
+      exists: isSet(object.exists) ? globalThis.Boolean(object.exists) : false,
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+    };
+  },
+
+  toJSON(message: ArchivedVisibilityItem): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings.map((e) => StatusMessage.toJSON(e));
+    }
+    if (message.exists !== false) {
+      obj.exists = message.exists;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ArchivedVisibilityItem>, I>>(base?: I): ArchivedVisibilityItem {
+    return ArchivedVisibilityItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ArchivedVisibilityItem>, I>>(object: I): ArchivedVisibilityItem {
+    const message = createBaseArchivedVisibilityItem();
+    message.id = object.id ?? "";
+    message.ok = object.ok ?? false;
+    message.errors = object.errors?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.warnings = object.warnings?.map((e) => StatusMessage.fromPartial(e)) || [];
+    message.exists = object.exists ?? false;
+    message.timestamp = object.timestamp ?? "";
+    message.deleted = object.deleted ?? 0;
+    message.userId = object.userId ?? 0;
+    message.user = object.user ?? "";
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseRevisionDeleteArchivedResponse(): RevisionDeleteArchivedResponse {
+  return { target: "", items: [], logId: 0 };
+}
+
+export const RevisionDeleteArchivedResponse: MessageFns<RevisionDeleteArchivedResponse> = {
+  encode(message: RevisionDeleteArchivedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== "") {
+      writer.uint32(10).string(message.target);
+    }
+    for (const v of message.items) {
+      ArchivedVisibilityItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.logId !== 0) {
+      writer.uint32(24).int64(message.logId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevisionDeleteArchivedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevisionDeleteArchivedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(ArchivedVisibilityItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.logId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevisionDeleteArchivedResponse {
+    return {
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ArchivedVisibilityItem.fromJSON(e))
+        : [],
+      logId: isSet(object.logId)
+        ? globalThis.Number(object.logId)
+        : isSet(object.log_id)
+        ? globalThis.Number(object.log_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RevisionDeleteArchivedResponse): unknown {
+    const obj: any = {};
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ArchivedVisibilityItem.toJSON(e));
+    }
+    if (message.logId !== 0) {
+      obj.logId = Math.round(message.logId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevisionDeleteArchivedResponse>, I>>(base?: I): RevisionDeleteArchivedResponse {
+    return RevisionDeleteArchivedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevisionDeleteArchivedResponse>, I>>(
+    object: I,
+  ): RevisionDeleteArchivedResponse {
+    const message = createBaseRevisionDeleteArchivedResponse();
+    message.target = object.target ?? "";
+    message.items = object.items?.map((e) => ArchivedVisibilityItem.fromPartial(e)) || [];
+    message.logId = object.logId ?? 0;
+    return message;
+  },
+};
+
 export type ArchiveServiceService = typeof ArchiveServiceService;
 export const ArchiveServiceService = {
   /** prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs: rows of `archive`. */
@@ -4251,6 +4830,22 @@ export const ArchiveServiceService = {
       Buffer.from(GetLogEntryVisibilityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLogEntryVisibilityResponse => GetLogEntryVisibilityResponse.decode(value),
   },
+  /**
+   * action=revisiondelete type=archive (RevDelArchiveList): ar_deleted of a deleted page's
+   * revisions named by timestamp, with the delete/revision entry — one transaction.
+   */
+  revisionDeleteArchived: {
+    path: "/wiki.content.v1.ArchiveService/RevisionDeleteArchived" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevisionDeleteArchivedRequest): Buffer =>
+      Buffer.from(RevisionDeleteArchivedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevisionDeleteArchivedRequest => RevisionDeleteArchivedRequest.decode(value),
+    responseSerialize: (value: RevisionDeleteArchivedResponse): Buffer =>
+      Buffer.from(RevisionDeleteArchivedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevisionDeleteArchivedResponse =>
+      RevisionDeleteArchivedResponse.decode(value),
+  },
 } as const;
 
 export interface ArchiveServiceServer extends UntypedServiceImplementation {
@@ -4279,6 +4874,11 @@ export interface ArchiveServiceServer extends UntypedServiceImplementation {
   revisionDeleteLogEntries: handleUnaryCall<RevisionDeleteLogEntriesRequest, RevisionDeleteLogEntriesResponse>;
   /** The log_deleted bits of log entries, by which list=logevents hides their fields. */
   getLogEntryVisibility: handleUnaryCall<GetLogEntryVisibilityRequest, GetLogEntryVisibilityResponse>;
+  /**
+   * action=revisiondelete type=archive (RevDelArchiveList): ar_deleted of a deleted page's
+   * revisions named by timestamp, with the delete/revision entry — one transaction.
+   */
+  revisionDeleteArchived: handleUnaryCall<RevisionDeleteArchivedRequest, RevisionDeleteArchivedResponse>;
 }
 
 export interface ArchiveServiceClient extends Client {
@@ -4418,6 +5018,25 @@ export interface ArchiveServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLogEntryVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * action=revisiondelete type=archive (RevDelArchiveList): ar_deleted of a deleted page's
+   * revisions named by timestamp, with the delete/revision entry — one transaction.
+   */
+  revisionDeleteArchived(
+    request: RevisionDeleteArchivedRequest,
+    callback: (error: ServiceError | null, response: RevisionDeleteArchivedResponse) => void,
+  ): ClientUnaryCall;
+  revisionDeleteArchived(
+    request: RevisionDeleteArchivedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevisionDeleteArchivedResponse) => void,
+  ): ClientUnaryCall;
+  revisionDeleteArchived(
+    request: RevisionDeleteArchivedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevisionDeleteArchivedResponse) => void,
   ): ClientUnaryCall;
 }
 
