@@ -266,6 +266,23 @@ for (const backend of testBackends()) {
       assert.deepEqual(ii.query.pages[0].imageinfo.map((v: { width: number; height: number }) => [v.width, v.height]), [[4, 3]]);
     });
 
+    test('imageinfo: badfile from MediaWiki:Bad image list (with its exceptions), extmetadatafilter', async () => {
+      await post(admin, { filename: 'Listed bad.png' }, png(2, 2, 43));
+      const edit = await admin.post('/w/api.php', { action: 'edit', title: 'MediaWiki:Bad image list', text: '* [[:File:Listed bad.png]] except on [[Main Page]]\n', format: 'json', token: admin.csrf });
+      assert.equal(edit.json<any>().edit.result, 'Success', edit.text);
+      const bad = async (params: Record<string, string>) =>
+        (await admin.api({ action: 'query', titles: 'File:Listed bad.png|File:Stashed.png|File:Absent.png', prop: 'imageinfo', iiprop: 'badfile', formatversion: '2', ...params })).json<any>();
+      const flags = (r: any) => Object.fromEntries(r.query.pages.map((pg: { title: string; badfile: boolean }) => [pg.title, pg.badfile]));
+      assert.deepEqual(flags(await bad({})), { 'File:Listed bad.png': true, 'File:Stashed.png': false, 'File:Absent.png': false });
+      assert.deepEqual(flags(await bad({ iibadfilecontexttitle: 'Main Page' })), { 'File:Listed bad.png': false, 'File:Stashed.png': false, 'File:Absent.png': false });
+      const r = await bad({});
+      assert.deepEqual(r.query.pages.find((pg: { title: string }) => pg.title === 'File:Absent.png'), { ns: 6, title: 'File:Absent.png', missing: true, imagerepository: '', badfile: false, imageinfo: [{ filemissing: true }] });
+      assert.deepEqual(r.query.pages.find((pg: { title: string }) => pg.title === 'File:Listed bad.png').imageinfo, [{}]);
+      assert.equal((await bad({ iibadfilecontexttitle: 'a|b' })).error.code, 'invalid-title');
+      const ext = (await admin.api({ action: 'query', titles: 'File:Listed bad.png', prop: 'imageinfo', iiprop: 'extmetadata', iiextmetadatafilter: 'DateTime|Nope', formatversion: '2' })).json<any>();
+      assert.deepEqual(Object.keys(ext.query.pages[0].imageinfo[0].extmetadata), ['DateTime']);
+    });
+
     test('mwclient uploads in chunks and publishes by filekey', { skip: !hasMwclient && 'python3-mwclient is not installed' }, async () => {
       const bytes = noisyPng(50, 40);
       const script = `

@@ -4,9 +4,10 @@
  */
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';
 import { queryRunOf } from './run.js';
+import { badFileLookup, type PageKey } from './badfile.js';
 import { defineModule } from '../define.js';
 
 export const IMAGEINFO_PROPS = [
@@ -30,7 +31,7 @@ function commonMetadata(json: string): { name: string; value: unknown }[] {
 }
 
 /** ApiQueryImageInfo::getInfo for one version, in MediaWiki's key order (parsedComment from formatComments). */
-export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, server: string, parsedComment?: string): ResultObject {
+export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, server: string, parsedComment?: string, extMetadataFilter?: readonly string[]): ResultObject {
   const vals: ResultObject = {};
   if (props.has('timestamp')) vals.timestamp = isoTimestamp(v.timestamp);
   if (props.has('user')) vals.user = v.user;
@@ -53,13 +54,13 @@ export function fileInfoValues(v: FileVersion, props: ReadonlySet<string>, serve
   // The format-independent part: the nested `metadata` list without MediaWiki's internal `_MW_*` entries.
   if (props.has('commonmetadata')) vals.commonmetadata = setIndexedTagName(commonMetadata(v.metadataJson), 'metadata');
   if (props.has('extmetadata')) {
-    vals.extmetadata = setArrayType(
-      {
-        DateTime: { value: isoTimestamp(v.timestamp), source: 'mediawiki-metadata', hidden: '' },
-        ObjectName: { value: v.name.replace(/_/g, ' ').replace(/\.[^.]*$/, ''), source: 'mediawiki-metadata', hidden: '' },
-      },
-      'assoc',
-    );
+    const ext: ResultObject = {
+      DateTime: { value: isoTimestamp(v.timestamp), source: 'mediawiki-metadata', hidden: '' },
+      ObjectName: { value: v.name.replace(/_/g, ' ').replace(/\.[^.]*$/, ''), source: 'mediawiki-metadata', hidden: '' },
+    };
+    // extmetadatafilter: only the keys named (array_intersect_key).
+    if (extMetadataFilter?.length) for (const k of Object.keys(ext)) if (!extMetadataFilter.includes(k)) delete ext[k];
+    vals.extmetadata = setArrayType(ext, 'assoc');
   }
   if (props.has('mime')) vals.mime = v.mime;
   if (props.has('mediatype')) vals.mediatype = v.mediaType;
@@ -74,10 +75,16 @@ export const imageinfoModule = defineModule({
   prefix: 'ii',
   summary: 'Returns file information and upload history.',
   params: {
-    prop: { type: IMAGEINFO_PROPS, multi: true, default: 'timestamp|user', help: 'Which file information to get.' },
+    prop: { type: [...IMAGEINFO_PROPS, 'badfile'], multi: true, default: 'timestamp|user', help: 'Which file information to get.' },
     limit: { type: 'limit', default: 1, min: 1, max: 500, highMax: 5000, help: 'How many file revisions to return per file.' },
     start: { type: 'timestamp', help: 'Timestamp to start listing from.' },
     end: { type: 'timestamp', help: 'Timestamp to stop listing at.' },
+    // The extmetadata this wiki has (DateTime, ObjectName) is the same in every language and version.
+    metadataversion: { type: 'string', default: '1', help: 'Version of metadata to use. If latest is specified, use latest version. Defaults to 1 for backwards compatibility.' },
+    extmetadatalanguage: { type: 'string', default: 'en', help: 'What language to fetch extmetadata in. This affects both which translation to fetch, if multiple are available, as well as how things like numbers and various values are formatted.' },
+    extmetadatamultilang: { type: 'boolean', default: false, help: 'If translations for extmetadata property are available, fetch all of them.' },
+    extmetadatafilter: { type: 'string', multi: true, help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.' },
+    badfilecontexttitle: { type: 'string', help: 'If iiprop=badfile is set, this is the page title used when evaluating the MediaWiki:Bad image list' },
     continue: { type: 'string', help: 'If the query response includes a continue value, use it here to get another page of results.' },
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
@@ -89,7 +96,15 @@ export const imageinfoModule = defineModule({
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const p = ctx.params;
-    const props = new Set(p.prop ?? ['timestamp', 'user']);
+    const props = new Set<string>(p.prop ?? ['timestamp', 'user']);
+    let badFileContext: PageKey | undefined;
+    if (p.badfilecontexttitle !== undefined) {
+      const r = await ctx.deps.clients.content.resolvePages({ titles: [p.badfilecontexttitle] });
+      const page = r.pages[0];
+      if (r.invalid.length > 0 || !page) throw new ApiUsageError('invalid-title', 'Invalid title in "iibadfilecontexttitle" parameter.');
+      badFileContext = { ns: page.ns, dbkey: page.ns === 0 ? page.dbkey : page.dbkey.slice(page.dbkey.indexOf(':') + 1) };
+    }
+    const isBadFile = props.has('badfile') ? await badFileLookup(ctx) : undefined;
     const entries = [
       ...run.pageSet.good.map((pg) => ({ id: pg.id, page: pg })),
       ...run.pageSet.missing.map(({ id, page }) => ({ id, page })),
@@ -118,11 +133,17 @@ export const imageinfoModule = defineModule({
       const key = file.name;
       if (contName !== undefined && key < contName) continue;
       entry.imagerepository = file.exists ? 'local' : '';
-      if (!file.exists) continue;
+      if (isBadFile) entry.badfile = isBadFile(key || e.page.title.replace(/^[^:]*:/, '').replace(/ /g, '_'), badFileContext);
+      if (!file.exists) {
+        // badfile reads non-existing files too (ApiQueryImageInfo: an empty LocalFile).
+        if (isBadFile) entry.imageinfo = setIndexedTagName([{ filemissing: true }], 'ii');
+        continue;
+      }
       let versions = file.versions;
       if (contName === key && contTime) versions = versions.filter((v) => v.timestamp <= toIso(contTime));
       entry.imageinfo = setIndexedTagName(
-        versions.map((v) => fileInfoValues(v, props, ctx.deps.config.server, parsed.get(v))),
+        // A version without any asked-for value is still an object ({} in JSON), as MediaWiki's.
+        versions.map((v) => setArrayType(fileInfoValues(v, props, ctx.deps.config.server, parsed.get(v), p.extmetadatafilter), 'assoc')),
         'ii',
       );
       if (file.continueTimestamp) {

@@ -112,7 +112,9 @@ export async function stashFile(repo: FileRepo, userId: number, data: Buffer, f:
 }
 
 /** A temporary name as PHP's upload temp files have (php + 6 characters). */
-export const phpTempName = () => `php${crypto.randomBytes(6).toString('base64url').slice(0, 6)}`;
+export const phpTempName = () => `php${[...crypto.randomBytes(6)].map((b) => TEMP_NAME_CHARS[b % TEMP_NAME_CHARS.length]).join('')}`;
+
+const TEMP_NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** The first chunk of a chunked upload: a stash row in status "chunks" (UploadFromChunks::initialize). */
 export async function startChunks(repo: FileRepo, userId: number, ext: string): Promise<{ key: string; id: string }> {
