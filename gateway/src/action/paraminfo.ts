@@ -147,6 +147,8 @@ export function submodulesOf(registry: ModuleLookup, path: string): readonly Mod
 }
 
 /** ApiBase::getModuleFromPath, with its errors as messages. */
+const phpTruthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0';
+
 export function resolveModulePath(registry: ModuleLookup, rawPath: string): { module: ModuleDecl; path: string } | { error: ApiMessage } {
   if (rawPath === 'main') return { module: registry.main, path: 'main' };
   const path = rawPath.includes('+') ? rawPath : rawPath.replace(/ /g, '+');
@@ -178,8 +180,8 @@ export const paraminfoModule = defineModule({
       deprecated: true,
       help: 'List of query module names (value of prop, meta or list parameter). Use modules=query+foo instead of querymodules=foo.',
     },
-    mainmodule: { type: 'boolean', deprecated: true, help: 'Get information about the main (top-level) module as well. Use modules=main instead.' },
-    pagesetmodule: { type: 'boolean', deprecated: true, help: 'Get information about the pageset module (providing titles= and friends) as well.' },
+    mainmodule: { type: 'string', deprecated: true, help: 'Get information about the main (top-level) module as well. Use modules=main instead.' },
+    pagesetmodule: { type: 'string', deprecated: true, help: 'Get information about the pageset module (providing titles= and friends) as well.' },
     formatmodules: {
       type: 'string',
       multi: true,
@@ -235,8 +237,9 @@ export const paraminfoModule = defineModule({
       const list = (res[key] ??= setIndexedTagName([], 'module')) as unknown[];
       list.push(item);
     }
-    if (p.mainmodule) res.mainmodule = moduleInfo(registry.main, 'main', registry, helpFormat, server, ctx.highLimits);
-    if (p.pagesetmodule) {
+    // Strings in ApiParamInfo (no type declared), tested as PHP does: "" and "0" are false.
+    if (phpTruthy(p.mainmodule)) res.mainmodule = moduleInfo(registry.main, 'main', registry, helpFormat, server, ctx.highLimits);
+    if (phpTruthy(p.pagesetmodule)) {
       const query = registry.get('action', 'query');
       const params = Object.fromEntries(Object.entries(query?.params ?? {}).filter(([n]) => PAGESET_PARAMS.includes(n)));
       const pageset: ModuleDecl = { name: 'pageset', group: 'action', prefix: '', summary: 'The pages to work on.', params, flags: {}, execute: async () => {} };

@@ -5,6 +5,7 @@
  */
 import { setContentValue, setIndexedTagName, META, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';
+import { message } from '../errors.js';
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'] as const;
 
@@ -29,10 +30,7 @@ export const expandtemplatesModule = defineModule({
     const r = await ctx.deps.clients.content.expandTemplates({ text: p.text, title: p.title ?? 'API', revId: p.revid ?? 0 });
     if (props.size === 0) {
       // Without prop MediaWiki returns the bare wikitext and a deprecation warning.
-      ctx.addWarning('expandtemplates', {
-        code: 'deprecation',
-        text: 'Because no values have been specified for the prop parameter, a legacy format has been used for the output. This format is deprecated, and in the future, a default value will be set for the prop parameter, causing the new format to always be used.',
-      });
+      ctx.addWarning('expandtemplates', message('deprecation', 'apiwarn-deprecation-missingparam', ['prop'], { feature: 'action=expandtemplates&!prop' }));
       ctx.result.expandtemplates = setContentValue({ [META.BC_SUBELEMENTS]: [] }, 'wikitext', r.wikitext);
       return;
     }
