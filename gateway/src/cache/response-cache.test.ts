@@ -169,11 +169,14 @@ test('ChangeFeedFollower: enables the cache while the feed is followed, empties 
       return stream as unknown as ClientReadableStream<PageChange>;
     },
   };
-  const log = { warn() {} } as unknown as Logger;
+  const warnings: unknown[] = [];
+  const log = { warn: (o: unknown) => warnings.push(o) } as unknown as Logger;
   const follower = new ChangeFeedFollower(source, cache, log, 10).start();
   try {
     await new Promise((r) => setTimeout(r, 5));
     assert.equal(cache.enabled, false, 'content unreachable: nothing cached');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(warnings.length, 1, 'one warning per outage, not per retry');
     headFails = false;
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(cache.enabled, true);

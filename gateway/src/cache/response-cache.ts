@@ -244,6 +244,7 @@ export class ChangeFeedFollower {
   private stopped = false;
   private stream: ClientReadableStream<PageChange> | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private failing = false;
 
   constructor(
     private readonly source: ChangeFeedSource,
@@ -277,6 +278,7 @@ export class ChangeFeedFollower {
     const stream = this.source.streamChanges(position, 30_000);
     this.stream = stream;
     this.cache.enabled = true;
+    this.failing = false;
     stream.on('data', (c: PageChange) => {
       position = Math.max(position, c.position);
       this.cache.invalidate();
@@ -291,7 +293,9 @@ export class ChangeFeedFollower {
     this.cache.enabled = false;
     this.cache.invalidate();
     if (this.stopped) return;
-    this.log.warn({ err }, 'change feed unavailable: read responses are not cached until it is back');
+    // Once per outage, not at every retry.
+    if (!this.failing) this.log.warn({ err }, 'change feed unavailable: read responses are not cached until it is back');
+    this.failing = true;
     this.retry = setTimeout(() => void this.follow(undefined), this.retryMs);
     this.retry.unref();
   }
