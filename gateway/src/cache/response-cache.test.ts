@@ -48,9 +48,10 @@ test('ResponseCache: the least recently used entries go first beyond the byte bu
 
 const req = (url: string, headers: Record<string, string> = {}, method = 'GET') => ({ method, originalUrl: url, url, headers }) as unknown as Request;
 
-test('action API reads kept: anonymous action=query of main-namespace titles with prop=revisions, or meta=siteinfo (1 s)', () => {
+test('action API reads kept: anonymous action=query of main-namespace titles with prop=revisions, or meta=siteinfo (within its second)', () => {
   assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&prop=revisions&rvprop=content&rvslots=main&titles=Main_Page&format=json&formatversion=2')), { ttlMs: 60_000 });
-  assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&meta=siteinfo&format=json')), { ttlMs: 1000 });
+  const siteinfo = actionReadCacheability(req('/w/api.php?action=query&meta=siteinfo&format=json'));
+  assert.ok(siteinfo && siteinfo.ttlMs > 0 && siteinfo.ttlMs <= 1000 && (Date.now() + siteinfo.ttlMs) % 1000 < 50, 'until the end of the current second');
   assert.deepEqual(actionReadCacheability(req('/w/api.php?action=query&prop=revisions&indexpageids=1&titles=A|B&format=json')), { ttlMs: 60_000 });
   for (const url of [
     '/w/api.php?action=query&prop=revisions&titles=User_talk:1.2.3.4&format=json', // own talk page: newtalk

@@ -25,7 +25,7 @@ export interface CachedResponse {
   expiresAt: number;
 }
 
-/** Whether (and how long) a request's answer may be kept; undefined: never. */
+/** Whether (and how long from now) a request's answer may be kept; undefined: never. */
 export type Cacheability = (req: Request) => { ttlMs: number } | undefined;
 
 /** Per-request headers that a replay must not repeat (they are set again for each answer). */
@@ -109,7 +109,6 @@ function anonymousWithoutOrigin(req: Request): boolean {
   return req.method === 'GET' && !req.headers.cookie && !req.headers.authorization && !req.headers.origin && !req.headers['treat-as-untrusted'];
 }
 
-const SITEINFO_TTL_MS = 1000; // siteinfo's `time` is to the second
 const PAGE_TTL_MS = 60_000; // a bound for whatever a page change does not announce
 
 /** Parameters of the action API reads kept, with the values allowed (undefined: any value). */
@@ -152,7 +151,8 @@ export const actionReadCacheability: Cacheability = (req) => {
     seen.add(k);
   }
   if (!seen.has('action') || (!seen.has('meta') && !(seen.has('prop') && seen.has('titles')))) return undefined;
-  return { ttlMs: seen.has('meta') ? SITEINFO_TTL_MS : PAGE_TTL_MS };
+  // siteinfo's `time` is to the second: kept until the second the request began in is over.
+  return { ttlMs: seen.has('meta') ? 1000 - (Date.now() % 1000) : PAGE_TTL_MS };
 };
 
 /** GET /v1/page/{title} and /v1/page/{title}/bare of a main-namespace title, anonymous, without a query. */
@@ -197,6 +197,7 @@ export function cachedReads(cache: ResponseCache, cacheability: Cacheability): R
     const hit = cache.get(key);
     if (hit) return replay(req, res, hit);
     const since = cache.begin();
+    const expiresAt = Date.now() + rule.ttlMs; // from when the answer began to be made
     const chunks: Buffer[] = [];
     const write = res.write;
     const end = res.end;
@@ -224,7 +225,7 @@ export function cachedReads(cache: ResponseCache, cacheability: Cacheability): R
       }
       const body = Buffer.concat(chunks);
       if (headers['content-length'] !== undefined && Number(headers['content-length']) !== body.length) return;
-      cache.put(key, since, { status: 200, headers, body, expiresAt: Date.now() + rule.ttlMs });
+      cache.put(key, since, { status: 200, headers, body, expiresAt });
     });
     next();
   };
