@@ -36,7 +36,7 @@ export function writingActor(ctx: ActionContext) {
 }
 
 /** After a saved edit: the registered user's edit count (best effort — the edit is committed). */
-export async function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): Promise<void> {
+async function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): Promise<void> {
   if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
   try {
     await deps.clients.auth.incrementEditCount(caller.user.id);
