@@ -283,6 +283,25 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(ext.query.pages[0].imageinfo[0].extmetadata), ['DateTime']);
     });
 
+    test('allimages: filterbots by the uploader being in a bot group, only with aisort=timestamp and without aiuser; prop=badfile prints nothing', async () => {
+      await runAdmin(['createAndPromote', 'Botty', 'bottypass123456', '--groups', 'bot'], wiki.testEnv.env, quiet);
+      const bot = await loggedIn(wiki, 'Botty', 'bottypass123456');
+      assert.equal((await post(bot, { filename: 'By a bot.png' }, png(2, 3, 47))).upload.result, 'Success');
+      const names = async (filterbots: string) =>
+        (await admin.api({ action: 'query', list: 'allimages', aisort: 'timestamp', aifilterbots: filterbots, aiprop: 'user', ailimit: 'max', formatversion: '2' }))
+          .json<any>()
+          .query.allimages.map((f: { name: string; user: string }) => `${f.name}/${f.user}`);
+      assert.deepEqual(await names('bots'), ['By_a_bot.png/Botty']);
+      const nobots = await names('nobots');
+      assert.ok(nobots.length > 0 && !nobots.includes('By_a_bot.png/Botty') && nobots.every((n: string) => !n.endsWith('/Botty')));
+      assert.equal((await names('all')).length, nobots.length + 1);
+      const err = async (params: Record<string, string>) => (await admin.api({ action: 'query', list: 'allimages', ...params })).json<any>().error?.code;
+      assert.equal(await err({ aifilterbots: 'bots' }), 'invalidparammix');
+      assert.equal(await err({ aifilterbots: 'bots', aisort: 'timestamp', aiuser: 'Botty' }), 'invalidparammix-cannotusewith');
+      const bf = (await admin.api({ action: 'query', list: 'allimages', aiprop: 'badfile|size', aiprefix: 'By', formatversion: '2' })).json<any>();
+      assert.deepEqual(Object.keys(bf.query.allimages[0]), ['name', 'size', 'width', 'height', 'ns', 'title']);
+    });
+
     test('mwclient uploads in chunks and publishes by filekey', { skip: !hasMwclient && 'python3-mwclient is not installed' }, async () => {
       const bytes = noisyPng(50, 40);
       const script = `

@@ -33,7 +33,8 @@ const params = defineParams({
   continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   start: { type: 'timestamp', help: 'The timestamp to start enumerating from. Can only be used with aisort=timestamp.' },
   end: { type: 'timestamp', help: 'The timestamp to end enumerating. Can only be used with aisort=timestamp.' },
-  prop: { type: IMAGEINFO_PROPS, multi: true, default: 'timestamp|url', help: 'Which file information to get.' },
+  // badfile is accepted and, as in ApiQueryAllImages (whose getInfo does not read it), prints nothing.
+  prop: { type: [...IMAGEINFO_PROPS, 'badfile'], multi: true, default: 'timestamp|url', help: 'Which file information to get.' },
   prefix: { type: 'string', help: 'Search for all image titles that begin with this value. Can only be used with aisort=name.' },
   minsize: { type: 'integer', help: 'Limit to images with at least this many bytes.' },
   maxsize: { type: 'integer', help: 'Limit to images with at most this many bytes.' },
@@ -41,10 +42,11 @@ const params = defineParams({
   sha1base36: { type: 'string', help: 'SHA1 hash of image in base 36 (used in MediaWiki).' },
   user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only return files where the last version was uploaded by this user. Can only be used with aisort=timestamp.' },
   mime: { type: 'string', multi: true, help: 'What MIME types to search for, e.g. image/jpeg.' },
+  filterbots: { type: ['all', 'bots', 'nobots'], default: 'all', help: 'How to filter files uploaded by bots. Can only be used with aisort=timestamp. Cannot be used together with aiuser.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many images in total to return.' },
 });
 
-function listFiles(ctx: ContextOf<typeof params>) {
+async function listFiles(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
   const sort = p.sort === 'timestamp' ? 'timestamp' : 'name';
   const dir = p.dir;
@@ -55,6 +57,10 @@ function listFiles(ctx: ContextOf<typeof params>) {
   }
   if (sort === 'name' && (p.start !== undefined || p.end !== undefined || p.user !== undefined)) {
     throw new ApiUsageError('badparams', 'Parameters "aistart", "aiend" and "aiuser" can only be used when sorting by timestamp.');
+  }
+  if (sort === 'name' && p.filterbots !== 'all') throw new ApiUsageError('invalidparammix', 'The "aifilterbots" parameter may only be used with "aisort=timestamp".');
+  if (sort === 'timestamp' && p.user !== undefined && p.filterbots !== 'all') {
+    throw new ApiUsageError('invalidparammix-cannotusewith', 'The "aiuser" parameter cannot be used with "aifilterbots".');
   }
   const descending = dir === 'descending' || dir === 'older';
   return ctx.deps.clients.content.listFiles({
@@ -72,6 +78,8 @@ function listFiles(ctx: ContextOf<typeof params>) {
     user: p.user ?? '',
     limit: p.limit,
     continue: p.continue ?? '',
+    filterBots: p.filterbots === 'all' ? '' : p.filterbots,
+    botUserIds: p.filterbots === 'all' ? [] : await ctx.deps.clients.auth.listUserIdsWithRight('bot'),
   });
 }
 

@@ -137,6 +137,7 @@ export function fileHandlers(ctx: ContentContext, repo: FileRepo, limiter: RateL
         user: req.user,
         limit: Math.max(1, req.limit || 10),
         continue: req.continue,
+        filterBots: req.filterBots === 'bots' || req.filterBots === 'nobots' ? { bots: req.filterBots === 'bots', botUserIds: req.botUserIds } : undefined,
       });
       return { files: r.rows.map((v) => repo.versionOf(v)), continueFrom: r.continueFrom };
     },

@@ -224,6 +224,7 @@ export class FileRepo {
     user: string;
     limit: number;
     continue: string;
+    filterBots?: { bots: boolean; botUserIds: number[] };
   }): Promise<{ rows: VersionRow[]; continueFrom: string }> {
     const s = this.d.db.schema;
     const where: string[] = [];
@@ -243,6 +244,8 @@ export class FileRepo {
       if (o.start) where.push(`i.img_timestamp ${cmp} ${arg(o.start)}`);
       if (o.end) where.push(`i.img_timestamp ${cmpEnd} ${arg(o.end)}`);
       if (o.user) where.push(`a.actor_name = ${arg(o.user)}`);
+      // aifilterbots: whether the uploader is in a group with the bot right (anonymous uploaders are not).
+      if (o.filterBots) where.push(`${o.filterBots.bots ? '' : 'NOT '}(COALESCE(a.actor_user, 0) = ANY(${arg(o.filterBots.botUserIds)}::bigint[]))`);
     }
     if (o.minSize !== undefined) where.push(`i.img_size >= ${arg(o.minSize)}`);
     if (o.maxSize !== undefined) where.push(`i.img_size <= ${arg(o.maxSize)}`);

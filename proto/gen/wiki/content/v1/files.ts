@@ -282,6 +282,10 @@ export interface ListFilesRequest {
   limit: number;
   /** from a previous continue_from */
   continue: string;
+  /** "" (all), "bots" or "nobots": by the uploader of the current version */
+  filterBots: string;
+  /** users in a group with the bot right (for filter_bots) */
+  botUserIds: number[];
 }
 
 export interface ListFilesResponse {
@@ -3641,6 +3645,8 @@ function createBaseListFilesRequest(): ListFilesRequest {
     user: "",
     limit: 0,
     continue: "",
+    filterBots: "",
+    botUserIds: [],
   };
 }
 
@@ -3687,6 +3693,16 @@ export const ListFilesRequest: MessageFns<ListFilesRequest> = {
     }
     if (message.continue !== "") {
       writer.uint32(114).string(message.continue);
+    }
+    if (message.filterBots !== "") {
+      writer.uint32(122).string(message.filterBots);
+    }
+    if (message.botUserIds.length !== 0) {
+      writer.uint32(130).fork();
+      for (const v of message.botUserIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -3816,6 +3832,32 @@ export const ListFilesRequest: MessageFns<ListFilesRequest> = {
             message.continue = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.filterBots = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag === 128) {
+              message.botUserIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 130) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.botUserIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3852,6 +3894,16 @@ export const ListFilesRequest: MessageFns<ListFilesRequest> = {
       user: isSet(object.user) ? globalThis.String(object.user) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       continue: isSet(object.continue) ? globalThis.String(object.continue) : "",
+      filterBots: isSet(object.filterBots)
+        ? globalThis.String(object.filterBots)
+        : isSet(object.filter_bots)
+        ? globalThis.String(object.filter_bots)
+        : "",
+      botUserIds: globalThis.Array.isArray(object?.botUserIds)
+        ? object.botUserIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.bot_user_ids)
+        ? object.bot_user_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3899,6 +3951,12 @@ export const ListFilesRequest: MessageFns<ListFilesRequest> = {
     if (message.continue !== "") {
       obj.continue = message.continue;
     }
+    if (message.filterBots !== "") {
+      obj.filterBots = message.filterBots;
+    }
+    if (message.botUserIds?.length) {
+      obj.botUserIds = message.botUserIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -3921,6 +3979,8 @@ export const ListFilesRequest: MessageFns<ListFilesRequest> = {
     message.user = object.user ?? "";
     message.limit = object.limit ?? 0;
     message.continue = object.continue ?? "";
+    message.filterBots = object.filterBots ?? "";
+    message.botUserIds = object.botUserIds?.map((e) => e) || [];
     return message;
   },
 };
