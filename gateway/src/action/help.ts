@@ -16,9 +16,9 @@ interface HelpEntry {
   level: number;
 }
 
-function typeDescription(decl: ParamDecl): string {
+function typeDescription(decl: ParamDecl, registry: ModuleLookup): string {
   if (Array.isArray(decl.type)) {
-    const values = sortedEnum(decl).map((v) => `<span dir="ltr" lang="en">${escapeHtml(v)}</span>`);
+    const values = sortedEnum(decl, registry).map((v) => `<span dir="ltr" lang="en">${escapeHtml(v)}</span>`);
     return `${decl.multi ? 'Values (separate with <kbd>|</kbd> or alternative)' : 'One of the following values'}: ${values.join(', ')}`;
   }
   const t = decl.type as string;
@@ -54,7 +54,7 @@ function moduleSection(entry: HelpEntry, registry: ModuleLookup, scriptUrl: stri
       if (name === 'token' && module.flags.needsToken) {
         out += `<dd class="info">A "${escapeHtml(module.flags.needsToken)}" token retrieved from <kbd>action=query&amp;meta=tokens</kbd></dd>\n`;
       }
-      out += `<dd class="info">${typeDescription(decl)}</dd>\n`;
+      out += `<dd class="info">${typeDescription(decl, registry)}</dd>\n`;
       if (allowsAll(decl)) out += '<dd class="info">To specify all values, use <kbd>*</kbd>.</dd>\n';
       if (decl.default !== undefined && decl.type !== 'boolean') {
         out += `<dd class="info">Default: ${decl.default === '' ? '<span class="apihelp-empty">(empty)</span>' : escapeHtml(String(decl.default))}</dd>\n`;

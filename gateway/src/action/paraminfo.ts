@@ -24,10 +24,21 @@ function className(module: ModuleDecl, path: string): string {
 }
 
 /** EnumDef::sortEnumValues: sorted, deprecated values last. */
-export function sortedEnum(decl: ParamDecl): string[] {
+export function sortedEnum(decl: ParamDecl, registry?: ModuleLookup): string[] {
   const values = [...(decl.type as readonly string[])];
-  const deprecated = decl.deprecatedValues ?? [];
-  return [...values.filter((v) => !deprecated.includes(v)).sort(), ...values.filter((v) => deprecated.includes(v)).sort()];
+  const deprecated = new Set(decl.deprecatedValues ?? []);
+  const internal = new Set<string>();
+  // SubmoduleDef::sortEnumValues: deprecated submodules after the others, internal ones last.
+  if (decl.submoduleGroup && registry) {
+    const groups: readonly ModuleGroup[] = typeof decl.submoduleGroup === 'string' ? [decl.submoduleGroup] : decl.submoduleGroup;
+    for (const v of values) {
+      const sub = groups.map((g) => registry.get(g, v)).find((m) => m !== undefined);
+      if (sub?.flags.deprecated) deprecated.add(v);
+      if (sub?.flags.internal) internal.add(v);
+    }
+  }
+  const rank = (v: string) => (deprecated.has(v) ? 1 : 0) | (internal.has(v) ? 2 : 0);
+  return values.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** ParamValidator::getParamInfo plus ApiParamInfo's additions, without index/name/description. */
@@ -35,7 +46,7 @@ export function sortedEnum(decl: ParamDecl): string[] {
 export function paramInfo(module: ModuleDecl, name: string, decl: ParamDecl, registry: ModuleLookup, highLimits = false): ResultObject {
   const info: ResultObject = {};
   const isEnum = Array.isArray(decl.type);
-  info.type = isEnum ? setIndexedTagName(sortedEnum(decl), 't') : decl.type;
+  info.type = isEnum ? setIndexedTagName(sortedEnum(decl, registry), 't') : decl.type;
   info.required = !!decl.required;
   if (decl.deprecated) info.deprecated = true;
   if (decl.sensitive) info.sensitive = true;
