@@ -6,7 +6,7 @@ import { connectClients, closeClients } from './clients/index.js';
 import { loadGatewayConfig } from './config.js';
 import { SiteCache } from './site.js';
 import { createGatewayApp } from './app.js';
-import { ChangeFeedFollower, ResponseCache } from './cache/response-cache.js';
+import { answerFromCache, ChangeFeedFollower, ResponseCache } from './cache/response-cache.js';
 import type { GatewayDeps } from './context.js';
 
 export interface RunningGateway {
@@ -27,7 +27,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   const readCache = new ResponseCache();
   const feed = new ChangeFeedFollower(clients.content, readCache, log).start();
   const app = createGatewayApp(deps, addrs, readCache);
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, answerFromCache(readCache, app));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -5,13 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Request } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { PageChange } from '@quire/proto/wiki/content/v1/content';
 import type { Logger } from '@quire/kit';
-import { actionReadCacheability, cachedReads, ChangeFeedFollower, invalidateOnWrite, ResponseCache, restPageCacheability } from './response-cache.js';
+import { actionReadCacheability, answerFromCache, cachedReads, ChangeFeedFollower, invalidateOnWrite, ResponseCache, restPageCacheability } from './response-cache.js';
 
 const entry = (body: string, ttlMs = 60_000) => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: Buffer.from(body), expiresAt: Date.now() + ttlMs });
 
@@ -199,4 +200,39 @@ test('ChangeFeedFollower: enables the cache while the feed is followed, empties 
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(streams.length, 2, 'stopped: no retry');
   assert.equal(cache.enabled, false);
+});
+
+test('answerFromCache: a plain GET of a kept URL is answered before the app; other requests reach it', async () => {
+  const cache = new ResponseCache();
+  cache.enabled = true;
+  cache.put('/w/api.php?action=query&meta=siteinfo', cache.begin(), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'old', ETag: '"v1"' },
+    body: Buffer.from('{"kept":true}'),
+    expiresAt: Date.now() + 60_000,
+  });
+  let reached = 0;
+  const front = answerFromCache(cache, (_req, res) => {
+    reached++;
+    res.end('{"kept":false}');
+  });
+  const server = http.createServer(front).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const r = await fetch(`${base}/w/api.php?action=query&meta=siteinfo`);
+    assert.equal(await r.text(), '{"kept":true}');
+    assert.equal(r.headers.get('content-type'), 'application/json');
+    assert.match(r.headers.get('x-request-id') ?? '', /^[0-9a-f]{24}$/, 'a request id of its own');
+    assert.equal((await fetch(`${base}/w/api.php?action=query&meta=siteinfo`, { headers: { 'If-None-Match': '"v1"' } })).status, 304);
+    assert.equal(reached, 0);
+    const others: RequestInit[] = [{ headers: { cookie: 'a=b' } }, { headers: { origin: 'https://example.org' } }, { headers: { 'if-match': '"v1"' } }, { method: 'POST' }, { method: 'HEAD' }];
+    for (const init of others) {
+      await fetch(`${base}/w/api.php?action=query&meta=siteinfo`, init);
+    }
+    await fetch(`${base}/w/api.php?action=query&meta=siteinfo&x=1`);
+    assert.equal(reached, 6);
+  } finally {
+    server.close();
+  }
 });

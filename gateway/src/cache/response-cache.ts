@@ -12,10 +12,11 @@
  * Only callers without any credentials (no Cookie, no Authorization) and without an Origin
  * (CORS headers follow it) share entries; the keys are the exact request URLs.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { PageChange } from '@quire/proto/wiki/content/v1/content';
-import { currentRequestId, type Logger } from '@quire/kit';
+import { currentRequestId, newRequestId, type Logger } from '@quire/kit';
 import { checkPreconditions } from '../rest/conditional.js';
 
 export interface CachedResponse {
@@ -174,18 +175,34 @@ function headerOf(headers: CachedResponse['headers'], name: string): string | un
   return undefined;
 }
 
-function replay(req: Request, res: Response, hit: CachedResponse): void {
+function replay(req: IncomingMessage, res: ServerResponse, hit: CachedResponse): void {
   const etag = headerOf(hit.headers, 'etag');
   const lastModified = headerOf(hit.headers, 'last-modified');
-  const conditional = { ifNoneMatch: req.get('if-none-match'), ifModifiedSince: req.get('if-modified-since') };
+  const conditional = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   const notModified = (etag !== undefined || lastModified !== undefined) && checkPreconditions('GET', conditional, { etag, lastModified: lastModified ? new Date(lastModified) : undefined }) === 304;
   for (const [k, v] of Object.entries(hit.headers)) {
     if (notModified && /^content-(type|length)$/i.test(k)) continue;
     // Each answer names its own request (the action API's X-Request-Id).
-    res.setHeader(k, k.toLowerCase() === 'x-request-id' ? (currentRequestId() ?? v) : v);
+    res.setHeader(k, k.toLowerCase() === 'x-request-id' ? (currentRequestId() ?? newRequestId()) : v);
   }
-  if (notModified) res.status(304).end();
-  else res.status(hit.status).end(hit.body);
+  res.statusCode = notModified ? 304 : hit.status;
+  res.end(notModified ? undefined : hit.body);
+}
+
+/**
+ * In front of the whole app (server.ts): a GET that only an anonymous caller without an Origin
+ * could make, whose URL is in the cache, is answered without express. Entries were stored by
+ * `cachedReads`, behind the same rules; everything else goes on to `app`.
+ */
+export function answerFromCache(cache: ResponseCache, app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const h = req.headers;
+    const plain =
+      req.method === 'GET' && !h.cookie && !h.authorization && !h.origin && !h['treat-as-untrusted'] && !h['if-match'] && !h['if-unmodified-since'] && !h['x-quire-count-grpc-calls'];
+    const hit = plain && req.url ? cache.get(req.url) : undefined;
+    if (hit) replay(req, res, hit);
+    else app(req, res);
+  };
 }
 
 /** Answers cacheable requests from `cache`, and keeps the 200 answers of the others that are cacheable. */
