@@ -6,6 +6,7 @@ import { escapeHtml, message } from './errors.js';
 import { allowsAll, multiLimits } from './params.js';
 import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 import { defineModule } from './define.js';
+import { MEDIAWIKI_CLASS_NAMES } from './class-names.js';
 
 type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
 
@@ -15,9 +16,11 @@ function ucfirst(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** PHP class name MediaWiki would report for the module. */
+/** PHP class name MediaWiki reports for the module (derived for a module MediaWiki does not have). */
 function className(module: ModuleDecl, path: string): string {
   if (path === 'main') return 'ApiMain';
+  const known = MEDIAWIKI_CLASS_NAMES[path];
+  if (known !== undefined) return known;
   if (module.group === 'format') return `ApiFormat${ucfirst(module.name.replace(/fm$/, ''))}`;
   if (module.group === 'action') return `Api${ucfirst(module.name)}`;
   return `ApiQuery${ucfirst(module.name)}`;
