@@ -52,7 +52,8 @@ export const cspreportModule = defineModule({
     reportonly: { type: 'boolean', default: false, help: 'Mark as being a report from a monitoring policy, not an enforced policy' },
     source: { type: 'string', default: 'internal', help: 'What generated the CSP header that triggered this report' },
   },
-  flags: { mustBePosted: true, internal: true },
+  // ApiCSPReport::isReadMode: reports are taken even from callers without the read right.
+  flags: { mustBePosted: true, internal: true, readRights: false },
   async execute(ctx) {
     const base = ctx as unknown as ActionContext;
     const report = readCspReport(base);
