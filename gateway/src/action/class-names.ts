@@ -128,3 +128,9 @@ export const MEDIAWIKI_CLASS_NAMES: Readonly<Record<string, string>> = {
   'xml': 'ApiFormatXml',
   'xmlfm': 'ApiFormatXml',
 };
+
+/** Modules of the reference wiki's extensions: where paraminfo says they come from (else MediaWiki core). */
+export const EXTENSION_SOURCES: Readonly<Record<string, { name: string; licensetag: string }>> = {
+  oathvalidate: { name: 'OATHAuth', licensetag: 'GPL-2.0-or-later AND GPL-3.0-or-later' },
+  'query+oath': { name: 'OATHAuth', licensetag: 'GPL-2.0-or-later AND GPL-3.0-or-later' },
+};

@@ -6,7 +6,7 @@ import { escapeHtml, message } from './errors.js';
 import { allowsAll, multiLimits } from './params.js';
 import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 import { defineModule } from './define.js';
-import { MEDIAWIKI_CLASS_NAMES } from './class-names.js';
+import { EXTENSION_SOURCES, MEDIAWIKI_CLASS_NAMES } from './class-names.js';
 
 type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
 
@@ -110,10 +110,11 @@ export function moduleInfo(module: ModuleDecl, path: string, registry: ModuleLoo
   const ret: ResultObject = { name: module.name, classname: className(module, path), path };
   if (path !== 'main') ret.group = module.group;
   ret.prefix = module.prefix;
-  ret.source = 'MediaWiki';
-  ret.sourcename = 'MediaWiki';
-  ret.licensetag = 'GPL-2.0-or-later';
-  ret.licenselink = `${serverUrl}/wiki/Special:Version/License/MediaWiki`;
+  const source = EXTENSION_SOURCES[path] ?? { name: 'MediaWiki', licensetag: 'GPL-2.0-or-later' };
+  ret.source = source.name;
+  ret.sourcename = source.name;
+  ret.licensetag = source.licensetag;
+  ret.licenselink = `${serverUrl}/wiki/Special:Version/License/${source.name}`;
   const description = helpText(helpFormat, `apihelp-${path}-summary`, module.summary);
   if (description !== undefined) ret.description = description;
   const f = module.flags;
