@@ -78,14 +78,18 @@ for (const backend of testBackends()) {
         const r = await post({ action: 'edit', title, text: `text of ${title}`, watchlist: 'nochange' });
         assert.equal(r.edit?.result, 'Success', JSON.stringify(r));
       };
+      // Within $wgWatchlistExpiryMaxDuration (1 year): a later expiry would be cut to it.
+      const inDays = (days: number) => new Date(Math.floor(Date.now() / 1000) * 1000 + days * 86_400_000).toISOString().replace('.000Z', 'Z');
+      const expiry = inDays(90);
+      const moveExpiry = inDays(120);
       await edit('Watch delete');
       // watchlist=preferences (the default) follows watchdeletion, off by default.
       assert.ok((await post({ action: 'delete', title: 'Watch delete' })).delete);
       assert.deepEqual(await watched('Watch delete'), { watched: false, expiry: undefined });
       await edit('Watch delete');
-      assert.ok((await post({ action: 'delete', title: 'Watch delete', watchlist: 'watch', watchlistexpiry: '2040-01-01T00:00:00Z' })).delete);
-      assert.deepEqual(await watched('Watch delete'), { watched: true, expiry: '2040-01-01T00:00:00Z' });
-      assert.deepEqual(await watched('Talk:Watch delete'), { watched: true, expiry: '2040-01-01T00:00:00Z' }, 'the talk page is watched with it');
+      assert.ok((await post({ action: 'delete', title: 'Watch delete', watchlist: 'watch', watchlistexpiry: expiry })).delete);
+      assert.deepEqual(await watched('Watch delete'), { watched: true, expiry });
+      assert.deepEqual(await watched('Talk:Watch delete'), { watched: true, expiry }, 'the talk page is watched with it');
 
       assert.ok((await post({ action: 'undelete', title: 'Watch delete', watchlist: 'unwatch' })).undelete);
       assert.deepEqual(await watched('Watch delete'), { watched: false, expiry: undefined });
@@ -95,9 +99,9 @@ for (const backend of testBackends()) {
 
       assert.ok((await post({ action: 'move', from: 'Watch delete', to: 'Watch moved', watchlist: 'unwatch' })).move);
       assert.deepEqual([(await watched('Watch delete')).watched, (await watched('Watch moved')).watched], [false, false]);
-      assert.ok((await post({ action: 'move', from: 'Watch moved', to: 'Watch moved again', watchlist: 'watch', watchlistexpiry: '2041-02-03T04:05:06Z' })).move);
-      assert.deepEqual(await watched('Watch moved'), { watched: true, expiry: '2041-02-03T04:05:06Z' });
-      assert.deepEqual(await watched('Watch moved again'), { watched: true, expiry: '2041-02-03T04:05:06Z' });
+      assert.ok((await post({ action: 'move', from: 'Watch moved', to: 'Watch moved again', watchlist: 'watch', watchlistexpiry: moveExpiry })).move);
+      assert.deepEqual(await watched('Watch moved'), { watched: true, expiry: moveExpiry });
+      assert.deepEqual(await watched('Watch moved again'), { watched: true, expiry: moveExpiry });
 
       await edit('Watch rollback');
       const anon = (await wiki.post('/w/api.php', { action: 'edit', format: 'json', token: '+\\', title: 'Watch rollback', text: 'vandalism' })).json();
