@@ -6,6 +6,7 @@
 import { setContentValue, setIndexedTagName, META, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';
 import { message } from '../errors.js';
+import { apiError } from './support.js';
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'] as const;
 
@@ -20,17 +21,25 @@ export const expandtemplatesModule = defineModule({
     revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
     prop: { type: PROPS, multi: true, help: 'Which pieces of information to get.' },
     includecomments: { type: 'boolean', default: false, help: 'Whether to include HTML comments in the output.' },
+    showstrategykeys: { type: 'boolean', default: false, help: 'Whether to include internal merge strategy information in jsconfigvars.' },
+    generatexml: { type: 'boolean', default: false, deprecated: true, help: 'Generate XML parse tree (replaced by prop=parsetree).' },
   },
   flags: {},
   examples: { 'action=expandtemplates&text={{Project:Sandbox}}&prop=wikitext': 'Expand the wikitext {{Project:Sandbox}}.' },
   async execute(ctx) {
     const p = ctx.params;
+    if (p.prop !== undefined && p.generatexml) throw apiError('invalidparammix', 'apierror-invalidparammix', ['<var>prop</var> and <var>generatexml</var>', 2]);
     const props = new Set(p.prop ?? []);
     // A title is needed for parsing, so MediaWiki arbitrarily chooses one.
     const r = await ctx.deps.clients.content.expandTemplates({ text: p.text, title: p.title ?? 'API', revId: p.revid ?? 0 });
     if (props.size === 0) {
       // Without prop MediaWiki returns the bare wikitext and a deprecation warning.
       ctx.addWarning('expandtemplates', message('deprecation', 'apiwarn-deprecation-missingparam', ['prop'], { feature: 'action=expandtemplates&!prop' }));
+      // The deprecated generatexml puts the parse tree beside the module's result, "the old way".
+      if (p.generatexml) {
+        ctx.result.parsetree = r.parseTree;
+        ctx.result[META.BC_SUBELEMENTS] = ['parsetree'];
+      }
       ctx.result.expandtemplates = setContentValue({ [META.BC_SUBELEMENTS]: [] }, 'wikitext', r.wikitext);
       return;
     }

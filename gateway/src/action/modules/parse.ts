@@ -10,6 +10,8 @@ import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
 import { escapeHtml, message } from '../errors.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';
+import { SKINS } from '../query/siteinfo-props.js';
+import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
@@ -52,6 +54,27 @@ function headHtml(title: string, ns: number, sitename: string, server: string, l
   );
 }
 
+/** ApiParse::formatSummary of a new section: the summary, or else the title, as "/* title *\/ new section". */
+function newSectionSummary(summary: string, sectionTitle: string): string {
+  if (sectionTitle !== '' && summary !== '') return summary;
+  const of = sectionTitle !== '' ? sectionTitle : summary;
+  return of === '' ? '' : `/* ${stripSectionName(of)} */ new section`;
+}
+
+/** Parser::stripSectionName: links in a section name leave only their text. */
+function stripSectionName(name: string): string {
+  return name
+    .replace(/\[\[:?([^[|]+)\|([^[]+)\]\]/g, '$2')
+    .replace(/\[\[:?([^[]+)\|?\]\]/g, '$1')
+    .replace(/\[(?:https?:|ftp:|mailto:)?\/\/([^ ]+?) ([^[]+)\]/g, '$2')
+    .replace(/\[(?:https?:|ftp:|mailto:)?\/\/([^ ]+?)\]/g, '');
+}
+
+/** ParserOutput::getText with allowTOC off: the table of contents is left out. */
+function withoutToc(html: string): string {
+  return html.replace(/<div id="toc" class="toc"[\s\S]*?<\/ul>\n<\/div>/, '');
+}
+
 export const parseModule = defineModule({
   name: 'parse',
   group: 'action',
@@ -67,13 +90,23 @@ export const parseModule = defineModule({
     oldid: { type: 'integer', help: 'Parse the content of this revision. Overrides page and pageid.' },
     prop: { type: PROPS, multi: true, default: DEFAULT_PROPS, help: 'Which pieces of information to get.' },
     wrapoutputclass: { type: 'string', default: 'mw-parser-output', help: 'CSS class to use to wrap the parser output.' },
+    effectivelanglinks: { type: 'boolean', default: false, deprecated: true, help: 'Includes language links supplied by extensions (for use with prop=langlinks).' },
     section: { type: 'string', help: 'Only parse the content of the section with this identifier.' },
+    sectiontitle: { type: 'string', help: 'New section title when section is new.' },
+    disablepp: { type: 'boolean', default: false, deprecated: true, help: 'Use disablelimitreport instead.' },
     disablelimitreport: { type: 'boolean', default: false, help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', default: false, help: 'Omit edit section links from the parser output.' },
+    disablestylededuplication: { type: 'boolean', default: false, help: 'Do not deduplicate inline stylesheets in the parser output.' },
+    showstrategykeys: { type: 'boolean', default: false, help: 'Whether to include internal merge strategy information in jsconfigvars.' },
+    generatexml: { type: 'boolean', default: false, deprecated: true, help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).' },
     summary: { type: 'string', help: 'Summary to parse.' },
     pst: { type: 'boolean', default: false, help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
     onlypst: { type: 'boolean', default: false, help: 'Do a pre-save transform (PST) on the input, but don\'t parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.' },
     preview: { type: 'boolean', default: false, help: 'Parse in preview mode.' },
+    sectionpreview: { type: 'boolean', default: false, help: 'Parse section in preview mode (enables preview mode too).' },
+    disabletoc: { type: 'boolean', default: false, help: 'Omit table of contents in output.' },
+    useskin: { type: Object.keys(SKINS), help: 'Apply the selected skin to the parser output. May affect the following properties: text, langlinks, headitems, modules, jsconfigvars, indicators.' },
+    contentformat: { type: CONTENT_FORMAT_VALUES, help: 'Content serialization format used for the input text. Only valid when used with text.' },
     contentmodel: { type: ['wikitext'], help: 'Content model of the input text. Only valid when used with text.' },
   },
   flags: {},
@@ -85,13 +118,12 @@ export const parseModule = defineModule({
   },
   async execute(ctx) {
     const p = ctx.params;
-    const text = p.text;
     const title = p.title;
     const page = p.page;
     const pageId = p.pageid;
     const oldId = p.oldid;
     const sources = [page !== undefined, pageId !== undefined, oldId !== undefined].filter(Boolean).length;
-    if (sources > 0 && (text !== undefined || title !== undefined)) {
+    if (sources > 0 && (p.text !== undefined || title !== undefined)) {
       throw new ApiUsageError('invalidparammix', 'The parameters page, pageid and oldid can not be used together with text and title.');
     }
     if (page !== undefined && pageId !== undefined) throw new ApiUsageError('invalidparammix', 'The parameters page and pageid can not be used together.');
@@ -100,12 +132,21 @@ export const parseModule = defineModule({
     const props = new Set(p.prop ?? DEFAULT_PROPS.split('|'));
     const wrap = p.wrapoutputclass;
     const fromText = sources === 0;
-    if (fromText && text === undefined && title !== undefined) {
+    if (fromText && p.text === undefined && title !== undefined) {
       ctx.addWarning('parse', { code: 'titlewithouttext', text: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' });
     }
-    const summary = p.summary;
+    // Supplied text without a title or model is wikitext, said once (ApiParse keeps BC so).
+    if (fromText && p.text !== undefined && title === undefined && p.contentmodel === undefined) {
+      ctx.addWarning('parse', message('parse-nocontentmodel', 'apiwarn-parse-nocontentmodel', ['wikitext']));
+    }
+    const newSection = p.section === 'new';
+    const summaryText = newSection ? newSectionSummary(p.summary ?? '', p.sectiontitle ?? '') : (p.summary ?? '');
+    // ApiParse formats a summary when one is given, or a new section's title stands for it.
+    const summary = p.summary !== undefined || (newSection && p.sectiontitle !== undefined) ? summaryText : undefined;
     const pageTitle = title ?? 'API';
-    const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summary ?? '' }).then((x) => x.html);
+    const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summaryText }).then((x) => x.html);
+    // WikitextContent::addSectionHeader: a new section's title heads the supplied text.
+    const text = fromText && newSection && p.sectiontitle !== undefined ? `== ${p.sectiontitle} ==\n\n${p.text ?? ''}` : p.text;
     // The pre-save transform applies to supplied text only (ApiParse's text branch).
     const pstText =
       fromText && (p.pst || p.onlypst)
@@ -119,6 +160,10 @@ export const parseModule = defineModule({
       ctx.result.parse = only;
       return;
     }
+    const model = p.contentmodel ?? 'wikitext';
+    if (fromText && p.contentformat !== undefined && !supportsFormat(model, p.contentformat)) {
+      throw new ApiUsageError('badformat-generic', `The requested format ${p.contentformat} is not supported for content model ${model}.`);
+    }
     const r = await ctx.deps.clients.content.parse({
       hasText: fromText,
       text: (p.pst ? pstText : undefined) ?? text ?? '',
@@ -127,7 +172,8 @@ export const parseModule = defineModule({
       pageId: pageId ?? 0,
       revId: oldId ?? 0,
       section: p.section ?? '',
-      disableLimitReport: p.disablelimitreport,
+      // disablepp is the deprecated name of disablelimitreport (ParserOutput's includeDebugInfo).
+      disableLimitReport: p.disablelimitreport || p.disablepp,
       disableEditSection: p.disableeditsection,
       hasWrapClass: wrap !== 'mw-parser-output',
       wrapClass: wrap,
@@ -140,7 +186,7 @@ export const parseModule = defineModule({
     const out: ResultObject = { title: r.title, pageid: r.pageId };
     if (!fromText && props.has('revid')) out.revid = r.revId;
     if (r.redirects.length > 0) out.redirects = setIndexedTagName(r.redirects.map((x) => ({ from: x.from, to: x.to, ...(x.tofragment ? { tofragment: x.tofragment } : {}) })), 'r');
-    if (props.has('text')) out.text = r.html;
+    if (props.has('text')) out.text = p.disabletoc ? withoutToc(r.html) : r.html;
     if (summary !== undefined) out.parsedsummary = await parsedSummary(r.title);
     if (props.has('langlinks')) {
       out.langlinks = setIndexedTagName(
@@ -197,8 +243,10 @@ export const parseModule = defineModule({
       out.properties = setArrayType(propsObj, 'BCkvp', 'name');
     }
     if (props.has('limitreportdata')) out.limitreportdata = setIndexedTagName(limitReportData(r), 'lr');
+    // The deprecated generatexml is prop=parsetree: the preprocessor tree of the parsed wikitext.
+    if (p.generatexml) out.parsetree = (await ctx.deps.clients.content.expandTemplates({ text: r.wikitext, title: r.title, revId: 0 })).parseTree;
     // formatversion 1 wraps these strings as {"*": …}.
-    out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml'];
+    out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml', 'parsetree'];
     ctx.result.parse = out;
   },
 });
