@@ -1,9 +1,13 @@
-/* list=recentchanges (ApiQueryRecentChanges): edits, page creations and log actions, newest first. */
+/*
+ * list=recentchanges (ApiQueryRecentChanges): edits, page creations and log actions, newest first;
+ * as a generator, the changed pages (or, with generaterevisions, the revisions).
+ */
 import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
-import { defineModule } from '../define.js';
+import { defineParams, type ParamsOf } from '../define.js';
+import { defineGenerator } from './generator.js';
 
 const SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!redirect', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'redirect', 'unpatrolled'];
 
@@ -65,72 +69,96 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
   return out;
 }
 
-export const recentchangesModule = defineModule({
+const params = defineParams({
+  start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+  end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
+  dir: DIR_PARAM,
+  namespace: { type: 'namespace', multi: true, extraNamespaces: [-2, -1], help: 'Filter changes to only these namespaces.' },
+  user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only list changes by this user.' },
+  excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: "Don't list changes by this user." },
+  tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
+  prop: {
+    type: ['comment', 'flags', 'ids', 'loginfo', 'parsedcomment', 'patrolled', 'redirect', 'sha1', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'],
+    multi: true,
+    default: 'title|timestamp|ids',
+    help: 'Include additional pieces of information.',
+  },
+  show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+  limit: LIMIT_PARAM,
+  type: { type: ['categorize', 'edit', 'external', 'log', 'new'], multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+  toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
+  title: { type: 'string', help: 'Filter entries to those related to a page.' },
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  generaterevisions: { type: 'boolean', default: false, help: 'When being used as a generator, generate revision IDs rather than titles.' },
+  slot: { type: ['main'], help: 'Only list changes that touch the named slot.' },
+});
+
+function continueOf(c: RecentChange): string {
+  return `${mwOfIso(c.timestamp)}|${c.rcId}`;
+}
+
+/** The changes the request asks for (one beyond the limit tells there are more), checked as ApiQueryRecentChanges::run checks them. */
+async function fetchChanges(ctx: ActionContext<ParamsOf<typeof params>>) {
+  const p = ctx.params;
+  const props = propsOf(p);
+  const show = p.show ?? [];
+  const needsPatrol = show.some((v) => /patrolled/.test(v)) || props.has('patrolled');
+  if (needsPatrol && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
+    throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
+  }
+  if (typeof p.user === 'string' && typeof p.excludeuser === 'string') {
+    throw new ApiUsageError('invalidparammix', 'The parameters "user" and "excludeuser" can not be used together.');
+  }
+  const filters = showFilters(show);
+  const title = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
+  const limit = p.limit;
+  const resp = await ctx.deps.clients.content.listRecentChanges({
+    types: p.type ?? [],
+    namespaces: p.namespace ?? [],
+    user: p.user ?? '',
+    excludeUser: p.excludeuser ?? '',
+    tag: p.tag ?? '',
+    topOnly: p.toponly,
+    hasTitle: title !== undefined,
+    titleNs: title?.ns ?? 0,
+    titleDbkey: title?.dbkey ?? '',
+    limit,
+    ...filters,
+    ...timeWindow(p),
+  });
+  const changes = resp.changes.slice(0, limit);
+  const next = resp.changes[limit];
+  return { props, changes, next };
+}
+
+export const recentchangesModule = defineGenerator({
   name: 'recentchanges',
   group: 'list',
   prefix: 'rc',
   summary: 'Enumerate recent changes.',
-  params: {
-    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
-    end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
-    dir: DIR_PARAM,
-    namespace: { type: 'namespace', multi: true, extraNamespaces: [-2, -1], help: 'Filter changes to only these namespaces.' },
-    user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only list changes by this user.' },
-    excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: "Don't list changes by this user." },
-    tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
-    prop: {
-      type: ['comment', 'flags', 'ids', 'loginfo', 'parsedcomment', 'patrolled', 'redirect', 'sha1', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'],
-      multi: true,
-      default: 'title|timestamp|ids',
-      help: 'Include additional pieces of information.',
-    },
-    show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
-    limit: LIMIT_PARAM,
-    type: { type: ['categorize', 'edit', 'external', 'log', 'new'], multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
-    toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
-    title: { type: 'string', help: 'Filter entries to those related to a page.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    generaterevisions: { type: 'boolean', default: false, help: 'When being used as a generator, generate revision IDs rather than titles.' },
-    slot: { type: ['main'], help: 'Only list changes that touch the named slot.' },
+  params,
+  flags: { generator: true },
+  examples: {
+    'action=query&list=recentchanges': 'List recent changes.',
+    'action=query&generator=recentchanges&grcshow=!patrolled&prop=info': 'Get page info about recent unpatrolled changes.',
   },
-  flags: {},
-  examples: { 'action=query&list=recentchanges': 'List recent changes.' },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const p = ctx.params;
-    const props = propsOf(p);
-    const show = p.show ?? [];
-    const needsPatrol = show.some((v) => /patrolled/.test(v)) || props.has('patrolled');
-    if (needsPatrol && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
-      throw new ApiUsageError('permissiondenied', 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
-    }
-    if (typeof p.user === 'string' && typeof p.excludeuser === 'string') {
-      throw new ApiUsageError('invalidparammix', 'The parameters "user" and "excludeuser" can not be used together.');
-    }
-    const filters = showFilters(show);
-    const title = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
-    const limit = p.limit;
-    const resp = await ctx.deps.clients.content.listRecentChanges({
-      types: p.type ?? [],
-      namespaces: p.namespace ?? [],
-      user: p.user ?? '',
-      excludeUser: p.excludeuser ?? '',
-      tag: p.tag ?? '',
-      topOnly: p.toponly,
-      hasTitle: title !== undefined,
-      titleNs: title?.ns ?? 0,
-      titleDbkey: title?.dbkey ?? '',
-      limit,
-      ...filters,
-      ...timeWindow(p),
-    });
-    const changes = resp.changes.slice(0, limit);
-    const next = resp.changes[limit];
+    const { props, changes, next } = await fetchChanges(ctx);
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.recentchanges = setIndexedTagName(
       changes.map((c, i) => changeResult(c, props, parsed[i])),
       'rc',
     );
-    if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', `${mwOfIso(next.timestamp)}|${next.rcId}`);
+    if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', continueOf(next));
+  },
+  /** The changed pages (ApiPageSet::populateFromTitles), or with generaterevisions the revisions made. */
+  async generate(ctx, run) {
+    const { changes, next } = await fetchChanges(ctx);
+    // The list grows at its start: the current batch is a non-continue parameter, as MediaWiki sets it.
+    if (changes[0]) run.continuation.addGeneratorNonContinueParam('grccontinue', continueOf(changes[0]));
+    if (next) run.continuation.addGeneratorContinueParam('grccontinue', continueOf(next));
+    if (ctx.params.generaterevisions) return { revIds: changes.map((c) => c.revId).filter((id) => id > 0) };
+    return { titles: changes.map((c) => c.title) };
   },
 });

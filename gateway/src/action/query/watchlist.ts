@@ -9,7 +9,8 @@ import { requireWatchlistUser } from '../modules/watchlist-params.js';
 import { mwTimestamp } from './encoding.js';
 import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
 import { queryRunOf } from './run.js';
-import { defineModule } from '../define.js';
+import { defineParams, type ParamsOf } from '../define.js';
+import { defineGenerator } from './generator.js';
 
 /** wlcontinue `timestamp|rc_id` (ApiQueryWatchlist) in the form the content service reads: ISO timestamp and id. */
 function watchlistContinue(value: string): string {
@@ -71,55 +72,71 @@ export function requirePatrolFlagRight(ctx: ActionContext, code: string): void {
   if (!ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) throw usageError(code, 'apierror-permissiondenied-patrolflag');
 }
 
-export const watchlistModule = defineModule({
+const WATCHLIST_PARAMS = defineParams({
+  allrev: { type: 'boolean', default: false, help: 'Include multiple revisions of the same page within given timeframe.' },
+  start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+  end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
+  namespace: { type: 'namespace', multi: true, help: 'Filter changes to only the given namespaces.' },
+  user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only list changes by this user.' },
+  excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: "Don't list changes by this user." },
+  dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
+  prop: { type: WL_PROPS, multi: true, default: 'ids|title|flags', help: 'Which additional properties to get.' },
+  show: { type: WL_SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+  type: { type: WL_TYPES, multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
+  ...OWNER_TOKEN_PARAMS,
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+});
+
+/** wlcontinue as MediaWiki writes it (timestamp|rc_id) from the content service's ISO form. */
+function watchlistContinueOut(from: string): string {
+  const bar = from.indexOf('|');
+  return `${mwTimestamp(from.slice(0, bar))}|${from.slice(bar + 1)}`;
+}
+
+/** The caller's (or owner's) watchlist changes, checked as ApiQueryWatchlist::run checks the request; `props` is the list's prop, absent for the generator. */
+async function fetchWatchlist(ctx: ActionContext<ParamsOf<typeof WATCHLIST_PARAMS>>, props: ReadonlySet<string> | undefined) {
+  const p = ctx.params;
+  const userId = await watchlistUserId(ctx, p.owner, p.token);
+  if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
+  // The properties matter to the list only, not to the generator (ApiQueryWatchlist::run).
+  if (props?.has('patrol')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'patrol');
+  const show = p.show ?? [];
+  checkShow(show);
+  if (show.includes('patrolled') || show.includes('!patrolled')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'permissiondenied');
+  return ctx.deps.clients.content.listWatchlist({
+    userId,
+    namespaces: p.namespace ?? [],
+    start: typeof p.start === 'string' ? toIso(p.start) : '',
+    end: typeof p.end === 'string' ? toIso(p.end) : '',
+    newerFirst: p.dir === 'newer',
+    limit: p.limit,
+    continue: typeof p.continue === 'string' ? watchlistContinue(p.continue) : '',
+    types: p.type ?? [],
+    user: p.user ?? '',
+    excludeUser: p.excludeuser ?? '',
+    show,
+    allRevisions: p.allrev,
+  });
+}
+
+export const watchlistModule = defineGenerator({
   name: 'watchlist',
   group: 'list',
   prefix: 'wl',
   summary: "Get recent changes to pages in the current user's watchlist.",
-  params: {
-    allrev: { type: 'boolean', default: false, help: 'Include multiple revisions of the same page within given timeframe.' },
-    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
-    end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
-    namespace: { type: 'namespace', multi: true, help: 'Filter changes to only the given namespaces.' },
-    user: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: 'Only list changes by this user.' },
-    excludeuser: { type: 'user', userTypes: ['name', 'ip', 'interwiki'], help: "Don't list changes by this user." },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
-    prop: { type: WL_PROPS, multi: true, default: 'ids|title|flags', help: 'Which additional properties to get.' },
-    show: { type: WL_SHOW, multi: true, help: 'Show only items that meet these criteria.' },
-    type: { type: WL_TYPES, multi: true, default: 'edit|new|log|categorize', help: 'Which types of changes to show.' },
-    ...OWNER_TOKEN_PARAMS,
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-  },
-  flags: {},
+  params: WATCHLIST_PARAMS,
+  flags: { generator: true },
   examples: {
     'action=query&list=watchlist': "List the top revision for recently changed pages on the current user's watchlist.",
     'action=query&list=watchlist&wlprop=ids|title|timestamp|user|comment': 'Fetch additional information about the top revision for recently changed pages.',
+    'action=query&generator=watchlist&prop=info': "Fetch page info for recently changed pages on the current user's watchlist.",
+    'action=query&generator=watchlist&gwlallrev=&prop=revisions&rvprop=timestamp|user': "Fetch revision info for recent changes to pages on the current user's watchlist.",
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const p = ctx.params;
-    const userId = await watchlistUserId(ctx, p.owner, p.token);
-    if (p.user !== undefined && p.excludeuser !== undefined) throw new ApiUsageError('user-excludeuser', 'Parameters "wluser" and "wlexcludeuser" can not be used together.');
-    const props = new Set(p.prop ?? ['ids', 'title', 'flags']);
-    if (props.has('patrol')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'patrol');
-    const show = p.show ?? [];
-    checkShow(show);
-    if (show.includes('patrolled') || show.includes('!patrolled')) requirePatrolFlagRight(ctx as unknown as ActionContext, 'permissiondenied');
-    const resp = await ctx.deps.clients.content.listWatchlist({
-      userId,
-      namespaces: p.namespace ?? [],
-      start: typeof p.start === 'string' ? toIso(p.start) : '',
-      end: typeof p.end === 'string' ? toIso(p.end) : '',
-      newerFirst: p.dir === 'newer',
-      limit: p.limit,
-      continue: typeof p.continue === 'string' ? watchlistContinue(p.continue) : '',
-      types: p.type ?? [],
-      user: p.user ?? '',
-      excludeUser: p.excludeuser ?? '',
-      show,
-      allRevisions: p.allrev,
-    });
+    const props = new Set(ctx.params.prop ?? ['ids', 'title', 'flags']);
+    const resp = await fetchWatchlist(ctx, props);
     const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
     run.data.watchlist = setIndexedTagName(
       resp.changes.map((c, i): ResultObject => {
@@ -168,65 +185,83 @@ export const watchlistModule = defineModule({
       }),
       'item',
     );
-    if (resp.continueFrom) {
-      const bar = resp.continueFrom.indexOf('|');
-      run.continuation.addContinueParam('watchlist', 'wlcontinue', `${mwTimestamp(resp.continueFrom.slice(0, bar))}|${resp.continueFrom.slice(bar + 1)}`);
-    }
+    if (resp.continueFrom) run.continuation.addContinueParam('watchlist', 'wlcontinue', watchlistContinueOut(resp.continueFrom));
+  },
+  /** The watched pages changed (page ids), or with allrev their revisions. */
+  async generate(ctx, run) {
+    const resp = await fetchWatchlist(ctx, undefined);
+    if (resp.continueFrom) run.continuation.addGeneratorContinueParam('gwlcontinue', watchlistContinueOut(resp.continueFrom));
+    if (ctx.params.allrev) return { revIds: resp.changes.map((c) => c.revId) };
+    return resp.changes.map((c) => c.pageId);
   },
 });
 
-export const watchlistrawModule = defineModule({
+const WATCHLISTRAW_PARAMS = defineParams({
+  continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  namespace: { type: 'namespace', multi: true, help: 'Only list pages in the given namespaces.' },
+  limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
+  prop: { type: ['changed'], multi: true, help: 'Which additional properties to get.' },
+  show: { type: ['!changed', 'changed'], multi: true, help: 'Only list items that meet these criteria.' },
+  ...OWNER_TOKEN_PARAMS,
+  dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+  fromtitle: { type: 'string', help: 'Title (with namespace prefix) to begin enumerating from.' },
+  totitle: { type: 'string', help: 'Title (with namespace prefix) to stop enumerating at.' },
+});
+
+/** The watched titles the request asks for, in the order and bounds of ApiQueryWatchlistRaw. */
+async function fetchWatchlistRaw(ctx: ActionContext<ParamsOf<typeof WATCHLISTRAW_PARAMS>>) {
+  const p = ctx.params;
+  const userId = await watchlistUserId(ctx, p.owner, p.token);
+  const show = p.show ?? [];
+  checkShow(show);
+  // Title bounds become "<ns>|<dbkey>" through the content service's title rules.
+  const bound = async (title: unknown): Promise<string> => {
+    if (typeof title !== 'string') return '';
+    const r = await ctx.deps.clients.content.resolvePages({ titles: [title] });
+    const pg = r.pages[0];
+    if (!pg || r.invalid?.length) throw new ApiUsageError('invalidtitle', `Bad title "${title}".`);
+    const ns = (await ctx.deps.site.namespaces()).namespaces.find((n) => n.id === pg.ns);
+    const text = ns?.name ? pg.title.slice(ns.name.length + 1) : pg.title;
+    return `${pg.ns}|${text.replace(/ /g, '_')}`;
+  };
+  const cont = typeof p.continue === 'string' ? watchlistRawContinue(p.continue) : '';
+  return ctx.deps.clients.content.listWatchlistRaw({
+    userId,
+    namespaces: p.namespace ?? [],
+    descending: p.dir === 'descending',
+    limit: p.limit,
+    from: cont || (await bound(p.fromtitle)),
+    to: await bound(p.totitle),
+    show: show[0] ?? '',
+  });
+}
+
+export const watchlistrawModule = defineGenerator({
   name: 'watchlistraw',
   group: 'list',
   prefix: 'wr',
   summary: "Get all pages on the current user's watchlist.",
-  params: {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only list pages in the given namespaces.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total results to return per request.' },
-    prop: { type: ['changed'], multi: true, help: 'Which additional properties to get.' },
-    show: { type: ['!changed', 'changed'], multi: true, help: 'Only list items that meet these criteria.' },
-    ...OWNER_TOKEN_PARAMS,
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
-    fromtitle: { type: 'string', help: 'Title (with namespace prefix) to begin enumerating from.' },
-    totitle: { type: 'string', help: 'Title (with namespace prefix) to stop enumerating at.' },
-  },
-  flags: {},
+  params: WATCHLISTRAW_PARAMS,
+  flags: { generator: true },
   examples: {
     'action=query&list=watchlistraw': "List pages on the current user's watchlist.",
+    'action=query&generator=watchlistraw&gwrshow=changed&prop=info': "Fetch page info for pages on the current user's watchlist.",
   },
   async execute(ctx, query) {
     const run = queryRunOf(query);
-    const p = ctx.params;
-    const userId = await watchlistUserId(ctx, p.owner, p.token);
-    const show = p.show ?? [];
-    checkShow(show);
-    const props = new Set(p.prop ?? []);
-    // Title bounds become "<ns>|<dbkey>" through the content service's title rules.
-    const bound = async (title: unknown): Promise<string> => {
-      if (typeof title !== 'string') return '';
-      const r = await ctx.deps.clients.content.resolvePages({ titles: [title] });
-      const pg = r.pages[0];
-      if (!pg || r.invalid?.length) throw new ApiUsageError('invalidtitle', `Bad title "${title}".`);
-      const ns = (await ctx.deps.site.namespaces()).namespaces.find((n) => n.id === pg.ns);
-      const text = ns?.name ? pg.title.slice(ns.name.length + 1) : pg.title;
-      return `${pg.ns}|${text.replace(/ /g, '_')}`;
-    };
-    const cont = typeof p.continue === 'string' ? watchlistRawContinue(p.continue) : '';
-    const resp = await ctx.deps.clients.content.listWatchlistRaw({
-      userId,
-      namespaces: p.namespace ?? [],
-      descending: p.dir === 'descending',
-      limit: p.limit,
-      from: cont || (await bound(p.fromtitle)),
-      to: await bound(p.totitle),
-      show: show[0] ?? '',
-    });
+    const resp = await fetchWatchlistRaw(ctx);
+    const props = new Set(ctx.params.prop ?? []);
     // ApiQueryWatchlistRaw puts its list at the top level of the result, not under "query".
     ctx.result.watchlistraw = setIndexedTagName(
       resp.pages.map((pg): ResultObject => ({ ns: pg.ns, title: pg.title, ...(props.has('changed') && pg.changed ? { changed: pg.changed } : {}) })),
       'wr',
     );
     if (resp.continueFrom) run.continuation.addContinueParam('watchlistraw', 'wrcontinue', resp.continueFrom);
+  },
+  /** The watched titles, existing or not (ApiPageSet::populateFromTitles). */
+  async generate(ctx, run) {
+    const resp = await fetchWatchlistRaw(ctx);
+    if (resp.continueFrom) run.continuation.addGeneratorContinueParam('gwrcontinue', resp.continueFrom);
+    return { titles: resp.pages.map((pg) => pg.title) };
   },
 });
