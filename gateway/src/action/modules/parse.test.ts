@@ -47,9 +47,12 @@ test('parse: sectiontitle heads a new section and is its summary', async () => {
   const { result, requests } = await run(parseModule, { text: 'a', title: 'Foo', section: 'new', sectiontitle: 'He[[llo|xx]]', prop: 'wikitext' });
   assert.equal(requests.parse!.text, '== He[[llo|xx]] ==\n\na');
   assert.equal(requests.formatComment!.comment, '/* Hexx */ new section');
+  assert.equal(requests.formatComment!.samePage, true, 'a new section\'s summary links to its own fragment');
   assert.equal((result.parse as ResultObject).parsedsummary, '<span>/* Hexx */ new section</span>');
   const both = await run(parseModule, { text: 'a', title: 'Foo', section: 'new', sectiontitle: 'T', summary: 'S', prop: '' });
   assert.equal(both.requests.formatComment!.comment, 'S');
+  const summaryOnly = await run(parseModule, { text: 'a', title: 'Foo', summary: '/* S */', prop: '' });
+  assert.equal(summaryOnly.requests.formatComment!.samePage, false);
   const notNew = await run(parseModule, { text: 'a', title: 'Foo', sectiontitle: 'T', prop: '' });
   assert.equal(notNew.requests.parse!.text, 'a');
   assert.equal((notNew.result.parse as ResultObject).parsedsummary, undefined);

@@ -144,7 +144,7 @@ export const parseModule = defineModule({
     // ApiParse formats a summary when one is given, or a new section's title stands for it.
     const summary = p.summary !== undefined || (newSection && p.sectiontitle !== undefined) ? summaryText : undefined;
     const pageTitle = title ?? 'API';
-    const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summaryText }).then((x) => x.html);
+    const parsedSummary = (of: string) => ctx.deps.clients.content.formatComment({ title: of, comment: summaryText, samePage: newSection }).then((x) => x.html);
     // WikitextContent::addSectionHeader: a new section's title heads the supplied text.
     const text = fromText && newSection && p.sectiontitle !== undefined ? `== ${p.sectiontitle} ==\n\n${p.text ?? ''}` : p.text;
     // The pre-save transform applies to supplied text only (ApiParse's text branch).

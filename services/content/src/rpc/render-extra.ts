@@ -28,7 +28,7 @@ export function renderExtraHandlers(ctx: ContentContext, svc: RenderService) {
     },
     async formatComment(req: FormatCommentRequest): Promise<FormatCommentResponse> {
       const t = parsePageTitleOrThrow(ctx.codec, req.title || 'API');
-      return { html: await formatComment(req.comment, { ns: t.ns, dbkey: t.dbkey }, ctx.codec, svc.lookup) };
+      return { html: await formatComment(req.comment, { ns: t.ns, dbkey: t.dbkey }, ctx.codec, svc.lookup, req.samePage) };
     },
     async formatComments(req: FormatCommentsRequest): Promise<FormatCommentsResponse> {
       const items = req.comments.map((c): CommentOf => {

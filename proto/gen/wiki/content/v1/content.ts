@@ -1846,6 +1846,8 @@ export interface FormatCommentRequest {
   /** the page autocomments link to */
   title: string;
   comment: string;
+  /** autocomments link to "#section" of this page (CommentFormatter::format $samePage: a new section's summary) */
+  samePage: boolean;
 }
 
 export interface FormatCommentResponse {
@@ -22956,7 +22958,7 @@ export const PreSaveTransformResponse: MessageFns<PreSaveTransformResponse> = {
 };
 
 function createBaseFormatCommentRequest(): FormatCommentRequest {
-  return { title: "", comment: "" };
+  return { title: "", comment: "", samePage: false };
 }
 
 export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
@@ -22966,6 +22968,9 @@ export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
     }
     if (message.comment !== "") {
       writer.uint32(18).string(message.comment);
+    }
+    if (message.samePage !== false) {
+      writer.uint32(24).bool(message.samePage);
     }
     return writer;
   },
@@ -22999,6 +23004,14 @@ export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
             message.comment = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.samePage = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -23015,6 +23028,11 @@ export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
     return {
       title: isSet(object.title) ? globalThis.String(object.title) : "",
       comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
+      samePage: isSet(object.samePage)
+        ? globalThis.Boolean(object.samePage)
+        : isSet(object.same_page)
+        ? globalThis.Boolean(object.same_page)
+        : false,
     };
   },
 
@@ -23026,6 +23044,9 @@ export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
     if (message.comment !== "") {
       obj.comment = message.comment;
     }
+    if (message.samePage !== false) {
+      obj.samePage = message.samePage;
+    }
     return obj;
   },
 
@@ -23036,6 +23057,7 @@ export const FormatCommentRequest: MessageFns<FormatCommentRequest> = {
     const message = createBaseFormatCommentRequest();
     message.title = object.title ?? "";
     message.comment = object.comment ?? "";
+    message.samePage = object.samePage ?? false;
     return message;
   },
 };

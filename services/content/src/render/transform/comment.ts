@@ -30,7 +30,7 @@ interface CommentLink {
 }
 
 /** A comment's HTML with autocomments done, and the `[[links]]` in it still to be made. */
-function scanComment(comment: string, self: TitleRef, codec: TitleCodec): { html: string; links: CommentLink[] } {
+function scanComment(comment: string, self: TitleRef, codec: TitleCodec, samePage = false): { html: string; links: CommentLink[] } {
   const selfText = codec.prefixedText(self.ns, self.dbkey);
   let append = '';
   // Sanitizer::escapeHtmlAllowEntities (character references decoded, then all escaped), then
@@ -39,7 +39,9 @@ function scanComment(comment: string, self: TitleRef, codec: TitleCodec): { html
   let html = escapeHtml(decodeEntities(comment)).replace(AUTOCOMMENT_RE, (m: string, auto: string, at: number, whole: string) => {
     const post = at + m.length < whole.length && whole[at + m.length] !== '\n';
     const section = anchorEncode(auto.replace(/\[\[:|\[\[|\]\]/g, ''));
-    let out = section ? `<a href="/wiki/${urlKey(codec.prefixedDbKey(self.ns, self.dbkey))}#${urlKey(section)}" title="${escapeHtml(selfText)}">→\u200e${auto}</a>` : auto;
+    // On the same page (CommentParser's $local) the link is to the bare fragment.
+    const attrs = samePage ? `href="#${urlKey(section)}"` : `href="/wiki/${urlKey(codec.prefixedDbKey(self.ns, self.dbkey))}#${urlKey(section)}" title="${escapeHtml(selfText)}"`;
+    let out = section ? `<a ${attrs}>→\u200e${auto}</a>` : auto;
     if (post) out += ': ';
     if (out) {
       out = `<span dir="auto"><span class="autocomment">${out}</span>`;
@@ -112,11 +114,13 @@ export interface CommentOf {
   comment: string;
   /** The page the comment is about: autocomments link to its sections. */
   self: TitleRef;
+  /** The comment is shown on that page itself: autocomments link to the bare fragment. */
+  samePage?: boolean;
 }
 
 /** Formats many comments with one existence lookup of all the pages they link to (CommentBatch). */
 export async function formatComments(items: readonly CommentOf[], codec: TitleCodec, lookup: PageLookup): Promise<string[]> {
-  const scanned = items.map((i) => scanComment(i.comment, i.self, codec));
+  const scanned = items.map((i) => scanComment(i.comment, i.self, codec, i.samePage));
   const links = scanned.flatMap((s) => s.links);
   const pages = links.some((l) => !l.media) ? await lookup.exist(links.filter((l) => !l.media && l.target.ns >= 0).map((l) => l.target)) : new Map<string, PageFacts>();
   const media = [...new Set(links.filter((l) => l.media).map((l) => l.target.dbkey))];
@@ -124,7 +128,7 @@ export async function formatComments(items: readonly CommentOf[], codec: TitleCo
   return scanned.map((s) => (s.links.length > 0 ? linkComment(s.html, s.links, codec, pages, files) : s.html));
 }
 
-export async function formatComment(comment: string, self: TitleRef, codec: TitleCodec, lookup: PageLookup): Promise<string> {
-  const [html] = await formatComments([{ comment, self }], codec, lookup);
+export async function formatComment(comment: string, self: TitleRef, codec: TitleCodec, lookup: PageLookup, samePage = false): Promise<string> {
+  const [html] = await formatComments([{ comment, self, samePage }], codec, lookup);
   return html!;
 }
