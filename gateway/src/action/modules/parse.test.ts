@@ -64,6 +64,9 @@ test('parse: contentformat must be one of the model\'s; generatexml adds the par
   const { result, warned } = await run(parseModule, { text: 'x', contentformat: 'text/x-wiki', generatexml: '', prop: '' });
   assert.deepEqual(warned, ['deprecation', 'parse-nocontentmodel']);
   assert.equal((result.parse as ResultObject).parsetree, '<root>x</root>');
+  const asked = await run(parseModule, { text: 'x', title: 'Foo', prop: 'parsetree' });
+  assert.equal((asked.result.parse as ResultObject).parsetree, '<root>x</root>');
+  assert.deepEqual(asked.requests.expandTemplates, { text: 'x', title: 'Foo', revId: 0 }, 'the tree of the text parsed, as its page');
 });
 
 test('expandtemplates: generatexml puts the parse tree beside the legacy output; not with prop', async () => {

@@ -13,7 +13,7 @@ import { defineModule } from '../define.js';
 import { SKINS } from '../query/siteinfo-props.js';
 import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
 
-const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'parsewarnings', 'limitreportdata'] as const;
+const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'parsetree', 'parsewarnings'] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
 
 /** Rows of the ParserOutput limit report (ApiParse's limitreportdata). */
@@ -243,8 +243,8 @@ export const parseModule = defineModule({
       out.properties = setArrayType(propsObj, 'BCkvp', 'name');
     }
     if (props.has('limitreportdata')) out.limitreportdata = setIndexedTagName(limitReportData(r), 'lr');
-    // The deprecated generatexml is prop=parsetree: the preprocessor tree of the parsed wikitext.
-    if (p.generatexml) out.parsetree = (await ctx.deps.clients.content.expandTemplates({ text: r.wikitext, title: r.title, revId: 0 })).parseTree;
+    // The preprocessor tree of the parsed wikitext (the deprecated generatexml asks for it too).
+    if (props.has('parsetree') || p.generatexml) out.parsetree = (await ctx.deps.clients.content.expandTemplates({ text: r.wikitext, title: r.title, revId: 0 })).parseTree;
     // formatversion 1 wraps these strings as {"*": …}.
     out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml', 'parsetree'];
     ctx.result.parse = out;
