@@ -4,7 +4,7 @@
  * session's login token; main-account passwords only, as in MediaWiki (bot passwords are for the API).
  */
 import { LoginResponse_Status as Status, type LoginResponse } from '@quire/proto/wiki/auth/v1/auth';
-import { plainText } from '../action/modules/support.js';
+import { plainTextLines } from '../action/modules/support.js';
 import { hidden, html, messageBox, multiline, type SafeHtml } from './html.js';
 import { returnToPath, specialPath } from './paths.js';
 import { anonymousCaller, csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
@@ -62,7 +62,7 @@ async function showTotpForm(p: PageRequest, sessionId: string, r: LoginResponse)
   const token = await loginToken(p, sessionId);
   const failed = r.messageCode === 'oathauth-login-failed';
   const body = html`
-${messageBox(failed ? 'error' : 'notice', multiline(plainText(r.message)))}
+${messageBox(failed ? 'error' : 'notice', multiline(plainTextLines(r.message)))}
 <form method="post" action="${specialPath('UserLogin')}" name="userlogin">
 <label class="field" for="OATHToken">Code</label>
 <input type="text" id="OATHToken" name="OATHToken" inputmode="numeric" autocomplete="one-time-code" required autofocus>
@@ -100,7 +100,7 @@ export const userLoginPage: PageHandler = async (p) => {
     if (r.sessionId !== caller.sessionId) caller.cookies?.set(r.sessionId);
     return showTotpForm(p, r.sessionId, r);
   }
-  return showLoginForm(p, { name: r.user?.name ?? name, error: plainText(r.message) || 'Your login failed - Aborted' });
+  return showLoginForm(p, { name: r.user?.name ?? name, error: plainTextLines(r.message) || 'Your login failed - Aborted' });
 };
 
 export const userLogoutPage: PageHandler = async (p) => {

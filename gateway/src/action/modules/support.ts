@@ -74,6 +74,11 @@ export function plainText(m: Message | undefined): string {
   return m ? stripMarkup(unlink(m.text)) : '';
 }
 
+/** plainText line by line: a special page shows a message's line breaks (as `<br>`), where the API's plain text has spaces. */
+export function plainTextLines(m: Message | undefined): string {
+  return m ? m.text.split('\n').map((line) => stripMarkup(unlink(line))).join('\n') : '';
+}
+
 export function requireRight(ctx: ActionContext, right: string, action: string): void {
   if (!ctx.caller.user.rights.includes(right)) throw apiError('permissiondenied', 'apierror-permissiondenied', [action]);
 }
