@@ -314,10 +314,10 @@ for (const backend of testBackends()) {
         const restarted = await startService(contentService, { ...wiki.testEnv.env, CONTENT_GRPC_HOST: '127.0.0.1', CONTENT_GRPC_PORT: String(port) });
         wiki.stack.services[wiki.stack.services.indexOf(old)] = restarted;
         const startMs = Date.now() - restartedAt;
-        const r = await within(10_000, 'backlog delivery', async () => ((await outboxCount(wiki, `target_dbkey = 'Offline' AND delivered_at IS NULL`)) === 0 ? true : undefined));
+        const r = await within(30_000, 'backlog delivery', async () => ((await outboxCount(wiki, `target_dbkey = 'Offline' AND delivered_at IS NULL`)) === 0 ? true : undefined));
         t.diagnostic(`content restarted in ${startMs} ms; the backlog of 3 was delivered ${r.ms} ms later`);
         // The gateway's own channel to content reconnects on its own schedule (grpc-js backoff).
-        const { value: events } = await within(10_000, 'the gateway reaching content again', () => logOf(wiki, 'User:Offline').catch(() => undefined));
+        const { value: events } = await within(30_000, 'the gateway reaching content again', () => logOf(wiki, 'User:Offline').catch(() => undefined));
         assert.deepEqual(
           events.map((e) => [e.type, e.action, e.user, e.comment]),
           [
