@@ -101,9 +101,9 @@ for (const backend of testBackends()) {
 
       const edited = (await admin.post('/w/api.php', { action: 'edit', title: 'Gallery', text: 'See [[File:Example.png]] and [[File:Missing.png]].', token: admin.csrf, format: 'json' })).json();
       assert.equal(edited.edit.result, 'Success', JSON.stringify(edited));
-      // The link tables are filled by the job the edit queued.
+      // The link tables are filled by the job the edit queued: allow 30 s, as a loaded CI machine needs.
       let media: any;
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 300; i++) {
         media = (await wiki.rest('/v1/page/Gallery/links/media')).json();
         if (media.files?.length) break;
         await new Promise((res) => setTimeout(res, 100));

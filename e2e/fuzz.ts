@@ -511,6 +511,8 @@ export interface FuzzRunOptions {
   /** Only these request indexes (replay). */
   only?: readonly number[];
   onProgress?(f: FuzzFigures): void;
+  /** Called as each request starts and ends (`npm run fuzz -- --trace FILE`): a stalled server shows which requests are in flight. */
+  onRequest?(event: 'start' | 'end', index: number, target: string, status?: number | string): void;
 }
 
 /** Logs `name` in through the action API and fetches every token type, for the fuzz identity. */
@@ -552,8 +554,10 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
       const index = indexes[next++]!;
       const req = drawRequest(arb, o.seed, index);
       let problem: string | undefined;
+      o.onRequest?.('start', index, req.target);
       try {
         const res = await send(o.baseUrl, req, identity);
+        o.onRequest?.('end', index, req.target, res.status);
         figures.statuses[res.status] = (figures.statuses[res.status] ?? 0) + 1;
         if (res.latencyMs > figures.maxLatencyMs) {
           figures.maxLatencyMs = res.latencyMs;
@@ -566,6 +570,7 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
         // The server may cut a connection whose head is too large while the client still sends it.
         const cut = headTooLarge(req) && /ECONNRESET|EPIPE|socket hang up/.test((e as Error).message);
         const key = cut ? 'reset (head over 16 KB)' : 'no answer';
+        o.onRequest?.('end', index, req.target, key);
         figures.statuses[key] = (figures.statuses[key] ?? 0) + 1;
         if (!cut) problem = `no answer: ${(e as Error).message}`;
       }

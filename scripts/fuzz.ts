@@ -1,5 +1,5 @@
 /*
- * npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [--replay i,j,…] [--url URL --user NAME --password PW]
+ * npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [--replay i,j,…] [--trace FILE] [--url URL --user NAME --password PW]
  *
  * The long run of the fuzzer (e2e/fuzz.ts). Without --url it starts the wiki as `npm start` does
  * (scripts/start.ts, the supervisor) on a fresh data folder and a free port, creates a sysop for
@@ -26,6 +26,7 @@ interface Options {
   url?: string;
   user: string;
   password: string;
+  trace?: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -46,6 +47,7 @@ function parseOptions(argv: string[]): Options {
     else if (flag === '--url') o.url = value.replace(/\/$/, '');
     else if (flag === '--user') o.user = value;
     else if (flag === '--password') o.password = value;
+    else if (flag === '--trace') o.trace = value;
     else throw new Error(`unknown option ${flag}`);
   }
   if (o.replay?.some((x) => !Number.isInteger(x) || x < 0)) throw new Error('--replay takes request numbers, e.g. --replay 12,40');
@@ -126,12 +128,15 @@ async function main(): Promise<void> {
   try {
     if (wiki) await runAdmin(['createAndPromote', o.user, o.password, '--groups', 'sysop,bureaucrat'], wiki.env, () => undefined);
     let seenRestarts = 0;
+    // One line per request start and end with the time: after a stall, the requests with a start and no end were in flight.
+    const trace = o.trace ? fs.createWriteStream(o.trace) : undefined;
     figures = await runFuzz({
       baseUrl,
       seed: o.seed,
       requests: o.requests,
       concurrency: o.concurrency,
       ...(o.replay ? { only: o.replay } : {}),
+      ...(trace ? { onRequest: (event: string, index: number, target: string, status?: number | string) => trace.write(`${new Date().toISOString()} ${event} #${index} ${target}${status === undefined ? '' : ` ${status}`}\n`) } : {}),
       login: () => loginIdentity(baseUrl, o.user, o.password),
       alive: () => {
         if (!wiki) return true;
