@@ -33,6 +33,7 @@ import { lifecycleHandlers } from './rpc/lifecycle.js';
 import { logHandlers } from './rpc/logs.js';
 import { parseRateLimits, RateLimiter, type RateLimits } from './store/ratelimit.js';
 import { fileStoreFromEnv } from './files/config.js';
+import { DbFileStore } from './store/file-objects.js';
 import { FileRepo } from './store/files.js';
 import { fileHandlers } from './rpc/files.js';
 import { watchHandlers } from './rpc/watch.js';
@@ -99,7 +100,7 @@ export const contentService: ServiceModule = {
     const listener = dbUrl && !rt.db.embedded ? new PageChangeListener(dbUrl, pageCache, rt.log) : undefined;
     await listener?.start();
     const ctx: ContentContext = { db: rt.db, codec, pages: new PageStore(rt.db), revisions: new RevisionStore(rt.db), pageCache };
-    const files = fileStoreFromEnv(rt.env, rt.dataDir);
+    const files = fileStoreFromEnv(rt.env, rt.dataDir, { make: () => new DbFileStore(rt.db), isDefault: !rt.db.embedded });
     const rendering = startRendering(rt, codec);
     rt.log.info({ fileStore: files.store.description }, 'file store');
     const fileRepo = new FileRepo({ db: rt.db, codec, store: files.store, maxBytes: files.maxBytes });

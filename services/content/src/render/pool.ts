@@ -12,6 +12,9 @@ import type { LookupCall, LookupReply, RenderTask } from './worker.js';
 
 export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
 
+/** The worker beside this module: worker.ts under tsx, worker.js in the compiled build (dist/). */
+const WORKER_FILE = import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js';
+
 export class RenderPool {
   private readonly pool: Piscina | undefined;
 
@@ -22,7 +25,7 @@ export class RenderPool {
   ) {
     this.pool =
       threads > 0
-        ? new Piscina({ filename: new URL('./worker.ts', import.meta.url).href, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 })
+        ? new Piscina({ filename: new URL(WORKER_FILE, import.meta.url).href, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 })
         : undefined;
   }
 
