@@ -4,18 +4,27 @@
  * the main thread. Started and stopped by scripts/stack.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger, installCrashPolicy } from '@quire/kit';
+import { createLogger, initTracing, installCrashPolicy, metricsJson, shutdownTracing } from '@quire/kit';
 import { startGateway } from '@quire/gateway/server';
 
 const port = parentPort!;
 const env = (workerData as { env: NodeJS.ProcessEnv }).env;
 try {
   const log = createLogger('gateway', env.LOG_LEVEL ?? 'info');
+  // This thread has its own tracer provider and metrics registry; the main thread's /metrics asks for the latter.
+  initTracing('quire-gateway', env);
   const gw = await startGateway(env, log);
   // An uncaught exception ends this thread (exit code 1); the main thread sees it and stops the process.
   installCrashPolicy({ log, stop: () => gw.stop() });
   port.on('message', (m: unknown) => {
-    if (m === 'stop') void gw.stop().then(() => port.close());
+    if (m === 'stop') void gw.stop().then(() => shutdownTracing()).then(() => port.close());
+    else if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'metrics') {
+      const id = (m as { id: number }).id;
+      metricsJson().then(
+        (metrics) => port.postMessage({ type: 'metrics', id, metrics }),
+        () => port.postMessage({ type: 'metrics', id, metrics: [] }),
+      );
+    }
   });
   port.postMessage({ type: 'ready', url: gw.url, port: gw.port });
 } catch (e) {

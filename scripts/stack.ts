@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger, loadConfig, serviceConfigSpec, startService, type RunningService } from '@quire/kit';
+import { createLogger, initTracing, loadConfig, serviceConfigSpec, startProcessMetrics, startService, type MetricsJson, type MetricsServer, type RunningService } from '@quire/kit';
 import { authService } from '@quire/auth/server';
 import { contentService } from '@quire/content/server';
 import { searchService } from '@quire/search/server';
@@ -19,6 +19,8 @@ export interface GatewayThread {
   stop(): Promise<void>;
   /** Calls `listener` if the thread ends without being stopped (it died of an uncaught exception). */
   onUnexpectedExit(listener: (code: number) => void): void;
+  /** The thread's metrics (its own prom-client registry), for the process's one /metrics. */
+  metrics(): Promise<MetricsJson>;
 }
 
 /**
@@ -31,6 +33,13 @@ export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThrea
   let stopping = false;
   // Once started, an 'error' (an exception the thread did not catch) must not throw in this thread too: the exit reports it.
   worker.on('error', () => undefined);
+  const pendingMetrics = new Map<number, (m: MetricsJson) => void>();
+  let nextMetricsId = 0;
+  worker.on('message', (m: { type: string; id?: number; metrics?: MetricsJson }) => {
+    if (m.type !== 'metrics' || m.id === undefined) return;
+    pendingMetrics.get(m.id)?.(m.metrics ?? []);
+    pendingMetrics.delete(m.id);
+  });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', (m: { type: 'ready'; url: string; port: number } | { type: 'error'; name: string; message: string }) => {
@@ -39,6 +48,21 @@ export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThrea
         return;
       }
       resolve({
+        metrics() {
+          const id = nextMetricsId++;
+          return new Promise<MetricsJson>((done) => {
+            // A thread that does not answer within 5 s (stopping, stuck) adds nothing to this scrape.
+            const timer = setTimeout(() => {
+              pendingMetrics.delete(id);
+              done([]);
+            }, 5000);
+            pendingMetrics.set(id, (metrics) => {
+              clearTimeout(timer);
+              done(metrics);
+            });
+            worker.postMessage({ type: 'metrics', id });
+          });
+        },
         url: m.url,
         port: m.port,
         onUnexpectedExit(listener) {
@@ -63,6 +87,8 @@ export interface Stack {
   gateway: GatewayThread;
   services: RunningService[];
   url: string;
+  /** GET /metrics of the whole process (services and gateway thread), when METRICS_PORT is set. */
+  metrics: MetricsServer | undefined;
   stop(): Promise<void>;
 }
 
@@ -74,6 +100,8 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   const port = env.PORT ?? '8080';
   if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
+  // Spans of the services (this thread) when OTEL_EXPORTER_OTLP_ENDPOINT is set; the gateway thread has its own.
+  initTracing('quire', env);
   try {
     // Content first: it owns the first start (Main Page) and, embedded, opens PGlite for all.
     for (const mod of [contentService, authService, searchService]) {
@@ -86,14 +114,22 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
     const addr = (name: string) => services.find((s) => s.name === name)!.address;
     const gateway = await startGatewayThread({ ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') });
     const registry = writeServiceRegistry(env, services);
+    // One /metrics for the process: this thread's registry plus the gateway thread's.
+    const metrics = await startProcessMetrics(env, log, async () => [await gateway.metrics()]).catch(async (e: unknown) => {
+      registry.remove();
+      await gateway.stop();
+      throw e;
+    });
     let stopping: Promise<void> | undefined;
     return {
       gateway,
       services,
       url: gateway.url,
+      metrics,
       stop() {
         stopping ??= (async () => {
           registry.remove();
+          await metrics?.close();
           await gateway.stop();
           for (const s of [...services].reverse()) await s.stop();
         })();

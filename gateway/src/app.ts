@@ -1,7 +1,7 @@
 import express from 'express';
 import { GrpcStatus } from '@quire/kit';
 import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
-import { makeClient, newRequestId, runWithRequestId, unary } from '@quire/kit';
+import { currentRequestId, makeClient, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
@@ -15,6 +15,7 @@ import { grpcCallCounter } from './debug/grpc-calls.js';
 import { actionReadCacheability, cachedReads, invalidateOnWrite, restPageCacheability, type ResponseCache } from './cache/response-cache.js';
 import { AnonymousCallers } from './cache/anonymous-callers.js';
 import { keepAnonymousCallers } from './caller.js';
+import { ensureRequestId } from './observability.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -48,7 +49,7 @@ export function lastResortErrorHandler(deps: GatewayDeps): express.ErrorRequestH
       .status(clientError ? status : 500)
       .set('X-Content-Type-Options', 'nosniff')
       .type('text/plain')
-      .send(clientError ? `${status === 400 ? 'Bad request' : 'Request refused'}\n` : 'Internal error\n');
+      .send(clientError ? `${status === 400 ? 'Bad request' : 'Request refused'}\n` : `[${currentRequestId() ?? ''}] Internal error\n`);
   };
 }
 
@@ -62,9 +63,10 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.disable('x-powered-by');
   app.set('etag', false); // each API computes its own validators
   app.set('query parser', 'simple');
-  // Each request runs with its own id: its gRPC calls carry it to the services, and whatever is
-  // logged while it is served (an uncaught error included, see kit's crash policy) names it.
-  app.use((_req, _res, next) => runWithRequestId(newRequestId(), next));
+  // Each request runs with its own id (given by observeRequests in front of the app): its gRPC
+  // calls carry it to the services, and whatever is logged while it is served (an uncaught error
+  // included, see kit's crash policy) names it.
+  app.use((req, res, next) => ensureRequestId(req, res, next));
   const countGrpcCalls = grpcCallCounter();
   if (countGrpcCalls) app.use(countGrpcCalls);
   if (readCache) {
@@ -116,7 +118,8 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use(createOAuthPages(deps));
   app.use(createSpecialPages(deps));
 
-  app.get('/', (_req, res) => res.redirect(302, `${SCRIPT_PATH}/api.php`));
+  // MediaWiki's own entry: the Main Page (a permanent redirect, as its default Apache rewrite sends).
+  app.get('/', (_req, res) => res.redirect(301, ARTICLE_PATH.replace('$1', 'Main_Page')));
   app.use(lastResortErrorHandler(deps));
   return app;
 }

@@ -34,6 +34,10 @@ export const gatewayConfigSpec = {
    * only a peer in the list has its X-Forwarded-For / X-Forwarded-Proto believed.
    */
   trustedProxies: v.string(['TRUSTED_PROXIES'], { default: '' }),
+  /** Prometheus metrics port (kit's metricsConfigSpec reads it too); never the public PORT. */
+  metricsPort: v.port(['METRICS_PORT']),
+  /** $wgJobQueueIncludeInMaxLagFactor: jobs per second of lag; 0 leaves the job queue out of maxlag (MediaWiki's default). */
+  jobQueueMaxLagFactor: v.int(['JOB_QUEUE_MAXLAG_FACTOR'], { default: 0, min: 0 }),
 };
 
 /** `secretKey` is "" until startGateway resolves it as the services do (SECRET_KEY, else DATA_DIR/secret.key). */
@@ -58,6 +62,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     isTrustedProxy = compileTrustedProxies(commaList(c.trustedProxies));
   } catch (e) {
     throw new ConfigError([`TRUSTED_PROXIES=${JSON.stringify(c.trustedProxies)}: ${(e as Error).message} (expected comma-separated CIDRs, e.g. 10.0.0.0/8,::1/128)`]);
+  }
+  // The metrics must never be reachable on the public port (they would be served to anyone).
+  if (c.metricsPort !== undefined && c.metricsPort !== 0 && c.metricsPort === c.port) {
+    throw new ConfigError([`METRICS_PORT=${c.metricsPort} is the public PORT: metrics are served on a port of their own`]);
   }
   return {
     ...c,

@@ -3,9 +3,9 @@
  * parameters and token, maxlag, POST-only modules, execution, unrecognized-parameter warnings,
  * and output in the requested format, errorformat and formatversion.
  */
-import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { GrpcStatus, ServiceError } from '@quire/kit';
+import { GrpcStatus, ServiceError, currentRequestId, newRequestId } from '@quire/kit';
+import { labelRequest } from '../observability.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { resolveCaller as resolveSessionCaller, type CallerOptions } from '../caller.js';
 import { SCRIPT_PATH } from '../config.js';
@@ -95,7 +95,8 @@ class ApiMainRun {
   readonly errorFormatter: ErrorFormatter;
   readonly used = new Set<string>();
   readonly result: ResultObject = {};
-  readonly requestId = crypto.randomBytes(12).toString('hex');
+  /** WebRequest::getRequestId: the HTTP request's id (X-Request-Id), the one its logs and gRPC calls carry. */
+  readonly requestId = currentRequestId() ?? newRequestId();
   caller: Caller | undefined;
   module: ModuleDecl | undefined;
   printer: FormatModuleDecl | undefined;
@@ -232,17 +233,37 @@ function toUsageError(e: unknown, requestId: string): ApiUsageError {
   return new MessageUsageError(message(`internal_api_error_${cls}`, 'apierror-exceptioncaughttype', [requestId, cls], { errorclass: cls }));
 }
 
+/** ApiMain::getMaxLag's $lagInfo: what is behind, by how many seconds, and where. */
+type LagInfo = { host: string; lag: number; type: 'db' } | { host: string; lag: number; type: 'jobqueue'; jobs: number } | { host: string; lag: number; type: 'search-indexer' };
+
 export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions = {}): RequestHandler {
   const registry = opts.registry ?? createDefaultRegistry();
   const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;
-  let lagCache: { at: number; lag: number; host: string } | undefined;
+  let lagCache: { at: number; info: LagInfo } | undefined;
   let anonRead: { at: number; read: boolean } | undefined;
 
-  async function replicationLag(): Promise<{ lag: number; host: string }> {
-    if (lagCache && Date.now() - lagCache.at < LAG_CACHE_MS) return lagCache;
-    const r = await deps.clients.content.getReplicationLag();
-    lagCache = { at: Date.now(), lag: r.lagSeconds, host: r.host };
-    return lagCache;
+  /**
+   * ApiMain::getMaxLag: the replicas' lag (type "db"); the job queue's size in seconds when
+   * JOB_QUEUE_MAXLAG_FACTOR is set ($wgJobQueueIncludeInMaxLagFactor, type "jobqueue"); and, as
+   * an ApiMaxLagInfo hook would add it, the search indexer's lag behind the change feed (type
+   * "search-indexer"): the largest wins. A service that cannot say is left out (never fails the request).
+   */
+  async function maxLag(): Promise<LagInfo> {
+    if (lagCache && Date.now() - lagCache.at < LAG_CACHE_MS) return lagCache.info;
+    const factor = deps.config.jobQueueMaxLagFactor;
+    const [db, jobs, search] = await Promise.all([
+      deps.clients.content.getReplicationLag(),
+      factor > 0 ? deps.clients.content.getStatistics().then((s) => s.jobs, () => undefined) : undefined,
+      Promise.resolve()
+        .then(() => deps.clients.search.getIndexStatus({ deadlineMs: 1000 }))
+        .then((st) => (st.pendingChanges >= 0 ? st.lagSeconds : undefined), () => undefined),
+    ]);
+    let info: LagInfo = { host: db.host, lag: db.lagSeconds, type: 'db' };
+    if (jobs !== undefined && jobs / factor > info.lag) info = { host: deps.config.servedBy, lag: jobs / factor, type: 'jobqueue', jobs };
+    // Whole seconds: an index a few hundred milliseconds behind (every edit's normal delay) is not lag to a bot.
+    if (search !== undefined && Math.floor(search) > info.lag) info = { host: deps.config.servedBy, lag: Math.floor(search), type: 'search-indexer' };
+    lagCache = { at: Date.now(), info };
+    return info;
   }
 
   /** ApiMain::handleCORS; false when the request was answered (403). */
@@ -327,10 +348,11 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
 
   async function checkMaxLag(run: ApiMainRun, params: Params): Promise<void> {
     if (typeof params.maxlag !== 'number') return;
-    const { lag, host } = await replicationLag();
-    // No replica configured (-1): maxlag never fires, as in MediaWiki on a single database.
+    const info = await maxLag();
+    const { lag, host } = info;
+    // No replica configured (-1) and nothing else behind: maxlag never fires, as in MediaWiki on a single database.
     if (lag < 0 || lag <= params.maxlag) return;
-    const e = new MessageUsageError(message('maxlag', 'apierror-maxlag', [lag, host], { host, lag, type: 'db' }), 200, {
+    const e = new MessageUsageError(message('maxlag', 'apierror-maxlag', [lag, host], { ...info }), 200, {
       'Retry-After': String(Math.max(Math.trunc(params.maxlag), 5)),
       'X-Database-Lag': String(Math.trunc(lag)),
     });
@@ -531,6 +553,8 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
 
   async function send(run: ApiMainRun, printed: Printed, isError: boolean, headers: Record<string, string>): Promise<void> {
     const { res, req } = run;
+    // Counted under the module that ran (its name, as MediaWiki's api.<module> stats), else "main".
+    labelRequest(res, run.module?.name ?? 'main');
     const cache = await cacheHeaders(run, isError);
     res.status(printed.httpStatus);
     res.set({

@@ -13,6 +13,7 @@ import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { PageChange } from '@quire/proto/wiki/content/v1/content';
 import type { Logger } from '@quire/kit';
 import { actionReadCacheability, answerFromCache, cachedReads, ChangeFeedFollower, invalidateOnWrite, ResponseCache, restPageCacheability } from './response-cache.js';
+import { observeRequests } from '../observability.js';
 
 const entry = (body: string, ttlMs = 60_000) => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: Buffer.from(body), expiresAt: Date.now() + ttlMs });
 
@@ -216,14 +217,15 @@ test('answerFromCache: a plain GET of a kept URL is answered before the app; oth
     reached++;
     res.end('{"kept":false}');
   });
-  const server = http.createServer(front).listen(0, '127.0.0.1');
+  // As server.ts arranges it: the request id is given in front of the cache.
+  const server = http.createServer(observeRequests(front)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const r = await fetch(`${base}/w/api.php?action=query&meta=siteinfo`);
     assert.equal(await r.text(), '{"kept":true}');
     assert.equal(r.headers.get('content-type'), 'application/json');
-    assert.match(r.headers.get('x-request-id') ?? '', /^[0-9a-f]{24}$/, 'a request id of its own');
+    assert.match(r.headers.get('x-request-id') ?? '', /^[0-9a-f]{24}$/, 'a request id of its own, not the kept one');
     assert.equal((await fetch(`${base}/w/api.php?action=query&meta=siteinfo`, { headers: { 'If-None-Match': '"v1"' } })).status, 304);
     assert.equal(reached, 0);
     const others: RequestInit[] = [{ headers: { cookie: 'a=b' } }, { headers: { origin: 'https://example.org' } }, { headers: { 'if-match': '"v1"' } }, { method: 'POST' }, { method: 'HEAD' }];

@@ -16,21 +16,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { PageChange } from '@quire/proto/wiki/content/v1/content';
-import { currentRequestId, newRequestId, type Logger } from '@quire/kit';
+import { gauge, type Logger } from '@quire/kit';
 import { checkPreconditions } from '../rest/conditional.js';
+import { labelRequest, requestEndpoint, responseCacheLookups } from '../observability.js';
 
 export interface CachedResponse {
   status: number;
   headers: Record<string, string | string[]>;
   body: Buffer;
   expiresAt: number;
+  /** The endpoint (action module, REST route) that made the answer: its replays count under it. */
+  endpoint?: string;
 }
 
 /** Whether (and how long from now) a request's answer may be kept; undefined: never. */
 export type Cacheability = (req: Request) => { ttlMs: number } | undefined;
 
 /** Per-request headers that a replay must not repeat (they are set again for each answer). */
-const PER_RESPONSE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-quire-grpc-calls']);
+const PER_RESPONSE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-quire-grpc-calls', 'x-request-id']);
 
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
@@ -181,10 +184,12 @@ function replay(req: IncomingMessage, res: ServerResponse, hit: CachedResponse):
   const conditional = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   const notModified = (etag !== undefined || lastModified !== undefined) && checkPreconditions('GET', conditional, { etag, lastModified: lastModified ? new Date(lastModified) : undefined }) === 304;
   for (const [k, v] of Object.entries(hit.headers)) {
-    if (notModified && /^content-(type|length)$/i.test(k)) continue;
-    // Each answer names its own request (the action API's X-Request-Id).
-    res.setHeader(k, k.toLowerCase() === 'x-request-id' ? (currentRequestId() ?? newRequestId()) : v);
+    if ((notModified && /^content-(type|length)$/i.test(k)) || PER_RESPONSE_HEADERS.has(k.toLowerCase())) continue;
+    res.setHeader(k, v);
   }
+  // Each answer names its own request: X-Request-Id was set for this one (observeRequests).
+  responseCacheLookups.inc({ result: 'hit' });
+  if (hit.endpoint) labelRequest(res, hit.endpoint);
   res.statusCode = notModified ? 304 : hit.status;
   res.end(notModified ? undefined : hit.body);
 }
@@ -213,6 +218,7 @@ export function cachedReads(cache: ResponseCache, cacheability: Cacheability): R
     const key = req.originalUrl;
     const hit = cache.get(key);
     if (hit) return replay(req, res, hit);
+    responseCacheLookups.inc({ result: 'miss' });
     const since = cache.begin();
     const expiresAt = Date.now() + rule.ttlMs; // from when the answer began to be made
     const chunks: Buffer[] = [];
@@ -242,11 +248,15 @@ export function cachedReads(cache: ResponseCache, cacheability: Cacheability): R
       }
       const body = Buffer.concat(chunks);
       if (headers['content-length'] !== undefined && Number(headers['content-length']) !== body.length) return;
-      cache.put(key, since, { status: 200, headers, body, expiresAt });
+      cache.put(key, since, { status: 200, headers, body, expiresAt, endpoint: requestEndpoint(res) });
     });
     next();
   };
 }
+
+const feedLag = gauge('quire_change_feed_lag_seconds', "Age of the oldest change a consumer of content's change feed has not applied yet", ['consumer']);
+const feedConnected = gauge('quire_change_feed_connected', 'Whether a consumer follows the change feed now (1) or is retrying (0)', ['consumer']);
+const CONSUMER = { consumer: 'gateway-read-cache' };
 
 export interface ChangeFeedSource {
   changeFeedHead(): Promise<number>;
@@ -297,9 +307,14 @@ export class ChangeFeedFollower {
     this.stream = stream;
     this.cache.enabled = true;
     this.failing = false;
+    feedConnected.set(CONSUMER, 1);
+    feedLag.set(CONSUMER, 0);
     stream.on('data', (c: PageChange) => {
       position = Math.max(position, c.position);
       this.cache.invalidate();
+      // Applied on arrival: the lag is how long the change took to arrive.
+      const at = Date.parse(c.changedAt);
+      if (!Number.isNaN(at)) feedLag.set(CONSUMER, Math.max(0, (Date.now() - at) / 1000));
     });
     stream.on('end', () => void this.follow(position));
     stream.on('error', (err: Error & { code?: number }) => {
@@ -308,6 +323,7 @@ export class ChangeFeedFollower {
   }
 
   private failed(err: unknown): void {
+    feedConnected.set(CONSUMER, 0);
     this.cache.enabled = false;
     this.cache.invalidate();
     if (this.stopped) return;

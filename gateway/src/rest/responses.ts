@@ -3,7 +3,7 @@
  * errors to REST statuses.
  */
 import { STATUS_CODES } from 'node:http';
-import { GrpcStatus, ServiceError } from '@quire/kit';
+import { GrpcStatus, ServiceError, currentRequestId } from '@quire/kit';
 import { ApiUsageError } from '../action/types.js';
 import { RestError, type ActionModuleError } from './types.js';
 
@@ -17,12 +17,19 @@ export function httpReason(status: number): string {
   return MW_REASONS[status] ?? STATUS_CODES[status] ?? 'Unknown';
 }
 
-/** The JSON body of an error response, keys in MediaWiki's order. */
+/**
+ * The JSON body of an error response, keys in MediaWiki's order. A server-side failure (5xx)
+ * also names the request's id as `reqId`, the key MediaWiki's exception records use
+ * (MWExceptionHandler), so that an operator finds its log lines; MediaWiki 1.39's REST body
+ * itself names none (ResponseFactory::createFromException), while its action API does
+ * (apierror-exceptioncaughttype).
+ */
 export function errorBody(err: RestError): Record<string, unknown> {
   const head = err.localized
     ? { ...err.data, messageTranslations: { en: err.message } }
     : { ...(err.message ? { message: err.message } : {}), ...err.data };
-  return { ...head, httpCode: err.status, httpReason: httpReason(err.status) };
+  const reqId = err.status >= 500 ? currentRequestId() : undefined;
+  return { ...head, ...(reqId ? { reqId } : {}), httpCode: err.status, httpReason: httpReason(err.status) };
 }
 
 /** MediaWiki's REST i18n messages (includes/Rest/i18n/en.json) used by the pipeline and routes. */

@@ -14,6 +14,7 @@ import { actionModuleErrorOf, actionModuleRestError, errorBody, restMessages, to
 import { coreRoutes, devRoutes } from './routes/index.js';
 import { RestError, type HttpMethod, type ParamDecls, type RestContext, type RestResponse, type RouteDecl, type Validators } from './types.js';
 import { parseQuery, validateBody, validateParams } from './validate.js';
+import { labelRequest } from '../observability.js';
 
 export type CallerResolver = (req: Request, deps: GatewayDeps, opts: { allowCredentials: boolean }) => Promise<Caller>;
 
@@ -128,12 +129,14 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
         ? matcher.match('GET', relPath)
         : undefined;
     if (!match) {
+      labelRequest(res, 'unmatched');
       const allowed = matcher.allowedMethods(relPath);
       if (method === 'OPTIONS') return send(res, 204, { ...preflightHeaders(allowed), ...cors.headers });
       return sendError(res, allowed.length > 0 ? restMessages.wrongMethod(method, allowed) : restMessages.noMatch(relPath), cors.headers);
     }
 
     const { route } = match;
+    labelRequest(res, route.path);
     let callerPromise: Promise<Caller> | undefined;
     const caller = () => (callerPromise ??= resolveCaller(req, deps, { allowCredentials: cors.allowCredentials }));
     try {

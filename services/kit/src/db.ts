@@ -5,6 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from './log.js';
 import { lockDataDir } from './datadir.js';
+import { dbPoolConnections, dbQueryErrors, dbQuerySeconds, onScrape } from './metrics.js';
+import { SpanKind, tracingEnabled, withSpan } from './tracing.js';
 
 // Ids and counters are int8 in SQL; they stay below 2^53, so read them as numbers in both modes.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
@@ -128,6 +130,23 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   }
 }
 
+/** A statement's kind for metrics and span names: its first keyword (SELECT, INSERT, WITH…). */
+function statementKind(text: string): string {
+  const m = /^\s*(?:--[^\n]*\n\s*)*([A-Za-z]+)/.exec(text);
+  const kw = m?.[1]?.toUpperCase();
+  return kw && ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'WITH', 'BEGIN', 'COMMIT', 'ROLLBACK', 'CREATE', 'ALTER', 'DROP', 'LOCK', 'NOTIFY', 'LISTEN', 'SET', 'TRUNCATE'].includes(kw) ? kw : 'OTHER';
+}
+
+/** A pool's label: host and database of its URL, never its credentials. */
+function poolName(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
+
 export interface OpenDbOptions {
   /** Postgres URL; unset -> embedded PGlite in dataDir. */
   url?: string;
@@ -162,14 +181,36 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const handle = await handleP;
   handle.refs++;
   const { pool } = handle;
+  // The pool's use, read when scraped; one refresher per open Db (they write the same series).
+  const poolLabel = opts.url ? poolName(opts.url) : 'embedded';
+  const stopPoolGauge = onScrape(() => {
+    dbPoolConnections.set({ pool: poolLabel, state: 'total' }, pool.totalCount);
+    dbPoolConnections.set({ pool: poolLabel, state: 'idle' }, pool.idleCount);
+    dbPoolConnections.set({ pool: poolLabel, state: 'waiting' }, pool.waitingCount);
+  });
 
-  const query = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
+  const run = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
     const target = openTx.getStore()?.client ?? pool;
     if (params) params = params.map(withoutNul);
     const name = params && params.length > 0 ? statementName(text) : undefined;
-    const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
-    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    const op = statementKind(text);
+    const started = performance.now();
+    try {
+      const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    } catch (e) {
+      dbQueryErrors.inc({ schema: opts.schema });
+      throw e;
+    } finally {
+      dbQuerySeconds.observe({ schema: opts.schema, op }, (performance.now() - started) / 1000);
+    }
   };
+  // With tracing on, each statement is a span (PGlite is reached through pg, but no pg
+  // instrumentation is loaded: see tracing.ts). The text is the code's own, never a value.
+  const query = <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> =>
+    tracingEnabled()
+      ? withSpan(`${statementKind(text)} ${opts.schema}`, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.namespace': opts.schema, 'db.query.text': text.slice(0, 2000) } }, () => run<R>(text, params))
+      : run<R>(text, params);
 
   let closed = false;
   const db: Db = {
@@ -204,6 +245,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     async close() {
       if (closed) return;
       closed = true;
+      stopPoolGauge();
       if (--handle.refs === 0) {
         pools.delete(key);
         await handle.close();

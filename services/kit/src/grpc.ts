@@ -16,6 +16,8 @@ import { HealthService, HealthCheckResponse_ServingStatus, type HealthCheckReque
 import { ServiceError } from './errors.js';
 import { REQUEST_ID_KEY, acceptRequestId, currentRequestId, newRequestId, runWithRequestId } from './request.js';
 import type { Logger } from './log.js';
+import { grpcClientHandled, grpcClientSeconds, grpcCodeName, grpcPathLabels, grpcServerHandled, grpcServerSeconds } from './metrics.js';
+import { SpanKind, extractTraceContext, injectTraceContext, markSpanError, withSpan } from './tracing.js';
 
 /** Per-call context handed to handlers (metadata, a deadline-aware cancel flag and the request's id). */
 export interface CallContext {
@@ -52,9 +54,24 @@ function requestIdOf(metadata: Metadata | undefined): string {
   return acceptRequestId(metadata?.get(REQUEST_ID_KEY)[0]) ?? newRequestId();
 }
 
-/** Runs a handler whatever it does: a synchronous throw becomes a rejection, a rejection stays one. */
-function invoke(requestId: string, fn: () => Promise<unknown>): Promise<unknown> {
-  return runWithRequestId(requestId, () => new Promise<unknown>((resolve) => resolve(fn())));
+/**
+ * Runs a handler whatever it does (a synchronous throw becomes a rejection, a rejection stays
+ * one), under the caller's request id and in a server span whose parent is the caller's
+ * `traceparent`.
+ */
+function invoke(requestId: string, path: string, metadata: Metadata | undefined, fn: () => Promise<unknown>): Promise<unknown> {
+  const l = grpcPathLabels(path);
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': l.grpc_service, 'rpc.method': l.grpc_method, 'quire.request_id': requestId };
+  return runWithRequestId(requestId, () =>
+    withSpan(`${l.grpc_service}/${l.grpc_method}`, { kind: SpanKind.SERVER, parent: extractTraceContext(metadata), attributes }, () => new Promise<unknown>((resolve) => resolve(fn()))),
+  );
+}
+
+/** Counts an answered call (quire_grpc_server_*): `code` is the status sent. */
+function observeServed(path: string, started: number, code: number | undefined): void {
+  const l = grpcPathLabels(path);
+  grpcServerHandled.inc({ ...l, grpc_code: grpcCodeName(code) });
+  grpcServerSeconds.observe(l, (performance.now() - started) / 1000);
 }
 
 /**
@@ -74,10 +91,12 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
     if (!m.responseStream) {
       out[name] = (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
         const requestId = requestIdOf(call.metadata);
+        const started = performance.now();
         let answered = false;
         const answer = (err: Partial<GrpcServiceError> | null, res?: unknown) => {
           if (answered) return;
           answered = true;
+          observeServed(m.path, started, err ? (err.code ?? GrpcStatus.UNKNOWN) : GrpcStatus.OK);
           try {
             if (err) cb(err);
             else cb(null, res);
@@ -91,7 +110,7 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
             }
           }
         };
-        const p = invoke(requestId, () => fn(call.request, { metadata: call.metadata, cancelled: () => call.cancelled, requestId }))
+        const p = invoke(requestId, m.path, call.metadata, () => fn(call.request, { metadata: call.metadata, cancelled: () => call.cancelled, requestId }))
           .then(
             (res) => answer(null, res),
             (err: unknown) => answer(toGrpcError(err, log, name, requestId)),
@@ -102,12 +121,14 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
     } else {
       out[name] = (call: ServerWritableStream<unknown, unknown>) => {
         const requestId = requestIdOf(call.metadata);
+        const started = performance.now();
         // A write after the client went away, or a message that cannot be encoded, is an 'error'
         // event of the stream: without a listener it would be thrown out of the process.
         call.on('error', (e: unknown) => {
           if (!(e instanceof Error && e.message === 'call failed')) log.warn({ err: e, method: name, requestId }, 'stream error');
         });
         const fail = (err: unknown) => {
+          observeServed(m.path, started, err instanceof ServiceError ? err.grpcCode : GrpcStatus.INTERNAL);
           try {
             // grpc-js turns a stream's 'error' event into the call's status and ends it; destroy()
             // would end the stream without sending any status, and the client would wait forever.
@@ -116,10 +137,11 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
             log.error({ err: e, method: name, requestId }, 'could not end the stream');
           }
         };
-        const p = invoke(requestId, () => fn(call.request, call))
+        const p = invoke(requestId, m.path, call.metadata, () => fn(call.request, call))
           .then(
             () => {
               try {
+                observeServed(m.path, started, GrpcStatus.OK);
                 call.end();
               } catch (e) {
                 fail(e);
@@ -241,15 +263,29 @@ export function makeClient<C extends Client>(
 
 type UnaryMethod<Req, Res> = (req: Req, metadata: Metadata, options: { deadline: Date }, cb: (err: GrpcServiceError | null, res: Res) => void) => unknown;
 
-/** Calls a unary method as a promise; failures come back as ServiceError (the one convention). */
+/**
+ * Calls a unary method as a promise; failures come back as ServiceError (the one convention).
+ * The call is counted (quire_grpc_client_*) and, with tracing on, is a client span whose
+ * `traceparent` goes with the call.
+ */
 export function unary<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, req: Req, opts: { deadlineMs?: number; metadata?: Metadata } = {}): Promise<Res> {
   const metadata = opts.metadata?.clone() ?? new Metadata();
   // The request being served travels with the call, so the service logs under the same id.
   const requestId = currentRequestId();
   if (requestId && metadata.get(REQUEST_ID_KEY).length === 0) metadata.set(REQUEST_ID_KEY, requestId);
-  return new Promise<Res>((resolve, reject) => {
-    method.call(client, req, metadata, { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) =>
-      err ? reject(ServiceError.fromGrpc(err)) : resolve(res),
-    );
+  const labels = grpcPathLabels((method as { path?: string }).path ?? `/unknown/${method.name}`);
+  const started = performance.now();
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': labels.grpc_service, 'rpc.method': labels.grpc_method };
+  return withSpan(`${labels.grpc_service}/${labels.grpc_method}`, { kind: SpanKind.CLIENT, attributes }, (span) => {
+    injectTraceContext(metadata);
+    return new Promise<Res>((resolve, reject) => {
+      method.call(client, req, metadata, { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) => {
+        grpcClientHandled.inc({ ...labels, grpc_code: grpcCodeName(err ? err.code : GrpcStatus.OK) });
+        grpcClientSeconds.observe(labels, (performance.now() - started) / 1000);
+        if (err) markSpanError(span, grpcCodeName(err.code));
+        if (err) reject(ServiceError.fromGrpc(err));
+        else resolve(res);
+      });
+    });
   });
 }

@@ -8,3 +8,5 @@ export * from './datadir.js';
 export * from './service.js';
 export * from './request.js';
 export * from './process.js';
+export * from './metrics.js';
+export * from './tracing.js';

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { kvErrors, kvSeconds } from './metrics.js';
 
 /**
  * Key-value/token store with TTLs (sessions, tokens, rate limits, leases). REDIS_URL -> Redis;
@@ -129,7 +130,34 @@ export class RedisKv implements KvStore {
   }
 }
 
+/** Times every command of a store (quire_kv_command_duration_seconds) and counts its failures. */
+export function measuredKv(kv: KvStore, backend: string): KvStore {
+  const timed =
+    <A extends unknown[], R>(command: string, fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const started = performance.now();
+      try {
+        return await fn(...a);
+      } catch (e) {
+        kvErrors.inc({ backend, command });
+        throw e;
+      } finally {
+        kvSeconds.observe({ backend, command }, (performance.now() - started) / 1000);
+      }
+    };
+  return {
+    get: timed('get', (k: string) => kv.get(k)),
+    set: timed('set', (k: string, v: string, ttl?: number) => kv.set(k, v, ttl)),
+    setIfAbsent: timed('setnx', (k: string, v: string, ttl?: number) => kv.setIfAbsent(k, v, ttl)),
+    del: timed('del', (k: string) => kv.del(k)),
+    incr: timed('incr', (k: string, ttl?: number) => kv.incr(k, ttl)),
+    ttl: timed('ttl', (k: string) => kv.ttl(k)),
+    close: () => kv.close(),
+  };
+}
+
 export async function openKv(opts: { url?: string; prefix?: string }): Promise<KvStore> {
+  // The in-process map answers in microseconds: only Redis round trips are worth a histogram.
   if (!opts.url) return new MemoryKv(opts.prefix);
   const kv = new RedisKv(opts.url, opts.prefix);
   try {
@@ -138,5 +166,5 @@ export async function openKv(opts: { url?: string; prefix?: string }): Promise<K
     await kv.close(); // stop ioredis from retrying forever in the background
     throw e;
   }
-  return kv;
+  return measuredKv(kv, 'redis');
 }

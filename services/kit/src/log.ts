@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { currentRequestId } from './request.js';
 
 export type { Logger };
@@ -7,8 +7,8 @@ export type { Logger };
  * One JSON logger per process component; LOG_LEVEL picks the level (default info, "silent" in
  * tests). A line logged while a request is served carries its `requestId`.
  */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     base: { svc: name },
@@ -16,5 +16,7 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
       const requestId = currentRequestId();
       return requestId && !('requestId' in obj) ? { requestId } : {};
     },
-  });
+  };
+  // A destination of its own: tests read the lines a request logged.
+  return destination ? pino(options, destination) : pino(options);
 }

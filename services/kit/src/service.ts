@@ -7,6 +7,8 @@ import { createLogger, type Logger } from './log.js';
 import { startGrpcServer, wrapService, type AsyncHandlers, type RunningGrpcServer } from './grpc.js';
 import { resolveSecretKey } from './datadir.js';
 import { installCrashPolicy } from './process.js';
+import { startMetricsServer, type MetricsServer } from './metrics.js';
+import { initTracing, shutdownTracing } from './tracing.js';
 
 export type ServiceName = 'auth' | 'content' | 'search';
 
@@ -110,16 +112,38 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
   }
 }
 
-/** Entry point of a service run as its own process: stops gracefully on SIGTERM/SIGINT. */
+/** Where a process serves its Prometheus metrics: METRICS_PORT (unset: not served), on its own port. */
+export const metricsConfigSpec = {
+  metricsPort: v.port(['METRICS_PORT'], { doc: 'port of GET /metrics (Prometheus); never the public HTTP port' }),
+  metricsHost: v.string(['METRICS_HOST'], { default: '0.0.0.0' }),
+};
+
+/** Starts the metrics server of a process when METRICS_PORT is set. */
+export async function startProcessMetrics(env: NodeJS.ProcessEnv, log: Logger, others?: Parameters<typeof startMetricsServer>[0]['others']): Promise<MetricsServer | undefined> {
+  const cfg = loadConfig(metricsConfigSpec, env);
+  if (cfg.metricsPort === undefined) return undefined;
+  return startMetricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, log, others });
+}
+
+/**
+ * Entry point of a service run as its own process: traces (when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set) and metrics (METRICS_PORT) of its own; stops gracefully on SIGTERM/SIGINT.
+ */
 export async function runServiceProcess(mod: ServiceModule): Promise<void> {
+  initTracing(`quire-${mod.name}`);
   const svc = await startService(mod);
+  const metrics = await startProcessMetrics(process.env, svc.runtime.log);
   installCrashPolicy({ log: svc.runtime.log, stop: () => svc.stop() });
   const onSignal = (sig: string) => {
     svc.runtime.log.info({ sig }, 'shutting down');
-    svc.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    svc
+      .stop()
+      .then(() => metrics?.close())
+      .then(() => shutdownTracing())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);

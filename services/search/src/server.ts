@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, ConfigError, loadConfig, makeClient, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
+import { bind, ConfigError, gauge, loadConfig, makeClient, onScrape, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
 import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
@@ -23,6 +23,10 @@ export const searchConfigSpec = {
 
 const ROLES = ['all', 'query', 'indexer'];
 
+/** Shared with the gateway's read-cache follower (consumer label), one series per consumer. */
+const feedLag = gauge('quire_change_feed_lag_seconds', "Age of the oldest change a consumer of content's change feed has not applied yet", ['consumer']);
+const feedPending = gauge('quire_change_feed_pending_changes', 'Changes a consumer of the change feed has not applied yet (-1: content unreachable)', ['consumer']);
+
 export const searchService: ServiceModule = {
   name: 'search',
   migrationsDir: path.join(here, '..', 'migrations'),
@@ -43,26 +47,34 @@ export const searchService: ServiceModule = {
     const index = new SearchIndex(backend, () => namespaces.lookup(), () => freshness.caughtUp());
     const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
+    /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */
+    const indexStatus = async () => {
+      const through = await readCursor(rt.db);
+      const active = (await rt.kv.get(LEASE_KEY)) !== null;
+      try {
+        const feed = await unary(content, content.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
+        const lag = feed.oldestPendingAt ? Math.max(0, (Date.now() - Date.parse(feed.oldestPendingAt)) / 1000) : 0;
+        return { engine: backend.engine, indexedThrough: through, lagSeconds: lag, pendingChanges: feed.pending, indexerActive: active };
+      } catch {
+        // Content unreachable: what this service knows on its own.
+        return { engine: backend.engine, indexedThrough: through, lagSeconds: 0, pendingChanges: -1, indexerActive: active };
+      }
+    };
+    const stopMetrics = onScrape(async () => {
+      const st = await indexStatus();
+      feedLag.set({ consumer: 'search-indexer' }, st.lagSeconds);
+      feedPending.set({ consumer: 'search-indexer' }, st.pendingChanges);
+    });
     return {
       bindings: [
         bind('wiki.search.v1.SearchService', SearchServiceService, {
-          async getIndexStatus() {
-            const through = await readCursor(rt.db);
-            const active = (await rt.kv.get(LEASE_KEY)) !== null;
-            try {
-              const feed = await unary(content, content.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
-              const lag = feed.oldestPendingAt ? Math.max(0, (Date.now() - Date.parse(feed.oldestPendingAt)) / 1000) : 0;
-              return { engine: backend.engine, indexedThrough: through, lagSeconds: lag, pendingChanges: feed.pending, indexerActive: active };
-            } catch {
-              // Content unreachable: what this service knows on its own.
-              return { engine: backend.engine, indexedThrough: through, lagSeconds: 0, pendingChanges: -1, indexerActive: active };
-            }
-          },
+          getIndexStatus: () => indexStatus(),
           searchPages: (req) => index.search(req),
           completeTitles: (req) => index.complete(req),
         }),
       ],
       close: async () => {
+        stopMetrics();
         await indexer?.stop();
         content.close();
         await backend.close();

@@ -4,7 +4,7 @@
  * password policy. The RPC handlers (rpc/*.ts) only translate to and from the proto messages.
  */
 import crypto from 'node:crypto';
-import { invalidArgument, notFound, alreadyExists } from '@quire/kit';
+import { invalidArgument, notFound, alreadyExists, counter, rateLimitRefusals } from '@quire/kit';
 import type { BlockInfo, LoginResponse, Message, User } from '@quire/proto/wiki/auth/v1/auth';
 import { LoginResponse_Status as LoginStatus } from '@quire/proto/wiki/auth/v1/auth';
 import { rightsOf, type GroupPermissions } from '../rights.js';
@@ -18,6 +18,8 @@ import { blockInfo, type Membership, type UserRow, type UserStore } from '../sto
 import type { LogOutbox } from '../store/logoutbox.js';
 import { newUserEntry, type Performer } from './logentries.js';
 import type { Throttler } from '../throttle.js';
+
+const loginFailures = counter('quire_login_failures_total', 'Logins refused, by MediaWiki message code (wrongpassword, login-throttled, …)', ['reason']);
 
 /** $wgAutoConfirmAge / $wgAutoConfirmCount defaults: every account is autoconfirmed at once. */
 const AUTOCONFIRM_AGE_SECONDS = 0;
@@ -131,6 +133,7 @@ export class Accounts {
   }
 
   private fail(code: string, message: Message, status = LoginStatus.FAIL): LoginResponse {
+    if (status === LoginStatus.FAIL) loginFailures.inc({ reason: code });
     return { status, message, messageCode: code, sessionId: '', botPassword: false, persistentSeconds: 0 };
   }
 
@@ -155,6 +158,7 @@ export class Accounts {
 
   private async throttled(subjects: string[]): Promise<LoginResponse | null> {
     const hit = await this.o.loginThrottle.increase(subjects);
+    if (hit) rateLimitRefusals.inc({ action: 'login' });
     return hit ? this.fail('login-throttled', msg('login-throttled', [formatDuration(hit.seconds)])) : null;
   }
 
@@ -253,6 +257,7 @@ export class Accounts {
       const block = isIp(ip) ? await this.o.users.activeBlock(0, ip) : null;
       if (block?.nocreate) return { ok: false, code: 'cantcreateaccount-text', message: msg('cantcreateaccount-text', [ip, block.reason, block.by_name]) };
       const hit = await this.o.creationThrottle.increase([ip]);
+      if (hit) rateLimitRefusals.inc({ action: 'createaccount' });
       if (hit) return { ok: false, code: 'acct_creation_throttle_hit', message: msg('acct_creation_throttle_hit', [hit.count, formatDuration(hit.seconds)]) };
     }
     const problems = checkPasswordPolicy(name, ['*'], req.password);

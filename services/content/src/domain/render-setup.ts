@@ -3,7 +3,7 @@
  * cache, the job queue, and a background job runner (MediaWiki's periodic job runs), all
  * configured from the environment.
  */
-import { loadConfig, v, type ServiceRuntime } from '@quire/kit';
+import { gauge, loadConfig, onScrape, v, type ServiceRuntime } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { JobQueue } from '../store/jobs.js';
 import { RenderPool } from '../render/pool.js';
@@ -15,6 +15,10 @@ export const renderConfigSpec = {
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: 1, min: 0, max: 64, doc: 'render worker threads; 0 renders in the service thread' }),
   jobPollMs: v.int(['CONTENT_JOB_POLL_MS'], { default: 1000, min: 0, doc: 'how often the background runner looks for jobs; 0 leaves jobs to Special:RunJobs' }),
 };
+
+const jobQueueDepth = gauge('quire_job_queue_depth', 'Jobs waiting to run, by type', ['type']);
+const jobQueueAge = gauge('quire_job_queue_oldest_age_seconds', 'Age of the oldest waiting job, by type', ['type']);
+const renderQueue = gauge('quire_render_queue_depth', 'Renders waiting for a render worker thread');
 
 export interface Rendering {
   service: RenderService;
@@ -40,10 +44,22 @@ export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering
       });
   };
   if (cfg.jobPollMs > 0) timer = setTimeout(tick, cfg.jobPollMs);
+  // Read when scraped: a drained type reads 0 (reset), not its last backlog.
+  const stopMetrics = onScrape(async () => {
+    renderQueue.set(pool.queueSize);
+    const backlog = await jobs.backlog();
+    jobQueueDepth.reset();
+    jobQueueAge.reset();
+    for (const b of backlog) {
+      jobQueueDepth.set({ type: b.cmd }, b.n);
+      jobQueueAge.set({ type: b.cmd }, b.oldestAgeSeconds);
+    }
+  });
   return {
     service,
     jobs,
     async close() {
+      stopMetrics();
       closed = true;
       if (timer) clearTimeout(timer);
       await running;

@@ -5,6 +5,7 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { histogram } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { renderWikitext, type SiteInfo } from './render.js';
 import type { PageLookup, RenderRequest } from './types.js';
@@ -14,6 +15,8 @@ export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
 
 /** The worker beside this module: worker.ts under tsx, worker.js in the compiled build (dist/). */
 const WORKER_FILE = import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js';
+
+const renderSeconds = histogram('quire_render_duration_seconds', 'Wikitext render time, queueing in the worker pool included, by where it ran (worker, inprocess)', ['where']);
 
 export class RenderPool {
   private readonly pool: Piscina | undefined;
@@ -29,13 +32,24 @@ export class RenderPool {
         : undefined;
   }
 
+  /** Renders waiting for a worker thread. */
+  get queueSize(): number {
+    return this.pool?.queueSize ?? 0;
+  }
+
   /** Renders on the calling thread, whatever the pool's size. */
-  renderInProcess(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
-    return renderWikitext(this.codec, lookup, req, this.site);
+  async renderInProcess(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
+    const end = renderSeconds.startTimer({ where: 'inprocess' });
+    try {
+      return await renderWikitext(this.codec, lookup, req, this.site);
+    } finally {
+      end();
+    }
   }
 
   async render(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
     if (!this.pool) return this.renderInProcess(req, lookup);
+    const end = renderSeconds.startTimer({ where: 'worker' });
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (m: LookupCall) => {
       const answer = m.method === 'files' ? lookup.files(m.arg as string[]) : lookup[m.method](m.arg as Parameters<PageLookup['exist']>[0]);
@@ -48,6 +62,7 @@ export class RenderPool {
       const task: RenderTask = { req, site: this.site, port: port2 };
       return (await this.pool.run(task, { transferList: [port2] })) as RenderOutput;
     } finally {
+      end();
       port1.close();
     }
   }

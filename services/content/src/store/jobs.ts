@@ -4,7 +4,9 @@
  * when a runner died holding them.
  */
 import crypto from 'node:crypto';
-import type { Db, Queryable } from '@quire/kit';
+import { counter, type Db, type Queryable } from '@quire/kit';
+
+const jobsRun = counter('quire_jobs_run_total', 'Jobs the runners finished, by type and outcome (ok, failed)', ['type', 'status']);
 
 export interface Job {
   id: number;
@@ -56,6 +58,16 @@ export class JobQueue {
   async pending(): Promise<number> {
     const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.db.schema}.job WHERE job_token = '' AND job_attempts < $1`, [MAX_ATTEMPTS]);
     return r.rows[0]?.n ?? 0;
+  }
+
+  /** Waiting jobs by type, with the age of the oldest (for the job-queue metrics). */
+  async backlog(): Promise<{ cmd: string; n: number; oldestAgeSeconds: number }[]> {
+    const r = await this.db.query<{ cmd: string; n: number; age: number }>(
+      `SELECT job_cmd AS cmd, count(*)::int AS n, EXTRACT(EPOCH FROM now() - min(job_timestamp))::float8 AS age
+       FROM ${this.db.schema}.job WHERE job_token = '' AND job_attempts < $1 GROUP BY job_cmd`,
+      [MAX_ATTEMPTS],
+    );
+    return r.rows.map((x) => ({ cmd: x.cmd, n: x.n, oldestAgeSeconds: Math.max(0, x.age) }));
   }
 
   /** Jobs claimed by a runner recently enough that it is presumably still running them. */
@@ -115,10 +127,12 @@ export class JobQueue {
         await handler(job);
         await this.db.query(`DELETE FROM ${this.db.schema}.job WHERE job_id = $1`, [job.id]);
         jobs.push({ type: job.cmd, status: 'ok', error: null, time: Date.now() - t0 });
+        jobsRun.inc({ type: job.cmd, status: 'ok' });
       } catch (e) {
         // Released for a retry unless attempts are used up (then it stays, for inspection).
         await this.db.query(`UPDATE ${this.db.schema}.job SET job_token = '' WHERE job_id = $1`, [job.id]);
         jobs.push({ type: job.cmd, status: 'failed', error: e instanceof Error ? e.message : String(e), time: Date.now() - t0 });
+        jobsRun.inc({ type: job.cmd, status: 'failed' });
       }
     }
     return { jobs, reached, elapsed: Date.now() - started };

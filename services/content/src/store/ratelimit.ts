@@ -1,4 +1,4 @@
-import { resourceExhausted, type KvStore } from '@quire/kit';
+import { rateLimitRefusals, resourceExhausted, type KvStore } from '@quire/kit';
 
 /*
  * MediaWiki's $wgRateLimits and RateLimiter::limit for page actions, counted in the service's
@@ -23,6 +23,7 @@ export async function enforceRateLimit(limiter: RateLimiter, action: string, act
   if (!actor) return;
   const outcome = await limiter.hit(action, { userId: actor.id, ip: actor.ip, rights: actor.rights, groups: actor.groups });
   if (outcome.limited) {
+    rateLimitRefusals.inc({ action });
     throw resourceExhausted('ratelimited', "You've exceeded your rate limit. Please wait some time and try again.", { retryAfter: outcome.retryAfter });
   }
 }
