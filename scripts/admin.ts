@@ -6,6 +6,8 @@
  *   npm run admin -- enableTOTP <name> | disableTOTP <name>
  *   npm run admin -- createOAuthConsumer --user U --name N --version V --description D \
  *       --callbackUrl URL --grants basic,editpage --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]
+ *   npm run admin -- dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
+ *   npm run admin -- importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
  * It talks to the auth service over gRPC: the one of a running stack on the same DATA_DIR
  * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
  */
@@ -15,7 +17,9 @@ import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
 import { authService } from '@quire/auth/server';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { OAuthClient } from '@quire/gateway/clients/oauth';
+import { contentService } from '@quire/content/server';
 import { serviceRegistryPath, type ServiceRegistryFile } from './stack.js';
+import { dumpBackup, DumpUsageError, importDumpCommand } from './dumps.js';
 
 const USAGE = `Usage: npm run admin -- <command> …
   createAndPromote <name> <password> [--groups sysop,bureaucrat,bot]
@@ -24,10 +28,12 @@ const USAGE = `Usage: npm run admin -- <command> …
   enableTOTP <name>
   disableTOTP <name>
   createOAuthConsumer --user U --name N --version V --description D --callbackUrl URL [--callbackIsPrefix]
-      --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--rsaKey public.pem] [--json]`;
+      --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--rsaKey public.pem] [--json]
+  dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
+  importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */
-const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic']);
+const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic', 'full', 'current', 'dry-run', 'no-local-users']);
 
 class UsageError extends Error {}
 
@@ -56,7 +62,7 @@ function list(v: string | undefined): string[] {
   return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-function runningAuthAddress(env: NodeJS.ProcessEnv): string | undefined {
+function runningAddress(env: NodeJS.ProcessEnv, service: string): string | undefined {
   let reg: ServiceRegistryFile;
   try {
     reg = JSON.parse(fs.readFileSync(serviceRegistryPath(env), 'utf8')) as ServiceRegistryFile;
@@ -68,12 +74,27 @@ function runningAuthAddress(env: NodeJS.ProcessEnv): string | undefined {
   } catch {
     return undefined;
   }
-  return reg.services.auth;
+  return reg.services[service];
+}
+
+/** The content service of a running stack, or one started on the data folder for the command. */
+async function withContent<T>(env: NodeJS.ProcessEnv, fn: (address: string) => Promise<T>): Promise<T> {
+  let own: RunningService | undefined;
+  let address = runningAddress(env, 'content');
+  if (!address) {
+    own = await startService(contentService, { ...env, CONTENT_GRPC_HOST: '127.0.0.1', CONTENT_GRPC_PORT: '0', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+    address = own.address;
+  }
+  try {
+    return await fn(address);
+  } finally {
+    await own?.stop();
+  }
 }
 
 async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient, oauth: OAuthClient) => Promise<T>): Promise<T> {
   let own: RunningService | undefined;
-  let address = runningAuthAddress(env);
+  let address = runningAddress(env, 'auth');
   if (!address) {
     own = await startService(authService, { ...env, AUTH_GRPC_HOST: '127.0.0.1', AUTH_GRPC_PORT: '0', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
     address = own.address;
@@ -95,7 +116,7 @@ function need(args: string[], n: number): void {
 
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
   const { command, args, options } = parse(argv);
-  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0 };
+  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0, dumpBackup: 0, importDump: 1 };
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
@@ -144,6 +165,13 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
         return;
       case 'createOAuthConsumer':
         await createOAuthConsumer(auth, oauth, options, out);
+        return;
+      case 'dumpBackup':
+        // The XML goes to stdout without --output, so the report goes to stderr.
+        await withContent(env, (address) => dumpBackup(address, env, options, options.output ? out : (l) => process.stderr.write(l + '\n')));
+        return;
+      case 'importDump':
+        await withContent(env, (address) => importDumpCommand(address, auth, args, options, out));
         return;
       default:
         throw new UsageError(USAGE);
@@ -197,7 +225,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     try {
       await runAdmin(process.argv.slice(2), process.env, (line) => process.stdout.write(line + '\n'));
     } catch (e) {
-      if (e instanceof UsageError) {
+      if (e instanceof UsageError || e instanceof DumpUsageError) {
         process.stderr.write(e.message + '\n');
         process.exit(2);
       }

@@ -6,6 +6,7 @@ import { NotificationsClient } from './notifications.js';
 import { AccountClient } from './account.js';
 import { ListsClient } from './lists.js';
 import { ArchiveClient } from './archive.js';
+import { DumpsClient } from './dumps.js';
 import {
   ContentServiceClient,
   type GetPageResponse,
@@ -577,6 +578,8 @@ export interface Clients {
   archive: ArchiveClient;
   /** The content service's whole-wiki lists (ListService, same address). */
   lists: ListsClient;
+  /** The content service's XML dump pages in and out (ImportService, same address). */
+  dumps: DumpsClient;
 }
 
 export function connectClients(addr: { content: string; auth: string; search: string }): Clients {
@@ -593,6 +596,7 @@ export function connectClients(addr: { content: string; auth: string; search: st
     search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
     archive: ArchiveClient.connect(addr.content),
     lists: ListsClient.connect(addr.content),
+    dumps: DumpsClient.connect(addr.content),
   };
 }
 
@@ -605,4 +609,5 @@ export function closeClients(c: Clients) {
   c.search.close();
   c.archive.close();
   c.lists.close();
+  c.dumps.close();
 }

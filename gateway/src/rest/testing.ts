@@ -8,6 +8,7 @@ import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
 import type { OAuthClient } from '../clients/oauth.js';
 import type { ListsClient } from '../clients/lists.js';
+import type { DumpsClient } from '../clients/dumps.js';
 import type { NotificationsClient } from '../clients/notifications.js';
 import type { AccountClient } from '../clients/account.js';
 import type { ArchiveClient } from '../clients/archive.js';
@@ -23,6 +24,7 @@ export interface FakeClients {
   oauth?: Partial<OAuthClient>;
   search?: Partial<SearchClient>;
   lists?: Partial<ListsClient>;
+  dumps?: Partial<DumpsClient>;
   notifications?: Partial<NotificationsClient>;
   account?: Partial<AccountClient>;
   archive?: Partial<ArchiveClient>;
@@ -51,6 +53,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
     search: wrap<SearchClient>('search', clients.search),
     archive: wrap<ArchiveClient>('archive', clients.archive),
     lists: wrap<ListsClient>('lists', clients.lists),
+    dumps: wrap<DumpsClient>('dumps', clients.dumps),
     notifications: wrap<NotificationsClient>('notifications', clients.notifications),
     account: wrap<AccountClient>('account', clients.account),
   };

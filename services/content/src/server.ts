@@ -7,6 +7,7 @@ import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
 import { NotificationServiceService } from '@quire/proto/wiki/content/v1/notifications';
 import { notificationHandlers } from './rpc/notifications.js';
 import { ArchiveServiceService, EditStashServiceService, RevisionTextServiceService } from '@quire/proto/wiki/content/v1/archive';
+import { ImportServiceService } from '@quire/proto/wiki/content/v1/import';
 import { TitleCodec } from './title/codec.js';
 import { NamespaceTable } from './title/namespaces.js';
 import { PageStore } from './store/pages.js';
@@ -43,6 +44,7 @@ import { linkQueryHandlers } from './rpc/linkqueries.js';
 import { revdelHandlers } from './rpc/revdel.js';
 import { contributionHandlers } from './rpc/contributions.js';
 import { archiveHandlers } from './rpc/archive.js';
+import { importHandlers } from './rpc/import.js';
 import { editStashHandlers } from './rpc/edit-stash.js';
 import { revisionTextHandlers } from './rpc/revision-text.js';
 
@@ -132,6 +134,7 @@ export const contentService: ServiceModule = {
         bind('wiki.content.v1.TagService', TagServiceService, tagHandlers(ctx, rendering.service)),
         bind('wiki.content.v1.ListService', ListServiceService, listHandlers(ctx)),
         bind('wiki.content.v1.ArchiveService', ArchiveServiceService, archiveHandlers(ctx)),
+        bind('wiki.content.v1.ImportService', ImportServiceService, importHandlers(ctx)),
         bind('wiki.content.v1.EditStashService', EditStashServiceService, editStashHandlers(rt.kv)),
         bind('wiki.content.v1.RevisionTextService', RevisionTextServiceService, revisionTextHandlers()),
       ],

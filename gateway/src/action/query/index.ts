@@ -59,6 +59,8 @@ import { duplicatefilesModule } from './duplicatefiles.js';
 import { alldeletedrevisionsModule, deletedrevisionsModule, deletedrevsModule } from './deletedrevisions.js';
 import { allrevisionsModule } from './allrevisions.js';
 import { withDeletedRevisions } from './deleted-pageset.js';
+import { doExport } from './export.js';
+import { DUMP_SCHEMAS } from '../../dump/writer.js';
 
 export const querySubmodules: ModuleDecl[] = [allpagesModule, infoModule, revisionsModule, siteinfoModule, tokensModule, userinfoModule, usersModule, allusersModule, blocksModule, searchModule, prefixsearchModule, logeventsModule, recentchangesModule, usercontribsModule, imageinfoModule, stashimageinfoModule, allimagesModule, mystashedfilesModule, filearchiveModule, watchlistModule, watchlistrawModule, tagsModule, linksPropModule, templatesPropModule, categoriesModule, langlinksModule, imagesModule, extlinksModule, pagepropsModule, categoryinfoModule, backlinksListModule, embeddedinModule, imageusageModule, categorymembersModule, exturlusageModule, linkshereModule, transcludedinModule, fileusageModule, redirectsPropModule, deletedrevisionsModule, alldeletedrevisionsModule, deletedrevsModule, allrevisionsModule, allmessagesModule, alllinksModule, alltransclusionsModule, allfileusagesModule, allredirectsModule, allcategoriesModule, randomModule, pagepropnamesModule, pageswithpropModule, protectedtitlesModule, querypageModule, languageinfoModule, filerepoinfoModule, langbacklinksModule, duplicatefilesModule, authmanagerinfoModule, oathModule, contributorsModule, iwbacklinksModule, iwlinksModule];
 
@@ -164,6 +166,9 @@ export const queryModule = defineModule({
     list: { type: submoduleNames('list'), multi: true, submoduleGroup: 'list', help: 'Which lists to get.' },
     meta: { type: submoduleNames('meta'), multi: true, submoduleGroup: 'meta', help: 'Which metadata to get.' },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
+    export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages.' },
+    exportnowrap: { type: 'boolean', default: false, help: 'Return the export XML without wrapping it in an XML result (same format as Special:Export). Can only be used with query+export.' },
+    exportschema: { type: [...DUMP_SCHEMAS], default: '0.11', help: 'Target the given version of the XML dump format when exporting. Can only be used with query+export.' },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
     rawcontinue: { type: 'boolean', default: false, help: 'Return raw query-continue data for continuation.' },
@@ -245,6 +250,9 @@ export const queryModule = defineModule({
       }
     }
 
+    if (p.export) {
+      await doExport(ctx, run.pageSet, { nowrap: p.exportnowrap, schema: p.exportschema }, data);
+    }
     if (Object.keys(data).length === 0) delete ctx.result.query;
     if (p.rawcontinue) {
       const raw = continuation.rawContinuation();

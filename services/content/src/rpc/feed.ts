@@ -10,6 +10,7 @@ import type {
   StreamChangesRequest,
 } from '@quire/proto/wiki/content/v1/content';
 import type { ChangeFeedStore, FeedRow } from '../store/feed.js';
+import { writeMessage } from './stream.js';
 
 /** How often a caught-up stream looks for new changes. */
 const POLL_MS = 200;
@@ -33,20 +34,6 @@ function changeMessage(row: FeedRow): PageChange {
   };
 }
 
-/** Writes with backpressure: waits for 'drain' when grpc-js buffers too much. */
-function send(stream: ServerWritableStream<StreamChangesRequest, PageChange>, msg: PageChange): Promise<void> {
-  if (stream.write(msg)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('cancelled', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    stream.once('cancelled', done);
-  });
-}
-
 /**
  * The backlog after `from_position`, then live changes by polling (simple, and the same on the
  * embedded database, which has no LISTEN across its one connection). Delivery is at least once:
@@ -62,7 +49,7 @@ async function streamChanges(feed: ChangeFeedStore, req: StreamChangesRequest, s
     const rows = await feed.after(cursor, batch);
     for (const row of rows) {
       if (stream.cancelled) return;
-      await send(stream, changeMessage(row));
+      await writeMessage(stream, changeMessage(row));
       cursor = row.position;
     }
     if (rows.length === batch) continue;

@@ -111,8 +111,13 @@ export interface ImportLog {
   performerName: string;
   /** The log comment (the summary parameter). */
   reason: string;
-  /** The null revision's comment ("N revisions imported: reason"), made by the caller. */
+  /**
+   * The null revision's comment when one revision was imported, with $1 for the count
+   * ("$1 revision imported: reason"), in the content language; the caller makes it.
+   */
   detail: string;
+  /** The same for any other count ("$1 revisions imported: reason"). */
+  detailPlural: string;
   tags: string[];
   /** log_action: upload (a file) or interwiki. */
   action: string;
@@ -1204,7 +1209,7 @@ export const ImportPage: MessageFns<ImportPage> = {
 };
 
 function createBaseImportLog(): ImportLog {
-  return { performerId: 0, performerName: "", reason: "", detail: "", tags: [], action: "" };
+  return { performerId: 0, performerName: "", reason: "", detail: "", detailPlural: "", tags: [], action: "" };
 }
 
 export const ImportLog: MessageFns<ImportLog> = {
@@ -1220,6 +1225,9 @@ export const ImportLog: MessageFns<ImportLog> = {
     }
     if (message.detail !== "") {
       writer.uint32(34).string(message.detail);
+    }
+    if (message.detailPlural !== "") {
+      writer.uint32(58).string(message.detailPlural);
     }
     for (const v of message.tags) {
       writer.uint32(42).string(v!);
@@ -1275,6 +1283,14 @@ export const ImportLog: MessageFns<ImportLog> = {
             message.detail = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.detailPlural = reader.string();
+            continue;
+          }
           case 5: {
             if (tag !== 42) {
               break;
@@ -1317,7 +1333,14 @@ export const ImportLog: MessageFns<ImportLog> = {
         : "",
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
-      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      detailPlural: isSet(object.detailPlural)
+        ? globalThis.String(object.detailPlural)
+        : isSet(object.detail_plural)
+        ? globalThis.String(object.detail_plural)
+        : "",
+      tags: globalThis.Array.isArray(object?.tags)
+        ? object.tags.map((e: any) => globalThis.String(e))
+        : [],
       action: isSet(object.action) ? globalThis.String(object.action) : "",
     };
   },
@@ -1335,6 +1358,9 @@ export const ImportLog: MessageFns<ImportLog> = {
     }
     if (message.detail !== "") {
       obj.detail = message.detail;
+    }
+    if (message.detailPlural !== "") {
+      obj.detailPlural = message.detailPlural;
     }
     if (message.tags?.length) {
       obj.tags = message.tags;
@@ -1354,6 +1380,7 @@ export const ImportLog: MessageFns<ImportLog> = {
     message.performerName = object.performerName ?? "";
     message.reason = object.reason ?? "";
     message.detail = object.detail ?? "";
+    message.detailPlural = object.detailPlural ?? "";
     message.tags = object.tags?.map((e) => e) || [];
     message.action = object.action ?? "";
     return message;

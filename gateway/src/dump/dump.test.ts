@@ -1,0 +1,182 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { DumpWriter, type DumpRevision, type DumpSiteInfo } from './writer.js';
+import { decompressed, DumpError, readDump, sha1Base36, type DumpItem, type DumpPageIn } from './reader.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+const SITE: DumpSiteInfo = {
+  sitename: 'Quire',
+  dbname: 'quire',
+  base: 'http://wiki.test/wiki/Main_Page',
+  generator: 'MediaWiki 1.39.17',
+  case: 'first-letter',
+  namespaces: [
+    { key: 0, case: 'first-letter', name: '' },
+    { key: 1, case: 'first-letter', name: 'Talk' },
+  ],
+  lang: 'en',
+};
+
+function rev(over: Partial<DumpRevision>): DumpRevision {
+  const text = over.text ?? 'hello';
+  return { id: 5, parentId: 0, timestamp: '2024-01-02T03:04:05Z', userId: 3, userName: 'Alice', deleted: 0, minor: false, comment: '', model: 'wikitext', format: 'text/x-wiki', text, size: Buffer.byteLength(text), sha1: sha1Base36(text), origin: over.id ?? 5, ...over };
+}
+
+async function collect(xml: string | Buffer, chunk = 7): Promise<DumpItem[]> {
+  const buf = Buffer.isBuffer(xml) ? xml : Buffer.from(xml);
+  // Small chunks: multi-byte characters and elements split across writes.
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < buf.length; i += chunk) pieces.push(buf.subarray(i, i + chunk));
+  const out: DumpItem[] = [];
+  for await (const item of readDump(decompressed(Readable.from(pieces)))) out.push(item);
+  return out;
+}
+
+const pagesOf = (items: DumpItem[]) => items.filter((i): i is Extract<DumpItem, { kind: 'page' }> => i.kind === 'page').map((i) => i.page);
+
+function doc(pages: string, version = '0.11'): string {
+  const w = new DumpWriter(version as '0.11');
+  return w.open(SITE).replace(/export-0\.11/g, `export-${version}`).replace('version="0.11"', `version="${version}"`) + pages + w.close();
+}
+
+test('writer: XmlDumpWriter layout, escaping, contributors and deletion flags', () => {
+  const w = new DumpWriter('0.11');
+  const head = w.open(SITE);
+  assert.ok(head.startsWith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n  <siteinfo>\n    <sitename>Quire</sitename>\n'));
+  assert.match(head, /\n      <namespace key="0" case="first-letter" \/>\n      <namespace key="1" case="first-letter">Talk<\/namespace>\n    <\/namespaces>\n  <\/siteinfo>\n$/);
+  assert.equal(
+    w.openPage({ pageId: 7, ns: 0, title: 'A & B', redirectTitle: 'C "D"' }),
+    '  <page>\n    <title>A &amp; B</title>\n    <ns>0</ns>\n    <id>7</id>\n    <redirect title="C &quot;D&quot;" />\n',
+  );
+  const r = w.revision(rev({ parentId: 4, minor: true, comment: '<b> & "q"', text: 'x < y & z' }));
+  assert.equal(
+    r,
+    [
+      '    <revision>',
+      '      <id>5</id>',
+      '      <parentid>4</parentid>',
+      '      <timestamp>2024-01-02T03:04:05Z</timestamp>',
+      '      <contributor>',
+      '        <username>Alice</username>',
+      '        <id>3</id>',
+      '      </contributor>',
+      '      <minor/>',
+      '      <comment>&lt;b&gt; &amp; "q"</comment>',
+      '      <origin>5</origin>',
+      '      <model>wikitext</model>',
+      '      <format>text/x-wiki</format>',
+      `      <text bytes="9" sha1="${sha1Base36('x < y & z')}" xml:space="preserve">x &lt; y &amp; z</text>`,
+      `      <sha1>${sha1Base36('x < y & z')}</sha1>`,
+      '    </revision>',
+      '',
+    ].join('\n'),
+  );
+  const anon = w.revision(rev({ userId: 0, userName: '192.0.2.1' }));
+  assert.match(anon, /<contributor>\n {8}<ip>192\.0\.2\.1<\/ip>\n {6}<\/contributor>/);
+  const hidden = w.revision(rev({ deleted: 7, comment: 'secret' }));
+  assert.match(hidden, /<contributor deleted="deleted" \/>/);
+  assert.match(hidden, /<comment deleted="deleted" \/>/);
+  assert.match(hidden, /<text bytes="5" sha1="[0-9a-z]{31}" deleted="deleted" \/>\n {6}<sha1\/>/);
+  assert.doesNotMatch(hidden, /hello|secret|Alice/);
+  // Schema 0.10 has no <origin> and no sha1 attribute; an empty text is a short tag.
+  const old = new DumpWriter('0.10').revision(rev({ text: '' }));
+  assert.doesNotMatch(old, /<origin>|sha1="/);
+  assert.match(old, /<text bytes="0" xml:space="preserve" \/>/);
+});
+
+test('reader: what the writer writes reads back (0.10 and 0.11), split anywhere', async () => {
+  for (const version of ['0.10', '0.11'] as const) {
+    const w = new DumpWriter(version);
+    const text = 'Ünïcödé — 日本語 🙂 & <tag>\n\n  spaced  ';
+    const xml = doc(
+      w.openPage({ pageId: 7, ns: 1, title: 'Talk:Foo', redirectTitle: '' }) +
+        w.revision(rev({ id: 10, text: 'one' })) +
+        w.revision(rev({ id: 11, parentId: 10, text, minor: true, comment: 'c & d', userId: 0, userName: '2001:db8::1' })) +
+        w.closePage(),
+      version,
+    );
+    const items = await collect(xml, 3);
+    assert.deepEqual(items[0], { kind: 'start', schema: version });
+    const site = items.find((i) => i.kind === 'siteinfo');
+    assert.ok(site && site.kind === 'siteinfo');
+    assert.equal(site.siteinfo.sitename, 'Quire');
+    assert.deepEqual(site.siteinfo.namespaces[1], { key: 1, case: 'first-letter', name: 'Talk' });
+    const [page] = pagesOf(items);
+    assert.equal(page!.title, 'Talk:Foo');
+    assert.equal(page!.ns, 1);
+    assert.equal(page!.id, 7);
+    assert.equal(page!.revisions.length, 2);
+    const r = page!.revisions[1]!;
+    assert.equal(r.text, text);
+    assert.equal(r.minor, true);
+    assert.equal(r.comment, 'c & d');
+    assert.deepEqual(r.contributor, { ip: '2001:db8::1', deleted: false });
+    assert.equal(r.parentId, 10);
+    assert.equal(page!.revisions[0]!.contributor.username, 'Alice');
+    assert.equal(page!.revisions[0]!.contributor.id, 3);
+  }
+});
+
+test('reader: the reference wiki dump, plain, gzip and bzip2 alike', async () => {
+  const plain = pagesOf(await collect(fs.readFileSync(path.join(FIXTURES, 'reference-full.xml')), 4096));
+  assert.equal(plain.length, 7);
+  assert.equal(plain.reduce((n, p) => n + p.revisions.length, 0), 10);
+  const alpha = plain.find((p) => p.title === 'Dumps fixture/Alpha')!;
+  assert.deepEqual(
+    alpha.revisions.map((r) => r.contributor.username ?? r.contributor.ip),
+    ['Admin', 'Alice', '127.0.0.1', 'Admin'],
+  );
+  assert.equal(plain.find((p) => p.title === 'Dumps fixture/Redirect')!.redirect, 'Dumps fixture/Alpha');
+  for (const ext of ['gz', 'bz2']) {
+    const other = pagesOf(await collect(fs.readFileSync(path.join(FIXTURES, `reference-full.xml.${ext}`)), 512));
+    assert.deepEqual(other, plain, ext);
+  }
+});
+
+async function failure(xml: string): Promise<DumpError> {
+  const pages: DumpPageIn[] = [];
+  try {
+    for await (const item of readDump(decompressed(Readable.from([Buffer.from(xml)])))) if (item.kind === 'page') pages.push(item.page);
+  } catch (e) {
+    assert.ok(e instanceof DumpError, String(e));
+    return Object.assign(e, { pages });
+  }
+  assert.fail('no error');
+}
+
+test('reader: bad input is a DumpError with its line, raised before the page is handed out', async () => {
+  const w = new DumpWriter('0.11');
+  const good = w.openPage({ pageId: 1, ns: 0, title: 'Good', redirectTitle: '' }) + w.revision(rev({ id: 1 })) + w.closePage();
+  const goodLines = doc('').split('\n').length - 2 + good.split('\n').length - 1;
+
+  const malformed = await failure(doc(good + '  <page>\n    <title>Bad</title>\n    <ns>0</ns oops>\n  </page>\n'));
+  assert.match(malformed.message, /^line \d+: malformed XML/);
+  assert.equal(malformed.line, goodLines + 3);
+
+  const truncated = await failure(doc(good).slice(0, -'</mediawiki>\n'.length));
+  assert.match(truncated.message, /truncated/);
+  assert.deepEqual((truncated as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title), ['Good']);
+
+  const version = await failure(doc(good, '0.9'));
+  assert.equal(version.line, 1);
+  assert.match(version.message, /schema version "0\.9" is not supported/);
+
+  const badSha = rev({ id: 2, text: 'changed' });
+  const sha = await failure(doc(good + w.openPage({ pageId: 2, ns: 0, title: 'Bad sha', redirectTitle: '' }) + w.revision({ ...badSha, sha1: sha1Base36('original') }) + w.closePage()));
+  assert.match(sha.message, /revision 2 of "Bad sha": the SHA-1 of its text is/);
+  assert.equal(sha.line, goodLines + 5);
+  assert.deepEqual((sha as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title), ['Good']);
+
+  const dupRev = await failure(doc(good + w.openPage({ pageId: 2, ns: 0, title: 'Dup', redirectTitle: '' }) + w.revision(rev({ id: 1 })) + w.closePage()));
+  assert.match(dupRev.message, /revision id 1 appears twice/);
+  const dupPage = await failure(doc(good + w.openPage({ pageId: 1, ns: 0, title: 'Dup', redirectTitle: '' }) + w.closePage()));
+  assert.match(dupPage.message, /page id 1 appears twice/);
+
+  assert.match((await failure('<html><body/></html>')).message, /not a MediaWiki dump/);
+  assert.match((await failure('')).message, /empty/);
+});

@@ -1,0 +1,141 @@
+/*
+ * WikiImporter's driver: pages read from a dump go to the content service in batches (each page
+ * one transaction there), with contributors mapped as ExternalUserNames does: an IP stays an IP,
+ * a user name becomes "<prefix>>Name" unless known users are assigned and it is a local account.
+ * Shared by `npm run admin -- importDump` and action=import.
+ */
+import { isIP } from 'node:net';
+import type { ImportLog, ImportPageResult, ImportRevision } from '@quire/proto/wiki/content/v1/import';
+import type { DumpsClient } from '../clients/dumps.js';
+import type { DumpItem, DumpPageIn, DumpRevisionIn } from './reader.js';
+
+export interface ImportDriverOptions {
+  /** ExternalUserNames' prefix without the ">" (importDump's default: "imported"). */
+  usernamePrefix: string;
+  /** Give edits of names that are local accounts to those accounts. */
+  assignKnownUsers: boolean;
+  /** Only pages of these namespaces (the dump's <ns>). */
+  namespaces?: ReadonlySet<number>;
+  /** Pages before this one (1-based, importDump's --skip-to) are read but not imported. */
+  skipTo?: number;
+  dryRun?: boolean;
+  targetNamespace?: number;
+  rootPage?: string;
+  /** action=import: the null revision and log entry per page (its detail is made per page). */
+  log?: ImportLog;
+  /** Pages per call (a batch is also cut at batchBytes of text). */
+  batchPages?: number;
+  batchBytes?: number;
+}
+
+export interface ImportProgress {
+  /** Pages read from the dump, skipped ones included (the --skip-to / checkpoint position). */
+  pagesRead: number;
+  pagesImported: number;
+  revisionsImported: number;
+  revisionsSkipped: number;
+  invalid: number;
+  uploadsIgnored: number;
+  logItemsIgnored: number;
+  schema: string;
+}
+
+export interface ImportDeps {
+  dumps: DumpsClient;
+  /** Local account ids of these names (absent: no account). */
+  localUsers(names: string[]): Promise<Map<string, number>>;
+}
+
+/** UserNameUtils::getCanonical with RIGOR_USABLE fails for these: they are kept as they are. */
+function usableName(name: string): boolean {
+  return name !== '' && isIP(name) === 0 && !/[@:>#/|[\]{}<]/.test(name) && !/^\d+\.\d+\.\d+\.xxx$/i.test(name);
+}
+
+/**
+ * Imports every page of a dump; `onBatch` sees each batch's results and the running totals (for
+ * progress and the checkpoint). Throws the reader's DumpError as soon as the input is bad: pages
+ * before it are in, the page it is in is not.
+ */
+export async function importDump(
+  items: AsyncIterable<DumpItem>,
+  deps: ImportDeps,
+  opts: ImportDriverOptions,
+  onBatch: (results: ImportPageResult[], progress: ImportProgress) => void | Promise<void> = () => {},
+): Promise<ImportProgress> {
+  const progress: ImportProgress = { pagesRead: 0, pagesImported: 0, revisionsImported: 0, revisionsSkipped: 0, invalid: 0, uploadsIgnored: 0, logItemsIgnored: 0, schema: '' };
+  const maxPages = opts.batchPages ?? 100;
+  const maxBytes = opts.batchBytes ?? 8 << 20;
+  const known = new Map<string, number>();
+  let batch: DumpPageIn[] = [];
+  let bytes = 0;
+
+  const contributorOf = (r: DumpRevisionIn): { userId: number; userName: string } => {
+    const c = r.contributor;
+    if (c.ip) return { userId: 0, userName: c.ip };
+    const name = c.username ?? '';
+    // WikiImporter: a revision without a contributor is "Unknown user" of the source.
+    if (name === '') return { userId: 0, userName: `${opts.usernamePrefix}>Unknown user` };
+    if (!usableName(name)) return { userId: 0, userName: name };
+    const local = known.get(name);
+    if (opts.assignKnownUsers && local) return { userId: local, userName: name };
+    return { userId: 0, userName: `${opts.usernamePrefix}>${name}`.slice(0, 255) };
+  };
+
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const pages = batch;
+    batch = [];
+    bytes = 0;
+    if (opts.assignKnownUsers) {
+      const names = new Set<string>();
+      for (const p of pages) for (const r of p.revisions) if (r.contributor.username && usableName(r.contributor.username) && !known.has(r.contributor.username)) names.add(r.contributor.username);
+      if (names.size) {
+        const found = await deps.localUsers([...names]);
+        for (const n of names) known.set(n, found.get(n) ?? 0);
+      }
+    }
+    const revisionsOf = (p: DumpPageIn): ImportRevision[] =>
+      p.revisions.map((r) => ({
+        id: r.id,
+        timestamp: r.timestamp,
+        ...contributorOf(r),
+        comment: r.commentDeleted ? '' : r.comment,
+        minor: r.minor,
+        model: r.model,
+        format: r.format,
+        text: r.text,
+        deleted: (r.textDeleted ? 1 : 0) | (r.commentDeleted ? 2 : 0) | (r.contributor.deleted ? 4 : 0),
+      }));
+    const { pages: results } = await deps.dumps.importPages({
+      pages: pages.map((p) => ({ title: p.title, ns: p.ns, pageId: p.id, revisions: revisionsOf(p) })),
+      targetNamespace: opts.targetNamespace ?? -1,
+      rootPage: opts.rootPage ?? '',
+      log: opts.log,
+      dryRun: opts.dryRun ?? false,
+    });
+    for (const r of results) {
+      if (r.invalid) progress.invalid++;
+      else progress.pagesImported++;
+      progress.revisionsImported += r.revisions;
+      progress.revisionsSkipped += r.skipped;
+    }
+    await onBatch(results, progress);
+  };
+
+  for await (const item of items) {
+    if (item.kind === 'start') progress.schema = item.schema;
+    else if (item.kind === 'logitem') progress.logItemsIgnored++;
+    else if (item.kind === 'page') {
+      progress.pagesRead++;
+      const p = item.page;
+      progress.uploadsIgnored += p.uploads;
+      if (opts.skipTo && progress.pagesRead < opts.skipTo) continue;
+      if (opts.namespaces && !opts.namespaces.has(p.ns)) continue;
+      batch.push(p);
+      for (const r of p.revisions) bytes += r.text.length;
+      if (batch.length >= maxPages || bytes >= maxBytes) await flush();
+    }
+  }
+  await flush();
+  return progress;
+}

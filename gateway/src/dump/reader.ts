@@ -1,0 +1,283 @@
+/*
+ * Reads the MediaWiki export format (schema 0.10 and 0.11) as a stream with saxes: constant
+ * memory whatever the dump's size (one page with its revisions at a time). Everything wrong with
+ * the input — malformed or truncated XML, another schema version, a revision whose SHA-1 does not
+ * match its text, a page or revision id seen twice — is a DumpError naming the line, raised
+ * before the page it is in is handed out.
+ */
+import crypto from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import zlib from 'node:zlib';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import unbzip2 from 'unbzip2-stream';
+import type { DumpSiteInfo } from './writer.js';
+
+export const READABLE_SCHEMAS = ['0.10', '0.11'];
+
+export class DumpError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(`line ${line}: ${message}`);
+  }
+}
+
+export interface DumpContributor {
+  /** Absent with deleted or for an IP. */
+  username?: string;
+  id?: number;
+  ip?: string;
+  deleted: boolean;
+}
+
+export interface DumpRevisionIn {
+  id: number;
+  parentId: number;
+  timestamp: string;
+  contributor: DumpContributor;
+  minor: boolean;
+  comment: string;
+  commentDeleted: boolean;
+  model: string;
+  format: string;
+  text: string;
+  textDeleted: boolean;
+  sha1: string;
+  /** Where the revision starts in the input. */
+  line: number;
+}
+
+export interface DumpPageIn {
+  title: string;
+  ns: number;
+  id: number;
+  redirect: string;
+  revisions: DumpRevisionIn[];
+  line: number;
+  /** <upload> elements seen (not imported). */
+  uploads: number;
+}
+
+/** The dump's <siteinfo> (it names no language). */
+export type DumpSiteInfoIn = Omit<DumpSiteInfo, 'lang'>;
+
+export type DumpItem =
+  | { kind: 'start'; schema: string }
+  | { kind: 'siteinfo'; siteinfo: DumpSiteInfoIn }
+  | { kind: 'page'; page: DumpPageIn }
+  | { kind: 'logitem'; line: number };
+
+const DEFAULT_FORMATS: Record<string, string> = {
+  wikitext: 'text/x-wiki',
+  javascript: 'text/javascript',
+  json: 'application/json',
+  css: 'text/css',
+  text: 'text/plain',
+};
+
+/** MediaWiki's rev_sha1: SHA-1 of the UTF-8 text in base 36, 31 digits. */
+export function sha1Base36(text: string): string {
+  const hex = crypto.createHash('sha1').update(text, 'utf8').digest('hex');
+  return BigInt(`0x${hex}`).toString(36).padStart(31, '0');
+}
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+function emptyRevision(line: number): DumpRevisionIn {
+  return { id: 0, parentId: 0, timestamp: '', contributor: { deleted: false }, minor: false, comment: '', commentDeleted: false, model: '', format: '', text: '', textDeleted: false, sha1: '', line };
+}
+
+function integer(value: string, what: string, line: number): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new DumpError(`${what} is not a number: "${value}"`, line);
+  return Number(value.trim());
+}
+
+/**
+ * Parses a dump, yielding the schema, the siteinfo, then each complete page (with all its
+ * revisions) and each log item. The source gives bytes (decompressed) or strings.
+ */
+export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGenerator<DumpItem> {
+  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  const queue: DumpItem[] = [];
+  const stack: string[] = [];
+  const pageIds = new Set<number>();
+  const revIds = new Set<number>();
+  let buf: string[] | undefined;
+  let sawRoot = false;
+  let closedRoot = false;
+  let site: DumpSiteInfoIn | undefined;
+  let nsAttrs: { key: number; case: string } | undefined;
+  let page: DumpPageIn | undefined;
+  let rev: DumpRevisionIn | undefined;
+  let textSha1Attr = '';
+
+  parser.on('error', (e) => {
+    // saxes prefixes "line:column: "; the line is ours to state.
+    throw new DumpError(`malformed XML: ${e.message.replace(/^\d+:\d+: /, '')}`, parser.line);
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    const name = tag.name;
+    const path = stack.join('/');
+    stack.push(name);
+    const attr = (k: string) => tag.attributes[k] ?? '';
+    if (!sawRoot) {
+      sawRoot = true;
+      if (name !== 'mediawiki') throw new DumpError(`not a MediaWiki dump: the root element is <${name}>, not <mediawiki>`, parser.line);
+      const version = attr('version') || /export-(\d+\.\d+)\/?$/.exec(attr('xmlns'))?.[1] || '';
+      if (!READABLE_SCHEMAS.includes(version)) {
+        throw new DumpError(`export schema version "${version}" is not supported (Quire reads ${READABLE_SCHEMAS.join(' and ')})`, parser.line);
+      }
+      queue.push({ kind: 'start', schema: version });
+      return;
+    }
+    if (path === 'mediawiki' && name === 'siteinfo') site = { sitename: '', dbname: '', base: '', generator: '', case: '', namespaces: [] };
+    else if (path === 'mediawiki' && name === 'page') page = { title: '', ns: 0, id: 0, redirect: '', revisions: [], line: parser.line, uploads: 0 };
+    else if (path === 'mediawiki' && name === 'logitem') queue.push({ kind: 'logitem', line: parser.line });
+    else if (path === 'mediawiki/page' && name === 'revision') {
+      rev = emptyRevision(parser.line);
+    } else if (path === 'mediawiki/page' && name === 'upload') page!.uploads++;
+    else if (path === 'mediawiki/page' && name === 'redirect') page!.redirect = attr('title');
+    else if (path === 'mediawiki/page/revision' && name === 'contributor') rev!.contributor.deleted = attr('deleted') === 'deleted';
+    else if (path === 'mediawiki/page/revision' && name === 'comment') rev!.commentDeleted = attr('deleted') === 'deleted';
+    else if (path === 'mediawiki/page/revision' && name === 'minor') rev!.minor = true;
+    else if (path === 'mediawiki/page/revision' && name === 'content') {
+      throw new DumpError('revisions with more than one slot (<content>) are not supported', parser.line);
+    } else if (path === 'mediawiki/page/revision' && name === 'text') {
+      rev!.textDeleted = attr('deleted') === 'deleted';
+      textSha1Attr = attr('sha1');
+    } else if (path === 'mediawiki/siteinfo/namespaces' && name === 'namespace') nsAttrs = { key: integer(attr('key'), 'namespace key', parser.line), case: attr('case') };
+    buf = [];
+  });
+  parser.on('text', (t) => buf?.push(t));
+  parser.on('cdata', (t) => buf?.push(t));
+  parser.on('closetag', (tag) => {
+    const name = tag.name;
+    stack.pop();
+    const path = stack.join('/');
+    const value = buf ? buf.join('') : '';
+    buf = undefined;
+    const line = parser.line;
+    if (path === '' && name === 'mediawiki') closedRoot = true;
+    else if (path === 'mediawiki/siteinfo' && site && name in site && name !== 'namespaces') (site as unknown as Record<string, string>)[name] = value;
+    else if (path === 'mediawiki/siteinfo/namespaces' && name === 'namespace' && site && nsAttrs) site.namespaces.push({ ...nsAttrs, name: value });
+    else if (path === 'mediawiki' && name === 'siteinfo' && site) queue.push({ kind: 'siteinfo', siteinfo: site });
+    else if (path === 'mediawiki/page' && page) {
+      if (name === 'title') page.title = value;
+      else if (name === 'ns') page.ns = integer(value, '<ns>', line);
+      else if (name === 'id') {
+        page.id = integer(value, 'page <id>', line);
+        if (pageIds.has(page.id)) throw new DumpError(`page id ${page.id} appears twice`, line);
+        pageIds.add(page.id);
+      } else if (name === 'revision' && rev) {
+        page.revisions.push(finishRevision(rev, textSha1Attr, revIds, page.title));
+        rev = undefined;
+      }
+    } else if (path === 'mediawiki/page/revision' && rev) {
+      switch (name) {
+        case 'id':
+          rev.id = integer(value, 'revision <id>', line);
+          break;
+        case 'parentid':
+          rev.parentId = integer(value, '<parentid>', line);
+          break;
+        case 'timestamp':
+          if (!ISO.test(value.trim())) throw new DumpError(`<timestamp> is not ISO 8601: "${value}"`, line);
+          rev.timestamp = value.trim();
+          break;
+        case 'comment':
+          rev.comment = value;
+          break;
+        case 'model':
+          rev.model = value.trim();
+          break;
+        case 'format':
+          rev.format = value.trim();
+          break;
+        case 'text':
+          rev.text = value;
+          break;
+        case 'sha1':
+          rev.sha1 = value.trim();
+          break;
+      }
+    } else if (path === 'mediawiki/page/revision/contributor' && rev) {
+      if (name === 'username') rev.contributor.username = value;
+      else if (name === 'id') rev.contributor.id = integer(value, 'contributor <id>', line);
+      else if (name === 'ip') rev.contributor.ip = value;
+    } else if (path === 'mediawiki' && name === 'page' && page) {
+      if (page.title === '') throw new DumpError('a <page> without <title>', page.line);
+      queue.push({ kind: 'page', page });
+      page = undefined;
+    }
+  });
+
+  const decoder = new StringDecoder('utf8');
+  // The pages completed before a fault in the same chunk are still handed out, then the fault.
+  async function* write(text: string): AsyncGenerator<DumpItem> {
+    let fault: unknown;
+    try {
+      parser.write(text);
+    } catch (e) {
+      fault = e;
+    }
+    while (queue.length) yield queue.shift()!;
+    if (fault) throw fault;
+  }
+  for await (const chunk of source) yield* write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+  yield* write(decoder.end());
+  if (!sawRoot) throw new DumpError('the input is empty', parser.line);
+  if (!closedRoot) {
+    // The file ends inside an element: truncated.
+    throw new DumpError(`the input ends inside <${stack[stack.length - 1] ?? 'mediawiki'}> (truncated?)`, parser.line);
+  }
+  parser.close();
+  while (queue.length) yield queue.shift()!;
+}
+
+function finishRevision(rev: DumpRevisionIn, textSha1: string, revIds: Set<number>, title: string): DumpRevisionIn {
+  const where = `revision ${rev.id || '(no id)'} of "${title}"`;
+  if (rev.id) {
+    if (revIds.has(rev.id)) throw new DumpError(`revision id ${rev.id} appears twice`, rev.line);
+    revIds.add(rev.id);
+  }
+  if (!rev.timestamp) throw new DumpError(`${where} has no <timestamp>`, rev.line);
+  if (!rev.contributor.deleted && !rev.contributor.username && !rev.contributor.ip) throw new DumpError(`${where} has no contributor`, rev.line);
+  if (!rev.model) rev.model = 'wikitext';
+  if (!rev.format) rev.format = DEFAULT_FORMATS[rev.model] ?? '';
+  if (!rev.textDeleted) {
+    const actual = sha1Base36(rev.text);
+    for (const expected of [rev.sha1, textSha1]) {
+      if (expected && expected !== actual) throw new DumpError(`${where}: the SHA-1 of its text is ${actual}, the dump says ${expected}`, rev.line);
+    }
+  }
+  return rev;
+}
+
+/** The dump's bytes, decompressed by their magic number: gzip (1f 8b), bzip2 ("BZh") or plain. */
+export async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await it.next();
+  if (first.done) return;
+  const head = first.value;
+  const rest = Readable.from(
+    (async function* () {
+      yield head;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    })(),
+    { objectMode: false },
+  );
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    yield* rest.pipe(zlib.createGunzip());
+  } else if (head.subarray(0, 3).toString('latin1') === 'BZh') {
+    const out = new PassThrough();
+    const bz = unbzip2();
+    bz.on('error', (e: Error) => out.destroy(e));
+    rest.on('error', (e: Error) => out.destroy(e));
+    rest.pipe(bz).pipe(out);
+    yield* out;
+  } else {
+    yield* rest;
+  }
+}

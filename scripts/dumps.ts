@@ -1,0 +1,183 @@
+/*
+ * The admin CLI's XML dump commands, like MediaWiki's maintenance scripts:
+ *   dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
+ *   importDump FILE|- [--namespaces 0|1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+ * They talk to the content service over gRPC (ImportService); the XML is read and written here
+ * with the gateway's dump module.
+ */
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import { makeClient, unary } from '@quire/kit';
+import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import type { AuthClient } from '@quire/gateway/clients/index';
+import { DumpsClient } from '@quire/gateway/clients/dumps';
+import { loadGatewayConfig } from '@quire/gateway/config';
+import { dumpSiteInfo, exportXml, type ExportCounts } from '@quire/gateway/dump/export';
+import { importDump, type ImportProgress } from '@quire/gateway/dump/importer';
+import { decompressed, DumpError, readDump } from '@quire/gateway/dump/reader';
+
+export class DumpUsageError extends Error {}
+
+function namespaceList(v: string | undefined): number[] | undefined {
+  if (v === undefined) return undefined;
+  const ids = v.split(/[,|]/).map((s) => s.trim()).filter(Boolean);
+  for (const id of ids) if (!/^-?\d+$/.test(id)) throw new DumpUsageError(`--namespaces takes namespace numbers: "${id}"`);
+  return ids.map(Number);
+}
+
+function rate(n: number, ms: number): string {
+  return (n / Math.max(ms / 1000, 0.001)).toFixed(1);
+}
+
+/** dumpBackup.php --full|--current: the wiki (or some namespaces) in the 0.11 format, to a file (gzip by .gz) or stdout. */
+export async function dumpBackup(contentAddress: string, env: NodeJS.ProcessEnv, options: Record<string, string>, out: (line: string) => void, stdout: NodeJS.WritableStream = process.stdout): Promise<ExportCounts> {
+  const full = options.full === 'true';
+  const current = options.current === 'true';
+  if (full === current) throw new DumpUsageError('dumpBackup needs exactly one of --full and --current');
+  const namespaces = namespaceList(options.namespaces);
+  const content = makeClient(ContentServiceClient, contentAddress);
+  const dumps = DumpsClient.connect(contentAddress);
+  try {
+    const site = dumpSiteInfo(loadGatewayConfig(env), await unary(content, content.listNamespaces, {}));
+    const counts: ExportCounts = { pages: 0, revisions: 0 };
+    const started = Date.now();
+    const source = Readable.from(exportXml(dumps, site, { namespaces, currentOnly: current }, '0.11', counts));
+    const file = options.output;
+    if (file) {
+      const sink = fs.createWriteStream(file);
+      if (file.endsWith('.gz')) await pipeline(source, zlib.createGzip(), sink);
+      else await pipeline(source, sink);
+    } else {
+      await pipeline(source, stdout, { end: false });
+    }
+    const ms = Date.now() - started;
+    out(`${counts.pages} pages (${rate(counts.pages, ms)}|s), ${counts.revisions} revs (${rate(counts.revisions, ms)}|s) in ${(ms / 1000).toFixed(1)} s`);
+    return counts;
+  } finally {
+    dumps.close();
+    content.close();
+  }
+}
+
+interface Checkpoint {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  pagesRead: number;
+}
+
+/** Where a file's import checkpoint lives: beside it (stdin has none). */
+function checkpointPath(file: string): string {
+  return `${file}.import-checkpoint.json`;
+}
+
+function readCheckpoint(file: string, stat: fs.Stats): number {
+  try {
+    const c = JSON.parse(fs.readFileSync(checkpointPath(file), 'utf8')) as Checkpoint;
+    // Another file under the same name starts over.
+    if (c.size === stat.size && c.mtimeMs === stat.mtimeMs) return c.pagesRead;
+  } catch {
+    // none yet
+  }
+  return 0;
+}
+
+/**
+ * importDump.php: a dump file (plain, .gz or .bz2, by content) or stdin ("-"), streamed. Each page
+ * is one transaction; after every batch the number of pages done goes to a checkpoint file beside
+ * the dump, so a killed import started again skips them (and a revision already present is
+ * skipped anyway, so nothing is doubled). Progress (pages/s, revs/s, ETA) goes to `progress`.
+ */
+export async function importDumpCommand(
+  contentAddress: string,
+  auth: AuthClient,
+  args: string[],
+  options: Record<string, string>,
+  out: (line: string) => void,
+  progressLine: (line: string) => void = (l) => process.stderr.write(`\r${l}`),
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<ImportProgress> {
+  const file = args[0];
+  if (!file) throw new DumpUsageError('importDump needs a file name, or - for standard input');
+  const namespaces = namespaceList(options.namespaces);
+  const skipTo = options['skip-to'] === undefined ? 0 : Number(options['skip-to']);
+  if (!Number.isInteger(skipTo) || skipTo < 0) throw new DumpUsageError('--skip-to takes a page number');
+  const dryRun = options['dry-run'] === 'true';
+  let stat: fs.Stats | undefined;
+  let input: NodeJS.ReadableStream;
+  if (file === '-') input = stdin;
+  else {
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      throw new DumpUsageError(`cannot read ${file}`);
+    }
+    input = fs.createReadStream(file);
+  }
+  const resumeFrom = stat && !dryRun && options['skip-to'] === undefined ? readCheckpoint(file, stat) : 0;
+  if (resumeFrom > 0) out(`Resuming after page ${resumeFrom} (checkpoint ${checkpointPath(file)}).`);
+  let bytesRead = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytesRead += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  (input as Readable).on('error', (e) => counter.destroy(e));
+  (input as Readable).pipe(counter);
+
+  const dumps = DumpsClient.connect(contentAddress);
+  const started = Date.now();
+  try {
+    const progress = await importDump(
+      readDump(decompressed(counter)),
+      {
+        dumps,
+        localUsers: async (names) => {
+          const r = await auth.getUsers({ names });
+          return new Map(r.users.map((u) => [u.user!.name, u.user!.id]));
+        },
+      },
+      {
+        usernamePrefix: (options['username-prefix'] ?? 'imported').replace(/[:>]+$/, ''),
+        assignKnownUsers: options['no-local-users'] !== 'true',
+        namespaces: namespaces && new Set(namespaces),
+        skipTo: Math.max(skipTo, resumeFrom + 1),
+        dryRun,
+      },
+      (_results, p) => {
+        const ms = Date.now() - started;
+        const eta = stat && bytesRead > 0 ? ((ms / bytesRead) * (stat.size - bytesRead)) / 1000 : undefined;
+        progressLine(
+          `${p.pagesRead} pages (${rate(p.pagesImported, ms)} pages/s), ${p.revisionsImported} revisions (${rate(p.revisionsImported, ms)} revs/s)` +
+            (eta === undefined ? '' : `, ETA ${Math.max(0, eta).toFixed(0)} s`),
+        );
+        if (stat && !dryRun) {
+          const c: Checkpoint = { file, size: stat.size, mtimeMs: stat.mtimeMs, pagesRead: p.pagesRead };
+          fs.writeFileSync(checkpointPath(file), JSON.stringify(c) + '\n');
+        }
+      },
+    );
+    const ms = Date.now() - started;
+    progressLine('\n');
+    out(
+      `Done: ${progress.pagesImported} pages, ${progress.revisionsImported} revisions imported (${progress.revisionsSkipped} already present), ` +
+        `${rate(progress.revisionsImported, ms)} revs/s in ${(ms / 1000).toFixed(1)} s; schema ${progress.schema}.`,
+    );
+    if (progress.invalid) out(`${progress.invalid} pages with invalid titles were not imported.`);
+    if (progress.uploadsIgnored || progress.logItemsIgnored) out(`Not imported: ${progress.uploadsIgnored} <upload>s, ${progress.logItemsIgnored} <logitem>s.`);
+    if (!dryRun) {
+      const f = await dumps.finishImport();
+      out(`Recent changes rebuilt: ${f.recentChanges} added; ${f.pendingJobs} refreshLinks jobs queued for the link tables.`);
+      if (stat) fs.rmSync(checkpointPath(file), { force: true });
+    }
+    return progress;
+  } catch (e) {
+    if (e instanceof DumpError) throw new Error(`${file === '-' ? 'stdin' : file}, ${e.message}; nothing of that page was written`);
+    throw e;
+  } finally {
+    dumps.close();
+  }
+}

@@ -1,0 +1,132 @@
+/*
+ * XML dumps in and out, without the XML (the callers read and write it): which local title a
+ * dump's page gets (WikiImporter's ImportTitleFactory implementations), the import of each page,
+ * and the export stream of pages and revisions.
+ */
+import type { Db } from '@quire/kit';
+import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
+import { NS_MAIN } from '../title/namespaces.js';
+import {
+  exportPageBatch,
+  exportRevisionBatch,
+  importPage,
+  type ExportPageRow,
+  type ExportRevisionRow,
+  type ImportLogInput,
+  type ImportRevisionInput,
+} from '../store/import.js';
+
+export interface DumpPage {
+  title: string;
+  ns: number;
+  pageId: number;
+  revisions: ImportRevisionInput[];
+}
+
+export interface ImportOptions {
+  /** -1: the dump's namespace. */
+  targetNamespace: number;
+  rootPage: string;
+  log?: ImportLogInput;
+  dryRun: boolean;
+}
+
+export interface PageImportResult {
+  title: string;
+  ns: number;
+  pageId: number;
+  revisions: number;
+  skipped: number;
+  invalid: boolean;
+  error: string;
+}
+
+class InvalidImportTitle extends Error {}
+
+/** Title::makeTitleSafe: the text parsed inside a namespace (its prefix put in front). */
+function makeTitleSafe(codec: TitleCodec, ns: number, text: string): { ns: number; dbkey: string } {
+  const name = ns === NS_MAIN ? '' : codec.namespaces.get(ns)?.name;
+  if (name === undefined) throw new InvalidImportTitle(`no namespace ${ns}`);
+  const t = codec.parse(name === '' ? text : `${name}:${text}`);
+  if (t.fragment) throw new InvalidImportTitle('a title with a fragment');
+  return { ns: t.ns, dbkey: t.dbkey };
+}
+
+/**
+ * The local title of a dump's page: ForeignTitle's text (the title without the prefix of its
+ * namespace), then NaiveImportTitleFactory (same namespace id when it exists here),
+ * NamespaceImportTitleFactory (`targetNamespace`) or SubpageImportTitleFactory (`rootPage`).
+ */
+export function localTitle(codec: TitleCodec, page: { title: string; ns: number }, opts: { targetNamespace: number; rootPage: string }): { ns: number; dbkey: string } {
+  const colon = page.title.indexOf(':');
+  const text = page.ns !== NS_MAIN && colon >= 0 ? page.title.slice(colon + 1) : page.title;
+  let t: { ns: number; dbkey: string };
+  if (opts.rootPage) {
+    const root = codec.parse(opts.rootPage);
+    t = makeTitleSafe(codec, root.ns, `${root.dbkey}/${page.title}`);
+  } else if (opts.targetNamespace >= 0) {
+    t = makeTitleSafe(codec, opts.targetNamespace, text);
+  } else if (codec.namespaces.get(page.ns)) {
+    t = makeTitleSafe(codec, page.ns, text);
+  } else {
+    const parsed = codec.parse(page.title);
+    t = { ns: parsed.ns, dbkey: parsed.dbkey };
+  }
+  // WikiImporter::processTitle: import-error-special.
+  if (t.ns < 0) throw new InvalidImportTitle('a special page');
+  return t;
+}
+
+/** Imports pages one transaction each; an invalid title is reported, not fatal (ApiImportReporter's `invalid`). */
+export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], opts: ImportOptions): Promise<PageImportResult[]> {
+  const out: PageImportResult[] = [];
+  for (const page of pages) {
+    let title: { ns: number; dbkey: string };
+    try {
+      title = localTitle(codec, page, opts);
+    } catch (e) {
+      if (!(e instanceof MalformedTitleError || e instanceof InvalidImportTitle)) throw e;
+      out.push({ title: page.title, ns: page.ns, pageId: 0, revisions: 0, skipped: 0, invalid: true, error: e.message });
+      continue;
+    }
+    const display = codec.prefixedText(title.ns, title.dbkey);
+    if (opts.dryRun) {
+      out.push({ title: display, ns: title.ns, pageId: 0, revisions: page.revisions.length, skipped: 0, invalid: false, error: '' });
+      continue;
+    }
+    const r = await importPage(db, codec, { ns: title.ns, dbkey: title.dbkey, pageId: page.pageId, revisions: page.revisions }, opts.log);
+    out.push({ title: display, ns: title.ns, pageId: r.pageId, revisions: r.imported, skipped: r.skipped, invalid: false, error: '' });
+  }
+  return out;
+}
+
+export type ExportItem = { page: ExportPageRow & { title: string; redirectTitle: string } } | { revision: ExportRevisionRow };
+
+const PAGE_BATCH = 200;
+const REVISION_BATCH = 100;
+
+/** WikiExporter's order: pages by id, each followed by its revisions by id (or only its latest). */
+export async function* exportPages(
+  db: Db,
+  codec: TitleCodec,
+  req: { pageIds: number[]; namespaces: number[]; currentOnly: boolean; afterPageId: number },
+): AsyncGenerator<ExportItem> {
+  let after = req.afterPageId;
+  for (;;) {
+    const pages = await exportPageBatch(db, req, after, PAGE_BATCH);
+    for (const page of pages) {
+      yield {
+        page: { ...page, title: codec.prefixedText(page.ns, page.dbkey), redirectTitle: page.redirect ? codec.prefixedText(page.redirect.ns, page.redirect.dbkey) : '' },
+      };
+      let afterRev = 0;
+      for (;;) {
+        const revs = await exportRevisionBatch(db, page, req.currentOnly, afterRev, REVISION_BATCH);
+        for (const revision of revs) yield { revision };
+        if (req.currentOnly || revs.length < REVISION_BATCH) break;
+        afterRev = revs[revs.length - 1]!.id;
+      }
+    }
+    if (pages.length < PAGE_BATCH) return;
+    after = pages[pages.length - 1]!.pageId;
+  }
+}

@@ -1,0 +1,353 @@
+/*
+ * XML dumps in and out: the SQL of ImportService. An imported page is written in one transaction
+ * (WikiImporter + ImportableOldRevisionImporter), export reads pages and revisions in keyset
+ * batches so a whole-wiki dump never holds more than one batch.
+ */
+import type { Db, Queryable } from '@quire/kit';
+import { sha1Base36 } from '../content/sha1.js';
+import { redirectTarget } from '../content/wikitext.js';
+import type { TitleCodec } from '../title/codec.js';
+import { actorId } from './actor.js';
+import { addChangeTags, nowToTheSecond, publishLogEntry } from './logging.js';
+import { recordPageChange } from './page-cache.js';
+import { countable } from './save.js';
+
+export interface ImportRevisionInput {
+  /** The dump's id; kept when free. */
+  id: number;
+  timestamp: Date;
+  user: { id: number; name: string };
+  comment: string;
+  minor: boolean;
+  model: string;
+  format: string;
+  text: string;
+  deleted: number;
+}
+
+export interface ImportPageInput {
+  ns: number;
+  dbkey: string;
+  /** The dump's page id; kept for a new page when free. */
+  pageId: number;
+  revisions: ImportRevisionInput[];
+}
+
+export interface ImportLogInput {
+  performer: { id: number; name: string };
+  reason: string;
+  /** The null revision's comment for one revision and for other counts, $1 the count. */
+  detail: string;
+  detailPlural: string;
+  tags: string[];
+  action: string;
+}
+
+export interface ImportPageOutcome {
+  pageId: number;
+  imported: number;
+  skipped: number;
+}
+
+/** Moves a serial past an explicitly inserted id, so later default ids never collide with it. */
+async function bumpSequence(q: Queryable, sequence: string, id: number): Promise<void> {
+  await q.query(`SELECT setval('${sequence}', GREATEST($1::bigint, (SELECT last_value FROM ${sequence})))`, [id]);
+}
+
+/** The ids among `ids` that a live or archived revision already holds. */
+async function takenRevisionIds(q: Queryable, s: string, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const r = await q.query<{ id: number }>(
+    `SELECT rev_id AS id FROM ${s}.revision WHERE rev_id = ANY($1::bigint[])
+     UNION SELECT ar_rev_id AS id FROM ${s}.archive WHERE ar_rev_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  return new Set(r.rows.map((row) => Number(row.id)));
+}
+
+/**
+ * Imports one page with its revisions in one transaction. A revision the page already has (same
+ * timestamp and SHA-1, MediaWiki's duplicate rule) is skipped, which makes a re-run or a resumed
+ * import add nothing twice. Each revision's parent is the page's previous revision by time; the
+ * page's latest revision becomes the newest one. With `log`, a page that got revisions also gets
+ * ImportReporter's null revision and import log entry.
+ */
+export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInput, log?: ImportLogInput): Promise<ImportPageOutcome> {
+  const s = db.schema;
+  return db.tx(async (q) => {
+    const existing = await q.query<{ page_id: number; page_latest: number; rev_timestamp: Date | null; content_model: string | null; content_text: string | null }>(
+      `SELECT p.page_id, p.page_latest, r.rev_timestamp, c.content_model, c.content_text FROM ${s}.page p
+         LEFT JOIN ${s}.revision r ON r.rev_id = p.page_latest LEFT JOIN ${s}.content c ON c.content_id = r.rev_content_id
+        WHERE p.page_namespace = $1 AND p.page_title = $2 FOR UPDATE OF p`,
+      [input.ns, input.dbkey],
+    );
+    const first = input.revisions[0];
+    let pageId: number;
+    let created = false;
+    let latest = { id: 0, ts: 0 };
+    let oldCountable = false;
+    if (existing.rows[0]) {
+      const row = existing.rows[0];
+      pageId = Number(row.page_id);
+      latest = { id: Number(row.page_latest), ts: row.rev_timestamp?.getTime() ?? 0 };
+      oldCountable = row.content_text !== null && countable(codec, input.ns, row.content_model!, row.content_text);
+    } else {
+      if (!first) return { pageId: 0, imported: 0, skipped: 0 };
+      const free =
+        input.pageId > 0 && (await q.query(`SELECT 1 FROM ${s}.page WHERE page_id = $1 UNION SELECT 1 FROM ${s}.archive WHERE ar_page_id = $1`, [input.pageId])).rowCount === 0;
+      if (free) await bumpSequence(q, `${s}.page_page_id_seq`, input.pageId);
+      const ins = await q.query<{ page_id: number }>(
+        `INSERT INTO ${s}.page (page_id, page_namespace, page_title, page_touched, page_content_model)
+         VALUES (COALESCE($1, nextval('${s}.page_page_id_seq')), $2, $3, $4, $5) RETURNING page_id`,
+        [free ? input.pageId : null, input.ns, input.dbkey, first.timestamp, first.model],
+      );
+      pageId = Number(ins.rows[0]!.page_id);
+      created = true;
+    }
+
+    const wanted = input.revisions.map((r) => r.id).filter((id) => id > 0);
+    const taken = await takenRevisionIds(q, s, wanted);
+    const keep = wanted.filter((id) => !taken.has(id));
+    if (keep.length) await bumpSequence(q, `${s}.revision_rev_id_seq`, Math.max(...keep));
+
+    const actors = new Map<string, number>();
+    const seen = new Set<string>();
+    let imported = 0;
+    let skipped = 0;
+    let last = { id: 0, ts: -Infinity };
+    let newest: { id: number; ts: number; size: number; model: string; text: string } | undefined;
+    for (const rev of input.revisions) {
+      const sha1 = sha1Base36(rev.text);
+      const ts = rev.timestamp.getTime();
+      const key = `${ts}|${sha1}`;
+      if (seen.has(key)) {
+        skipped++;
+        continue;
+      }
+      seen.add(key);
+      if (!created) {
+        const prior = await q.query(`SELECT 1 FROM ${s}.revision WHERE rev_page = $1 AND rev_timestamp = $2 AND rev_sha1 = $3 LIMIT 1`, [pageId, rev.timestamp, sha1]);
+        if (prior.rowCount) {
+          skipped++;
+          continue;
+        }
+      }
+      // The previous revision by time (timestamps are not unique per page, so by id too).
+      let parent: number | null;
+      if (created && ts >= last.ts) parent = last.id || null;
+      else {
+        const prev = await q.query<{ rev_id: number }>(
+          `SELECT rev_id FROM ${s}.revision WHERE rev_page = $1 AND rev_timestamp <= $2 ORDER BY rev_timestamp DESC, rev_id DESC LIMIT 1`,
+          [pageId, rev.timestamp],
+        );
+        parent = prev.rows[0] ? Number(prev.rows[0].rev_id) : null;
+      }
+      const actorKey = `${rev.user.id}|${rev.user.name}`;
+      let actor = actors.get(actorKey);
+      if (actor === undefined) {
+        actor = await actorId(q, s, rev.user);
+        actors.set(actorKey, actor);
+      }
+      const size = Buffer.byteLength(rev.text, 'utf8');
+      const content = await q.query<{ content_id: number }>(
+        `INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text) VALUES ($1, $2, $3, $4, $5) RETURNING content_id`,
+        [size, sha1, rev.model, rev.format, rev.text],
+      );
+      const ownId = rev.id > 0 && !taken.has(rev.id) ? rev.id : null;
+      if (ownId !== null) taken.add(ownId); // a second revision with this id gets a new one
+      const ins = await q.query<{ rev_id: number }>(
+        `INSERT INTO ${s}.revision (rev_id, rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_deleted, rev_len, rev_sha1, rev_content_id)
+         VALUES (COALESCE($1, nextval('${s}.revision_rev_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING rev_id`,
+        [ownId, pageId, parent, rev.timestamp, actor, rev.comment, rev.minor, rev.deleted, size, sha1, content.rows[0]!.content_id],
+      );
+      const revId = Number(ins.rows[0]!.rev_id);
+      imported++;
+      last = { id: revId, ts };
+      if (ts >= latest.ts && ts >= (newest?.ts ?? -Infinity)) newest = { id: revId, ts, size, model: rev.model, text: rev.text };
+    }
+
+    if (newest) {
+      const redirect = newest.model === 'wikitext' ? redirectTarget(codec, newest.text) : undefined;
+      await q.query(
+        `UPDATE ${s}.page SET page_latest = $2, page_len = $3, page_touched = GREATEST(page_touched, $4), page_is_new = $5, page_is_redirect = $6, page_content_model = $7
+          WHERE page_id = $1`,
+        [pageId, newest.id, newest.size, new Date(newest.ts), created && imported === 1, redirect !== undefined, newest.model],
+      );
+      if (redirect) {
+        await q.query(
+          `INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (rd_from) DO UPDATE SET rd_namespace = EXCLUDED.rd_namespace, rd_title = EXCLUDED.rd_title, rd_fragment = EXCLUDED.rd_fragment`,
+          [pageId, redirect.ns, redirect.dbkey, redirect.fragment],
+        );
+      } else if (!created) {
+        await q.query(`DELETE FROM ${s}.redirect WHERE rd_from = $1`, [pageId]);
+      }
+      const nowCountable = countable(codec, input.ns, newest.model, newest.text);
+      await q.query(
+        `UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1, ss_total_pages = ss_total_pages + $2, ss_good_articles = ss_good_articles + $3 WHERE ss_row_id = 1`,
+        [imported, created ? 1 : 0, Number(nowCountable) - Number(oldCountable)],
+      );
+    } else if (imported > 0) {
+      // Only older revisions arrived: the latest stays, the counters count the edits.
+      await q.query(`UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1 WHERE ss_row_id = 1`, [imported]);
+    }
+    await recordPageChange(db, q, input.ns, input.dbkey);
+    if (log && imported > 0) await logImport(q, db, { pageId, ns: input.ns, dbkey: input.dbkey, count: imported }, log);
+    return { pageId, imported, skipped };
+  });
+}
+
+/** ImportReporter::reportPage: a null revision with the detail as comment, and the import log entry (published). */
+async function logImport(q: Queryable, db: Db, page: { pageId: number; ns: number; dbkey: string; count: number }, log: ImportLogInput): Promise<void> {
+  const s = db.schema;
+  const timestamp = nowToTheSecond();
+  const actor = await actorId(q, s, log.performer);
+  const nullRev = await q.query<{ rev_id: number; rev_len: number }>(
+    `INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id)
+     SELECT p.page_id, r.rev_id, $2, $3, $4, true, r.rev_len, r.rev_sha1, r.rev_content_id
+       FROM ${s}.page p JOIN ${s}.revision r ON r.rev_id = p.page_latest WHERE p.page_id = $1
+     RETURNING rev_id, rev_len`,
+    [page.pageId, timestamp, actor, (page.count === 1 ? log.detail : log.detailPlural).replaceAll('$1', String(page.count))],
+  );
+  const revId = Number(nullRev.rows[0]!.rev_id);
+  await q.query(`UPDATE ${s}.page SET page_latest = $2, page_touched = $3, page_is_new = false WHERE page_id = $1`, [page.pageId, revId, timestamp]);
+  await q.query(`UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + 1 WHERE ss_row_id = 1`);
+  if (log.tags.length) await addChangeTags(q, db, log.tags, { revId });
+  await publishLogEntry(
+    q,
+    db,
+    {
+      type: 'import',
+      action: log.action,
+      actor: log.performer,
+      ns: page.ns,
+      dbkey: page.dbkey,
+      pageId: page.pageId,
+      comment: log.reason,
+      params: { '4:number:count': page.count, associated_rev_id: revId },
+      timestamp,
+      tags: log.tags,
+    },
+    { revId },
+  );
+}
+
+/**
+ * rebuildrecentchanges.php for an import: a recent change for every revision newer than `since`
+ * that has none, as one INSERT … SELECT (the import itself writes none, as MediaWiki's).
+ */
+export async function rebuildRecentChanges(db: Db, since: Date): Promise<number> {
+  const s = db.schema;
+  const r = await db.query(
+    `INSERT INTO ${s}.recentchanges (rc_timestamp, rc_actor, rc_namespace, rc_title, rc_comment, rc_minor, rc_bot, rc_new, rc_cur_id,
+       rc_this_oldid, rc_last_oldid, rc_type, rc_source, rc_patrolled, rc_ip, rc_old_len, rc_new_len)
+     SELECT r.rev_timestamp, r.rev_actor, p.page_namespace, p.page_title, r.rev_comment, r.rev_minor_edit, r.rev_bot, r.rev_parent_id IS NULL, p.page_id,
+            r.rev_id, COALESCE(r.rev_parent_id, 0), CASE WHEN r.rev_parent_id IS NULL THEN 1 ELSE 0 END,
+            CASE WHEN r.rev_parent_id IS NULL THEN 'mw.new' ELSE 'mw.edit' END, 2,
+            CASE WHEN a.actor_user IS NULL AND position('>' IN a.actor_name) = 0 THEN a.actor_name ELSE '' END,
+            pr.rev_len, r.rev_len
+       FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.actor a ON a.actor_id = r.rev_actor
+       LEFT JOIN ${s}.revision pr ON pr.rev_id = r.rev_parent_id
+      WHERE r.rev_timestamp > $1
+        AND NOT EXISTS (SELECT 1 FROM ${s}.recentchanges rc WHERE rc.rc_this_oldid = r.rev_id)`,
+    [since],
+  );
+  return r.rowCount ?? 0;
+}
+
+export async function pendingRefreshLinksJobs(db: Db): Promise<number> {
+  const r = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${db.schema}.job WHERE job_cmd = 'refreshLinks'`);
+  return Number(r.rows[0]!.n);
+}
+
+export interface ExportPageRow {
+  pageId: number;
+  ns: number;
+  dbkey: string;
+  latest: number;
+  redirect?: { ns: number; dbkey: string };
+}
+
+/** Pages to export after `afterPageId`, by page id: the given ids, or all pages of the given namespaces (all when empty). */
+export async function exportPageBatch(db: Db, filter: { pageIds: number[]; namespaces: number[] }, afterPageId: number, limit: number): Promise<ExportPageRow[]> {
+  const s = db.schema;
+  const r = await db.query<{ page_id: number; page_namespace: number; page_title: string; page_latest: number; rd_namespace: number | null; rd_title: string | null }>(
+    `SELECT p.page_id, p.page_namespace, p.page_title, p.page_latest, rd.rd_namespace, rd.rd_title
+       FROM ${s}.page p LEFT JOIN ${s}.redirect rd ON rd.rd_from = p.page_id AND p.page_is_redirect AND rd.rd_interwiki = ''
+      WHERE p.page_id > $1 AND p.page_latest <> 0
+        AND (cardinality($2::bigint[]) = 0 OR p.page_id = ANY($2::bigint[]))
+        AND (cardinality($3::int[]) = 0 OR p.page_namespace = ANY($3::int[]))
+      ORDER BY p.page_id LIMIT $4`,
+    [afterPageId, filter.pageIds, filter.namespaces, limit],
+  );
+  return r.rows.map((row) => ({
+    pageId: Number(row.page_id),
+    ns: row.page_namespace,
+    dbkey: row.page_title,
+    latest: Number(row.page_latest),
+    redirect: row.rd_title === null ? undefined : { ns: row.rd_namespace!, dbkey: row.rd_title },
+  }));
+}
+
+export interface ExportRevisionRow {
+  id: number;
+  parentId: number;
+  timestamp: Date;
+  userId: number;
+  userName: string;
+  deleted: number;
+  minor: boolean;
+  comment: string;
+  model: string;
+  format: string;
+  text: string;
+  size: number;
+  sha1: string;
+  origin: number;
+}
+
+/** Revisions of one page after `afterRevId` by id (only the latest with `latestOnly`). */
+export async function exportRevisionBatch(db: Db, page: { pageId: number; latest: number }, latestOnly: boolean, afterRevId: number, limit: number): Promise<ExportRevisionRow[]> {
+  const s = db.schema;
+  const r = await db.query<{
+    rev_id: number;
+    rev_parent_id: number | null;
+    rev_timestamp: Date;
+    actor_user: number | null;
+    actor_name: string;
+    rev_deleted: number;
+    rev_minor_edit: boolean;
+    rev_comment: string;
+    content_model: string;
+    content_format: string;
+    content_text: string;
+    rev_len: number;
+    rev_sha1: string;
+    origin: number;
+  }>(
+    `SELECT r.rev_id, r.rev_parent_id, r.rev_timestamp, a.actor_user, a.actor_name, r.rev_deleted, r.rev_minor_edit, r.rev_comment,
+            c.content_model, c.content_format, c.content_text, r.rev_len, r.rev_sha1,
+            (SELECT min(o.rev_id) FROM ${s}.revision o WHERE o.rev_content_id = r.rev_content_id) AS origin
+       FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor JOIN ${s}.content c ON c.content_id = r.rev_content_id
+      WHERE r.rev_page = $1 AND ${latestOnly ? 'r.rev_id = $2' : 'r.rev_id > $2'}
+      ORDER BY r.rev_id LIMIT $3`,
+    latestOnly ? [page.pageId, page.latest, 1] : [page.pageId, afterRevId, limit],
+  );
+  if (latestOnly && afterRevId >= page.latest) return [];
+  return r.rows.map((row) => ({
+    id: Number(row.rev_id),
+    parentId: Number(row.rev_parent_id ?? 0),
+    timestamp: row.rev_timestamp,
+    userId: Number(row.actor_user ?? 0),
+    userName: row.actor_name,
+    deleted: row.rev_deleted,
+    minor: row.rev_minor_edit,
+    comment: row.rev_comment,
+    model: row.content_model,
+    format: row.content_format,
+    text: row.content_text,
+    size: row.rev_len,
+    sha1: row.rev_sha1,
+    origin: Number(row.origin),
+  }));
+}
