@@ -12,6 +12,11 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 /** Language::formatExpiry( $ts, true ) in English with the default preferences: "06:17, 21 November 2026". */
 function formatExpiry(iso: string): string {
   if (iso === 'infinite' || iso === 'infinity') return 'infinite';
+  return userTimeAndDate(iso);
+}
+
+/** Language::userTimeAndDate in English with the default preferences (UTC): "06:17, 21 November 2026". */
+export function userTimeAndDate(iso: string): string {
   const d = new Date(iso);
   const hh = String(d.getUTCHours()).padStart(2, '0');
   const mm = String(d.getUTCMinutes()).padStart(2, '0');

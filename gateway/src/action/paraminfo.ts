@@ -7,6 +7,8 @@ import { allowsAll, multiLimits } from './params.js';
 import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 import { defineModule } from './define.js';
 import { EXTENSION_SOURCES, MEDIAWIKI_CLASS_NAMES } from './class-names.js';
+import { querySubmodules } from './query/index.js';
+import { formatModules } from './format.js';
 
 type HelpFormat = 'html' | 'wikitext' | 'raw' | 'none';
 
@@ -189,8 +191,9 @@ export const paraminfoModule = defineModule({
       help: 'List of module names (values of the action and format parameters, or main). Can specify submodules with a +, or all submodules with +*, or all submodules recursively with +**.',
     },
     helpformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'none', help: 'Format of help strings.' },
+    // ApiParamInfo::getAllowedParams: plain enums of the query and format module names.
     querymodules: {
-      type: 'string',
+      type: querySubmodules.map((m) => m.name).sort(),
       multi: true,
       deprecated: true,
       help: 'List of query module names (value of prop, meta or list parameter). Use modules=query+foo instead of querymodules=foo.',
@@ -198,7 +201,7 @@ export const paraminfoModule = defineModule({
     mainmodule: { type: 'string', deprecated: true, help: 'Get information about the main (top-level) module as well. Use modules=main instead.' },
     pagesetmodule: { type: 'string', deprecated: true, help: 'Get information about the pageset module (providing titles= and friends) as well.' },
     formatmodules: {
-      type: 'string',
+      type: formatModules.map((m) => m.name).sort(),
       multi: true,
       deprecated: true,
       help: 'List of format module names (value of format parameter). Use modules instead.',

@@ -27,6 +27,7 @@ import { feedcontributionsModule } from './modules/feedcontributions.js';
 import { linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule } from './modules/authdata.js';
 import { resetpasswordModule, emailuserModule } from './modules/accountmail.js';
 import { feedwatchlistModule } from './modules/feedwatchlist.js';
+import { feedrecentchangesModule } from './modules/feedrecentchanges.js';
 import { setnotificationtimestampModule } from './modules/setnotificationtimestamp.js';
 import { cspreportModule } from './modules/cspreport.js';
 import { editModule } from './modules/edit.js';
@@ -55,10 +56,11 @@ import { changecontentmodelModule } from './modules/changecontentmodel.js';
 import { mergehistoryModule } from './modules/mergehistory.js';
 import { setpagelanguageModule } from './modules/setpagelanguage.js';
 import { stasheditModule } from './modules/stashedit.js';
+import { importModule } from './modules/import.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
 const FILE_AND_WATCH_ACTIONS = [uploadModule, filerevertModule, imagerotateModule, watchModule, optionsModule, tagModule, managetagsModule];
-const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule, setpagelanguageModule, stasheditModule];
+const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule, setpagelanguageModule, stasheditModule, importModule];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 
@@ -190,5 +192,5 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, setnotificationtimestampModule, cspreportModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, feedrecentchangesModule, setnotificationtimestampModule, cspreportModule], submodules: querySubmodules, formats: formatModules });
 }

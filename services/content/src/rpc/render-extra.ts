@@ -32,7 +32,9 @@ export function renderExtraHandlers(ctx: ContentContext, svc: RenderService) {
     },
     async formatComments(req: FormatCommentsRequest): Promise<FormatCommentsResponse> {
       const items = req.comments.map((c): CommentOf => {
-        const t = parsePageTitleOrThrow(ctx.codec, c.title || 'API');
+        // No title: rows formatted without their page (the recent changes feed), autocomments unlinked.
+        if (!c.title) return { comment: c.comment };
+        const t = parsePageTitleOrThrow(ctx.codec, c.title);
         return { comment: c.comment, self: { ns: t.ns, dbkey: t.dbkey } };
       });
       return { html: await formatComments(items, ctx.codec, svc.lookup) };

@@ -30,8 +30,8 @@ interface CommentLink {
 }
 
 /** A comment's HTML with autocomments done, and the `[[links]]` in it still to be made. */
-function scanComment(comment: string, self: TitleRef, codec: TitleCodec, samePage = false): { html: string; links: CommentLink[] } {
-  const selfText = codec.prefixedText(self.ns, self.dbkey);
+function scanComment(comment: string, self: TitleRef | undefined, codec: TitleCodec, samePage = false): { html: string; links: CommentLink[] } {
+  const selfText = self ? codec.prefixedText(self.ns, self.dbkey) : '';
   let append = '';
   // Sanitizer::escapeHtmlAllowEntities (character references decoded, then all escaped), then
   // autocomments (their brackets escaped so that links skip them). Whether text precedes/follows
@@ -40,8 +40,9 @@ function scanComment(comment: string, self: TitleRef, codec: TitleCodec, samePag
     const post = at + m.length < whole.length && whole[at + m.length] !== '\n';
     const section = anchorEncode(auto.replace(/\[\[:|\[\[|\]\]/g, ''));
     // On the same page (CommentParser's $local) the link is to the bare fragment.
-    const attrs = samePage ? `href="#${urlKey(section)}"` : `href="/wiki/${urlKey(codec.prefixedDbKey(self.ns, self.dbkey))}#${urlKey(section)}" title="${escapeHtml(selfText)}"`;
-    let out = section ? `<a ${attrs}>→\u200e${auto}</a>` : auto;
+    const attrs = samePage || !self ? `href="#${urlKey(section)}"` : `href="/wiki/${urlKey(codec.prefixedDbKey(self.ns, self.dbkey))}#${urlKey(section)}" title="${escapeHtml(selfText)}"`;
+    // Without a page (CommentFormatter over rows that name none) the section is not linked.
+    let out = section && (self || samePage) ? `<a ${attrs}>→\u200e${auto}</a>` : auto;
     if (post) out += ': ';
     if (out) {
       out = `<span dir="auto"><span class="autocomment">${out}</span>`;
@@ -69,7 +70,8 @@ function scanComment(comment: string, self: TitleRef, codec: TitleCodec, samePag
     const hash = raw.indexOf('#');
     let page: TitleRef;
     try {
-      const t = hash === 0 ? self : codec.parse(hash > 0 ? raw.slice(0, hash) : raw);
+      if (hash === 0 && !self) continue;
+      const t = hash === 0 ? self! : codec.parse(hash > 0 ? raw.slice(0, hash) : raw);
       page = { ns: t.ns, dbkey: t.dbkey };
     } catch (e) {
       if (e instanceof MalformedTitleError) continue;
@@ -112,8 +114,8 @@ function linkComment(html: string, links: CommentLink[], codec: TitleCodec, page
 
 export interface CommentOf {
   comment: string;
-  /** The page the comment is about: autocomments link to its sections. */
-  self: TitleRef;
+  /** The page the comment is about: autocomments link to its sections (none: they are not linked). */
+  self?: TitleRef;
   /** The comment is shown on that page itself: autocomments link to the bare fragment. */
   samePage?: boolean;
 }
