@@ -1,7 +1,7 @@
 import express from 'express';
 import { GrpcStatus } from '@quire/kit';
 import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
-import { currentRequestId, makeClient, unary } from '@quire/kit';
+import { READINESS_SERVICE, currentRequestId, makeClient, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';
 import { createRestRouter } from './rest/router.js';
@@ -35,6 +35,12 @@ async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Re
   }
 }
 
+/** "[<request id>] " as MediaWiki's exception pages begin (MWExceptionRenderer), when the request has one. */
+function requestIdPrefix(): string {
+  const id = currentRequestId();
+  return id ? `[${id}] ` : '';
+}
+
 /**
  * What an error no route answered becomes (express's own page would print the stack): a client
  * mistake express or a body parser detected keeps its 4xx status, anything else is a logged 500.
@@ -49,7 +55,7 @@ export function lastResortErrorHandler(deps: GatewayDeps): express.ErrorRequestH
       .status(clientError ? status : 500)
       .set('X-Content-Type-Options', 'nosniff')
       .type('text/plain')
-      .send(clientError ? `${status === 400 ? 'Bad request' : 'Request refused'}\n` : `[${currentRequestId() ?? ''}] Internal error\n`);
+      .send(clientError ? `${status === 400 ? 'Bad request' : 'Request refused'}\n` : `${requestIdPrefix()}Internal error\n`);
   };
 }
 
@@ -88,12 +94,12 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   app.use(createImageRouter(deps));
 
   const health = Object.fromEntries(Object.entries(serviceAddrs).map(([name, addr]) => [name, makeClient(HealthClient, addr)]));
-  const probe = async (names: string[]) => {
+  const probe = async (names: string[], service = '') => {
     const checks = await Promise.all(
       names.map(async (name) => {
         const client = health[name]!;
         try {
-          const r = await unary(client, client.check, { service: '' }, { deadlineMs: 2000 });
+          const r = await unary(client, client.check, { service }, { deadlineMs: 2000 });
           return [name, r.status === HealthCheckResponse_ServingStatus.SERVING ? 'serving' : 'not serving'] as const;
         } catch (e) {
           return [name, (e as { grpcCode?: number }).grpcCode === GrpcStatus.UNAVAILABLE ? 'unavailable' : 'error'] as const;
@@ -108,10 +114,15 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
     const r = await probe(Object.keys(health));
     res.status(r.ok ? 200 : 503).json({ ...r.body, ...(await searchIndexDetail(deps)) });
   });
-  // Readiness: the services reads and writes of pages need; a search outage must not take every gateway out.
+  // Readiness: the services reads and writes of pages need, each ready (its database and token
+  // store answer); a search outage must not take every gateway out.
   app.get('/readyz', async (_req, res) => {
-    const r = await probe(['auth', 'content']);
+    const r = await probe(['auth', 'content'], READINESS_SERVICE);
     res.status(r.ok ? 200 : 503).json(r.body);
+  });
+  // Liveness: this process answers; no dependency is asked (their outage must not restart gateways).
+  app.get('/livez', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
   });
 
   // Special:UserLogin, Special:BotPasswords, Special:UserLogout (server-rendered HTML).

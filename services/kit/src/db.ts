@@ -130,6 +130,21 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   }
 }
 
+/** Whether the database answers (readiness): a trivial statement, within `timeoutMs`. */
+export async function pingDb(db: Queryable, timeoutMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      db.query('SELECT 1'),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A statement's kind for metrics and span names: its first keyword (SELECT, INSERT, WITH…). */
 function statementKind(text: string): string {
   const m = /^\s*(?:--[^\n]*\n\s*)*([A-Za-z]+)/.exec(text);

@@ -5,7 +5,8 @@ import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/gr
 import { ContentServiceClient, ContentServiceService, PageChange } from '@quire/proto/wiki/content/v1/content';
 import { GetIndexStatusResponse, SearchServiceClient, SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import { GrpcStatus, ServiceError, notFound } from './errors.js';
-import { makeClient, startGrpcServer, unary, wrapService, type AsyncHandlers } from './grpc.js';
+import { READINESS_SERVICE, makeClient, startGrpcServer, unary, wrapService, type AsyncHandlers } from './grpc.js';
+import { register } from 'prom-client';
 import { createLogger } from './log.js';
 import { REQUEST_ID_KEY, runWithRequestId } from './request.js';
 
@@ -242,4 +243,41 @@ test('a streaming handler that throws ends its stream with INTERNAL, and the ser
   assert.deepEqual(await watch(new Metadata()), { messages: 1, code: GrpcStatus.OK });
   content.close();
   await server.shutdown();
+});
+
+test('readiness (quire.readiness) follows the dependencies while liveness ("") stays SERVING', async () => {
+  const inflight = new Set<Promise<unknown>>();
+  let depsUp = true;
+  const server = await startGrpcServer({ port: 0, log, inflight, services: [], ready: () => depsUp });
+  const health = makeClient(HealthClient, server.address);
+  const status = async (service: string) => (await unary(health, health.check, { service })).status;
+  try {
+    assert.equal(await status(READINESS_SERVICE), HealthCheckResponse_ServingStatus.SERVING);
+    depsUp = false;
+    assert.equal(await status(READINESS_SERVICE), HealthCheckResponse_ServingStatus.NOT_SERVING);
+    assert.equal(await status(''), HealthCheckResponse_ServingStatus.SERVING, 'a database outage does not make the process unhealthy');
+    depsUp = true;
+    assert.equal(await status(READINESS_SERVICE), HealthCheckResponse_ServingStatus.SERVING);
+  } finally {
+    health.close();
+    await server.shutdown(100);
+  }
+});
+
+test('calls are counted on both sides (quire_grpc_*) by method and status code', async () => {
+  const { server, client, health } = await serve(async () => {
+    throw notFound('nosuchthing', 'none');
+  });
+  const labels = { grpc_service: 'wiki.search.v1.SearchService', grpc_method: 'GetIndexStatus', grpc_code: 'NOT_FOUND' };
+  const count = async (name: string) => (await register.getSingleMetric(name)!.get()).values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+  const [s0, c0] = [await count('quire_grpc_server_handled_total'), await count('quire_grpc_client_handled_total')];
+  try {
+    await assert.rejects(unary(client, client.getIndexStatus, {}));
+    assert.equal(await count('quire_grpc_server_handled_total'), s0 + 1);
+    assert.equal(await count('quire_grpc_client_handled_total'), c0 + 1);
+  } finally {
+    client.close();
+    health.close();
+    await server.shutdown(100);
+  }
 });

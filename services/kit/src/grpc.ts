@@ -164,6 +164,13 @@ export interface GrpcServiceBinding {
   implementation: UntypedServiceImplementation;
 }
 
+/**
+ * The health name of readiness: SERVING while the server serves and the process's dependencies
+ * (its database, its token store) answer. Service "" stays liveness (SERVING until shutdown), so
+ * that a database outage takes replicas out of rotation without restarting them.
+ */
+export const READINESS_SERVICE = 'quire.readiness';
+
 export interface RunningGrpcServer {
   port: number;
   address: string;
@@ -182,6 +189,8 @@ export async function startGrpcServer(opts: {
   services: GrpcServiceBinding[];
   log: Logger;
   inflight: Set<Promise<unknown>>;
+  /** Whether the dependencies answer (READINESS_SERVICE); always ready without it. */
+  ready?: () => boolean;
 }): Promise<RunningGrpcServer> {
   const server = new Server({
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
@@ -193,6 +202,7 @@ export async function startGrpcServer(opts: {
   });
   let serving = true;
   const statusOf = (svc: string): HealthCheckResponse_ServingStatus => {
+    if (svc === READINESS_SERVICE) return serving && (opts.ready?.() ?? true) ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING;
     if (svc !== '' && !opts.services.some((s) => s.name === svc)) return HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN;
     return serving ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING;
   };

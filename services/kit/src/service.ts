@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { loadConfig, v } from './config.js';
-import { openDb, type Db } from './db.js';
+import { openDb, pingDb, type Db } from './db.js';
 import { openKv, type KvStore } from './kv.js';
 import { createLogger, type Logger } from './log.js';
 import { startGrpcServer, wrapService, type AsyncHandlers, type RunningGrpcServer } from './grpc.js';
@@ -77,11 +77,13 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
     const runtime: ServiceRuntime = { name: mod.name, db, kv, log: logger, dataDir, secretKey: resolveSecretKey(dataDir, cfg.secretKey), env };
     const created = await mod.create(runtime);
     const inflight = new Set<Promise<unknown>>();
+    const deps = watchDependencies(db, kv, logger);
     const server: RunningGrpcServer = await startGrpcServer({
       host: cfg.grpcHost,
       port: cfg.grpcPort,
       log: logger,
       inflight,
+      ready: () => deps.ready,
       services: created.bindings.map((b) => ({
         name: b.name,
         definition: b.definition,
@@ -97,6 +99,7 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
       runtime,
       stop(graceMs?: number) {
         stopped ??= (async () => {
+          deps.stop();
           await server.shutdown(graceMs);
           await created.close?.();
           await kv?.close();
@@ -110,6 +113,34 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
     await db.close();
     throw e;
   }
+}
+
+/**
+ * Readiness of a service: its database and token store are asked every 5 s; while either fails,
+ * the health name READINESS_SERVICE reports NOT_SERVING (logged once per outage). Migrations
+ * run before the server listens, so a listening service has none pending.
+ */
+function watchDependencies(db: Db, kv: KvStore, log: Logger): { ready: boolean; stop(): void } {
+  const state = { ready: true, stop: () => clearInterval(timer) };
+  let checking = false;
+  const check = async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      await pingDb(db);
+      await kv.get('readiness-probe');
+      if (!state.ready) log.info('dependencies answer again: ready');
+      state.ready = true;
+    } catch (err) {
+      if (state.ready) log.warn({ err }, 'a dependency does not answer: not ready');
+      state.ready = false;
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), 5000);
+  timer.unref();
+  return state;
 }
 
 /** Where a process serves its Prometheus metrics: METRICS_PORT (unset: not served), on its own port. */
