@@ -57,7 +57,7 @@ function usableName(name: string): boolean {
  * before it are in, the page it is in is not.
  */
 export async function importDump(
-  items: AsyncIterable<DumpItem>,
+  items: AsyncIterable<DumpItem> | Iterable<DumpItem>,
   deps: ImportDeps,
   opts: ImportDriverOptions,
   onBatch: (results: ImportPageResult[], progress: ImportProgress) => void | Promise<void> = () => {},

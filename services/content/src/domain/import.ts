@@ -3,7 +3,7 @@
  * dump's page gets (WikiImporter's ImportTitleFactory implementations), the import of each page,
  * and the export stream of pages and revisions.
  */
-import type { Db } from '@quire/kit';
+import { invalidArgument, type Db } from '@quire/kit';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import {
@@ -77,8 +77,24 @@ export function localTitle(codec: TitleCodec, page: { title: string; ns: number 
   return t;
 }
 
+/** WikiImporter::setTargetRootPage: a valid title in a namespace with subpages. */
+export function checkRootPage(codec: TitleCodec, rootPage: string): void {
+  let root;
+  try {
+    root = codec.parse(rootPage);
+  } catch (e) {
+    if (e instanceof MalformedTitleError) throw invalidArgument('import-rootpage-invalid', 'Given root page is an invalid title.');
+    throw e;
+  }
+  const ns = codec.namespaces.get(root.ns);
+  if (root.ns < 0 || !ns?.subpages) {
+    throw invalidArgument('import-rootpage-nosubpage', `Namespace "${ns?.name || '(Main)'}" of the root page does not allow subpages.`);
+  }
+}
+
 /** Imports pages one transaction each; an invalid title is reported, not fatal (ApiImportReporter's `invalid`). */
 export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], opts: ImportOptions): Promise<PageImportResult[]> {
+  if (opts.rootPage) checkRootPage(codec, opts.rootPage);
   const out: PageImportResult[] = [];
   for (const page of pages) {
     let title: { ns: number; dbkey: string };

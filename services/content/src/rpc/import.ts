@@ -14,6 +14,7 @@ import type {
   ImportRevision,
 } from '@quire/proto/wiki/content/v1/import';
 import { exportPages, importPages, type ExportItem } from '../domain/import.js';
+import { checkApplicableTags } from '../domain/tags.js';
 import { CONTENT_FORMATS, isContentModel } from '../edit/models.js';
 import { pendingRefreshLinksJobs, rebuildRecentChanges, type ImportRevisionInput } from '../store/import.js';
 import type { ContentContext } from './context.js';
@@ -83,8 +84,9 @@ export function importHandlers(ctx: ContentContext) {
     async importPages(req: ImportPagesRequest): Promise<ImportPagesResponse> {
       if (req.pages.length > MAX_PAGES) throw invalidArgument('toomanyvalues', `At most ${MAX_PAGES} pages per call.`);
       const pages = req.pages.map((p) => ({ title: p.title, ns: p.ns, pageId: p.pageId, revisions: p.revisions.map((r) => revisionInput(r, p.title)) }));
+      if (req.log?.tags.length) await checkApplicableTags(ctx.db, req.log.performer ?? { id: 0, name: '', rights: [], groups: [], ip: '' }, req.log.tags);
       const log = req.log && {
-        performer: { id: req.log.performerId, name: req.log.performerName },
+        performer: { id: req.log.performer?.id ?? 0, name: req.log.performer?.name ?? '' },
         reason: req.log.reason,
         detail: req.log.detail,
         detailPlural: req.log.detailPlural || req.log.detail,
