@@ -65,20 +65,22 @@ def check_env(where: str, component: str, names: set[str]) -> None:
 
 
 # 2. docker-compose.yml
-compose = docs.get(DEPLOY / 'docker-compose.yml', [{}])[0]
+compose = docs.get(DEPLOY / 'compose' / 'docker-compose.yml', [{}])[0]
 csvc = compose.get('services', {})
-for comp in [*SERVICES, 'gateway']:
-    if comp not in csvc:
-        errors.append(f'compose: no service {comp}')
+for name in [*SERVICES, 'gateway-a', 'gateway-b']:
+    comp = 'gateway' if name.startswith('gateway') else name
+    if name not in csvc:
+        errors.append(f'compose: no service {name}')
         continue
-    env = csvc[comp].get('environment', {})
+    env = csvc[name].get('environment', {})
     if isinstance(env, list):
         env = dict(e.split('=', 1) for e in env)
-    check_env(f'compose {comp}', comp, set(env))
+    check_env(f'compose {name}', comp, set(env))
     if comp in SERVICES:
         P = comp.upper()
-        if str(env.get(f'{P}_GRPC_PORT')) != str(SERVICES[comp]) or env.get(f'{P}_GRPC_HOST') != '0.0.0.0':
-            errors.append(f'compose {comp}: {P}_GRPC_HOST/PORT should be 0.0.0.0/{SERVICES[comp]}')
+        # The images set <SVC>_GRPC_HOST=0.0.0.0 and the port; compose must not move them.
+        if env.get(f'{P}_GRPC_PORT', SERVICES[comp]) != SERVICES[comp] and str(env.get(f'{P}_GRPC_PORT')) != str(SERVICES[comp]):
+            errors.append(f'compose {comp}: {P}_GRPC_PORT should be {SERVICES[comp]}')
         if not str(env.get(f'{P}_DATABASE_URL', '')).endswith(f'/{comp}'):
             errors.append(f'compose {comp}: {P}_DATABASE_URL should name the {comp} database')
         if 'REDIS_URL' not in env or 'SECRET_KEY' not in env:
@@ -91,17 +93,17 @@ for comp in [*SERVICES, 'gateway']:
             errors.append(f'compose {comp}: no healthcheck')
     else:
         for s, port in SERVICES.items():
-            if env.get(f'{s.upper()}_GRPC_ADDR') != f'{s}:{port}':
-                errors.append(f'compose gateway: {s.upper()}_GRPC_ADDR should be {s}:{port}')
-            if csvc['gateway'].get('depends_on', {}).get(s, {}).get('condition') != 'service_healthy':
-                errors.append(f'compose gateway: should depend on {s} being healthy')
+            if env.get(f'{s.upper()}_GRPC_ADDR') != f'dns:///{s}:{port}':
+                errors.append(f'compose {name}: {s.upper()}_GRPC_ADDR should be dns:///{s}:{port}')
+            if csvc[name].get('depends_on', {}).get(s, {}).get('condition') != 'service_healthy':
+                errors.append(f'compose {name}: should depend on {s} being healthy')
 initdb = (DEPLOY / 'compose' / 'initdb').glob('*.sql')
 created = set(re.findall(r'CREATE DATABASE (\w+)', ''.join(p.read_text() for p in initdb)))
 if created != set(SERVICES):
     errors.append(f'compose initdb creates {sorted(created)}, expected {sorted(SERVICES)}')
 
 # 3. Kubernetes manifests
-K8S = DEPLOY / 'k8s'
+K8S = DEPLOY / 'k8s' / 'base'
 kust = docs[K8S / 'kustomization.yaml'][0]
 listed = set(kust.get('resources', []))
 for r in listed:
@@ -182,9 +184,9 @@ for df in [ROOT / 'gateway' / 'Dockerfile', *[ROOT / 'services' / s / 'Dockerfil
         continue
     text = df.read_text()
     for ws in workspaces:
-        if not re.search(rf'^COPY {re.escape(ws)}/package\.json ', text, re.M):
+        if not re.search(rf'^COPY {re.escape(ws)}/package\.json ', text, re.M) or not re.search(rf'^COPY --from=build /src/{re.escape(ws)}/package\.json ', text, re.M):
             errors.append(f'{df.relative_to(ROOT)} does not copy {ws}/package.json (npm ci would fail)')
-    for needed in ('FROM node:20-slim', 'STOPSIGNAL SIGTERM', 'USER 1000', 'npm ci --omit=dev --workspace', 'CMD ["node", "--import", "tsx"'):
+    for needed in ('ARG BASE_IMAGE=node:20', 'FROM ${BASE_IMAGE}', 'RUN npm run build', 'HEALTHCHECK', 'STOPSIGNAL SIGTERM', 'USER 1000', 'npm ci --omit=dev --workspace', 'CMD ["node", "--conditions=quire-dist"'):
         if needed not in text:
             errors.append(f'{df.relative_to(ROOT)}: missing {needed!r}')
 

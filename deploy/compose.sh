@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The compose stack (deploy/compose/docker-compose.yml):
+#   deploy/compose.sh up [--build]     build what is missing (base images included), start, wait until it answers
+#   deploy/compose.sh down [-v]        stop and remove (-v: the volumes too)
+#   deploy/compose.sh ps | logs [ARGS] docker-compose ps / logs
+#   deploy/compose.sh admin ARGS...    the admin CLI (npm run admin) against the stack's databases
+#   deploy/compose.sh compose ARGS...  any docker-compose command with the stack's files and env
+# Environment: COMPOSE_PROJECT_NAME (quire), GATEWAY_PORTS (8081,8082: gateway A and B on
+# 127.0.0.1), PROXY_PORT (8083), QUIRE_TAG (latest), BASE_IMAGES=local|official (local: made by
+# deploy/images/build-base.sh, as our machines have no registry; official: node/postgres/redis
+# from Docker Hub), COMPOSE_SUBNET/PROXY_ADDRESS (172.30.57.0/24, .10) for a second stack at once.
+# Secrets: deploy/compose/.env (git-ignored), made with random values on the first `up`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$root/deploy/compose"
+export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-quire}"
+GATEWAY_PORTS="${GATEWAY_PORTS:-8081,8082}"
+export GATEWAY_A_PORT="${GATEWAY_PORTS%%,*}" GATEWAY_B_PORT="${GATEWAY_PORTS##*,}"
+export PROXY_PORT="${PROXY_PORT:-8083}" QUIRE_TAG="${QUIRE_TAG:-latest}"
+BASE_IMAGES="${BASE_IMAGES:-local}"
+if [ "$BASE_IMAGES" = local ]; then
+  export BUILD_IMAGE=quire-base/node-build:20 BASE_IMAGE=quire-base/node:20 POSTGRES_IMAGE=quire-base/postgres:15 REDIS_IMAGE=quire-base/redis:7
+fi
+env_file="$dir/.env"
+log() { echo "compose.sh: $*" >&2; }
+
+if docker compose version >/dev/null 2>&1; then compose_bin=(docker compose); else compose_bin=(docker-compose); fi
+compose() { "${compose_bin[@]}" -f "$dir/docker-compose.yml" --env-file "$env_file" "$@"; }
+
+make_env() {
+  [ -f "$env_file" ] && return
+  local rnd
+  rnd() { node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))"; }
+  umask 077
+  printf 'SECRET_KEY=%s\nPOSTGRES_PASSWORD=%s\n' "$(rnd)" "$(rnd)" >"$env_file"
+  log "made $env_file (random SECRET_KEY and POSTGRES_PASSWORD)"
+}
+
+# Builds an image unless it exists (or always with --build). $1 tag, $2 Dockerfile, rest: docker build options.
+build_image() {
+  local tag="$1" file="$2"; shift 2
+  if [ "$rebuild" = 0 ] && docker image inspect "$tag" >/dev/null 2>&1; then return; fi
+  log "building $tag"
+  local t0=$SECONDS
+  docker build -q --network host -f "$root/$file" -t "$tag" \
+    --build-arg "BUILD_IMAGE=${BUILD_IMAGE:-node:20-bookworm-slim}" --build-arg "BASE_IMAGE=${BASE_IMAGE:-node:20-bookworm-slim}" "$@" "$root" >/dev/null
+  log "built $tag in $((SECONDS - t0)) s ($(docker image inspect -f '{{.Size}}' "$tag" | awk '{printf "%.0f MB", $1/1e6}'))"
+}
+
+build_all() {
+  if [ "$BASE_IMAGES" = local ]; then "$root/deploy/images/build-base.sh"; fi
+  build_image "quire-auth:$QUIRE_TAG" services/auth/Dockerfile
+  build_image "quire-content:$QUIRE_TAG" services/content/Dockerfile
+  build_image "quire-search:$QUIRE_TAG" services/search/Dockerfile
+  build_image "quire-gateway:$QUIRE_TAG" gateway/Dockerfile
+  # The compile stage (every workspace built, dev tools included) runs the admin CLI; cached.
+  build_image "quire-tools:$QUIRE_TAG" gateway/Dockerfile --target build
+}
+
+# Waits until the proxy and both gateways answer siteinfo.
+wait_ready() {
+  local deadline=$((SECONDS + ${UP_TIMEOUT:-300})) url
+  for port in "$PROXY_PORT" "$GATEWAY_A_PORT" "$GATEWAY_B_PORT"; do
+    url="http://127.0.0.1:$port/w/api.php?action=query&meta=siteinfo&format=json"
+    until curl -fsS -o /dev/null --max-time 5 "$url"; do
+      if [ $SECONDS -ge $deadline ]; then log "no answer from $url"; compose ps >&2; return 1; fi
+      sleep 1
+    done
+  done
+}
+
+rebuild=0
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  up)
+    [ "${1:-}" = --build ] && { rebuild=1; shift; }
+    make_env
+    t0=$SECONDS
+    build_all
+    t1=$SECONDS
+    compose up -d --no-build "$@" >&2
+    wait_ready
+    log "stack $COMPOSE_PROJECT_NAME answers: proxy http://127.0.0.1:$PROXY_PORT, gateways :$GATEWAY_A_PORT and :$GATEWAY_B_PORT (build $((t1 - t0)) s, start $((SECONDS - t1)) s)"
+    ;;
+  down) make_env; compose down "$@" ;;
+  ps) make_env; compose ps "$@" ;;
+  logs) make_env; compose logs "$@" ;;
+  compose) make_env; compose "$@" ;;
+  admin)
+    make_env
+    set -a; . "$env_file"; set +a
+    docker run --rm -i --network "${COMPOSE_PROJECT_NAME}_default" --read-only --tmpfs /tmp --user 1000:1000 \
+      -e LOG_LEVEL=warn -e SECRET_KEY -e "REDIS_URL=redis://redis:6379" -e "KV_PREFIX=quire:" \
+      -e "AUTH_DATABASE_URL=postgres://quire:${POSTGRES_PASSWORD}@postgres:5432/auth" -e "CONTENT_GRPC_ADDR=dns:///content:50052" \
+      -e DATA_DIR=/tmp/data \
+      "quire-tools:$QUIRE_TAG" node --conditions=quire-dist scripts/dist/admin.js "$@"
+    ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
