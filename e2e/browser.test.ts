@@ -40,7 +40,7 @@ describe('special pages in Chromium', () => {
     await page.fill('#wpPassword1', 'carolpass123456');
     await Promise.all([page.waitForURL(/\/wiki\/Special:BotPasswords$/), page.click('#wpLoginAttempt')]);
     assert.equal(await page.locator('h1').innerText(), 'Bot passwords');
-    assert.equal(await page.locator('header nav span').innerText(), 'Carol');
+    assert.equal(await page.locator('#pt-userpage').innerText(), 'Carol');
 
     // The bot name, then its own page with the grants.
     await page.fill('#wpappId', 'browserbot');

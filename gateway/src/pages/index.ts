@@ -1,7 +1,8 @@
 /*
- * The gateway's server-rendered special pages, at MediaWiki's addresses: `/wiki/Special:Name[/sub]`
- * and `/w/index.php?title=Special:Name[/sub]`. Forms work without JavaScript; pages carry no
- * script at all. Other titles pass through (the gateway has no article views).
+ * The wiki in a browser, server-rendered at MediaWiki's addresses: `/wiki/Title`,
+ * `/w/index.php?title=Title&action=…` (article.ts and the actions it dispatches to) and
+ * `/wiki/Special:Name[/sub]` (the special pages). Forms work without JavaScript; pages carry no
+ * script at all.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
@@ -15,12 +16,15 @@ import { parseSpecialTitle, type SpecialPageName } from './paths.js';
 import { anonymousCaller, type PageHandler } from './request.js';
 import { runJobsPage } from './runjobs.js';
 import { userLoginPage, userLogoutPage } from './userlogin.js';
+import { articlePage } from './article.js';
+import { SPECIAL_HANDLERS } from './specials.js';
 
 const HANDLERS: Record<SpecialPageName, PageHandler> = {
   UserLogin: userLoginPage,
   UserLogout: userLogoutPage,
   BotPasswords: botPasswordsPage,
   RunJobs: runJobsPage,
+  ...SPECIAL_HANDLERS,
 };
 
 const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');
@@ -33,7 +37,9 @@ function requestedTitle(req: Request): string | null {
   if (req.path === `${SCRIPT_PATH}/index.php`) {
     if (typeof req.query.title === 'string') return req.query.title;
     const body = req.body as Record<string, unknown> | undefined;
-    return typeof body?.title === 'string' ? body.title : null;
+    if (typeof body?.title === 'string') return body.title;
+    // MediaWiki::parseTitle: a search without a title is Special:Search, anything else the Main Page.
+    return typeof req.query.search === 'string' ? 'Special:Search' : 'Main Page';
   }
   if (!req.path.startsWith(ARTICLE_PREFIX)) return null;
   try {
@@ -50,34 +56,40 @@ function sendError(res: Response, deps: GatewayDeps, caller: Caller, status: num
 export function createSpecialPages(deps: GatewayDeps): express.Router {
   const router = express.Router();
   const parseForm = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 });
+  const parseArticleForm = express.urlencoded({ extended: false, limit: `${deps.config.maxArticleSizeKb * 2 + 64}kb`, parameterLimit: 200 });
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'POST' && req.path === `${SCRIPT_PATH}/index.php` && req.query.title === undefined) {
       try {
-        await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) => parseArticleForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       } catch {
         res.status(400).type('text/plain').send('The submitted form could not be read.');
         return;
       }
     }
     const title = requestedTitle(req);
-    const target = title === null ? null : parseSpecialTitle(title);
-    if (!target) return next();
+    if (title === null) return next();
+    const target = parseSpecialTitle(title);
     // Until the session is resolved (an error page may have to be shown before it is).
     let caller = anonymousCaller(clientAddress(req, deps.config.isTrustedProxy));
     try {
       caller = await resolveCaller(req, deps, { allowCredentials: true });
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (method !== 'GET' && method !== 'POST') {
+        res.set('Allow', 'GET, HEAD, POST');
+        return sendError(res, deps, caller, 405, 'Method not allowed', `${req.method} is not allowed here.`);
+      }
+      if (!target) {
+        // Edit forms carry a whole page's text ($wgMaxArticleSize), unlike the special pages' forms.
+        if (method === 'POST') await new Promise<void>((resolve, reject) => parseArticleForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+        return await articlePage({ req, res, deps, caller, method, subpage: null }, title);
+      }
       if (!target.known) {
         return sendPage(res, deps, caller, {
           title: 'No such special page',
           status: 404,
           body: html`${messageBox('error', html`<strong>You have requested an invalid special page.</strong>`)}`,
         });
-      }
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      if (method !== 'GET' && method !== 'POST') {
-        res.set('Allow', 'GET, HEAD, POST');
-        return sendError(res, deps, caller, 405, 'Method not allowed', `${req.method} is not allowed here.`);
       }
       if (method === 'POST') {
         await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));

@@ -5,7 +5,10 @@
  */
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 
-export const SPECIAL_PAGES = ['UserLogin', 'UserLogout', 'BotPasswords', 'RunJobs'] as const;
+export const SPECIAL_PAGES = [
+  'UserLogin', 'UserLogout', 'BotPasswords', 'RunJobs', 'CreateAccount', 'Search', 'RecentChanges', 'Contributions',
+  'Log', 'AllPages', 'SpecialPages', 'Version', 'Random', 'Watchlist', 'Upload', 'Categories',
+] as const;
 export type SpecialPageName = (typeof SPECIAL_PAGES)[number];
 
 export interface SpecialTarget {
@@ -32,6 +35,12 @@ export function parseSpecialTitle(title: string): SpecialTarget | null {
 /** wfUrlencode: percent-encoding that keeps the characters MediaWiki leaves readable in titles. */
 export function encodeTitle(title: string): string {
   return encodeURIComponent(title.replace(/ /g, '_')).replace(/%(3A|2F|3B|40|24|2C)/gi, (m) => decodeURIComponent(m));
+}
+
+/** `/w/index.php?title=<Title>&…` (an action or a revision of a page), as MediaWiki's Title::getLocalURL. */
+export function indexPath(title: string, query: Record<string, string | number>): string {
+  const q = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return `${SCRIPT_PATH}/index.php?title=${encodeTitle(title)}${q.length ? `&${q.join('&')}` : ''}`;
 }
 
 /** `/wiki/<Title>` (path only: redirects stay on the host the browser used). */

@@ -171,7 +171,24 @@ export function userGroupsInfo(perms: ListGroupPermissionsResponse, numberInGrou
 }
 
 /** MediaWiki's internal names of the special pages the gateway serves. */
-const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = { UserLogin: 'Userlogin', UserLogout: 'Userlogout', BotPasswords: 'BotPasswords', RunJobs: 'RunJobs' };
+const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = {
+  UserLogin: 'Userlogin',
+  UserLogout: 'Userlogout',
+  BotPasswords: 'BotPasswords',
+  RunJobs: 'RunJobs',
+  CreateAccount: 'CreateAccount',
+  Search: 'Search',
+  RecentChanges: 'Recentchanges',
+  Contributions: 'Contributions',
+  Log: 'Log',
+  AllPages: 'Allpages',
+  SpecialPages: 'Specialpages',
+  Version: 'Version',
+  Random: 'Randompage',
+  Watchlist: 'Watchlist',
+  Upload: 'Upload',
+  Categories: 'Categories',
+};
 
 /** The special pages Quire serves, each with the one name it answers to (case-insensitively). */
 export function specialPageAliasesInfo(): ResultObject[] {

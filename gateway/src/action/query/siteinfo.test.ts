@@ -171,5 +171,17 @@ test('specialpagealiases: the special pages the gateway serves, under MediaWiki\
     { realname: 'Userlogout', aliases: ['UserLogout'] },
     { realname: 'BotPasswords', aliases: ['BotPasswords'] },
     { realname: 'RunJobs', aliases: ['RunJobs'] },
+    { realname: 'CreateAccount', aliases: ['CreateAccount'] },
+    { realname: 'Search', aliases: ['Search'] },
+    { realname: 'Recentchanges', aliases: ['RecentChanges'] },
+    { realname: 'Contributions', aliases: ['Contributions'] },
+    { realname: 'Log', aliases: ['Log'] },
+    { realname: 'Allpages', aliases: ['AllPages'] },
+    { realname: 'Specialpages', aliases: ['SpecialPages'] },
+    { realname: 'Version', aliases: ['Version'] },
+    { realname: 'Randompage', aliases: ['Random'] },
+    { realname: 'Watchlist', aliases: ['Watchlist'] },
+    { realname: 'Upload', aliases: ['Upload'] },
+    { realname: 'Categories', aliases: ['Categories'] },
   ]);
 });

@@ -1,0 +1,161 @@
+/*
+ * The wiki in a real browser (headless Chromium driven by playwright-core, as browser.test.ts):
+ * a user logs in, creates a page with the edit form, previews, saves, edits again (show changes),
+ * opens the history, a diff and an old revision, edits a section, searches, finds the page in
+ * recent changes, uploads a file and shows it on a page, and logs out. Each step's page is
+ * screenshotted to SCREENSHOT_DIR for a person to look at.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, watchedPage } from './chromium.js';
+import { runAdmin } from '../scripts/admin.js';
+import { startWiki, type TestWiki } from './harness.js';
+import { png } from './files-helpers.js';
+
+/** Where the screenshots go (outside the repository; never committed). */
+export const SCREENSHOT_DIR = '/tmp/quire-screenshots';
+
+describe('the wiki in Chromium', () => {
+  let wiki: TestWiki;
+  let browser: Browser | undefined;
+
+  before(async () => {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    wiki = await startWiki('embedded');
+    await runAdmin(['createAndPromote', 'Dana', 'danapass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
+  });
+  after(async () => {
+    await browser?.close();
+    await wiki?.close();
+  });
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+  const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
+
+  test('read, log in, create, preview, save, edit, history, diff, old revision, search, recent changes, upload, log out', async () => {
+    browser = await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
+    const base = wiki.baseUrl;
+
+    // The root goes to the Main Page, which anonymous readers see with the skin's links.
+    const root = await page.goto(`${base}/`);
+    assert.equal(new URL(page.url()).pathname, '/wiki/Main_Page');
+    assert.equal(root?.status(), 200);
+    assert.equal(await text(page, '#firstHeading'), 'Main Page');
+    assert.equal(await text(page, '#pt-login'), 'Log in');
+    assert.equal(await page.locator('#n-recentchanges a').getAttribute('href'), '/wiki/Special:RecentChanges');
+    assert.match(root?.headers()['content-security-policy'] ?? '', /script-src|default-src 'none'/);
+    assert.equal(root?.headers()['x-frame-options'], 'DENY');
+    await shot(page, '01-main-page-anonymous');
+
+    // Log in from the personal links; the login form brings the reader back.
+    await page.goto(`${base}/w/index.php?title=Special:UserLogin&returnto=Main_Page`);
+    await page.fill('#wpName1', 'Dana');
+    await page.fill('#wpPassword1', 'danapass123456');
+    await Promise.all([page.waitForURL(/\/wiki\/Main_Page$/), page.click('#wpLoginAttempt')]);
+    assert.equal(await text(page, '#pt-userpage'), 'Dana');
+    assert.ok(await page.locator('#ca-delete').count(), 'a sysop sees the delete tab');
+
+    // A missing page: 404 with a link to create it.
+    const missing = await page.goto(`${base}/wiki/Browser_test_page`);
+    assert.equal(missing?.status(), 404);
+    await shot(page, '02-missing-page');
+    await Promise.all([page.waitForURL(/action=edit/), page.click('#create-this-page')]);
+    assert.equal(await text(page, '#firstHeading'), 'Creating Browser test page');
+    await page.fill('#wpTextbox1', "'''Hello''' from the browser.\n\n== First section ==\nSection text.\n\n[[Category:Browser tests]]");
+    await page.fill('#wpSummary', 'created in a browser');
+    await Promise.all([page.waitForLoadState('load'), page.click('#wpPreview')]);
+    assert.equal(await text(page, '#wikiPreview b'), 'Hello');
+    assert.match(await page.inputValue('#wpTextbox1'), /from the browser/);
+    await shot(page, '03-edit-preview');
+    await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page$/), page.click('#wpSave')]);
+    assert.equal(await text(page, '#mw-content-text b'), 'Hello');
+    assert.match(await text(page, '#catlinks'), /Browser tests/);
+    await shot(page, '04-saved-page');
+
+    // Edit again, look at the changes, save.
+    await Promise.all([page.waitForURL(/action=edit/), page.click('#ca-edit a')]);
+    assert.match(await page.inputValue('#wpTextbox1'), /^'''Hello''' from the browser\./);
+    await page.fill('#wpTextbox1', "'''Hello''' again from the browser.\n\n== First section ==\nSection text, edited.\n\n[[Category:Browser tests]]");
+    await page.fill('#wpSummary', 'second edit');
+    await Promise.all([page.waitForLoadState('load'), page.click('#wpDiff')]);
+    assert.ok(await page.locator('#wikiDiff td.diff-addedline').count(), 'the changes are shown');
+    await shot(page, '05-edit-show-changes');
+    await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page$/), page.click('#wpSave')]);
+    assert.match(await text(page, '#mw-content-text'), /again from the browser/);
+
+    // History: two revisions; compare them.
+    await Promise.all([page.waitForURL(/action=history/), page.click('#ca-history a')]);
+    assert.equal(await page.locator('#pagehistory li').count(), 2);
+    await shot(page, '06-history');
+    await Promise.all([page.waitForURL(/diff=/), page.click('#mw-history-compare button >> nth=0')]);
+    assert.ok(await page.locator('table.diff td.diff-addedline').count());
+    assert.match(await text(page, 'table.diff'), /second edit/);
+    await shot(page, '07-diff');
+
+    // The old revision, with its navigation.
+    await page.click('#differences-prevlink').catch(() => undefined);
+    await page.goto(`${base}/wiki/Browser_test_page`);
+    await page.click('#ca-history a');
+    await Promise.all([page.waitForURL(/oldid=/), page.locator('#pagehistory li').last().locator('a.mw-changeslist-date').click()]);
+    assert.match(await text(page, '#mw-revision-info'), /Revision as of/);
+    assert.match(await text(page, '#mw-content-text'), /Hello from the browser/);
+    await shot(page, '08-old-revision');
+
+    // A section edit: the form holds that section only, and the save keeps the rest.
+    await page.goto(`${base}/w/index.php?title=Browser_test_page&action=edit&section=1`);
+    assert.equal(await page.inputValue('#wpTextbox1'), '== First section ==\nSection text, edited.\n\n[[Category:Browser tests]]');
+    await page.fill('#wpTextbox1', '== First section ==\nSection text, edited in its section.\n\n[[Category:Browser tests]]');
+    await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page/), page.click('#wpSave')]);
+    assert.match(await text(page, '#mw-content-text'), /again from the browser[\s\S]*edited in its section/);
+
+    // Search (the index follows content's change feed: poll briefly), then "Go" to the exact title.
+    let found = false;
+    for (let i = 0; i < 40 && !found; i++) {
+      await page.goto(`${base}/w/index.php?title=Special:Search&search=browser+section&fulltext=1`);
+      found = (await page.locator('.mw-search-result-heading a', { hasText: 'Browser test page' }).count()) > 0;
+      if (!found) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(found, 'the page is found by its words');
+    assert.ok(await page.locator('.searchmatch').count(), 'snippets mark the matches');
+    await shot(page, '09-search');
+    await page.fill('#searchInput', 'browser test page');
+    await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page$/), page.press('#searchInput', 'Enter')]);
+
+    // Recent changes list the page's edits.
+    await page.click('#n-recentchanges a');
+    assert.ok(await page.locator('#mw-recentchanges a.mw-changeslist-title', { hasText: 'Browser test page' }).count());
+    await shot(page, '10-recent-changes');
+
+    // Upload a file, see its description page, and show it on a page.
+    await page.click('#t-upload a');
+    await page.setInputFiles('#wpUploadFile', { name: 'Browser-test.png', mimeType: 'image/png', buffer: png(64, 48, 7) });
+    await page.fill('#wpUploadDescription', 'A picture uploaded in a browser');
+    await shot(page, '11-upload-form');
+    await Promise.all([page.waitForURL(/\/wiki\/File:Browser-test\.png$/), page.click('#wpUpload')]);
+    const img = page.locator('#file img');
+    assert.equal(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), 64, 'the image loads (same origin, allowed by the CSP)');
+    await shot(page, '12-file-page');
+    await page.goto(`${base}/w/index.php?title=Browser_test_page&action=edit`);
+    await page.fill('#wpTextbox1', `${await page.inputValue('#wpTextbox1')}\n\n[[File:Browser-test.png]]`);
+    await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page$/), page.click('#wpSave')]);
+    assert.equal(await page.locator('#mw-content-text img').first().evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), 64);
+    await shot(page, '13-page-with-image');
+
+    // Log out: the form posts the token; the personal links are the anonymous ones again.
+    await page.click('#pt-logout a');
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Log out")')]);
+    assert.match(await text(page, '.msg-success'), /You are now logged out/);
+    assert.equal(await text(page, '#pt-login'), 'Log in');
+    await shot(page, '14-logged-out');
+
+    // Small screens: the sidebar moves below the content.
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.goto(`${base}/wiki/Browser_test_page`);
+    await shot(page, '15-narrow-screen');
+    assert.deepEqual(cspViolations, []);
+    await context.close();
+  });
+});

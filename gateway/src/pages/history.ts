@@ -1,0 +1,120 @@
+/*
+ * action=history (HistoryAction: radio buttons to pick two revisions, cur/prev links, paging) and
+ * the diff view (`diff=` with `oldid=`, DifferenceEngine: the wikidiff2 table of the content
+ * service, both revisions' headers with older/newer navigation, then the newer revision rendered).
+ * Paging: `offset` is the revision id the page continues after (MediaWiki's is a timestamp; ids
+ * are what the content service's history keyset takes) and `dir=prev` goes towards newer ones.
+ */
+import { CompareRelative, type CompareSideResult, type PageRecord } from '@quire/proto/wiki/content/v1/content';
+import { hidden, html, messageBox, SafeHtml } from './html.js';
+import { articlePath, indexPath } from './paths.js';
+import { queryParam, send, type PageRequest } from './request.js';
+import { errorCode, errorText, formatTime, pageTabs, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+
+const DEFAULT_LIMIT = 50;
+
+export async function historyAction(p: PageRequest, page: PageRecord): Promise<void> {
+  const tabs = await pageTabs(p, page, 'history');
+  if (page.missing) {
+    return send(p, { title: `${page.title}: Revision history`, status: 404, tabs, body: messageBox('error', html`There is no revision history for this page. <a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`) });
+  }
+  const limit = Math.min(500, Math.max(1, Number(queryParam(p, 'limit')) | 0 || DEFAULT_LIMIT));
+  const offset = Number(queryParam(p, 'offset')) | 0;
+  const towardsNewer = queryParam(p, 'dir') === 'prev' && offset > 0;
+  const r = await p.deps.clients.content.getHistory({ pageId: page.id, limit, ...(offset > 0 ? (towardsNewer ? { newerThan: offset } : { olderThan: offset }) : {}) });
+  const revs = r.revisions;
+  const comments = await p.deps.clients.content.formatComments(revs.map((x) => ({ title: page.title, comment: x.comment })));
+  const newest = revs[0];
+  const oldest = revs.at(-1);
+  const hasNewer = towardsNewer ? r.more : offset > 0;
+  const hasOlder = towardsNewer ? true : r.more;
+  const nav = html`<p class="mw-history-nav">(${newest && newest.id !== page.latestRevId ? html`<a href="${indexPath(page.title, { action: 'history' })}">newest</a>` : 'newest'} | oldest) View (${hasNewer && newest ? html`<a href="${indexPath(page.title, { action: 'history', dir: 'prev', offset: newest.id, limit })}" class="mw-prevlink">newer ${limit}</a>` : `newer ${limit}`} | ${hasOlder && oldest ? html`<a href="${indexPath(page.title, { action: 'history', offset: oldest.id, limit })}" class="mw-nextlink">older ${limit}</a>` : `older ${limit}`})</p>`;
+  const rows = revs.map((rev, i) => {
+    const isCur = rev.id === page.latestRevId;
+    const prevSize = rev.parentSize >= 0 ? rev.parentSize : 0;
+    return html`<li data-mw-revid="${rev.id}">
+<span class="mw-history-histlinks">(${isCur ? 'cur' : html`<a href="${indexPath(page.title, { diff: page.latestRevId, oldid: rev.id })}">cur</a>`} | ${rev.parentId ? html`<a href="${indexPath(page.title, { diff: rev.id, oldid: rev.parentId })}">prev</a>` : 'prev'})</span>
+<input type="radio" name="oldid" value="${rev.id}" aria-label="Select a revision to compare"${i === 1 ? new SafeHtml(' checked') : ''}${isCur ? new SafeHtml(' disabled') : ''}>
+<input type="radio" name="diff" value="${rev.id}" aria-label="Select a revision to compare"${i === 0 ? new SafeHtml(' checked') : ''}>
+<a href="${indexPath(page.title, { oldid: rev.id })}" class="mw-changeslist-date">${formatTime(rev.timestamp)}</a>
+${userLinks(rev.userText, rev.userId === 0)}
+${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr>` : ''}
+<span class="history-size">(${rev.size} bytes)</span> ${sizeDiff(Number(rev.size) - Number(prevSize))}
+${summaryHtml(comments[i] ?? '')}
+</li>`;
+  });
+  const body = html`<p class="help">Diff selection: Mark the radio buttons of the revisions to compare and hit enter or the button at the bottom.<br>Legend: <strong>(cur)</strong> = difference with latest revision, <strong>(prev)</strong> = difference with preceding revision, <strong>m</strong> = minor edit.</p>
+${nav}
+<form action="${'/w/index.php'}" id="mw-history-compare">
+${hidden('title', page.title.replaceAll(' ', '_'))}
+<div class="buttons"><button type="submit" class="historysubmit mw-history-compareselectedversions-button">Compare selected revisions</button></div>
+<ul id="pagehistory" class="history">${rows}</ul>
+<div class="buttons"><button type="submit" class="historysubmit">Compare selected revisions</button></div>
+</form>
+${nav}`;
+  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>` });
+}
+
+/** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */
+function sideHeader(page: PageRecord, side: CompareSideResult | undefined, comment: string, nav: SafeHtml | ''): SafeHtml {
+  const rev = side?.revision;
+  if (!rev) return html`<div>${side?.page?.title ?? ''}</div>`;
+  const isLatest = rev.id === page.latestRevId;
+  return html`<div id="mw-diff-${rev.id === page.latestRevId ? 'ntitle1' : 'title1'}"><strong><a href="${indexPath(page.title, { oldid: rev.id })}">${isLatest ? 'Latest revision' : 'Revision'} as of ${formatTime(rev.timestamp)}</a></strong></div>
+<div>${userLinks(rev.userText, rev.userId === 0)}</div>
+<div>${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${summaryHtml(comment)}</div>
+<div>${nav}</div>`;
+}
+
+/** `diff=<id|prev|next|cur>` with an optional `oldid=` (DifferenceEngine's mapping). */
+export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> {
+  const { content } = p.deps.clients;
+  const diffParam = queryParam(p, 'diff');
+  const oldid = Number(queryParam(p, 'oldid')) | 0;
+  const relative: Record<string, CompareRelative> = { prev: CompareRelative.COMPARE_RELATIVE_PREV, next: CompareRelative.COMPARE_RELATIVE_NEXT, cur: CompareRelative.COMPARE_RELATIVE_CUR };
+  const diffId = Number(diffParam) | 0;
+  const base = oldid > 0 ? oldid : page.latestRevId;
+  let req;
+  if (diffParam in relative || diffId <= 0) req = { from: { revId: base }, toRelative: relative[diffParam] ?? CompareRelative.COMPARE_RELATIVE_PREV };
+  else if (oldid > 0) req = { from: { revId: Math.min(oldid, diffId) }, to: { revId: Math.max(oldid, diffId) } };
+  else req = { from: { revId: diffId }, toRelative: CompareRelative.COMPARE_RELATIVE_PREV };
+  const tabs = await pageTabs(p, page, 'view');
+  let r;
+  try {
+    r = await content.compare({ ...req, withRelatives: true, canViewDeleted: p.caller.user.rights.includes('deletedtext'), canViewSuppressed: p.caller.user.rights.includes('viewsuppressed') });
+  } catch (e) {
+    const code = errorCode(e);
+    if (code === 'nosuchrevid' || code === 'nosuchrevid-compare' || code.startsWith('compare-') || code === 'missingcontent' || code === 'baddiff') {
+      return send(p, { title: 'Difference between revisions', status: 404, tabs, body: messageBox('error', html`The database did not find the text of a page that it should have found. (${errorText(e)})`) });
+    }
+    throw e;
+  }
+  // A diff of a revision with nothing before it (the first revision, diff=prev): that revision alone.
+  const fromRev = r.from?.revision;
+  const toRev = r.to?.revision;
+  const [fromComment, toComment] = await content.formatComments([
+    { title: page.title, comment: fromRev?.comment ?? '' },
+    { title: page.title, comment: toRev?.comment ?? '' },
+  ]);
+  const olderNav = fromRev && r.from?.prevRevId ? html`<a href="${indexPath(page.title, { diff: 'prev', oldid: fromRev.id })}" id="differences-prevlink">← Older edit</a>` : '';
+  const newerNav = toRev && r.to?.nextRevId ? html`<a href="${indexPath(page.title, { diff: 'next', oldid: toRev.id })}" id="differences-nextlink">Newer edit →</a>` : '';
+  const rows = r.tableHtml.trim() === '' ? html`<tr><td colspan="4" class="diff-notice"><div class="mw-diff-empty">(No difference)</div></td></tr>` : new SafeHtml(r.tableHtml);
+  const diffOnly = queryParam(p, 'diffonly') === '1';
+  const rendered = toRev && !diffOnly ? await content.parse({ revId: toRev.id }) : undefined;
+  const body = html`<table class="diff diff-contentalign-left diff-editfont-monospace" data-mw="interface">
+<colgroup><col class="diff-marker"><col class="diff-content"><col class="diff-marker"><col class="diff-content"></colgroup>
+<tr class="diff-title" lang="${p.deps.config.lang}"><td colspan="2" class="diff-otitle diff-side-deleted">${sideHeader(page, r.from, fromComment ?? '', olderNav)}</td><td colspan="2" class="diff-ntitle diff-side-added">${sideHeader(page, r.to, toComment ?? '', newerNav)}</td></tr>
+${rows}
+</table>
+${rendered ? html`<hr class="diff-hr" id="mw-oldid"><h2 class="diff-currentversion-title">${toRev?.id === page.latestRevId ? 'Latest revision' : `Revision as of ${formatTime(toRev?.timestamp ?? '')}`}</h2>
+<div id="mw-content-text" class="mw-body-content">${new SafeHtml(rendered.html)}</div>` : ''}`;
+  send(p, {
+    title: `${page.title}: Difference between revisions`,
+    heading: html`${page.title}: Difference between revisions`,
+    subtitle: html`<a href="${articlePath(page.title)}">${page.title}</a>`,
+    body,
+    tabs,
+    wikiContent: true,
+    noindex: true,
+  });
+}
