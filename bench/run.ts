@@ -288,7 +288,7 @@ try {
     printRow(row);
   };
   const header = `${'scenario'.padEnd(34)} ${'quire'.padEnd(34)} ${'compare'.padEnd(34)} ratio   target  gRPC/req`;
-  console.log(header + '\n' + '-'.repeat(header.length));
+  console.log(`${header}\n${'-'.repeat(header.length)}`);
   for (const s of readScenarios) await measure(s.name, s.target, (side) => measureRead(side, s));
   await measure('edits-sequential', 5, measureSequentialEdits);
   await measure(`edits-${sessions}-sessions`, 10, measureConcurrentEdits);

@@ -38,7 +38,7 @@ const VOCABULARY = Array.from({ length: 3000 }, word);
 const pick = () => VOCABULARY[Math.floor(rand() * VOCABULARY.length)]!;
 
 function pageText(): string {
-  const paragraphs = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => Array.from({ length: 30 + Math.floor(rand() * 60) }, pick).join(' ') + '.');
+  const paragraphs = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => `${Array.from({ length: 30 + Math.floor(rand() * 60) }, pick).join(' ')}.`);
   return `'''${pick()}''' ${paragraphs.join('\n\n')}\n[[Category:${pick()}]]\n`;
 }
 

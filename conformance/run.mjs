@@ -57,15 +57,15 @@ function fetchSuite() {
     const text = fs.readFileSync(path.join(srcDir, f), 'utf8');
     if (f.endsWith('.sources')) {
       for (const stanza of text.split(/\n\s*\n/)) {
-        if (/^Types:.*\bdeb\b/m.test(stanza) && /Suites:.*bookworm/.test(stanza)) sources += stanza.replace(/^Types:.*$/m, 'Types: deb-src') + '\n\n';
+        if (/^Types:.*\bdeb\b/m.test(stanza) && /Suites:.*bookworm/.test(stanza)) sources += `${stanza.replace(/^Types:.*$/m, 'Types: deb-src')}\n\n`;
       }
     } else if (f.endsWith('.list')) {
-      for (const line of text.split('\n')) if (/^deb\s.*bookworm/.test(line)) sources += line.replace(/^deb\s/, 'deb-src ') + '\n';
+      for (const line of text.split('\n')) if (/^deb\s.*bookworm/.test(line)) sources += `${line.replace(/^deb\s/, 'deb-src ')}\n`;
     }
   }
   if (fs.existsSync('/etc/apt/sources.list')) {
     for (const line of fs.readFileSync('/etc/apt/sources.list', 'utf8').split('\n')) {
-      if (/^deb\s.*bookworm/.test(line)) sources += line.replace(/^deb\s/, 'deb-src ') + '\n';
+      if (/^deb\s.*bookworm/.test(line)) sources += `${line.replace(/^deb\s/, 'deb-src ')}\n`;
     }
   }
   if (!sources) throw new Error('no Debian bookworm apt source on this machine to fetch the mediawiki source package from');
@@ -292,7 +292,7 @@ function writeRatchet(suiteResults, clients) {
   const ran = new Set((clients ?? []).map((c) => `client/${c.name} :: `));
   lines.push(...kept((k) => k.startsWith('client/') && ![...ran].some((prefix) => k.startsWith(prefix))));
   for (const c of clients ?? []) for (const st of c.steps) if (!st.ok) lines.push(line(`client/${c.name} :: ${st.name}`, st.error));
-  fs.writeFileSync(path.join(here, 'ratchet.txt'), lines.join('\n') + '\n');
+  fs.writeFileSync(path.join(here, 'ratchet.txt'), `${lines.join('\n')}\n`);
   log('wrote conformance/ratchet.txt');
 }
 

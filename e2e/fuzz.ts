@@ -67,7 +67,7 @@ export const nestedMarkup: fc.Arbitrary<string> = fc
     fc.integer({ min: 1, max: 2000 }),
     fc.boolean(),
   )
-  .map(([[open, close], depth, closed]) => open.repeat(depth) + 'x' + (closed ? close.repeat(depth) : ''));
+  .map(([[open, close], depth, closed]) => `${open.repeat(depth)}x${closed ? close.repeat(depth) : ''}`);
 
 /** Values far larger than any field expects. */
 export const hugeText: fc.Arbitrary<string> = fc
@@ -136,7 +136,7 @@ function actionValue(decl: ParamDecl): fc.Arbitrary<Value> {
         typed = wikitext;
         break;
       default:
-        typed = decl.multi ? fc.array(hostileText, { maxLength: 60 }).map((v) => (v.some((x) => x.includes('|')) ? '\x1f' + v.join('\x1f') : v.join('|'))) : hostileText;
+        typed = decl.multi ? fc.array(hostileText, { maxLength: 60 }).map((v) => (v.some((x) => x.includes('|')) ? `\x1f${v.join('\x1f')}` : v.join('|'))) : hostileText;
     }
   }
   return fc.oneof({ weight: 6, arbitrary: typed }, { weight: 2, arbitrary: hostileText }, { weight: 1, arbitrary: invalidUtf8 }, { weight: 1, arbitrary: hugeText });
@@ -185,12 +185,12 @@ const PERCENT_JUNK = ['%', '%%', '%G0', '%C3%28', '%FF%FE', '%ED%A0%80', '%C0%AF
 
 /** Percent-encodes a value for a URL or form body; raw bytes stay raw (invalid UTF-8 on purpose). */
 export function encodeValue(v: string | { bytes: number[] }): string {
-  if (typeof v !== 'string') return v.bytes.map((b) => '%' + b.toString(16).padStart(2, '0').toUpperCase()).join('');
+  if (typeof v !== 'string') return v.bytes.map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
   // encodeURIComponent refuses lone surrogates: encode those as the UTF-8 of the code unit (CESU junk).
   let out = '';
   for (const ch of v) {
     const c = ch.charCodeAt(0);
-    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) out += Buffer.from([0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]).reduce((s, b) => s + '%' + b.toString(16).toUpperCase(), '');
+    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) out += Buffer.from([0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]).reduce((s, b) => `${s}%${b.toString(16).toUpperCase()}`, '');
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -216,7 +216,7 @@ const headers: fc.Arbitrary<Record<string, string>> = fc
       fc.tuple(fc.constantFrom('if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since', 'origin', 'accept-language', 'accept', 'authorization', 'x-forwarded-for', 'x-forwarded-proto', 'api-user-agent', 'user-agent', 'cookie', 'referer', 'range', 'accept-encoding', 'x-request-id'), headerValue),
       fc.tuple(fc.constantFrom('if-none-match'), fc.constantFrom('*', '"x"', 'W/"1"', '"', '', 'W/')),
       fc.tuple(fc.constantFrom('origin'), fc.constantFrom('null', 'http://evil.example', 'http://localhost', '*', '')),
-      fc.tuple(fc.constantFrom('cookie'), fc.constantFrom('quire_session=', 'quire_session=%', 'quire_session=%FF', 'quire_session=' + 'a'.repeat(4000), 'a=b; ;;; =', 'quire_session="x"')),
+      fc.tuple(fc.constantFrom('cookie'), fc.constantFrom('quire_session=', 'quire_session=%', 'quire_session=%FF', `quire_session=${'a'.repeat(4000)}`, 'a=b; ;;; =', 'quire_session="x"')),
     ),
     { maxLength: 4 },
   )
@@ -285,7 +285,7 @@ function restBody(route: RouteDecl): fc.Arbitrary<FuzzRequest['body']> {
     { weight: 6, arbitrary: json.map((text) => ({ kind: 'raw' as const, contentType: 'application/json', text })) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom('application/json', 'application/json; charset=iso-8859-1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', '', 'application/json; boundary=x'), fc.oneof(hostileText, nestedMarkup.map((s) => s.replace(/./g, (c) => ({ '{': '{"a":', '[': '[', '<': '{', '}': '}', ']': ']' })[c] ?? c)), fc.constantFrom('{', '[]', 'null', '"x"', '{"source":1e999}', '{"__proto__":{"x":1}}', '{"a":' + '['.repeat(5000)))).map(([contentType, text]) => ({ kind: 'raw' as const, contentType, text })),
+      arbitrary: fc.tuple(fc.constantFrom('application/json', 'application/json; charset=iso-8859-1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', '', 'application/json; boundary=x'), fc.oneof(hostileText, nestedMarkup.map((s) => s.replace(/./g, (c) => ({ '{': '{"a":', '[': '[', '<': '{', '}': '}', ']': ']' })[c] ?? c)), fc.constantFrom('{', '[]', 'null', '"x"', '{"source":1e999}', '{"__proto__":{"x":1}}', `{"a":${'['.repeat(5000)}`))).map(([contentType, text]) => ({ kind: 'raw' as const, contentType, text })),
     },
   );
 }
@@ -365,7 +365,7 @@ function valueText(v: Value, id: Identity | undefined): string | { bytes: number
 }
 
 function multipartBody(params: [string, Value][], file: { field: string; name: string; bytes: number[] } | undefined, id: Identity | undefined): { type: string; data: Buffer } {
-  const boundary = '----quirefuzz' + Math.random().toString(36).slice(2);
+  const boundary = `----quirefuzz${Math.random().toString(36).slice(2)}`;
   const parts: Buffer[] = [];
   const bytesOf = (v: string | { bytes: number[] }) => (typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v.bytes));
   for (const [k, v] of params) {

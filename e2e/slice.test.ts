@@ -144,7 +144,7 @@ for (const backend of testBackends()) {
         assert.deepEqual([...order].sort((a, b) => a - b), order, r.text);
         assert.deepEqual(Object.keys(pages).sort(), ['-1', '-2', '-3', '-4', '1']);
         const byTitle = Object.fromEntries(Object.entries(pages).map(([id, p]) => [(p as { title: string }).title, { id, ...(p as object) }]));
-        assert.deepEqual(byTitle['Nope'], {
+        assert.deepEqual(byTitle.Nope, {
           id: '-4', ns: 0, title: 'Nope', missing: '', contentmodel: 'wikitext', pagelanguage: 'en', pagelanguagehtmlcode: 'en', pagelanguagedir: 'ltr',
         });
         assert.deepEqual(byTitle['a<b'], { id: '-1', title: 'a<b', invalidreason: 'The requested page title contains invalid characters: "<".', invalid: '' });
@@ -166,7 +166,7 @@ for (const backend of testBackends()) {
         const pages = j.query.pages as Record<string, unknown>[];
         assert.ok(Array.isArray(pages));
         const byTitle = Object.fromEntries(pages.map((p) => [p.title, p]));
-        assert.equal(byTitle['Nope']!.missing, true);
+        assert.equal(byTitle.Nope!.missing, true);
         assert.deepEqual(byTitle['a<b'], { title: 'a<b', invalidreason: 'The requested page title contains invalid characters: "<".', invalid: true });
         assert.deepEqual(byTitle['Special:Foo'], { ns: -1, title: 'Special:Foo', special: true, missing: true });
         const main = byTitle['Main Page'] as { new: boolean; revisions: Record<string, unknown>[] };

@@ -223,7 +223,7 @@ async function createOAuthConsumer(auth: AuthClient, oauth: OAuthClient, options
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runMain(async () => {
     try {
-      await runAdmin(process.argv.slice(2), process.env, (line) => process.stdout.write(line + '\n'));
+      await runAdmin(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`));
     } catch (e) {
       if (e instanceof UsageError || e instanceof DumpUsageError) {
         process.stderr.write(e.message + '\n');

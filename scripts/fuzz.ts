@@ -76,7 +76,7 @@ async function startWikiProcess(): Promise<StartedWiki> {
   let ready: () => void;
   const readyPromise = new Promise<void>((resolve) => (ready = resolve));
   const onLine = (line: string) => {
-    log.write(line + '\n');
+    log.write(`${line}\n`);
     if (line.includes('Quire is ready')) ready();
     if (/stopped unexpectedly|restarting/i.test(line)) restarts.push(line);
   };
@@ -146,12 +146,12 @@ async function main(): Promise<void> {
         return wiki.process.exitCode === null && !fresh;
       },
       // Each snapshot's figures (failures listed once, at the end), so a run stopped early still reports.
-      onProgress: (f) => process.stdout.write(formatFigures({ ...f, failures: [] }).split('\n').slice(0, 3).map((l) => `  ${l}`).join('\n') + `\n  failures so far: ${f.failures.length}\n`),
+      onProgress: (f) => process.stdout.write(`${formatFigures({ ...f, failures: [] }).split('\n').slice(0, 3).map((l) => `  ${l}`).join('\n')}\n  failures so far: ${f.failures.length}\n`),
     });
   } finally {
     await wiki?.stop();
   }
-  process.stdout.write(formatFigures(figures) + '\n');
+  process.stdout.write(`${formatFigures(figures)}\n`);
   if (wiki?.restarts.length) process.stdout.write(`supervisor restarts:\n  ${wiki.restarts.join('\n  ')}\n`);
   process.exit(figures.failures.length === 0 ? 0 : 1);
 }

@@ -161,6 +161,6 @@ function writeServiceRegistry(env: NodeJS.ProcessEnv, services: RunningService[]
   const file = serviceRegistryPath(env);
   const body: ServiceRegistryFile = { pid: process.pid, services: Object.fromEntries(services.map((s) => [s.name, s.address])) };
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(body, null, 2) + '\n');
+  fs.writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
   return { remove: () => fs.rmSync(file, { force: true }) };
 }

@@ -4,7 +4,7 @@
  * shape for every module that reports a block.
  */
 import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
-import { ApiUsageError, type ResultObject } from './types.js';
+import type { ApiUsageError, ResultObject } from './types.js';
 import { apiError } from './modules/support.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -93,10 +93,10 @@ export function stripMarkup(text: string): string {
 }
 
 /** Fills $n parameters and {{PLURAL:$n|one|other}} (English: 1 is singular). */
-function fill(template: string, params: readonly (string | number)[], escape: (s: string) => string): string {
+function fill(template: string, params: readonly (string | number)[], escapeText: (s: string) => string): string {
   const param = (i: number) => {
     const p = params[i - 1];
-    return p === undefined ? `$${i}` : typeof p === 'number' ? String(p) : escape(p);
+    return p === undefined ? `$${i}` : typeof p === 'number' ? String(p) : escapeText(p);
   };
   return template
     // English plural: the first form for 1, else the second (a lone form serves for every number).

@@ -84,10 +84,10 @@ function jsonString(s: string, asciiOnly: boolean): string {
     else if (ch === '\f') out += '\\f';
     else if (c < 0x20 || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff) || (asciiOnly && c > 0x7e)) {
       // PHP escapes with lower-case hex, astral characters as surrogate pairs.
-      for (let i = 0; i < ch.length; i++) out += '\\u' + ch.charCodeAt(i).toString(16).padStart(4, '0');
+      for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
     } else out += ch;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 function isList(a: PhpArray): boolean {
@@ -103,17 +103,17 @@ export function encodeJson(value: PhpValue, opts: { pretty: boolean; asciiOnly: 
   const list = isList(value);
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
   if (value.entries.length === 0) return open + close;
-  const nl = opts.pretty ? '\n' + '    '.repeat(depth + 1) : '';
+  const nl = opts.pretty ? `\n${'    '.repeat(depth + 1)}` : '';
   const items = value.entries.map(
     ([k, v]) => (list ? '' : jsonString(String(k), opts.asciiOnly) + (opts.pretty ? ': ' : ':')) + encodeJson(v, opts, depth + 1),
   );
-  return open + nl + items.join(',' + nl) + (opts.pretty ? '\n' + '    '.repeat(depth) : '') + close;
+  return open + nl + items.join(`,${nl}`) + (opts.pretty ? `\n${'    '.repeat(depth)}` : '') + close;
 }
 
 /* ---------------------------------------------------------------- XML */
 
 const NAME_START = 'A-Za-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}';
-const NAME_CHAR = NAME_START + '_\\-.0-9\\u{B7}\\u{300}-\\u{36F}\\u{203F}-\\u{2040}';
+const NAME_CHAR = `${NAME_START}_\\-.0-9\\u{B7}\\u{300}-\\u{36F}\\u{203F}-\\u{2040}`;
 const XML_NAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*$`, 'u');
 const XML_NOT_NAME_CHAR = new RegExp(`[^${NAME_CHAR}]`, 'gu');
 
@@ -123,7 +123,7 @@ function mangleName(name: PhpKey, preserve: readonly string[]): string {
   if (preserve.includes(n)) return n;
   if (n === '') return '_';
   if (XML_NAME.test(n)) return n;
-  return '_' + n.replace(/\./g, '.2E.').replace(XML_NOT_NAME_CHAR, (c) => `.${c.codePointAt(0)!.toString(16).toUpperCase()}.`);
+  return `_${n.replace(/\./g, '.2E.').replace(XML_NOT_NAME_CHAR, (c) => `.${c.codePointAt(0)!.toString(16).toUpperCase()}.`)}`;
 }
 
 function xmlAttr(v: string): string {
@@ -137,11 +137,11 @@ function scalarString(v: PhpValue): string {
 
 /** Xml::element: `contents` null = open tag only; '' = self-closing. */
 function xmlElement(name: string, attrs: Map<string, string>, contents: string | null = ''): string {
-  let out = '<' + name;
+  let out = `<${name}`;
   for (const [k, v] of attrs) out += ` ${k}="${xmlAttr(v)}"`;
-  if (contents === null) return out + '>';
-  if (contents === '') return out + ' />';
-  return out + '>' + contents.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') + `</${name}>`;
+  if (contents === null) return `${out}>`;
+  if (contents === '') return `${out} />`;
+  return `${out}>${contents.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</${name}>`;
 }
 
 function metaList(a: PhpArray, key: string): string[] {
@@ -162,7 +162,7 @@ function recXmlPrint(name: string | null, value: PhpValue, indent: number | null
   const attributes = new Map(attributesIn);
   let ind = indent;
   if (ind !== null && name !== null) ind += 2;
-  const indstr = ind !== null ? '\n' + ' '.repeat(ind) : '';
+  const indstr = ind !== null ? `\n${' '.repeat(ind)}` : '';
   let out = '';
   if (!(value instanceof PhpArray)) {
     return indstr + xmlElement(name!, attributes, scalarString(value));
@@ -207,7 +207,7 @@ function recXmlPrint(name: string | null, value: PhpValue, indent: number | null
     } else {
       if (name !== null) out += indstr + xmlElement(name, attributes, null);
       out += recXmlPrint(null, content, ind);
-      if (name !== null) out += indstr + `</${name}>`;
+      if (name !== null) out += `${indstr}</${name}>`;
     }
   } else if (indexed.length === 0 && subelements.size === 0) {
     if (name !== null) out += indstr + xmlElement(name, attributes);
@@ -217,7 +217,7 @@ function recXmlPrint(name: string | null, value: PhpValue, indent: number | null
     for (const [k, v] of indexed) {
       out += recXmlPrint(indexedTagName, v, ind, indexSubelements ? new Map([['_idx', String(k)]]) : new Map());
     }
-    if (name !== null) out += indstr + `</${name}>`;
+    if (name !== null) out += `${indstr}</${name}>`;
   }
   return out;
 }
@@ -238,7 +238,7 @@ export function phpSerialize(v: PhpValue): string {
 
 function nonHtmlUrl(req: PrintRequest, format: string): string {
   const pairs = req.query.some(([k]) => k === 'format') ? req.query.map(([k, v]): [string, string] => [k, k === 'format' ? format : v]) : [...req.query, ['format', format] as [string, string]];
-  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${req.scriptUrl}?${pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
 }
 
@@ -384,7 +384,7 @@ const xml: FormatModuleDecl = {
       types: { armorKVP: '_name' },
       strip: 'none',
     });
-    return { contentType: 'text/xml', filename: 'api-result.xml', body: '<?xml version="1.0"?>' + recXmlPrint('api', data, null), httpStatus: req.httpStatus };
+    return { contentType: 'text/xml', filename: 'api-result.xml', body: `<?xml version="1.0"?>${recXmlPrint('api', data, null)}`, httpStatus: req.httpStatus };
   },
 };
 

@@ -7,7 +7,7 @@ import { SCRIPT_PATH } from '../config.js';
 import { escapeHtml } from './errors.js';
 import { allowsAll } from './params.js';
 import { moduleInfo, resolveModulePath, sortedEnum, submodulesOf } from './paraminfo.js';
-import type { ActionContext, ModuleDecl, ModuleLookup, ParamDecl } from './types.js';
+import type { ModuleDecl, ModuleLookup, ParamDecl } from './types.js';
 import { defineModule } from './define.js';
 
 interface HelpEntry {
@@ -45,7 +45,7 @@ function moduleSection(entry: HelpEntry, registry: ModuleLookup, scriptUrl: stri
   if (flags.length) out += `<ul class="apihelp-flags">${flags.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>\n`;
   const params = Object.entries(module.params);
   if (params.length) {
-    out += '<div class="apihelp-parameters"><h' + Math.min(h + 1, 6) + '>Parameters</h' + Math.min(h + 1, 6) + '>\n<dl>\n';
+    out += `<div class="apihelp-parameters"><h${Math.min(h + 1, 6)}>Parameters</h${Math.min(h + 1, 6)}>\n<dl>\n`;
     for (const [name, decl] of params) {
       const full = module.prefix + name;
       out += `<dt id="${escapeHtml(`${path}:${full}`)}">${escapeHtml(full)}</dt>\n<dd class="description">${escapeHtml(decl.help)}</dd>\n`;
@@ -70,7 +70,7 @@ function moduleSection(entry: HelpEntry, registry: ModuleLookup, scriptUrl: stri
     }
     out += '</dl></div>\n';
   }
-  return out + '</div>\n';
+  return `${out}</div>\n`;
 }
 
 function collect(registry: ModuleLookup, path: string, module: ModuleDecl, level: number, depth: number, out: HelpEntry[]): void {

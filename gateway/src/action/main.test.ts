@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import http from 'node:http';
+import type http from 'node:http';
 import express from 'express';
 import { createLogger, GrpcStatus, ServiceError } from '@quire/kit';
 import type { BlockInfo, CheckTokenResponse, ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
@@ -34,11 +34,17 @@ class TestAuthClient extends AuthClient {
 }
 
 class TestContentClient extends ContentClient {
-  constructor(private readonly lag: GetReplicationLagResponse) {
+  constructor(
+    private readonly lag: GetReplicationLagResponse,
+    private readonly jobs = 0,
+  ) {
     super(null as never);
   }
   override async getReplicationLag(): Promise<GetReplicationLagResponse> {
     return this.lag;
+  }
+  override async getStatistics(): Promise<GetStatisticsResponse> {
+    return { pages: 1, articles: 1, edits: 1, images: 0, jobs: this.jobs };
   }
   override async listNamespaces(): Promise<ListNamespacesResponse> {
     const ns = (id: number, name: string, canonical: string) => ({ id, name, canonical });
@@ -189,7 +195,7 @@ const fixtureUser: ModuleDecl = {
   },
 };
 
-const BLOCK: BlockInfo = { id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: '2026-02-01T00:00:00Z', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true };
+const BLOCK: BlockInfo = { id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: '2026-02-01T00:00:00Z', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true, pages: [], namespaces: [] };
 
 /** Fails with a service error whose data is partly for clients (`data.api`), or with a block. */
 const fixtureServiceError: ModuleDecl = {
@@ -232,11 +238,13 @@ after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
 const registry = createDefaultRegistry().with(fixture, fixtureWrite, fixturePost, fixtureFail, fixtureEmpty, fixtureLogin, fixturePrefixed, fixtureCache, fixtureUser, fixtureServiceError);
 
-async function startApi(opts: { caller?: Caller; lag?: number } = {}): Promise<string> {
-  const content = new TestContentClient({ lagSeconds: opts.lag ?? -1, host: 'db2' });
+async function startApi(opts: { caller?: Caller; lag?: number; jobs?: number; jobFactor?: number; searchLag?: number } = {}): Promise<string> {
+  const content = new TestContentClient({ lagSeconds: opts.lag ?? -1, host: 'db2' }, opts.jobs);
+  // Without searchLag the search service is unreachable: maxlag leaves it out.
+  const search = opts.searchLag === undefined ? null : { getIndexStatus: async () => ({ engine: 'sql', indexedThrough: 1, lagSeconds: opts.searchLag, pendingChanges: 3, indexerActive: true }) };
   const deps: GatewayDeps = {
-    clients: { content, auth: new TestAuthClient(), search: null } as unknown as Clients,
-    config: CONFIG,
+    clients: { content, auth: new TestAuthClient(), search } as unknown as Clients,
+    config: { ...CONFIG, jobQueueMaxLagFactor: opts.jobFactor ?? 0 },
     log: createLogger('test', 'silent'),
     site: new SiteCache(content),
   };
@@ -474,6 +482,18 @@ test('maxlag fires above the lag and never without replicas', async () => {
   assert.deepEqual(fv2.json().errors[0].data, { host: 'db2', lag: 7, type: 'db' });
   assert.equal((await get('action=fixture&format=json&maxlag=10', {}, lagged)).json().error, undefined);
   assert.equal((await get('action=fixture&format=json&maxlag=0')).json().error, undefined, 'lag -1: no replica');
+});
+
+test('maxlag counts the job queue with a factor ($wgJobQueueIncludeInMaxLagFactor) and the search indexer, the largest lag winning', async () => {
+  // 30 jobs at 10 a second: 3 s, more than the replicas' 1 s.
+  const jobs = await get('action=fixture&format=json&maxlag=2', {}, await startApi({ lag: 1, jobs: 30, jobFactor: 10 }));
+  assert.deepEqual(jobs.json().error, { code: 'maxlag', info: 'Waiting for qhost: 3 seconds lagged.', host: 'qhost', lag: 3, type: 'jobqueue', jobs: 30, '*': DOCREF });
+  assert.equal(jobs.headers.get('x-database-lag'), '3');
+  assert.equal((await get('action=fixture&format=json&maxlag=2', {}, await startApi({ lag: 1, jobs: 30 }))).json().error, undefined, 'no factor: the job queue is left out (MediaWiki default)');
+  // The indexer's lag in whole seconds: 4.7 s → 4.
+  const search = await get('action=fixture&format=json&formatversion=2&errorformat=plaintext&maxlag=0', {}, await startApi({ searchLag: 4.7, jobs: 30, jobFactor: 10 }));
+  assert.deepEqual(search.json().errors[0].data, { host: 'qhost', lag: 4, type: 'search-indexer' });
+  assert.equal((await get('action=fixture&format=json&maxlag=0', {}, await startApi({ searchLag: 0.6 }))).json().error, undefined, 'under a second behind: not lag');
 });
 
 test('requestid, curtimestamp, servedby, responselanginfo', async () => {

@@ -61,7 +61,7 @@ function addOnTop(obj: ResultObject, key: string, value: unknown): void {
 function originAllowed(origin: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
     if (!pattern.includes('*')) return pattern === origin;
-    const re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
     return re.test(origin);
   });
 }
@@ -346,7 +346,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     if (module.flags.writeMode && !rights.includes('writeapi')) throw mainError('writeapidenied', 'apierror-writeapidenied');
   }
 
-  async function checkMaxLag(run: ApiMainRun, params: Params): Promise<void> {
+  async function checkMaxLag(_run: ApiMainRun, params: Params): Promise<void> {
     if (typeof params.maxlag !== 'number') return;
     const info = await maxLag();
     const { lag, host } = info;

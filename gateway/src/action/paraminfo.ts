@@ -4,7 +4,7 @@
  */
 import { escapeHtml, message } from './errors.js';
 import { allowsAll, multiLimits } from './params.js';
-import { DEFAULT_USER_TYPES, setIndexedTagName, type ActionContext, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
+import { DEFAULT_USER_TYPES, setIndexedTagName, type ApiMessage, type ModuleDecl, type ModuleGroup, type ModuleLookup, type ParamDecl, type ResultObject } from './types.js';
 import { defineModule } from './define.js';
 import { EXTENSION_SOURCES, MEDIAWIKI_CLASS_NAMES } from './class-names.js';
 import { querySubmodules } from './query/index.js';

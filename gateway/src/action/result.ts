@@ -67,7 +67,9 @@ export function toPhp(value: unknown): PhpValue | undefined {
     if (pv !== undefined) out.set(phpKey(k), pv);
   };
   if (Array.isArray(value)) {
-    value.forEach((v, i) => add(i, v));
+    value.forEach((v, i) => {
+      add(i, v);
+    });
     // Metadata set on the array object itself (setIndexedTagName etc.).
     for (const k of Object.keys(value)) if (k.startsWith('_')) add(k, (value as unknown as Record<string, unknown>)[k]);
   } else if (value instanceof Map) {

@@ -150,7 +150,7 @@ async function consentPage(p: PageRequest): Promise<void> {
   // authorized with the same grants goes straight back to the app.
   if (!isOAuth2 && p.subpage === 'authenticate' && p.method === 'GET' && consumer.grants.every((g) => AUTH_ONLY.includes(g))) {
     const existing = (await oauth.listAuthorizations(p.caller.user.id)).find((a) => a.consumer?.key === consumer.key);
-    if (existing && existing.grants.every((g) => consumer.grants.includes(g))) {
+    if (existing?.grants.every((g) => consumer.grants.includes(g))) {
       const r = await oauth.authorizeOAuth1({ userId: p.caller.user.id, consumerKey: consumer.key, requestToken: param(p, 'oauth_token'), approve: true });
       return redirect(p, r.callbackUrl);
     }

@@ -317,7 +317,7 @@ describe('request bodies', () => {
   test('unparseable JSON: 400', async () => {
     const { res, json } = await put('/v1/fixture/x', '{bad');
     assert.equal(res.status, 400);
-    assert.match((json?.messageTranslations as { en: string }).en, /^Parsing request body as JSON failed: /);
+    assert.match((json!.messageTranslations as { en: string }).en, /^Parsing request body as JSON failed: /);
   });
 
   test('JSON that is not an object: 400', async () => {

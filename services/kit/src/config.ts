@@ -37,7 +37,7 @@ export type ConfigOf<S extends ConfigSpec> = {
 type Opts<K extends Kind> = Partial<Omit<VarSpec<K>, 'kind' | 'names'>>;
 const mk =
   <K extends Kind>(kind: K) =>
-  <O extends Opts<K> = {}>(names: string[], o?: O): VarSpec<K> & O =>
+  <O extends Opts<K> = Record<never, never>>(names: string[], o?: O): VarSpec<K> & O =>
     ({ kind, names, ...(o ?? {}) }) as VarSpec<K> & O;
 
 export const v = {

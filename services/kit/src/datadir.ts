@@ -73,6 +73,6 @@ export function resolveSecretKey(dataDir: string, fromEnv?: string): string {
     /* first start */
   }
   const key = crypto.randomBytes(32).toString('hex');
-  fs.writeFileSync(file, key + '\n', { mode: 0o600 });
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
-import { type ContentServiceClient, type IndexPage, type PageChange } from '@quire/proto/wiki/content/v1/content';
+import type { ContentServiceClient, IndexPage, PageChange } from '@quire/proto/wiki/content/v1/content';
 import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
 import { advanceCursor, lockCursor, readCursor, setCursor } from './store/cursor.js';
 

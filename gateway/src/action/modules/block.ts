@@ -1,6 +1,6 @@
 /* action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): site-wide blocks of users and IPs. */
 import type { GatewayDeps } from '../../context.js';
-import { ApiUsageError, type ActionContext } from '../types.js';
+import { ApiUsageError, } from '../types.js';
 import { apiError, requireRight } from './support.js';
 import { defineModule, type ContextOf } from '../define.js';
 import { TAGS_PARAM } from './writes.js';

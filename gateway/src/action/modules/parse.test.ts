@@ -6,7 +6,7 @@ import { parseModule } from './parse.js';
 import { expandtemplatesModule } from './expandtemplates.js';
 import { fakeContext } from '../query/testing.js';
 import { validateParams, type ValidationEnv } from '../params.js';
-import { ApiUsageError, type ApiMessage, type ModuleDecl, type ResultObject } from '../types.js';
+import type { ApiUsageError, ApiMessage, ModuleDecl, ResultObject } from '../types.js';
 
 const TOC =
   '<div id="toc" class="toc" role="navigation" aria-labelledby="mw-toc-heading"><div class="toctitle"><h2 id="mw-toc-heading">Contents</h2></div>\n<ul>\n' +

@@ -2,7 +2,7 @@
 import { InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
 import type { Message } from '@quire/proto/wiki/auth/v1/auth';
 import { escapeHtml, stripMarkup } from '../errors.js';
-import { ApiUsageError, type ActionContext, type ApiMessage } from '../types.js';
+import type { ApiUsageError, ActionContext, ApiMessage } from '../types.js';
 import { MessageUsageError } from '../errors.js';
 
 /** Wikitext links as their label ("[[Special:BotPasswords]]" → "Special:BotPasswords"), as plain text shows them. */

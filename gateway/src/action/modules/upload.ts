@@ -177,6 +177,6 @@ async function checkStatus(ctx: ActionContext, filekey: string): Promise<ResultO
     throw e;
   });
   const f = found?.files[0];
-  if (!f || f.status !== 'chunks') throw new ApiUsageError('missingresult', 'No result in status data.');
+  if (f?.status !== 'chunks') throw new ApiUsageError('missingresult', 'No result in status data.');
   return { result: 'Continue', stage: 'uploading', offset: f.size };
 }

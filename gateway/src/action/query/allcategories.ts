@@ -3,7 +3,7 @@
  * page, in name order, with member counts (`prop=size`) and the hidden flag; a generator of the
  * category pages.
  */
-import { setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { titlePartKeyer } from './allpages.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';

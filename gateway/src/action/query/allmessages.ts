@@ -70,7 +70,9 @@ function overrideTitle(key: string, lang: string): string {
 async function transformMessages(ctx: ActionContext, texts: Map<string, string>, title: string): Promise<void> {
   const pending = [...texts].filter(([, t]) => t.includes('{{'));
   const expanded = await Promise.all(pending.map(([, text]) => ctx.deps.clients.content.expandTemplates({ text, title, revId: 0 })));
-  pending.forEach(([name], i) => texts.set(name, expanded[i]!.wikitext));
+  pending.forEach(([name], i) => {
+    texts.set(name, expanded[i]!.wikitext);
+  });
 }
 
 /** An error reported by this module (path query+allmessages), as ApiBase::dieWithError. */

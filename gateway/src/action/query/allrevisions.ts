@@ -3,7 +3,7 @@
  * timestamp, grouped by page in order of first appearance, with prop=revisions' fields; also a
  * generator of revisions (or, with generatetitles, of their pages).
  */
-import { setIndexedTagName, type ActionContext } from '../types.js';
+import { setIndexedTagName, } from '../types.js';
 import { mwTimestamp } from './encoding.js';
 import { groupByTitle } from './deletedrevisions.js';
 import {

@@ -3,7 +3,7 @@
  * category), continuing on `from|category`; a generator of the category titles.
  */
 import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
-import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';

@@ -10,7 +10,7 @@ import { fakeContext } from './testing.js';
 import { EMPTY_PAGE_SET } from './pageset.js';
 import { QueryContinuation } from './continuation.js';
 import type { GeneratorModule } from './generator.js';
-import { ApiUsageError, type Params } from '../types.js';
+import type { ApiUsageError, Params } from '../types.js';
 
 const ADMIN: User = { id: 2, name: 'Admin', anonymous: false, groups: ['*', 'user'], rights: ['read', 'viewmywatchlist'] };
 const RC = [

@@ -4,7 +4,7 @@
  * one local repository, so no duplicate is `shared` and dflocalonly changes nothing.
  */
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
-import type { ActionContext, ResultObject } from '../types.js';
+import type { ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';

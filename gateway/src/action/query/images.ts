@@ -3,7 +3,6 @@
  * continuing on `from|name`; a generator of the file titles.
  */
 import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
-import type { ActionContext } from '../types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';

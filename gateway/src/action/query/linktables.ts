@@ -4,7 +4,7 @@
  * page set, continuation in list or generator mode, and the parameters MediaWiki repeats.
  */
 import type { LinkTable, ListPageLinksRequest, ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
-import type { ActionContext, ParamDecl } from '../types.js';
+import type { ActionContext, } from '../types.js';
 import { defineParam } from '../define.js';
 import type { QueryRun } from './run.js';
 import { modulePath } from './run.js';

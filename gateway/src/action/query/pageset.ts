@@ -99,7 +99,7 @@ export function buildPageSet(resp: ResolvePagesResponse, input: PageSetInput): P
     invalid.push({ id: nextFakeId--, title: t.title, reason: t.reason });
   };
   input.titles.forEach(takeInvalid);
-  resp.invalid.forEach((t) => takeInvalid(t.title));
+  for (const t of resp.invalid) takeInvalid(t.title);
 
   const specialPages = resp.pages.filter((p) => p.special);
   const special: PageSet['special'] = [];

@@ -4,7 +4,7 @@
  * generator (generator=prefixsearch, parameters gps*). Redirects are listed as themselves.
  */
 import type { CompleteTitlesResponse } from '@quire/proto/wiki/search/v1/search';
-import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';

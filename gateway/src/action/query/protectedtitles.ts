@@ -2,7 +2,7 @@
  * list=protectedtitles (MediaWiki's ApiQueryProtectedTitles): titles protected from creation
  * (action=protect on a missing page), newest first by default; a generator of those titles.
  */
-import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { DIR_PARAM, isoOfMw } from './changes.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';

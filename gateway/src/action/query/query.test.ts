@@ -68,7 +68,7 @@ test('revids with redirects warns and does not resolve redirects', async () => {
   );
   assert.equal(warnings[0]?.module, 'query');
   assert.equal(warnings[0]?.msg.code, 'redirectsandrevids');
-  assert.equal((calls[0]?.req as { resolveRedirects: boolean }).resolveRedirects, false);
+  assert.equal((calls[0]!.req as { resolveRedirects: boolean }).resolveRedirects, false);
   const query = ctx.result.query as Record<string, unknown>;
   assert.deepEqual((query.badrevids as Map<number, unknown>).get(777), { revid: 777, missing: true });
 });
@@ -174,7 +174,7 @@ test('latest revisions of several pages continue by page|revision', async () => 
     { subParams: { revisions: { prop: ['ids', 'content'], slots: ['main'], dir: 'older' } } },
   );
   assert.deepEqual(ctx.result.continue, { rvcontinue: '51|510', continue: '||' });
-  assert.equal((calls[1]?.req as { pageIds: number[] }).pageIds.length, 50);
+  assert.equal((calls[1]!.req as { pageIds: number[] }).pageIds.length, 50);
 });
 
 test('a finished page set ("-||…") runs only the remaining modules', async () => {

@@ -2,7 +2,7 @@
  * list=random (MediaWiki's ApiQueryRandom): pages from a random point of page_random on, wrapping
  * around once, so continuing lists every page once; a generator of those pages.
  */
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';

@@ -3,7 +3,7 @@
  * sroffset continuation; also a generator (generator=search, parameters gsr*).
  */
 import type { SearchHit, SearchPagesResponse } from '@quire/proto/wiki/search/v1/search';
-import { setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';

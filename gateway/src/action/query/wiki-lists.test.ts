@@ -99,7 +99,7 @@ test('list=random: redirect flag only with rnfilterredir=all; rnredirect clashes
   assert.deepEqual(stripMeta((all.ctx.result.query as Record<string, unknown>).random), [{ id: 2, ns: 0, title: 'R', redirect: true }]);
   assert.deepEqual(all.ctx.result.continue, { rncontinue: '0.5|0.7|2|0', continue: '-||' });
   const redirects = await runQuery({ list: ['random'] }, { listRandomPages: () => pages }, { random: { filterredir: 'nonredirects', redirect: true, limit: 1 } });
-  assert.equal((redirects.listCalls[0]?.req as { filterRedirects: number }).filterRedirects, 1, 'rnredirect lists redirects');
+  assert.equal((redirects.listCalls[0]!.req as { filterRedirects: number }).filterRedirects, 1, 'rnredirect lists redirects');
   assert.deepEqual(stripMeta((redirects.ctx.result.query as Record<string, unknown>).random), [{ id: 2, ns: 0, title: 'R' }]);
   const clash = fakeContext(queryModule, { list: ['random'] }, { namespaces: NAMESPACES }, { subParams: { random: { filterredir: 'all', redirect: true, limit: 1 } }, raw: { rnfilterredir: 'all' } });
   await rejects(queryModule.execute(clash.ctx), 'invalidparammix', 'The parameters "rnfilterredir" and "rnredirect" can not be used together.');

@@ -57,13 +57,13 @@ class TablePrinter implements DiffPrinter {
       row += dst !== '' ? `  <td class="diff-marker"><a class="mw-diff-movedpara-left" href="#${dst}">&#x26AB;</a></td>\n` : DELETED_MARKER;
       row += '  <td class="diff-deletedline diff-side-deleted"><div>';
       if (src !== '') row += `<a name="${src}"></a>`;
-      row += wordDiffSide(diff, false) + '</div></td>\n';
+      row += `${wordDiffSide(diff, false)}</div></td>\n`;
     } else row += EMPTY_LEFT;
     if (printRight) {
       row += dst !== '' ? `  <td class="diff-marker"><a class="mw-diff-movedpara-right" href="#${dst}">&#x26AB;</a></td>\n` : ADDED_MARKER;
       row += '  <td class="diff-addedline diff-side-added"><div>';
       if (src !== '') row += `<a name="${src}"></a>`;
-      row += wordDiffSide(diff, true) + '</div></td>\n</tr>\n';
+      row += `${wordDiffSide(diff, true)}</div></td>\n</tr>\n`;
     } else row += `${EMPTY_RIGHT}</tr>\n`;
     this.html += row;
   }

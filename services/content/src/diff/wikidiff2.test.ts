@@ -101,7 +101,7 @@ function phpWikidiff2(): string | undefined {
 }
 
 function referenceDiffs(pairs: { from: string; to: string }[]): { json: string; table: string }[] {
-  const input = pairs.map((p) => JSON.stringify(p)).join('\n') + '\n';
+  const input = `${pairs.map((p) => JSON.stringify(p)).join('\n')}\n`;
   const out = execFileSync('php', [path.join(here, 'wikidiff2-reference.php')], { input, maxBuffer: 1 << 28, encoding: 'utf8' });
   return out
     .trim()
@@ -141,6 +141,8 @@ describe('agreement with php-wikidiff2 on generated revision pairs', { skip: php
   });
 
   test(`${pairs.length} pairs: the same HTML table rows`, () => {
-    pairs.forEach((p, i) => assert.equal(tableDiffRows(p.from, p.to), reference[i]!.table, `pair ${i}`));
+    pairs.forEach((p, i) => {
+      assert.equal(tableDiffRows(p.from, p.to), reference[i]!.table, `pair ${i}`);
+    });
   });
 });

@@ -39,7 +39,7 @@ const base36 = (decimal: string) => BigInt(decimal).toString(36);
  */
 function newFileKey(userId: number, ext: string): string {
   const now = Date.now();
-  const fraction = String((now % 1000) * 1000 + crypto.randomInt(1000)).padStart(6, '0') + '00';
+  const fraction = `${String((now % 1000) * 1000 + crypto.randomInt(1000)).padStart(6, '0')}00`;
   return `${base36(`${Math.floor(now / 1000)}${fraction}`)}.${base36(String(crypto.randomInt(2 ** 31 - 1)))}.${userId}.${ext}`;
 }
 

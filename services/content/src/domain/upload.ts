@@ -4,7 +4,7 @@
  * version, the description page, the log entry and the watchlist. The rows are written by the
  * file repository's store (store/files.ts).
  */
-import { invalidArgument, permissionDenied, ServiceError, type Queryable } from '@quire/kit';
+import { invalidArgument, permissionDenied, type ServiceError, type Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import type { FileVersion, UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
 import { isoTimestamp } from '../content/timestamp.js';

@@ -69,7 +69,7 @@ function beautifyJson(text: string): string {
   }
   let out = '';
   let depth = 0;
-  const indent = () => '\n' + '\t'.repeat(depth);
+  const indent = () => `\n${'\t'.repeat(depth)}`;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const next = tokens[i + 1];
@@ -86,7 +86,7 @@ function beautifyJson(text: string): string {
     } else if (t.value === '}' || t.value === ']') {
       depth--;
       out += indent() + t.value;
-    } else if (t.value === ',') out += ',' + indent();
+    } else if (t.value === ',') out += `,${indent()}`;
     else out += ': ';
   }
   return out;

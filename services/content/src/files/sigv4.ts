@@ -39,8 +39,8 @@ function canonicalPath(url: URL, service: string): string {
     if (seg === '..') segments.pop();
     else if (seg !== '.' && seg !== '') segments.push(seg);
   }
-  const path = '/' + segments.map((seg) => uriEncode(decodeURIComponent(seg), false)).join('/');
-  return raw.endsWith('/') && path !== '/' ? path + '/' : path;
+  const path = `/${segments.map((seg) => uriEncode(decodeURIComponent(seg), false)).join('/')}`;
+  return raw.endsWith('/') && path !== '/' ? `${path}/` : path;
 }
 
 function canonicalQuery(url: URL): string {

@@ -106,7 +106,6 @@ export class Expander implements ExpansionHost {
   private readonly sourceCache = new Map<string, Promise<TemplateSource | undefined>>();
   private readonly treeCache = new Map<string, PNode[]>();
   private readonly existCache = new Map<string, Promise<boolean>>();
-  private templateDepth = 0;
 
   constructor(
     readonly codec: TitleCodec,
@@ -314,13 +313,7 @@ export class Expander implements ExpansionHost {
     }
     const child: Frame = { title: target, args, parent: frame, depth: frame.depth + 1, chain: new Set([...frame.chain, tkey]), expanded: new Map() };
     this.maxDepthSeen = Math.max(this.maxDepthSeen, child.depth + 1);
-    this.templateDepth++;
-    let out: string;
-    try {
-      out = await this.expand(tree, child, this.prefixed(target));
-    } finally {
-      this.templateDepth--;
-    }
+    const out = await this.expand(tree, child, this.prefixed(target));
     const size = Buffer.byteLength(out, 'utf8');
     if (this.includeSize + size > LIMITS.maxIncludeSize) {
       this.warn('Post-expand include size is too large', 'Pages where template include size is exceeded');

@@ -147,7 +147,7 @@ class Parser {
     if (t?.t === 'op' && t.v === '^') {
       this.i++;
       const exp = this.unaryOperand();
-      return Math.pow(base, exp);
+      return base ** exp;
     }
     return base;
   }
@@ -156,7 +156,7 @@ class Parser {
     let left = this.primary();
     for (;;) {
       const t = this.toks[this.i];
-      if (!t || t.t !== 'op') {
+      if (t?.t !== 'op') {
         if (t && t.t === 'num') throw new ExprError('Expression error: Unexpected number.');
         if (t && t.t === '(') throw new ExprError('Expression error: Unexpected ( operator.');
         return left;
@@ -194,9 +194,9 @@ function apply(op: string, a: number, b: number): number {
       if (b === 0) throw new ExprError('Expression error: Division by zero.');
       return a % b;
     case '^':
-      return Math.pow(a, b);
+      return a ** b;
     case 'round': {
-      const f = Math.pow(10, Math.trunc(b));
+      const f = 10 ** Math.trunc(b);
       return Math.sign(a) * Math.round(Math.abs(a) * f) / f;
     }
     case '=':

@@ -96,7 +96,6 @@ async function switchFn(x: Expander, value: string, parts: Part[], frame: Frame)
   return dflt ?? '';
 }
 
-const titleOf = (x: Expander, text: string, frame: Frame) => (text === '' ? frame.depth >= 0 ? x.req.title : undefined : x.parseTitle(text));
 
 function urlFor(x: Expander, text: string, query: string, full: boolean): string {
   const t = x.parseTitle(text);

@@ -15,7 +15,7 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, safeEncodeAttr, sanitizeAttributes } from './sanitizer.js';
+import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
@@ -149,7 +149,7 @@ export class Renderer {
     private readonly codec: TitleCodec,
     private readonly lookup: PageLookup,
     private readonly req: RenderRequest,
-    private readonly site: SiteInfo,
+    site: SiteInfo,
   ) {
     this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date() });
   }
@@ -852,7 +852,7 @@ export class Renderer {
 
 /** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
 function escapeStrayAmpersands(html: string): string {
-  return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (all, markup: string | undefined) => markup ?? '&amp;');
+  return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (_all, markup: string | undefined) => markup ?? '&amp;');
 }
 
 function stripTransclusionMarkers(s: string): string {

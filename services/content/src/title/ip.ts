@@ -43,7 +43,7 @@ export function sanitizeIP(text: string): string {
     let fill: string;
     if (abbrev === 0) fill = '0:'.repeat(9 - colons) + (out === '::' ? '0' : '');
     else if (abbrev === addressEnd - 1) fill = ':0'.repeat(9 - colons);
-    else fill = ':0'.repeat(8 - colons) + ':';
+    else fill = `${':0'.repeat(8 - colons)}:`;
     out = out.replace('::', fill);
   }
   return out.replace(/(^|:)0+([0-9A-Fa-f]{1,4})/g, '$1$2');

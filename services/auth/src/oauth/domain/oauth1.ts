@@ -101,7 +101,7 @@ export class OAuth1 {
   private async consumerOf(req: SignedRequest): Promise<ConsumerRow> {
     const key = param(req, 'oauth_consumer_key');
     const c = /^[0-9a-f]{32}$/.test(key) ? await this.o.store.consumerByKey(key) : null;
-    if (!c || c.oauth_version !== 1) throw oauthError('mwoauth-invalid-authorization', 'Invalid consumer key');
+    if (c?.oauth_version !== 1) throw oauthError('mwoauth-invalid-authorization', 'Invalid consumer key');
     return c;
   }
 

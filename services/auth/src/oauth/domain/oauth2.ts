@@ -52,7 +52,7 @@ export class OAuth2 {
 
   private async client(clientId: string): Promise<ConsumerRow> {
     const row = /^[0-9a-f]{32}$/.test(clientId) ? await this.o.store.consumerByKey(clientId) : null;
-    if (!row || row.oauth_version !== 2) throw oauth2Error('invalid_client', 'Client authentication failed');
+    if (row?.oauth_version !== 2) throw oauth2Error('invalid_client', 'Client authentication failed');
     return row;
   }
 

@@ -154,7 +154,7 @@ class Linter {
       if (BLOCK.has(name) && unit.kind === 'para') this.closeInline(unit, start, true);
       const parent = this.stack[this.stack.length - 1];
       const open: Open = { name, start, openWidth: whole.length, block: BLOCK.has(name), inTable: unit.inTable || this.stack.some((o) => o.name === 'table'), unit: unit.start };
-      if (parent && parent.lastChild) parent.lastChild = undefined;
+      if (parent?.lastChild) parent.lastChild = undefined;
       this.stack.push(open);
     }
   }
@@ -162,7 +162,7 @@ class Linter {
   /** The tree builder reopens a formatting element in the next block; its end tag there closes the copy (Linter::getMatchingMisnestedNode). */
   private reopenedAndClosed(name: string, next: Unit): boolean {
     const m = new RegExp(`<(/?)${name}\\b[^>]*>`, 'i').exec(this.masked.slice(next.start, next.end));
-    if (!m || !m[1]) return false;
+    if (!m?.[1]) return false;
     this.consumed.add(next.start + m.index);
     return true;
   }
@@ -338,7 +338,6 @@ function byteOffsets(text: string): (i: number | null) => number | null {
     else if (c >= 0xd800 && c <= 0xdbff) {
       bytes += 4;
       table[++i] = bytes; // the low surrogate belongs to the same character
-      continue;
     } else bytes += 3;
   }
   table[text.length] = bytes;

@@ -7,7 +7,7 @@
 import type { Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/content';
 import { actorId } from '../actor.js';
-import { type LifecycleDeps } from './common.js';
+import type { LifecycleDeps } from './common.js';
 
 /** Moves every version of file `name` into filearchive. Returns how many versions moved. */
 export async function archiveFileVersions(deps: LifecycleDeps, q: Queryable, name: string, actor: EditActor, reason: string): Promise<number> {
