@@ -130,10 +130,12 @@ async function watching(p: PageRequest, page: PageRecord): Promise<boolean> {
 
 /** The form of a request that is not a submission: the current text, the base revision and now. */
 async function initialState(p: PageRequest, page: PageRecord, section: string): Promise<EditState> {
-  const preload = section === 'new' ? queryParam(p, 'preloadtitle') : '';
+  const text = await currentText(p, page, section);
+  // A section's summary starts with its heading as an autocomment (EditPage: "/* Heading */ ").
+  const heading = section !== '' && section !== 'new' ? /^(={1,6})\s*(.+?)\s*\1\s*$/m.exec(text.split('\n')[0] ?? '')?.[2] : undefined;
   return {
-    text: await currentText(p, page, section),
-    summary: preload,
+    text,
+    summary: section === 'new' ? queryParam(p, 'preloadtitle') : heading ? `/* ${heading} */ ` : '',
     minor: false,
     watch: await watching(p, page),
     section,
