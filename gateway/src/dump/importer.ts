@@ -122,20 +122,30 @@ export async function importDump(
     await onBatch(results, progress);
   };
 
-  for await (const item of items) {
-    if (item.kind === 'start') progress.schema = item.schema;
-    else if (item.kind === 'logitem') progress.logItemsIgnored++;
-    else if (item.kind === 'page') {
-      progress.pagesRead++;
-      const p = item.page;
-      progress.uploadsIgnored += p.uploads;
-      if (opts.skipTo && progress.pagesRead < opts.skipTo) continue;
-      if (opts.namespaces && !opts.namespaces.has(p.ns)) continue;
-      batch.push(p);
-      for (const r of p.revisions) bytes += r.text.length;
-      if (batch.length >= maxPages || bytes >= maxBytes) await flush();
-    }
+  try {
+    await readAll();
+  } catch (e) {
+    // The pages read before the fault are complete: they go in, the faulty one does not.
+    await flush();
+    throw e;
   }
   await flush();
   return progress;
+
+  async function readAll() {
+    for await (const item of items) {
+      if (item.kind === 'start') progress.schema = item.schema;
+      else if (item.kind === 'logitem') progress.logItemsIgnored++;
+      else if (item.kind === 'page') {
+        progress.pagesRead++;
+        const p = item.page;
+        progress.uploadsIgnored += p.uploads;
+        if (opts.skipTo && progress.pagesRead < opts.skipTo) continue;
+        if (opts.namespaces && !opts.namespaces.has(p.ns)) continue;
+        batch.push(p);
+        for (const r of p.revisions) bytes += r.text.length;
+        if (batch.length >= maxPages || bytes >= maxBytes) await flush();
+      }
+    }
+  }
 }

@@ -224,7 +224,7 @@ async function logImport(q: Queryable, db: Db, page: { pageId: number; ns: numbe
       dbkey: page.dbkey,
       pageId: page.pageId,
       comment: log.reason,
-      params: { '4:number:count': page.count, associated_rev_id: revId },
+      params: { count: page.count },
       timestamp,
       tags: log.tags,
     },
