@@ -43,7 +43,13 @@ export function blockDetails(b: BlockInfo): ResultObject {
   };
 }
 
-/** ApiBase::dieBlocked for a sitewide block: `blocked` with the block's details as `blockinfo`. */
+/** ApiBase::dieBlocked: `blocked` with the block's details as `blockinfo` (a partial block's own message). */
 export function blockedError(b: BlockInfo): ApiUsageError {
-  return apiError('blocked', 'apierror-blocked', [], { blockinfo: blockDetails(b) });
+  return apiError('blocked', b.partial ? 'apierror-blocked-partial' : 'apierror-blocked', [], { blockinfo: blockDetails(b) });
+}
+
+/** DatabaseBlock::appliesToTitle: a sitewide block applies everywhere, a partial one to its pages (by id) and namespaces. */
+export function blockAppliesTo(b: BlockInfo, page: { id: number; ns: number }): boolean {
+  if (!b.partial) return true;
+  return (page.id !== 0 && b.pages.some((pg) => pg.id === page.id)) || b.namespaces.includes(page.ns);
 }

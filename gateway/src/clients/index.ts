@@ -144,7 +144,7 @@ import {
   type EnableTotpResponse,
   type ResetBotPasswordRequest,
   type UpdateBotPasswordRequest,
-  type BlockRequest,
+  BlockRequest,
   type BlockResponse,
   type ChangeOptionsRequest,
   type ChangeOptionsResponse,
@@ -486,8 +486,8 @@ export class AuthClient {
   changeUserGroups(req: ChangeUserGroupsRequest, o?: CallOpts): Promise<ChangeUserGroupsResponse> {
     return unary(this.c, this.c.changeUserGroups, req, o);
   }
-  block(req: BlockRequest, o?: CallOpts): Promise<BlockResponse> {
-    return unary(this.c, this.c.block, req, o);
+  block(req: DeepPartial<BlockRequest>, o?: CallOpts): Promise<BlockResponse> {
+    return unary(this.c, this.c.block, BlockRequest.fromPartial(req), o);
   }
   unblock(req: UnblockRequest, o?: CallOpts): Promise<UnblockResponse> {
     return unary(this.c, this.c.unblock, req, o);

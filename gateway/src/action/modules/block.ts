@@ -1,4 +1,8 @@
-/* action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): site-wide blocks of users and IPs. */
+/*
+ * action=block and action=unblock (MediaWiki's ApiBlock, ApiUnblock): blocks of users and IPs,
+ * sitewide or partial (pages and namespaces; MediaWiki 1.39's $wgEnablePartialActionBlocks is off,
+ * so there are no action restrictions).
+ */
 import type { GatewayDeps } from '../../context.js';
 import { ApiUsageError, } from '../types.js';
 import { apiError, requireRight } from './support.js';
@@ -24,6 +28,15 @@ export const blockModule = defineModule({
     reblock: { type: 'boolean', default: false, help: 'If the user is already blocked, overwrite the existing block.' },
     watchuser: { type: 'boolean', default: false, help: "Watch the user's or IP address's user and talk pages." },
     tags: { ...TAGS_PARAM, help: 'Change tags to apply to the entry in the block log.' },
+    partial: { type: 'boolean', default: false, help: 'Block user from specific pages or namespaces rather than the entire site.' },
+    pagerestrictions: {
+      type: 'title',
+      multi: true,
+      multiLimit1: 10,
+      multiLimit2: 10,
+      help: 'List of titles to block the user from editing. Only applies when partial is set to true.',
+    },
+    namespacerestrictions: { type: 'namespace', multi: true, help: 'List of namespace IDs to block the user from editing. Only applies when partial is set to true.' },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: { 'action=block&user=192.0.2.5&expiry=3%20days&reason=First%20strike&token=123ABC': 'Block IP address 192.0.2.5 for three days.' },
@@ -32,6 +45,8 @@ export const blockModule = defineModule({
     const p = ctx.params;
     const target = await targetOf(ctx.deps, p.user, p.userid);
     const tags = await checkedLogTags(ctx);
+    const pages = await restrictedPages(ctx.deps, p.pagerestrictions ?? []);
+    const namespaces = p.namespacerestrictions ?? [];
     const r = await ctx.deps.clients.auth.block({
       target,
       expiry: p.expiry,
@@ -44,6 +59,10 @@ export const blockModule = defineModule({
       allowusertalk: p.allowusertalk,
       reblock: p.reblock,
       tags,
+      // Restrictions are kept only for a partial block (ApiBlock builds them only then).
+      partial: p.partial,
+      pages: p.partial ? pages : [],
+      namespaces: p.partial ? namespaces : [],
     });
     const b = r.block!;
     ctx.result.block = {
@@ -59,10 +78,24 @@ export const blockModule = defineModule({
       hidename: false,
       allowusertalk: b.allowusertalk,
       watchuser: false,
-      partial: false,
+      partial: b.partial,
+      // Echoed as given (null when not), whether or not the block is partial.
+      pagerestrictions: p.pagerestrictions ?? null,
+      namespacerestrictions: p.namespacerestrictions ?? null,
     };
   },
 });
+
+/** The pages of `pagerestrictions`, which must exist (TitleDef with PARAM_MUST_EXIST). */
+async function restrictedPages(deps: GatewayDeps, titles: readonly string[]): Promise<{ id: number; ns: number; title: string }[]> {
+  if (titles.length === 0) return [];
+  const r = await deps.clients.content.resolvePages({ titles: [...titles] });
+  const bad = r.invalid[0];
+  if (bad) throw apiError('badtitle', 'paramvalidator-badtitle', ['pagerestrictions', bad.title]);
+  const missing = r.pages.find((pg) => pg.missing || pg.special || pg.id === 0);
+  if (missing) throw apiError('missingtitle', 'paramvalidator-missingtitle', ['pagerestrictions', titles[r.pages.indexOf(missing)] ?? missing.title]);
+  return r.pages.map((pg) => ({ id: pg.id, ns: pg.ns, title: pg.title }));
+}
 
 /**
  * The `tags` of a block, unblock or userrights request, checked before anything is written (the

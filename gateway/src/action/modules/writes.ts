@@ -8,14 +8,14 @@
 import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
 import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/v1/content';
 import type { Caller, GatewayDeps } from '../../context.js';
-import { blockedError } from '../blockinfo.js';
+import { blockAppliesTo, blockedError } from '../blockinfo.js';
 import { defineParam } from '../define.js';
 import { ApiUsageError, type ActionContext, type Params } from '../types.js';
 import { apiError } from './support.js';
 
 /**
  * What an edit by this caller is refused for before any page is looked at: a sitewide block
- * (partial blocks name pages, which are not modelled yet, so they do not stop edits).
+ * (a partial block is checked against the page, `partialBlockOf`).
  */
 export function editBlock(caller: Caller): BlockInfo | undefined {
   const block = caller.user.block;
@@ -33,6 +33,17 @@ export function writingActor(ctx: ActionContext) {
   const blockinfo = editBlock(ctx.caller);
   if (blockinfo) throw apiError('blocked', 'apierror-blocked', [], { blockinfo });
   return editActor(ctx.caller);
+}
+
+/** The caller's partial block when it applies to the page edited (by title or id; a page to be created only by its namespace). */
+export async function partialBlockOf(deps: GatewayDeps, caller: Caller, target: { title?: string; pageId?: number }): Promise<BlockInfo | undefined> {
+  const block = caller.user.block;
+  if (!block?.partial) return undefined;
+  const r = await deps.clients.content.resolvePages(target.pageId ? { pageIds: [target.pageId] } : { titles: [target.title ?? ''] });
+  const page = r.pages[0];
+  // A bad title or page id is the edit's own error to report.
+  if (!page) return undefined;
+  return blockAppliesTo(block, { id: page.missing ? 0 : page.id, ns: page.ns }) ? block : undefined;
 }
 
 /** After a saved edit: the registered user's edit count (best effort — the edit is committed). */
@@ -53,7 +64,7 @@ export type EditFields = Omit<Partial<EditRequest>, 'actor' | 'maxArticleSizeKb'
  * block, sent with the caller as actor and the wiki's size limit, then counted for the editor.
  */
 export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFields): Promise<EditResponse> {
-  const block = editBlock(caller);
+  const block = editBlock(caller) ?? (await partialBlockOf(deps, caller, fields));
   if (block) throw blockedError(block);
   const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
   await countEdit(deps, caller, res);

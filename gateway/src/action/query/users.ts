@@ -1,5 +1,5 @@
 /* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
-import type { BlockEntry, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import type { BlockEntry, BlockInfo, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
@@ -192,7 +192,24 @@ export const allusersModule = defineModule({
 
 const BLOCK_PROPS = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'] as const;
 
-function blockProps(e: BlockEntry, props: readonly string[]): ResultObject {
+/** ApiQueryBlocks::getRestrictionData: pages (id, and the page's current title) first, then namespaces; [] for a sitewide block. */
+function restrictionData(b: BlockInfo, titles: ReadonlyMap<number, { ns: number; title: string }>): ResultObject | unknown[] {
+  if (!b.partial || (b.pages.length === 0 && b.namespaces.length === 0)) return setArrayType([], 'array');
+  const data: ResultObject = {};
+  if (b.pages.length) {
+    data.pages = setIndexedTagName(
+      b.pages.map((pg) => {
+        const t = titles.get(pg.id);
+        return t ? { id: pg.id, ns: t.ns, title: t.title } : { id: pg.id };
+      }),
+      'page',
+    );
+  }
+  if (b.namespaces.length) data.namespaces = setIndexedTagName([...b.namespaces], 'ns');
+  return data;
+}
+
+function blockProps(e: BlockEntry, props: readonly string[], titles: ReadonlyMap<number, { ns: number; title: string }>): ResultObject {
   const b = e.block!;
   const out: ResultObject = {};
   if (props.includes('id')) out.id = b.id;
@@ -206,7 +223,7 @@ function blockProps(e: BlockEntry, props: readonly string[]): ResultObject {
   if (props.includes('flags')) {
     Object.assign(out, { automatic: false, anononly: b.anononly, nocreate: b.nocreate, autoblock: false, noemail: b.noemail, hidden: false, allowusertalk: b.allowusertalk, partial: b.partial });
   }
-  if (props.includes('restrictions')) out.restrictions = setArrayType([], 'array');
+  if (props.includes('restrictions')) out.restrictions = restrictionData(b, titles);
   return out;
 }
 
@@ -254,7 +271,14 @@ export const blocksModule = defineModule({
       continueId,
     });
     const props = p.prop ?? ['id', 'user', 'by', 'timestamp', 'expiry', 'reason', 'flags'];
-    run.data.blocks = setIndexedTagName(r.blocks.map((e) => blockProps(e, props)), 'block');
+    // Restricted pages by id, with their titles now (a moved page keeps its restriction).
+    const titles = new Map<number, { ns: number; title: string }>();
+    const pageIds = props.includes('restrictions') ? [...new Set(r.blocks.flatMap((e) => e.block?.pages.map((pg) => pg.id) ?? []))] : [];
+    if (pageIds.length) {
+      const pages = await ctx.deps.clients.content.resolvePages({ pageIds });
+      for (const pg of pages.pages) if (pg.id) titles.set(pg.id, { ns: pg.ns, title: pg.title });
+    }
+    run.data.blocks = setIndexedTagName(r.blocks.map((e) => blockProps(e, props, titles)), 'block');
     if (r.continueId) run.continuation.addContinueParam('blocks', 'bkcontinue', r.continueId);
   },
 });

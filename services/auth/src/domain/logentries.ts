@@ -59,8 +59,17 @@ export function blockEntry(action: 'block' | 'reblock', b: BlockRow, rawExpiry: 
   const params: Record<string, unknown> = {
     duration: b.expiry === null ? 'infinity' : rawExpiry.trim(),
     flags: blockFlags(b),
-    sitewide: true,
   };
+  // BlockLogFormatter's parameters: a partial block lists its restrictions instead.
+  if (b.sitewide) params.sitewide = true;
+  else {
+    const restrictions: Record<string, unknown> = {};
+    const pages = b.restrictions.filter((r) => r.type === 1);
+    const namespaces = b.restrictions.filter((r) => r.type === 2);
+    if (pages.length) restrictions.pages = pages.map((r) => ({ page_ns: r.ns ?? 0, page_title: r.title ?? '' }));
+    if (namespaces.length) restrictions.namespaces = namespaces.map((r) => Number(r.value));
+    params.restrictions = restrictions;
+  }
   if (b.expiry !== null) params.expiry = isoOrInfinite(b.expiry);
   return {
     type: 'block',

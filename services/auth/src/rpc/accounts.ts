@@ -174,6 +174,11 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
     async block(req) {
       const target = await blockTarget(req.target);
       const expiry = expiryOf(req.expiry, 'block');
+      // BlockUser::placeBlockUnsafe: a partial block must let the user edit their own talk page
+      // unless it restricts the User talk namespace.
+      if (req.partial && !req.allowusertalk && !req.namespaces.includes(3)) {
+        throw invalidArgument('ipb-prevent-user-talk-edit', 'Editing their own talk page must be allowed for a partial block, unless it includes a restriction on the User Talk namespace.');
+      }
       return users.tx(async () => {
         const existing = await users.blockOfTarget('ip' in target ? { ip: target.ip } : { userId: target.userId });
         if (existing && !req.reblock) {
@@ -190,6 +195,11 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           nocreate: req.nocreate,
           noemail: req.noemail,
           allowusertalk: req.allowusertalk,
+          sitewide: !req.partial,
+          restrictions: [
+            ...req.pages.map((pg) => ({ type: 1, value: pg.id, ns: pg.ns, title: pg.title })),
+            ...req.namespaces.map((ns) => ({ type: 2, value: ns, ns: null, title: null })),
+          ],
         });
         await outbox.append({ ...blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)), tags: req.tags });
         return blockListEntry(b);

@@ -43,6 +43,17 @@ export interface BlockRow {
   nocreate: boolean;
   noemail: boolean;
   allowusertalk: boolean;
+  /** False for a partial block: it applies only to its restrictions. */
+  sitewide: boolean;
+  restrictions: BlockRestrictionRow[];
+}
+
+/** A row of block_restrictions: type 1 a page (value its id), type 2 a namespace. */
+export interface BlockRestrictionRow {
+  type: number;
+  value: number;
+  ns: number | null;
+  title: string | null;
 }
 
 export function iso(d: Date): string {
@@ -57,16 +68,22 @@ export function blockInfo(b: BlockRow): BlockInfo {
     reason: b.reason,
     timestamp: iso(b.created),
     expiry: isoOrInfinite(b.expiry),
-    partial: false,
+    partial: !b.sitewide,
     nocreate: b.nocreate,
     anononly: b.anononly,
     noemail: b.noemail,
     allowusertalk: b.allowusertalk,
+    pages: b.restrictions.filter((r) => r.type === 1).map((r) => ({ id: Number(r.value), ns: r.ns ?? 0, title: r.title ?? '' })),
+    namespaces: b.restrictions.filter((r) => r.type === 2).map((r) => Number(r.value)),
   };
 }
 
 const ACTIVE = '(expiry IS NULL OR expiry > now())';
-const BLOCK_COLUMNS = `b.*, u.name AS target_name`;
+/** A block with its target's name and its restrictions (pages by id, then namespaces). */
+const blockColumns = (s: string) =>
+  `b.*, u.name AS target_name,
+   COALESCE((SELECT json_agg(json_build_object('type', r.type, 'value', r.value, 'ns', r.ns, 'title', r.title) ORDER BY r.type, r.value)
+               FROM ${s}.block_restrictions r WHERE r.block_id = b.id), '[]'::json) AS restrictions`;
 
 export class UserStore {
   constructor(private readonly db: Db) {}
@@ -244,7 +261,7 @@ export class UserStore {
   /** The active block applying to a logged-in user (by account, or a non-anononly block of their IP), or to an IP. */
   async activeBlock(userId: number, ip: string): Promise<BlockRow | null> {
     const r = await this.db.query<BlockRow>(
-      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
+      `SELECT ${blockColumns(this.s)} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
         WHERE ${ACTIVE.replaceAll('expiry', 'b.expiry')}
           AND ((b.target_user_id = $1 AND $1 > 0) OR (b.target_ip = $2 AND ($1 = 0 OR NOT b.anononly)))
         ORDER BY b.target_user_id IS NULL, b.id LIMIT 1`,
@@ -256,7 +273,7 @@ export class UserStore {
   async blockOfTarget(target: { userId: number } | { ip: string }): Promise<BlockRow | null> {
     const [col, val] = 'userId' in target ? ['target_user_id', target.userId] : ['target_ip', target.ip];
     const r = await this.db.query<BlockRow>(
-      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.${col} = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
+      `SELECT ${blockColumns(this.s)} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.${col} = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
       [val],
     );
     return r.rows[0] ?? null;
@@ -264,7 +281,7 @@ export class UserStore {
 
   async blockById(id: number): Promise<BlockRow | null> {
     const r = await this.db.query<BlockRow>(
-      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.id = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
+      `SELECT ${blockColumns(this.s)} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id WHERE b.id = $1 AND ${ACTIVE.replaceAll('expiry', 'b.expiry')}`,
       [id],
     );
     return r.rows[0] ?? null;
@@ -275,11 +292,15 @@ export class UserStore {
     const col = b.target_user_id !== null ? 'target_user_id' : 'target_ip';
     await this.db.query(`DELETE FROM ${this.s}.blocks WHERE ${col} = $1`, [b.target_user_id ?? b.target_ip]);
     const r = await this.db.query<{ id: number }>(
-      `INSERT INTO ${this.s}.blocks (target_user_id, target_ip, by_id, by_name, reason, expiry, anononly, nocreate, noemail, allowusertalk)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [b.target_user_id, b.target_ip, b.by_id, b.by_name, b.reason, b.expiry, b.anononly, b.nocreate, b.noemail, b.allowusertalk],
+      `INSERT INTO ${this.s}.blocks (target_user_id, target_ip, by_id, by_name, reason, expiry, anononly, nocreate, noemail, allowusertalk, sitewide)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [b.target_user_id, b.target_ip, b.by_id, b.by_name, b.reason, b.expiry, b.anononly, b.nocreate, b.noemail, b.allowusertalk, b.sitewide],
     );
-    return (await this.blockById(r.rows[0]!.id))!;
+    const id = r.rows[0]!.id;
+    for (const x of b.sitewide ? [] : b.restrictions) {
+      await this.db.query(`INSERT INTO ${this.s}.block_restrictions (block_id, type, value, ns, title) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [id, x.type, x.value, x.ns, x.title]);
+    }
+    return (await this.blockById(id))!;
   }
 
   async deleteBlock(id: number): Promise<void> {
@@ -313,7 +334,7 @@ export class UserStore {
     };
     for (const flag of o.show ?? []) if (conditions[flag]) where.push(conditions[flag]);
     const r = await this.db.query<BlockRow>(
-      `SELECT ${BLOCK_COLUMNS} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
+      `SELECT ${blockColumns(this.s)} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
         WHERE ${where.join(' AND ')} ORDER BY b.id ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
       params,
     );

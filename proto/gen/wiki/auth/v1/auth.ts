@@ -51,6 +51,19 @@ export interface BlockInfo {
   anononly: boolean;
   noemail: boolean;
   allowusertalk: boolean;
+  /** A partial block (partial = true): the pages and namespaces it applies to (ipblocks_restrictions). */
+  pages: BlockPage[];
+  namespaces: number[];
+}
+
+/**
+ * A page a partial block names: its id (the page the restriction follows), namespace and the
+ * title it had when blocked (the gateway shows the current one).
+ */
+export interface BlockPage {
+  id: number;
+  ns: number;
+  title: string;
 }
 
 /** A user-facing message: MediaWiki's key, its English text, and its parameters. */
@@ -344,6 +357,10 @@ export interface BlockRequest {
   reblock: boolean;
   /** change tags of the log entry (the gateway checked they may be applied) */
   tags: string[];
+  /** only these pages and namespaces (existing pages, resolved by the gateway) */
+  partial: boolean;
+  pages: BlockPage[];
+  namespaces: number[];
 }
 
 export interface BlockResponse {
@@ -698,6 +715,8 @@ function createBaseBlockInfo(): BlockInfo {
     anononly: false,
     noemail: false,
     allowusertalk: false,
+    pages: [],
+    namespaces: [],
   };
 }
 
@@ -735,6 +754,16 @@ export const BlockInfo: MessageFns<BlockInfo> = {
     }
     if (message.allowusertalk !== false) {
       writer.uint32(88).bool(message.allowusertalk);
+    }
+    for (const v of message.pages) {
+      BlockPage.encode(v!, writer.uint32(98).fork()).join();
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(106).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -840,6 +869,32 @@ export const BlockInfo: MessageFns<BlockInfo> = {
             message.allowusertalk = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.pages.push(BlockPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag === 104) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 106) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -869,6 +924,10 @@ export const BlockInfo: MessageFns<BlockInfo> = {
       anononly: isSet(object.anononly) ? globalThis.Boolean(object.anononly) : false,
       noemail: isSet(object.noemail) ? globalThis.Boolean(object.noemail) : false,
       allowusertalk: isSet(object.allowusertalk) ? globalThis.Boolean(object.allowusertalk) : false,
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => BlockPage.fromJSON(e)) : [],
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -907,6 +966,12 @@ export const BlockInfo: MessageFns<BlockInfo> = {
     if (message.allowusertalk !== false) {
       obj.allowusertalk = message.allowusertalk;
     }
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => BlockPage.toJSON(e));
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -926,6 +991,109 @@ export const BlockInfo: MessageFns<BlockInfo> = {
     message.anononly = object.anononly ?? false;
     message.noemail = object.noemail ?? false;
     message.allowusertalk = object.allowusertalk ?? false;
+    message.pages = object.pages?.map((e) => BlockPage.fromPartial(e)) || [];
+    message.namespaces = object.namespaces?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBlockPage(): BlockPage {
+  return { id: 0, ns: 0, title: "" };
+}
+
+export const BlockPage: MessageFns<BlockPage> = {
+  encode(message: BlockPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.ns !== 0) {
+      writer.uint32(16).int32(message.ns);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ns = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockPage {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      ns: isSet(object.ns) ? globalThis.Number(object.ns) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+    };
+  },
+
+  toJSON(message: BlockPage): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.ns !== 0) {
+      obj.ns = Math.round(message.ns);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockPage>, I>>(base?: I): BlockPage {
+    return BlockPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockPage>, I>>(object: I): BlockPage {
+    const message = createBaseBlockPage();
+    message.id = object.id ?? 0;
+    message.ns = object.ns ?? 0;
+    message.title = object.title ?? "";
     return message;
   },
 };
@@ -4156,6 +4324,9 @@ function createBaseBlockRequest(): BlockRequest {
     allowusertalk: false,
     reblock: false,
     tags: [],
+    partial: false,
+    pages: [],
+    namespaces: [],
   };
 }
 
@@ -4193,6 +4364,19 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     }
     for (const v of message.tags) {
       writer.uint32(90).string(v!);
+    }
+    if (message.partial !== false) {
+      writer.uint32(96).bool(message.partial);
+    }
+    for (const v of message.pages) {
+      BlockPage.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.namespaces.length !== 0) {
+      writer.uint32(114).fork();
+      for (const v of message.namespaces) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -4298,6 +4482,40 @@ export const BlockRequest: MessageFns<BlockRequest> = {
             message.tags.push(reader.string());
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.partial = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.pages.push(BlockPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag === 112) {
+              message.namespaces.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 114) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaces.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4327,6 +4545,11 @@ export const BlockRequest: MessageFns<BlockRequest> = {
       allowusertalk: isSet(object.allowusertalk) ? globalThis.Boolean(object.allowusertalk) : false,
       reblock: isSet(object.reblock) ? globalThis.Boolean(object.reblock) : false,
       tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      partial: isSet(object.partial) ? globalThis.Boolean(object.partial) : false,
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => BlockPage.fromJSON(e)) : [],
+      namespaces: globalThis.Array.isArray(object?.namespaces)
+        ? object.namespaces.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -4365,6 +4588,15 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     if (message.tags?.length) {
       obj.tags = message.tags;
     }
+    if (message.partial !== false) {
+      obj.partial = message.partial;
+    }
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => BlockPage.toJSON(e));
+    }
+    if (message.namespaces?.length) {
+      obj.namespaces = message.namespaces.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -4384,6 +4616,9 @@ export const BlockRequest: MessageFns<BlockRequest> = {
     message.allowusertalk = object.allowusertalk ?? false;
     message.reblock = object.reblock ?? false;
     message.tags = object.tags?.map((e) => e) || [];
+    message.partial = object.partial ?? false;
+    message.pages = object.pages?.map((e) => BlockPage.fromPartial(e)) || [];
+    message.namespaces = object.namespaces?.map((e) => e) || [];
     return message;
   },
 };
