@@ -6,42 +6,23 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLogger } from '@quire/kit';
-import { failingWhen, type FaultSwitch } from '@quire/kit/faults';
-import { createGatewayApp } from '@quire/gateway/app';
-import { closeClients, connectClients } from '@quire/gateway/clients/index';
-import { loadGatewayConfig } from '@quire/gateway/config';
-import { SiteCache } from '@quire/gateway/site';
-import type { GatewayDeps } from '@quire/gateway/context';
-import { startWiki, WikiClient, type TestWiki } from './harness.js';
+import type { FaultSwitch } from '@quire/kit/faults';
+import { startWiki, type TestWiki, type WikiClient } from './harness.js';
+import { startFaultyGateway } from './faulty-gateway.js';
 
 let wiki: TestWiki;
-let server: http.Server;
+let faulty: Awaited<ReturnType<typeof startFaultyGateway>>;
 let gateway: WikiClient;
-let clients: ReturnType<typeof connectClients>;
 const fault: FaultSwitch = { failing: false, injected: 0 };
 
 before(async () => {
   wiki = await startWiki('embedded');
-  const addrs = Object.fromEntries(wiki.stack.services.map((s) => [s.name, s.address])) as { auth: string; content: string; search: string };
-  clients = connectClients(addrs);
-  const content = failingWhen(clients.content, 'content', fault);
-  const deps: GatewayDeps = {
-    clients: { ...clients, content },
-    config: { ...loadGatewayConfig({ WIKI_SERVER: 'http://gateway.test', DATA_DIR: wiki.testEnv.dataDir, SECRET_KEY: wiki.testEnv.env.SECRET_KEY }), secretKey: wiki.testEnv.env.SECRET_KEY! },
-    log: createLogger('gateway-faults', 'silent'),
-    site: new SiteCache(content),
-  };
-  server = http.createServer(createGatewayApp(deps, addrs));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  gateway = new WikiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  faulty = await startFaultyGateway(wiki, fault);
+  gateway = faulty.gateway;
 });
 after(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  closeClients(clients);
-  await wiki.close();
+  await faulty?.close();
+  await wiki?.close();
 });
 
 test('REST: a failing content client is a 500 in the REST error shape, and the next request is served', async () => {

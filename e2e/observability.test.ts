@@ -5,18 +5,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger } from '@quire/kit';
-import { failingWhen, type FaultSwitch } from '@quire/kit/faults';
-import { createGatewayApp } from '@quire/gateway/app';
-import { closeClients, connectClients } from '@quire/gateway/clients/index';
-import { loadGatewayConfig } from '@quire/gateway/config';
-import { SiteCache } from '@quire/gateway/site';
-import { observeRequests } from '@quire/gateway/observability';
-import type { GatewayDeps } from '@quire/gateway/context';
-import { startWiki, WikiClient, type TestWiki } from './harness.js';
+import type { FaultSwitch } from '@quire/kit/faults';
+import { startFaultyGateway } from './faulty-gateway.js';
+import { startWiki, type TestWiki, type WikiClient } from './harness.js';
 
 type Json = Record<string, any>;
 
@@ -35,38 +28,25 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('request ids: one id in the answer, its body and its log line', () => {
   let wiki: TestWiki;
-  let server: http.Server;
+  let faulty: Awaited<ReturnType<typeof startFaultyGateway>>;
   let gateway: WikiClient;
-  let clients: ReturnType<typeof connectClients>;
   const fault: FaultSwitch = { failing: false, injected: 0 };
   const lines: Json[] = [];
 
   before(async () => {
     wiki = await startWiki('embedded');
-    const addrs = Object.fromEntries(wiki.stack.services.map((s) => [s.name, s.address])) as { auth: string; content: string; search: string };
-    clients = connectClients(addrs);
-    const content = failingWhen(clients.content, 'content', fault);
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
         for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l) as Json);
         done();
       },
     });
-    const deps: GatewayDeps = {
-      clients: { ...clients, content },
-      config: { ...loadGatewayConfig({ WIKI_SERVER: 'http://gateway.test', DATA_DIR: wiki.testEnv.dataDir, SECRET_KEY: wiki.testEnv.env.SECRET_KEY }), secretKey: wiki.testEnv.env.SECRET_KEY! },
-      log: createLogger('gateway', 'info', sink),
-      site: new SiteCache(content),
-    };
-    // As server.ts builds it: the request id is given in front of the app.
-    server = http.createServer(observeRequests(createGatewayApp(deps, addrs)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    gateway = new WikiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    faulty = await startFaultyGateway(wiki, fault, createLogger('gateway', 'info', sink));
+    gateway = faulty.gateway;
   });
   after(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    closeClients(clients);
-    await wiki.close();
+    await faulty?.close();
+    await wiki?.close();
   });
 
   test("action API: a forced internal error names the caller's X-Request-Id in its info, its header and its log line", async () => {

@@ -72,7 +72,7 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // Each request runs with its own id (given by observeRequests in front of the app): its gRPC
   // calls carry it to the services, and whatever is logged while it is served (an uncaught error
   // included, see kit's crash policy) names it.
-  app.use((req, res, next) => ensureRequestId(req, res, next));
+  app.use((req, res, next) => ensureRequestId(req, res, next, deps.config.allowExternalRequestId !== false));
   const countGrpcCalls = grpcCallCounter();
   if (countGrpcCalls) app.use(countGrpcCalls);
   if (readCache) {

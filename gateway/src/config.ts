@@ -34,6 +34,12 @@ export const gatewayConfigSpec = {
    * only a peer in the list has its X-Forwarded-For / X-Forwarded-Proto believed.
    */
   trustedProxies: v.string(['TRUSTED_PROXIES'], { default: '' }),
+  /**
+   * Whether a request's X-Request-Id (when plain) becomes its id ($wgAllowExternalReqID): on by
+   * default, for the proxy or mesh in front; off, every request gets a fresh id, as MediaWiki's
+   * default.
+   */
+  allowExternalRequestId: v.bool(['ALLOW_EXTERNAL_REQUEST_ID'], { default: true }),
   /** Prometheus metrics port (kit's metricsConfigSpec reads it too); never the public PORT. */
   metricsPort: v.port(['METRICS_PORT']),
   /** $wgJobQueueIncludeInMaxLagFactor: jobs per second of lag; 0 leaves the job queue out of maxlag (MediaWiki's default). */

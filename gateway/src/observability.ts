@@ -52,19 +52,22 @@ function apiOf(url: string): string {
   return 'pages';
 }
 
-/** The request's id: the caller's X-Request-Id when it is short and plain, else a new one. */
-export function requestIdFor(req: IncomingMessage): string {
-  return acceptRequestId(req.headers['x-request-id']) ?? newRequestId();
+/**
+ * The request's id: the caller's X-Request-Id when it is short and plain and `external` allows
+ * it (ALLOW_EXTERNAL_REQUEST_ID, MediaWiki's $wgAllowExternalReqID), else a new one.
+ */
+export function requestIdFor(req: IncomingMessage, external = true): string {
+  return (external ? acceptRequestId(req.headers['x-request-id']) : undefined) ?? newRequestId();
 }
 
 /**
  * Gives the request its id (set on the answer before anything else), runs `handler` with it and
  * with its server span active, and counts the answer when it is finished.
  */
-export function observeRequests(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+export function observeRequests(handler: (req: IncomingMessage, res: ServerResponse) => void, opts: { externalRequestIds?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const started = performance.now();
-    const id = requestIdFor(req);
+    const id = requestIdFor(req, opts.externalRequestIds ?? true);
     res.setHeader('X-Request-Id', id);
     const url = req.url ?? '/';
     const api = apiOf(url);
@@ -101,10 +104,10 @@ export function observeRequests(handler: (req: IncomingMessage, res: ServerRespo
  * For an app used without `observeRequests` (tests build it alone): the request still gets an id
  * of its own, on its answer and in its logs.
  */
-export function ensureRequestId(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+export function ensureRequestId(req: IncomingMessage, res: ServerResponse, next: () => void, external = true): void {
   const id = currentRequestId();
   if (id) return next();
-  const fresh = requestIdFor(req);
+  const fresh = requestIdFor(req, external);
   res.setHeader('X-Request-Id', fresh);
   runWithRequestId(fresh, next);
 }

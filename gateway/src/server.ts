@@ -28,7 +28,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   const readCache = new ResponseCache();
   const feed = new ChangeFeedFollower(clients.content, readCache, log).start();
   const app = createGatewayApp(deps, addrs, readCache);
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, observeRequests(answerFromCache(readCache, app)));
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, observeRequests(answerFromCache(readCache, app), { externalRequestIds: config.allowExternalRequestId }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -45,6 +45,8 @@ interface PoolHandle {
   embedded: boolean;
   refs: number;
   close: () => Promise<void>;
+  /** Removes the pool's metrics refresher. */
+  stopGauge?: () => void;
 }
 
 /*
@@ -196,13 +198,16 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const handle = await handleP;
   handle.refs++;
   const { pool } = handle;
-  // The pool's use, read when scraped; one refresher per open Db (they write the same series).
-  const poolLabel = opts.url ? poolName(opts.url) : 'embedded';
-  const stopPoolGauge = onScrape(() => {
-    dbPoolConnections.set({ pool: poolLabel, state: 'total' }, pool.totalCount);
-    dbPoolConnections.set({ pool: poolLabel, state: 'idle' }, pool.idleCount);
-    dbPoolConnections.set({ pool: poolLabel, state: 'waiting' }, pool.waitingCount);
-  });
+  // The pool's use, read when scraped: one refresher per pool (the services of `npm start` share
+  // one), registered by its first Db, so that it reads the pool before other refreshers query.
+  if (handle.refs === 1) {
+    const poolLabel = opts.url ? poolName(opts.url) : 'embedded';
+    handle.stopGauge = onScrape(() => {
+      dbPoolConnections.set({ pool: poolLabel, state: 'total' }, pool.totalCount);
+      dbPoolConnections.set({ pool: poolLabel, state: 'idle' }, pool.idleCount);
+      dbPoolConnections.set({ pool: poolLabel, state: 'waiting' }, pool.waitingCount);
+    });
+  }
 
   const run = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
     const target = openTx.getStore()?.client ?? pool;
@@ -260,8 +265,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     async close() {
       if (closed) return;
       closed = true;
-      stopPoolGauge();
       if (--handle.refs === 0) {
+        handle.stopGauge?.();
         pools.delete(key);
         await handle.close();
       }

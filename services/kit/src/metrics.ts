@@ -13,6 +13,9 @@ import type { Logger } from './log.js';
 
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
+/** This thread's registry (tests read single metrics from it). */
+export { register as metricsRegistry };
+
 /** Latency buckets (seconds) from a cached read (sub-millisecond) to a slow render or import. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
