@@ -119,7 +119,7 @@ function ucfirst(s: string): string {
   return ch.toUpperCase() + s.slice(ch.length);
 }
 
-function isCidr(value: string): boolean {
+export function isCidr(value: string): boolean {
   const slash = value.lastIndexOf('/');
   if (slash < 0 || !/^\d{1,3}$/.test(value.slice(slash + 1))) return false;
   const version = net.isIP(value.slice(0, slash));

@@ -32,6 +32,8 @@ const API_TEXTS: Record<string, string> = {
   'apierror-unblock-idanduser': 'The parameters <var>id</var> and <var>user</var> can not be used together.',
   'apierror-unblock-notarget': 'Either the <var>id</var> or the <var>user</var> parameter must be set.',
   'apierror-invalidparammix': 'The parameters $1 can not be used together.',
+  'apierror-invalidiprange': 'Invalid CIDR range "$1".',
+  'apierror-cidrtoobroad': '$1 CIDR ranges broader than /$2 are not accepted.',
   'paramvalidator-badtitle': 'Invalid value "$2" for title parameter <var>$1</var>: not a valid title string.',
   'paramvalidator-missingtitle': 'Invalid value "$2" for title parameter <var>$1</var>: the page does not exist.',
   'badretype': 'The passwords you entered do not match.',

@@ -1,11 +1,27 @@
-/* list=usercontribs (ApiQueryUserContribs): the revisions of users (by name, id or name prefix), newest first. */
+/* list=usercontribs (ApiQueryUserContribs): the revisions of users (by name, id, name prefix or IP range), newest first. */
+import net from 'node:net';
 import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, hiddenAuthorBits, userCanSee } from '../../revdel.js';
 import { queryRunOf } from './run.js';
-import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow } from './changes.js';
+import { DIR_PARAM, isoOfMw, LIMIT_PARAM, mwOfIso, propsOf, timeWindow } from './changes.js';
+import { badContinue } from './continuation.js';
+import { isCidr } from '../../validation/typedefs.js';
+import { apiError } from '../modules/support.js';
 import { defineModule } from '../define.js';
 
 const SHOW = ['!autopatrolled', '!minor', '!new', '!patrolled', '!top', 'autopatrolled', 'minor', 'new', 'patrolled', 'top'];
+
+/** $wgRangeContributionsCIDRLimit: the broadest ranges listed. */
+const CIDR_LIMIT = { IPv4: 16, IPv6: 32 };
+
+/** ApiQueryUserContribs' range checks: a CIDR range (`invalidiprange`) no broader than the limit (`cidrtoobroad`). */
+function checkedRange(value: string): string {
+  if (!isCidr(value)) throw apiError('invalidiprange', 'apierror-invalidiprange', [value]);
+  const [ip = '', bits = ''] = value.split('/');
+  const type = net.isIP(ip) === 4 ? 'IPv4' : 'IPv6';
+  if (Number(bits) < CIDR_LIMIT[type]) throw apiError('cidrtoobroad', 'apierror-cidrtoobroad', [type, CIDR_LIMIT[type]]);
+  return value;
+}
 
 export const usercontribsModule = defineModule({
   name: 'usercontribs',
@@ -20,6 +36,7 @@ export const usercontribsModule = defineModule({
     user: { type: 'user', multi: true, userTypes: ['name', 'ip', 'interwiki'], help: 'The users to retrieve contributions for. Cannot be used with ucuserids, ucuserprefix, or uciprange.' },
     userids: { type: 'integer', multi: true, help: 'The user IDs to retrieve contributions for. Cannot be used with ucuser, ucuserprefix, or uciprange.' },
     userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Cannot be used with ucuser, ucuserids, or uciprange.' },
+    iprange: { type: 'string', help: 'The CIDR range to retrieve contributions for. Cannot be used with ucuser, ucuserprefix, or ucuserids.' },
     dir: DIR_PARAM,
     namespace: { type: 'namespace', multi: true, help: 'Only list contributions in these namespaces.' },
     prop: {
@@ -41,9 +58,22 @@ export const usercontribsModule = defineModule({
     const users = p.user ?? [];
     const userIds = p.userids ?? [];
     const prefix = p.userprefix ?? '';
-    const given = [users.length > 0, userIds.length > 0, prefix !== ''].filter(Boolean).length;
-    if (given === 0) throw new ApiUsageError('missingparam', 'One of the parameters "user", "userids", "userprefix" and "iprange" is required.');
-    if (given > 1) throw new ApiUsageError('invalidparammix', 'The parameters "user", "userids", "userprefix" and "iprange" can not be used together.');
+    const ipRange = p.iprange;
+    // ApiBase::requireOnlyOneParameter, naming the parameters in their declared order.
+    const sent = (['user', 'userids', 'userprefix', 'iprange'] as const).filter((n) => (n === 'user' ? users.length > 0 : n === 'userids' ? userIds.length > 0 : n === 'userprefix' ? prefix !== '' : !!ipRange));
+    if (sent.length === 0) throw new ApiUsageError('missingparam', 'One of the parameters "ucuserprefix", "ucuserids", "uciprange" and "ucuser" is required.');
+    if (sent.length > 1) throw new ApiUsageError('invalidparammix', `The parameters ${sent.map((n) => `"uc${n}"`).join(' and ').replace(/ and (?=.* and )/g, ', ')} can not be used together.`);
+    let range = '';
+    let rangeContinue: { user: string; timestamp: string; id: number } | undefined;
+    if (ipRange) {
+      range = checkedRange(ipRange);
+      if (typeof p.continue === 'string') {
+        // "name|<address>|<timestamp>|<rev id>", as ApiQueryUserContribs continues a range.
+        const m = /^name\|([^|]+)\|(\d{14})\|(\d+)$/.exec(p.continue);
+        if (!m || !net.isIP(m[1]!)) throw badContinue();
+        rangeContinue = { user: m[1]!, timestamp: isoOfMw(m[2]!), id: Number(m[3]) };
+      }
+    }
     // The deprecated toponly adds show=top.
     const show = [...(p.show ?? []), ...(p.toponly ? ['top'] : [])];
     if (show.some((v) => /patrolled/.test(v)) && !ctx.caller.user.rights.some((r) => r === 'patrol' || r === 'patrolmarks')) {
@@ -64,7 +94,9 @@ export const usercontribsModule = defineModule({
       autopatrolled: tri('autopatrolled'),
       hideBits: hiddenAuthorBits(ctx.caller.user.rights),
       limit,
-      ...timeWindow(p),
+      ...timeWindow(range ? { ...p, continue: undefined } : p),
+      ipRange: range,
+      ...(rangeContinue ? { continueUser: rangeContinue.user, continueTimestamp: rangeContinue.timestamp, continueId: rangeContinue.id } : {}),
     });
     const contribs = resp.contribs.slice(0, limit);
     const next = resp.contribs[limit];
@@ -110,6 +142,6 @@ export const usercontribsModule = defineModule({
       }),
       'item',
     );
-    if (next) run.continuation.addContinueParam('usercontribs', 'uccontinue', `${mwOfIso(next.timestamp)}|${next.revId}`);
+    if (next) run.continuation.addContinueParam('usercontribs', 'uccontinue', range ? `name|${next.user}|${mwOfIso(next.timestamp)}|${next.revId}` : `${mwOfIso(next.timestamp)}|${next.revId}`);
   },
 });

@@ -6,6 +6,7 @@
 import type { Db } from '@quire/kit';
 import type { ListLogEventsRequest, ListRecentChangesRequest, ListUserContribsRequest } from '@quire/proto/wiki/content/v1/content';
 import { SqlArgs } from './history.js';
+import { ipHex, ipsInRange } from './ip-range.js';
 
 const RC_TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, categorize: 6 };
 const MAX_LIMIT = 5000;
@@ -143,6 +144,21 @@ export async function userContribRows(db: Db, req: ListUserContribsRequest) {
   if (req.users.length) who.push(`a.actor_name = ANY(${args.add(req.users)}::text[])`);
   if (req.userIds.length) who.push(`a.actor_user = ANY(${args.add(req.userIds)}::bigint[])`);
   if (req.userPrefix) who.push(`a.actor_name LIKE ${args.add(`${req.userPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  // uciprange: the anonymous actors in the range, in hex order (the listing's first key).
+  let rangeOrder = '';
+  if (req.ipRange) {
+    const anon = await db.query<{ actor_name: string }>(`SELECT actor_name FROM ${s}.actor WHERE actor_user IS NULL`);
+    const names = ipsInRange(anon.rows.map((r) => r.actor_name), req.ipRange).sort((x, y) => (ipHex(x) < ipHex(y) ? -1 : 1));
+    if (!req.newer) names.reverse();
+    const list = args.add(names);
+    who.push(`a.actor_name = ANY(${list}::text[])`);
+    rangeOrder = `array_position(${list}::text[], a.actor_name)`;
+    if (req.continueUser) {
+      const at = names.indexOf(req.continueUser) + 1;
+      const [ts, id] = [args.add(req.continueTimestamp ? new Date(req.continueTimestamp) : null), args.add(req.continueId)];
+      where.push(`(${rangeOrder} > ${args.add(at)} OR (${rangeOrder} = ${args.add(at)} AND (r.rev_timestamp, r.rev_id) ${req.newer ? '>=' : '<='} (${ts}::timestamptz, ${id}::bigint)))`);
+    }
+  }
   where.push(who.length ? `(${who.join(' OR ')})` : 'false');
   if (req.namespaces.length) where.push(`p.page_namespace = ANY(${args.add(req.namespaces)}::int[])`);
   if (req.tag) where.push(tagFilter(s, args, 'ct_rev_id', 'r.rev_id', req.tag));
@@ -152,7 +168,7 @@ export async function userContribRows(db: Db, req: ListUserContribsRequest) {
   tri(where, req.patrolled, 'COALESCE(rc.rc_patrolled, 0) <> 0');
   tri(where, req.autopatrolled, 'COALESCE(rc.rc_patrolled, 0) = 2');
   if (req.hideBits) where.push(`(r.rev_deleted & ${args.add(req.hideBits)}) <> ${args.add(req.hideBits)}`);
-  const order = window(args, where, 'r.rev_timestamp', 'r.rev_id', req);
+  const order = window(args, where, 'r.rev_timestamp', 'r.rev_id', req.ipRange && req.continueUser ? { ...req, continueTimestamp: '' } : req);
   const r = await db.query<{
     rev_id: number;
     rev_parent_id: number | null;
@@ -177,7 +193,7 @@ export async function userContribRows(db: Db, req: ListUserContribsRequest) {
        FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor JOIN ${s}.page p ON p.page_id = r.rev_page
        LEFT JOIN ${s}.revision parent ON parent.rev_id = r.rev_parent_id
        LEFT JOIN ${s}.recentchanges rc ON rc.rc_this_oldid = r.rev_id AND rc.rc_type IN (0, 1)
-      WHERE ${where.join(' AND ')} ${order} LIMIT ${limitOf(req.limit)}`,
+      WHERE ${where.join(' AND ')} ${rangeOrder ? order.replace('ORDER BY', `ORDER BY ${rangeOrder},`) : order} LIMIT ${limitOf(req.limit)}`,
     args.values,
   );
   return r.rows;

@@ -1408,6 +1408,12 @@ export interface ListUserContribsRequest {
    * deletedhistory, 12 without suppressrevision/viewsuppressed).
    */
   hideBits: number;
+  /**
+   * A CIDR range (uciprange): the anonymous contributors in it, one address after another in hex
+   * order (descending unless newer), each one's revisions in the time order; continue_user holds
+   * the address to continue at.
+   */
+  ipRange: string;
 }
 
 export interface UserContrib {
@@ -16599,6 +16605,7 @@ function createBaseListUserContribsRequest(): ListUserContribsRequest {
     autopatrolled: 0,
     tag: "",
     hideBits: 0,
+    ipRange: "",
   };
 }
 
@@ -16665,6 +16672,9 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     }
     if (message.hideBits !== 0) {
       writer.uint32(144).int32(message.hideBits);
+    }
+    if (message.ipRange !== "") {
+      writer.uint32(154).string(message.ipRange);
     }
     return writer;
   },
@@ -16846,6 +16856,14 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
             message.hideBits = reader.int32();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.ipRange = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -16904,6 +16922,11 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
         : isSet(object.hide_bits)
         ? globalThis.Number(object.hide_bits)
         : 0,
+      ipRange: isSet(object.ipRange)
+        ? globalThis.String(object.ipRange)
+        : isSet(object.ip_range)
+        ? globalThis.String(object.ip_range)
+        : "",
     };
   },
 
@@ -16963,6 +16986,9 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     if (message.hideBits !== 0) {
       obj.hideBits = Math.round(message.hideBits);
     }
+    if (message.ipRange !== "") {
+      obj.ipRange = message.ipRange;
+    }
     return obj;
   },
 
@@ -16989,6 +17015,7 @@ export const ListUserContribsRequest: MessageFns<ListUserContribsRequest> = {
     message.autopatrolled = object.autopatrolled ?? 0;
     message.tag = object.tag ?? "";
     message.hideBits = object.hideBits ?? 0;
+    message.ipRange = object.ipRange ?? "";
     return message;
   },
 };
