@@ -172,7 +172,8 @@ async function rawAction(p: PageRequest, page: PageRecord): Promise<void> {
     return void res.status(403).set('Content-Type', 'text/plain; charset=UTF-8').send(`Invalid title for ${ctype}.`);
   }
   if (!rev || (oldid > 0 && rev.pageId !== page.id) || rev.content === undefined || (rev.deleted & 1) !== 0) return void res.status(404).send('');
-  res.send(rev.content);
+  // end(), not send(): express would rewrite the charset as "utf-8"; MediaWiki says "UTF-8".
+  res.end(rev.content);
 }
 
 /** action=info (InfoAction): the page's basic facts, protection and edit history. */

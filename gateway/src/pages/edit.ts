@@ -14,6 +14,9 @@ import { articlePath, indexPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { errorCode, errorText, formatTime, hasRight, isoFromMwTimestamp, mwTimestamp, pageTabs } from './wiki.js';
 
+/** EditPage::UNICODE_CHECK: a browser that mangles it would mangle the text too. */
+const UNICODE_CHECK = 'ℳ𝒲♥𝓊𝓃𝒾𝒸ℴ𝒹ℯ';
+
 /** $wgRestrictionLevels' rights: a protection level → the right that lets one edit anyway. */
 const LEVEL_RIGHT: Record<string, string> = { sysop: 'editprotected', autoconfirmed: 'editsemiprotected' };
 
@@ -84,6 +87,7 @@ async function showForm(p: PageRequest, page: PageRecord, s: EditState): Promise
 ${p.caller.user.anonymous ? messageBox('warning', `You are not logged in. Once you make an edit, a person using this IP address (${p.caller.ip}) will be able to see it in the page history.`) : ''}
 ${await protectionNotice(p, page)}
 <form id="editform" name="editform" method="post" action="${action}" enctype="application/x-www-form-urlencoded">
+${hidden('wpUnicodeCheck', UNICODE_CHECK)}<input type="text" name="wpAntispam" id="wpAntispam" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
 ${hidden('wpSection', s.section)}${hidden('wpStarttime', s.startTime)}${hidden('wpEdittime', s.editTime)}${hidden('editRevId', String(s.editRevId))}
 ${hidden('wpScrolltop', '')}${hidden('wpAutoSummary', 'd41d8cd98f00b204e9800998ecf8427e')}${hidden('oldid', '0')}${hidden('parentRevId', String(s.editRevId))}${hidden('format', 'text/x-wiki')}${hidden('model', 'wikitext')}
 ${subject ? html`<label class="field" for="wpSummary">Subject:</label><input type="text" name="wpSummary" id="wpSummary" maxlength="255" value="${s.summary}">` : ''}
@@ -110,6 +114,7 @@ ${s.conflictText !== undefined ? html`<h2 id="mw-editconflict-yourtext">Your tex
     wikiContent: true,
     noindex: true,
     status: s.status,
+    cache: { control: 'no-cache, no-store, max-age=0, must-revalidate' },
   });
 }
 
@@ -117,7 +122,7 @@ ${s.conflictText !== undefined ? html`<h2 id="mw-editconflict-yourtext">Your tex
 async function viewSource(p: PageRequest, page: PageRecord, reason: string): Promise<void> {
   const text = await currentText(p, page, '');
   const body = html`${messageBox('error', html`You do not have permission to edit this page, for the following reason:<br>${reason}`)}
-${page.missing ? '' : html`<p>You can view and copy the source of this page.</p><textarea id="wpTextbox1" name="wpTextbox1" rows="25" readonly>${'\n'}${text}</textarea>`}
+${page.missing ? '' : html`<p>You can view and copy the source of this page.</p><textarea name="wpTextbox1" id="wpTextbox1" rows="25" readonly>${'\n'}${text}</textarea>`}
 <p><a href="${articlePath(page.title)}">Return to ${page.title}.</a></p>`;
   send(p, { title: page.missing ? `View source for ${page.title}` : `View source for ${page.title}`, body, tabs: await pageTabs(p, page, 'edit'), status: 403, noindex: true });
 }
@@ -217,6 +222,11 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
     return showForm(p, page, { ...s, top: html`${notice ?? ''}${top}` });
   }
 
+  // EditPage::internalAttemptSave: the honeypot field filled in (spam bots), or the text mangled on the way.
+  if (field(p, 'wpAntispam') !== '') return showForm(p, page, { ...s, top: messageBox('error', 'The edit was refused as spam (the wpAntispam field was filled in).') });
+  if (p.req.body && Object.hasOwn(p.req.body as object, 'wpUnicodeCheck') && field(p, 'wpUnicodeCheck') !== UNICODE_CHECK) {
+    return showForm(p, page, { ...s, top: messageBox('error', 'Your browser does not support Unicode. It is required to edit pages, so your edit was not saved.') });
+  }
   try {
     const res = await saveEdit(p.deps, p.caller, {
       title: page.title,

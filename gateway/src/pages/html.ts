@@ -122,6 +122,7 @@ td.diff-context{background:#f8f9fa;border:1px solid #eaecf0!important;color:#202
 td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-editform-buttons{display:flex;gap:.5em;flex-wrap:wrap;margin:.5em 0}
 .editOptions{background:#eaecf0;border:1px solid #c8ccd1;padding:.6em 1em;margin-top:-.4em}
+#wpAntispam{display:none}
 .previewnote{border-bottom:1px solid #a2a9b1;margin-bottom:1em}
 @media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}main{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
 `;
@@ -185,6 +186,7 @@ function personalLinks(caller: Caller): SafeHtml {
   return linkItems([
     { id: 'pt-userpage', text: u.name, href: articlePath(`User:${u.name}`) },
     { id: 'pt-mytalk', text: 'Talk', href: articlePath(`User talk:${u.name}`) },
+    { id: 'pt-preferences', text: 'Preferences', href: specialPath('Preferences') },
     { id: 'pt-watchlist', text: 'Watchlist', href: specialPath('Watchlist') },
     { id: 'pt-mycontris', text: 'Contributions', href: specialPath('Contributions', u.name) },
     { id: 'pt-logout', text: 'Log out', href: specialPath('UserLogout') },
@@ -258,7 +260,9 @@ ${page.footer ? html`<footer id="footer">${page.footer}</footer>` : ''}
   // Browsers apply form-action to the redirects that follow a submission too.
   if (page.formActionOrigins?.length) res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${page.formActionOrigins.join(' ')}`));
   if (page.cache) {
-    res.set({ 'Cache-Control': page.cache.control, Vary: 'Accept-Encoding, Cookie' });
+    // MediaWiki adds an Expires in the past to every page it tells browsers to revalidate.
+    res.set({ 'Cache-Control': page.cache.control, Expires: 'Thu, 01 Jan 1970 00:00:00 GMT', Vary: 'Accept-Encoding, Cookie' });
+    if (page.cache.control.includes('no-cache')) res.set('Pragma', 'no-cache');
     if (page.cache.lastModified) res.set('Last-Modified', page.cache.lastModified.toUTCString());
   }
   res.set('Content-Type', 'text/html; charset=utf-8');

@@ -18,6 +18,7 @@ import { runJobsPage } from './runjobs.js';
 import { userLoginPage, userLogoutPage } from './userlogin.js';
 import { articlePage } from './article.js';
 import { SPECIAL_HANDLERS } from './specials.js';
+import { ADMIN_SPECIAL_HANDLERS } from './specials-admin.js';
 
 const HANDLERS: Record<SpecialPageName, PageHandler> = {
   UserLogin: userLoginPage,
@@ -25,6 +26,7 @@ const HANDLERS: Record<SpecialPageName, PageHandler> = {
   BotPasswords: botPasswordsPage,
   RunJobs: runJobsPage,
   ...SPECIAL_HANDLERS,
+  ...ADMIN_SPECIAL_HANDLERS,
 };
 
 const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');

@@ -7,7 +7,8 @@ import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 
 export const SPECIAL_PAGES = [
   'UserLogin', 'UserLogout', 'BotPasswords', 'RunJobs', 'CreateAccount', 'Search', 'RecentChanges', 'Contributions',
-  'Log', 'AllPages', 'SpecialPages', 'Version', 'Random', 'Watchlist', 'Upload', 'Categories',
+  'Log', 'AllPages', 'SpecialPages', 'Version', 'Random', 'Watchlist', 'Upload', 'Categories', 'Preferences', 'ChangePassword',
+  'MovePage', 'Undelete', 'Block',
 ] as const;
 export type SpecialPageName = (typeof SPECIAL_PAGES)[number];
 

@@ -189,7 +189,8 @@ const watchlistPage: PageHandler = async (p) => {
   const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: c.comment })));
   const rows = r.changes.map((c, i) => html`<li>(${c.oldRevId && c.revId ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`);
   const raw = await p.deps.clients.content.listWatchlistRaw({ userId: p.caller.user.id, limit: 500 });
-  const body = html`<p>You have ${raw.pages.length} page${raw.pages.length === 1 ? '' : 's'} on your watchlist (excluding talk pages). Changes of the last 7 days:</p>
+  const subjects = raw.pages.filter((x) => x.ns % 2 === 0).length;
+  const body = html`<p>You have ${subjects} page${subjects === 1 ? '' : 's'} on your watchlist (excluding talk pages). Changes of the last 7 days:</p>
 ${rows.length ? html`<ul class="list" id="mw-watchlist">${rows}</ul>` : html`<p>No changes during the given period match these criteria.</p>`}`;
   send(p, { title: 'Watchlist', body });
 };
@@ -207,7 +208,8 @@ const randomPage: PageHandler = async (p) => {
 const SPECIAL_LIST: [string, [SpecialPageName, string][]][] = [
   ['Recent changes and logs', [['RecentChanges', 'Recent changes'], ['Log', 'Logs']]],
   ['Lists of pages', [['AllPages', 'All pages'], ['Categories', 'Categories'], ['Random', 'Random page']]],
-  ['Users and rights', [['CreateAccount', 'Create account'], ['UserLogin', 'Log in'], ['Contributions', 'User contributions'], ['BotPasswords', 'Bot passwords']]],
+  ['Users and rights', [['CreateAccount', 'Create account'], ['UserLogin', 'Log in'], ['Preferences', 'Preferences'], ['ChangePassword', 'Change password'], ['Contributions', 'User contributions'], ['BotPasswords', 'Bot passwords'], ['Block', 'Block user']]],
+  ['Page tools', [['MovePage', 'Move page'], ['Undelete', 'View and restore deleted pages']]],
   ['Media reports and uploads', [['Upload', 'Upload file']]],
   ['Search', [['Search', 'Search']]],
   ['Watchlist', [['Watchlist', 'Watchlist']]],

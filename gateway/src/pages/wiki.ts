@@ -151,6 +151,7 @@ export async function pageTabs(p: PageRequest, page: PageRecord, selected: TabNa
     );
   }
   if (!page.missing && hasRight(p, 'delete')) views.push({ id: 'ca-delete', text: 'Delete', href: indexPath(page.title, { action: 'delete' }), selected: selected === 'delete' });
+  if (!page.missing && hasRight(p, 'move')) views.push({ id: 'ca-move', text: 'Move', href: specialPath('MovePage', page.title), selected: selected === 'move' });
   if (hasRight(p, 'protect')) views.push({ id: 'ca-protect', text: 'Protect', href: indexPath(page.title, { action: 'protect' }), selected: selected === 'protect' });
   return { namespaces, views };
 }

@@ -188,6 +188,11 @@ const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = {
   Watchlist: 'Watchlist',
   Upload: 'Upload',
   Categories: 'Categories',
+  Preferences: 'Preferences',
+  ChangePassword: 'ChangePassword',
+  MovePage: 'Movepage',
+  Undelete: 'Undelete',
+  Block: 'Block',
 };
 
 /** The special pages Quire serves, each with the one name it answers to (case-insensitively). */

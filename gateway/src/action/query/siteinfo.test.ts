@@ -183,5 +183,10 @@ test('specialpagealiases: the special pages the gateway serves, under MediaWiki\
     { realname: 'Watchlist', aliases: ['Watchlist'] },
     { realname: 'Upload', aliases: ['Upload'] },
     { realname: 'Categories', aliases: ['Categories'] },
+    { realname: 'Preferences', aliases: ['Preferences'] },
+    { realname: 'ChangePassword', aliases: ['ChangePassword'] },
+    { realname: 'Movepage', aliases: ['MovePage'] },
+    { realname: 'Undelete', aliases: ['Undelete'] },
+    { realname: 'Block', aliases: ['Block'] },
   ]);
 });

@@ -1,0 +1,340 @@
+/*
+ * The wiki's pages over HTTP (no browser): MediaWiki's addresses and redirects, the headers of
+ * views (CSP, framing, cache validators and 304s for anonymous readers), the edit form's flows
+ * (preview saves nothing, a bad token keeps the text, concurrent edits merge or are shown as a
+ * conflict with both texts — never lost), raw, history, diff, info, purge, watch, and the sysop
+ * actions protect and delete.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runAdmin } from '../scripts/admin.js';
+import { startWiki, WikiClient, type TestWiki } from './harness.js';
+import { hiddenFields } from './special-pages.js';
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'" };
+const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
+/** The message boxes of a page (what an assertion failure should show rather than the whole document). */
+const messages = (html: string) => [...html.matchAll(/<div class="msg[^>]*>([\s\S]*?)<\/div>/g)].map((m) => m[1]).join(' | ') || html.slice(-1500);
+
+/** The text of the edit form's wpTextbox1 (or another textarea). */
+function textarea(html: string, name = 'wpTextbox1'): string {
+  const m = new RegExp(`<textarea name="${name}"[^>]*>\\n([\\s\\S]*?)</textarea>`).exec(html);
+  assert.ok(m, `a ${name} textarea`);
+  return unescape(m[1]!);
+}
+
+async function formLogin(wiki: TestWiki, name: string, password: string): Promise<WikiClient> {
+  const c = new WikiClient(wiki.baseUrl);
+  const form = await c.get('/wiki/Special:UserLogin');
+  const r = await c.post('/wiki/Special:UserLogin', { ...hiddenFields(form.text), wpName: name, wpPassword: password });
+  assert.equal(r.status, 302, `login of ${name}`);
+  return c;
+}
+
+/** The edit form of a page, as a browser would submit it: its hidden fields. */
+async function editForm(c: WikiClient, title: string, query = ''): Promise<{ fields: Record<string, string>; html: string }> {
+  const r = await c.get(`/w/index.php?title=${encodeURIComponent(title)}&action=edit${query}`);
+  assert.equal(r.status, 200, r.text.slice(0, 300));
+  return { fields: hiddenFields(r.text), html: r.text };
+}
+
+async function latestText(c: WikiClient, title: string): Promise<string> {
+  const r = await c.get(`/w/index.php?title=${encodeURIComponent(title)}&action=raw`);
+  return r.text;
+}
+
+async function revisionCount(c: WikiClient, title: string): Promise<number> {
+  const r = await c.get(`/w/api.php?action=query&prop=revisions&titles=${encodeURIComponent(title)}&rvlimit=max&rvprop=ids&format=json&formatversion=2`);
+  return r.json().query.pages[0].revisions?.length ?? 0;
+}
+
+describe('wiki pages over HTTP', () => {
+  let wiki: TestWiki;
+  let alice: WikiClient;
+  let bob: WikiClient;
+  let admin: WikiClient;
+  const anon = () => new WikiClient(wiki.baseUrl);
+
+  before(async () => {
+    wiki = await startWiki('embedded');
+    const quiet = () => undefined;
+    await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, quiet);
+    await runAdmin(['createAndPromote', 'Bob', 'bobpass1234567'], wiki.testEnv.env, quiet);
+    await runAdmin(['createAndPromote', 'Sysadmin', 'sysadminpass1234', '--groups', 'sysop'], wiki.testEnv.env, quiet);
+    [alice, bob, admin] = await Promise.all([formLogin(wiki, 'Alice', 'alicepass123456'), formLogin(wiki, 'Bob', 'bobpass1234567'), formLogin(wiki, 'Sysadmin', 'sysadminpass1234')]);
+  });
+  after(async () => {
+    await wiki?.close();
+  });
+
+  test('addresses: / and other spellings redirect to the canonical view; missing 404 with a create link; bad titles 400', async () => {
+    const c = anon();
+    const root = await c.get('/');
+    assert.equal(root.status, 301);
+    assert.equal(root.headers.get('location'), '/wiki/Main_Page');
+    const spaced = await c.get('/wiki/Main%20Page');
+    assert.equal(spaced.status, 301);
+    assert.equal(spaced.headers.get('location'), '/wiki/Main_Page');
+    // First-letter case only: main_page is Main_page, another (missing) page.
+    assert.equal((await c.get('/wiki/main_page')).headers.get('location'), '/wiki/Main_page');
+    for (const path of ['/wiki/Main_Page', '/w/index.php?title=Main_Page', '/w/index.php', '/w/index.php?title=Main_Page&action=view']) {
+      const r = await c.get(path);
+      assert.equal(r.status, 200, path);
+      assert.match(r.text, /<h1 id="firstHeading">(?:<span class="mw-page-title-main">)?Main Page(?:<\/span>)?<\/h1>/, path);
+      assert.match(r.text, /id="ca-edit"/);
+      assert.match(r.text, /id="pt-login"/);
+      assert.match(r.text, /id="n-randompage"/);
+    }
+    const missing = await c.get('/wiki/No_such_page_here');
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /href="\/w\/index\.php\?title=No_such_page_here&amp;action=edit" id="create-this-page"/);
+    const bad = await c.get('/wiki/A%5Bb%5D');
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /Bad title/);
+    const noAction = await c.get('/w/index.php?title=Main_Page&action=nonsense');
+    assert.equal(noAction.status, 404);
+    assert.match(noAction.text, /No such action/);
+  });
+
+  test('views: CSP without script, no framing, MediaWiki cache headers and 304 for anonymous readers', async () => {
+    const c = anon();
+    const r = await c.get('/wiki/Main_Page', { cookies: false });
+    const csp = r.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /script-src [^;]*'self'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(r.headers.get('x-frame-options'), 'DENY');
+    assert.equal(r.headers.get('cache-control'), 'private, must-revalidate, max-age=0');
+    assert.equal(r.headers.get('expires'), 'Thu, 01 Jan 1970 00:00:00 GMT');
+    assert.match(r.headers.get('vary') ?? '', /Cookie/);
+    const lastModified = r.headers.get('last-modified');
+    assert.ok(lastModified, 'Last-Modified of the page');
+    const again = await c.get('/wiki/Main_Page', { cookies: false, headers: { 'if-modified-since': lastModified } });
+    assert.equal(again.status, 304);
+    assert.equal(again.text, '');
+    const stale = await c.get('/wiki/Main_Page', { cookies: false, headers: { 'if-modified-since': 'Thu, 01 Jan 2004 00:00:00 GMT' } });
+    assert.equal(stale.status, 200);
+    // Logged-in views are never answered 304 from a page time alone (their skin differs).
+    const mine = await alice.get('/wiki/Main_Page', { headers: { 'if-modified-since': lastModified } });
+    assert.equal(mine.status, 200);
+    assert.equal(mine.headers.get('last-modified'), null);
+  });
+
+  test('edit: preview and show changes save nothing; save redirects to the page; a bad token keeps the text', async () => {
+    const { fields, html } = await editForm(alice, 'Form page');
+    for (const name of ['wpEditToken', 'wpStarttime', 'editRevId', 'wpSection', 'wpUltimateParam', 'wpUnicodeCheck', 'model', 'format']) assert.ok(name in fields, name);
+    assert.equal(fields.editRevId, '0');
+    assert.match(html, /<h1 id="firstHeading">Creating Form page<\/h1>/);
+    assert.equal(html.match(/Cache-Control/i), null);
+    const text = "Line one.\n\nLine two with '''bold'''.";
+    const preview = await alice.post('/w/index.php?title=Form_page&action=submit', { ...fields, wpTextbox1: text, wpSummary: 'first', wpPreview: 'Show preview' });
+    assert.equal(preview.status, 200);
+    assert.match(preview.text, /id="wikiPreview"[\s\S]*<b>bold<\/b>/);
+    assert.equal(textarea(preview.text), text);
+    assert.equal(await revisionCount(alice, 'Form page'), 0);
+    const badToken = await alice.post('/w/index.php?title=Form_page&action=submit', { ...fields, wpEditToken: 'nope+\\', wpTextbox1: text, wpSave: 'Save' });
+    assert.match(badToken.text, /problem with your login session/);
+    assert.equal(textarea(badToken.text), text, 'the text survives a session failure');
+    assert.equal(await revisionCount(alice, 'Form page'), 0);
+    const saved = await alice.post('/w/index.php?title=Form_page&action=submit', { ...fields, wpTextbox1: text, wpSummary: 'first', wpSave: 'Save page' });
+    assert.equal(saved.status, 302);
+    assert.equal(saved.headers.get('location'), '/wiki/Form_page');
+    assert.equal(await latestText(alice, 'Form page'), text);
+    const again = await editForm(alice, 'Form page');
+    assert.equal(textarea(again.html), text);
+    const diff = await alice.post('/w/index.php?title=Form_page&action=submit', { ...again.fields, wpTextbox1: text.replace('one', 'uno'), wpDiff: 'Show changes' });
+    assert.match(diff.text, /id="wikiDiff"[\s\S]*diff-addedline[\s\S]*uno/);
+    assert.equal(await revisionCount(alice, 'Form page'), 1);
+  });
+
+  test('edit conflicts: other lines merge; the same line is shown as a conflict with both texts, and the resubmission saves', async () => {
+    const base = 'alpha\n\nbeta\n\ngamma';
+    const first = await editForm(alice, 'Conflict page');
+    assert.equal((await alice.post('/w/index.php?title=Conflict_page&action=submit', { ...first.fields, wpTextbox1: base, wpSave: 'Save' })).status, 302);
+
+    const a = await editForm(alice, 'Conflict page');
+    const b = await editForm(bob, 'Conflict page');
+    assert.equal((await alice.post('/w/index.php?title=Conflict_page&action=submit', { ...a.fields, wpTextbox1: 'ALPHA\n\nbeta\n\ngamma', wpSave: 'Save' })).status, 302);
+    const merged = await bob.post('/w/index.php?title=Conflict_page&action=submit', { ...b.fields, wpTextbox1: 'alpha\n\nbeta\n\nGAMMA', wpSave: 'Save' });
+    assert.equal(merged.status, 302, 'different lines merge');
+    assert.equal(await latestText(alice, 'Conflict page'), 'ALPHA\n\nbeta\n\nGAMMA');
+
+    const a2 = await editForm(alice, 'Conflict page');
+    const b2 = await editForm(bob, 'Conflict page');
+    assert.equal((await alice.post('/w/index.php?title=Conflict_page&action=submit', { ...a2.fields, wpTextbox1: 'ALPHA\n\nbeta by Alice\n\nGAMMA', wpSave: 'Save' })).status, 302);
+    const bobsText = 'ALPHA\n\nbeta by Bob\n\nGAMMA';
+    const conflict = await bob.post('/w/index.php?title=Conflict_page&action=submit', { ...b2.fields, wpTextbox1: bobsText, wpSave: 'Save' });
+    assert.equal(conflict.status, 200);
+    assert.match(conflict.text, /<h1 id="firstHeading">Edit conflict: Conflict page<\/h1>/);
+    assert.equal(textarea(conflict.text), 'ALPHA\n\nbeta by Alice\n\nGAMMA', 'the current text to merge into');
+    assert.equal(textarea(conflict.text, 'wpTextbox2'), bobsText, "Bob's text is kept");
+    assert.equal(await latestText(alice, 'Conflict page'), 'ALPHA\n\nbeta by Alice\n\nGAMMA', 'nothing was overwritten');
+    const resubmit = hiddenFields(conflict.text);
+    const done = await bob.post('/w/index.php?title=Conflict_page&action=submit', { ...resubmit, wpTextbox1: 'ALPHA\n\nbeta by Alice and Bob\n\nGAMMA', wpSave: 'Save' });
+    assert.equal(done.status, 302);
+    assert.equal(await latestText(alice, 'Conflict page'), 'ALPHA\n\nbeta by Alice and Bob\n\nGAMMA');
+
+    // Two new-page forms: the second is a conflict, not an overwrite.
+    const n1 = await editForm(alice, 'Born twice');
+    const n2 = await editForm(bob, 'Born twice');
+    assert.equal((await alice.post('/w/index.php?title=Born_twice&action=submit', { ...n1.fields, wpTextbox1: 'by Alice', wpSave: 'Save' })).status, 302);
+    const second = await bob.post('/w/index.php?title=Born_twice&action=submit', { ...n2.fields, wpTextbox1: 'by Bob', wpSave: 'Save' });
+    assert.match(second.text, /Edit conflict/);
+    assert.equal(textarea(second.text, 'wpTextbox2'), 'by Bob');
+    assert.equal(await latestText(alice, 'Born twice'), 'by Alice');
+  });
+
+  test('section editing and new sections', async () => {
+    const f = await editForm(alice, 'Sections page');
+    await alice.post('/w/index.php?title=Sections_page&action=submit', { ...f.fields, wpTextbox1: 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond', wpSave: 'Save' });
+    const s2 = await editForm(alice, 'Sections page', '&section=2');
+    assert.equal(textarea(s2.html), '== Two ==\nsecond');
+    assert.equal(s2.fields.wpSection, '2');
+    assert.match(s2.html, /name="wpSummary" id="wpSummary" maxlength="500" value="\/\* Two \*\/ "/);
+    assert.equal((await alice.post('/w/index.php?title=Sections_page&action=submit', { ...s2.fields, wpTextbox1: '== Two ==\nsecond, edited', wpSummary: '/* Two */ edited', wpSave: 'Save' })).status, 302);
+    assert.equal(await latestText(alice, 'Sections page'), 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited');
+    const nw = await editForm(alice, 'Sections page', '&section=new');
+    assert.equal((await alice.post('/w/index.php?title=Sections_page&action=submit', { ...nw.fields, wpSummary: 'Three', wpTextbox1: 'third', wpSave: 'Save' })).status, 302);
+    assert.equal(await latestText(alice, 'Sections page'), 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited\n\n== Three ==\n\nthird');
+    const none = await alice.get('/w/index.php?title=Sections_page&action=edit&section=9');
+    assert.equal(none.status, 404);
+    const badSection = await alice.get('/w/index.php?title=Sections_page&action=edit&section=x');
+    assert.equal(badSection.status, 400);
+  });
+
+  test('raw with ctype, history with paging, diff, old revision, info', async () => {
+    for (let i = 1; i <= 4; i++) {
+      const f = await editForm(alice, 'History page');
+      await alice.post('/w/index.php?title=History_page&action=submit', { ...f.fields, wpTextbox1: `version ${i}`, wpSummary: `edit ${i}`, wpSave: 'Save' });
+    }
+    const c = anon();
+    const raw = await c.get('/w/index.php?title=History_page&action=raw');
+    assert.equal(raw.headers.get('content-type'), 'text/x-wiki; charset=UTF-8');
+    assert.equal(raw.text, 'version 4');
+    assert.equal((await c.get('/w/index.php?title=History_page&action=raw&ctype=text/css')).status, 403, 'wikitext is not served as a stylesheet');
+    assert.equal((await c.get('/w/index.php?title=History_page&action=raw&ctype=text/x-wiki')).status, 200);
+    assert.equal((await c.get('/w/index.php?title=Not_there_at_all&action=raw')).status, 404);
+
+    const history = await c.get('/w/index.php?title=History_page&action=history&limit=2');
+    assert.equal(history.status, 200);
+    const ids = [...history.text.matchAll(/<li data-mw-revid="(\d+)">/g)].map((m) => Number(m[1]));
+    assert.equal(ids.length, 2);
+    assert.match(history.text, /name="oldid" value="\d+"/);
+    const older = /href="([^"]*offset=\d+[^"]*)" class="mw-nextlink"/.exec(history.text);
+    assert.ok(older, 'a link to older revisions');
+    const page2 = await c.get(unescape(older[1]!));
+    const ids2 = [...page2.text.matchAll(/<li data-mw-revid="(\d+)">/g)].map((m) => Number(m[1]));
+    assert.equal(ids2.length, 2);
+    assert.ok(Math.max(...ids2) < Math.min(...ids), 'older ones');
+
+    const diff = await c.get(`/w/index.php?title=History_page&diff=${ids[0]}&oldid=${ids2[1]}`);
+    assert.equal(diff.status, 200);
+    assert.match(diff.text, /<table class="diff/);
+    assert.match(diff.text, /diff-deletedline[\s\S]*>1<[\s\S]*diff-addedline[\s\S]*>4</);
+    const prev = await c.get(`/w/index.php?title=History_page&diff=prev&oldid=${ids[0]}`);
+    assert.match(prev.text, /id="differences-prevlink"/);
+    const old = await c.get(`/w/index.php?title=History_page&oldid=${ids2[1]}`);
+    assert.match(old.text, /id="mw-revision-info"/);
+    assert.match(old.text, /version 1/);
+    assert.match(old.headers.get('cache-control') ?? '', /private/);
+    const info = await c.get('/w/index.php?title=History_page&action=info');
+    assert.match(info.text, /<tr id="mw-pageinfo-edits"><th>Total number of edits<\/th><td>4<\/td><\/tr>/);
+  });
+
+  test('purge and watch need a POST with the token', async () => {
+    const purgeForm = await alice.get('/w/index.php?title=Main_Page&action=purge');
+    assert.equal(purgeForm.status, 200);
+    assert.match(purgeForm.text, /Purge the cache of this page\?/);
+    const purged = await alice.post('/w/index.php?title=Main_Page&action=purge', hiddenFields(purgeForm.text));
+    assert.equal(purged.status, 302);
+    const watchForm = await alice.get('/w/index.php?title=Main_Page&action=watch');
+    const forged = await alice.post('/w/index.php?title=Main_Page&action=watch', { wpEditToken: 'x' });
+    assert.equal(forged.status, 400);
+    const watched = await alice.post('/w/index.php?title=Main_Page&action=watch', hiddenFields(watchForm.text));
+    assert.match(watched.text, /added to your watchlist/);
+    assert.match(watched.text, /id="ca-unwatch"/);
+    const list = await alice.get('/wiki/Special:Watchlist');
+    assert.match(list.text, /You have 1 page on your watchlist/, list.text.slice(list.text.indexOf('<div id="bodyContent">'), list.text.indexOf('<div id="bodyContent">') + 500));
+    assert.equal((await anon().get('/w/index.php?title=Main_Page&action=watch')).status, 302, 'anonymous: to the login form');
+  });
+
+  test('sysop: protect makes the edit form a "view source" for others; delete removes the page', async () => {
+    const f = await editForm(alice, 'Guarded page');
+    await alice.post('/w/index.php?title=Guarded_page&action=submit', { ...f.fields, wpTextbox1: 'guarded text', wpSave: 'Save' });
+    assert.equal((await alice.get('/w/index.php?title=Guarded_page&action=protect')).text.includes('mw-Protect-submit'), false, 'no protect right: settings only');
+    const pf = await admin.get('/w/index.php?title=Guarded_page&action=protect');
+    const protectedR = await admin.post('/w/index.php?title=Guarded_page&action=protect', { ...hiddenFields(pf.text), 'mwProtect-level-edit': 'sysop', 'mwProtect-expiry-edit': 'infinite', 'mwProtect-level-move': 'sysop', 'mwProtect-expiry-move': 'infinite', 'mwProtect-reason': 'test' });
+    assert.match(unescape(protectedR.text), /protection level of "Guarded page" has been changed/, messages(protectedR.text));
+    const viewSource = await alice.get('/w/index.php?title=Guarded_page&action=edit');
+    assert.equal(viewSource.status, 403);
+    assert.match(viewSource.text, /View source for Guarded page/);
+    assert.equal(textarea(viewSource.text), 'guarded text');
+    const sysopForm = await admin.get('/w/index.php?title=Guarded_page&action=edit');
+    assert.match(sysopForm.text, /only users with administrator rights can edit it/);
+
+    assert.equal((await alice.get('/w/index.php?title=Guarded_page&action=delete')).status, 403);
+    const df = await admin.get('/w/index.php?title=Guarded_page&action=delete');
+    const deleted = await admin.post('/w/index.php?title=Guarded_page&action=delete', { ...hiddenFields(df.text), wpReason: 'cleanup', wpConfirmB: 'Delete page' });
+    assert.match(unescape(deleted.text), /"Guarded page" has been deleted/);
+    assert.equal((await anon().get('/wiki/Guarded_page')).status, 404);
+  });
+
+  test('hostile content and titles stay inert: no javascript: URL, no script, titles escaped', async () => {
+    const f = await editForm(alice, 'Hostile page');
+    await alice.post('/w/index.php?title=Hostile_page&action=submit', { ...f.fields, wpTextbox1: '[javascript:alert(1) click] <script>alert(2)</script> [[<b>x</b>]]', wpSummary: '<img src=x onerror=alert(3)>', wpSave: 'Save' });
+    for (const path of ['/wiki/Hostile_page', '/w/index.php?title=Hostile_page&action=history', '/wiki/Special:RecentChanges', '/w/index.php?title=Hostile_page&action=edit']) {
+      const r = await alice.get(path);
+      assert.doesNotMatch(r.text, /href="javascript:/i, path);
+      assert.doesNotMatch(r.text, /<script/i, path);
+      assert.doesNotMatch(r.text, /<img src=x/i, path);
+    }
+    const search = await anon().get('/w/index.php?title=Special:Search&search=%3Cscript%3Ealert(1)%3C/script%3E&fulltext=1');
+    assert.doesNotMatch(search.text, /<script>alert/);
+  });
+
+
+  test('sysop pages: MovePage, Undelete, Block (a blocked user sees the block on the edit form)', async () => {
+    const f = await editForm(admin, 'Moved source');
+    await admin.post('/w/index.php?title=Moved_source&action=submit', { ...f.fields, wpTextbox1: 'moving text', wpSave: 'Save' });
+    const mf = await admin.get('/wiki/Special:MovePage/Moved_source');
+    assert.equal(mf.status, 200);
+    const moved = await admin.post('/wiki/Special:MovePage', { ...hiddenFields(mf.text), wpNewTitleNs: '0', wpNewTitleMain: 'Moved target', wpReason: 'rename', wpLeaveRedirect: '1', wpMovetalk: '1' });
+    assert.match(unescape(moved.text), /has been moved to/, messages(moved.text));
+    assert.equal(await latestText(anon(), 'Moved target'), 'moving text');
+    assert.match(await latestText(anon(), 'Moved source'), /^#REDIRECT \[\[Moved target\]\]/);
+    const followed = await anon().get('/wiki/Moved_source');
+    assert.match(followed.text, /Redirected from/);
+    assert.match(followed.text, /moving text/);
+
+    const df = await admin.get('/w/index.php?title=Moved_target&action=delete');
+    await admin.post('/w/index.php?title=Moved_target&action=delete', { ...hiddenFields(df.text), wpReason: 'gone' });
+    assert.equal((await anon().get('/wiki/Moved_target')).status, 404);
+    const uf = await admin.get('/wiki/Special:Undelete/Moved_target');
+    assert.match(uf.text, /moving text|Page history/);
+    const restored = await admin.post('/wiki/Special:Undelete/Moved_target', { ...hiddenFields(uf.text), wpComment: 'back' });
+    assert.match(restored.text, /restored/, messages(restored.text));
+    assert.equal(await latestText(anon(), 'Moved target'), 'moving text');
+    assert.equal((await alice.get('/wiki/Special:Undelete')).status, 403);
+
+    const bf = await admin.get('/wiki/Special:Block/Bob');
+    const blocked = await admin.post('/wiki/Special:Block', { ...hiddenFields(bf.text), wpTarget: 'Bob', wpExpiry: '1 day', wpReason: 'testing blocks' });
+    assert.match(blocked.text, /Bob<\/a> has been blocked/, messages(blocked.text));
+    const bobForm = await bob.get('/w/index.php?title=Main_Page&action=edit');
+    assert.equal(bobForm.status, 403);
+    assert.match(bobForm.text, /has been blocked[\s\S]*testing blocks/);
+    assert.equal((await alice.get('/wiki/Special:Block')).status, 403);
+  });
+
+  test('preferences: change the password with the current one', async () => {
+    const prefs = await alice.get('/wiki/Special:Preferences');
+    assert.match(prefs.text, /Alice/);
+    assert.equal((await anon().get('/wiki/Special:Preferences')).status, 302);
+    const form = await alice.get('/wiki/Special:ChangePassword');
+    const wrong = await alice.post('/wiki/Special:ChangePassword', { ...hiddenFields(form.text), wpPassword: 'not-the-password', password: 'alicenewpass123456', retype: 'alicenewpass123456' });
+    assert.match(wrong.text, /current password is incorrect/);
+    const ok = await alice.post('/wiki/Special:ChangePassword', { ...hiddenFields(form.text), wpPassword: 'alicepass123456', password: 'alicenewpass123456', retype: 'alicenewpass123456' });
+    assert.match(ok.text, /Your password has been changed/, messages(ok.text));
+    await formLogin(wiki, 'Alice', 'alicenewpass123456');
+    assert.match((await alice.get('/wiki/Main_Page')).text, /id="pt-userpage"/, 'the session survives');
+  });
+});

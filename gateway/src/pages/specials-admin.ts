@@ -1,0 +1,187 @@
+/*
+ * Special pages of one's account and of sysops: Preferences (the account's facts, with links to
+ * change the password and manage bot passwords), ChangePassword (the current password checked by a
+ * throwaway login, the new one set by the auth service's policy), MovePage (wpNewTitleNs,
+ * wpNewTitleMain, wpReason, wpMovetalk, wpLeaveRedirect), Undelete (the deleted revisions of a
+ * title, restored whole) and Block (wpTarget, wpExpiry, wpReason, wpCreateAccount,
+ * wpDisableUTEdit). Every POST carries the session's token.
+ */
+import { LoginResponse_Status } from '@quire/proto/wiki/auth/v1/auth';
+import { editActor } from '../action/modules/writes.js';
+import { hidden, html, messageBox, SafeHtml } from './html.js';
+import { articlePath, indexPath, loginPath, specialPath, type SpecialPageName } from './paths.js';
+import { csrfToken, field, param, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { mayAct } from './sysop.js';
+import { errorText, formatTime, userLinks } from './wiki.js';
+
+/** Login-only pages send anonymous visitors to the login form, which brings them back. */
+function needsLogin(p: PageRequest, name: SpecialPageName): boolean {
+  if (!p.caller.user.anonymous) return false;
+  p.res.set('Cache-Control', 'private, no-store');
+  p.res.redirect(302, loginPath(`Special:${name}`, 'exception-nologin-text'));
+  return true;
+}
+
+/** The POST's token, or the session failure box (undefined when it is fine or not a POST). */
+async function postProblem(p: PageRequest): Promise<SafeHtml | undefined> {
+  if (p.method !== 'POST') return undefined;
+  return (await validCsrf(p)) ? undefined : messageBox('error', SESSION_FAILURE);
+}
+
+const preferencesPage: PageHandler = async (p) => {
+  if (needsLogin(p, 'Preferences')) return;
+  const u = p.caller.user;
+  const info = (await p.deps.clients.auth.getUsers({ names: [u.name] })).users[0];
+  const body = html`<fieldset><legend>Basic information</legend><table>
+<tr><th>Username:</th><td>${u.name}</td></tr>
+<tr><th>Member of groups:</th><td>${u.groups.filter((g) => g !== '*' && g !== 'user').join(', ') || '(none)'}</td></tr>
+${info ? html`<tr><th>Number of edits:</th><td>${Number(info.editcount)}</td></tr><tr><th>Registration time:</th><td>${info.registration ? formatTime(info.registration) : ''}</td></tr>` : ''}
+<tr><th>Password:</th><td><a href="${specialPath('ChangePassword')}" id="mw-pref-change-password">Change password</a></td></tr>
+<tr><th>Bot passwords:</th><td><a href="${specialPath('BotPasswords')}">Manage bot passwords</a></td></tr>
+</table></fieldset>`;
+  send(p, { title: 'Preferences', body });
+};
+
+const changePasswordPage: PageHandler = async (p) => {
+  if (needsLogin(p, 'ChangePassword')) return;
+  const name = p.caller.user.name;
+  let notice = await postProblem(p);
+  if (p.method === 'POST' && !notice) {
+    const next = field(p, 'password');
+    if (next !== field(p, 'retype')) notice = messageBox('error', 'The passwords you entered do not match.');
+    else {
+      // The current password proves it is the account's owner at the keyboard: a login that is thrown away.
+      const check = await p.deps.clients.auth.login({ sessionId: '', username: name, password: field(p, 'wpPassword'), ip: p.caller.ip, botPasswordAllowed: false, remember: false });
+      if (check.sessionId && check.sessionId !== p.caller.sessionId) await p.deps.clients.auth.logout(check.sessionId);
+      if (check.status !== LoginResponse_Status.PASS && check.status !== LoginResponse_Status.UI) notice = messageBox('error', 'The current password is incorrect.');
+      else {
+        const policy = await p.deps.clients.auth.validatePassword({ username: name, password: next, email: '', realname: '' });
+        if (policy.validity !== 'Good') notice = messageBox('error', policy.messages.map((m) => m.text).join(' ') || 'The new password is not valid.');
+        else {
+          await p.deps.clients.auth.changePassword({ username: name, password: next });
+          notice = messageBox('success', 'Your password has been changed.');
+        }
+      }
+    }
+  }
+  const body = html`${notice ?? ''}<form method="post" action="${specialPath('ChangePassword')}" id="mw-changepassword">
+<label class="field" for="wpPassword">Current password</label><input type="password" name="wpPassword" id="wpPassword" autocomplete="current-password" required>
+<label class="field" for="password">New password</label><input type="password" name="password" id="password" autocomplete="new-password" required>
+<label class="field" for="retype">Confirm password</label><input type="password" name="retype" id="retype" autocomplete="new-password" required>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" class="primary" id="mw-changepassword-submit">Change password</button></div></form>`;
+  send(p, { title: 'Change password', body });
+};
+
+const movePage: PageHandler = async (p) => {
+  if (needsLogin(p, 'MovePage') || !(await mayAct(p, 'move', 'move this page'))) return;
+  const from = (p.subpage ?? param(p, 'wpOldTitle') ?? param(p, 'target')).replaceAll('_', ' ').trim();
+  const source = from ? (await p.deps.clients.content.resolvePages({ titles: [from] })).pages[0] : undefined;
+  if (!source || source.missing) return send(p, { title: 'Move page', status: 404, body: messageBox('error', 'The page you wanted to move does not exist. Choose it from its tabs.') });
+  const namespaces = (await p.deps.site.namespaces()).namespaces.filter((n) => n.id >= 0);
+  let notice = await postProblem(p);
+  if (p.method === 'POST' && !notice) {
+    const ns = namespaces.find((n) => String(n.id) === field(p, 'wpNewTitleNs'));
+    const to = ns?.name ? `${ns.name}:${field(p, 'wpNewTitleMain')}` : field(p, 'wpNewTitleMain');
+    try {
+      const r = await p.deps.clients.content.movePage({
+        from: source.title,
+        to,
+        reason: field(p, 'wpReason'),
+        moveTalk: field(p, 'wpMovetalk') !== '',
+        noRedirect: field(p, 'wpLeaveRedirect') === '',
+        actor: editActor(p.caller),
+        watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
+      });
+      const moved = r.page?.to ?? to;
+      return send(p, { title: 'Move succeeded', body: messageBox('success', html`"<a href="${indexPath(source.title, { redirect: 'no' })}">${source.title}</a>" has been moved to "<a href="${articlePath(moved)}">${moved}</a>".`) });
+    } catch (e) {
+      notice = messageBox('error', errorText(e));
+    }
+  }
+  const text = source.ns === 0 ? source.title : source.title.slice(source.title.indexOf(':') + 1);
+  const body = html`${notice ?? ''}<p>Using the form below will rename a page, moving all of its history to the new name. The old title will become a redirect page to the new title.</p>
+<form method="post" action="${specialPath('MovePage')}" id="movepage">${hidden('wpOldTitle', source.title)}
+<label class="field" for="wpNewTitleMain">New title:</label>
+<select name="wpNewTitleNs" aria-label="Namespace">${namespaces.map((n) => html`<option value="${n.id}"${n.id === source.ns ? new SafeHtml(' selected') : ''}>${n.name || '(Main)'}</option>`)}</select>
+<input type="text" name="wpNewTitleMain" id="wpNewTitleMain" value="${field(p, 'wpNewTitleMain') || text}" required>
+<label class="field" for="wpReason">Reason:</label><input type="text" name="wpReason" id="wpReason" maxlength="500" value="${field(p, 'wpReason')}">
+<p><label><input type="checkbox" name="wpMovetalk" value="1" checked> Move associated talk page</label><br>
+<label><input type="checkbox" name="wpLeaveRedirect" value="1" checked> Leave a redirect behind</label><br>
+<label><input type="checkbox" name="wpWatch" value="1"> Watch source page and target page</label></p>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" class="primary" name="wpMove" id="wpMove" value="Move page">Move page</button></div></form>`;
+  send(p, { title: `Move ${source.title}`, body });
+};
+
+const undeletePage: PageHandler = async (p) => {
+  if (needsLogin(p, 'Undelete') || !(await mayAct(p, 'undelete', 'view deleted history'))) return;
+  const target = (p.subpage ?? param(p, 'target')).replaceAll('_', ' ').trim();
+  const { archive, content } = p.deps.clients;
+  if (!target) {
+    const r = await archive.listArchivedRevisions({ allNamespaces: true, uniqueTitles: true, limit: 200 });
+    const body = html`<p>Deleted pages that can be restored:</p>${r.revisions.length ? html`<ul class="list">${r.revisions.map((x) => html`<li><a href="${specialPath('Undelete', x.title)}">${x.title}</a></li>`)}</ul>` : html`<p>No matching pages found in the archive.</p>`}`;
+    return send(p, { title: 'View and restore deleted pages', body });
+  }
+  let notice = await postProblem(p);
+  if (p.method === 'POST' && !notice) {
+    try {
+      const r = await content.undeletePage({ title: target, reason: field(p, 'wpComment'), actor: editActor(p.caller) });
+      return send(p, { title: 'Undelete', body: messageBox('success', html`${r.revisions} revision${r.revisions === 1 ? '' : 's'} restored. <a href="${articlePath(target)}">${target}</a>`) });
+    } catch (e) {
+      notice = messageBox('error', errorText(e));
+    }
+  }
+  const r = await archive.listArchivedRevisions({ titles: [target], allNamespaces: true, limit: 500 });
+  const rows = r.revisions.map((x) => x.revision && html`<li>${formatTime(x.revision.timestamp)} ${userLinks(x.revision.userText, x.revision.userId === 0)} (${x.revision.size} bytes) <span class="comment">${x.revision.comment}</span></li>`);
+  const body = html`${notice ?? ''}${r.revisions.length === 0 ? messageBox('notice', 'There are no deleted revisions of this page.') : html`<form method="post" action="${specialPath('Undelete', target)}" id="undelete">
+<label class="field" for="wpComment">Reason:</label><input type="text" name="wpComment" id="wpComment">
+${hidden('wpEditToken', await csrfToken(p))}${hidden('target', target)}<div class="buttons"><button type="submit" class="primary" name="restore" id="mw-undelete-submit" value="1">Undelete</button></div></form>
+<h2>Page history</h2><ul class="list">${rows}</ul>`}`;
+  send(p, { title: `Undelete "${target}"`, body });
+};
+
+const blockPage: PageHandler = async (p) => {
+  if (needsLogin(p, 'Block') || !(await mayAct(p, 'block', 'block users'))) return;
+  let notice = await postProblem(p);
+  const target = (field(p, 'wpTarget') || (p.subpage ?? '')).replaceAll('_', ' ').trim();
+  if (p.method === 'POST' && !notice) {
+    try {
+      const expiry = field(p, 'wpExpiry') === 'other' ? field(p, 'wpExpiry-other') : field(p, 'wpExpiry') || 'infinite';
+      const r = await p.deps.clients.auth.block({
+        target,
+        expiry,
+        reason: field(p, 'wpReason'),
+        performerId: p.caller.user.id,
+        performer: p.caller.user.name,
+        anononly: field(p, 'wpHardBlock') === '',
+        nocreate: field(p, 'wpCreateAccount') !== '',
+        noemail: false,
+        allowusertalk: field(p, 'wpDisableUTEdit') === '',
+        reblock: field(p, 'wpReblock') !== '',
+        tags: [],
+      });
+      return send(p, { title: 'Block succeeded', body: messageBox('success', html`<a href="${specialPath('Contributions', r.user)}">${r.user}</a> has been blocked.`) });
+    } catch (e) {
+      notice = messageBox('error', errorText(e));
+    }
+  }
+  const expiries = ['2 hours', '1 day', '3 days', '1 week', '2 weeks', '1 month', '3 months', '6 months', '1 year', 'infinite'];
+  const body = html`${notice ?? ''}<form method="post" action="${specialPath('Block')}" id="mw-block-form">
+<label class="field" for="mw-bi-target">Username, IP address or IP range:</label><input type="text" name="wpTarget" id="mw-bi-target" value="${target}" required>
+<label class="field" for="wpExpiry">Expiration:</label><select name="wpExpiry" id="wpExpiry">${expiries.map((x) => html`<option value="${x}"${x === 'infinite' ? new SafeHtml(' selected') : ''}>${x}</option>`)}<option value="other">Other time:</option></select>
+<input type="text" name="wpExpiry-other" aria-label="Other time">
+<label class="field" for="mw-input-wpReason">Reason:</label><input type="text" name="wpReason" id="mw-input-wpReason" maxlength="500">
+<p><label><input type="checkbox" name="wpCreateAccount" value="1" checked> Account creation</label><br>
+<label><input type="checkbox" name="wpDisableUTEdit" value="1"> Prevent this user from editing their own talk page</label><br>
+<label><input type="checkbox" name="wpHardBlock" value="1"> Apply block to logged-in users from this IP address</label><br>
+<label><input type="checkbox" name="wpReblock" value="1"> Change an existing block</label></p>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" class="destructive" id="mw-block-submit">Block</button></div></form>`;
+  send(p, { title: 'Block user', body });
+};
+
+export const ADMIN_SPECIAL_HANDLERS = {
+  Preferences: preferencesPage,
+  ChangePassword: changePasswordPage,
+  MovePage: movePage,
+  Undelete: undeletePage,
+  Block: blockPage,
+} satisfies Partial<Record<SpecialPageName, PageHandler>>;
