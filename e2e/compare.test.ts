@@ -100,6 +100,15 @@ for (const backend of testBackends()) {
       assert.ok(j.warnings, 'totext and tocontentmodel are deprecated');
     });
 
+    test('difftype=inline: wikidiff2\'s inline lines in one row; an unknown difftype is refused', async () => {
+      const form = { action: 'compare', fromslots: 'main', 'fromtext-main': 'x\ntwo <b>', toslots: 'main', 'totext-main': 'x\ntwo <i>', formatversion: '2' };
+      const r = (await wiki.api({ ...form, difftype: 'inline' })).json<{ compare: { body: string } }>();
+      assert.equal(r.compare.body, '<tr><td colspan="4"><div class="mw-diff-inline-header"><!-- LINES 1,1 --></div>\n<div class="mw-diff-inline-context">x</div>\n<div class="mw-diff-inline-changed">two &lt;<del>b</del><ins>i</ins>&gt;</div>\n</td></tr>');
+      const table = (await wiki.api({ ...form, difftype: 'table' })).json<{ compare: { body: string } }>();
+      assert.match(table.compare.body, /^<tr>\n {2}<td colspan="2" class="diff-lineno">Line 1:<\/td>/);
+      assert.equal((await wiki.api({ ...form, difftype: 'unified' })).json<{ error: { code: string } }>().error.code, 'badvalue');
+    });
+
     test("action=compare errors are MediaWiki's", async () => {
       const error = async (params: Record<string, string>) => (await wiki.api({ action: 'compare', ...params })).json<{ error: { code: string; info: string } }>().error;
       const missing = await error({ torev: String(toRev) });

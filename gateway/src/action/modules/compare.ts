@@ -3,7 +3,7 @@
  * combinations; the content service's Compare RPC resolves both sides and makes the HTML table
  * diff. Before it, the gateway applies the deprecated fromsection/tosection (the section of a
  * side's content) and frompst/topst (the pre-save transform of supplied text). Section
- * replacement (fromsection-main) and difftype=inline are not offered.
+ * replacement (fromsection-main) is not offered; difftype=inline is wikidiff2's inline HTML.
  */
 import { CompareRelative, DiffFormat, type CompareSide, type CompareSideResult } from '@quire/proto/wiki/content/v1/content';
 import { escapeHtml } from '../errors.js';
@@ -209,6 +209,8 @@ export const compareModule = defineModule({
       ...Object.fromEntries(toEntries),
       prop: { type: PROPS, multi: true, default: 'diff|ids|title', help: 'Which pieces of information to get.' },
       slots: { type: SLOT_ROLES, multi: true, allowAll: true, help: 'Return individual diffs for these slots, rather than one combined diff.' },
+      // Offered because the diff engine is wikidiff2's (ApiComparePages' inlineSupported).
+      difftype: { type: ['table', 'inline'] as const, default: 'table', help: 'Return the comparison formatted as inline HTML.' },
     };
   })(),
   flags: {},
@@ -231,7 +233,7 @@ export const compareModule = defineModule({
     const res = await ctx.deps.clients.content.compare({
       from: known(from),
       ...(to ? { to: known(to) } : { toRelative: RELATIVE[relative!]! }),
-      format: DiffFormat.DIFF_FORMAT_TABLE,
+      format: p.difftype === 'inline' ? DiffFormat.DIFF_FORMAT_INLINE : DiffFormat.DIFF_FORMAT_TABLE,
       withRelatives: props.has('rel'),
       canViewDeleted: rights.includes('deletedtext'),
       canViewSuppressed: rights.includes('suppressrevision') || rights.includes('viewsuppressed'),

@@ -14,6 +14,7 @@ import { pageRecord, parsePageTitleOrThrow, revisionMessage } from './records.js
 import type { RevisionRow } from '../store/revisions.js';
 import { defaultModelFor } from '../edit/models.js';
 import { tableDiff } from '../diff/table.js';
+import { inlineDiff } from '../diff/inline.js';
 import { formatInlineJsonDiff, inlineJsonDiff } from '../diff/inline-json.js';
 import { flatSections } from '../diff/sections.js';
 
@@ -197,6 +198,7 @@ async function compare(ctx: ContentContext, req: CompareRequest): Promise<Compar
     if (to.stored) response.to!.nextRevId = (await c.relative(to.stored, 'next'))?.id ?? 0;
   }
   if (req.format === DiffFormat.DIFF_FORMAT_INLINE_JSON) response.inlineJson = formatInlineJsonDiff(inlineJsonDiff(from.text, to.text));
+  else if (req.format === DiffFormat.DIFF_FORMAT_INLINE) response.tableHtml = inlineDiff(from.text, to.text);
   else response.tableHtml = tableDiff(from.text, to.text);
   return response;
 }

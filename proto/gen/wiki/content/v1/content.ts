@@ -231,6 +231,8 @@ export enum DiffFormat {
   DIFF_FORMAT_TABLE = 0,
   /** DIFF_FORMAT_INLINE_JSON - wikidiff2_inline_json_diff entries (REST compare) */
   DIFF_FORMAT_INLINE_JSON = 1,
+  /** DIFF_FORMAT_INLINE - wikidiff2_inline_diff's HTML in one table row, localised (difftype=inline); in table_html */
+  DIFF_FORMAT_INLINE = 2,
   UNRECOGNIZED = -1,
 }
 
@@ -242,6 +244,9 @@ export function diffFormatFromJSON(object: any): DiffFormat {
     case 1:
     case "DIFF_FORMAT_INLINE_JSON":
       return DiffFormat.DIFF_FORMAT_INLINE_JSON;
+    case 2:
+    case "DIFF_FORMAT_INLINE":
+      return DiffFormat.DIFF_FORMAT_INLINE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -255,6 +260,8 @@ export function diffFormatToJSON(object: DiffFormat): string {
       return "DIFF_FORMAT_TABLE";
     case DiffFormat.DIFF_FORMAT_INLINE_JSON:
       return "DIFF_FORMAT_INLINE_JSON";
+    case DiffFormat.DIFF_FORMAT_INLINE:
+      return "DIFF_FORMAT_INLINE";
     case DiffFormat.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
