@@ -10,7 +10,10 @@ import {
   exportPageBatch,
   exportRevisionBatch,
   importPage,
+  importPageBatch,
   type ExportPageRow,
+  type ImportPageInput,
+  type ImportPageOutcome,
   type ExportRevisionRow,
   type ImportLogInput,
   type ImportRevisionInput,
@@ -92,10 +95,16 @@ export function checkRootPage(codec: TitleCodec, rootPage: string): void {
   }
 }
 
-/** Imports pages one transaction each; an invalid title is reported, not fatal (ApiImportReporter's `invalid`). */
+/**
+ * Imports pages: with a log (action=import) one transaction per page, as ImportReporter logs
+ * each; without (importDump) the whole batch in one transaction of set-based statements, and
+ * page by page when that fails (a concurrent edit took a title), so one page's problem stays its
+ * own. An invalid title is reported, not fatal (ApiImportReporter's `invalid`).
+ */
 export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], opts: ImportOptions): Promise<PageImportResult[]> {
   if (opts.rootPage) checkRootPage(codec, opts.rootPage);
   const out: PageImportResult[] = [];
+  const todo: { n: number; input: ImportPageInput }[] = [];
   for (const page of pages) {
     let title: { ns: number; dbkey: string };
     try {
@@ -105,14 +114,21 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
       out.push({ title: page.title, ns: page.ns, pageId: 0, revisions: 0, skipped: 0, invalid: true, error: e.message });
       continue;
     }
-    const display = codec.prefixedText(title.ns, title.dbkey);
-    if (opts.dryRun) {
-      out.push({ title: display, ns: title.ns, pageId: 0, revisions: page.revisions.length, skipped: 0, invalid: false, error: '' });
-      continue;
-    }
-    const r = await importPage(db, codec, { ns: title.ns, dbkey: title.dbkey, pageId: page.pageId, revisions: page.revisions }, opts.log);
-    out.push({ title: display, ns: title.ns, pageId: r.pageId, revisions: r.imported, skipped: r.skipped, invalid: false, error: '' });
+    out.push({ title: codec.prefixedText(title.ns, title.dbkey), ns: title.ns, pageId: 0, revisions: opts.dryRun ? page.revisions.length : 0, skipped: 0, invalid: false, error: '' });
+    todo.push({ n: out.length - 1, input: { ns: title.ns, dbkey: title.dbkey, pageId: page.pageId, revisions: page.revisions } });
   }
+  if (opts.dryRun || todo.length === 0) return out;
+  const record = (n: number, r: ImportPageOutcome) => Object.assign(out[n]!, { pageId: r.pageId, revisions: r.imported, skipped: r.skipped });
+  if (!opts.log && todo.length > 1) {
+    try {
+      const rs = await importPageBatch(db, codec, todo.map((t) => t.input));
+      rs.forEach((r, i) => record(todo[i]!.n, r));
+      return out;
+    } catch {
+      // One page at a time below: the failing page fails alone.
+    }
+  }
+  for (const t of todo) record(t.n, await importPage(db, codec, t.input, opts.log));
   return out;
 }
 
