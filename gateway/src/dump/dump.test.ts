@@ -178,5 +178,17 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
   assert.match(dupPage.message, /page id 1 appears twice/);
 
   assert.match((await failure('<html><body/></html>')).message, /not a MediaWiki dump/);
+  // Corrupt compressed bytes are the input's fault too.
+  const gz = fs.readFileSync(path.join(FIXTURES, 'reference-full.xml.gz'));
+  const bz = fs.readFileSync(path.join(FIXTURES, 'reference-full.xml.bz2'));
+  for (const bad of [gz.subarray(0, gz.length / 2), Buffer.concat([bz.subarray(0, 40), Buffer.alloc(200, 7)])]) {
+    let error: unknown;
+    try {
+      for await (const item of readDump(decompressed(Readable.from([bad])))) void item;
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error instanceof DumpError, String(error));
+  }
   assert.match((await failure('')).message, /empty/);
 });

@@ -18,9 +18,10 @@ export const READABLE_SCHEMAS = ['0.10', '0.11'];
 export class DumpError extends Error {
   constructor(
     message: string,
+    /** 0 when the fault is below the XML (the compressed bytes). */
     readonly line: number,
   ) {
-    super(`line ${line}: ${message}`);
+    super(line > 0 ? `line ${line}: ${message}` : message);
   }
 }
 
@@ -255,8 +256,21 @@ function finishRevision(rev: DumpRevisionIn, textSha1: string, revIds: Set<numbe
   return rev;
 }
 
-/** The dump's bytes, decompressed by their magic number: gzip (1f 8b), bzip2 ("BZh") or plain. */
+/**
+ * The dump's bytes, decompressed by their magic number: gzip (1f 8b), bzip2 ("BZh") or plain.
+ * Corrupt compressed data is a DumpError too (the input's fault, not ours).
+ */
 export async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
+  const compressed = { is: false };
+  try {
+    yield* decompress(input, compressed);
+  } catch (e) {
+    if (!compressed.is || e instanceof DumpError) throw e;
+    throw new DumpError(`the compressed data is corrupt or truncated (${e instanceof Error ? e.message : String(e)})`, 0);
+  }
+}
+
+async function* decompress(input: Readable, compressed: { is: boolean }): AsyncGenerator<Buffer> {
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await it.next();
   if (first.done) return;
@@ -269,8 +283,10 @@ export async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
     { objectMode: false },
   );
   if (head[0] === 0x1f && head[1] === 0x8b) {
+    compressed.is = true;
     yield* rest.pipe(zlib.createGunzip());
   } else if (head.subarray(0, 3).toString('latin1') === 'BZh') {
+    compressed.is = true;
     const out = new PassThrough();
     const bz = unbzip2();
     bz.on('error', (e: Error) => out.destroy(e));

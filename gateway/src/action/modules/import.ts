@@ -56,7 +56,7 @@ export const importModule = defineModule({
       for await (const item of readDump(decompressed(Readable.from([file.data])))) items.push(item);
     } catch (e) {
       if (!(e instanceof DumpError)) throw e;
-      throw usageError('import-unknownerror', 'apierror-import-unknownerror', [`XML error at ${e.message.replace(/\.$/, '')}`]);
+      throw usageError('import-unknownerror', 'apierror-import-unknownerror', [`${e.line ? 'XML error at ' : ''}${e.message.replace(/\.$/, '')}`]);
     }
 
     const reason = p.summary ?? '';
