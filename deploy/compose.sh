@@ -17,6 +17,8 @@ export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-quire}"
 GATEWAY_PORTS="${GATEWAY_PORTS:-8081,8082}"
 export GATEWAY_A_PORT="${GATEWAY_PORTS%%,*}" GATEWAY_B_PORT="${GATEWAY_PORTS##*,}"
 export PROXY_PORT="${PROXY_PORT:-8083}" QUIRE_TAG="${QUIRE_TAG:-latest}"
+# The public address the wiki reports (siteinfo server, URLs in pages): the proxy's.
+export WIKI_SERVER="${WIKI_SERVER:-http://127.0.0.1:$PROXY_PORT}"
 BASE_IMAGES="${BASE_IMAGES:-local}"
 if [ "$BASE_IMAGES" = local ]; then
   export BUILD_IMAGE=quire-base/node-build:20 BASE_IMAGE=quire-base/node:20 POSTGRES_IMAGE=quire-base/postgres:15 REDIS_IMAGE=quire-base/redis:7

@@ -115,9 +115,10 @@ async function loginAcrossGateways(user, password) {
   b.cookies = a.cookies;
   const who = await b.call({ action: 'query', meta: 'userinfo' });
   check(who.query?.userinfo?.name === user, `a login through gateway A is a session on gateway B (B says ${who.query?.userinfo?.name})`);
-  const served = await fetch(`${B}/w/api.php?action=query&meta=siteinfo&format=json`);
-  const servedA = await fetch(`${A}/w/api.php?action=query&meta=siteinfo&format=json`);
-  log(`served by: A=${servedA.headers.get('x-served-by') ?? '?'} B=${served.headers.get('x-served-by') ?? '?'}`);
+  // servedby: the gateway's SERVED_BY, so the two ports really are two processes.
+  const servedA = (await new Api(A).call({ action: 'query', servedby: '1' })).servedby;
+  const servedB = (await new Api(B).call({ action: 'query', servedby: '1' })).servedby;
+  check(servedA === 'gateway-a' && servedB === 'gateway-b', `gateway A and B are two processes (servedby ${servedA}, ${servedB})`);
 }
 
 function container(service) {
@@ -216,6 +217,8 @@ async function killTest(user, password) {
     }
   }
   log(`figures: ${EDIT_CLIENTS} writers x ${EDITS_EACH} edits in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}`);
+  const gaps = okTimes.slice(1).map((x, i) => x - okTimes[i]);
+  log(`longest time without an acknowledged edit: ${(Math.max(0, ...gaps) / 1000).toFixed(1)} s`);
   log(`recovery after kill: ${kills.map((k) => `${k.service} ${k.seconds === Infinity ? 'never' : `${k.seconds.toFixed(1)} s`}`).join(', ')}`);
   check(total === EDIT_CLIENTS * EDITS_EACH, `every writer finished its ${EDITS_EACH} edits (${total})`);
   check(lost === 0, `every acknowledged edit is in the page history (lost: ${lost})`);
