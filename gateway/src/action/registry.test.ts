@@ -66,7 +66,7 @@ test('module names are unique per group and paths resolve', () => {
   for (const { path, module } of modules) assert.equal(registry.byPath(path), module, `${path} resolves`);
 });
 
-test('action modules: the implemented ones are registered (all of MediaWiki 1.39 core'"'"'s now)', () => {
+test('action modules: the implemented ones are registered (all of MediaWiki 1.39 core now)', () => {
   for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock', 'upload', 'watch', 'options', 'tag', 'managetags', 'revisiondelete', 'import']) {
     assert.ok(registry.get('action', name), name);
   }
