@@ -119,3 +119,10 @@ test('the overlays differ where they must: in-cluster databases for dev only, TL
   assert.equal(image(dev), 'quire-gateway:latest');
   assert.match(image(prod), /^registry\.example\.com\/quire\/gateway:\d/);
 });
+
+test('deploy/check.py: compose and the manifests give each component only variables its code reads', () => {
+  // Debian's python3 with python3-yaml (.ci/run installs it); exits 1 and prints ERROR lines otherwise.
+  const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const out = execFileSync(python, [path.join(root, 'deploy', 'check.py')], { encoding: 'utf8' });
+  assert.match(out, /^ok$/m, out);
+});
