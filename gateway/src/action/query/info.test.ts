@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PageRecord } from '@quire/proto/wiki/content/v1/content';
-import { associatedTitle, pageInfo, type InfoOptions } from './info.js';
+import { actionErrors, associatedTitle, mayDo, pageInfo, type InfoOptions, type PermissionContext } from './info.js';
+import type { ResultObject } from '../types.js';
 import { NAMESPACES } from './testing.js';
 
 function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
@@ -74,4 +75,38 @@ test('watch state, counts, readable, preload, display and variant titles in Medi
   assert.equal(anon.watched, false);
   assert.equal('watchers' in anon, false);
   assert.deepEqual(anon.varianttitles, { en: 'Talk:Main Page' });
+});
+
+test('intestactionsdetail=full: each reason as MediaWiki gives it, in its order; boolean is "no reasons"', () => {
+  const missing = (ns: number, title: string): PageRecord => page({ ns, title, missing: true });
+  const anonRights = ['read', 'edit', 'createpage', 'createtalk', 'createaccount'];
+  const pc: PermissionContext = {
+    anonymous: true,
+    groupRights: [
+      { name: '*', rights: anonRights },
+      { name: 'user', rights: ['move', 'upload'] },
+      { name: 'sysop', rights: ['delete', 'protect', 'upload', 'editinterface', 'editprotected'] },
+    ],
+    projectNs: 'Quire',
+  };
+  const namespaces = [...NAMESPACES.namespaces, { ...NAMESPACES.namespaces[0]!, id: 8, name: 'MediaWiki', protection: 'editinterface' }];
+  const errs = (action: string, p: PageRecord, protections: ResultObject[] = []) => actionErrors(action, p, anonRights, namespaces, protections, pc);
+  const talk = missing(1, 'Talk:Nope');
+  assert.deepEqual(errs('edit', talk), []);
+  assert.deepEqual(errs('move', talk), [{ code: 'cantmove-anon', text: 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.' }]);
+  assert.deepEqual(errs('upload', talk), [{ code: 'permissiondenied', text: 'The action you have requested is limited to users in one of the groups: [[Quire:Users|Users]], [[Quire:Administrators|Administrators]].' }]);
+  const iface = errs('protect', missing(8, 'MediaWiki:Foo'));
+  assert.deepEqual(iface.map((e) => e.code), ['permissiondenied', 'protectednamespace-interface', 'cantedit']);
+  assert.equal(iface[0]!.text, 'The action you have requested is limited to users in the group: [[Quire:Administrators|Administrators]].');
+  assert.ok(!iface[1]!.text.includes('\n'), 'line breaks become spaces');
+  assert.deepEqual(errs('create', missing(8, 'MediaWiki:Foo')), []);
+  const protectedPage = page({ ns: 0, title: 'FeedA', id: 2 });
+  const prot = [{ type: 'edit', level: 'sysop', expiry: 'infinity' }];
+  assert.deepEqual(errs('edit', protectedPage, prot).map((e) => e.code), ['protectedpage']);
+  assert.deepEqual(errs('delete', protectedPage, prot).map((e) => [e.code, e.text]), [
+    ['permissiondenied', 'The action you have requested is limited to users in the group: [[Quire:Administrators|Administrators]].'],
+    ['cantedit', 'You cannot delete this page because it has been protected.'],
+  ]);
+  assert.equal(mayDo('edit', protectedPage, anonRights, namespaces, prot), false);
+  assert.equal(mayDo('edit', talk, anonRights, namespaces, []), true);
 });

@@ -11,6 +11,7 @@ import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { isRtl } from './siteinfo.js';
 import { defineModule } from '../define.js';
+import { englishMessage, replaceMessageParams } from '../../i18n/messages.js';
 
 const INFO_PROPS = [
   'protection',
@@ -54,8 +55,8 @@ export interface InfoOptions {
   protection?: ResultObject[];
   /** inprop=linkclasses: the classes a link to the page gets. */
   linkClasses?: boolean;
-  /** intestactions: whether the caller may do each action to the page. */
-  actions?: Record<string, boolean>;
+  /** intestactions: whether the caller may do each action to the page (or, with a detail level, why not). */
+  actions?: Record<string, boolean | ActionError[]>;
 }
 
 /** The title without its namespace prefix (Title::getText). */
@@ -147,23 +148,78 @@ const LEVEL_RIGHTS: Record<string, string> = { sysop: 'editprotected', autoconfi
  * consulted here).
  */
 export function mayDo(action: string, page: PageRecord, rights: readonly string[], namespaces: readonly Namespace[], protections: readonly ResultObject[]): boolean {
+  return actionErrors(action, page, rights, namespaces, protections, NO_DETAILS).length === 0;
+}
+
+/** The messages' context when only the decision is wanted. */
+const NO_DETAILS: PermissionContext = { anonymous: false, groupRights: [], projectNs: '' };
+
+/** One reason an action is refused, as intestactionsdetail=full|quick lists them (code and wikitext). */
+export interface ActionError {
+  code: string;
+  text: string;
+}
+
+/** What the detail lists need besides the page: who has which right, and the project namespace's name. */
+export interface PermissionContext {
+  anonymous: boolean;
+  groupRights: readonly { name: string; rights: readonly string[] }[];
+  projectNs: string;
+}
+
+// The API's text of a message keeps its wikitext but not its line breaks.
+const wikitextOf = (key: string, params: (string | number)[] = []) => replaceMessageParams(expandPlural(englishMessage(key) ?? key, params), params.map(String)).replace(/\n/g, ' ');
+
+/** {{PLURAL:$n|one|more}} in a message (English). */
+function expandPlural(text: string, params: readonly (string | number)[]): string {
+  return text.replace(/\{\{PLURAL:\$(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n: string, one: string, more: string) => (Number(params[Number(n) - 1]) === 1 ? one : more));
+}
+
+/** PermissionManager's badaccess-groups (API code permissiondenied): the groups that have the right, linked to their pages. */
+function badAccess(right: string, pc: PermissionContext): ActionError {
+  const groups = pc.groupRights.filter((g) => g.name !== '*' && g.rights.includes(right)).map((g) => {
+    const page = (englishMessage(`grouppage-${g.name}`) ?? `{{ns:project}}:${g.name}`).replace('{{ns:project}}', pc.projectNs);
+    return `[[${page}|${englishMessage(`group-${g.name}`) ?? g.name}]]`;
+  });
+  return { code: 'permissiondenied', text: wikitextOf('badaccess-groups', [groups.join(', '), groups.length]) };
+}
+
+/**
+ * PermissionManager::getPermissionErrors for intestactionsdetail=full (and quick, which skips
+ * only checks Quire does not make): the caller's missing right, the namespace's protection, the
+ * page's protections, and for protect the edit it needs. `mayDo` is the same decision as a boolean.
+ */
+export function actionErrors(action: string, page: PageRecord, rights: readonly string[], namespaces: readonly Namespace[], protections: readonly ResultObject[], pc: PermissionContext): ActionError[] {
   const has = (right: string) => rights.includes(right);
-  if (action === 'read') return has('read');
-  if (page.ns === -1 && action !== 'createaccount') return false;
+  const errors: ActionError[] = [];
+  if (action === 'read') return has('read') ? [] : [badAccess('read', pc)];
+  if (page.ns === -1 && action !== 'createaccount') return [{ code: 'ns-specialprotected', text: wikitextOf('ns-specialprotected') }];
   if (action === 'create') {
-    if (!has(page.ns % 2 === 1 ? 'createtalk' : 'createpage')) return false;
+    if (!has(page.ns % 2 === 1 ? 'createtalk' : 'createpage')) errors.push(pc.anonymous ? { code: 'cantcreate-anon', text: wikitextOf('nocreatetext').replace('{{SITENAME}}', pc.projectNs) } : { code: 'cantcreate', text: wikitextOf('nocreate-loggedin') });
   } else if (action === 'move') {
-    if (!has('move')) return false;
-    if (page.ns === 2 && !page.title.includes('/') && !has('move-rootuserpages')) return false;
-    if (page.ns === 6 && !has('movefile')) return false;
-    if (page.ns === 14 && !has('move-categorypages')) return false;
+    // PermissionManager::checkQuickPermissions: the namespace's own move rights, then `move` itself.
+    if (page.ns === 2 && !page.title.includes('/') && !has('move-rootuserpages')) errors.push({ code: 'cant-move-user-page', text: wikitextOf('cant-move-user-page') });
+    if (page.ns === 6 && !has('movefile')) errors.push({ code: 'cantmovefile', text: wikitextOf('movenotallowedfile') });
+    if (page.ns === 14 && !has('move-categorypages')) errors.push({ code: 'cant-move-category-page', text: wikitextOf('cant-move-category-page') });
+    if (!has('move')) {
+      const usersMay = pc.groupRights.some((g) => (g.name === 'user' || g.name === 'autoconfirmed') && g.rights.includes('move'));
+      errors.push(pc.anonymous && usersMay ? { code: 'cantmove-anon', text: wikitextOf('movenologintext') } : { code: 'cantmove', text: wikitextOf('movenotallowed') });
+    }
   } else if (!has(action)) {
-    return false;
+    errors.push(badAccess(action, pc));
   }
   const nsRight = namespaces.find((n) => n.id === page.ns)?.protection;
   // As the reference wiki answers: `create` is not refused by the namespace's protection.
-  if (nsRight && action !== 'create' && !has(nsRight)) return false;
-  return protections.every((protection) => protection.type !== action || has(LEVEL_RIGHTS[String(protection.level)] ?? String(protection.level)));
+  if (nsRight && action !== 'create' && !has(nsRight)) {
+    const nsName = namespaces.find((n) => n.id === page.ns)?.name ?? '';
+    errors.push(page.ns === 8 ? { code: 'protectednamespace-interface', text: wikitextOf('protectedinterface') } : { code: 'protectednamespace', text: wikitextOf('namespaceprotected', [nsName]) });
+  }
+  const refusedBy = (type: string) => protections.some((pr) => pr.type === type && !has(LEVEL_RIGHTS[String(pr.level)] ?? String(pr.level)));
+  if (refusedBy(action)) errors.push({ code: 'protectedpage', text: wikitextOf('protectedpagetext') });
+  // Protection that keeps the caller from editing keeps them from deleting too.
+  if (action === 'delete' && refusedBy('edit')) errors.push({ code: 'cantedit', text: wikitextOf('deleteprotected') });
+  if (action === 'protect' && actionErrors('edit', page, rights, namespaces, protections, pc).length > 0) errors.push({ code: 'cantedit', text: wikitextOf('protect-cantedit') });
+  return errors;
 }
 
 /** ApiQueryInfo's testactions limit per request (ApiBase::LIMIT_SML1 / LIMIT_SML2). */
@@ -215,7 +271,11 @@ export const infoModule = defineModule({
       help: 'The context title to use when determining extra CSS classes (e.g. link colors) when inprop contains linkclasses.',
     },
     testactions: { type: 'string', multi: true, help: 'Test whether the current user can perform certain actions on the page.' },
-    testactionsdetail: { type: ['boolean'], default: 'boolean', help: 'Detail level for intestactions: boolean, a boolean value for each action.' },
+    testactionsdetail: {
+      type: ['boolean', 'full', 'quick'],
+      default: 'boolean',
+      help: 'Detail level for intestactions: boolean, a boolean value for each action; full, the messages why the action is disallowed (an empty array when allowed); quick, like full but skipping expensive checks.',
+    },
     continue: { type: 'string', help: 'When more results are available, use this to continue.' },
   },
   flags: {},
@@ -282,11 +342,16 @@ export const infoModule = defineModule({
     const testActions = ctx.params.testactions ?? [];
     const protection = props.has('protection') || testActions.length ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
     const actionsLimit = ctx.highLimits ? TEST_ACTIONS_HIGH_LIMIT : TEST_ACTIONS_LIMIT;
+    // full and quick list the reasons; Quire makes no check that quick would skip (blocks, rate limits).
+    const permissions: PermissionContext | undefined =
+      testActions.length && ctx.params.testactionsdetail !== 'boolean'
+        ? { anonymous: user.anonymous, groupRights: (await ctx.deps.clients.auth.listGroupPermissions(false)).groups, projectNs: namespaces.find((n) => n.id === 4)?.name ?? '' }
+        : undefined;
     let tested = 0;
     for (const [id, page, exists] of sortedFrom(everything, namespaces, ctx.params.continue)) {
       const entry = run.pages.get(id);
       if (!entry) continue;
-      let actions: Record<string, boolean> | undefined;
+      let actions: Record<string, boolean | ActionError[]> | undefined;
       if (testActions.length) {
         // Past the limit the page and the rest wait for the next request.
         if (tested >= actionsLimit) {
@@ -294,7 +359,9 @@ export const infoModule = defineModule({
           break;
         }
         const own = protection?.get(page.dbkey) ?? [];
-        actions = Object.fromEntries(testActions.map((a) => [a, mayDo(a, page, user.rights, namespaces, own)]));
+        actions = Object.fromEntries(
+          testActions.map((a) => [a, permissions ? setIndexedTagName(actionErrors(a, page, user.rights, namespaces, own, permissions), 'error') : mayDo(a, page, user.rights, namespaces, own)]),
+        );
         tested += testActions.length;
       }
       // ApiQueryInfo: the page's own protections, those cascading from other pages, and $wgRestrictionTypes.
