@@ -3,7 +3,9 @@
  * with `admin importDump` into a fresh Quire (embedded database, or DATABASE_URL), and with
  * --reference the same file through MediaWiki's maintenance/importDump.php on the reference wiki
  * (run as www-data, as ../shared/reference/mediawiki/setup.sh runs maintenance scripts). Prints
- * revisions per second of each and the ratio.
+ * revisions per second of each and the ratio. Quire runs in a fresh test environment (embedded,
+ * or its own database on DATABASE_URL), with its background job runner on unless
+ * CONTENT_JOB_POLL_MS holds it off.
  *
  *   node --import tsx bench/dump-import.ts [--pages 2000] [--revs 3] [--reference] [--keep FILE]
  *
@@ -15,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startService, type RunningService } from '@quire/kit';
+import { makeTestEnv } from '@quire/kit/testing';
 import { authService } from '@quire/auth/server';
 import { contentService } from '@quire/content/server';
 import { makeClient } from '@quire/kit';
@@ -86,12 +89,19 @@ function generate(file: string): number {
 }
 
 async function quire(file: string): Promise<{ seconds: number; revisions: number }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-import-'));
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_GRPC_PORT: '0', CONTENT_GRPC_PORT: '0', AUTH_GRPC_HOST: '127.0.0.1', CONTENT_GRPC_HOST: '127.0.0.1' };
+  // A fresh data folder, or with DATABASE_URL/REDIS_URL a database and key prefix of its own.
+  const te = await makeTestEnv(process.env.DATABASE_URL ? 'servers' : 'embedded', {
+    LOG_LEVEL: 'warn',
+    AUTH_GRPC_PORT: '0',
+    CONTENT_GRPC_PORT: '0',
+    AUTH_GRPC_HOST: '127.0.0.1',
+    CONTENT_GRPC_HOST: '127.0.0.1',
+    ...(process.env.CONTENT_JOB_POLL_MS ? { CONTENT_JOB_POLL_MS: process.env.CONTENT_JOB_POLL_MS } : {}),
+  });
   const services: RunningService[] = [];
   try {
-    services.push(await startService(authService, env));
-    services.push(await startService(contentService, env));
+    services.push(await startService(authService, te.env));
+    services.push(await startService(contentService, te.env));
     const auth = new AuthClient(makeClient(AuthServiceClient, services[0]!.address));
     const started = process.hrtime.bigint();
     const p = await importDumpCommand(services[1]!.address, auth, [file], {}, (l) => console.log(`  ${l}`), () => {});
@@ -100,7 +110,7 @@ async function quire(file: string): Promise<{ seconds: number; revisions: number
     return { seconds, revisions: p.revisionsImported };
   } finally {
     for (const s of services.reverse()) await s.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await te.cleanup();
   }
 }
 
