@@ -56,6 +56,18 @@ for (const backend of testBackends()) {
       assert.match(fv1.json().parse.psttext['*'], new RegExp(`^x ${stamp}$`));
     });
 
+    test('contentmodel css and javascript: parsed for links and categories, shown as code; text: escaped only', async () => {
+      const text = '[[Foo]]\n[[Category:X]]\n==h==\na & b <\'"> ~~~~';
+      const css = (await wiki.api({ action: 'parse', contentmodel: 'css', text, prop: 'text|links|categories|sections', disablelimitreport: '1', formatversion: '2' })).json().parse;
+      assert.equal(css.text, '<div class="mw-parser-output"><pre class="mw-code mw-css" dir="ltr">\n[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;\'"> ~~~~\n</pre>\n</div>');
+      assert.deepEqual([css.links.map((l: { title: string }) => l.title), css.categories.map((c: { category: string }) => c.category), css.sections], [['Foo'], ['X'], []]);
+      const js = (await wiki.api({ action: 'parse', contentmodel: 'javascript', text: 'a<b', prop: 'text', formatversion: '2' })).json().parse;
+      assert.match(js.text, /^<div class="mw-parser-output"><pre class="mw-code mw-js" dir="ltr">\na&lt;b\n<\/pre>\n\n<!-- \nNewPP limit report/);
+      const plain = (await wiki.api({ action: 'parse', contentmodel: 'text', text, prop: 'text|links', wrapoutputclass: '', formatversion: '2' })).json().parse;
+      assert.deepEqual([plain.text, plain.links], ['[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;\'&quot;&gt; ~~~~', []]);
+      assert.equal((await wiki.api({ action: 'parse', contentmodel: 'json', text: '{}', formatversion: '2' })).json().error.code, 'badvalue');
+    });
+
     test('summary alone: parsed with red links and a trailing autocomment; headhtml', async () => {
       const r = await wiki.api({ action: 'parse', summary: 'Some [[link]] /* Sec */', prop: '', formatversion: '2' });
       assert.deepEqual(r.json().parse, {

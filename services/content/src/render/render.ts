@@ -824,6 +824,12 @@ export class Renderer {
     }
     const report = this.req.limitReport === false ? '' : `\n${limitReportComment(limits, this.req.now ?? new Date())}`;
     const wrap = this.req.wrapClass ?? 'mw-parser-output';
+    if (this.req.codeLanguage) {
+      // Html::element escapes & and < only.
+      t = `<pre class="mw-code mw-${this.req.codeLanguage}" dir="ltr">\n${this.req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}\n</pre>\n`;
+      result.sections = [];
+      result.showToc = false;
+    }
     // The output stage: whatever any pass built, no attribute leaves with a refused URL or handler.
     result.html = removeUnsafeAttributes(wrap ? `<div class="${escapeAttr(wrap)}">${t}${report}</div>` : `${t}${report}`);
     return result;

@@ -62,6 +62,11 @@ export interface RenderRequest {
   wrapClass?: string;
   /** Section edit links (action=parse shows them; previews too). */
   editSections?: boolean;
+  /**
+   * CSS or JavaScript ($wgTextModelsToParse): the text is parsed for its links and categories,
+   * then the HTML is the code in a <pre> (CodeContentHandler), without sections.
+   */
+  codeLanguage?: 'css' | 'js';
 }
 
 export interface LinkRef extends TitleRef {

@@ -32,6 +32,9 @@ import type { RenderResult } from '../render/types.js';
 import type { ContentContext } from './context.js';
 import { parsePageTitleOrThrow } from './records.js';
 
+/** Content models action=parse renders from supplied text: wikitext, the parsed code models, plain text. */
+const PARSED_MODELS = new Set(['wikitext', 'css', 'javascript', 'text']);
+
 const ts14 = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
 function limitsMessage(l: RenderResult['limits'], at: Date): LimitReport {
@@ -141,8 +144,25 @@ class RenderRpc {
   }
 
   async parse(req: ParseRequest): Promise<ParseResponse> {
-    if (req.contentModel && req.contentModel !== 'wikitext') throw invalidArgument('badformat', `The requested format text/x-wiki is not supported for content model ${req.contentModel} used by ${req.title || 'API'}.`);
+    if (req.contentModel && !PARSED_MODELS.has(req.contentModel)) throw invalidArgument('badformat', `The requested format text/x-wiki is not supported for content model ${req.contentModel} used by ${req.title || 'API'}.`);
     const options = { limitReport: !req.disableLimitReport, editSections: !req.disableEditSection, ...(req.hasWrapClass ? { wrapClass: req.wrapClass } : {}) };
+    if (req.hasText && (req.contentModel === 'css' || req.contentModel === 'javascript')) {
+      const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
+      const at = new Date();
+      const out = await this.svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: 0, revId: 0, now: at, ...options, codeLanguage: req.contentModel === 'css' ? 'css' : 'js' });
+      return this.toResponse(out, out.html, { ns: t.ns, dbkey: t.dbkey, pageId: 0, revId: 0, text: req.text }, at);
+    }
+    if (req.hasText && req.contentModel === 'text') {
+      // TextContentHandler: not parsed; the text escaped (htmlspecialchars ENT_COMPAT), in ApiParse's wrapper.
+      const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
+      const escaped = req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      const wrap = req.hasWrapClass ? req.wrapClass : 'mw-parser-output';
+      const html = wrap ? `<div class="${wrap.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}">${escaped}</div>` : escaped;
+      // The page's other facts (display title, no links) are those of an empty parse.
+      const at = new Date();
+      const none = await this.svc.render({ text: '', title: { ns: t.ns, dbkey: t.dbkey }, pageId: 0, revId: 0, now: at, limitReport: false });
+      return this.toResponse(none, html, { ns: t.ns, dbkey: t.dbkey, pageId: 0, revId: 0, text: req.text }, at);
+    }
     const defaults = !req.disableLimitReport && !req.disableEditSection && !req.hasWrapClass && req.section === '';
     if (req.hasText) {
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
