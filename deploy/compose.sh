@@ -64,7 +64,7 @@ wait_ready() {
   local deadline=$((SECONDS + ${UP_TIMEOUT:-300})) url
   for port in "$PROXY_PORT" "$GATEWAY_A_PORT" "$GATEWAY_B_PORT"; do
     url="http://127.0.0.1:$port/w/api.php?action=query&meta=siteinfo&format=json"
-    until curl -fsS -o /dev/null --max-time 5 "$url"; do
+    until curl -fs -o /dev/null --max-time 5 "$url" 2>/dev/null; do
       if [ $SECONDS -ge $deadline ]; then log "no answer from $url"; compose ps >&2; return 1; fi
       sleep 1
     done

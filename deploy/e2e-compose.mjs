@@ -6,7 +6,8 @@
  *    its own (COMPOSE_PROJECT_NAME quire-e2e, a fresh set of volumes).
  * 2. The real client libraries of the conformance run (conformance/run.mjs --against) through
  *    gateway A, with an account and a bot password made by `deploy/compose.sh admin`.
- * 3. A login made through gateway A is a session on gateway B.
+ * 3. A login made through gateway A is a session on gateway B; a file uploaded through A is
+ *    served through B (either content replica: uploads are in the database).
  * 4. The kill test: M clients make N edits each through the proxy (bounded write load) while one
  *    content container, then gateway A, then Redis are killed (`docker kill`) and started again.
  *    Every acknowledged edit must be in its page's history afterwards, and the wiki must answer
@@ -119,6 +120,37 @@ async function loginAcrossGateways(user, password) {
   const servedA = (await new Api(A).call({ action: 'query', servedby: '1' })).servedby;
   const servedB = (await new Api(B).call({ action: 'query', servedby: '1' })).servedby;
   check(servedA === 'gateway-a' && servedB === 'gateway-b', `gateway A and B are two processes (servedby ${servedA}, ${servedB})`);
+}
+
+/** An upload through gateway A is served by gateway B from either content replica (FILE_STORE=db). */
+async function uploadAcrossReplicas(user, password) {
+  const a = new Api(A);
+  await a.login(user, password);
+  const token = await a.csrf();
+  // A 1×1 PNG under a new name (same bytes each run: ignorewarnings passes the duplicate warning).
+  const png = Buffer.concat([
+    Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
+    Buffer.from('0000000d49444154789c6360000002000100e221bc33', 'hex'),
+    Buffer.from('0000000049454e44ae426082', 'hex'),
+  ]);
+  const name = `Compose upload ${crypto.randomBytes(4).toString('hex')}.png`;
+  const fd = new FormData();
+  for (const [k, v] of Object.entries({ action: 'upload', format: 'json', filename: name, token, ignorewarnings: '1' })) fd.append(k, v);
+  fd.append('file', new Blob([png], { type: 'image/png' }), 'x.png');
+  const r = await fetch(`${A}/w/api.php`, { method: 'POST', body: fd, headers: { cookie: [...a.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  const up = await r.json();
+  const url = up.upload?.imageinfo?.url;
+  check(up.upload?.result === 'Success' && typeof url === 'string', `upload through gateway A (${up.upload?.result ?? JSON.stringify(up.error)})`);
+  if (typeof url !== 'string') return;
+  // Several reads: the gateway's round-robin spreads them over both content replicas.
+  let same = 0;
+  let headers = '';
+  for (let i = 0; i < 6; i++) {
+    const f = await fetch(`${B}${new URL(url).pathname}`);
+    if (f.status === 200 && Buffer.from(await f.arrayBuffer()).equals(png)) same++;
+    headers = `${f.headers.get('content-type')}; ${f.headers.get('cache-control')}`;
+  }
+  check(same === 6, `the file is served through gateway B, 6 reads of 6 identical (${headers})`);
 }
 
 function container(service) {
@@ -236,6 +268,7 @@ async function main() {
     const site = await (await fetch(`${P}/w/api.php?action=query&meta=siteinfo&format=json`)).json();
     check(site.query?.general?.sitename !== undefined, 'the proxy answers siteinfo');
     await loginAcrossGateways(user, password);
+    await uploadAcrossReplicas(user, password);
     if (!opt('--no-clients')) await clientsThroughA(user, password);
     if (!opt('--no-kill')) await killTest(user, password);
   } finally {
