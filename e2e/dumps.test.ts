@@ -83,6 +83,15 @@ for (const backend of testBackends()) {
       await wiki?.close();
     });
 
+    test('importDump --dry-run reads and checks, and writes nothing', async () => {
+      const before = await pageCount();
+      lines.length = 0;
+      await admin(['importDump', FIXTURE, '--dry-run']);
+      assert.match(lines.join('\n'), /Dry run: 7 pages, 10 revisions read and checked .* nothing written/);
+      assert.equal(await pageCount(), before);
+      assert.equal((await history('Dumps fixture/Alpha')).length, 0);
+    });
+
     test('importDump: the reference dump imports with every history, text, contributor and timestamp', async () => {
       lines.length = 0;
       await admin(['importDump', FIXTURE]);
@@ -123,6 +132,10 @@ for (const backend of testBackends()) {
       assert.match(lines.join('\n'), /Done: 7 pages, 0 revisions imported \(10 already present\)/);
       assert.equal(await pageCount(), before);
       assert.equal((await history('Dumps fixture/Alpha')).length, 4);
+      // --namespaces: only the talk page is read into the import.
+      lines.length = 0;
+      await admin(['importDump', FIXTURE, '--namespaces', '1']);
+      assert.match(lines.join('\n'), /Done: 1 pages, 0 revisions imported \(1 already present\)/);
     });
 
     test('a killed import resumes from its checkpoint, and a bad file stops with its line', async () => {

@@ -162,10 +162,13 @@ export async function importDumpCommand(
     );
     const ms = Date.now() - started;
     progressLine('\n');
-    out(
-      `Done: ${progress.pagesImported} pages, ${progress.revisionsImported} revisions imported (${progress.revisionsSkipped} already present), ` +
-        `${rate(progress.revisionsImported, ms)} revs/s in ${(ms / 1000).toFixed(1)} s; schema ${progress.schema}.`,
-    );
+    if (dryRun) out(`Dry run: ${progress.pagesImported} pages, ${progress.revisionsImported} revisions read and checked in ${(ms / 1000).toFixed(1)} s; nothing written.`);
+    else {
+      out(
+        `Done: ${progress.pagesImported} pages, ${progress.revisionsImported} revisions imported (${progress.revisionsSkipped} already present), ` +
+          `${rate(progress.revisionsImported, ms)} revs/s in ${(ms / 1000).toFixed(1)} s; schema ${progress.schema}.`,
+      );
+    }
     if (progress.invalid) out(`${progress.invalid} pages with invalid titles were not imported.`);
     if (progress.uploadsIgnored || progress.logItemsIgnored) out(`Not imported: ${progress.uploadsIgnored} <upload>s, ${progress.logItemsIgnored} <logitem>s.`);
     if (!dryRun) {
