@@ -63,7 +63,7 @@ a{color:#36c;text-decoration:none}a:hover{text-decoration:underline}a.new,a.new:
 #mw-panel h3{font-size:.85em;color:#54595d;margin:.8em 0 .2em;font-weight:normal}
 #mw-panel ul{list-style:none;margin:0;padding:0}
 #mw-panel li{padding:.2em 0}
-main{min-width:0;padding:1em}
+div.page{min-width:0;padding:1em}
 .tabs{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.3em;font-size:.88em}
 .tabs ul{list-style:none;display:flex;flex-wrap:wrap;margin:0;padding:0}
 .tabs li a{display:block;padding:.35em .8em;border:1px solid #c8ccd1;border-bottom:0;background:#eaecf0;margin-right:-1px}
@@ -124,7 +124,7 @@ td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .editOptions{background:#eaecf0;border:1px solid #c8ccd1;padding:.6em 1em;margin-top:-.4em}
 #wpAntispam{display:none}
 .previewnote{border-bottom:1px solid #a2a9b1;margin-bottom:1em}
-@media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}main{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
+@media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}div.page{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
 `;
 
 /** The stylesheet is inline; the CSP allows exactly it by hash, and nothing else (no script at all). */
@@ -238,18 +238,18 @@ ${hidden('title', 'Special:Search')}<input type="search" name="search" id="searc
 <h3>Navigation</h3><ul id="p-navigation">${linkItems(SIDEBAR)}</ul>
 <h3>Tools</h3><ul id="p-tb">${linkItems(TOOLS)}</ul>
 </nav>
-<main>
+<div class="page">
 ${tabsOf(page)}
-<div id="content">
+<main id="content">
 <h1 id="firstHeading">${page.heading ?? page.title}</h1>
 ${page.subtitle ? html`<div id="contentSub">${page.subtitle}</div>` : ''}
 <div id="bodyContent">
 ${page.body}
 </div>
 ${page.categories ?? ''}
-</div>
-${page.footer ? html`<footer id="footer">${page.footer}</footer>` : ''}
 </main>
+${page.footer ? html`<footer id="footer">${page.footer}</footer>` : ''}
+</div>
 </div>
 </body>
 </html>
