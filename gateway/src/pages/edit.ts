@@ -127,9 +127,10 @@ ${page.missing ? '' : html`<p>You can view and copy the source of this page.</p>
   send(p, { title: page.missing ? `View source for ${page.title}` : `View source for ${page.title}`, body, tabs: await pageTabs(p, page, 'edit'), status: 403, noindex: true });
 }
 
-/** Whether the caller watches the page now (the form's default for wpWatchthis). */
+/** The form's default for wpWatchthis: watched already, or a page being created ($wgDefaultUserOptions watchcreations). */
 async function watching(p: PageRequest, page: PageRecord): Promise<boolean> {
   if (p.caller.user.anonymous) return false;
+  if (page.missing) return true;
   return (await p.deps.clients.content.getPageInfoDetails({ titles: [page.title], watchUserId: p.caller.user.id })).pages[0]?.watched ?? false;
 }
 

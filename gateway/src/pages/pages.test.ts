@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { grantsFromForm } from './grants.js';
 import { hidden, html, multiline, SafeHtml } from './html.js';
-import { articlePath, loginPath, parseSpecialTitle, returnToPath, specialPath } from './paths.js';
+import { articlePath, indexPath, loginPath, parseSpecialTitle, returnToPath, specialPath } from './paths.js';
+import { formatDateAt, formatTime, isoFromMwTimestamp, mwTimestamp, sizeDiff } from './wiki.js';
 
 describe('html template', () => {
   test('escapes every interpolated string, in text and in attributes', () => {
@@ -48,6 +49,29 @@ describe('special page addressing', () => {
     assert.equal(returnToPath('', ''), '/wiki/Main_Page');
     for (const t of ['//evil.example', '/x', 'a\r\nLocation: http://evil.example', 'x'.repeat(256)]) assert.equal(returnToPath(t, ''), '/wiki/Main_Page', t);
     assert.equal(returnToPath('https://evil.example/', ''), '/wiki/https://evil.example/', 'a path on this site');
+  });
+});
+
+describe('wiki page helpers', () => {
+  test('index.php addresses: the title wfUrlencoded, the other parameters encoded', () => {
+    assert.equal(indexPath('Main Page', { action: 'edit', section: 2 }), '/w/index.php?title=Main_Page&action=edit&section=2');
+    assert.equal(indexPath('Talk:A&B/c?', { diff: 'prev', oldid: 5 }), '/w/index.php?title=Talk:A%26B/c%3F&diff=prev&oldid=5');
+    assert.equal(indexPath('X', {}), '/w/index.php?title=X');
+  });
+
+  test("MediaWiki's date format (UTC) and TS_MW round trip", () => {
+    assert.equal(formatTime('2026-11-27T09:05:00Z'), '09:05, 27 November 2026');
+    assert.equal(formatDateAt('2026-01-02T23:59:59Z'), '2 January 2026, at 23:59');
+    assert.equal(formatTime('nonsense'), 'nonsense');
+    assert.equal(mwTimestamp('2026-11-27T09:05:03Z'), '20261127090503');
+    assert.equal(isoFromMwTimestamp('20261127090503'), '2026-11-27T09:05:03Z');
+    assert.equal(isoFromMwTimestamp('2026'), '');
+  });
+
+  test('size differences as ChangesList shows them', () => {
+    assert.equal(sizeDiff(12).value, '<span class="mw-plusminus-pos">(+12)</span>');
+    assert.equal(sizeDiff(-3).value, '<span class="mw-plusminus-neg">(\u22123)</span>');
+    assert.equal(sizeDiff(0).value, '<span class="mw-plusminus-null">(0)</span>');
   });
 });
 
