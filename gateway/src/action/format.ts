@@ -261,7 +261,8 @@ function htmlPage(req: PrintRequest, formatUpper: string, nonHtmlFormat: string 
     req.httpStatus !== 200
       ? `<div class="api-pretty-header api-pretty-status"><p>This response would be returned with HTTP status ${req.httpStatus} ${STATUS_CODES[req.httpStatus] ?? ''}.\n</p></div>`
       : '';
-  const pre = `<pre class="api-pretty-content">${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</pre>`;
+  // Html::element escapes & and < only.
+  const pre = `<pre class="api-pretty-content">${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
   return (
     '<!DOCTYPE html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n' +
     `<title>MediaWiki API result - ${escapeHtml(req.sitename)}</title>\n<meta name="robots" content="noindex,nofollow"/>\n</head>\n` +
@@ -354,56 +355,69 @@ const rawfm: FormatModuleDecl = {
   },
 };
 
-const xml: FormatModuleDecl = {
-  name: 'xml',
-  group: 'format',
-  prefix: '',
-  summary: 'Output data in XML format.',
-  params: {
+/** format=xml and xmlfm (ApiFormatXml; the HTML form is indented, as recXmlPrint with indent -2). */
+function xmlFormat(name: 'xml' | 'xmlfm'): FormatModuleDecl {
+  const isHtml = name === 'xmlfm';
+  const params: Record<string, ParamDecl> = {
     xslt: {
       type: 'string',
       help: 'If specified, adds the named page as an XSL stylesheet. The value must be a title in the MediaWiki namespace ending in .xsl.',
     },
     includexmlnamespace: { type: 'boolean', help: 'If specified, adds an XML namespace.' },
-  },
-  flags: {},
-  examples: formatExample('xml', 'XML'),
-  execute: noExecute,
-  formatVersion: () => 1,
-  // Like MediaWiki without $wgEnableUnsafeXsltOption.
-  warnings: (params) => (params.xslt !== undefined ? [message('xslt-disabled', 'apiwarn-xslt-disabled')] : []),
-  print(req) {
-    let result = req.result;
-    if (req.params.includexmlnamespace) result = { ...(result as Record<string, unknown>), xmlns: 'http://www.mediawiki.org/xml/api/' };
-    const data = transformResult(result, {
-      // BCassoc is printed as assoc so that _idx attributes are output.
-      custom: (_data, metadata) => {
-        if (metadata.get(META.TYPE) === 'BCassoc') metadata.set(META.TYPE, 'assoc');
-      },
-      bc: { nobool: true, noStar: true, nosub: true },
-      types: { armorKVP: '_name' },
-      strip: 'none',
-    });
-    return { contentType: 'text/xml', filename: 'api-result.xml', body: `<?xml version="1.0"?>${recXmlPrint('api', data, null)}`, httpStatus: req.httpStatus };
-  },
-};
+  };
+  return {
+    name,
+    group: 'format',
+    prefix: '',
+    summary: isHtml ? 'Output data in XML format (pretty-print in HTML).' : 'Output data in XML format.',
+    params: isHtml ? { wrappedhtml: WRAPPEDHTML, ...params } : params,
+    flags: {},
+    examples: formatExample(name, 'XML'),
+    execute: noExecute,
+    formatVersion: () => 1,
+    // Like MediaWiki without $wgEnableUnsafeXsltOption.
+    warnings: (p) => (p.xslt !== undefined ? [message('xslt-disabled', 'apiwarn-xslt-disabled')] : []),
+    print(req) {
+      let result = req.result;
+      if (req.params.includexmlnamespace) result = { ...(result as Record<string, unknown>), xmlns: 'http://www.mediawiki.org/xml/api/' };
+      const data = transformResult(result, {
+        // BCassoc is printed as assoc so that _idx attributes are output.
+        custom: (_data, metadata) => {
+          if (metadata.get(META.TYPE) === 'BCassoc') metadata.set(META.TYPE, 'assoc');
+        },
+        bc: { nobool: true, noStar: true, nosub: true },
+        types: { armorKVP: '_name' },
+        strip: 'none',
+      });
+      const text = `<?xml version="1.0"?>${recXmlPrint('api', data, isHtml ? -2 : null)}`;
+      if (isHtml) return printHtml(req, 'XML', 'xml', text);
+      return { contentType: 'text/xml', filename: 'api-result.xml', body: text, httpStatus: req.httpStatus };
+    },
+  };
+}
 
-const php: FormatModuleDecl = {
-  name: 'php',
-  group: 'format',
-  prefix: '',
-  summary: 'Output data in serialized PHP format.',
-  params: { formatversion: FORMATVERSION },
-  flags: {},
-  examples: formatExample('php', 'PHP'),
-  execute: noExecute,
-  formatVersion: fvOf,
-  warnings: () => [],
-  print(req) {
-    const t: Transforms = fvOf(req.params) === 2 ? { types: {}, strip: 'all' } : { bc: {}, types: {}, strip: 'all' };
-    return { contentType: 'application/vnd.php.serialized', filename: 'api-result.php', body: phpSerialize(transformResult(req.result, t)), httpStatus: req.httpStatus };
-  },
-};
+/** format=php and phpfm (ApiFormatPhp: PHP's serialize of the result, or that text in the HTML page). */
+function phpFormat(name: 'php' | 'phpfm'): FormatModuleDecl {
+  const isHtml = name === 'phpfm';
+  return {
+    name,
+    group: 'format',
+    prefix: '',
+    summary: isHtml ? 'Output data in serialized PHP format (pretty-print in HTML).' : 'Output data in serialized PHP format.',
+    params: isHtml ? { wrappedhtml: WRAPPEDHTML, formatversion: FORMATVERSION } : { formatversion: FORMATVERSION },
+    flags: {},
+    examples: formatExample(name, 'PHP'),
+    execute: noExecute,
+    formatVersion: fvOf,
+    warnings: () => [],
+    print(req) {
+      const t: Transforms = fvOf(req.params) === 2 ? { types: {}, strip: 'all' } : { bc: {}, types: {}, strip: 'all' };
+      const text = phpSerialize(transformResult(req.result, t));
+      if (isHtml) return printHtml(req, 'PHP', 'php', text);
+      return { contentType: 'application/vnd.php.serialized', filename: 'api-result.php', body: text, httpStatus: req.httpStatus };
+    },
+  };
+}
 
 const none: FormatModuleDecl = {
   name: 'none',
@@ -419,6 +433,6 @@ const none: FormatModuleDecl = {
   print: (req) => ({ contentType: 'text/plain', filename: 'api-result.txt', body: '', httpStatus: req.httpStatus }),
 };
 
-export const formatModules: readonly FormatModuleDecl[] = [jsonFormat('json'), jsonFormat('jsonfm'), none, php, rawfm, xml];
+export const formatModules: readonly FormatModuleDecl[] = [jsonFormat('json'), jsonFormat('jsonfm'), none, phpFormat('php'), phpFormat('phpfm'), rawfm, xmlFormat('xml'), xmlFormat('xmlfm')];
 
 export const DEFAULT_FORMAT = 'jsonfm';

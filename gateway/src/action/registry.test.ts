@@ -72,7 +72,7 @@ test('action modules: the implemented ones are registered (all of MediaWiki 1.39
   }
   assert.deepEqual(
     registry.modules('format').map((m) => m.name),
-    ['json', 'jsonfm', 'none', 'php', 'rawfm', 'xml'],
+    ['json', 'jsonfm', 'none', 'php', 'phpfm', 'rawfm', 'xml', 'xmlfm'],
   );
 });
 
