@@ -14,7 +14,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { runAdmin } from '../scripts/admin.js';
 import { decompressed, readDump, type DumpPageIn } from '../gateway/src/dump/reader.js';
-import { ROOT, startWiki, testBackends, WikiClient, type TestWiki } from './harness.js';
+import { ROOT, startWiki, testBackends, type TestWiki } from './harness.js';
+import { loggedIn } from './files-helpers.js';
 
 const FIXTURE = path.join(ROOT, 'gateway/src/dump/fixtures/reference-full.xml');
 
@@ -24,15 +25,12 @@ async function pagesOf(xml: Buffer | string): Promise<DumpPageIn[]> {
   return out;
 }
 
-async function login(wiki: TestWiki, name: string, password: string) {
-  const c = new WikiClient(wiki.baseUrl);
-  const lt = (await c.api({ action: 'query', meta: 'tokens', type: 'login' })).json().query.tokens.logintoken;
-  const r = (await c.post('/w/api.php', { format: 'json', action: 'login', lgname: name, lgpassword: password, lgtoken: lt })).json();
-  assert.equal(r.login.result, 'Success', JSON.stringify(r));
-  const csrf = (await c.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+/** A logged-in client that posts action=import with the dump as a multipart upload. */
+async function importer(wiki: TestWiki, name: string, password: string) {
+  const c = await loggedIn(wiki, name, password);
   return {
     importXml: async (xml: string | Buffer, fields: Record<string, string> = {}) =>
-      (await c.postMultipart('/w/api.php', { action: 'import', format: 'json', formatversion: '2', token: csrf, ...fields, xml: new Blob([xml], { type: 'text/xml' }) })).json(),
+      (await c.postMultipart('/w/api.php', { action: 'import', format: 'json', formatversion: '2', token: c.csrf, ...fields, xml: new Blob([xml], { type: 'text/xml' }) })).json(),
   };
 }
 
@@ -188,9 +186,9 @@ for (const backend of testBackends()) {
     });
 
     test('action=import: rights, errors and the answer of the reference wiki', async () => {
-      const alice = await login(wiki, 'Alice', 'alicepass123456');
+      const alice = await importer(wiki, 'Alice', 'alicepass123456');
       assert.equal((await alice.importXml(fs.readFileSync(FIXTURE), { interwikiprefix: 'src' })).error.code, 'cantimport-upload');
-      const sysop = await login(wiki, 'Sysop', 'sysoppass123456');
+      const sysop = await importer(wiki, 'Sysop', 'sysoppass123456');
       const xml = fs.readFileSync(FIXTURE);
       assert.equal((await sysop.importXml(xml)).error.code, 'nointerwikiprefix');
       assert.equal((await sysop.importXml(xml, { interwikiprefix: 'src', rootpage: 'Dumps import test' })).error.code, 'import-rootpage-nosubpage');
