@@ -211,12 +211,15 @@ describe('wiki pages over HTTP', () => {
     const raw = await c.get('/w/index.php?title=History_page&action=raw');
     assert.equal(raw.headers.get('content-type'), 'text/x-wiki; charset=UTF-8');
     assert.equal(raw.text, 'version 4');
+    assert.equal(raw.headers.get('cache-control'), 'public, s-maxage=0, max-age=18000', "RawAction's, as the reference wiki sends");
+    assert.match((await alice.get('/w/index.php?title=History_page&action=raw&maxage=60')).headers.get('cache-control') ?? '', /^private, s-maxage=0, max-age=60$/);
     assert.equal((await c.get('/w/index.php?title=History_page&action=raw&ctype=text/css')).status, 403, 'wikitext is not served as a stylesheet');
     assert.equal((await c.get('/w/index.php?title=History_page&action=raw&ctype=text/x-wiki')).status, 200);
     assert.equal((await c.get('/w/index.php?title=Not_there_at_all&action=raw')).status, 404);
 
     const history = await c.get('/w/index.php?title=History_page&action=history&limit=2');
     assert.equal(history.status, 200);
+    assert.equal(history.headers.get('cache-control'), 'private, must-revalidate, max-age=0');
     const ids = [...history.text.matchAll(/<li data-mw-revid="(\d+)">/g)].map((m) => Number(m[1]));
     assert.equal(ids.length, 2);
     assert.match(history.text, /name="oldid" value="\d+"/);

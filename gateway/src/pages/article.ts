@@ -9,7 +9,7 @@
 import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
 import { editAction } from './edit.js';
 import { diffPage, historyAction } from './history.js';
-import { hidden, html, messageBox, SafeHtml } from './html.js';
+import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { deleteAction, protectAction } from './sysop.js';
@@ -89,7 +89,7 @@ async function oldRevisionSubtitle(p: PageRequest, page: PageRecord, rev: Revisi
 async function missingPage(p: PageRequest, page: PageRecord): Promise<void> {
   const canCreate = hasRight(p, 'edit');
   const body = html`<div class="noarticletext"><p>There is currently no text in this page. You can <a href="${specialPath('Search', page.title)}">search for this page title</a> in other pages, <a href="${indexPath('Special:Log', { page: page.title })}">search the related logs</a>${canCreate ? html`, or <a href="${indexPath(page.title, { action: 'edit' })}" id="create-this-page">create this page</a>` : ''}.</p></div>`;
-  send(p, { title: page.title, status: 404, body, tabs: await pageTabs(p, page, 'view'), cache: { control: 'private, must-revalidate, max-age=0' } });
+  send(p, { title: page.title, status: 404, body, tabs: await pageTabs(p, page, 'view'), cache: REVALIDATE });
 }
 
 /** `direction=next&oldid=N` (the "Newer revision" link): the revision after N. */
@@ -148,7 +148,7 @@ ${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}
     footer: shown.latestTimestamp ? `This page was last edited on ${formatDateAt(shown.latestTimestamp)}.` : undefined,
     wikiContent: true,
     noindex: rev !== undefined,
-    cache: { control: 'private, must-revalidate, max-age=0', lastModified: cacheable ? lastModified : undefined },
+    cache: { ...REVALIDATE, lastModified: cacheable ? lastModified : undefined },
   });
 }
 
@@ -161,9 +161,11 @@ async function rawAction(p: PageRequest, page: PageRecord): Promise<void> {
   const { res } = p;
   const asked = queryParam(p, 'ctype');
   const ctype = RAW_TYPES.has(asked) ? asked : 'text/x-wiki';
-  const maxage = Math.max(0, Number(queryParam(p, 'maxage')) | 0);
+  // RawAction: maxage defaults to $wgCdnMaxAge (5 hours), smaxage to 0; private for a registered reader.
+  const maxage = queryParam(p, 'maxage') === '' ? 18000 : Math.max(0, Number(queryParam(p, 'maxage')) | 0);
   const smaxage = Math.max(0, Number(queryParam(p, 'smaxage')) | 0);
-  res.set({ 'Content-Type': `${ctype}; charset=UTF-8`, 'Cache-Control': `private, s-maxage=${smaxage}, max-age=${maxage}`, 'X-Content-Type-Options': 'nosniff' });
+  const mode = p.caller.user.anonymous ? 'public' : 'private';
+  res.set({ 'Content-Type': `${ctype}; charset=UTF-8`, 'Cache-Control': `${mode}, s-maxage=${smaxage}, max-age=${maxage}`, 'X-Content-Type-Options': 'nosniff' });
   const oldid = Number(queryParam(p, 'oldid') || '0') | 0;
   const rev = oldid > 0 ? (await p.deps.clients.content.getRevisions({ revIds: [oldid], withContent: true })).revisions[0] : page.missing ? undefined : (await p.deps.clients.content.getPage(page.title, true)).latest;
   // A script or style type only for a page of that model: never wikitext served as script.
@@ -214,7 +216,7 @@ ${row('mw-pageinfo-lastuser', 'Latest editor', userLinks(latest.userText, latest
 ${row('mw-pageinfo-lasttime', 'Date of latest edit', html`<a href="${indexPath(page.title, { oldid: latest.id })}">${formatTime(latest.timestamp)}</a>`)}
 ${row('mw-pageinfo-edits', 'Total number of edits', count)}
 </table>` : ''}`;
-  send(p, { title: `Information for "${page.title}"`, body, tabs: await pageTabs(p, page, 'info'), noindex: true });
+  send(p, { title: `Information for "${page.title}"`, body, tabs: await pageTabs(p, page, 'info'), noindex: true, cache: REVALIDATE });
 }
 
 /** A confirmation form of an action that changes state (purge, watch): POSTed with the session's token. */

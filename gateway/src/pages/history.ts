@@ -6,7 +6,7 @@
  * are what the content service's history keyset takes) and `dir=prev` goes towards newer ones.
  */
 import { CompareRelative, type CompareSideResult, type PageRecord } from '@quire/proto/wiki/content/v1/content';
-import { hidden, html, messageBox, SafeHtml } from './html.js';
+import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { queryParam, send, type PageRequest } from './request.js';
 import { errorCode, errorText, formatTime, pageTabs, sizeDiff, summaryHtml, userLinks } from './wiki.js';
@@ -52,7 +52,7 @@ ${hidden('title', page.title.replaceAll(' ', '_'))}
 <div class="buttons"><button type="submit" class="historysubmit">Compare selected revisions</button></div>
 </form>
 ${nav}`;
-  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>` });
+  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, cache: REVALIDATE, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>` });
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */
@@ -116,5 +116,6 @@ ${rendered ? html`<hr class="diff-hr" id="mw-oldid"><h2 class="diff-currentversi
     tabs,
     wikiContent: true,
     noindex: true,
+    cache: REVALIDATE,
   });
 }

@@ -136,6 +136,9 @@ export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${STYLE_HA
  */
 export const WIKI_CONTENT_POLICY = `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; media-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
+/** What MediaWiki sends for pages without a token (no CDN): browsers keep them but revalidate. */
+export const REVALIDATE = { control: 'private, must-revalidate, max-age=0' } as const;
+
 /** A tab or a link of the skin's menus; MediaWiki's element id (ca-edit, pt-login…) so tools find it. */
 export interface SkinLink {
   id: string;

@@ -8,7 +8,7 @@ import { CreateAccountRequest } from '@quire/proto/wiki/auth/v1/auth';
 import { plainTextLines } from '../action/modules/support.js';
 import { editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';
-import { hidden, html, messageBox, multiline, SafeHtml } from './html.js';
+import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
@@ -60,7 +60,7 @@ ${r.suggestion ? html`<p class="searchdidyoumean">Did you mean: <a href="${index
 ${r.hits.length === 0 ? html`<p class="mw-search-nonefound">There were no results matching the query.</p>` : html`<div class="results-info">Results <strong>${offset + 1} – ${offset + r.hits.length}</strong> of <strong>${Number(r.totalHits)}</strong></div>
 <ul class="mw-search-results list">${hits}</ul>
 <p>${offset > 0 ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: Math.max(0, offset - limit) })}" class="mw-prevlink">previous ${limit}</a>` : `previous ${limit}`} | ${more ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: offset + limit })}" class="mw-nextlink">next ${limit}</a>` : `next ${limit}`}</p>`}`;
-  send(p, { title: 'Search results', body, noindex: true });
+  send(p, { title: 'Search results', body, noindex: true, cache: REVALIDATE });
 };
 
 /** Log entries as one line of text (LogFormatter, the common types). */
@@ -117,7 +117,7 @@ const recentChangesPage: PageHandler = async (p) => {
 <p>${opt(hidebots ? 'Show bots' : 'Hide bots', { hidebots: hidebots ? 0 : 1 }, false)} | ${opt(hideminor ? 'Show minor edits' : 'Hide minor edits', { hideminor: hideminor ? 0 : 1 }, false)}</p>
 </fieldset>
 ${r.changes.length ? html`<ul class="special list" id="mw-recentchanges">${rows}</ul>` : html`<p>No changes during the given period match these criteria.</p>`}`;
-  send(p, { title: 'Recent changes', body, cache: { control: 'private, must-revalidate, max-age=0' } });
+  send(p, { title: 'Recent changes', body, cache: REVALIDATE });
 };
 
 const contributionsPage: PageHandler = async (p) => {
@@ -157,7 +157,7 @@ const logPage: PageHandler = async (p) => {
 <select name="type" aria-label="Log type">${types.map((t) => html`<option value="${t}"${t === type ? new SafeHtml(' selected') : ''}>${t ? `${t[0]!.toUpperCase()}${t.slice(1)} log` : 'All public logs'}</option>`)}</select>
 <label>Performer: <input type="text" name="user" value="${user}"></label> <label>Target: <input type="text" name="page" value="${pageTitle}"></label> <button type="submit">Show</button></fieldset></form>
 ${rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>No matching items in log.</p>`}`;
-  send(p, { title: type ? `${type[0]!.toUpperCase()}${type.slice(1)} log` : 'All public logs', body });
+  send(p, { title: type ? `${type[0]!.toUpperCase()}${type.slice(1)} log` : 'All public logs', body, cache: REVALIDATE });
 };
 
 const allPagesPage: PageHandler = async (p) => {
@@ -169,7 +169,7 @@ const allPagesPage: PageHandler = async (p) => {
 <label>Namespace: <select name="namespace">${namespaces.map((n) => html`<option value="${n.id}"${n.id === namespace ? new SafeHtml(' selected') : ''}>${n.name || '(Main)'}</option>`)}</select></label> <button type="submit">Go</button></form>
 <ul class="mw-allpages-chunk list">${r.pages.map((pg) => html`<li${pg.redirect ? new SafeHtml(' class="allpagesredirect"') : ''}>${pageLink(pg.title)}</li>`)}</ul>
 ${r.continueFrom ? html`<p><a href="${indexPath('Special:AllPages', { from: r.continueFrom, namespace })}" class="mw-nextlink">Next page (${r.continueFrom.replaceAll('_', ' ')})</a></p>` : ''}`;
-  send(p, { title: 'All pages', body });
+  send(p, { title: 'All pages', body, cache: REVALIDATE });
 };
 
 const categoriesPage: PageHandler = async (p) => {
@@ -180,7 +180,7 @@ const categoriesPage: PageHandler = async (p) => {
     const n = counts.get(c.dbkey.slice(c.dbkey.indexOf(':') + 1));
     return html`<li>${pageLink(c.title)}${n ? ` (${Number(n.size)} member${Number(n.size) === 1 ? '' : 's'})` : ''}</li>`;
   })}</ul>`;
-  send(p, { title: 'Categories', body });
+  send(p, { title: 'Categories', body, cache: REVALIDATE });
 };
 
 const watchlistPage: PageHandler = async (p) => {
@@ -218,7 +218,7 @@ const SPECIAL_LIST: [string, [SpecialPageName, string][]][] = [
 
 const specialPagesPage: PageHandler = async (p) => {
   const body = html`${SPECIAL_LIST.map(([group, pages]) => html`<h2>${group}</h2><ul class="list">${pages.map(([name, text]) => html`<li><a href="${specialPath(name)}">${text}</a></li>`)}</ul>`)}`;
-  send(p, { title: 'Special pages', body });
+  send(p, { title: 'Special pages', body, cache: REVALIDATE });
 };
 
 const versionPage: PageHandler = async (p) => {
@@ -230,7 +230,7 @@ const versionPage: PageHandler = async (p) => {
 <table class="wikitable" id="mw-version-entrypoints-table"><tr><th>Entry point</th><th>URL</th></tr>
 <tr><td>Article path</td><td><code>/wiki/$1</code></td></tr><tr><td>Script path</td><td><code>/w</code></td></tr>
 <tr><td>index.php</td><td><code>/w/index.php</code></td></tr><tr><td>api.php</td><td><a href="/w/api.php"><code>/w/api.php</code></a></td></tr><tr><td>rest.php</td><td><code>/w/rest.php</code></td></tr></table>`;
-  send(p, { title: 'Version', body });
+  send(p, { title: 'Version', body, cache: REVALIDATE });
 };
 
 const createAccountPage: PageHandler = async (p) => {
