@@ -5,6 +5,8 @@
  * Shared by `npm run admin -- importDump` and action=import.
  */
 import { isIP } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { ImportLog, ImportPageResult, ImportRevision } from '@quire/proto/wiki/content/v1/import';
 import type { DumpsClient } from '../clients/dumps.js';
 import type { DumpItem, DumpPageIn, DumpRevisionIn } from './reader.js';
@@ -45,6 +47,9 @@ export interface ImportDeps {
   /** Local account ids of these names (absent: no account). */
   localUsers(names: string[]): Promise<Map<string, number>>;
 }
+
+/** Attempts of one batch when the content service is unreachable. */
+const RETRIES = 5;
 
 /** UserNameUtils::getCanonical with RIGOR_USABLE fails for these: they are kept as they are. */
 function usableName(name: string): boolean {
@@ -106,13 +111,25 @@ export async function importDump(
         text: r.text,
         deleted: (r.textDeleted ? 1 : 0) | (r.commentDeleted ? 2 : 0) | (r.contributor.deleted ? 4 : 0),
       }));
-    const { pages: results } = await deps.dumps.importPages({
+    const req = {
       pages: pages.map((p) => ({ title: p.title, ns: p.ns, pageId: p.id, revisions: revisionsOf(p) })),
       targetNamespace: opts.targetNamespace ?? -1,
       rootPage: opts.rootPage ?? '',
       log: opts.log,
       dryRun: opts.dryRun ?? false,
-    });
+    };
+    // A dropped connection (a service restarting, a connection aged out) is retried: a batch
+    // that was in fact written is skipped the second time (its revisions are there already).
+    let results: ImportPageResult[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        results = (await deps.dumps.importPages(req)).pages;
+        break;
+      } catch (e) {
+        if (attempt >= RETRIES || !(e instanceof ServiceError && e.grpcCode === GrpcStatus.UNAVAILABLE)) throw e;
+        await sleep(250 * 2 ** attempt);
+      }
+    }
     for (const r of results) {
       if (r.invalid) progress.invalid++;
       else progress.pagesImported++;
