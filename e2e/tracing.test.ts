@@ -22,7 +22,7 @@ let gateway: RunningGateway;
 let wiki: WikiClient;
 
 before(async () => {
-  assert.equal(initTracing('quire-test', {}, exporter), true);
+  assert.equal(await initTracing('quire-test', {}, exporter), true);
   testEnv = await makeTestEnv('embedded', { PORT: '0', HOST: '127.0.0.1', AUTH_GRPC_PORT: '0', CONTENT_GRPC_PORT: '0', SEARCH_GRPC_PORT: '0' });
   const log = createLogger('tracing-test', 'silent');
   for (const mod of [contentService, authService, searchService]) {

@@ -12,7 +12,7 @@ const env = (workerData as { env: NodeJS.ProcessEnv }).env;
 try {
   const log = createLogger('gateway', env.LOG_LEVEL ?? 'info');
   // This thread has its own tracer provider and metrics registry; the main thread's /metrics asks for the latter.
-  initTracing('quire-gateway', env);
+  await initTracing('quire-gateway', env);
   const gw = await startGateway(env, log);
   // An uncaught exception ends this thread (exit code 1); the main thread sees it and stops the process.
   installCrashPolicy({ log, stop: () => gw.stop() });

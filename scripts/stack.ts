@@ -101,7 +101,7 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
   // Spans of the services (this thread) when OTEL_EXPORTER_OTLP_ENDPOINT is set; the gateway thread has its own.
-  initTracing('quire', env);
+  await initTracing('quire', env);
   try {
     // Content first: it owns the first start (Main Page) and, embedded, opens PGlite for all.
     for (const mod of [contentService, authService, searchService]) {

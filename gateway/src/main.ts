@@ -2,7 +2,7 @@ import { initTracing, installCrashPolicy, runMain, shutdownTracing, startProcess
 import { startGateway } from './server.js';
 
 await runMain(async () => {
-  initTracing('quire-gateway');
+  await initTracing('quire-gateway');
   const gw = await startGateway();
   const metrics = await startProcessMetrics(process.env, gw.deps.log);
   installCrashPolicy({ log: gw.deps.log, stop: () => gw.stop() });

@@ -288,6 +288,7 @@ export class ChangeFeedFollower {
 
   stop(): void {
     this.stopped = true;
+    feedConnected.set(CONSUMER, 0);
     this.cache.enabled = false;
     this.cache.invalidate();
     clearTimeout(this.retry);

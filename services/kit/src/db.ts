@@ -202,11 +202,16 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   // one), registered by its first Db, so that it reads the pool before other refreshers query.
   if (handle.refs === 1) {
     const poolLabel = opts.url ? poolName(opts.url) : 'embedded';
-    handle.stopGauge = onScrape(() => {
+    const stop = onScrape(() => {
       dbPoolConnections.set({ pool: poolLabel, state: 'total' }, pool.totalCount);
       dbPoolConnections.set({ pool: poolLabel, state: 'idle' }, pool.idleCount);
       dbPoolConnections.set({ pool: poolLabel, state: 'waiting' }, pool.waitingCount);
     });
+    // A closed pool's series go (a process may open another: tests, a restarted stack).
+    handle.stopGauge = () => {
+      stop();
+      for (const state of ['total', 'idle', 'waiting']) dbPoolConnections.remove({ pool: poolLabel, state });
+    };
   }
 
   const run = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {

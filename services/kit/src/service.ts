@@ -161,7 +161,7 @@ export async function startProcessMetrics(env: NodeJS.ProcessEnv, log: Logger, o
  * set) and metrics (METRICS_PORT) of its own; stops gracefully on SIGTERM/SIGINT.
  */
 export async function runServiceProcess(mod: ServiceModule): Promise<void> {
-  initTracing(`quire-${mod.name}`);
+  await initTracing(`quire-${mod.name}`);
   const svc = await startService(mod);
   const metrics = await startProcessMetrics(process.env, svc.runtime.log);
   installCrashPolicy({ log: svc.runtime.log, stop: () => svc.stop() });

@@ -23,15 +23,13 @@ import {
   type TextMapGetter,
   type TextMapSetter,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { BasicTracerProvider, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Metadata } from '@grpc/grpc-js';
 
 export { SpanKind };
 
+// The SDK (provider, exporter, propagator) is imported only when tracing is turned on: loading it
+// costs a process start about a second on a busy machine, which an untraced process should not pay.
 let provider: BasicTracerProvider | undefined;
 
 /** Whether spans are being recorded in this thread (checked before any tracing work). */
@@ -44,9 +42,18 @@ export function tracingEnabled(): boolean {
  * and OTEL_EXPORTER_OTLP_HEADERS…, itself), or with `exporter` (tests: an in-memory one, spans
  * handed over as they end). OTEL_SERVICE_NAME overrides `serviceName`. Idempotent.
  */
-export function initTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env, exporter?: SpanExporter): boolean {
+export async function initTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env, exporter?: SpanExporter): Promise<boolean> {
   if (provider) return true;
   if (!exporter && !env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { resourceFromAttributes }, { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor }] =
+    await Promise.all([
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-base'),
+    ]);
+  if (provider) return true;
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
     spanProcessors: [exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(new OTLPTraceExporter())],

@@ -75,6 +75,8 @@ export const searchService: ServiceModule = {
       ],
       close: async () => {
         stopMetrics();
+        feedLag.remove({ consumer: 'search-indexer' });
+        feedPending.remove({ consumer: 'search-indexer' });
         await indexer?.stop();
         content.close();
         await backend.close();

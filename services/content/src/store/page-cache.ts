@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
-import type { Db, Logger, Queryable } from '@quire/kit';
+import { counter, gauge, type Db, type Logger, type Queryable } from '@quire/kit';
 import type { GetPageResponse } from '@quire/proto/wiki/content/v1/content';
 
 /** Postgres channel on which every content instance announces the pages it changed. */
@@ -15,6 +15,10 @@ const key = (ns: number, dbkey: string, withContent: boolean) => `${ns}:${dbkey}
  *   invalidation bumps `version`, and `set` only accepts results read at the current version;
  * - while other instances' changes cannot be heard (listener down), nothing is cached.
  */
+const lookups = counter('quire_page_cache_lookups_total', "Page reads looked up in the content service's page cache, by result (hit, miss)", ['result']);
+const listenerConnected = gauge('quire_change_feed_connected', 'Whether a consumer follows the change feed now (1) or is retrying (0)', ['consumer']);
+const LISTENER = { consumer: 'content-page-cache' };
+
 export class PageReadCache {
   private readonly lru: LRUCache<string, GetPageResponse>;
   private version = 0;
@@ -36,7 +40,9 @@ export class PageReadCache {
   }
 
   get(ns: number, dbkey: string, withContent: boolean): GetPageResponse | undefined {
-    return this.lru.get(key(ns, dbkey, withContent));
+    const hit = this.lru.get(key(ns, dbkey, withContent));
+    lookups.inc({ result: hit ? 'hit' : 'miss' });
+    return hit;
   }
 
   set(ns: number, dbkey: string, withContent: boolean, value: GetPageResponse, readAt: number): void {
@@ -112,6 +118,7 @@ export class PageChangeListener {
     const lost = (err?: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
+      listenerConnected.set(LISTENER, 0);
       this.cache.suspend();
       client.end().catch(() => undefined);
       if (this.stopped) return;
@@ -130,6 +137,7 @@ export class PageChangeListener {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
       this.client = client;
+      listenerConnected.set(LISTENER, 1);
       this.cache.resume();
     } catch (err) {
       this.client = client;
