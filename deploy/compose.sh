@@ -26,6 +26,29 @@ fi
 env_file="$dir/.env"
 log() { echo "compose.sh: $*" >&2; }
 
+# A Docker engine: machines without systemd (ours) have dockerd installed but not running, so start
+# it (as root) when nothing answers. Debian's docker.io, docker-compose and debootstrap are needed.
+ensure_docker() {
+  local missing=()
+  command -v docker >/dev/null || missing+=(docker.io)
+  docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null || missing+=(docker-compose)
+  [ "$BASE_IMAGES" != local ] || command -v debootstrap >/dev/null || missing+=(debootstrap)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "missing: ${missing[*]} (apt-get install ${missing[*]})"
+    exit 1
+  fi
+  docker info >/dev/null 2>&1 && return
+  if ! command -v dockerd >/dev/null || [ "$(id -u)" != 0 ]; then
+    log "no Docker engine answers (start dockerd, or run as root so compose.sh starts it)"
+    exit 1
+  fi
+  log "starting dockerd (log: /tmp/quire-dockerd.log)"
+  nohup dockerd >/tmp/quire-dockerd.log 2>&1 &
+  for _ in $(seq 60); do docker info >/dev/null 2>&1 && return; sleep 1; done
+  log "dockerd did not answer within 60 s; see /tmp/quire-dockerd.log"
+  exit 1
+}
+ensure_docker
 if docker compose version >/dev/null 2>&1; then compose_bin=(docker compose); else compose_bin=(docker-compose); fi
 compose() { "${compose_bin[@]}" -f "$dir/docker-compose.yml" --env-file "$env_file" "$@"; }
 
