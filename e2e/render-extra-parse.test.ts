@@ -56,7 +56,7 @@ for (const backend of testBackends()) {
       assert.match(fv1.json().parse.psttext['*'], new RegExp(`^x ${stamp}$`));
     });
 
-    test('contentmodel css and javascript: parsed for links and categories, shown as code; text: escaped only', async () => {
+    test('contentmodel css and javascript: parsed for links and categories, shown as code; text: escaped only; json: its tables', async () => {
       const text = '[[Foo]]\n[[Category:X]]\n==h==\na & b <\'"> ~~~~';
       const css = (await wiki.api({ action: 'parse', contentmodel: 'css', text, prop: 'text|links|categories|sections', disablelimitreport: '1', formatversion: '2' })).json().parse;
       assert.equal(css.text, '<div class="mw-parser-output"><pre class="mw-code mw-css" dir="ltr">\n[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;\'"> ~~~~\n</pre>\n</div>');
@@ -65,7 +65,9 @@ for (const backend of testBackends()) {
       assert.match(js.text, /^<div class="mw-parser-output"><pre class="mw-code mw-js" dir="ltr">\na&lt;b\n<\/pre>\n\n<!-- \nNewPP limit report/);
       const plain = (await wiki.api({ action: 'parse', contentmodel: 'text', text, prop: 'text|links', wrapoutputclass: '', formatversion: '2' })).json().parse;
       assert.deepEqual([plain.text, plain.links], ['[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;\'&quot;&gt; ~~~~', []]);
-      assert.equal((await wiki.api({ action: 'parse', contentmodel: 'json', text: '{}', formatversion: '2' })).json().error.code, 'badvalue');
+      const json = (await wiki.api({ action: 'parse', contentmodel: 'json', text: '{"k<&":[1,"<x>"]}', prop: 'text', formatversion: '2' })).json().parse;
+      assert.equal(json.text, '<div class="mw-parser-output"><table class="mw-json"><tbody><tr><th><span>k&lt;&amp;</span></th><td><table class="mw-json"><tbody><tr><td class="mw-json-value">1</td></tr>\n<tr><td class="mw-json-value">"&lt;x>"</td></tr></tbody></table></td></tr></tbody></table></div>');
+      assert.equal((await wiki.api({ action: 'parse', contentmodel: 'unknown', text: '{}', formatversion: '2' })).json().error.code, 'badvalue');
     });
 
     test('summary alone: parsed with red links and a trailing autocomment; headhtml', async () => {

@@ -107,8 +107,8 @@ export const parseModule = defineModule({
     disabletoc: { type: 'boolean', default: false, help: 'Omit table of contents in output.' },
     useskin: { type: Object.keys(SKINS), help: 'Apply the selected skin to the parser output. May affect the following properties: text, langlinks, headitems, modules, jsconfigvars, indicators.' },
     contentformat: { type: CONTENT_FORMAT_VALUES, help: 'Content serialization format used for the input text. Only valid when used with text.' },
-    // ContentHandler's models that render here (json and the unknown model's error box are not offered).
-    contentmodel: { type: ['css', 'javascript', 'text', 'wikitext'], help: 'Content model of the input text. Only valid when used with text.' },
+    // ContentHandler's models that render here (the unknown model's error box is not offered).
+    contentmodel: { type: ['css', 'javascript', 'json', 'text', 'wikitext'], help: 'Content model of the input text. Only valid when used with text.' },
   },
   flags: {},
   examples: {

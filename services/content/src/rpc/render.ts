@@ -19,6 +19,7 @@ import type {
   RunJobsResponse,
 } from '@quire/proto/wiki/content/v1/content';
 import { getSection } from '../edit/sections.js';
+import { jsonTable } from '../content/json-table.js';
 import type { JobQueue } from '../store/jobs.js';
 import { languageLinksOf } from '../store/links.js';
 import { findPage, type PageKeyRow } from '../store/pages.js';
@@ -33,7 +34,7 @@ import type { ContentContext } from './context.js';
 import { parsePageTitleOrThrow } from './records.js';
 
 /** Content models action=parse renders from supplied text: wikitext, the parsed code models, plain text. */
-const PARSED_MODELS = new Set(['wikitext', 'css', 'javascript', 'text']);
+const PARSED_MODELS = new Set(['wikitext', 'css', 'javascript', 'json', 'text']);
 
 const ts14 = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
@@ -152,10 +153,14 @@ class RenderRpc {
       const out = await this.svc.render({ text: req.text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: 0, revId: 0, now: at, ...options, codeLanguage: req.contentModel === 'css' ? 'css' : 'js' });
       return this.toResponse(out, out.html, { ns: t.ns, dbkey: t.dbkey, pageId: 0, revId: 0, text: req.text }, at);
     }
-    if (req.hasText && req.contentModel === 'text') {
-      // TextContentHandler: not parsed; the text escaped (htmlspecialchars ENT_COMPAT), in ApiParse's wrapper.
+    if (req.hasText && (req.contentModel === 'text' || req.contentModel === 'json')) {
+      // TextContentHandler: not parsed; the text escaped (htmlspecialchars ENT_COMPAT), in ApiParse's
+      // wrapper. JsonContentHandler: the value's tables, or the invalid-json-data message as is.
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
-      const escaped = req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      const escaped =
+        req.contentModel === 'json'
+          ? (jsonTable(req.text) ?? 'Invalid JSON: $1')
+          : req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
       const wrap = req.hasWrapClass ? req.wrapClass : 'mw-parser-output';
       const html = wrap ? `<div class="${wrap.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}">${escaped}</div>` : escaped;
       // The page's other facts (display title, no links) are those of an empty parse.
