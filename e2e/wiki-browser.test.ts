@@ -25,6 +25,7 @@ describe('the wiki in Chromium', () => {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     wiki = await startWiki('embedded');
     await runAdmin(['createAndPromote', 'Dana', 'danapass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
+    await runAdmin(['createAndPromote', 'Eve', 'evepass12345678'], wiki.testEnv.env, () => undefined);
   });
   after(async () => {
     await browser?.close();
@@ -155,6 +156,83 @@ describe('the wiki in Chromium', () => {
     await page.setViewportSize({ width: 400, height: 800 });
     await page.goto(`${base}/wiki/Browser_test_page`);
     await shot(page, '15-narrow-screen');
+    assert.deepEqual(cspViolations, []);
+    await context.close();
+  });
+
+  test('every other page, as a sysop and anonymously: an edit conflict, the sysop forms, the lists', async () => {
+    browser ??= await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
+    const base = wiki.baseUrl;
+    await page.goto(`${base}/w/index.php?title=Special:UserLogin&returnto=Special:SpecialPages`);
+    await page.fill('#wpName1', 'Dana');
+    await page.fill('#wpPassword1', 'danapass123456');
+    await Promise.all([page.waitForURL(/Special:SpecialPages$/), page.click('#wpLoginAttempt')]);
+
+    // An edit conflict: a form opened on a revision that another user changed the same line of
+    // (one's own later edit is no conflict: MediaWiki's EditPage lets the newer text win then).
+    await page.goto(`${base}/w/index.php?title=Conflict_demo&action=edit`);
+    await page.fill('#wpTextbox1', 'The first line.\nThe second line.');
+    await Promise.all([page.waitForURL(/Conflict_demo$/), page.click('#wpSave')]);
+    await page.goto(`${base}/w/index.php?title=Conflict_demo&action=edit`);
+    const eve = await watchedPage(browser);
+    await eve.page.goto(`${base}/w/index.php?title=Special:UserLogin&returnto=Conflict_demo`);
+    await eve.page.fill('#wpName1', 'Eve');
+    await eve.page.fill('#wpPassword1', 'evepass12345678');
+    await Promise.all([eve.page.waitForURL(/Conflict_demo$/), eve.page.click('#wpLoginAttempt')]);
+    await eve.page.goto(`${base}/w/index.php?title=Conflict_demo&action=edit`);
+    await eve.page.fill('#wpTextbox1', 'The first line, changed by Eve.\nThe second line.');
+    await Promise.all([eve.page.waitForURL(/Conflict_demo$/), eve.page.click('#wpSave')]);
+    await eve.context.close();
+    await page.fill('#wpTextbox1', 'The first line, changed here.\nThe second line.');
+    await Promise.all([page.waitForLoadState('load'), page.click('#wpSave')]);
+    assert.match(await text(page, '#firstHeading'), /^Edit conflict: Conflict demo$/);
+    assert.equal(await page.inputValue('#wpTextbox2'), 'The first line, changed here.\nThe second line.', 'the edit is kept');
+    await shot(page, '16-edit-conflict');
+
+    const tour: [string, string, number][] = [
+      ['/wiki/Category:Browser_tests', '17-category-page', 404],
+      ['/wiki/Special:SpecialPages', '18-special-pages', 200],
+      ['/wiki/Special:AllPages', '19-all-pages', 200],
+      ['/wiki/Special:Categories', '20-categories', 200],
+      ['/wiki/Special:Contributions/Dana', '21-contributions', 200],
+      ['/wiki/Special:Log', '22-log', 200],
+      ['/wiki/Special:Watchlist', '23-watchlist', 200],
+      ['/w/index.php?title=Browser_test_page&action=info', '24-page-info', 200],
+      ['/w/index.php?title=Browser_test_page&action=protect', '25-protect', 200],
+      ['/w/index.php?title=Browser_test_page&action=delete', '26-delete', 200],
+      ['/wiki/Special:MovePage/Browser_test_page', '27-move', 200],
+      ['/wiki/Special:Block', '28-block', 200],
+      ['/wiki/Special:Undelete', '29-undelete', 200],
+      ['/wiki/Special:Preferences', '30-preferences', 200],
+      ['/wiki/Special:ChangePassword', '31-change-password', 200],
+      ['/wiki/Special:Version', '32-version', 200],
+      ['/w/index.php?title=Browser_test_page&action=purge', '33-purge', 200],
+      ['/w/index.php?title=Browser_test_page&action=unwatch', '34-unwatch', 200],
+      ['/w/index.php?title=Special:RecentChanges&hidebots=0&days=30&limit=100', '35-recent-changes-options', 200],
+    ];
+    for (const [path, name, status] of tour) {
+      const r = await page.goto(`${base}${path}`);
+      assert.equal(r?.status(), status, path);
+      assert.ok((await text(page, '#firstHeading')).length > 0, path);
+      await shot(page, name);
+      if (name === '17-category-page') assert.ok(await page.locator('#mw-pages a', { hasText: 'Browser test page' }).count(), 'the category lists its page');
+    }
+
+    // Protected: anonymous readers get the source, not the form.
+    await page.goto(`${base}/w/index.php?title=Conflict_demo&action=protect`);
+    await page.selectOption('#mwProtect-level-edit', 'sysop');
+    await Promise.all([page.waitForLoadState('load'), page.click('#mw-Protect-submit')]);
+    assert.match(await text(page, '.msg-success'), /protection level/);
+    await context.clearCookies();
+    const source = await page.goto(`${base}/w/index.php?title=Conflict_demo&action=edit`);
+    assert.equal(source?.status(), 403);
+    assert.match(await text(page, '#firstHeading'), /^View source for Conflict demo$/);
+    await shot(page, '36-view-source');
+    await page.goto(`${base}/wiki/Special:CreateAccount`);
+    await shot(page, '37-create-account');
+    await page.goto(`${base}/wiki/Special:UserLogin`);
+    await shot(page, '38-login');
     assert.deepEqual(cspViolations, []);
     await context.close();
   });

@@ -72,6 +72,20 @@ async function fileSection(p: PageRequest, page: PageRecord): Promise<SafeHtml |
 <h2 id="filehistory">File history</h2><table class="wikitable filehistory"><tr><th></th><th>Date/Time</th><th>Dimensions</th><th>User</th><th>Comment</th></tr>${rows}</table>`;
 }
 
+/** CategoryViewer: a category page lists its subcategories, pages and files (the first 200 by sort key). */
+async function categoryMembers(p: PageRequest, page: PageRecord): Promise<SafeHtml | ''> {
+  if (page.ns !== 14) return '';
+  const r = await p.deps.clients.content.listCategoryMembers({ title: page.title, limit: 200 });
+  if (r.members.length === 0) return page.missing ? '' : html`<p class="mw-category-empty">This category currently contains no pages or media.</p>`;
+  const group = (type: string, heading: string, id: string) => {
+    const list = r.members.filter((m) => m.type === type);
+    if (list.length === 0) return '';
+    return html`<div id="${id}"><h2>${heading} "${titleOfFile(page)}"</h2><p>${list.length === 1 ? `This category contains only the following ${type === 'subcat' ? 'subcategory' : type === 'file' ? 'file' : 'page'}.` : `The following ${list.length} ${type === 'subcat' ? 'subcategories' : type === 'file' ? 'files' : 'pages'} are in this category.`}</p>
+<ul class="list mw-category">${list.map((m) => html`<li><a href="${articlePath(m.title)}">${type === 'subcat' ? titleOfFile({ ...page, title: m.title }) : m.title}</a></li>`)}</ul></div>`;
+  };
+  return html`${group('subcat', 'Subcategories of', 'mw-subcategories')}${group('page', 'Pages in category', 'mw-pages')}${group('file', 'Media in category', 'mw-category-media')}`;
+}
+
 function titleOfFile(page: PageRecord): string {
   return page.title.slice(page.title.indexOf(':') + 1);
 }
@@ -103,7 +117,8 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   let oldid = Number(queryParam(p, 'oldid') || '0') | 0;
   if (oldid > 0 && queryParam(p, 'direction') === 'next') oldid = await nextRevisionId(p, page, oldid);
   const file = oldid <= 0 ? await fileSection(p, page) : '';
-  if (oldid <= 0 && page.missing && file === '') return missingPage(p, page);
+  const members = oldid <= 0 ? await categoryMembers(p, page) : '';
+  if (oldid <= 0 && page.missing && file === '' && members === '') return missingPage(p, page);
   const { content } = p.deps.clients;
   let rev: Revision | undefined;
   if (oldid > 0) {
@@ -124,8 +139,8 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   }
   const follow = !rev && page.redirect && queryParam(p, 'redirect') !== 'no';
   if (page.missing) {
-    // A file without a description page (uploaded, its page deleted): the file alone.
-    return send(p, { title: page.title, body: file || html``, tabs: await pageTabs(p, page, 'view'), wikiContent: true });
+    // A file without a description page, a category without one: the file, the members (MediaWiki answers 404 all the same).
+    return send(p, { title: page.title, status: 404, body: html`${file}${members}`, tabs: await pageTabs(p, page, 'view'), wikiContent: true, cache: REVALIDATE });
   }
   const r = await content.parse(rev ? { revId: rev.id } : { page: page.title, redirects: follow });
   const subtitle: SafeHtml[] = [];
@@ -137,7 +152,7 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   if (rev) subtitle.push(await oldRevisionSubtitle(p, page, rev));
   const body = html`<div id="siteSub">From ${p.deps.config.sitename}</div>
 ${rev && rev.id !== page.latestRevId ? messageBox('warning', html`This is an old revision of this page, as edited by ${rev.userText} at ${formatTime(rev.timestamp)}. It may differ significantly from the <a href="${articlePath(page.title)}">current revision</a>.`) : ''}
-${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}</div>`;
+${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}</div>${members}`;
   send(p, {
     title: shown.title,
     heading: r.displayTitle ? new SafeHtml(r.displayTitle) : undefined,
