@@ -71,12 +71,16 @@ test('a ServiceError crosses the wire with its gRPC code, MediaWiki code and dat
 test('shutdown lets in-flight calls finish and refuses new ones', async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  let entered!: () => void;
+  const reached = new Promise<void>((r) => (entered = r));
   const { server, client } = await serve(async () => {
+    entered();
     await gate;
     return { engine: 'sql', indexedThrough: 42, lagSeconds: 0 };
   });
   const inFlight = unary(client, client.getIndexStatus, {}, { metadata: new Metadata() });
-  await new Promise((r) => setTimeout(r, 50)); // the call has reached the handler
+  // Shut down only once the call has reached the handler (a first connection can take a while on a busy machine).
+  await reached;
   const stopped = server.shutdown(5000);
   let stoppedEarly = false;
   void stopped.then(() => (stoppedEarly = true));
