@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { Logger } from './log.js';
 import { lockDataDir } from './datadir.js';
@@ -44,6 +45,8 @@ interface PoolHandle {
   pool: pg.Pool;
   embedded: boolean;
   refs: number;
+  /** Embedded only: registers a statement with the watchdog; the result marks it answered. */
+  track?: (text: string) => () => void;
   close: () => Promise<void>;
   /** Removes the pool's metrics refresher. */
   stopGauge?: () => void;
@@ -87,42 +90,186 @@ interface OpenTx {
 const openTx = new AsyncLocalStorage<OpenTx>();
 const pools = new Map<string, Promise<PoolHandle>>();
 
-/** Embedded PGlite, owned by this process, served to `pg` on a Unix socket in the data folder. */
+/**
+ * A statement of the embedded database running longer than this is a runaway (every other
+ * statement of every service waits behind it on the one backend): the database thread is
+ * terminated and opened again. EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS changes it.
+ */
+const DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_S = 60;
+
+function embeddedStatementTimeoutMs(): number {
+  const raw = process.env.EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS;
+  if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_S * 1000;
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS must be a whole number of seconds above 0, got ${JSON.stringify(raw)}`);
+  return Number(raw) * 1000;
+}
+
+/**
+ * The embedded PGlite on its own worker thread (pglite-thread.ts), served on a Unix socket, with
+ * a watchdog: PostgreSQL's WASM cannot be interrupted from inside (no signals, so no
+ * statement_timeout), so a statement still running after the limit ends the thread; the
+ * statement and everything queued behind it fail, and the database opens again (PostgreSQL's
+ * crash recovery), instead of the whole wiki hanging on it.
+ */
+class EmbeddedThread {
+  private worker: Worker | undefined;
+  private readonly running = new Map<number, { since: number; text: string }>();
+  private seq = 0;
+  private lastAnswer = Date.now();
+  private restarting: Promise<void> | undefined;
+  private readonly watchdog: NodeJS.Timeout;
+  restarts = 0;
+
+  constructor(
+    private readonly pgDir: string,
+    private readonly sockPath: string,
+    private readonly log: Logger,
+    readonly timeoutMs: number,
+  ) {
+    this.watchdog = setInterval(() => this.check(), Math.min(1000, timeoutMs / 2));
+    this.watchdog.unref();
+  }
+
+  async start(): Promise<void> {
+    fs.rmSync(this.sockPath, { force: true });
+    // The TypeScript sources need tsx's hooks in the thread; a compiled build starts the .js.
+    const entry = import.meta.url.endsWith('.ts') ? new URL('./pglite-thread.mjs', import.meta.url) : new URL('./pglite-thread.js', import.meta.url);
+    const worker = new Worker(entry, { workerData: { pgDir: this.pgDir, sockPath: this.sockPath } });
+    this.worker = worker;
+    await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the embedded database thread stopped while opening (exit code ${code})`));
+      worker.once('exit', onExit);
+      worker.on('message', (m: { type?: string; message?: string }) => {
+        if (m?.type === 'ready') {
+          worker.off('exit', onExit);
+          resolve();
+        } else if (m?.type === 'error') {
+          worker.off('exit', onExit);
+          void worker.terminate();
+          reject(new Error(`the embedded database did not open: ${m.message}`));
+        }
+      });
+      worker.once('error', (err) => {
+        worker.off('exit', onExit);
+        reject(err);
+      });
+    });
+    worker.on('exit', (code) => {
+      if (this.worker === worker && !this.restarting) {
+        this.log.error({ code }, 'the embedded database thread stopped unexpectedly; opening it again');
+        void this.restart();
+      }
+    });
+  }
+
+  /** Registers a statement sent to the database; the returned function marks it answered. */
+  track(text: string): () => void {
+    const id = ++this.seq;
+    this.running.set(id, { since: Date.now(), text });
+    return () => {
+      this.running.delete(id);
+      this.lastAnswer = Date.now();
+    };
+  }
+
+  /**
+   * Stuck means no statement answered for the limit while some wait: statements queue for the
+   * one connection, so the time since the last answer (or since the oldest was sent, after a
+   * quiet spell) is what the one executing has taken, however long the queue.
+   */
+  private check(): void {
+    if (this.restarting || this.running.size === 0) return;
+    const now = Date.now();
+    const [oldest] = this.running.values();
+    const stuckMs = now - Math.max(this.lastAnswer, oldest!.since);
+    if (stuckMs < this.timeoutMs) return;
+    this.log.error(
+      { seconds: Math.round(stuckMs / 1000), limitSeconds: this.timeoutMs / 1000, waiting: this.running.size, oldestStatement: oldest!.text.slice(0, 1000) },
+      'embedded database: no statement answered within the limit; ending the one running by opening the database again',
+    );
+    void this.restart();
+  }
+
+  private restart(): Promise<void> {
+    this.restarting ??= (async () => {
+      this.restarts++;
+      this.running.clear();
+      this.lastAnswer = Date.now();
+      const old = this.worker;
+      this.worker = undefined;
+      await old?.terminate();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.start();
+          this.lastAnswer = Date.now();
+          this.log.warn({ restarts: this.restarts }, 'embedded database open again');
+          return;
+        } catch (err) {
+          this.log.error({ err, attempt }, 'embedded database: opening again failed; retrying');
+          await new Promise((r) => setTimeout(r, Math.min(5000, 200 * attempt)));
+        }
+      }
+    })().finally(() => {
+      this.restarting = undefined;
+    });
+    return this.restarting;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.watchdog);
+    await this.restarting;
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    const stopped = new Promise<void>((resolve) => {
+      worker.on('message', (m: { type?: string }) => m?.type === 'stopped' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    worker.postMessage({ type: 'stop' });
+    // A thread stuck in a statement never answers: it is terminated (PostgreSQL recovers on the next open).
+    const timer = setTimeout(() => void worker.terminate(), 10_000);
+    await stopped;
+    clearTimeout(timer);
+    await worker.terminate();
+    fs.rmSync(this.sockPath, { force: true });
+  }
+}
+
+/** Embedded PGlite, owned by this process, on its own thread, served to `pg` on a Unix socket in the data folder. */
 async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   const started = Date.now();
   const release = lockDataDir(dataDir);
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     const pgDir = path.join(dataDir, 'pgdata');
     const sockDir = path.join(dataDir, 'run');
     fs.mkdirSync(sockDir, { recursive: true });
-    const sockPath = path.join(sockDir, '.s.PGSQL.5432');
-    fs.rmSync(sockPath, { force: true });
-    const db = await PGlite.create(pgDir);
-    // One connection only: PGlite is a single backend, and multiplexing several clients onto it
-    // could interleave their extended-protocol messages.
-    const server = new PGLiteSocketServer({ db, path: sockPath, maxConnections: 1 });
-    await server.start();
+    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, embeddedStatementTimeoutMs());
+    try {
+      await thread.start();
+    } catch (e) {
+      await thread.stop();
+      throw e;
+    }
     const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
     pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
     // PGlite is one backend whose session outlives a dropped socket connection: a new client must
     // not inherit its open transaction or its prepared statements (the client would prepare them
     // again and fail with "prepared statement already exists" from then on). pg runs this first;
-    // ROLLBACK outside a transaction is only a warning.
+    // ROLLBACK outside a transaction is only a warning. Notices are not sent: nothing reads them,
+    // and the 100k fuzz run stalled the embedded database inside the NOTICE of to_tsquery() on a
+    // query with no lexemes (planning a prepared search, never returning; issue 12).
     pool.on('connect', (client) => {
-      client.query('ROLLBACK; DEALLOCATE ALL').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
+      client.query('ROLLBACK; DEALLOCATE ALL; SET client_min_messages = warning').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
     });
     log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
     return {
       pool,
       embedded: true,
       refs: 0,
+      track: (text) => thread.track(text),
       close: async () => {
         await pool.end();
-        await server.stop();
-        await db.close();
-        fs.rmSync(sockPath, { force: true });
+        await thread.stop();
         release();
       },
     };
@@ -220,6 +367,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     const name = params && params.length > 0 ? statementName(text) : undefined;
     const op = statementKind(text);
     const started = performance.now();
+    const answered = handle.track?.(text);
     try {
       const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
@@ -227,6 +375,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       dbQueryErrors.inc({ schema: opts.schema });
       throw e;
     } finally {
+      answered?.();
       dbQuerySeconds.observe({ schema: opts.schema, op }, (performance.now() - started) / 1000);
     }
   };
@@ -245,6 +394,14 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       if (openTx.getStore()) return fn(db); // nested: join the open transaction
       const client = await pool.connect();
+      // A connection lost while checked out (the embedded thread restarted, the server went
+      // away) emits 'error' on the client, which pg's pool only listens for while it is idle:
+      // unheard, it would end the process. It is noted and the client is destroyed on release.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost = err;
+      };
+      client.on('error', onLost);
       const tx: OpenTx = { client, afterCommit: [] };
       try {
         await client.query('BEGIN');
@@ -256,7 +413,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
         await client.query('ROLLBACK').catch(() => undefined);
         throw e;
       } finally {
-        client.release();
+        client.off('error', onLost);
+        client.release(lost);
       }
     },
     inTransaction() {
