@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { runAdmin } from '../scripts/admin.js';
 import { startWiki, WikiClient, type TestWiki } from './harness.js';
 import { hiddenFields } from './special-pages.js';
+import { totpAt } from '@quire/auth/totp';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'" };
 const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
@@ -339,5 +340,24 @@ describe('wiki pages over HTTP', () => {
     assert.match(ok.text, /Your password has been changed/, messages(ok.text));
     await formLogin(wiki, 'Alice', 'alicenewpass123456');
     assert.match((await alice.get('/wiki/Main_Page')).text, /id="pt-userpage"/, 'the session survives');
+  });
+
+  test('preferences: two-factor enrolment shows the key once, a code confirms it, a code switches it off', async () => {
+    await runAdmin(['createAndPromote', 'Carl', 'carlpass12345678'], wiki.testEnv.env, () => undefined);
+    const carl = await formLogin(wiki, 'Carl', 'carlpass12345678');
+    const prefs = await carl.get('/wiki/Special:Preferences');
+    assert.match(prefs.text, /Status: <strong>disabled<\/strong>/);
+    const enabled = await carl.post('/wiki/Special:Preferences', { ...hiddenFields(prefs.text), op: 'enable' });
+    const secret = /<span class="secret" id="mw-oath-secret">([A-Z2-7]+)<\/span>/.exec(enabled.text)?.[1];
+    assert.ok(secret, messages(enabled.text));
+    assert.match(enabled.text, /Status: <strong>enabled<\/strong>/);
+    const wrong = await carl.post('/wiki/Special:Preferences', { ...hiddenFields(enabled.text), op: 'disable', OATHToken: '000000' === totpAt(secret, Date.now() / 1000) ? '111111' : '000000' });
+    assert.match(wrong.text, /The code is not valid/);
+    assert.match(wrong.text, /Status: <strong>enabled<\/strong>/);
+    const forged = await carl.post('/wiki/Special:Preferences', { wpEditToken: 'x', op: 'disable', OATHToken: totpAt(secret, Date.now() / 1000) });
+    assert.match(forged.text, /problem with your login session/);
+    const off = await carl.post('/wiki/Special:Preferences', { ...hiddenFields(wrong.text), op: 'disable', OATHToken: totpAt(secret, Date.now() / 1000) });
+    assert.match(off.text, /Two-factor authentication is now off/, messages(off.text));
+    assert.match(off.text, /Status: <strong>disabled<\/strong>/);
   });
 });

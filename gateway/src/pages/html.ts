@@ -123,6 +123,8 @@ td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-editform-buttons{display:flex;gap:.5em;flex-wrap:wrap;margin:.5em 0}
 .editOptions{background:#eaecf0;border:1px solid #c8ccd1;padding:.6em 1em;margin-top:-.4em}
 #wpAntispam{display:none}
+.mw-page-info th{width:40%}
+form.inline input[type=text]{width:auto;max-width:14em}
 .previewnote{border-bottom:1px solid #a2a9b1;margin-bottom:1em}
 @media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}div.page{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
 `;

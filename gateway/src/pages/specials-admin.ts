@@ -28,17 +28,50 @@ async function postProblem(p: PageRequest): Promise<SafeHtml | undefined> {
   return (await validCsrf(p)) ? undefined : messageBox('error', SESSION_FAILURE);
 }
 
+/**
+ * Two-factor enrolment (OATHAuth's Special:OATHManage, as a Preferences section): enabling shows the
+ * new secret once and asks for a code from the app to confirm it was added (a wrong code offers to
+ * switch it off again); disabling needs a valid code.
+ */
+async function twoFactor(p: PageRequest): Promise<SafeHtml> {
+  const u = p.caller.user;
+  const { account, auth } = p.deps.clients;
+  const op = p.method === 'POST' ? field(p, 'op') : '';
+  const code = () => JSON.stringify({ token: field(p, 'OATHToken').trim() });
+  let notice: SafeHtml | '' = '';
+  if (op === 'enable') {
+    const r = await auth.enableTotp({ user: u.name });
+    notice = messageBox('warning', html`<strong>Two-factor authentication is now on.</strong> Add this key to your authenticator app now; it is not shown again:<br><span class="secret" id="mw-oath-secret">${r.secret}</span><br><code id="mw-oath-uri">${r.uri}</code><br>Then enter the code the app shows to confirm.`);
+  } else if (op === 'confirm' || op === 'disable') {
+    const v = await account.verifyTwoFactor(u.name, code());
+    if (!v.valid) notice = messageBox('error', 'The code is not valid. Try again with a new code.');
+    else if (op === 'disable') {
+      await auth.disableTotp({ user: u.name });
+      notice = messageBox('success', 'Two-factor authentication is now off.');
+    } else notice = messageBox('success', 'The code is valid: your authenticator app is set up.');
+  }
+  const enabled = (await account.verifyTwoFactor(u.name, '{}')).enabled;
+  const token = await csrfToken(p);
+  const codeField = html`<label class="field" for="OATHToken">Code from the app</label><input type="text" name="OATHToken" id="OATHToken" inputmode="numeric" autocomplete="one-time-code">`;
+  const form = enabled
+    ? html`<form method="post" action="${specialPath('Preferences')}">${codeField}${hidden('wpEditToken', token)}<div class="buttons">${op === 'enable' || op === 'confirm' ? html`<button type="submit" name="op" value="confirm" class="primary">Confirm</button>` : ''}<button type="submit" name="op" value="disable" class="destructive">Disable two-factor authentication</button></div></form>`
+    : html`<form method="post" action="${specialPath('Preferences')}">${hidden('wpEditToken', token)}<div class="buttons"><button type="submit" name="op" value="enable" id="mw-oath-enable">Enable two-factor authentication</button></div></form>`;
+  return html`<fieldset id="mw-prefsection-oath"><legend>Two-factor authentication</legend>${notice}<p>Status: <strong>${enabled ? 'enabled' : 'disabled'}</strong></p>${form}</fieldset>`;
+}
+
 const preferencesPage: PageHandler = async (p) => {
   if (needsLogin(p, 'Preferences')) return;
   const u = p.caller.user;
+  const problem = await postProblem(p);
   const info = (await p.deps.clients.auth.getUsers({ names: [u.name] })).users[0];
-  const body = html`<fieldset><legend>Basic information</legend><table>
+  const body = html`${problem ?? ''}<fieldset><legend>Basic information</legend><table>
 <tr><th>Username:</th><td>${u.name}</td></tr>
 <tr><th>Member of groups:</th><td>${u.groups.filter((g) => g !== '*' && g !== 'user').join(', ') || '(none)'}</td></tr>
 ${info ? html`<tr><th>Number of edits:</th><td>${Number(info.editcount)}</td></tr><tr><th>Registration time:</th><td>${info.registration ? formatTime(info.registration) : ''}</td></tr>` : ''}
 <tr><th>Password:</th><td><a href="${specialPath('ChangePassword')}" id="mw-pref-change-password">Change password</a></td></tr>
 <tr><th>Bot passwords:</th><td><a href="${specialPath('BotPasswords')}">Manage bot passwords</a></td></tr>
-</table></fieldset>`;
+</table></fieldset>
+${problem ? '' : await twoFactor(p)}`;
   send(p, { title: 'Preferences', body });
 };
 

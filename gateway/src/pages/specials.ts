@@ -153,7 +153,7 @@ const logPage: PageHandler = async (p) => {
   const comments = await p.deps.clients.content.formatComments(events.map((e) => ({ title: e.title, comment: e.comment })));
   const rows = events.map((e, i) => html`<li data-mw-logid="${e.logId}" class="mw-logline-${e.type}">${formatTime(e.timestamp)} ${logLine(e)} ${summaryHtml(comments[i] ?? '')}</li>`);
   const types = ['', 'block', 'delete', 'move', 'newusers', 'protect', 'rights', 'upload', 'create', 'patrol'];
-  const body = html`<form action="/w/index.php">${hidden('title', 'Special:Log')}<fieldset><legend>Logs</legend>
+  const body = html`<form action="/w/index.php" class="inline">${hidden('title', 'Special:Log')}<fieldset><legend>Logs</legend>
 <select name="type" aria-label="Log type">${types.map((t) => html`<option value="${t}"${t === type ? new SafeHtml(' selected') : ''}>${t ? `${t[0]!.toUpperCase()}${t.slice(1)} log` : 'All public logs'}</option>`)}</select>
 <label>Performer: <input type="text" name="user" value="${user}"></label> <label>Target: <input type="text" name="page" value="${pageTitle}"></label> <button type="submit">Show</button></fieldset></form>
 ${rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>No matching items in log.</p>`}`;
