@@ -41,7 +41,9 @@ export function contributionsCutoff(year: number | undefined, month: number | un
     // A month later than this one is last year's.
     if (validMonth !== undefined && validMonth > now.getUTCMonth() + 1) y--;
   }
-  return validMonth !== undefined ? new Date(Date.UTC(y, validMonth, 1)) : new Date(Date.UTC(y + 1, 0, 1));
+  const cutoff = validMonth !== undefined ? new Date(Date.UTC(y, validMonth, 1)) : new Date(Date.UTC(y + 1, 0, 1));
+  // A year past what a date can hold (year=864507570) cuts nothing off, instead of a RangeError.
+  return Number.isNaN(cutoff.getTime()) ? undefined : cutoff;
 }
 
 /** ApiFeedContributions::feedItemDesc. */
