@@ -13,7 +13,7 @@ const ADMIN: User = { id: 2, name: 'Admin', anonymous: false, groups: ['*', 'use
 function rc(over: Partial<RecentChange>): RecentChange {
   return {
     rcId: 1, type: 'edit', ns: 0, title: 'FeedC', pageId: 5, revId: 9, oldRevId: 8, user: 'Admin', userId: 2, anon: false, comment: 'c', timestamp: '2026-11-27T13:36:00Z',
-    minor: false, bot: false, new: false, oldLen: 0, newLen: 0, patrolled: 0, logId: 0, logType: '', logAction: '', logParamsJson: '', tags: [], sha1: '', redirect: false, top: false,
+    minor: false, bot: false, new: false, oldLen: 0, newLen: 0, patrolled: 0, logId: 0, logType: '', logAction: '', logParamsJson: '', tags: [], sha1: '', redirect: false, top: false, deleted: 0,
     ...over,
   };
 }
@@ -93,8 +93,12 @@ test('feedrecentchanges: the filters become the listing\'s, the new page\'s text
   assert.match(body, /<comments>http:\/\/[^<]*\/wiki\/Talk:FeedC<\/comments>/);
 });
 
-test('feedrecentchanges: related changes of a target, and a bad target\'s invalidtitle', async () => {
-  const rows = [rc({ rcId: 2, title: 'Other', pageId: 9, revId: 0, oldRevId: 0, type: 'log', logType: 'delete', logAction: 'delete' }), rc({ rcId: 1, type: 'new', revId: 6, oldRevId: 0 })];
+test('feedrecentchanges: related changes of a target (a revision-deleted change left out), and a bad target\'s invalidtitle', async () => {
+  const rows = [
+    rc({ rcId: 3, title: 'FeedC', revId: 7, oldRevId: 6, deleted: 1 }),
+    rc({ rcId: 2, title: 'Other', pageId: 9, revId: 0, oldRevId: 0, type: 'log', logType: 'delete', logAction: 'delete' }),
+    rc({ rcId: 1, type: 'new', revId: 6, oldRevId: 0 }),
+  ];
   const s = setup({ target: 'Linker' }, rows);
   await feedrecentchangesModule.execute(s.ctx);
   const body = s.sent().body;

@@ -257,13 +257,15 @@ async function feedItems(ctx: ActionContext, rows: RecentChange[]): Promise<Feed
   const namespaces = (await ctx.deps.site.namespaces()).namespaces;
   return Promise.all(
     sorted.map(async (row, i) => {
+      // Items with deleted content are skipped (avoids partially complete or inconsistent output).
+      if (row.deleted) return undefined;
       const talk = talkPageTitle(row.title, row.ns, namespaces);
       const url = row.revId ? fullUrl(server, row.title, { diff: row.revId, oldid: row.oldRevId }) : fullUrl(server, row.title);
       const actionText = row.type === 'log' ? logActionText(row, (t) => kinds.get(t) ?? 'missing') : '';
       const description = `<p>${[actionText, comments[i] ?? ''].filter((s) => s !== '').join(' ')}</p>\n${await diffPart(ctx, row)}`;
       return { title: row.title, description, url, date: row.timestamp, author: row.user, comments: talk === undefined ? '' : fullUrl(server, talk) };
     }),
-  );
+  ).then((items) => items.filter((item): item is FeedItem => item !== undefined));
 }
 
 /** FeedUtils::formatDiffRow2 after the comment: the diff, a new page's text, or nothing. */

@@ -87,6 +87,7 @@ export function logHandlers(ctx: ContentContext) {
           sha1: row.sha1 ? base36ToHex(row.sha1) : '',
           redirect: row.page_is_redirect ?? false,
           top: row.page_latest !== null && row.page_latest === row.rc_this_oldid,
+          deleted: row.rc_deleted,
         })),
       };
     },

@@ -109,6 +109,7 @@ export async function recentChangeRows(db: Db, req: ListRecentChangesRequest) {
     rc_comment: string;
     rc_timestamp: Date;
     rc_minor: boolean;
+    rc_deleted: number;
     rc_bot: boolean;
     rc_new: boolean;
     rc_old_len: number | null;

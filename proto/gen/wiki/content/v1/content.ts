@@ -1357,6 +1357,8 @@ export interface RecentChange {
   redirect: boolean;
   /** rev_id is the page's latest revision */
   top: boolean;
+  /** rc_deleted: the revision's (or log entry's) deletion bits */
+  deleted: number;
 }
 
 export interface ListRecentChangesRequest {
@@ -15535,6 +15537,7 @@ function createBaseRecentChange(): RecentChange {
     sha1: "",
     redirect: false,
     top: false,
+    deleted: 0,
   };
 }
 
@@ -15617,6 +15620,9 @@ export const RecentChange: MessageFns<RecentChange> = {
     }
     if (message.top !== false) {
       writer.uint32(208).bool(message.top);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(216).int32(message.deleted);
     }
     return writer;
   },
@@ -15842,6 +15848,14 @@ export const RecentChange: MessageFns<RecentChange> = {
             message.top = reader.bool();
             continue;
           }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -15928,6 +15942,7 @@ export const RecentChange: MessageFns<RecentChange> = {
       sha1: isSet(object.sha1) ? globalThis.String(object.sha1) : "",
       redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
       top: isSet(object.top) ? globalThis.Boolean(object.top) : false,
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
     };
   },
 
@@ -16011,6 +16026,9 @@ export const RecentChange: MessageFns<RecentChange> = {
     if (message.top !== false) {
       obj.top = message.top;
     }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
     return obj;
   },
 
@@ -16045,6 +16063,7 @@ export const RecentChange: MessageFns<RecentChange> = {
     message.sha1 = object.sha1 ?? "";
     message.redirect = object.redirect ?? false;
     message.top = object.top ?? false;
+    message.deleted = object.deleted ?? 0;
     return message;
   },
 };
