@@ -8,6 +8,7 @@
  *       --callbackUrl URL --grants basic,editpage --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]
  *   npm run admin -- dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
  *   npm run admin -- importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+ *   npm run admin -- rebuildSearchIndex [--engine sql|meilisearch]
  * It talks to the auth service over gRPC: the one of a running stack on the same DATA_DIR
  * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
  */
@@ -18,6 +19,8 @@ import { authService } from '@quire/auth/server';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { OAuthClient } from '@quire/gateway/clients/oauth';
 import { contentService } from '@quire/content/server';
+import { searchService } from '@quire/search/server';
+import { SearchServiceClient, type RebuildIndexProgress } from '@quire/proto/wiki/search/v1/search';
 import { serviceRegistryPath, type ServiceRegistryFile } from './stack.js';
 import { dumpBackup, DumpUsageError, importDumpCommand } from './dumps.js';
 
@@ -30,7 +33,8 @@ const USAGE = `Usage: npm run admin -- <command> …
   createOAuthConsumer --user U --name N --version V --description D --callbackUrl URL [--callbackIsPrefix]
       --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--rsaKey public.pem] [--json]
   dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
-  importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]`;
+  importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+  rebuildSearchIndex [--engine sql|meilisearch]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */
 const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic', 'full', 'current', 'dry-run', 'no-local-users']);
@@ -110,16 +114,84 @@ async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient, oauth:
   }
 }
 
+/** The search service of a running stack, or one (query role: no second indexer) started for the command. */
+async function withSearch<T>(env: NodeJS.ProcessEnv, fn: (search: SearchServiceClient) => Promise<T>): Promise<T> {
+  const running = runningAddress(env, 'search');
+  const run = async (address: string) => {
+    const client = makeClient(SearchServiceClient, address);
+    try {
+      return await fn(client);
+    } finally {
+      client.close();
+    }
+  };
+  if (running) return run(running);
+  return withContent(env, async (contentAddress) => {
+    const own = await startService(searchService, {
+      ...env,
+      SEARCH_GRPC_HOST: '127.0.0.1',
+      SEARCH_GRPC_PORT: '0',
+      SEARCH_ROLE: 'query',
+      CONTENT_GRPC_ADDR: contentAddress,
+      LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+    });
+    try {
+      return await run(own.address);
+    } finally {
+      await own.stop();
+    }
+  });
+}
+
+/** `[#####-----] 1200/5000 pages  340 pages/s` */
+function progressLine(p: RebuildIndexProgress): string {
+  const width = 30;
+  const filled = p.pagesTotal > 0 ? Math.min(width, Math.round((p.pagesDone / p.pagesTotal) * width)) : 0;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.pagesDone}/${p.pagesTotal} pages  ${Math.round(p.pagesPerSecond)} pages/s`;
+}
+
+/**
+ * Streams the search service's RebuildIndex. The bar is redrawn in place on a terminal (stderr),
+ * a line per second otherwise; the result goes to `out`.
+ */
+async function rebuildSearchIndex(env: NodeJS.ProcessEnv, options: Record<string, string>, out: (line: string) => void): Promise<void> {
+  const engine = options.engine ?? '';
+  if (engine !== '' && engine !== 'sql' && engine !== 'meilisearch') throw new UsageError(`--engine must be sql or meilisearch\n${USAGE}`);
+  const tty = process.stderr.isTTY === true;
+  let lastDrawn = 0;
+  const last = await withSearch(env, (search) =>
+    new Promise<RebuildIndexProgress>((resolve, reject) => {
+      let final: RebuildIndexProgress | undefined;
+      const call = search.rebuildIndex({ engine });
+      call.on('data', (p: RebuildIndexProgress) => {
+        if (p.done) final = p;
+        else if (tty) process.stderr.write(`\r${progressLine(p)}`);
+        else if (Date.now() - lastDrawn >= 1000) {
+          lastDrawn = Date.now();
+          process.stderr.write(`${progressLine(p)}\n`);
+        }
+      });
+      call.on('error', reject);
+      call.on('end', () => (final ? resolve(final) : reject(new Error('the rebuild ended without swapping the new index in'))));
+    }),
+  );
+  if (tty) process.stderr.write('\n');
+  out(progressLine(last));
+  out(`Rebuilt the ${last.engine} search index: ${last.pagesDone} pages, swapped in; the indexer goes on from change ${last.indexedThrough}.`);
+}
+
 function need(args: string[], n: number): void {
   if (args.length < n) throw new UsageError(USAGE);
 }
 
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
   const { command, args, options } = parse(argv);
-  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0, dumpBackup: 0, importDump: 1 };
+  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0, dumpBackup: 0, importDump: 1, rebuildSearchIndex: 0 };
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
+  // Needs content and search, not auth.
+  if (command === 'rebuildSearchIndex') return rebuildSearchIndex(env, options, out);
   await withAuth(env, async (auth, oauth) => {
     switch (command) {
       case 'createAndPromote': {

@@ -17,7 +17,7 @@ function searchFixture(handler: () => Promise<Partial<GetIndexStatusResponse>>):
   const unused = async (): Promise<never> => {
     throw new Error('not part of this fixture');
   };
-  return { getIndexStatus: async () => GetIndexStatusResponse.fromPartial(await handler()), searchPages: unused, completeTitles: unused };
+  return { getIndexStatus: async () => GetIndexStatusResponse.fromPartial(await handler()), searchPages: unused, completeTitles: unused, rebuildIndex: unused };
 }
 
 async function serve(handler: () => Promise<{ engine: string; indexedThrough: number; lagSeconds: number }>) {
@@ -176,6 +176,7 @@ test('a handler that throws synchronously, rejects, throws a non-Error or return
     }) as unknown as AsyncHandlers<typeof SearchServiceService>['getIndexStatus'],
     searchPages: unused,
     completeTitles: unused,
+    rebuildIndex: unused,
   };
   const inflight = new Set<Promise<unknown>>();
   const server = await startGrpcServer({

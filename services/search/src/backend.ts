@@ -58,6 +58,18 @@ export interface MatchPage {
   total: number;
 }
 
+/**
+ * A new index being filled beside the live one (rebuild.ts): written through `target` while the
+ * live index keeps answering, then swapped in.
+ */
+export interface IndexRebuild {
+  readonly target: Pick<SearchBackend, 'apply'>;
+  /** Makes the new index the live one; the engine's cursor becomes `position` (a new generation). */
+  swap(position: number): Promise<void>;
+  /** Drops the new index (a rebuild that failed). */
+  abort(): Promise<void>;
+}
+
 export interface SearchBackend {
   readonly engine: 'sql' | 'meilisearch';
   /**
@@ -77,6 +89,8 @@ export interface SearchBackend {
   byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]>;
   /** Every indexed page id (tests and consistency checks). */
   count(): Promise<number>;
+  /** Opens an empty index beside this one for a rebuild. */
+  startRebuild(): Promise<IndexRebuild>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 /*
  * The indexing role: consumes content's change feed (StreamChanges) from the cursor this service
- * keeps (search.feed_cursor) and applies each batch idempotently — the pages' current state is
+ * keeps for its engine (search.feed_cursors) and applies each batch idempotently — the pages' current state is
  * fetched (GetPagesForIndex) and upserted, pages that are gone are deleted — then advances the
  * cursor: in the same transaction for the SQL engine, right after for an external engine.
  * Delivery is at least once; a restart resumes from the cursor, so an outage loses nothing.
@@ -16,20 +16,26 @@ import type { ClientReadableStream } from '@grpc/grpc-js';
 import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
 import type { ContentServiceClient, IndexPage, PageChange } from '@quire/proto/wiki/content/v1/content';
 import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
-import { advanceCursor, lockCursor, readCursor, setCursor } from './store/cursor.js';
+import { advanceCursor, lockCursor, readCursor, readCursorState, setCursor } from './store/cursor.js';
 
 export { readCursor } from './store/cursor.js';
 
 export const LEASE_KEY = 'indexer-lease';
-const LEASE_TTL_S = 15;
-const RENEW_MS = 5_000;
+
+/** How long a lease outlives its holder's last renewal, and how often the holder renews it. */
+export interface LeaseTiming {
+  ttlSeconds: number;
+  renewMs: number;
+}
+const DEFAULT_LEASE: LeaseTiming = { ttlSeconds: 15, renewMs: 5_000 };
 /** Changes applied per transaction. */
 const BATCH = 500;
 /** Pages per GetPagesForIndex call (the content service's own cap is 1000). */
-const FETCH_CHUNK = 200;
+export const FETCH_CHUNK = 200;
 const RETRY_MS = 1_000;
 
-function docOf(p: IndexPage): IndexDoc {
+/** A page from GetPagesForIndex as the engines index it (also the rebuild's). */
+export function docOf(p: IndexPage): IndexDoc {
   return {
     pageId: p.pageId,
     namespace: p.namespace,
@@ -59,7 +65,13 @@ export class FeedIndexer {
     private readonly content: ContentServiceClient,
     private readonly kv: KvStore,
     private readonly log: Logger,
+    private readonly lease: LeaseTiming = DEFAULT_LEASE,
   ) {}
+
+  /** Whether this instance holds the lease (follows the feed) right now. */
+  get active(): boolean {
+    return this.holding;
+  }
 
   start(): void {
     if (this.running) return;
@@ -78,16 +90,16 @@ export class FeedIndexer {
 
   private async acquireLease(): Promise<boolean> {
     if (this.holding) return true;
-    if (!(await this.kv.setIfAbsent(LEASE_KEY, this.id, LEASE_TTL_S))) return false;
+    if (!(await this.kv.setIfAbsent(LEASE_KEY, this.id, this.lease.ttlSeconds))) return false;
     this.holding = true;
     this.log.info('indexer lease acquired');
     this.renewTimer = setInterval(() => {
       void (async () => {
         // Renew only our own lease; one that expired and was taken by another stays theirs.
-        if ((await this.kv.get(LEASE_KEY)) === this.id) await this.kv.set(LEASE_KEY, this.id, LEASE_TTL_S);
+        if ((await this.kv.get(LEASE_KEY)) === this.id) await this.kv.set(LEASE_KEY, this.id, this.lease.ttlSeconds);
         else this.loseLease();
       })().catch((err: unknown) => this.log.warn({ err }, 'indexer lease renewal failed'));
-    }, RENEW_MS);
+    }, this.lease.renewMs);
     this.renewTimer.unref();
     return true;
   }
@@ -118,7 +130,7 @@ export class FeedIndexer {
 
   /** One StreamChanges call: reads changes in batches until the stream ends or is cancelled. */
   private async consume(): Promise<void> {
-    const from = await readCursor(this.db);
+    const { position: from, generation } = await readCursorState(this.db, this.backend.engine);
     const stream = this.content.streamChanges({ fromPosition: from, maxBatch: BATCH, maxWaitMs: 30_000 });
     this.stream = stream;
     const pending: PageChange[] = [];
@@ -153,7 +165,7 @@ export class FeedIndexer {
         }
         const batch = pending.splice(0, BATCH);
         if (stream.isPaused() && pending.length < BATCH) stream.resume();
-        await this.applyBatch(batch);
+        if (!(await this.applyBatch(batch, generation))) break;
       }
     } finally {
       stream.cancel();
@@ -162,7 +174,8 @@ export class FeedIndexer {
     if (failure) throw failure;
   }
 
-  private async applyBatch(changes: PageChange[]): Promise<void> {
+  /** False when the stream must start again from the stored cursor (a rebuild reset it). */
+  private async applyBatch(changes: PageChange[], generation: number): Promise<boolean> {
     const last = Math.max(...changes.map((c) => c.position));
     const ids = [...new Set(changes.map((c) => c.pageId))];
     // Fetched after the changes were read, so the state reflects at least every change <= last.
@@ -175,17 +188,32 @@ export class FeedIndexer {
     const upserts = pages.map(docOf);
     const deletes = ids.filter((id) => !found.has(id));
     const s = this.db.schema;
+    const engine = this.backend.engine;
+    // A rebuild that swapped its index in since this stream started set the cursor back to where
+    // it read the feed: the stream must start again from there (not skip what lies between).
+    const rebuilt = () => {
+      this.log.info('index rebuilt under the indexer; resuming from its cursor');
+      return false;
+    };
     if (this.backend.transactional) {
-      await this.db.tx(async (q) => {
-        if ((await lockCursor(q, s)) >= last) return; // applied already (by a previous lease holder)
+      const ok = await this.db.tx(async (q) => {
+        // The row lock also orders this batch against a rebuild's swap (rebuild.ts).
+        const cursor = await lockCursor(q, s, engine);
+        if (cursor.generation !== generation) return false;
+        if (cursor.position >= last) return true; // applied already (by a previous lease holder)
         await this.backend.apply(upserts, deletes);
-        await setCursor(q, s, last);
+        await setCursor(q, s, engine, last);
+        return true;
       });
+      if (!ok) return rebuilt();
     } else {
-      if ((await readCursor(this.db)) >= last) return;
+      const cursor = await readCursorState(this.db, engine);
+      if (cursor.generation !== generation) return rebuilt();
+      if (cursor.position >= last) return true;
       await this.backend.apply(upserts, deletes);
-      await advanceCursor(this.db, last);
+      if (!(await advanceCursor(this.db, engine, last, generation))) return rebuilt();
     }
     this.log.debug({ through: last, upserts: upserts.length, deletes: deletes.length }, 'index batch applied');
+    return true;
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, ConfigError, gauge, loadConfig, makeClient, onScrape, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
+import { bind, ConfigError, invalidArgument, gauge, loadConfig, makeClient, onScrape, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
 import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
@@ -10,6 +10,7 @@ import { IndexFreshness } from './freshness.js';
 import { FeedIndexer, LEASE_KEY, readCursor } from './indexer.js';
 import { NamespaceNames } from './namespaces.js';
 import { SearchIndex } from './search.js';
+import { rebuildIndex } from './rebuild.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -34,13 +35,13 @@ export const searchService: ServiceModule = {
     const cfg = loadConfig(searchConfigSpec, rt.env);
     if (!ROLES.includes(cfg.role)) throw new ConfigError([`SEARCH_ROLE=${JSON.stringify(cfg.role)} is not one of ${ROLES.join(', ')}`]);
     const backend: SearchBackend = cfg.meilisearchUrl
-      ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex)
+      ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex, rt.db)
       : new SqlBackend(rt.db);
     await backend.init();
     const content = makeClient(ContentServiceClient, cfg.contentAddr);
     const namespaces = new NamespaceNames(content);
     const freshness = new IndexFreshness({
-      indexedThrough: () => readCursor(rt.db),
+      indexedThrough: () => readCursor(rt.db, backend.engine),
       feedHead: async (after) => (await unary(content, content.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
       indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
     });
@@ -49,7 +50,7 @@ export const searchService: ServiceModule = {
     indexer?.start();
     /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */
     const indexStatus = async () => {
-      const through = await readCursor(rt.db);
+      const through = await readCursor(rt.db, backend.engine);
       const active = (await rt.kv.get(LEASE_KEY)) !== null;
       try {
         const feed = await unary(content, content.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
@@ -71,6 +72,18 @@ export const searchService: ServiceModule = {
           getIndexStatus: () => indexStatus(),
           searchPages: (req) => index.search(req),
           completeTitles: (req) => index.complete(req),
+          rebuildIndex: async (req, stream) => {
+            const engine = req.engine || backend.engine;
+            // The SQL tables are always there (a rebuild prepares a switch back from Meilisearch);
+            // Meilisearch only when this service is configured with it.
+            let target: SearchBackend;
+            if (engine === backend.engine) target = backend;
+            else if (engine === 'sql') target = new SqlBackend(rt.db);
+            else if (engine === 'meilisearch') throw invalidArgument('badvalue', 'the meilisearch engine is not configured (MEILISEARCH_URL)');
+            else throw invalidArgument('badvalue', `unknown engine ${JSON.stringify(engine)}: sql or meilisearch`);
+            const last = await rebuildIndex(target, content, rt.kv, (p) => stream.write(p));
+            stream.write(last);
+          },
         }),
       ],
       close: async () => {

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -22,6 +24,23 @@ import {
 export const protobufPackage = "wiki.search.v1";
 
 export const protobufFileName = "wiki/search/v1/search.proto";
+
+export interface RebuildIndexRequest {
+  /** "sql" or "meilisearch"; "" = the engine that answers */
+  engine: string;
+}
+
+export interface RebuildIndexProgress {
+  engine: string;
+  pagesDone: number;
+  /** content's page count when the rebuild started (an estimate) */
+  pagesTotal: number;
+  pagesPerSecond: number;
+  /** the new index has been swapped in */
+  done: boolean;
+  /** the change-feed position the new index holds (the indexer goes on from there) */
+  indexedThrough: number;
+}
 
 export interface GetIndexStatusRequest {
 }
@@ -110,6 +129,238 @@ export interface CompleteTitlesResponse {
   matches: TitleMatch[];
   hasMore: boolean;
 }
+
+function createBaseRebuildIndexRequest(): RebuildIndexRequest {
+  return { engine: "" };
+}
+
+export const RebuildIndexRequest: MessageFns<RebuildIndexRequest> = {
+  encode(message: RebuildIndexRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.engine !== "") {
+      writer.uint32(10).string(message.engine);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RebuildIndexRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRebuildIndexRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.engine = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RebuildIndexRequest {
+    return { engine: isSet(object.engine) ? globalThis.String(object.engine) : "" };
+  },
+
+  toJSON(message: RebuildIndexRequest): unknown {
+    const obj: any = {};
+    if (message.engine !== "") {
+      obj.engine = message.engine;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RebuildIndexRequest>, I>>(base?: I): RebuildIndexRequest {
+    return RebuildIndexRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RebuildIndexRequest>, I>>(object: I): RebuildIndexRequest {
+    const message = createBaseRebuildIndexRequest();
+    message.engine = object.engine ?? "";
+    return message;
+  },
+};
+
+function createBaseRebuildIndexProgress(): RebuildIndexProgress {
+  return { engine: "", pagesDone: 0, pagesTotal: 0, pagesPerSecond: 0, done: false, indexedThrough: 0 };
+}
+
+export const RebuildIndexProgress: MessageFns<RebuildIndexProgress> = {
+  encode(message: RebuildIndexProgress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.engine !== "") {
+      writer.uint32(10).string(message.engine);
+    }
+    if (message.pagesDone !== 0) {
+      writer.uint32(16).int64(message.pagesDone);
+    }
+    if (message.pagesTotal !== 0) {
+      writer.uint32(24).int64(message.pagesTotal);
+    }
+    if (message.pagesPerSecond !== 0) {
+      writer.uint32(33).double(message.pagesPerSecond);
+    }
+    if (message.done !== false) {
+      writer.uint32(40).bool(message.done);
+    }
+    if (message.indexedThrough !== 0) {
+      writer.uint32(48).int64(message.indexedThrough);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RebuildIndexProgress {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRebuildIndexProgress();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.engine = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pagesDone = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pagesTotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.pagesPerSecond = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.done = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.indexedThrough = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RebuildIndexProgress {
+    return {
+      engine: isSet(object.engine) ? globalThis.String(object.engine) : "",
+      pagesDone: isSet(object.pagesDone)
+        ? globalThis.Number(object.pagesDone)
+        : isSet(object.pages_done)
+        ? globalThis.Number(object.pages_done)
+        : 0,
+      pagesTotal: isSet(object.pagesTotal)
+        ? globalThis.Number(object.pagesTotal)
+        : isSet(object.pages_total)
+        ? globalThis.Number(object.pages_total)
+        : 0,
+      pagesPerSecond: isSet(object.pagesPerSecond)
+        ? globalThis.Number(object.pagesPerSecond)
+        : isSet(object.pages_per_second)
+        ? globalThis.Number(object.pages_per_second)
+        : 0,
+      done: isSet(object.done) ? globalThis.Boolean(object.done) : false,
+      indexedThrough: isSet(object.indexedThrough)
+        ? globalThis.Number(object.indexedThrough)
+        : isSet(object.indexed_through)
+        ? globalThis.Number(object.indexed_through)
+        : 0,
+    };
+  },
+
+  toJSON(message: RebuildIndexProgress): unknown {
+    const obj: any = {};
+    if (message.engine !== "") {
+      obj.engine = message.engine;
+    }
+    if (message.pagesDone !== 0) {
+      obj.pagesDone = Math.round(message.pagesDone);
+    }
+    if (message.pagesTotal !== 0) {
+      obj.pagesTotal = Math.round(message.pagesTotal);
+    }
+    if (message.pagesPerSecond !== 0) {
+      obj.pagesPerSecond = floatToJson(message.pagesPerSecond);
+    }
+    if (message.done !== false) {
+      obj.done = message.done;
+    }
+    if (message.indexedThrough !== 0) {
+      obj.indexedThrough = Math.round(message.indexedThrough);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RebuildIndexProgress>, I>>(base?: I): RebuildIndexProgress {
+    return RebuildIndexProgress.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RebuildIndexProgress>, I>>(object: I): RebuildIndexProgress {
+    const message = createBaseRebuildIndexProgress();
+    message.engine = object.engine ?? "";
+    message.pagesDone = object.pagesDone ?? 0;
+    message.pagesTotal = object.pagesTotal ?? 0;
+    message.pagesPerSecond = object.pagesPerSecond ?? 0;
+    message.done = object.done ?? false;
+    message.indexedThrough = object.indexedThrough ?? 0;
+    return message;
+  },
+};
 
 function createBaseGetIndexStatusRequest(): GetIndexStatusRequest {
   return {};
@@ -1333,6 +1584,21 @@ export const SearchServiceService = {
       Buffer.from(CompleteTitlesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteTitlesResponse => CompleteTitlesResponse.decode(value),
   },
+  /**
+   * Rebuilds an engine's index from the content service's pages into a new index, which the old
+   * one keeps answering meanwhile, then swaps it in (npm run admin -- rebuildSearchIndex).
+   * Streams progress; the last message has done = true.
+   */
+  rebuildIndex: {
+    path: "/wiki.search.v1.SearchService/RebuildIndex" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: RebuildIndexRequest): Buffer => Buffer.from(RebuildIndexRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RebuildIndexRequest => RebuildIndexRequest.decode(value),
+    responseSerialize: (value: RebuildIndexProgress): Buffer =>
+      Buffer.from(RebuildIndexProgress.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RebuildIndexProgress => RebuildIndexProgress.decode(value),
+  },
 } as const;
 
 export interface SearchServiceServer extends UntypedServiceImplementation {
@@ -1342,6 +1608,12 @@ export interface SearchServiceServer extends UntypedServiceImplementation {
   searchPages: handleUnaryCall<SearchPagesRequest, SearchPagesResponse>;
   /** Title completion: case-insensitive prefix match (list=prefixsearch, opensearch, REST /v1/search/title). */
   completeTitles: handleUnaryCall<CompleteTitlesRequest, CompleteTitlesResponse>;
+  /**
+   * Rebuilds an engine's index from the content service's pages into a new index, which the old
+   * one keeps answering meanwhile, then swaps it in (npm run admin -- rebuildSearchIndex).
+   * Streams progress; the last message has done = true.
+   */
+  rebuildIndex: handleServerStreamingCall<RebuildIndexRequest, RebuildIndexProgress>;
 }
 
 export interface SearchServiceClient extends Client {
@@ -1393,6 +1665,20 @@ export interface SearchServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteTitlesResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Rebuilds an engine's index from the content service's pages into a new index, which the old
+   * one keeps answering meanwhile, then swaps it in (npm run admin -- rebuildSearchIndex).
+   * Streams progress; the last message has done = true.
+   */
+  rebuildIndex(
+    request: RebuildIndexRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<RebuildIndexProgress>;
+  rebuildIndex(
+    request: RebuildIndexRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<RebuildIndexProgress>;
 }
 
 export const SearchServiceClient = makeGenericClientConstructor(

@@ -12,7 +12,9 @@
  * prefix matching; prefix: is a `STARTS WITH` filter (the containsFilter experimental feature).
  */
 import { Meilisearch, type Index, type SearchParams } from 'meilisearch';
-import { escapeHtml, MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
+import type { Db } from '@quire/kit';
+import { resetCursor } from '../cursor.js';
+import { escapeHtml, MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
 
 interface MeiliDoc {
@@ -81,7 +83,13 @@ export class MeilisearchBackend implements SearchBackend {
   private readonly client: Meilisearch;
   private readonly index: Index<MeiliDoc>;
 
-  constructor(url: string, apiKey: string | undefined, private readonly indexUid: string) {
+  constructor(
+    private readonly url: string,
+    private readonly apiKey: string | undefined,
+    private readonly indexUid: string,
+    /** The service's database, where the engine's feed cursor is (a rebuild's swap resets it). */
+    private readonly db?: Db,
+  ) {
     this.client = new Meilisearch({ host: url, ...(apiKey ? { apiKey } : {}) });
     this.index = this.client.index<MeiliDoc>(indexUid);
   }
@@ -195,6 +203,36 @@ export class MeilisearchBackend implements SearchBackend {
 
   async count(): Promise<number> {
     return (await this.index.getStats()).numberOfDocuments;
+  }
+
+  /**
+   * A second index (`<uid>-rebuild`, same settings) filled while this one answers; the swap is
+   * Meilisearch's swapIndexes (atomic for searches), then the old documents, now under the
+   * rebuild uid, are deleted. The cursor is reset after the swap: a batch the indexer applied to
+   * the old index before it is applied again (its advance fails on the new generation).
+   */
+  async startRebuild(): Promise<IndexRebuild> {
+    const db = this.db;
+    if (!db) throw new Error('a Meilisearch rebuild needs the service database (the feed cursor)');
+    const uid = `${this.indexUid}-rebuild`;
+    const drop = async () => {
+      const task = await this.client.deleteIndex(uid).waitTask({ timeout: TASK_TIMEOUT_MS });
+      // index_not_found: nothing to drop.
+      if (task.status !== 'succeeded' && task.error?.code !== 'index_not_found') throw new Error(`Meilisearch task ${task.uid} ${task.status}: ${task.error?.message ?? ''}`);
+    };
+    await drop();
+    const target = new MeilisearchBackend(this.url, this.apiKey, uid);
+    await target.init();
+    return {
+      target,
+      swap: async (position) => {
+        const task = await this.client.swapIndexes([{ indexes: [this.indexUid, uid], rename: false }]).waitTask({ timeout: TASK_TIMEOUT_MS });
+        if (task.status !== 'succeeded') throw new Error(`Meilisearch swap task ${task.uid} ${task.status}: ${task.error?.message ?? ''}`);
+        await resetCursor(db, db.schema, 'meilisearch', position);
+        await drop();
+      },
+      abort: drop,
+    };
   }
 
   async close(): Promise<void> {}

@@ -7,7 +7,8 @@
  * advances its cursor in one transaction.
  */
 import type { Db } from '@quire/kit';
-import { MATCH_CLOSE, MATCH_OPEN, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
+import { lockCursor, resetCursor } from '../cursor.js';
+import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
 
 const CONFIG = 'english';
@@ -92,18 +93,25 @@ export class SqlBackend implements SearchBackend {
   readonly engine = 'sql';
   readonly transactional = true;
 
-  constructor(private readonly db: Db) {}
+  /** The table written and read: page_index, or page_index_new while a rebuild fills it. */
+  private readonly table: string;
+
+  constructor(
+    private readonly db: Db,
+    table = 'page_index',
+  ) {
+    this.table = `${db.schema}.${table}`;
+  }
 
   async init(): Promise<void> {
     // The table and its indexes are the service's migrations (002_page_index.sql).
   }
 
   async apply(upserts: IndexDoc[], deletes: number[]): Promise<void> {
-    const s = this.db.schema;
-    if (deletes.length > 0) await this.db.query(`DELETE FROM ${s}.page_index WHERE page_id = ANY($1::bigint[])`, [deletes]);
+    if (deletes.length > 0) await this.db.query(`DELETE FROM ${this.table} WHERE page_id = ANY($1::bigint[])`, [deletes]);
     if (upserts.length === 0) return;
     await this.db.query(
-      `INSERT INTO ${s}.page_index (page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, body, touched, created)
+      `INSERT INTO ${this.table} (page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, body, touched, created)
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])
        ON CONFLICT (page_id) DO UPDATE SET namespace = EXCLUDED.namespace, title = EXCLUDED.title, title_text = EXCLUDED.title_text,
          is_redirect = EXCLUDED.is_redirect, redirect_title = EXCLUDED.redirect_title, size = EXCLUDED.size,
@@ -125,7 +133,6 @@ export class SqlBackend implements SearchBackend {
   }
 
   async match(query: ParsedQuery, opts: MatchOptions): Promise<MatchPage> {
-    const s = this.db.schema;
     const params: unknown[] = [];
     const param = (v: unknown) => {
       params.push(v);
@@ -145,7 +152,7 @@ export class SqlBackend implements SearchBackend {
     const rank = query.groups.length > 0 ? `ts_rank_cd(tsv, ${tsq})` : '0';
     const inner = `SELECT ${DOC_COLUMNS}, body, ${rank} + CASE WHEN lower(title_text) = ${exact} OR lower(title) = ${exact} THEN 100 ELSE 0 END AS score,
                           count(*) OVER () AS total
-                     FROM ${s}.page_index WHERE ${where.join(' AND ')}
+                     FROM ${this.table} WHERE ${where.join(' AND ')}
                     ORDER BY ${ORDER_BY[opts.sort]} LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)}`;
     let snippets = `'' AS snippet, '' AS title_snippet`;
     if (opts.snippets && query.groups.length > 0) {
@@ -164,17 +171,16 @@ export class SqlBackend implements SearchBackend {
     // Past the last page the window count is unknown; count once.
     let total = r.rows[0]?.total ?? 0;
     if (r.rows.length === 0 && opts.offset > 0) {
-      const c = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.page_index WHERE ${where.join(' AND ')}`, params.slice(0, whereParams));
+      const c = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE ${where.join(' AND ')}`, params.slice(0, whereParams));
       total = c.rows[0]!.n;
     }
     return { matches, total };
   }
 
   async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
-    const s = this.db.schema;
     const nsWhere = namespaces ? 'AND namespace = ANY($2::int[])' : 'AND $2::int[] IS NULL';
     const r = await this.db.query<DocRow>(
-      `SELECT ${DOC_COLUMNS} FROM ${s}.page_index WHERE lower(title_text) LIKE $1 ${nsWhere}
+      `SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title_text) LIKE $1 ${nsWhere}
         ORDER BY namespace, title_text COLLATE "C" LIMIT $3 OFFSET $4`,
       [likePrefix(prefix), namespaces ?? null, limit, offset],
     );
@@ -183,16 +189,66 @@ export class SqlBackend implements SearchBackend {
 
   async byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]> {
     if (titles.length === 0) return [];
-    const r = await this.db.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM ${this.db.schema}.page_index WHERE lower(title) = ANY($1::text[])`, [
+    const r = await this.db.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title) = ANY($1::text[])`, [
       titles.map((t) => t.toLowerCase()),
     ]);
     return r.rows.map(toDoc);
   }
 
   async count(): Promise<number> {
-    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.db.schema}.page_index`);
+    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table}`);
     return r.rows[0]!.n;
   }
 
+  /**
+   * page_index_new, a copy of page_index's definition (columns, generated tsvector, indexes),
+   * filled while page_index answers; the swap renames it in one transaction.
+   */
+  async startRebuild(): Promise<IndexRebuild> {
+    const s = this.db.schema;
+    await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}`);
+    await this.db.query(`CREATE TABLE ${s}.${NEW_TABLE} (LIKE ${s}.page_index INCLUDING ALL)`);
+    return {
+      target: new SqlBackend(this.db, NEW_TABLE),
+      swap: (position) => swapInNewTable(this.db, position),
+      abort: async () => {
+        await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}`);
+      },
+    };
+  }
+
   async close(): Promise<void> {}
+}
+
+const NEW_TABLE = 'page_index_new';
+
+/** An index definition without its name and table, to pair an index of the copy with the original's. */
+const indexShape = (def: string) => def.replace(/^(CREATE (?:UNIQUE )?INDEX) \S+ ON \S+/, '$1 ON');
+
+/**
+ * page_index_new becomes page_index in one transaction: under the cursor's row lock (so no
+ * indexer batch is half applied to either table), the old table goes, the new one and its
+ * indexes take the canonical names (later migrations name them), and the cursor moves to where
+ * the rebuild read the feed. Queries wait for the transaction only, never see an empty index.
+ */
+async function swapInNewTable(db: Db, position: number): Promise<void> {
+  const s = db.schema;
+  await db.tx(async (q) => {
+    await lockCursor(q, s, 'sql');
+    const idx = await q.query<{ tbl: string; name: string; def: string }>(
+      `SELECT t.relname AS tbl, c.relname AS name, pg_get_indexdef(i.indexrelid) AS def
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+         JOIN pg_namespace n ON n.oid = t.relnamespace
+        WHERE n.nspname = $1 AND t.relname IN ('page_index', '${NEW_TABLE}')`,
+      [s],
+    );
+    const canonical = new Map(idx.rows.filter((r) => r.tbl === 'page_index').map((r) => [indexShape(r.def), r.name]));
+    await q.query(`DROP TABLE ${s}.page_index`);
+    await q.query(`ALTER TABLE ${s}.${NEW_TABLE} RENAME TO page_index`);
+    for (const r of idx.rows.filter((r) => r.tbl === NEW_TABLE)) {
+      const name = canonical.get(indexShape(r.def));
+      if (name && name !== r.name) await q.query(`ALTER INDEX ${s}."${r.name}" RENAME TO "${name}"`);
+    }
+    await resetCursor(q, s, 'sql', position);
+  });
 }
