@@ -118,7 +118,7 @@ case "$cmd" in
     docker run --rm -i --network "${COMPOSE_PROJECT_NAME}_default" --read-only --tmpfs /tmp --user 1000:1000 \
       -e LOG_LEVEL=warn -e SECRET_KEY -e "REDIS_URL=redis://redis:6379" -e "KV_PREFIX=quire:" \
       -e "AUTH_DATABASE_URL=postgres://quire:${POSTGRES_PASSWORD}@postgres:5432/auth" -e "CONTENT_GRPC_ADDR=dns:///content:50052" \
-      -e DATA_DIR=/tmp/data \
+      -e "SEARCH_GRPC_ADDR=dns:///search:50053" -e DATA_DIR=/tmp/data \
       "quire-tools:$QUIRE_TAG" node --conditions=quire-dist scripts/dist/admin.js "$@"
     ;;
   *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;

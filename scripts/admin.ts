@@ -114,9 +114,12 @@ async function withAuth<T>(env: NodeJS.ProcessEnv, fn: (auth: AuthClient, oauth:
   }
 }
 
-/** The search service of a running stack, or one (query role: no second indexer) started for the command. */
+/**
+ * The search service at SEARCH_GRPC_ADDR (a deployed stack, as the gateway names it), of a running
+ * embedded stack, or one (query role: no second indexer) started for the command.
+ */
 async function withSearch<T>(env: NodeJS.ProcessEnv, fn: (search: SearchServiceClient) => Promise<T>): Promise<T> {
-  const running = runningAddress(env, 'search');
+  const running = env.SEARCH_GRPC_ADDR || runningAddress(env, 'search');
   const run = async (address: string) => {
     const client = makeClient(SearchServiceClient, address);
     try {
