@@ -108,7 +108,7 @@ const moduleRoute = defineRoute({
       case 'ratelimited':
         throw new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, 'ratelimited', 'Slow down.', { retryAfter: 12.5 });
       case 'blocked':
-        throw blockedError({ id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: 'infinite', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true });
+        throw blockedError({ id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: 'infinite', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true, pages: [], namespaces: [] });
       case 'unavailable':
         throw new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'connect ECONNREFUSED 10.0.0.1:50051');
       default:
