@@ -169,8 +169,7 @@ describe('the wiki in Chromium', () => {
     await page.fill('#wpPassword1', 'danapass123456');
     await Promise.all([page.waitForURL(/Special:SpecialPages$/), page.click('#wpLoginAttempt')]);
 
-    // An edit conflict: a form opened on a revision that another user changed the same line of
-    // (one's own later edit is no conflict: MediaWiki's EditPage lets the newer text win then).
+    // An edit conflict: a form opened on a revision that another user changed the same line of.
     await page.goto(`${base}/w/index.php?title=Conflict_demo&action=edit`);
     await page.fill('#wpTextbox1', 'The first line.\nThe second line.');
     await Promise.all([page.waitForURL(/Conflict_demo$/), page.click('#wpSave')]);

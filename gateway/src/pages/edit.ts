@@ -239,7 +239,11 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
       notMinor: !s.minor,
       tags: [],
       baseRevId: s.editRevId,
-      baseTimestamp: isoFromMwTimestamp(s.editTime),
+      // The base revision alone: with a base time as well, the service's self-conflict check
+      // (revisions after that second all by this editor) passes when another user's edit was
+      // saved in the base revision's own second, and the other edit would be overwritten.
+      // Without it a stale base is always merged 3-way or shown as a conflict.
+      baseTimestamp: s.editRevId > 0 ? '' : isoFromMwTimestamp(s.editTime),
       startTimestamp: isoFromMwTimestamp(s.startTime),
       // A form for a new page must not overwrite a page someone created meanwhile.
       createOnly: s.editRevId === 0,
