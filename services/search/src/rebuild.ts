@@ -5,7 +5,7 @@
  * so every page holds at least the changes through it; the swap sets the engine's cursor there and
  * the indexer applies what came after (again, idempotently) — nothing written meanwhile is lost.
  */
-import { failedPrecondition, unary, type KvStore } from '@quire/kit';
+import { conflict, failedPrecondition, unary, type KvStore } from '@quire/kit';
 import { ListPagesRequest, type ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
 import type { RebuildIndexProgress } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
@@ -20,6 +20,8 @@ export async function rebuildIndex(
   content: ContentServiceClient,
   kv: KvStore,
   progress: (p: RebuildIndexProgress) => void,
+  /** True once the caller went away (Ctrl-C on the admin CLI): the new index is dropped. */
+  cancelled: () => boolean = () => false,
 ): Promise<RebuildIndexProgress> {
   const engine = backend.engine;
   const lockKey = `search-rebuild:${engine}`;
@@ -51,6 +53,7 @@ export async function rebuildIndex(
           await rebuild.target.apply(r.pages.map(docOf), []);
           done += r.pages.length;
         }
+        if (cancelled()) throw conflict('rebuild-cancelled', `the rebuild of the ${engine} index was cancelled; the live index is unchanged`);
         await kv.set(lockKey, lockId, LOCK_TTL_S);
         progress(status(false));
         from = list.continueFrom;

@@ -81,7 +81,7 @@ export const searchService: ServiceModule = {
             else if (engine === 'sql') target = new SqlBackend(rt.db);
             else if (engine === 'meilisearch') throw invalidArgument('badvalue', 'the meilisearch engine is not configured (MEILISEARCH_URL)');
             else throw invalidArgument('badvalue', `unknown engine ${JSON.stringify(engine)}: sql or meilisearch`);
-            const last = await rebuildIndex(target, content, rt.kv, (p) => stream.write(p));
+            const last = await rebuildIndex(target, content, rt.kv, (p) => stream.write(p), () => stream.cancelled);
             stream.write(last);
           },
         }),
