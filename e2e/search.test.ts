@@ -6,9 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { makeClient, startService, unary, type RunningService } from '@quire/kit';
-import { SearchServiceClient } from '@quire/proto/wiki/search/v1/search';
+import { startService } from '@quire/kit';
 import { searchService } from '@quire/search/server';
 import { runAdmin } from '../scripts/admin.js';
 import { loggedIn } from './files-helpers.js';

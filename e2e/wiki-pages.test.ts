@@ -13,7 +13,7 @@ import { hiddenFields } from './special-pages.js';
 import { totpAt } from '@quire/auth/totp';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'" };
-const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
+const decodeEntities = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
 /** The message boxes of a page (what an assertion failure should show rather than the whole document). */
 const messages = (html: string) => [...html.matchAll(/<div class="msg[^>]*>([\s\S]*?)<\/div>/g)].map((m) => m[1]).join(' | ') || html.slice(-1500);
 
@@ -21,7 +21,7 @@ const messages = (html: string) => [...html.matchAll(/<div class="msg[^>]*>([\s\
 function textarea(html: string, name = 'wpTextbox1'): string {
   const m = new RegExp(`<textarea name="${name}"[^>]*>\\n([\\s\\S]*?)</textarea>`).exec(html);
   assert.ok(m, `a ${name} textarea`);
-  return unescape(m[1]!);
+  return decodeEntities(m[1]!);
 }
 
 async function formLogin(wiki: TestWiki, name: string, password: string): Promise<WikiClient> {
@@ -226,7 +226,7 @@ describe('wiki pages over HTTP', () => {
     assert.match(history.text, /name="oldid" value="\d+"/);
     const older = /href="([^"]*offset=\d+[^"]*)" class="mw-nextlink"/.exec(history.text);
     assert.ok(older, 'a link to older revisions');
-    const page2 = await c.get(unescape(older[1]!));
+    const page2 = await c.get(decodeEntities(older[1]!));
     const ids2 = [...page2.text.matchAll(/<li data-mw-revid="(\d+)">/g)].map((m) => Number(m[1]));
     assert.equal(ids2.length, 2);
     assert.ok(Math.max(...ids2) < Math.min(...ids), 'older ones');
@@ -268,7 +268,7 @@ describe('wiki pages over HTTP', () => {
     assert.equal((await alice.get('/w/index.php?title=Guarded_page&action=protect')).text.includes('mw-Protect-submit'), false, 'no protect right: settings only');
     const pf = await admin.get('/w/index.php?title=Guarded_page&action=protect');
     const protectedR = await admin.post('/w/index.php?title=Guarded_page&action=protect', { ...hiddenFields(pf.text), 'mwProtect-level-edit': 'sysop', 'mwProtect-expiry-edit': 'infinite', 'mwProtect-level-move': 'sysop', 'mwProtect-expiry-move': 'infinite', 'mwProtect-reason': 'test' });
-    assert.match(unescape(protectedR.text), /protection level of "Guarded page" has been changed/, messages(protectedR.text));
+    assert.match(decodeEntities(protectedR.text), /protection level of "Guarded page" has been changed/, messages(protectedR.text));
     const viewSource = await alice.get('/w/index.php?title=Guarded_page&action=edit');
     assert.equal(viewSource.status, 403);
     assert.match(viewSource.text, /View source for Guarded page/);
@@ -279,7 +279,7 @@ describe('wiki pages over HTTP', () => {
     assert.equal((await alice.get('/w/index.php?title=Guarded_page&action=delete')).status, 403);
     const df = await admin.get('/w/index.php?title=Guarded_page&action=delete');
     const deleted = await admin.post('/w/index.php?title=Guarded_page&action=delete', { ...hiddenFields(df.text), wpReason: 'cleanup', wpConfirmB: 'Delete page' });
-    assert.match(unescape(deleted.text), /"Guarded page" has been deleted/);
+    assert.match(decodeEntities(deleted.text), /"Guarded page" has been deleted/);
     assert.equal((await anon().get('/wiki/Guarded_page')).status, 404);
   });
 
@@ -303,7 +303,7 @@ describe('wiki pages over HTTP', () => {
     const mf = await admin.get('/wiki/Special:MovePage/Moved_source');
     assert.equal(mf.status, 200);
     const moved = await admin.post('/wiki/Special:MovePage', { ...hiddenFields(mf.text), wpNewTitleNs: '0', wpNewTitleMain: 'Moved target', wpReason: 'rename', wpLeaveRedirect: '1', wpMovetalk: '1' });
-    assert.match(unescape(moved.text), /has been moved to/, messages(moved.text));
+    assert.match(decodeEntities(moved.text), /has been moved to/, messages(moved.text));
     assert.equal(await latestText(anon(), 'Moved target'), 'moving text');
     assert.match(await latestText(anon(), 'Moved source'), /^#REDIRECT \[\[Moved target\]\]/);
     const followed = await anon().get('/wiki/Moved_source');

@@ -243,7 +243,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
         return;
       case 'dumpBackup':
         // The XML goes to stdout without --output, so the report goes to stderr.
-        await withContent(env, (address) => dumpBackup(address, env, options, options.output ? out : (l) => process.stderr.write(l + '\n')));
+        await withContent(env, (address) => dumpBackup(address, env, options, options.output ? out : (l) => process.stderr.write(`${l}\n`)));
         return;
       case 'importDump':
         await withContent(env, (address) => importDumpCommand(address, auth, args, options, out));
@@ -301,7 +301,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       await runAdmin(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`));
     } catch (e) {
       if (e instanceof UsageError || e instanceof DumpUsageError) {
-        process.stderr.write(e.message + '\n');
+        process.stderr.write(`${e.message}\n`);
         process.exit(2);
       }
       const msg = e instanceof Error ? e.message : String(e);

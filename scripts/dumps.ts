@@ -156,7 +156,7 @@ export async function importDumpCommand(
         );
         if (stat && !dryRun) {
           const c: Checkpoint = { file, size: stat.size, mtimeMs: stat.mtimeMs, pagesRead: p.pagesRead };
-          fs.writeFileSync(checkpointPath(file), JSON.stringify(c) + '\n');
+          fs.writeFileSync(checkpointPath(file), `${JSON.stringify(c)}\n`);
         }
       },
     );

@@ -106,7 +106,10 @@ export function observeRequests(handler: (req: IncomingMessage, res: ServerRespo
  */
 export function ensureRequestId(req: IncomingMessage, res: ServerResponse, next: () => void, external = true): void {
   const id = currentRequestId();
-  if (id) return next();
+  if (id) {
+    next();
+    return;
+  }
   const fresh = requestIdFor(req, external);
   res.setHeader('X-Request-Id', fresh);
   runWithRequestId(fresh, next);

@@ -48,7 +48,7 @@ test('writer: XmlDumpWriter layout, escaping, contributors and deletion flags', 
   const w = new DumpWriter('0.11');
   const head = w.open(SITE);
   assert.ok(head.startsWith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n  <siteinfo>\n    <sitename>Quire</sitename>\n'));
-  assert.match(head, /\n      <namespace key="0" case="first-letter" \/>\n      <namespace key="1" case="first-letter">Talk<\/namespace>\n    <\/namespaces>\n  <\/siteinfo>\n$/);
+  assert.match(head, /\n {6}<namespace key="0" case="first-letter" \/>\n {6}<namespace key="1" case="first-letter">Talk<\/namespace>\n {4}<\/namespaces>\n {2}<\/siteinfo>\n$/);
   assert.equal(
     w.openPage({ pageId: 7, ns: 0, title: 'A & B', redirectTitle: 'C "D"' }),
     '  <page>\n    <title>A &amp; B</title>\n    <ns>0</ns>\n    <id>7</id>\n    <redirect title="C &quot;D&quot;" />\n',
@@ -154,7 +154,7 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
   const good = w.openPage({ pageId: 1, ns: 0, title: 'Good', redirectTitle: '' }) + w.revision(rev({ id: 1 })) + w.closePage();
   const goodLines = doc('').split('\n').length - 2 + good.split('\n').length - 1;
 
-  const malformed = await failure(doc(good + '  <page>\n    <title>Bad</title>\n    <ns>0</ns oops>\n  </page>\n'));
+  const malformed = await failure(doc(`${good}  <page>\n    <title>Bad</title>\n    <ns>0</ns oops>\n  </page>\n`));
   assert.match(malformed.message, /^line \d+: malformed XML/);
   assert.equal(malformed.line, goodLines + 3);
 

@@ -31,7 +31,7 @@ export async function historyAction(p: PageRequest, page: PageRecord): Promise<v
   const nav = html`<p class="mw-history-nav">(${newest && newest.id !== page.latestRevId ? html`<a href="${indexPath(page.title, { action: 'history' })}">newest</a>` : 'newest'} | oldest) View (${hasNewer && newest ? html`<a href="${indexPath(page.title, { action: 'history', dir: 'prev', offset: newest.id, limit })}" class="mw-prevlink">newer ${limit}</a>` : `newer ${limit}`} | ${hasOlder && oldest ? html`<a href="${indexPath(page.title, { action: 'history', offset: oldest.id, limit })}" class="mw-nextlink">older ${limit}</a>` : `older ${limit}`})</p>`;
   const rows = revs.map((rev, i) => {
     const isCur = rev.id === page.latestRevId;
-    const prevSize = rev.parentSize >= 0 ? rev.parentSize : 0;
+    const prevSize = Math.max(rev.parentSize, 0);
     return html`<li data-mw-revid="${rev.id}">
 <span class="mw-history-histlinks">(${isCur ? 'cur' : html`<a href="${indexPath(page.title, { diff: page.latestRevId, oldid: rev.id })}">cur</a>`} | ${rev.parentId ? html`<a href="${indexPath(page.title, { diff: rev.id, oldid: rev.parentId })}">prev</a>` : 'prev'})</span>
 <input type="radio" name="oldid" value="${rev.id}" aria-label="Select a revision to compare"${i === 1 ? new SafeHtml(' checked') : ''}${isCur ? new SafeHtml(' disabled') : ''}>

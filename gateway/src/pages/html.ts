@@ -31,7 +31,9 @@ function render(v: Interpolated): string {
 /** `html\`<p>${text}</p>\``: strings and numbers are escaped (text and attribute values alike), SafeHtml is kept, arrays are joined, null/booleans vanish. */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): SafeHtml {
   let out = strings[0] ?? '';
-  values.forEach((v, i) => (out += render(v) + (strings[i + 1] ?? '')));
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
   return new SafeHtml(out);
 }
 

@@ -16,7 +16,7 @@ import type { ClientReadableStream } from '@grpc/grpc-js';
 import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
 import type { ContentServiceClient, IndexPage, PageChange } from '@quire/proto/wiki/content/v1/content';
 import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
-import { advanceCursor, lockCursor, readCursor, readCursorState, setCursor } from './store/cursor.js';
+import { advanceCursor, lockCursor, readCursorState, setCursor } from './store/cursor.js';
 
 export { readCursor } from './store/cursor.js';
 

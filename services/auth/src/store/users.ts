@@ -207,7 +207,7 @@ export class UserStore {
     if (o.groups.length) where.push(`EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.groups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
     if (o.excludeGroups.length) where.push(`NOT EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.excludeGroups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
     const r = await this.db.query<UserRow>(
-      `SELECT u.* FROM ${this.s}.users u ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY u.name COLLATE "C" ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
+      `SELECT u.* FROM ${this.s}.users u ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY u.name COLLATE "C" ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
       params,
     );
     return r.rows;

@@ -122,7 +122,9 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
   if (!opts.log && todo.length > 1) {
     try {
       const rs = await importPageBatch(db, codec, todo.map((t) => t.input));
-      rs.forEach((r, i) => record(todo[i]!.n, r));
+      rs.forEach((r, i) => {
+        record(todo[i]!.n, r);
+      });
       return out;
     } catch {
       // One page at a time below: the failing page fails alone.
