@@ -409,7 +409,11 @@ for (const backend of testBackends()) {
 
       const health = await wiki.get('/healthz');
       assert.equal(health.status, 503);
+      assert.equal(health.headers.get('retry-after'), '5');
       assert.equal(health.json().services.content, 'unavailable');
+      const ready = await wiki.get('/readyz');
+      assert.equal(ready.status, 503);
+      assert.equal(ready.headers.get('retry-after'), '5');
     });
   });
 }

@@ -110,14 +110,18 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
     return { ok, body: { status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) } };
   };
   // Every service (monitoring).
+  // A 503 says when to ask again, as every overload answer of the wiki does (readiness is
+  // re-checked every 5 s).
   app.get('/healthz', async (_req, res) => {
     const r = await probe(Object.keys(health));
+    if (!r.ok) res.setHeader('Retry-After', '5');
     res.status(r.ok ? 200 : 503).json({ ...r.body, ...(await searchIndexDetail(deps)) });
   });
   // Readiness: the services reads and writes of pages need, each ready (its database and token
   // store answer); a search outage must not take every gateway out.
   app.get('/readyz', async (_req, res) => {
     const r = await probe(['auth', 'content'], READINESS_SERVICE);
+    if (!r.ok) res.setHeader('Retry-After', '5');
     res.status(r.ok ? 200 : 503).json(r.body);
   });
   // Liveness: this process answers; no dependency is asked (their outage must not restart gateways).

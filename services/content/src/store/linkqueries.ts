@@ -69,8 +69,23 @@ export function externalLinkPattern(protocol: string, query: string): string {
   return `^${proto}(?:[^/?#@]*@)?${sub}${hostRe}(?::\\d+)?${rest ? escapeRegex(rest) : '(?:[/?#]|$)'}`;
 }
 
+/**
+ * The longest host (DNS: 253) and rest of a searched URL that become a regular expression: the
+ * 100k fuzz run found a hostile euquery whose expression kept the embedded database busy for a
+ * minute. No link can have a longer host; a longer path is not searchable.
+ */
+export const MAX_SEARCHED_HOST = 253;
+export const MAX_SEARCHED_REST = 2048;
+
+/** Whether a searched URL is within the bounds above. */
+export function searchableUrl(query: string): boolean {
+  const slash = query.search(/[/?#]/);
+  const host = slash < 0 ? query : query.slice(0, slash);
+  return host.length <= MAX_SEARCHED_HOST + 2 && query.length - host.length <= MAX_SEARCHED_REST;
+}
+
 function externalLinkConditions(f: ExternalLinkFilter, p: Params): string[] {
-  if (f.query) return [`el_to ~ ${p.add(externalLinkPattern(f.protocol ?? 'http://', f.query))}`];
+  if (f.query) return searchableUrl(f.query) ? [`el_to ~ ${p.add(externalLinkPattern(f.protocol ?? 'http://', f.query))}`] : ['FALSE'];
   if (f.protocol) return [`${EL_KEY} LIKE ${p.add(`${f.protocol.replace(/[\\%_]/g, '\\$&')}%`)}`];
   return [];
 }
