@@ -360,4 +360,39 @@ describe('wiki pages over HTTP', () => {
     assert.match(off.text, /Two-factor authentication is now off/, messages(off.text));
     assert.match(off.text, /Status: <strong>disabled<\/strong>/);
   });
+
+  test('odd parameters and addresses: a page or a 4xx, never a 5xx', async () => {
+    const c = anon();
+    const cases: [string, number][] = [
+      ['/wiki/%', 404],
+      ['/w/index.php?title[]=x', 200],
+      ['/w/index.php?title=Main_Page&oldid=abc', 200],
+      ['/w/index.php?title=Main_Page&diff=abc', 200],
+      ['/w/index.php?title=Main_Page&diff=999999', 404],
+      ['/w/index.php?title=Main_Page&oldid=999999', 404],
+      ['/w/index.php?title=Main_Page&action=history&offset=-5&limit=99999', 200],
+      ['/wiki/Special:Search?search[]=a', 200],
+      ['/wiki/Special:Search?search=%00&fulltext=1', 200],
+      ['/wiki/Special:RecentChanges?days=abc&limit=-1', 200],
+      ['/wiki/Special:Contributions/%3Cx%3E', 200],
+      ['/wiki/Special:Log?type=%3Cb%3E&page=%5B%5B', 200],
+      ['/wiki/Special:AllPages?namespace=999', 200],
+      ['/wiki/Special:Random', 302],
+      ['/w/index.php?title=Main_Page&action=raw&ctype=text/html', 200],
+      ['/wiki/Talk:', 400],
+      ['/w/index.php?title=Main_Page&action=edit&section=T-1', 400],
+      ['/w/index.php?search=main+page', 302],
+      ['/wiki/File:Nope.png', 404],
+      ['/wiki/Category:Nope', 404],
+    ];
+    for (const [path, status] of cases) {
+      const r = await c.get(path);
+      assert.equal(r.status, status, `${path}: ${messages(r.text).slice(0, 300)}`);
+    }
+    const malformed = await c.request('POST', '/w/index.php', '%%%', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.ok(malformed.status < 500, String(malformed.status));
+    const anonSave = await c.post('/w/index.php?title=Anon_page&action=submit', { wpTextbox1: 'x', wpSave: '1' });
+    assert.equal(anonSave.status, 200, 'no token, no ultimate param: the form again');
+    assert.match(anonSave.text, /problem with your login session/);
+  });
 });

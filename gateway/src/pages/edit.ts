@@ -182,7 +182,7 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
   if (page.ns < 0) return send(p, { title: 'Bad title', status: 400, body: messageBox('error', 'Special pages cannot be edited.') });
   const submitted = p.method === 'POST' && (queryParam(p, 'action') === 'submit' || field(p, 'wpTextbox1') !== '' || field(p, 'wpUltimateParam') !== '');
   const section = (submitted ? field(p, 'wpSection') : queryParam(p, 'section')).trim();
-  if (section !== '' && section !== 'new' && !/^(?:T-)?\d+$/.test(section)) {
+  if (section !== '' && section !== 'new' && !/^\d+$/.test(section)) {
     return send(p, { title: 'Edit error', status: 400, body: messageBox('error', 'The section parameter must be a valid section ID or "new".') });
   }
   // A red link to a page that exists by now: its view (EditPage, redlink=1).

@@ -107,6 +107,18 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return sendError(res, deps, caller, status, 'Bad request', 'The submitted form could not be read.');
       }
+      // A request a service refused (a bad parameter, a missing revision): its message, with the status it means.
+      const clientStatus: Partial<Record<GrpcStatus, number>> = {
+        [GrpcStatus.INVALID_ARGUMENT]: 400,
+        [GrpcStatus.NOT_FOUND]: 404,
+        [GrpcStatus.PERMISSION_DENIED]: 403,
+        [GrpcStatus.FAILED_PRECONDITION]: 400,
+        [GrpcStatus.ALREADY_EXISTS]: 409,
+        [GrpcStatus.OUT_OF_RANGE]: 400,
+      };
+      if (e instanceof ServiceError && clientStatus[e.grpcCode] !== undefined) {
+        return sendError(res, deps, caller, clientStatus[e.grpcCode]!, 'Error', e.message);
+      }
       if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED)) {
         return sendError(res, deps, caller, 503, 'Service unavailable', 'The wiki is temporarily unavailable. Please try again in a few minutes.');
       }

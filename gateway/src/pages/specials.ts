@@ -162,9 +162,11 @@ ${rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>No matching items 
 
 const allPagesPage: PageHandler = async (p) => {
   const from = (p.subpage ?? queryParam(p, 'from')).replaceAll(' ', '_');
-  const namespace = Number(queryParam(p, 'namespace')) | 0;
-  const r = await p.deps.clients.content.listPages({ namespace, from, limit: 345 });
   const namespaces = (await p.deps.site.namespaces()).namespaces.filter((n) => n.id >= 0);
+  const asked = Number(queryParam(p, 'namespace')) | 0;
+  // An unknown namespace lists the main one, as the form's select would.
+  const namespace = namespaces.some((n) => n.id === asked) ? asked : 0;
+  const r = await p.deps.clients.content.listPages({ namespace, from, limit: 345 });
   const body = html`<form action="/w/index.php">${hidden('title', 'Special:AllPages')}<label>Display pages starting at: <input type="text" name="from" value="${from.replaceAll('_', ' ')}"></label>
 <label>Namespace: <select name="namespace">${namespaces.map((n) => html`<option value="${n.id}"${n.id === namespace ? new SafeHtml(' selected') : ''}>${n.name || '(Main)'}</option>`)}</select></label> <button type="submit">Go</button></form>
 <ul class="mw-allpages-chunk list">${r.pages.map((pg) => html`<li${pg.redirect ? new SafeHtml(' class="allpagesredirect"') : ''}>${pageLink(pg.title)}</li>`)}</ul>
