@@ -102,6 +102,19 @@ describe('edit: prepare outside the transaction, then save', () => {
     assert.equal((await latestText('Clash')).text.split('\n')[1], 'theirs');
   });
 
+  test('another user\'s overlapping edit in the base revision\'s second is not overwritten when baserevid and basetimestamp are both sent', async () => {
+    const base = await edit({ title: 'Samesecond', text: lines(5).join('\n') });
+    // Saved right after the base (the same second, usually): the base timestamp alone cannot tell them apart.
+    await otherEdit('Samesecond', 1, 'theirs')();
+    const baseTimestamp = base.newTimestamp;
+    const mine = lines(5).map((l, i) => (i === 1 ? 'mine' : l)).join('\n');
+    await assert.rejects(
+      edit({ title: 'Samesecond', text: mine, baseRevId: base.newRevId, baseTimestamp: baseTimestamp.replace(/\.\d+Z$/, 'Z') }),
+      (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict',
+    );
+    assert.equal((await latestText('Samesecond')).text.split('\n')[1], 'theirs');
+  });
+
   test('an append prepared on a revision that moved on is appended to the new one', async () => {
     await edit({ title: 'Appended', text: 'a' });
     duringPst = async () => {

@@ -102,10 +102,16 @@ async function revisionWithContent(deps: EditDeps, id: number): Promise<(Revisio
   return rev && rev.content !== undefined && (rev.deleted & 1) === 0 ? { ...rev, content: rev.content } : undefined;
 }
 
-/** RevisionStore::userWasLastToEdit: every revision after `since` is by this registered user. */
-async function userWasLastToEdit(deps: EditDeps, pageId: number, userId: number, since: Date): Promise<boolean> {
+/**
+ * RevisionStore::userWasLastToEdit: every revision after the base is by this registered user.
+ * With a base revision id the revisions after it are exact; a base timestamp alone has a
+ * second's precision, so another user's revision saved in the base's second would pass as "after
+ * nothing" and be overwritten (found by the web UI's same-second conflict probe): the id wins.
+ */
+async function userWasLastToEdit(deps: EditDeps, pageId: number, userId: number, since: Date, baseRevId: number | undefined): Promise<boolean> {
   if (userId === 0) return false;
-  return (await deps.revisions.authorIdsSince(pageId, since, 50)).every((author) => author === userId);
+  const authors = baseRevId !== undefined ? await deps.revisions.authorIdsAfterRevision(pageId, baseRevId, 50) : await deps.revisions.authorIdsSince(pageId, since, 50);
+  return authors.every((author) => author === userId);
 }
 
 /** An edit restoring the content of one of the last revisions before the current one (mw-manual-revert). */
@@ -321,7 +327,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     if (isConflict && section === 'new') {
       // A new comment never conflicts, unless it repeats the last edit (a resent request).
       isConflict = latest.userText === actor.name && latest.comment === (summary ?? '');
-    } else if (isConflict && section === undefined && baseTime && (await userWasLastToEdit(deps, page.id, actor.id, baseTime))) {
+    } else if (isConflict && section === undefined && baseTime && (await userWasLastToEdit(deps, page.id, actor.id, baseTime, editRevId))) {
       isConflict = false; // no conflict with one's own later edits
     }
     if (!isConflict) {

@@ -122,6 +122,17 @@ export class RevisionStore {
   }
 
   /** The user ids (null: anonymous) of the first `limit` revisions of a page saved after `since`, oldest first. */
+  /** The user ids of the first `limit` revisions of a page after revision `afterId`, oldest first. */
+  async authorIdsAfterRevision(pageId: number, afterId: number, limit: number): Promise<(number | null)[]> {
+    const s = this.db.schema;
+    const r = await this.db.query<{ actor_user: number | null }>(
+      `SELECT a.actor_user FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor
+        WHERE r.rev_page = $1 AND r.rev_id > $2 ORDER BY r.rev_id ASC LIMIT ${Number(limit)}`,
+      [pageId, afterId],
+    );
+    return r.rows.map((row) => row.actor_user);
+  }
+
   async authorIdsSince(pageId: number, since: Date, limit: number): Promise<(number | null)[]> {
     const s = this.db.schema;
     const r = await this.db.query<{ actor_user: number | null }>(
