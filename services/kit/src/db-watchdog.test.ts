@@ -9,7 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDb, type Db } from './db.js';
+import { GrpcStatus, ServiceError } from './errors.js';
 import { createLogger } from './log.js';
+
+/** A lost connection reaches callers as UNAVAILABLE (503 with Retry-After at the gateway), never as the pg error. */
+function unavailable(e: unknown): boolean {
+  assert.ok(e instanceof ServiceError, `a ServiceError, got ${String(e)}`);
+  assert.equal(e.grpcCode, GrpcStatus.UNAVAILABLE);
+  assert.equal(e.mwCode, 'serviceunavailable');
+  return true;
+}
 
 let dataDir: string;
 let db: Db;
@@ -37,7 +46,7 @@ test('a runaway statement leaves the event loop free and is ended by the watchdo
   const started = Date.now();
   try {
     // Counts for hours if nothing stops it.
-    await assert.rejects(db.query('SELECT count(*) FROM generate_series(1, 100000000000) a'));
+    await assert.rejects(db.query('SELECT count(*) FROM generate_series(1, 100000000000) a'), unavailable);
   } finally {
     clearInterval(ticker);
   }
@@ -62,6 +71,7 @@ test('a transaction whose connection is lost fails cleanly and the next one comm
       await q.query('INSERT INTO watchdog.note (body) VALUES ($1)', ['lost']);
       await q.query('SELECT count(*) FROM generate_series(1, 100000000000) a');
     }),
+    unavailable,
   );
   let done = false;
   for (const until = Date.now() + 120_000; !done && Date.now() < until; ) {
@@ -74,4 +84,17 @@ test('a transaction whose connection is lost fails cleanly and the next one comm
   }
   const rows = (await db.query<{ body: string }>('SELECT body FROM watchdog.note ORDER BY body')).rows;
   assert.deepEqual(rows, [{ body: 'after' }, { body: 'kept' }], 'the rolled-back insert is gone, the later one is there');
+});
+
+test('a database that refuses connections answers UNAVAILABLE, with the setting read through loadConfig', async () => {
+  // Nothing listens on port 1.
+  await assert.rejects(openDb({ url: 'postgresql://postgres@127.0.0.1:1/test', dataDir: os.tmpdir(), schema: 'refused', log: createLogger('db-refused', 'silent') }), unavailable);
+  const badDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-db-bad-'));
+  process.env.EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS = '0';
+  try {
+    await assert.rejects(openDb({ dataDir: badDir, schema: 'bad', log: createLogger('db-bad', 'silent') }), /EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS/);
+  } finally {
+    delete process.env.EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS;
+    fs.rmSync(badDir, { recursive: true, force: true });
+  }
 });

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { loadConfig, v } from './config.js';
+import { GrpcStatus, ServiceError } from './errors.js';
 import type { Logger } from './log.js';
 import { lockDataDir } from './datadir.js';
 import { dbPoolConnections, dbQueryErrors, dbQuerySeconds, onScrape } from './metrics.js';
@@ -93,15 +95,28 @@ const pools = new Map<string, Promise<PoolHandle>>();
 /**
  * A statement of the embedded database running longer than this is a runaway (every other
  * statement of every service waits behind it on the one backend): the database thread is
- * terminated and opened again. EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS changes it.
+ * terminated and opened again.
  */
-const DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_S = 60;
+const embeddedDbConfigSpec = {
+  statementTimeoutSeconds: v.int(['EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS'], { default: 60, min: 1 }),
+};
 
-function embeddedStatementTimeoutMs(): number {
-  const raw = process.env.EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_S * 1000;
-  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS must be a whole number of seconds above 0, got ${JSON.stringify(raw)}`);
-  return Number(raw) * 1000;
+/**
+ * A lost or refused connection to the database (a server restarting, the embedded database's
+ * thread being opened again by its watchdog): the wiki is briefly unavailable. It becomes a
+ * ServiceError UNAVAILABLE here, once, for every service (503 with Retry-After at the gateway),
+ * not an internal error; every other error passes unchanged.
+ */
+function connectionLost(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || /^Connection terminated/.test(err.message);
+}
+
+function asUnavailable(err: unknown, log: Logger): unknown {
+  if (!connectionLost(err)) return err;
+  log.warn({ err }, 'database unavailable');
+  return new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'The database is temporarily unavailable.');
 }
 
 /**
@@ -243,7 +258,7 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
     const pgDir = path.join(dataDir, 'pgdata');
     const sockDir = path.join(dataDir, 'run');
     fs.mkdirSync(sockDir, { recursive: true });
-    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, embeddedStatementTimeoutMs());
+    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, loadConfig(embeddedDbConfigSpec).statementTimeoutSeconds * 1000);
     try {
       await thread.start();
     } catch (e) {
@@ -368,12 +383,13 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     const op = statementKind(text);
     const started = performance.now();
     const answered = handle.track?.(text);
+    if (process.env.QUIRE_SQL_TRACE) { const g = globalThis as unknown as { __sqlTrace?: Map<string, number> }; if (!g.__sqlTrace) { g.__sqlTrace = new Map(); const m = g.__sqlTrace; setInterval(() => fs.writeFileSync(process.env.QUIRE_SQL_TRACE!, JSON.stringify([...m])), 500).unref(); } g.__sqlTrace.set(text, (g.__sqlTrace.get(text) ?? 0) + 1); }
     try {
       const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
       dbQueryErrors.inc({ schema: opts.schema });
-      throw e;
+      throw asUnavailable(e, opts.log);
     } finally {
       answered?.();
       dbQuerySeconds.observe({ schema: opts.schema, op }, (performance.now() - started) / 1000);
@@ -393,7 +409,9 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     query,
     async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       if (openTx.getStore()) return fn(db); // nested: join the open transaction
-      const client = await pool.connect();
+      const client = await pool.connect().catch((e: unknown) => {
+        throw asUnavailable(e, opts.log);
+      });
       // A connection lost while checked out (the embedded thread restarted, the server went
       // away) emits 'error' on the client, which pg's pool only listens for while it is idle:
       // unheard, it would end the process. It is noted and the client is destroyed on release.
@@ -411,7 +429,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
         return result;
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
+        throw asUnavailable(e, opts.log);
       } finally {
         client.off('error', onLost);
         client.release(lost);

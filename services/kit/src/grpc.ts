@@ -38,25 +38,10 @@ export type AsyncHandlers<D extends ServiceDefinition> = {
 
 const INTERNAL: Partial<GrpcServiceError> = { code: GrpcStatus.INTERNAL, details: 'internal error' };
 
-/**
- * A lost or refused connection to the service's database (a server restarting, the embedded
- * database's thread being opened again by its watchdog): the wiki is briefly unavailable, which
- * callers are told as UNAVAILABLE (503 with Retry-After at the gateway), not as an internal error.
- */
-function databaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || /^Connection terminated/.test(err.message);
-}
-
 /** The status a failure is answered with: a ServiceError as it is, anything else logged and hidden. Never throws. */
 function toGrpcError(err: unknown, log: Logger, method: string, requestId: string): Partial<GrpcServiceError> {
   try {
     if (err instanceof ServiceError) return err.toGrpc();
-    if (databaseUnavailable(err)) {
-      log.warn({ err, method, requestId }, 'database unavailable');
-      return new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'The database is temporarily unavailable.').toGrpc();
-    }
     log.error({ err, method, requestId }, 'unhandled error in handler');
     return new ServiceError(GrpcStatus.INTERNAL, 'internal_api_error', 'internal error').toGrpc();
   } catch (e) {
