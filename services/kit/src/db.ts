@@ -383,7 +383,6 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     const op = statementKind(text);
     const started = performance.now();
     const answered = handle.track?.(text);
-    if (process.env.QUIRE_SQL_TRACE) { const g = globalThis as unknown as { __sqlTrace?: Map<string, number> }; if (!g.__sqlTrace) { g.__sqlTrace = new Map(); const m = g.__sqlTrace; setInterval(() => fs.writeFileSync(process.env.QUIRE_SQL_TRACE!, JSON.stringify([...m])), 500).unref(); } g.__sqlTrace.set(text, (g.__sqlTrace.get(text) ?? 0) + 1); }
     try {
       const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
