@@ -39,6 +39,8 @@ export interface ImportProgress {
   invalid: number;
   uploadsIgnored: number;
   logItemsIgnored: number;
+  /** <logitem>s written (those already present are not counted). */
+  logItemsImported: number;
   schema: string;
 }
 
@@ -67,7 +69,7 @@ export async function importDump(
   opts: ImportDriverOptions,
   onBatch: (results: ImportPageResult[], progress: ImportProgress) => void | Promise<void> = () => {},
 ): Promise<ImportProgress> {
-  const progress: ImportProgress = { pagesRead: 0, pagesImported: 0, revisionsImported: 0, revisionsSkipped: 0, invalid: 0, uploadsIgnored: 0, logItemsIgnored: 0, schema: '' };
+  const progress: ImportProgress = { pagesRead: 0, pagesImported: 0, revisionsImported: 0, revisionsSkipped: 0, invalid: 0, uploadsIgnored: 0, logItemsIgnored: 0, logItemsImported: 0, schema: '' };
   const maxPages = opts.batchPages ?? 100;
   const maxBytes = opts.batchBytes ?? 8 << 20;
   const known = new Map<string, number>();

@@ -103,7 +103,7 @@ async function oldRevisionSubtitle(p: PageRequest, page: PageRecord, rev: Revisi
 async function missingPage(p: PageRequest, page: PageRecord): Promise<void> {
   const canCreate = hasRight(p, 'edit');
   const body = html`<div class="noarticletext"><p>There is currently no text in this page. You can <a href="${specialPath('Search', page.title)}">search for this page title</a> in other pages, <a href="${indexPath('Special:Log', { page: page.title })}">search the related logs</a>${canCreate ? html`, or <a href="${indexPath(page.title, { action: 'edit' })}" id="create-this-page">create this page</a>` : ''}.</p></div>`;
-  send(p, { title: page.title, status: 404, body, tabs: await pageTabs(p, page, 'view'), cache: REVALIDATE });
+  send(p, { title: page.title, status: 404, body, tabs: await pageTabs(p, page, 'view'), cache: REVALIDATE, pageTools: { title: page.title, exists: false, ns: page.ns } });
 }
 
 /** `direction=next&oldid=N` (the "Newer revision" link): the revision after N. */
@@ -140,7 +140,7 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   const follow = !rev && page.redirect && queryParam(p, 'redirect') !== 'no';
   if (page.missing) {
     // A file without a description page, a category without one: the file, the members (MediaWiki answers 404 all the same).
-    return send(p, { title: page.title, status: 404, body: html`${file}${members}`, tabs: await pageTabs(p, page, 'view'), wikiContent: true, cache: REVALIDATE });
+    return send(p, { title: page.title, status: 404, body: html`${file}${members}`, tabs: await pageTabs(p, page, 'view'), wikiContent: true, cache: REVALIDATE, pageTools: { title: page.title, exists: false, ns: page.ns } });
   }
   const r = await content.parse(rev ? { revId: rev.id } : { page: page.title, redirects: follow });
   const subtitle: SafeHtml[] = [];
@@ -164,6 +164,7 @@ ${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}
     wikiContent: true,
     noindex: rev !== undefined,
     cache: { ...REVALIDATE, lastModified: cacheable ? lastModified : undefined },
+    pageTools: { title: shown.title, exists: true, ns: shown.ns, revId: rev?.id ?? shown.latestRevId },
   });
 }
 
@@ -231,7 +232,7 @@ ${row('mw-pageinfo-lastuser', 'Latest editor', userLinks(latest.userText, latest
 ${row('mw-pageinfo-lasttime', 'Date of latest edit', html`<a href="${indexPath(page.title, { oldid: latest.id })}">${formatTime(latest.timestamp)}</a>`)}
 ${row('mw-pageinfo-edits', 'Total number of edits', count)}
 </table>` : ''}`;
-  send(p, { title: `Information for "${page.title}"`, body, tabs: await pageTabs(p, page, 'info'), noindex: true, cache: REVALIDATE });
+  send(p, { title: `Information for "${page.title}"`, body, tabs: await pageTabs(p, page, 'info'), noindex: true, cache: REVALIDATE, pageTools: { title: page.title, exists: !page.missing, ns: page.ns } });
 }
 
 /** A confirmation form of an action that changes state (purge, watch): POSTed with the session's token. */

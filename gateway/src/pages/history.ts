@@ -52,7 +52,7 @@ ${hidden('title', page.title.replaceAll(' ', '_'))}
 <div class="buttons"><button type="submit" class="historysubmit">Compare selected revisions</button></div>
 </form>
 ${nav}`;
-  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, cache: REVALIDATE, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>` });
+  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, cache: REVALIDATE, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`, pageTools: { title: page.title, exists: true, ns: page.ns } });
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */

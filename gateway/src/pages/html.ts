@@ -9,7 +9,7 @@ import type { Response } from 'express';
 import { escapeHtml } from '../action/errors.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { SCRIPT_PATH } from '../config.js';
-import { articlePath, specialPath } from './paths.js';
+import { articlePath, indexPath, specialPath } from './paths.js';
 
 /** Markup that is safe to emit as is (built by `html` or from constants). */
 export class SafeHtml {
@@ -175,6 +175,30 @@ export interface PageOptions {
   cache?: { control: string; lastModified?: Date };
   /** Robots: MediaWiki marks edit forms, histories and old revisions noindex,nofollow. */
   noindex?: boolean;
+  /** The page the sidebar's page tools are about (Skin::buildNavUrls: an article-related page). */
+  pageTools?: PageToolsTarget;
+}
+
+export interface PageToolsTarget {
+  /** Prefixed title. */
+  title: string;
+  /** The page exists (Related changes need it, or a category). */
+  exists: boolean;
+  ns: number;
+  /** The revision shown by a view: "Permanent link" to it. */
+  revId?: number;
+}
+
+/** The toolbox of Vector (Skin::buildNavUrls): what links here, related changes, upload, special pages, permanent link, page information. */
+export function toolLinks(target: PageToolsTarget | undefined): SkinLink[] {
+  if (!target) return TOOLS;
+  const key = target.title.replaceAll(' ', '_');
+  const links: SkinLink[] = [{ id: 't-whatlinkshere', text: 'What links here', href: specialPath('WhatLinksHere', key) }];
+  if (target.exists || target.ns === 14) links.push({ id: 't-recentchangeslinked', text: 'Related changes', href: specialPath('RecentChangesLinked', key) });
+  links.push(...TOOLS);
+  if (target.revId) links.push({ id: 't-permalink', text: 'Permanent link', href: indexPath(target.title, { oldid: target.revId }) });
+  links.push({ id: 't-info', text: 'Page information', href: indexPath(target.title, { action: 'info' }) });
+  return links;
 }
 
 function linkItems(links: SkinLink[]): SafeHtml {
@@ -243,7 +267,7 @@ ${hidden('title', 'Special:Search')}<input type="search" name="search" id="searc
 <div class="layout">
 <nav id="mw-panel" aria-label="Site">
 <h3>Navigation</h3><ul id="p-navigation">${linkItems(SIDEBAR)}</ul>
-<h3>Tools</h3><ul id="p-tb">${linkItems(TOOLS)}</ul>
+<h3>Tools</h3><ul id="p-tb">${linkItems(toolLinks(page.pageTools))}</ul>
 </nav>
 <div class="page">
 ${tabsOf(page)}

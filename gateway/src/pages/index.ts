@@ -19,6 +19,8 @@ import { userLoginPage, userLogoutPage } from './userlogin.js';
 import { articlePage } from './article.js';
 import { SPECIAL_HANDLERS } from './specials.js';
 import { ADMIN_SPECIAL_HANDLERS } from './specials-admin.js';
+import { DUMP_SPECIAL_HANDLERS } from './dumps.js';
+import { recentChangesLinkedPage, whatLinksHerePage } from './whatlinkshere.js';
 
 const HANDLERS: Record<SpecialPageName, PageHandler> = {
   UserLogin: userLoginPage,
@@ -27,6 +29,9 @@ const HANDLERS: Record<SpecialPageName, PageHandler> = {
   RunJobs: runJobsPage,
   ...SPECIAL_HANDLERS,
   ...ADMIN_SPECIAL_HANDLERS,
+  ...DUMP_SPECIAL_HANDLERS,
+  WhatLinksHere: whatLinksHerePage,
+  RecentChangesLinked: recentChangesLinkedPage,
 };
 
 const ARTICLE_PREFIX = ARTICLE_PATH.replace('$1', '');

@@ -5,12 +5,14 @@
  * page's text). Each lists through the same service calls as the corresponding API module.
  */
 import { CreateAccountRequest } from '@quire/proto/wiki/auth/v1/auth';
+import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
 import { plainTextLines } from '../action/modules/support.js';
 import { editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';
 import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { plainSnippet } from './snippet.js';
 import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
 
 /** `limit` of a listing: MediaWiki's 50 by default, at most 500. */
@@ -51,7 +53,7 @@ const searchPage: PageHandler = async (p) => {
   const create = exists?.missing && hasRight(p, 'edit') ? html`<p class="mw-search-createlink"><b>Create the page "${pageLink(exists.title, true)}" on this wiki!</b></p>` : exists && !exists.missing ? html`<p class="mw-search-exists">There is a page named "${pageLink(exists.title)}" on this wiki.</p>` : '';
   const hits = r.hits.map(
     (h) => html`<li class="mw-search-result"><div class="mw-search-result-heading"><a href="${articlePath(h.title)}">${h.titleSnippet ? new SafeHtml(h.titleSnippet) : h.title}</a>${h.redirectTitle ? html` (redirect from <a href="${indexPath(h.redirectTitle, { redirect: 'no' })}">${h.redirectTitle}</a>)` : ''}</div>
-<div class="searchresult">${new SafeHtml(h.snippet)}</div>
+<div class="searchresult">${plainSnippet(h.snippet)}</div>
 <div class="mw-search-result-data">${h.size} bytes (${h.wordCount} words) - ${formatTime(h.timestamp)}</div></li>`,
   );
   const more = Number(r.totalHits) > offset + limit;
@@ -99,6 +101,16 @@ function logLine(e: { type: string; action: string; user: string; title: string;
   return html`${userLinks(e.user)} ${verb} ${pageLink(e.title)}${target}`;
 }
 
+/** The lines of a changes list (ChangesList::recentChangesLine): edits with diff/hist links, log entries with their text. */
+export async function changeRows(p: PageRequest, changes: RecentChange[]): Promise<SafeHtml[]> {
+  const comments = await p.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment })));
+  const rows = changes.map((c, i) => {
+    if (c.type === 'log') return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson })} ${summaryHtml(comments[i] ?? '')}</li>`;
+    return html`<li class="mw-changeslist-edit">(${c.new ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`;
+  });
+  return rows;
+}
+
 const recentChangesPage: PageHandler = async (p) => {
   const limit = limitParam(p);
   const days = Math.min(90, Math.max(1, Number(queryParam(p, 'days')) || 7));
@@ -106,11 +118,7 @@ const recentChangesPage: PageHandler = async (p) => {
   const hideminor = queryParam(p, 'hideminor') === '1';
   const end = new Date(Date.now() - days * 86400_000).toISOString();
   const r = await p.deps.clients.content.listRecentChanges({ limit, end, bot: hidebots ? -1 : 0, minor: hideminor ? -1 : 0 });
-  const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: c.comment })));
-  const rows = r.changes.map((c, i) => {
-    if (c.type === 'log') return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson })} ${summaryHtml(comments[i] ?? '')}</li>`;
-    return html`<li class="mw-changeslist-edit">(${c.new ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`;
-  });
+  const rows = await changeRows(p, r.changes);
   const opt = (label: string, q: Record<string, string | number>, current: boolean) => (current ? html`<strong>${label}</strong>` : html`<a href="${indexPath('Special:RecentChanges', { hidebots: hidebots ? 1 : 0, days, limit, ...q })}">${label}</a>`);
   const body = html`<fieldset class="rcoptions"><legend>Recent changes options</legend>
 <p>Show last ${[50, 100, 250, 500].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { limit: n }, n === limit)}`)} changes in last ${[1, 3, 7, 14, 30].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { days: n }, n === days)}`)} days</p>
@@ -208,10 +216,10 @@ const randomPage: PageHandler = async (p) => {
 };
 
 const SPECIAL_LIST: [string, [SpecialPageName, string][]][] = [
-  ['Recent changes and logs', [['RecentChanges', 'Recent changes'], ['Log', 'Logs']]],
+  ['Recent changes and logs', [['RecentChanges', 'Recent changes'], ['RecentChangesLinked', 'Related changes'], ['Log', 'Logs']]],
   ['Lists of pages', [['AllPages', 'All pages'], ['Categories', 'Categories'], ['Random', 'Random page']]],
   ['Users and rights', [['CreateAccount', 'Create account'], ['UserLogin', 'Log in'], ['Preferences', 'Preferences'], ['ChangePassword', 'Change password'], ['Contributions', 'User contributions'], ['BotPasswords', 'Bot passwords'], ['Block', 'Block user']]],
-  ['Page tools', [['MovePage', 'Move page'], ['Undelete', 'View and restore deleted pages']]],
+  ['Page tools', [['Export', 'Export pages'], ['Import', 'Import pages'], ['MovePage', 'Move page'], ['Undelete', 'View and restore deleted pages'], ['WhatLinksHere', 'What links here']]],
   ['Media reports and uploads', [['Upload', 'Upload file']]],
   ['Search', [['Search', 'Search']]],
   ['Watchlist', [['Watchlist', 'Watchlist']]],

@@ -6,13 +6,12 @@
  * MediaWiki, the whole upload is read and checked first, so a malformed or truncated file
  * writes nothing. $wgImportSources is empty (MediaWiki's default): no interwiki imports.
  */
-import { Readable } from 'node:stream';
+import type { ImportPageResult } from '@quire/proto/wiki/content/v1/import';
 import { defineModule } from '../define.js';
 import { setIndexedTagName, type ResultObject } from '../types.js';
-import { DumpError, readDump, decompressed, type DumpItem } from '../../dump/reader.js';
-import { importDump } from '../../dump/importer.js';
+import { DumpError } from '../../dump/reader.js';
+import { importUploadedDump } from '../../dump/upload-import.js';
 import { usageError } from '../errors.js';
-import { englishMessage } from '../../i18n/messages.js';
 import { editActor } from './writes.js';
 
 export const importModule = defineModule({
@@ -50,42 +49,25 @@ export const importModule = defineModule({
     const prefix = p.interwikiprefix ?? '';
     if (prefix === '') throw usageError('nointerwikiprefix', 'apierror-missingparam', ['interwikiprefix']);
 
-    // The whole upload is parsed before anything is written (it is in memory anyway).
-    const items: DumpItem[] = [];
+    let results: ImportPageResult[];
+    // ApiImport lists the pages only (log items are imported, not reported).
     try {
-      for await (const item of readDump(decompressed(Readable.from([file.data])))) items.push(item);
+      results = (
+        await importUploadedDump(ctx.deps.clients, file.data, {
+        usernamePrefix: prefix,
+        assignKnownUsers: p.assignknownusers,
+        namespace: p.namespace,
+        rootPage: p.rootpage ?? '',
+        summary: p.summary ?? '',
+        tags: p.tags ?? [],
+          performer: editActor(ctx.caller),
+        })
+      ).pages;
     } catch (e) {
       if (!(e instanceof DumpError)) throw e;
       throw usageError('import-unknownerror', 'apierror-import-unknownerror', [`${e.line ? 'XML error at ' : ''}${e.message.replace(/\.$/, '')}`]);
     }
-
-    const reason = p.summary ?? '';
-    // ImportReporter: "$1 revisions imported", ": " and the summary, in the content language;
-    // the content service puts in the count, which only it knows.
-    const suffix = reason ? `${englishMessage('colon-separator')!.replace('&#32;', ' ')}${reason}` : '';
-    const template = englishMessage('import-logentry-upload-detail')!;
-    const detail = (one: boolean) => template.replace(/\{\{PLURAL:\$1\|([^|}]*)\|([^}]*)\}\}/, (_m, a: string, b: string) => (one ? a : b)) + suffix;
-    const out: ResultObject[] = [];
-    await importDump(
-      items,
-      {
-        dumps: ctx.deps.clients.dumps,
-        localUsers: async (names) => {
-          const r = await ctx.deps.clients.auth.getUsers({ names });
-          return new Map(r.users.map((u) => [u.user!.name, u.user!.id]));
-        },
-      },
-      {
-        usernamePrefix: prefix.replace(/[:>]+$/, ''),
-        assignKnownUsers: p.assignknownusers,
-        targetNamespace: p.namespace ?? -1,
-        rootPage: p.rootpage ?? '',
-        log: { performer: editActor(ctx.caller), reason, detail: detail(true), detailPlural: detail(false), tags: p.tags ?? [], action: 'upload' },
-      },
-      (results) => {
-        for (const r of results) out.push(r.invalid ? { title: r.title, invalid: true } : { ns: r.ns, title: r.title, revisions: r.revisions });
-      },
-    );
+    const out: ResultObject[] = results.map((r) => (r.invalid ? { title: r.title, invalid: true } : { ns: r.ns, title: r.title, revisions: r.revisions }));
     ctx.result.import = setIndexedTagName(out, 'page');
   },
 });

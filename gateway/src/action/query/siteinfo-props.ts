@@ -193,6 +193,10 @@ const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = {
   MovePage: 'Movepage',
   Undelete: 'Undelete',
   Block: 'Block',
+  Export: 'Export',
+  Import: 'Import',
+  WhatLinksHere: 'Whatlinkshere',
+  RecentChangesLinked: 'Recentchangeslinked',
 };
 
 /** The special pages Quire serves, each with the one name it answers to (case-insensitively). */

@@ -188,5 +188,9 @@ test('specialpagealiases: the special pages the gateway serves, under MediaWiki\
     { realname: 'Movepage', aliases: ['MovePage'] },
     { realname: 'Undelete', aliases: ['Undelete'] },
     { realname: 'Block', aliases: ['Block'] },
+    { realname: 'Export', aliases: ['Export'] },
+    { realname: 'Import', aliases: ['Import'] },
+    { realname: 'Whatlinkshere', aliases: ['WhatLinksHere'] },
+    { realname: 'Recentchangeslinked', aliases: ['RecentChangesLinked'] },
   ]);
 });
