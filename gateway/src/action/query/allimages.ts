@@ -2,13 +2,13 @@
  * list=allimages (MediaWiki's ApiQueryAllImages): current file versions by name or by upload
  * time; a generator of their File: pages.
  */
+import { isoFromMw } from '../../validation/typedefs.js';
 import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { fileInfoValues, IMAGEINFO_PROPS } from './imageinfo.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { type ContextOf, defineParams } from '../define.js';
 import { defineGenerator } from './generator.js';
 
-const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
 const key = (v: unknown) => (typeof v === 'string' && v !== '' ? (v[0]!.toUpperCase() + v.slice(1)).replace(/ /g, '_') : '');
 
 /** The aisha1 (hex) or aisha1base36 filter as the hex form ListFiles takes; "" when neither is given. */
@@ -69,8 +69,8 @@ async function listFiles(ctx: ContextOf<typeof params>) {
     from: key(p.from),
     to: key(p.to),
     prefix: key(p.prefix),
-    start: typeof p.start === 'string' ? toIso(p.start) : '',
-    end: typeof p.end === 'string' ? toIso(p.end) : '',
+    start: typeof p.start === 'string' ? isoFromMw(p.start) : '',
+    end: typeof p.end === 'string' ? isoFromMw(p.end) : '',
     minSize: p.minsize,
     maxSize: p.maxsize,
     sha1: sha1Of(p.sha1, p.sha1base36),

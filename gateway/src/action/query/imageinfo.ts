@@ -2,6 +2,7 @@
  * prop=imageinfo (MediaWiki's ApiQueryImageInfo): versions of the files of the page set, newest
  * first. `fileInfoValues` is shared with list=allimages and action=upload.
  */
+import { isoFromMw } from '../../validation/typedefs.js';
 import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
@@ -114,13 +115,12 @@ export const imageinfoModule = defineModule({
     const cont = p.continue;
     const contName = cont?.slice(0, cont.indexOf('|'));
     const contTime = cont ? cont.slice(cont.indexOf('|') + 1) : undefined;
-    const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
     const sorted = [...entries].sort((a, b) => (a.page.title < b.page.title ? -1 : 1));
     const resp = await ctx.deps.clients.content.getFileInfo({
       titles: sorted.map((e) => e.page.title),
       limit: p.limit,
-      start: typeof p.start === 'string' ? toIso(p.start) : '',
-      end: typeof p.end === 'string' ? toIso(p.end) : '',
+      start: typeof p.start === 'string' ? isoFromMw(p.start) : '',
+      end: typeof p.end === 'string' ? isoFromMw(p.end) : '',
     });
     // Every listed version's description formatted in one call, linked to its file page.
     const described = props.has('parsedcomment') ? resp.files.flatMap((f) => (f.exists ? f.versions : [])) : [];
@@ -140,7 +140,7 @@ export const imageinfoModule = defineModule({
         continue;
       }
       let versions = file.versions;
-      if (contName === key && contTime) versions = versions.filter((v) => v.timestamp <= toIso(contTime));
+      if (contName === key && contTime) versions = versions.filter((v) => v.timestamp <= isoFromMw(contTime));
       entry.imageinfo = setIndexedTagName(
         // A version without any asked-for value is still an object ({} in JSON), as MediaWiki's.
         versions.map((v) => setArrayType(fileInfoValues(v, props, ctx.deps.config.server, parsed.get(v), p.extmetadatafilter), 'assoc')),

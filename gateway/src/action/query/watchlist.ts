@@ -2,6 +2,7 @@
  * list=watchlist (ApiQueryWatchlist): recent changes of the pages the caller watches, and
  * list=watchlistraw (ApiQueryWatchlistRaw): the watched titles themselves.
  */
+import { isoFromMw } from '../../validation/typedefs.js';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { usageError } from '../errors.js';
@@ -54,7 +55,6 @@ export async function watchlistUserId(ctx: ActionContext, owner: string | undefi
   return found.user.id;
 }
 
-const toIso = (mw: string) => `${mw.slice(0, 4)}-${mw.slice(4, 6)}-${mw.slice(6, 8)}T${mw.slice(8, 10)}:${mw.slice(10, 12)}:${mw.slice(12, 14)}Z`;
 export const WL_PROPS = ['comment', 'expiry', 'flags', 'ids', 'loginfo', 'notificationtimestamp', 'parsedcomment', 'patrol', 'sizes', 'tags', 'timestamp', 'title', 'user', 'userid'] as const;
 /** RC_EXTERNAL changes never exist in Quire: `external` is accepted and matches nothing. */
 export const WL_TYPES = ['categorize', 'edit', 'external', 'log', 'new'] as const;
@@ -107,8 +107,8 @@ async function fetchWatchlist(ctx: ActionContext<ParamsOf<typeof WATCHLIST_PARAM
   return ctx.deps.clients.content.listWatchlist({
     userId,
     namespaces: p.namespace ?? [],
-    start: typeof p.start === 'string' ? toIso(p.start) : '',
-    end: typeof p.end === 'string' ? toIso(p.end) : '',
+    start: typeof p.start === 'string' ? isoFromMw(p.start) : '',
+    end: typeof p.end === 'string' ? isoFromMw(p.end) : '',
     newerFirst: p.dir === 'newer',
     limit: p.limit,
     continue: typeof p.continue === 'string' ? watchlistContinue(p.continue) : '',
