@@ -1,0 +1,130 @@
+/*
+ * What one edit costs (issue 15): SQL statements (by schema and kind, from the process's /metrics)
+ * and gRPC calls of the gateway (its debug header) per action=edit, sequential appends from one
+ * bot session. Starts the wiki as `npm start`'s child does (scripts/serve.ts, a fresh data folder).
+ *   npx tsx bench/edit-cost.ts            # 50 edits
+ *   BENCH_EDITS=200 BENCH_PORT=18200 npx tsx bench/edit-cost.ts
+ * BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the wiki's node;
+ * SQL_TRACE=file writes every SQL text sent (with BEGIN/COMMIT) and its count there (bench/sql-trace.mjs).
+ */
+import { spawn, execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const edits = Number(process.env.BENCH_EDITS ?? 50);
+const port = Number(process.env.BENCH_PORT ?? 18200);
+const metricsPort = port + 1;
+const url = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-edit-cost-'));
+
+const trace = process.env.SQL_TRACE ? ['--import', './bench/sql-trace.mjs'] : [];
+const child = spawn(process.execPath, ['--import', 'tsx', ...trace, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'scripts/serve.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60], user: [1_000_000_000, 60] } }),
+    GATEWAY_DEBUG_GRPC_CALLS: '1',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+async function ready(): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/w/api.php?action=query&meta=siteinfo&format=json`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** quire_db_query_duration_seconds_count by "schema op". */
+async function statements(): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/^quire_db_query_duration_seconds_count\{([^}]*)\} (\d+)/gm)) {
+    const labels = Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    out.set(`${labels.schema} ${labels.op}`, (out.get(`${labels.schema} ${labels.op}`) ?? 0) + Number(m[2]));
+  }
+  return out;
+}
+
+const cookies = new Map<string, string>();
+async function api(params: Record<string, string>, post = false, extra: Record<string, string> = {}): Promise<{ body: any; grpc: string | null }> {
+  const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+  const headers: Record<string, string> = { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
+  const res = post
+    ? await fetch(`${url}/w/api.php`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } })
+    : await fetch(`${url}/w/api.php?${body}`, { headers });
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(';');
+    const eq = pair!.indexOf('=');
+    cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+  }
+  return { body: await res.json(), grpc: res.headers.get('x-quire-grpc-calls') };
+}
+
+try {
+  await ready();
+  const admin = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
+  await admin('createAndPromote', 'Admin', 'adminpass123456', '--groups', 'sysop,bureaucrat,bot');
+  const { stdout } = await admin('createBotPassword', 'Admin', 'ci', '--grants', 'basic,highvolume,editpage,createeditmovepage');
+  const password = stdout.trim().split('\n').at(-1)!.trim();
+  const lt = (await api({ action: 'query', meta: 'tokens', type: 'login' })).body.query.tokens.logintoken;
+  const login = (await api({ action: 'login', lgname: 'Admin@ci', lgpassword: password, lgtoken: lt }, true)).body;
+  if (login.login?.result !== 'Success') throw new Error(JSON.stringify(login));
+  const token = (await api({ action: 'query', meta: 'tokens' })).body.query.tokens.csrftoken;
+  const edit = async (n: number, count = false) => {
+    const r = await api({ action: 'edit', title: 'Edit cost', appendtext: `\nline ${n} [[Link ${n % 5}]]`, summary: 'bench', bot: '1', token }, true, count ? { 'X-Quire-Count-Grpc-Calls': '1' } : {});
+    if (r.body.edit?.result !== 'Success') throw new Error(JSON.stringify(r.body));
+    return r.grpc;
+  };
+  await edit(0);
+  for (let i = 1; i <= 5; i++) await edit(i); // warm-up
+  await new Promise((r) => setTimeout(r, 1500)); // background jobs of the warm-up
+  const traced = async () => {
+    if (!process.env.SQL_TRACE) return new Map<string, number>();
+    await new Promise((r) => setTimeout(r, 600));
+    return new Map<string, number>(JSON.parse(fs.readFileSync(process.env.SQL_TRACE, 'utf8')));
+  };
+  const traceBefore = await traced();
+  const before = await statements();
+  const t0 = performance.now();
+  for (let i = 1; i <= edits; i++) await edit(100 + i);
+  const ms = performance.now() - t0;
+  const afterEdits = await statements();
+  const traceAfter = await traced();
+  console.log(`trace: ${[...traceBefore.values()].reduce((a, b) => a + b, 0)} -> ${[...traceAfter.values()].reduce((a, b) => a + b, 0)} statements`);
+  await new Promise((r) => setTimeout(r, 1500)); // the jobs the edits queued
+  const after = await statements();
+  const grpc = await edit(9999, true);
+  const per = (a: Map<string, number>, b: Map<string, number>) => {
+    const rows = [...a].map(([k, v]) => [k, (v - (b.get(k) ?? 0)) / edits] as const).filter(([, v]) => v > 0);
+    return { total: rows.reduce((s, [, v]) => s + v, 0), rows };
+  };
+  const during = per(afterEdits, before);
+  const all = per(after, before);
+  console.log(`${edits} sequential edits: ${((edits * 1000) / ms).toFixed(1)}/s, ${(ms / edits).toFixed(1)} ms each`);
+  console.log(`gRPC calls of one edit (gateway): ${grpc}`);
+  console.log(`SQL statements per edit while editing: ${during.total.toFixed(1)}; with the background jobs after: ${all.total.toFixed(1)}`);
+  for (const [k, v] of all.rows.sort()) console.log(`  ${k.padEnd(24)} ${v.toFixed(2)}   (during: ${(during.rows.find((r) => r[0] === k)?.[1] ?? 0).toFixed(2)})`);
+  if (process.env.SQL_TRACE) {
+    console.log('SQL texts per edit while editing (pg, BEGIN/COMMIT included):');
+    const rows = [...traceAfter].map(([t, n]) => [t, (n - (traceBefore.get(t) ?? 0)) / edits] as const).filter(([, n]) => n > 0);
+    for (const [t, n] of rows.sort((a, b) => b[1] - a[1])) console.log(`  ${n.toFixed(2).padStart(6)}  ${t.replace(/\s+/g, ' ').slice(0, 150)}`);
+  }
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
