@@ -3,12 +3,11 @@
  * timestamp, grouped by page in order of first appearance, with prop=revisions' fields; also a
  * generator of revisions (or, with generatetitles, of their pages).
  */
+import { continueParts, continueTimestampIso } from './continuation.js';
 import { setIndexedTagName, } from '../types.js';
 import { mwTimestamp } from './encoding.js';
 import { groupByTitle } from './deletedrevisions.js';
 import {
-  continueParts,
-  continueTimestamp,
   DIRECTION_PARAMS,
   hiddenUserMask,
   isoFromMw,
@@ -40,7 +39,7 @@ async function listRevisions(ctx: ContextOf<typeof params>, limit: number, withC
     user: p.user ?? '',
     excludeUser: p.excludeuser ?? '',
     hiddenUserMask: hiddenUserMask(ctx),
-    ...(cursor ? { cursorTimestamp: continueTimestamp(cursor[0]!), cursorRevId: Number(cursor[1]) } : {}),
+    ...(cursor ? { cursorTimestamp: continueTimestampIso(cursor[0]!), cursorRevId: Number(cursor[1]) } : {}),
     limit: limit + 1,
     withContent,
   });

@@ -29,6 +29,14 @@ export function continueTimestampIso(part: string): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** A continuation value split on "|" with MediaWiki's dieContinueUsageIf checks of integer parts. */
+export function continueParts(value: string, count: number, integerParts: number[]): string[] {
+  const parts = value.split('|');
+  if (parts.length !== count) throw badContinue();
+  for (const i of integerParts) if (String(parseInt(parts[i]!, 10)) !== parts[i]) throw badContinue();
+  return parts;
+}
+
 /** An integer part of a continuation value (PHP's intval round trip, within a 64-bit row id); badcontinue otherwise. */
 export function continueInt(part: string): number {
   if (!/^-?\d{1,16}$/.test(part)) throw badContinue();

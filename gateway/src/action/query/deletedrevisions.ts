@@ -7,6 +7,7 @@
  * comments need `deletedhistory` (list=deletedrevs needs it outright), content `deletedtext` or
  * `undelete`; revision-deleted fields are hidden per field.
  */
+import { continueParts, continueTimestampIso } from './continuation.js';
 import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '@quire/proto/wiki/content/v1/archive';
 import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
@@ -14,8 +15,6 @@ import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
 import { addPageSubItem, type PageSet } from './pageset.js';
 import {
   checkDeletedRevisionRights,
-  continueParts,
-  continueTimestamp,
   DIRECTION_PARAMS,
   hiddenUserMask,
   isoFromMw,
@@ -49,13 +48,13 @@ type Cursor = NonNullable<ListArchivedRevisionsRequest['cursor']>;
 /** "ns|dbkey|TS_MW|ar_id": the continuation of title-ordered listings. */
 function titleCursor(value: string): Cursor {
   const [ns, dbkey, ts, arId] = continueParts(value, 4, [0, 3]) as [string, string, string, string];
-  return { ns: Number(ns), dbkey, timestamp: continueTimestamp(ts), revId: 0, arId: Number(arId) };
+  return { ns: Number(ns), dbkey, timestamp: continueTimestampIso(ts), revId: 0, arId: Number(arId) };
 }
 
 /** "TS_MW|ar_id": the continuation of one user's deleted revisions. */
 function timestampCursor(value: string): Cursor {
   const [ts, arId] = continueParts(value, 2, [1]) as [string, string];
-  return { ns: 0, dbkey: '', timestamp: continueTimestamp(ts), revId: 0, arId: Number(arId) };
+  return { ns: 0, dbkey: '', timestamp: continueTimestampIso(ts), revId: 0, arId: Number(arId) };
 }
 
 const titleContinue = (r: ArchivedRevision) => `${r.ns}|${r.dbkey}|${mwTimestamp(r.revision!.timestamp)}|${r.arId}`;

@@ -7,7 +7,6 @@ import type { Revision } from '@quire/proto/wiki/content/v1/content';
 import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
 import { message } from '../errors.js';
-import { badContinue } from './continuation.js';
 import { escapeHtmlNoQuotes } from './encoding.js';
 import { contentAwareLimit, REVISION_PROPS, SLOT_ROLES, revisionInfo, type RevisionOutputOptions } from './revisions.js';
 import { modulePath } from './run.js';
@@ -118,14 +117,6 @@ export async function revisionsInfo(ctx: ActionContext, base: RevisionBase, revi
   return revisions.map(({ rev }) => revisionInfo(rev, out));
 }
 
-/** A continuation value split on "|" with MediaWiki's dieContinueUsageIf checks of integer parts. */
-export function continueParts(value: string, count: number, integerParts: number[]): string[] {
-  const parts = value.split('|');
-  if (parts.length !== count) throw badContinue();
-  for (const i of integerParts) if (String(parseInt(parts[i]!, 10)) !== parts[i]) throw badContinue();
-  return parts;
-}
-
 /** A TS_MW (or ISO 8601) timestamp as ISO 8601; undefined when it is neither. */
 export function isoFromMw(ts: string | undefined): string | undefined {
   if (ts === undefined) return undefined;
@@ -134,9 +125,3 @@ export function isoFromMw(ts: string | undefined): string | undefined {
   return Number.isNaN(Date.parse(iso)) ? undefined : iso;
 }
 
-/** The ISO 8601 timestamp of a continuation part, or badcontinue. */
-export function continueTimestamp(part: string): string {
-  const iso = isoFromMw(part);
-  if (iso === undefined) throw badContinue();
-  return iso;
-}
