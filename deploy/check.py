@@ -67,8 +67,8 @@ def check_env(where: str, component: str, names: set[str]) -> None:
 # 2. docker-compose.yml
 compose = docs.get(DEPLOY / 'compose' / 'docker-compose.yml', [{}])[0]
 csvc = compose.get('services', {})
-for name in [*SERVICES, 'gateway-a', 'gateway-b']:
-    comp = 'gateway' if name.startswith('gateway') else name
+for name in [*SERVICES, 'search-indexer', 'gateway-a', 'gateway-b']:
+    comp = 'gateway' if name.startswith('gateway') else 'search' if name == 'search-indexer' else name
     if name not in csvc:
         errors.append(f'compose: no service {name}')
         continue
@@ -80,17 +80,17 @@ for name in [*SERVICES, 'gateway-a', 'gateway-b']:
         P = comp.upper()
         # The images set <SVC>_GRPC_HOST=0.0.0.0 and the port; compose must not move them.
         if env.get(f'{P}_GRPC_PORT', SERVICES[comp]) != SERVICES[comp] and str(env.get(f'{P}_GRPC_PORT')) != str(SERVICES[comp]):
-            errors.append(f'compose {comp}: {P}_GRPC_PORT should be {SERVICES[comp]}')
+            errors.append(f'compose {name}: {P}_GRPC_PORT should be {SERVICES[comp]}')
         if not str(env.get(f'{P}_DATABASE_URL', '')).endswith(f'/{comp}'):
-            errors.append(f'compose {comp}: {P}_DATABASE_URL should name the {comp} database')
+            errors.append(f'compose {name}: {P}_DATABASE_URL should name the {comp} database')
         if 'REDIS_URL' not in env or 'SECRET_KEY' not in env:
-            errors.append(f'compose {comp}: REDIS_URL and SECRET_KEY must be set')
-        deps = csvc[comp].get('depends_on', {})
+            errors.append(f'compose {name}: REDIS_URL and SECRET_KEY must be set')
+        deps = csvc[name].get('depends_on', {})
         for d in ('postgres', 'redis'):
             if deps.get(d, {}).get('condition') != 'service_healthy':
-                errors.append(f'compose {comp}: should depend on {d} being healthy')
-        if 'healthcheck' not in csvc[comp]:
-            errors.append(f'compose {comp}: no healthcheck')
+                errors.append(f'compose {name}: should depend on {d} being healthy')
+        if 'healthcheck' not in csvc[name]:
+            errors.append(f'compose {name}: no healthcheck')
     else:
         for s, port in SERVICES.items():
             if env.get(f'{s.upper()}_GRPC_ADDR') != f'dns:///{s}:{port}':
@@ -120,16 +120,18 @@ for f, d in objs:
 cm = by_kind.get('ConfigMap', {}).get('quire-site', {}).get('data', {})
 secret = by_kind.get('Secret', {}).get('quire-secrets', {}).get('stringData', {})
 cm_used: set[str] = set()
-for comp in [*SERVICES, 'gateway']:
-    dep = by_kind.get('Deployment', {}).get(comp)
+# (Deployment, the component whose code it runs): the search indexer is the search image in its
+# indexer role (SEARCH_ROLE=indexer).
+for name, comp in [*((s, s) for s in SERVICES), ('search-indexer', 'search'), ('gateway', 'gateway')]:
+    dep = by_kind.get('Deployment', {}).get(name)
     if not dep:
-        errors.append(f'k8s: no Deployment {comp}')
+        errors.append(f'k8s: no Deployment {name}')
         continue
     spec = dep['spec']['template']['spec']
     if spec.get('terminationGracePeriodSeconds', 30) < 30:
-        errors.append(f'k8s {comp}: terminationGracePeriodSeconds < 30')
+        errors.append(f'k8s {name}: terminationGracePeriodSeconds < 30')
     if not spec.get('securityContext', {}).get('runAsNonRoot'):
-        errors.append(f'k8s {comp}: runAsNonRoot not set')
+        errors.append(f'k8s {name}: runAsNonRoot not set')
     c = spec['containers'][0]
     names = set()
     for e in c.get('env', []):
@@ -139,36 +141,36 @@ for comp in [*SERVICES, 'gateway']:
             k = ref['configMapKeyRef']['key']
             cm_used.add(k)
             if k not in cm:
-                errors.append(f'k8s {comp}: ConfigMap has no key {k}')
+                errors.append(f'k8s {name}: ConfigMap has no key {k}')
         if 'secretKeyRef' in ref and ref['secretKeyRef']['key'] not in secret:
-            errors.append(f'k8s {comp}: Secret template has no key {ref["secretKeyRef"]["key"]}')
-    check_env(f'k8s {comp}', comp, names)
+            errors.append(f'k8s {name}: Secret template has no key {ref["secretKeyRef"]["key"]}')
+    check_env(f'k8s {name}', comp, names)
     ports = {p['containerPort'] for p in c.get('ports', [])}
     for probe in ('startupProbe', 'readinessProbe', 'livenessProbe'):
         p = c.get(probe)
         if not p:
-            errors.append(f'k8s {comp}: no {probe}')
+            errors.append(f'k8s {name}: no {probe}')
         elif 'grpc' in p and p['grpc']['port'] not in ports:
-            errors.append(f'k8s {comp}: {probe} on a port the container does not expose')
+            errors.append(f'k8s {name}: {probe} on a port the container does not expose')
     if not c.get('lifecycle', {}).get('preStop'):
-        errors.append(f'k8s {comp}: no preStop')
+        errors.append(f'k8s {name}: no preStop')
     if not c.get('securityContext', {}).get('readOnlyRootFilesystem'):
-        warnings.append(f'k8s {comp}: root filesystem is writable')
+        warnings.append(f'k8s {name}: root filesystem is writable')
     if comp in SERVICES:
         P = comp.upper()
         env = {e['name']: e for e in c.get('env', [])}
         if env.get(f'{P}_GRPC_PORT', {}).get('value') != str(SERVICES[comp]):
-            errors.append(f'k8s {comp}: {P}_GRPC_PORT should be {SERVICES[comp]}')
+            errors.append(f'k8s {name}: {P}_GRPC_PORT should be {SERVICES[comp]}')
         if f'{P}_DATABASE_URL' not in env or 'REDIS_URL' not in env or 'SECRET_KEY' not in env:
-            errors.append(f'k8s {comp}: needs {P}_DATABASE_URL, REDIS_URL and SECRET_KEY')
+            errors.append(f'k8s {name}: needs {P}_DATABASE_URL, REDIS_URL and SECRET_KEY')
         svc = by_kind.get('Service', {}).get(comp)
         if not svc or svc['spec']['ports'][0]['port'] != SERVICES[comp] or svc['spec']['ports'][0].get('appProtocol') != 'grpc':
-            errors.append(f'k8s {comp}: Service missing, wrong port, or without appProtocol grpc')
+            errors.append(f'k8s {name}: Service missing, wrong port, or without appProtocol grpc')
         addr = cm.get(f'{P}_GRPC_ADDR', '')
         if not re.fullmatch(rf'(dns:///)?{comp}(\.quire(\.svc(\.cluster\.local)?)?)?:{SERVICES[comp]}', addr):
             errors.append(f'k8s ConfigMap: {P}_GRPC_ADDR={addr!r} does not point at Service {comp}:{SERVICES[comp]}')
-    if comp not in by_kind.get('PodDisruptionBudget', {}):
-        errors.append(f'k8s {comp}: no PodDisruptionBudget')
+    if name not in by_kind.get('PodDisruptionBudget', {}):
+        errors.append(f'k8s {name}: no PodDisruptionBudget')
 for k in sorted(set(cm) - cm_used):
     errors.append(f'k8s ConfigMap key {k} is used by no Deployment')
 for hpa in ('gateway', 'search'):

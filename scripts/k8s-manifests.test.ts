@@ -58,7 +58,7 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
     assert.equal(objs.filter((o) => o.kind === 'Secret').length, 0, 'no Secret is rendered: secrets are not in git');
 
     const deployments = named(objs, 'Deployment');
-    for (const app of ['auth', 'content', 'search', 'gateway']) {
+    for (const app of ['auth', 'content', 'search', 'search-indexer', 'gateway']) {
       const d = deployments.get(app);
       assert.ok(d, `Deployment ${app}`);
       const pod = podOf(d);
@@ -74,7 +74,32 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
     }
     const content = podOf(deployments.get('content')!).containers[0]!;
     assert.equal(content.env?.find((e) => e.name === 'FILE_STORE')?.['value' as never], 'db', 'content replicas share uploads (FILE_STORE=db)');
-    for (const hpa of ['gateway', 'search']) assert.ok(named(objs, 'HorizontalPodAutoscaler').has(hpa), `HPA ${hpa}`);
+    const hpas = named(objs, 'HorizontalPodAutoscaler') as Map<string, K8sObject & { spec: { scaleTargetRef: { kind: string; name: string }; minReplicas?: number } }>;
+    for (const hpa of ['gateway', 'search']) {
+      assert.equal(hpas.get(hpa)?.spec.scaleTargetRef.name, hpa, `HPA ${hpa} scales Deployment ${hpa}`);
+      assert.equal((deployments.get(hpa)?.spec as { replicas?: number }).replicas, undefined, `${hpa}: replicas left to the HPA`);
+    }
+    for (const h of hpas.values()) assert.ok(deployments.has(h.spec.scaleTargetRef.name), `HPA ${h.metadata.name} targets an existing Deployment`);
+
+    // Search: query replicas under the HPA and the Service; one indexer of its own, not scaled,
+    // not behind the Service the gateway calls.
+    const role = (app: string) => podOf(deployments.get(app)!).containers[0]!.env?.find((e) => e.name === 'SEARCH_ROLE')?.['value' as never];
+    assert.equal(role('search'), 'query', 'the search Deployment only answers queries');
+    assert.equal(role('search-indexer'), 'indexer', 'search-indexer follows the change feed');
+    assert.equal((deployments.get('search-indexer')!.spec as { replicas?: number }).replicas, 1, 'a single indexer replica');
+    assert.ok(![...hpas.values()].some((h) => h.spec.scaleTargetRef.name === 'search-indexer'), 'no HPA scales the indexer');
+    const workloads = new Map([...deployments, ...named(objs, 'StatefulSet')]);
+    const podLabels = (app: string) => (workloads.get(app)!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+    const selects = (sel: Record<string, string>, labels: Record<string, string>) => Object.entries(sel).every(([k, v]) => labels[k] === v);
+    const services = named(objs, 'Service') as Map<string, K8sObject & { spec: { selector: Record<string, string> } }>;
+    assert.ok(selects(services.get('search')!.spec.selector, podLabels('search')), 'Service search selects the query pods');
+    assert.ok(!selects(services.get('search')!.spec.selector, podLabels('search-indexer')), 'Service search does not select the indexer');
+    // Each PodDisruptionBudget covers the pods of exactly one Deployment.
+    for (const pdb of named(objs, 'PodDisruptionBudget').values()) {
+      const sel = (pdb as unknown as { spec: { selector: { matchLabels: Record<string, string> } } }).spec.selector.matchLabels;
+      const covered = [...workloads.keys()].filter((d) => selects(sel, podLabels(d)));
+      assert.equal(covered.length, 1, `PodDisruptionBudget ${pdb.metadata.name} covers ${covered.join(', ') || 'nothing'}`);
+    }
 
     // Every Secret reference names a key of the documented Secret.
     for (const o of [...deployments.values(), ...named(objs, 'Job').values(), ...named(objs, 'StatefulSet').values()]) {
@@ -98,6 +123,11 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
     const deny = policies.get('default-deny') as unknown as { spec: { podSelector: object; policyTypes: string[] } };
     assert.deepEqual(deny?.spec, { podSelector: {}, policyTypes: ['Ingress', 'Egress'] }, 'everything is denied unless allowed');
     for (const p of ['gateway', 'auth', 'content', 'search', 'services-egress', 'allow-dns']) assert.ok(policies.has(p), `NetworkPolicy ${p}`);
+    // The indexer reaches content (the change feed) and its database.
+    const rules = (name: string, dir: 'ingress' | 'egress') =>
+      JSON.stringify((policies.get(name) as unknown as { spec: Record<string, unknown> }).spec[dir] ?? []) + JSON.stringify((policies.get(name) as unknown as { spec: { podSelector: unknown } }).spec.podSelector);
+    assert.match(rules('content', 'ingress'), /"search-indexer"/, 'content admits the search indexer');
+    assert.match(rules('services-egress', 'egress'), /"search-indexer"/, 'the search indexer may reach content and the databases');
 
     const ingress = named(objs, 'Ingress').get('quire') as unknown as { spec: { rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[] } };
     const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
