@@ -77,7 +77,7 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
     const hpas = named(objs, 'HorizontalPodAutoscaler') as Map<string, K8sObject & { spec: { scaleTargetRef: { kind: string; name: string }; minReplicas?: number } }>;
     for (const hpa of ['gateway', 'search']) {
       assert.equal(hpas.get(hpa)?.spec.scaleTargetRef.name, hpa, `HPA ${hpa} scales Deployment ${hpa}`);
-      assert.equal((deployments.get(hpa)?.spec as { replicas?: number }).replicas, undefined, `${hpa}: replicas left to the HPA`);
+      assert.equal((deployments.get(hpa)!.spec as { replicas?: number }).replicas, undefined, `${hpa}: replicas left to the HPA`);
     }
     for (const h of hpas.values()) assert.ok(deployments.has(h.spec.scaleTargetRef.name), `HPA ${h.metadata.name} targets an existing Deployment`);
 
