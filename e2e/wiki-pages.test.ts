@@ -49,6 +49,26 @@ async function revisionCount(c: WikiClient, title: string): Promise<number> {
   return r.json().query.pages[0].revisions?.length ?? 0;
 }
 
+/** Retries `check` until it passes (link tables and page properties follow an edit through the job queue). */
+async function eventually<T>(check: () => Promise<T>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+/** Saves a page through the action API with the client's session (setting up what a test reads). */
+async function apiEdit(c: WikiClient, title: string, text: string): Promise<void> {
+  const token = (await c.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+  const r = await c.post('/w/api.php', { format: 'json', action: 'edit', title, text, token, summary: 'setup' });
+  assert.equal(r.json().edit?.result, 'Success', r.text.slice(0, 300));
+}
+
 describe('wiki pages over HTTP', () => {
   let wiki: TestWiki;
   let alice: WikiClient;
@@ -57,7 +77,7 @@ describe('wiki pages over HTTP', () => {
   const anon = () => new WikiClient(wiki.baseUrl);
 
   before(async () => {
-    wiki = await startWiki('embedded');
+    wiki = await startWiki('embedded', { CONTENT_JOB_POLL_MS: '50' });
     const quiet = () => undefined;
     await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, quiet);
     await runAdmin(['createAndPromote', 'Bob', 'bobpass1234567'], wiki.testEnv.env, quiet);
@@ -380,7 +400,9 @@ describe('wiki pages over HTTP', () => {
       ['/wiki/Special:Random', 302],
       ['/w/index.php?title=Main_Page&action=raw&ctype=text/html', 200],
       ['/wiki/Talk:', 400],
-      ['/w/index.php?title=Main_Page&action=edit&section=T-1', 400],
+      ['/w/index.php?title=Main_Page&action=edit&section=T-1', 200],
+      ['/w/index.php?title=Main_Page&action=edit&section=T-99', 404],
+      ['/w/index.php?title=Main_Page&action=edit&section=X-1', 400],
       ['/w/index.php?search=main+page', 302],
       ['/wiki/File:Nope.png', 404],
       ['/wiki/Category:Nope', 404],
@@ -394,5 +416,186 @@ describe('wiki pages over HTTP', () => {
     const anonSave = await c.post('/w/index.php?title=Anon_page&action=submit', { wpTextbox1: 'x', wpSave: '1' });
     assert.equal(anonSave.status, 200, 'no token, no ultimate param: the form again');
     assert.match(anonSave.text, /problem with your login session/);
+  });
+
+  test('Special:Export: Special:Export/Title, GET pages=, POST with curonly or the full history, templates, a category added to the list', async () => {
+    await apiEdit(admin, 'Template:Exported box', 'Box {{{1}}}');
+    await apiEdit(admin, 'Export me', 'first [[Category:Exported]]');
+    await apiEdit(admin, 'Export me', 'second {{Exported box|x}} [[Category:Exported]]');
+    const c = anon();
+    const form = await c.get('/wiki/Special:Export');
+    assert.equal(form.status, 200);
+    assert.match(form.text, /<textarea name="pages"/);
+    assert.match(form.text, /name="curonly" id="curonly" value="1" checked/);
+    assert.match(form.headers.get('content-security-policy') ?? '', /^default-src 'none'/);
+
+    const one = await c.get('/wiki/Special:Export/Export_me');
+    assert.equal(one.status, 200);
+    assert.equal(one.headers.get('content-type'), 'application/xml; charset=utf-8');
+    assert.equal(one.headers.get('x-robots-tag'), 'noindex,nofollow');
+    assert.equal(one.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(one.text, /^<mediawiki xmlns="http:\/\/www.mediawiki.org\/xml\/export-0.11\/"/);
+    assert.equal((one.text.match(/<revision>/g) ?? []).length, 1, 'a GET exports the current revision');
+    assert.match(one.text, /<title>Export me<\/title>/);
+    assert.match(one.text, /second \{\{Exported box\|x\}\}/);
+    assert.equal(one.headers.get('content-disposition'), null);
+
+    const history = await c.get('/w/index.php?title=Special:Export&pages=Export_me&history=1');
+    assert.equal((history.text.match(/<revision>/g) ?? []).length, 2, 'history=1: every revision');
+
+    const full = await eventually(async () => {
+      const r = await c.post('/wiki/Special:Export', { pages: 'Export me\n\nNo such page here\nExport me', templates: '1', wpDownload: '1' });
+      assert.equal(r.status, 200);
+      assert.equal((r.text.match(/<page>/g) ?? []).length, 2, 'the page once, and its template');
+      return r;
+    });
+    assert.equal((full.text.match(/<revision>/g) ?? []).length, 3, 'without curonly: the whole history');
+    assert.match(full.text, /<title>Template:Exported box<\/title>/);
+    assert.match(full.headers.get('content-disposition') ?? '', /^attachment;filename=Quire-\d{14}\.xml$/);
+    const current = await c.post('/wiki/Special:Export', { pages: 'Export me', curonly: '1' });
+    assert.equal((current.text.match(/<revision>/g) ?? []).length, 1);
+
+    await eventually(async () => {
+      const added = await c.post('/wiki/Special:Export', { pages: 'Main Page', catname: 'Exported', addcat: 'Add' });
+      assert.equal(added.status, 200);
+      assert.match(added.text, /<textarea name="pages" id="mw-input-pages" rows="10">Main Page\nExport me<\/textarea>/);
+    });
+    // A hostile title list is only text in the form.
+    const hostile = await c.post('/wiki/Special:Export', { pages: '</textarea><script>x</script>', catname: 'Nope', addcat: 'Add' });
+    assert.doesNotMatch(hostile.text, /<script>x/);
+  });
+
+  test('Special:Import: sysops upload a dump with the token; prefix, namespace mapping and summary; others are refused', async () => {
+    const dump = (await anon().get('/w/index.php?title=Special:Export&pages=Export_me&history=1')).text.replace(/<title>Export me<\/title>/, '<title>Imported page</title>').replace(/<id>\d+<\/id>/g, '<id>0</id>');
+    const xml = new Blob([dump], { type: 'application/xml' });
+    assert.equal((await anon().get('/wiki/Special:Import')).status, 302, 'anonymous visitors log in first');
+    assert.equal((await alice.get('/wiki/Special:Import')).status, 403, 'a user without importupload');
+    const form = await admin.get('/wiki/Special:Import');
+    assert.equal(form.status, 200);
+    assert.match(form.text, /enctype="multipart\/form-data"/);
+    assert.match(form.text, /name="xmlimport"/);
+    const fields = hiddenFields(form.text);
+    assert.ok(fields.wpEditToken && fields.wpEditToken !== '+\\');
+
+    const noToken = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { source: 'upload', usernamePrefix: 'src', xmlimport: xml });
+    assert.equal(noToken.status, 400);
+    assert.match(noToken.text, /Loss of session data/);
+    const noPrefix = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { ...fields, xmlimport: xml });
+    assert.match(noPrefix.text, /No interwiki prefix was supplied/);
+    const broken = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { ...fields, usernamePrefix: 'src', xmlimport: new Blob([dump.slice(0, dump.length / 2)]) });
+    assert.equal(broken.status, 400);
+    assert.match(broken.text, /Import failed: /);
+    assert.equal(await revisionCount(admin, 'Quire:Imported page'), 0, 'a truncated file writes nothing');
+
+    const ok = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { ...fields, usernamePrefix: 'src', mapping: 'namespace', namespace: '4', 'log-comment': 'moving in', xmlimport: xml });
+    assert.equal(ok.status, 200, messages(ok.text));
+    assert.match(ok.text, /Import finished!/);
+    assert.match(ok.text, /<a href="\/wiki\/Quire:Imported_page">Quire:Imported page<\/a> <bdi>2 revisions<\/bdi>/);
+    const revs = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Quire:Imported page', rvlimit: '50', rvprop: 'user|comment', formatversion: '2' })).json().query.pages[0].revisions as { user: string; comment: string }[];
+    assert.equal(revs.length, 3, 'two imported revisions and the null revision');
+    assert.equal(revs[0]!.comment, '2 revisions imported: moving in');
+    assert.equal(revs[1]!.user, 'src>Sysadmin');
+    const log = (await admin.api({ action: 'query', list: 'logevents', letype: 'import', formatversion: '2' })).json().query.logevents as { title: string; comment: string; action: string }[];
+    assert.ok(log.some((e) => e.title === 'Quire:Imported page' && e.comment === 'moving in' && e.action === 'upload'));
+    const again = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { ...fields, usernamePrefix: 'src', mapping: 'namespace', namespace: '4', xmlimport: xml });
+    assert.match(again.text, /No revisions imported/);
+  });
+
+  test('sidebar tools, WhatLinksHere and Related changes', async () => {
+    await apiEdit(admin, 'Linked target', 'The target.');
+    await apiEdit(admin, 'Links in', 'See [[Linked target]].');
+    await apiEdit(admin, 'Redirect in', '#REDIRECT [[Linked target]]');
+    await apiEdit(admin, 'Through redirect', 'Via [[Redirect in]].');
+    await apiEdit(admin, 'Template:Uses target', '{{:Linked target}}');
+    const c = anon();
+    const view = await c.get('/wiki/Linked_target');
+    const latest = (await c.api({ action: 'query', titles: 'Linked target', prop: 'info', formatversion: '2' })).json().query.pages[0].lastrevid as number;
+    for (const [id, href] of [
+      ['t-whatlinkshere', '/wiki/Special:WhatLinksHere/Linked_target'],
+      ['t-recentchangeslinked', '/wiki/Special:RecentChangesLinked/Linked_target'],
+      ['t-specialpages', '/wiki/Special:SpecialPages'],
+      ['t-permalink', `/w/index.php?title=Linked_target&amp;oldid=${latest}`],
+      ['t-info', '/w/index.php?title=Linked_target&amp;action=info'],
+    ]) assert.ok(view.text.includes(`<li id="${id}"><a href="${href}">`), `${id} → ${href}`);
+    const special = await c.get('/wiki/Special:Version');
+    assert.doesNotMatch(special.text, /t-whatlinkshere|t-permalink/, 'special pages have no page tools');
+
+    await eventually(async () => {
+      const wlh = await c.get('/wiki/Special:WhatLinksHere/Linked_target');
+      assert.equal(wlh.status, 200);
+      assert.match(wlh.text, /<h1 id="firstHeading">Pages that link to &quot;Linked target&quot;<\/h1>/);
+      const list = /<ul id="mw-whatlinkshere-list">([\s\S]*?)<\/ul>\n/.exec(wlh.text)?.[1] ?? '';
+      assert.match(list, /<a href="\/wiki\/Links_in">Links in<\/a> <span/);
+      assert.match(list, /Redirect in<\/a> \(redirect page\)[\s\S]*<ul><li><a href="\/wiki\/Through_redirect">Through redirect<\/a>/);
+      assert.match(list, /Template:Uses target<\/a> \(transclusion\)/);
+    });
+    const noTrans = await c.get('/w/index.php?title=Special:WhatLinksHere&target=Linked+target&hidetrans=1');
+    assert.doesNotMatch(noTrans.text, /Template:Uses target<\/a>/);
+    const none = await c.get('/wiki/Special:WhatLinksHere/Through_redirect');
+    assert.match(none.text, /No pages link to <strong>/);
+    assert.equal((await c.get('/wiki/Special:WhatLinksHere')).status, 200);
+
+    await eventually(async () => {
+      const related = await c.get('/wiki/Special:RecentChangesLinked/Links_in');
+      assert.equal(related.status, 200);
+      assert.match(related.text, /class="mw-changeslist-title">Linked target<\/a>/);
+    });
+    const linkedTo = await c.get('/w/index.php?title=Special:RecentChangesLinked&target=Linked_target&showlinkedto=1');
+    assert.match(linkedTo.text, /class="mw-changeslist-title">Links in<\/a>/);
+    assert.doesNotMatch(linkedTo.text, /class="mw-changeslist-title">Linked target<\/a>/);
+  });
+
+  test('search snippets are plain text with the match highlighted', async () => {
+    await apiEdit(admin, 'Snippet page', "'''Snippet''' text about [[Linked target|zebrafish]] and {{Exported box|stripes}} here.\n== Section ==\n* more zebrafish");
+    let text = '';
+    for (let i = 0; i < 50 && !text.includes('Snippet page'); i++) {
+      if (i) await new Promise((res) => setTimeout(res, 200));
+      text = (await anon().get('/w/index.php?title=Special:Search&search=zebrafish&fulltext=1')).text;
+    }
+    const snippet = /<div class="searchresult">([\s\S]*?)<\/div>/.exec(text)?.[1] ?? '';
+    assert.match(snippet, /Snippet text about <span class="searchmatch">zebrafish<\/span> and stripes here\./);
+    assert.doesNotMatch(snippet, /\[\[|\{\{|'''|&#039;/);
+  });
+
+  test('template sections: section=T-N edits that section of the template; a missing one is "Cannot find section"', async () => {
+    await apiEdit(admin, 'Template:Sectioned', 'Intro\n== Part A ==\nalpha\n== Part B ==\nbeta');
+    await apiEdit(admin, 'Uses sectioned', 'Before\n{{Sectioned}}');
+    const view = await alice.get('/wiki/Uses_sectioned');
+    assert.match(view.text, /title=Template:Sectioned&amp;action=edit&amp;section=T-2/, 'the transcluded heading links to its section of the template');
+    const f = await editForm(alice, 'Template:Sectioned', '&section=T-2');
+    assert.equal(textarea(f.html), '== Part B ==\nbeta');
+    assert.equal(f.fields.wpSection, 'T-2');
+    const saved = await alice.post('/w/index.php?title=Template:Sectioned&action=submit', { ...f.fields, wpTextbox1: '== Part B ==\nbeta, edited', wpSummary: '', wpSave: 'Save' });
+    assert.equal(saved.status, 302, messages(saved.text));
+    assert.equal(await latestText(alice, 'Template:Sectioned'), 'Intro\n== Part A ==\nalpha\n== Part B ==\nbeta, edited');
+    const missing = await alice.get('/w/index.php?title=Template:Sectioned&action=edit&section=T-7');
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /<h1 id="firstHeading">Cannot find section<\/h1>/);
+  });
+
+  test('hidden categories: listed under "Hidden categories" only for readers who opt in, and on category pages', async () => {
+    await apiEdit(admin, 'Category:Tracking hidden', 'For maintenance.\n__HIDDENCAT__');
+    await apiEdit(admin, 'Category:Shown cat', 'Visible.');
+    await apiEdit(admin, 'Hidden cat page', 'Text [[Category:Tracking hidden]] [[Category:Shown cat]]');
+    await apiEdit(admin, 'Category:Sub of hidden', 'A category in it [[Category:Tracking hidden]]');
+    // __HIDDENCAT__ becomes a page property with the page's links update (from the job queue).
+    await eventually(async () => assert.equal((await admin.api({ action: 'query', titles: 'Category:Tracking hidden', prop: 'categoryinfo', formatversion: '2' })).json().query.pages[0].categoryinfo?.hidden, true));
+    const before = await bob.get('/wiki/Hidden_cat_page');
+    assert.match(before.text, /id="mw-normal-catlinks"[\s\S]*Shown cat/);
+    assert.doesNotMatch(before.text, /Tracking hidden<\/a>/);
+    assert.doesNotMatch((await anon().get('/wiki/Hidden_cat_page')).text, /Tracking hidden<\/a>/);
+    // On a category page its hidden parents are shown to everyone (mw-hidden-cats-ns-shown).
+    assert.match((await anon().get('/wiki/Category:Sub_of_hidden')).text, /id="mw-hidden-catlinks"[^>]*>Hidden category: <ul><li><a href="\/wiki\/Category:Tracking_hidden">/);
+
+    const prefs = await bob.get('/wiki/Special:Preferences');
+    assert.match(prefs.text, /name="wpshowhiddencats"/);
+    const token = hiddenFields(prefs.text).wpEditToken!;
+    assert.equal((await bob.post('/wiki/Special:Preferences', { op: 'options', wpshowhiddencats: '1', wpEditToken: token })).status, 200);
+    assert.match((await bob.get('/wiki/Special:Preferences')).text, /name="wpshowhiddencats" id="mw-input-wpshowhiddencats" value="1" checked/);
+    const after = await bob.get('/wiki/Hidden_cat_page');
+    assert.match(after.text, /id="mw-hidden-catlinks" class="mw-hidden-catlinks mw-hidden-cats-user-shown">Hidden category: <ul><li><a href="\/wiki\/Category:Tracking_hidden">Tracking hidden<\/a>/);
+    assert.doesNotMatch((await alice.get('/wiki/Hidden_cat_page')).text, /Tracking hidden<\/a>/, 'only the reader who opted in');
+    assert.equal((await bob.post('/wiki/Special:Preferences', { op: 'options', wpEditToken: token })).status, 200);
+    assert.doesNotMatch((await bob.get('/wiki/Hidden_cat_page')).text, /Tracking hidden<\/a>/);
   });
 });

@@ -6,7 +6,7 @@
  * sysop actions (sysop.ts) are dispatched from here. The rendered HTML is the content service's
  * (the parser cache behind action=parse).
  */
-import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision } from '../clients/types.js';
 import { editAction } from './edit.js';
 import { diffPage, historyAction } from './history.js';
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
@@ -52,11 +52,37 @@ export async function articlePage(p: PageRequest, asked: string): Promise<void> 
   await handler(p, page);
 }
 
-/** The categories box (#catlinks): links to the category pages, red for missing ones. */
-function categoryBox(categories: { name: string; missing: boolean }[]): SafeHtml | undefined {
+/** A user's boolean option (their override, else MediaWiki's default of 0). */
+export async function userOptionOn(p: PageRequest, name: string): Promise<boolean> {
+  if (p.caller.user.anonymous) return false;
+  const details = (await p.deps.clients.auth.getUsers({ ids: [p.caller.user.id] })).users[0];
+  try {
+    const v = (JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>)[name];
+    return v === true || v === 1 || v === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The categories box (#catlinks), as Skin::getCategoryLinks: links to the category pages (red for
+ * missing ones); categories marked __HIDDENCAT__ go under "Hidden categories", shown only to readers
+ * who chose "Show hidden categories" and on category pages.
+ */
+async function categoryBox(p: PageRequest, page: PageRecord, categories: { name: string; missing: boolean }[]): Promise<SafeHtml | undefined> {
   if (categories.length === 0) return undefined;
-  const items = categories.map((c) => html`<li><a href="${c.missing ? indexPath(`Category:${c.name}`, { action: 'edit', redlink: 1 }) : articlePath(`Category:${c.name}`)}"${c.missing ? new SafeHtml(' class="new"') : ''}>${c.name.replaceAll('_', ' ')}</a></li>`);
-  return html`<div id="catlinks" class="catlinks"><a href="${specialPath('Categories')}">${categories.length === 1 ? 'Category' : 'Categories'}</a>: <ul>${items}</ul></div>`;
+  const existing = categories.filter((c) => !c.missing).map((c) => c.name);
+  const info = existing.length ? await p.deps.clients.content.getCategoryInfo({ names: existing }) : undefined;
+  const hiddenNames = new Set((info?.categories ?? []).filter((c) => c.hidden).map((c) => c.name));
+  const visible = categories.filter((c) => !hiddenNames.has(c.name));
+  const hidden = categories.filter((c) => hiddenNames.has(c.name));
+  const showHidden = hidden.length > 0 && (page.ns === 14 || (await userOptionOn(p, 'showhiddencats')));
+  const items = (list: typeof categories) =>
+    list.map((c) => html`<li><a href="${c.missing ? indexPath(`Category:${c.name}`, { action: 'edit', redlink: 1 }) : articlePath(`Category:${c.name}`)}"${c.missing ? new SafeHtml(' class="new"') : ''}>${c.name.replaceAll('_', ' ')}</a></li>`);
+  const normal = visible.length ? html`<div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${specialPath('Categories')}">${visible.length === 1 ? 'Category' : 'Categories'}</a>: <ul>${items(visible)}</ul></div>` : '';
+  const hiddenBox = showHidden ? html`<div id="mw-hidden-catlinks" class="mw-hidden-catlinks ${page.ns === 14 ? 'mw-hidden-cats-ns-shown' : 'mw-hidden-cats-user-shown'}">${hidden.length === 1 ? 'Hidden category' : 'Hidden categories'}: <ul>${items(hidden)}</ul></div>` : '';
+  if (!normal && !hiddenBox) return undefined;
+  return html`<div id="catlinks" class="catlinks">${normal}${hiddenBox}</div>`;
 }
 
 /** ImagePage: a file description page shows the file, and its versions, above the description. */
@@ -159,7 +185,7 @@ ${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}
     subtitle: subtitle.length ? joinHtml(subtitle, '<br>') : undefined,
     body,
     tabs: await pageTabs(p, shown, 'view'),
-    categories: categoryBox(r.categories),
+    categories: await categoryBox(p, shown, r.categories),
     footer: shown.latestTimestamp ? `This page was last edited on ${formatDateAt(shown.latestTimestamp)}.` : undefined,
     wikiContent: true,
     noindex: rev !== undefined,

@@ -7,7 +7,7 @@
  * text beside it and the difference — so an edit is never lost. A new-page form saves with
  * createonly, so a page created meanwhile is a conflict too, not an overwrite.
  */
-import type { PageRecord } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord } from '../clients/types.js';
 import { saveEdit } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
@@ -182,7 +182,8 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
   if (page.ns < 0) return send(p, { title: 'Bad title', status: 400, body: messageBox('error', 'Special pages cannot be edited.') });
   const submitted = p.method === 'POST' && (queryParam(p, 'action') === 'submit' || field(p, 'wpTextbox1') !== '' || field(p, 'wpUltimateParam') !== '');
   const section = (submitted ? field(p, 'wpSection') : queryParam(p, 'section')).trim();
-  if (section !== '' && section !== 'new' && !/^\d+$/.test(section)) {
+  // EditPage takes what ApiEditPage takes: a number, "T-" and a number (a template's section, the edit link of a transcluded heading), or "new".
+  if (section !== '' && section !== 'new' && !/^(?:T-)?\d+$/.test(section)) {
     return send(p, { title: 'Edit error', status: 400, body: messageBox('error', 'The section parameter must be a valid section ID or "new".') });
   }
   // A red link to a page that exists by now: its view (EditPage, redlink=1).
@@ -195,7 +196,8 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
       state = await initialState(p, page, section);
     } catch (e) {
       if (errorCode(e) !== 'nosuchsection') throw e;
-      return send(p, { title: 'Edit error', status: 404, body: messageBox('error', `You tried to edit a section that does not exist (section ${section}).`), tabs: await pageTabs(p, page, 'edit') });
+      // EditPage::noSuchSectionPage.
+      return send(p, { title: 'Cannot find section', status: 404, body: html`${messageBox('error', `You tried to edit a section that does not exist (section ${section}). It may have been moved or deleted while you were viewing the page.`)}<p>Return to <a href="${articlePath(page.title)}">${page.title}</a>.</p>`, tabs: await pageTabs(p, page, 'edit') });
     }
     return showForm(p, page, state);
   }

@@ -6,7 +6,7 @@
  * title, restored whole) and Block (wpTarget, wpExpiry, wpReason, wpCreateAccount,
  * wpDisableUTEdit). Every POST carries the session's token.
  */
-import { LoginResponse_Status } from '@quire/proto/wiki/auth/v1/auth';
+import { LoginResponse_Status } from '../clients/types.js';
 import { editActor } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath, type SpecialPageName } from './paths.js';
@@ -59,6 +59,27 @@ async function twoFactor(p: PageRequest): Promise<SafeHtml> {
   return html`<fieldset id="mw-prefsection-oath"><legend>Two-factor authentication</legend>${notice}<p>Status: <strong>${enabled ? 'enabled' : 'disabled'}</strong></p>${form}</fieldset>`;
 }
 
+/** The rendering options of Preferences (MediaWiki's "Appearance" section): a POST with op=options saves them. */
+async function appearance(p: PageRequest, optionsJson: string): Promise<SafeHtml> {
+  let saved: SafeHtml | '' = '';
+  let options: Record<string, unknown> = {};
+  try {
+    options = JSON.parse(optionsJson || '{}') as Record<string, unknown>;
+  } catch {
+    options = {};
+  }
+  if (p.method === 'POST' && field(p, 'op') === 'options') {
+    const show = field(p, 'wpshowhiddencats') === '1';
+    const r = await p.deps.clients.auth.changeOptions({ userId: p.caller.user.id, reset: false, set: show ? { showhiddencats: '1' } : {}, unset: show ? [] : ['showhiddencats'] });
+    options = JSON.parse(r.optionsJson || '{}') as Record<string, unknown>;
+    saved = messageBox('success', 'Your preferences have been saved.');
+  }
+  const on = ['1', 1, true].includes(options.showhiddencats as string);
+  return html`<fieldset id="mw-prefsection-rendering"><legend>Appearance</legend>${saved}<form method="post" action="${specialPath('Preferences')}">
+<label><input type="checkbox" name="wpshowhiddencats" id="mw-input-wpshowhiddencats" value="1"${on ? new SafeHtml(' checked') : ''}> Show hidden categories</label>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" name="op" value="options" id="mw-prefs-save">Save</button></div></form></fieldset>`;
+}
+
 const preferencesPage: PageHandler = async (p) => {
   if (needsLogin(p, 'Preferences')) return;
   const u = p.caller.user;
@@ -71,6 +92,7 @@ ${info ? html`<tr><th>Number of edits:</th><td>${Number(info.editcount)}</td></t
 <tr><th>Password:</th><td><a href="${specialPath('ChangePassword')}" id="mw-pref-change-password">Change password</a></td></tr>
 <tr><th>Bot passwords:</th><td><a href="${specialPath('BotPasswords')}">Manage bot passwords</a></td></tr>
 </table></fieldset>
+${problem ? '' : await appearance(p, info?.optionsJson ?? '')}
 ${problem ? '' : await twoFactor(p)}`;
   send(p, { title: 'Preferences', body });
 };

@@ -8,8 +8,6 @@ import { invalidArgument, notFound } from '@quire/kit';
 import type {
   ExpandTemplatesRequest,
   ExpandTemplatesResponse,
-  GetLanguageLinksRequest,
-  GetLanguageLinksResponse,
   GetRevisionHtmlRequest,
   GetRevisionHtmlResponse,
   LimitReport,
@@ -17,7 +15,8 @@ import type {
   ParseResponse,
   RunJobsRequest,
   RunJobsResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/render/v1/render';
+import type { GetLanguageLinksRequest, GetLanguageLinksResponse } from '@quire/proto/wiki/content/links/v1/links';
 import { getSection } from '../edit/sections.js';
 import { jsonTable } from '../content/json-table.js';
 import type { JobQueue } from '../store/jobs.js';
@@ -200,7 +199,8 @@ class RenderRpc {
 
   private section(text: string, section: string): string {
     if (section === '') return text;
-    if (!/^(?:\d+|new)$/.test(section)) throw invalidArgument('invalidsection', 'The section parameter must be a valid section ID or "new".');
+    // ApiParse: a number, "T-" and a number (a template's section), or "new".
+    if (!/^(?:(?:T-)?\d+|new)$/.test(section)) throw invalidArgument('invalidsection', 'The section parameter must be a valid section ID or "new".');
     if (section === 'new') return text;
     const found = getSection(text, section);
     if (found === undefined) throw invalidArgument('nosuchsection', `There is no section ${section}.`);
