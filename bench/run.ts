@@ -6,6 +6,7 @@
  * measured in the same run.
  *   npm run bench -- --compare http://127.0.0.1:8080          # every scenario
  *   npm run bench -- --compare http://127.0.0.1:8080 rest-page edits-sequential
+ *   npm run bench -- --scale [--data DIR]                    # the 100,000-page wiki (scale.ts)
  * Env: BENCH_SECONDS (5, per read scenario and side), BENCH_CONNECTIONS (10), BENCH_EDITS (100
  * sequential edits), BENCH_SESSIONS (10 concurrent edit sessions), BENCH_PORT (8106),
  * BENCH_URL (use a running Quire instead; then give BENCH_BOT_USER/BENCH_BOT_PASSWORD),
@@ -21,6 +22,12 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// `--scale`: the 100,000-page scenario (scale.ts) instead of the side-by-side run.
+if (process.argv.includes('--scale')) {
+  const { runScale } = await import('./scale.js');
+  process.exit(await runScale(process.argv.slice(2)));
+}
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const sequentialEdits = Number(process.env.BENCH_EDITS ?? 100);
