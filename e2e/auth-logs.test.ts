@@ -9,7 +9,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type Db, type RunningService } from '@quire/kit';
 import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
 import { contentService } from '@quire/content/server';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { runAdmin } from '../scripts/admin.js';
@@ -284,7 +284,7 @@ for (const backend of testBackends()) {
       assert.equal((await logChangesOf(wiki, 'User:Twice')).length, 1);
 
       // And straight to content: a repeated origin is skipped.
-      const content = makeClient(ContentServiceClient, service(wiki, 'content').address);
+      const content = makeClient(LogServiceClient, service(wiki, 'content').address);
       try {
         const entry = { origin: `auth:${row.id}`, type: 'newusers', action: 'create', timestamp: first.timestamp, userId: first.userid, userName: 'Twice', ns: 2, dbkey: 'Twice', comment: '', paramsJson: '{}', bot: false, logOnly: false, tags: [] };
         assert.equal((await unary(content, content.recordLogEntries, { entries: [entry, entry] })).recorded, 0);

@@ -60,7 +60,7 @@ for (const backend of testBackends()) {
       assert.equal(moved('quire_http_request_duration_seconds_count', { api: 'action', endpoint: 'edit' }), 2);
       assert.equal(moved('quire_http_requests_total', { api: 'rest', endpoint: '/v1/page/{title}', method: 'GET', status: '200' }), 3);
       assert.equal(moved('quire_http_requests_total', { api: 'action', endpoint: 'login' }), 1);
-      const edits = { grpc_service: 'wiki.content.v1.ContentService', grpc_method: 'Edit' };
+      const edits = { grpc_service: 'wiki.content.edit.v1.EditService', grpc_method: 'Edit' };
       assert.equal(moved('quire_grpc_server_handled_total', { ...edits, grpc_code: 'OK' }), 1);
       assert.equal(moved('quire_grpc_client_handled_total', { ...edits, grpc_code: 'OK' }), 1, 'counted by the gateway thread, aggregated into the one scrape');
       assert.equal(moved('quire_grpc_server_handled_total', { ...edits, grpc_code: 'RESOURCE_EXHAUSTED' }), 1);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeClient, unary } from '@quire/kit';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { FeedServiceClient } from '@quire/proto/wiki/content/feed/v1/feed';
 import { SqlBackend } from '@quire/search/store/engines/sql';
 import { FeedIndexer, LEASE_KEY } from '@quire/search/indexer';
 import { runAdmin } from '../scripts/admin.js';
@@ -37,7 +37,7 @@ for (const backend of testBackends()) {
 
     test('two indexers: one follows the feed; when it stops, or dies holding the lease, the other takes over', async () => {
       const rt = service(wiki, 'search').runtime;
-      const content = makeClient(ContentServiceClient, service(wiki, 'content').address);
+      const content = makeClient(FeedServiceClient, service(wiki, 'content').address);
       const timing = { ttlSeconds: 1, renewMs: 200 };
       const make = (name: string) => new FeedIndexer(rt.db, new SqlBackend(rt.db), content, rt.kv, rt.log.child({ indexer: name }), timing);
       const first = make('first');

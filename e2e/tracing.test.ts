@@ -58,7 +58,7 @@ test('an edit is one trace: the gateway HTTP span, the gRPC client and server sp
   const traceId = http.spanContext().traceId;
   const trace = spans.filter((s) => s.spanContext().traceId === traceId);
 
-  const name = 'wiki.content.v1.ContentService/Edit';
+  const name = 'wiki.content.edit.v1.EditService/Edit';
   const client = trace.find((s) => s.kind === SpanKind.CLIENT && s.name === name);
   const server = trace.find((s) => s.kind === SpanKind.SERVER && s.name === name);
   assert.ok(client && server, `Edit on both sides in the trace: ${trace.map((s) => `${s.name}/${SpanKind[s.kind]}`).join(', ')}`);

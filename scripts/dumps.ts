@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { makeClient, unary } from '@quire/kit';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { SiteServiceClient } from '@quire/proto/wiki/content/site/v1/site';
 import type { AuthClient } from '@quire/gateway/clients/index';
 import { DumpsClient } from '@quire/gateway/clients/dumps';
 import { loadGatewayConfig } from '@quire/gateway/config';
@@ -37,7 +37,7 @@ export async function dumpBackup(contentAddress: string, env: NodeJS.ProcessEnv,
   const current = options.current === 'true';
   if (full === current) throw new DumpUsageError('dumpBackup needs exactly one of --full and --current');
   const namespaces = namespaceList(options.namespaces);
-  const content = makeClient(ContentServiceClient, contentAddress);
+  const content = makeClient(SiteServiceClient, contentAddress);
   const dumps = DumpsClient.connect(contentAddress);
   try {
     const site = dumpSiteInfo(loadGatewayConfig(env), await unary(content, content.listNamespaces, {}));

@@ -1,4 +1,4 @@
-import type { ListNamespacesResponse, Namespace } from '@quire/proto/wiki/content/v1/content';
+import type { ListNamespacesResponse, Namespace } from './clients/types.js';
 import type { ContentClient } from './clients/index.js';
 
 /**

@@ -3,7 +3,7 @@
  * templates) for the feed modules: the document is written as MediaWiki's templates print it,
  * byte for byte, and sent in place of a formatted result (ApiFormatFeedWrapper).
  */
-import type { Namespace } from '@quire/proto/wiki/content/v1/content';
+import type { Namespace } from '../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { QUIRE_GENERATOR } from './query/siteinfo.js';
 import { wfUrlencode } from './query/encoding.js';

@@ -4,8 +4,14 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import express from 'express';
 import { createLogger, GrpcStatus, ServiceError } from '@quire/kit';
-import type { BlockInfo, CheckTokenResponse, ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
-import type { GetReplicationLagResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import type {
+  BlockInfo,
+  CheckTokenResponse,
+  ResolveSessionResponse,
+  GetReplicationLagResponse,
+  GetStatisticsResponse,
+  ListNamespacesResponse,
+} from '../clients/types.js';
 import { AuthClient, ContentClient, type Clients } from '../clients/index.js';
 import { SiteCache } from '../site.js';
 import type { Caller, GatewayDeps } from '../context.js';

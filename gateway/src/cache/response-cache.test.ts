@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Request } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
-import type { PageChange } from '@quire/proto/wiki/content/v1/content';
+import type { PageChange } from '../clients/types.js';
 import type { Logger } from '@quire/kit';
 import { actionReadCacheability, answerFromCache, cachedReads, ChangeFeedFollower, invalidateOnWrite, ResponseCache, restPageCacheability } from './response-cache.js';
 import { observeRequests } from '../observability.js';

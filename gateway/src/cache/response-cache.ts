@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
-import type { PageChange } from '@quire/proto/wiki/content/v1/content';
+import type { PageChange } from '../clients/types.js';
 import { gauge, type Logger } from '@quire/kit';
 import { checkPreconditions } from '../rest/conditional.js';
 import { labelRequest, requestEndpoint, responseCacheLookups } from '../observability.js';

@@ -7,29 +7,65 @@ import { AccountClient } from './account.js';
 import { ListsClient } from './lists.js';
 import { ArchiveClient } from './archive.js';
 import { DumpsClient } from './dumps.js';
+import { EditServiceClient } from '@quire/proto/wiki/content/edit/v1/edit';
+import { FeedServiceClient } from '@quire/proto/wiki/content/feed/v1/feed';
+import { LinkServiceClient } from '@quire/proto/wiki/content/links/v1/links';
+import { LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
+import { PageServiceClient } from '@quire/proto/wiki/content/pages/v1/pages';
+import { RenderServiceClient } from '@quire/proto/wiki/content/render/v1/render';
+import { RevisionServiceClient } from '@quire/proto/wiki/content/revisions/v1/revisions';
+import { SiteServiceClient } from '@quire/proto/wiki/content/site/v1/site';
 import {
-  ContentServiceClient,
   type GetPageResponse,
+  ListPagesRequest,
+  type ListPagesResponse,
+  type ResolvePagesRequest,
+  type ResolvePagesResponse,
+  GetProtectionRequest,
+  type GetProtectionResponse,
+  GetPageInfoDetailsRequest,
+  type GetPageInfoDetailsResponse,
+  type DeepPartial,
+} from '@quire/proto/wiki/content/pages/v1/pages';
+import {
   GetRevisionsRequest,
   type GetRevisionsResponse,
   GetHistoryRequest,
   type GetHistoryResponse,
   CountRevisionsRequest,
   type CountRevisionsResponse,
-  ListPagesRequest,
-  type ListPagesResponse,
-  type GetStatisticsResponse,
-  type ListNamespacesResponse,
-  type ResolvePagesRequest,
-  type ResolvePagesResponse,
-  type GetReplicationLagResponse,
-  type PageChange,
-  type GetParserInfoResponse,
-  EditRequest,
-  type EditResponse,
   CompareRequest,
   type CompareResponse,
-  type DeepPartial,
+  ListUserContribsRequest,
+  type ListUserContribsResponse,
+  ListContributionsRequest,
+  type ListContributionsResponse,
+  CountContributionsRequest,
+  type CountContributionsResponse,
+} from '@quire/proto/wiki/content/revisions/v1/revisions';
+import type { GetStatisticsResponse, ListNamespacesResponse, GetReplicationLagResponse, GetParserInfoResponse } from '@quire/proto/wiki/content/site/v1/site';
+import type { PageChange } from '@quire/proto/wiki/content/feed/v1/feed';
+import {
+  EditRequest,
+  type EditResponse,
+  DeletePageRequest,
+  type DeletePageResponse,
+  UndeletePageRequest,
+  type UndeletePageResponse,
+  ProtectPageRequest,
+  type ProtectPageResponse,
+  MovePageRequest,
+  type MovePageResponse,
+  RollbackRequest,
+  type RollbackResponse,
+  PurgePagesRequest,
+  type PurgePagesResponse,
+  PatrolRequest,
+  type PatrolResponse,
+  RevisionDeleteRequest,
+  type RevisionDeleteResponse,
+} from '@quire/proto/wiki/content/edit/v1/edit';
+import {
   ParseRequest,
   PreSaveTransformRequest,
   type PreSaveTransformResponse,
@@ -48,42 +84,12 @@ import {
   TransformHtmlToWikitextRequest,
   type TransformHtmlToWikitextResponse,
   type GetRevisionHtmlResponse,
-  GetLanguageLinksRequest,
-  type GetLanguageLinksResponse,
   RunJobsRequest,
   type RunJobsResponse,
-  DeletePageRequest,
-  type DeletePageResponse,
-  UndeletePageRequest,
-  type UndeletePageResponse,
-  ProtectPageRequest,
-  type ProtectPageResponse,
-  MovePageRequest,
-  type MovePageResponse,
-  RollbackRequest,
-  type RollbackResponse,
-  PurgePagesRequest,
-  type PurgePagesResponse,
-  PatrolRequest,
-  type PatrolResponse,
-  GetProtectionRequest,
-  type GetProtectionResponse,
-  GetPageInfoDetailsRequest,
-  type GetPageInfoDetailsResponse,
-  ListLogEventsRequest,
-  type ListLogEventsResponse,
-  ListRecentChangesRequest,
-  type ListRecentChangesResponse,
-  ListUserContribsRequest,
-  type ListUserContribsResponse,
-  RevisionDeleteRequest,
-  type RevisionDeleteResponse,
-  ListContributionsRequest,
-  type ListContributionsResponse,
-  CountContributionsRequest,
-  type CountContributionsResponse,
-  RecordLogEntriesRequest,
-  type RecordLogEntriesResponse,
+} from '@quire/proto/wiki/content/render/v1/render';
+import {
+  GetLanguageLinksRequest,
+  type GetLanguageLinksResponse,
   ListPageLinksRequest,
   type ListPageLinksResponse,
   ListBacklinksRequest,
@@ -98,7 +104,15 @@ import {
   type GetPagePropsResponse,
   GetCategoryInfoRequest,
   type GetCategoryInfoResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/links/v1/links';
+import {
+  ListLogEventsRequest,
+  type ListLogEventsResponse,
+  ListRecentChangesRequest,
+  type ListRecentChangesResponse,
+  RecordLogEntriesRequest,
+  type RecordLogEntriesResponse,
+} from '@quire/proto/wiki/content/logs/v1/logs';
 import {
   FileServiceClient,
   WatchlistServiceClient,
@@ -187,86 +201,108 @@ import {
 
 export type { CallOpts } from './call-options.js';
 
-/** The content service's other gRPC services (files, watchlists, tags), on the same address. */
-export interface ContentSiblings {
+/**
+ * The content service's gRPC services, one per concern (proto/wiki/content/<concern>/v1, and
+ * files, watchlists and tags in wiki.content.v1), all on the content service's one address.
+ */
+export interface ContentStubs {
+  site: SiteServiceClient;
+  pages: PageServiceClient;
+  revisions: RevisionServiceClient;
+  edit: EditServiceClient;
+  render: RenderServiceClient;
+  links: LinkServiceClient;
+  logs: LogServiceClient;
+  feed: FeedServiceClient;
   files: FileServiceClient;
   watchlist: WatchlistServiceClient;
   tags: TagServiceClient;
 }
 
-export class ContentClient {
-  constructor(
-    private readonly c: ContentServiceClient,
-    private readonly siblings?: ContentSiblings,
-  ) {}
+/** One channel per stub, as every typed client here; all to the content service's address. */
+export function connectContentStubs(addr: string): ContentStubs {
+  return {
+    site: makeClient(SiteServiceClient, addr),
+    pages: makeClient(PageServiceClient, addr),
+    revisions: makeClient(RevisionServiceClient, addr),
+    edit: makeClient(EditServiceClient, addr),
+    render: makeClient(RenderServiceClient, addr),
+    links: makeClient(LinkServiceClient, addr),
+    logs: makeClient(LogServiceClient, addr),
+    feed: makeClient(FeedServiceClient, addr),
+    files: makeClient(FileServiceClient, addr),
+    watchlist: makeClient(WatchlistServiceClient, addr),
+    tags: makeClient(TagServiceClient, addr),
+  };
+}
 
-  private sibling<K extends keyof ContentSiblings>(name: K): ContentSiblings[K] {
-    if (!this.siblings) throw new Error(`content client without the ${name} service`);
-    return this.siblings[name];
-  }
+/** The content service as one facade: each method calls the stub of its concern. */
+export class ContentClient {
+  constructor(private readonly s: ContentStubs) {}
+
   listNamespaces(o?: CallOpts): Promise<ListNamespacesResponse> {
-    return unary(this.c, this.c.listNamespaces, {}, o);
+    return unary(this.s.site, this.s.site.listNamespaces, {}, o);
   }
   getStatistics(o?: CallOpts): Promise<GetStatisticsResponse> {
-    return unary(this.c, this.c.getStatistics, {}, o);
+    return unary(this.s.site, this.s.site.getStatistics, {}, o);
   }
   resolvePages(req: Partial<ResolvePagesRequest>, o?: CallOpts): Promise<ResolvePagesResponse> {
-    return unary(this.c, this.c.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...req }, o);
+    return unary(this.s.pages, this.s.pages.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...req }, o);
   }
   getPage(title: string, withContent: boolean, o?: CallOpts): Promise<GetPageResponse> {
-    return unary(this.c, this.c.getPage, { title, withContent }, o);
+    return unary(this.s.pages, this.s.pages.getPage, { title, withContent }, o);
   }
   getRevisions(req: Partial<GetRevisionsRequest>, o?: CallOpts): Promise<GetRevisionsResponse> {
-    return unary(this.c, this.c.getRevisions, GetRevisionsRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.getRevisions, GetRevisionsRequest.fromPartial(req), o);
   }
   getHistory(req: Partial<GetHistoryRequest>, o?: CallOpts): Promise<GetHistoryResponse> {
-    return unary(this.c, this.c.getHistory, GetHistoryRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.getHistory, GetHistoryRequest.fromPartial(req), o);
   }
   /** prop=info: display titles and watchlist facts of titles. */
   getPageInfoDetails(req: Partial<GetPageInfoDetailsRequest>, o?: CallOpts): Promise<GetPageInfoDetailsResponse> {
-    return unary(this.c, this.c.getPageInfoDetails, GetPageInfoDetailsRequest.fromPartial(req), o);
+    return unary(this.s.pages, this.s.pages.getPageInfoDetails, GetPageInfoDetailsRequest.fromPartial(req), o);
   }
   countRevisions(req: Partial<CountRevisionsRequest>, o?: CallOpts): Promise<CountRevisionsResponse> {
-    return unary(this.c, this.c.countRevisions, CountRevisionsRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.countRevisions, CountRevisionsRequest.fromPartial(req), o);
   }
   listPages(req: Partial<ListPagesRequest>, o?: CallOpts): Promise<ListPagesResponse> {
-    return unary(this.c, this.c.listPages, ListPagesRequest.fromPartial(req), o);
+    return unary(this.s.pages, this.s.pages.listPages, ListPagesRequest.fromPartial(req), o);
   }
   getReplicationLag(o?: CallOpts): Promise<GetReplicationLagResponse> {
-    return unary(this.c, this.c.getReplicationLag, {}, o);
+    return unary(this.s.site, this.s.site.getReplicationLag, {}, o);
   }
   /** The change feed's latest position (where a follower that only wants new changes starts). */
   changeFeedHead(o?: CallOpts): Promise<number> {
-    return unary(this.c, this.c.getChangeFeedStatus, { afterPosition: 0 }, o).then((r) => r.latestPosition);
+    return unary(this.s.feed, this.s.feed.getChangeFeedStatus, { afterPosition: 0 }, o).then((r) => r.latestPosition);
   }
   /** The page changes after `fromPosition`, as they are committed; the stream ends after `maxWaitMs` without any. */
   streamChanges(fromPosition: number, maxWaitMs: number): ClientReadableStream<PageChange> {
-    return this.c.streamChanges({ fromPosition, maxBatch: 500, maxWaitMs });
+    return this.s.feed.streamChanges({ fromPosition, maxBatch: 500, maxWaitMs });
   }
   getParserInfo(o?: CallOpts): Promise<GetParserInfoResponse> {
-    return unary(this.c, this.c.getParserInfo, {}, o);
+    return unary(this.s.site, this.s.site.getParserInfo, {}, o);
   }
   /** Resolves two sides (revision, page, title or text; torelative) and diffs them as wikidiff2. */
   compare(req: DeepPartial<CompareRequest>, o?: CallOpts): Promise<CompareResponse> {
-    return unary(this.c, this.c.compare, CompareRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.compare, CompareRequest.fromPartial(req), o);
   }
   edit(req: Partial<EditRequest>, o?: CallOpts): Promise<EditResponse> {
-    return unary(this.c, this.c.edit, EditRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.edit, EditRequest.fromPartial(req), o);
   }
   /** Rendering (services/content/src/render): action=parse, expandtemplates, REST html, jobs. */
   parse(req: Partial<ParseRequest>, o?: CallOpts): Promise<ParseResponse> {
-    return unary(this.c, this.c.parse, ParseRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.parse, ParseRequest.fromPartial(req), o);
   }
   expandTemplates(req: Partial<ExpandTemplatesRequest>, o?: CallOpts): Promise<ExpandTemplatesResponse> {
-    return unary(this.c, this.c.expandTemplates, ExpandTemplatesRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.expandTemplates, ExpandTemplatesRequest.fromPartial(req), o);
   }
   /** The pre-save transform of wikitext (subst:, signatures, pipe trick). */
   preSaveTransform(req: Partial<PreSaveTransformRequest>, o?: CallOpts): Promise<PreSaveTransformResponse> {
-    return unary(this.c, this.c.preSaveTransform, PreSaveTransformRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.preSaveTransform, PreSaveTransformRequest.fromPartial(req), o);
   }
   /** An edit summary as HTML (autocomments, links). */
   formatComment(req: Partial<FormatCommentRequest>, o?: CallOpts): Promise<FormatCommentResponse> {
-    return unary(this.c, this.c.formatComment, FormatCommentRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.formatComment, FormatCommentRequest.fromPartial(req), o);
   }
   /**
    * Many edit summaries as HTML in one call (parsedcomment of a listing), in order; each with the
@@ -274,179 +310,160 @@ export class ContentClient {
    */
   async formatComments(comments: { title: string; comment: string }[], o?: CallOpts): Promise<string[]> {
     if (comments.length === 0) return [];
-    return (await unary(this.c, this.c.formatComments, FormatCommentsRequest.fromPartial({ comments }), o)).html;
+    return (await unary(this.s.render, this.s.render.formatComments, FormatCommentsRequest.fromPartial({ comments }), o)).html;
   }
   /** Rendered HTML in the language variant an Accept-Language header asks for (converted=false: unchanged). */
   convertVariant(req: Partial<ConvertVariantRequest>, o?: CallOpts): Promise<ConvertVariantResponse> {
-    return unary(this.c, this.c.convertVariant, ConvertVariantRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.convertVariant, ConvertVariantRequest.fromPartial(req), o);
   }
   getRevisionHtml(req: Partial<GetRevisionHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
-    return unary(this.c, this.c.getRevisionHtml, GetRevisionHtmlRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.getRevisionHtml, GetRevisionHtmlRequest.fromPartial(req), o);
   }
   lintWikitext(req: Partial<LintWikitextRequest>, o?: CallOpts): Promise<LintWikitextResponse> {
-    return unary(this.c, this.c.lintWikitext, LintWikitextRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.lintWikitext, LintWikitextRequest.fromPartial(req), o);
   }
   transformWikitextToHtml(req: Partial<TransformWikitextToHtmlRequest>, o?: CallOpts): Promise<GetRevisionHtmlResponse> {
-    return unary(this.c, this.c.transformWikitextToHtml, TransformWikitextToHtmlRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.transformWikitextToHtml, TransformWikitextToHtmlRequest.fromPartial(req), o);
   }
   transformHtmlToWikitext(req: Partial<TransformHtmlToWikitextRequest>, o?: CallOpts): Promise<TransformHtmlToWikitextResponse> {
-    return unary(this.c, this.c.transformHtmlToWikitext, TransformHtmlToWikitextRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.transformHtmlToWikitext, TransformHtmlToWikitextRequest.fromPartial(req), o);
   }
   getLanguageLinks(req: Partial<GetLanguageLinksRequest>, o?: CallOpts): Promise<GetLanguageLinksResponse> {
-    return unary(this.c, this.c.getLanguageLinks, GetLanguageLinksRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.getLanguageLinks, GetLanguageLinksRequest.fromPartial(req), o);
   }
   runJobs(req: Partial<RunJobsRequest>, o?: CallOpts): Promise<RunJobsResponse> {
-    return unary(this.c, this.c.runJobs, RunJobsRequest.fromPartial(req), o);
+    return unary(this.s.render, this.s.render.runJobs, RunJobsRequest.fromPartial(req), o);
   }
   // Files (FileService): uploads, versions, listings, bytes.
   upload(req: Partial<UploadRequest>, o?: CallOpts): Promise<UploadResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.upload, UploadRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.upload, UploadRequest.fromPartial(req), o);
   }
   getFileInfo(req: Partial<GetFileInfoRequest>, o?: CallOpts): Promise<GetFileInfoResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.getFileInfo, GetFileInfoRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.getFileInfo, GetFileInfoRequest.fromPartial(req), o);
   }
   listFiles(req: Partial<ListFilesRequest>, o?: CallOpts): Promise<ListFilesResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.listFiles, ListFilesRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.listFiles, ListFilesRequest.fromPartial(req), o);
   }
   readFile(name: string, archiveName: string, o?: CallOpts): Promise<ReadFileResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.readFile, { name, archiveName }, o);
+    return unary(this.s.files, this.s.files.readFile, { name, archiveName }, o);
   }
   getMediaLinks(title: string, limit: number, o?: CallOpts): Promise<GetMediaLinksResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.getMediaLinks, { title, limit }, o);
+    return unary(this.s.files, this.s.files.getMediaLinks, { title, limit }, o);
   }
   uploadChunk(req: Partial<UploadChunkRequest>, o?: CallOpts): Promise<UploadResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.uploadChunk, UploadChunkRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.uploadChunk, UploadChunkRequest.fromPartial(req), o);
   }
   listStashedFiles(req: Partial<ListStashedFilesRequest>, o?: CallOpts): Promise<ListStashedFilesResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.listStashedFiles, ListStashedFilesRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.listStashedFiles, ListStashedFilesRequest.fromPartial(req), o);
   }
   getStashedFiles(userId: number, filekeys: string[], o?: CallOpts): Promise<GetStashedFilesResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.getStashedFiles, { userId, filekeys }, o);
+    return unary(this.s.files, this.s.files.getStashedFiles, { userId, filekeys }, o);
   }
   revertFile(req: Partial<RevertFileRequest>, o?: CallOpts): Promise<RevertFileResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.revertFile, RevertFileRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.revertFile, RevertFileRequest.fromPartial(req), o);
   }
   listFileArchive(req: Partial<ListFileArchiveRequest>, o?: CallOpts): Promise<ListFileArchiveResponse> {
-    const c = this.sibling('files');
-    return unary(c, c.listFileArchive, ListFileArchiveRequest.fromPartial(req), o);
+    return unary(this.s.files, this.s.files.listFileArchive, ListFileArchiveRequest.fromPartial(req), o);
   }
   // Watchlists and talk-page notifications (WatchlistService).
   watch(req: Partial<WatchRequest>, o?: CallOpts): Promise<WatchResponse> {
-    const c = this.sibling('watchlist');
-    return unary(c, c.watch, WatchRequest.fromPartial(req), o);
+    return unary(this.s.watchlist, this.s.watchlist.watch, WatchRequest.fromPartial(req), o);
   }
   listWatchlist(req: Partial<ListWatchlistRequest>, o?: CallOpts): Promise<ListWatchlistResponse> {
-    const c = this.sibling('watchlist');
-    return unary(c, c.listWatchlist, ListWatchlistRequest.fromPartial(req), o);
+    return unary(this.s.watchlist, this.s.watchlist.listWatchlist, ListWatchlistRequest.fromPartial(req), o);
   }
   listWatchlistRaw(req: Partial<ListWatchlistRawRequest>, o?: CallOpts): Promise<ListWatchlistRawResponse> {
-    const c = this.sibling('watchlist');
-    return unary(c, c.listWatchlistRaw, ListWatchlistRawRequest.fromPartial(req), o);
+    return unary(this.s.watchlist, this.s.watchlist.listWatchlistRaw, ListWatchlistRawRequest.fromPartial(req), o);
   }
   async hasNewTalk(userName: string, o?: CallOpts): Promise<boolean> {
-    const c = this.sibling('watchlist');
-    return (await unary(c, c.getNewTalk, { userName }, o)).has;
+    return (await unary(this.s.watchlist, this.s.watchlist.getNewTalk, { userName }, o)).has;
   }
   async markTalkPageSeen(userName: string, userId: number, o?: CallOpts): Promise<void> {
-    const c = this.sibling('watchlist');
-    await unary(c, c.markTalkPageSeen, { userName, userId }, o);
+    await unary(this.s.watchlist, this.s.watchlist.markTalkPageSeen, { userName, userId }, o);
   }
   // Change tags (TagService).
   changeTags(req: Partial<ChangeTagsRequest>, o?: CallOpts): Promise<ChangeTagsResponse> {
-    const c = this.sibling('tags');
-    return unary(c, c.changeTags, ChangeTagsRequest.fromPartial(req), o);
+    return unary(this.s.tags, this.s.tags.changeTags, ChangeTagsRequest.fromPartial(req), o);
   }
   listTags(limit: number, cont: string, o?: CallOpts): Promise<ListTagsResponse> {
-    const c = this.sibling('tags');
-    return unary(c, c.listTags, { limit, continue: cont }, o);
+    return unary(this.s.tags, this.s.tags.listTags, { limit, continue: cont }, o);
   }
   manageTag(req: Partial<ManageTagRequest>, o?: CallOpts): Promise<ManageTagResponse> {
-    const c = this.sibling('tags');
-    return unary(c, c.manageTag, ManageTagRequest.fromPartial(req), o);
+    return unary(this.s.tags, this.s.tags.manageTag, ManageTagRequest.fromPartial(req), o);
   }
   /** Page lifecycle (services/content/src/store/lifecycle): each write one transaction with its log entry. */
   deletePage(req: DeepPartial<DeletePageRequest>, o?: CallOpts): Promise<DeletePageResponse> {
-    return unary(this.c, this.c.deletePage, DeletePageRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.deletePage, DeletePageRequest.fromPartial(req), o);
   }
   undeletePage(req: DeepPartial<UndeletePageRequest>, o?: CallOpts): Promise<UndeletePageResponse> {
-    return unary(this.c, this.c.undeletePage, UndeletePageRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.undeletePage, UndeletePageRequest.fromPartial(req), o);
   }
   protectPage(req: DeepPartial<ProtectPageRequest>, o?: CallOpts): Promise<ProtectPageResponse> {
-    return unary(this.c, this.c.protectPage, ProtectPageRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.protectPage, ProtectPageRequest.fromPartial(req), o);
   }
   movePage(req: DeepPartial<MovePageRequest>, o?: CallOpts): Promise<MovePageResponse> {
-    return unary(this.c, this.c.movePage, MovePageRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.movePage, MovePageRequest.fromPartial(req), o);
   }
   rollback(req: DeepPartial<RollbackRequest>, o?: CallOpts): Promise<RollbackResponse> {
-    return unary(this.c, this.c.rollback, RollbackRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.rollback, RollbackRequest.fromPartial(req), o);
   }
   purgePages(req: DeepPartial<PurgePagesRequest>, o?: CallOpts): Promise<PurgePagesResponse> {
-    return unary(this.c, this.c.purgePages, PurgePagesRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.purgePages, PurgePagesRequest.fromPartial(req), o);
   }
   patrol(req: DeepPartial<PatrolRequest>, o?: CallOpts): Promise<PatrolResponse> {
-    return unary(this.c, this.c.patrol, PatrolRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.patrol, PatrolRequest.fromPartial(req), o);
   }
   getProtection(req: DeepPartial<GetProtectionRequest>, o?: CallOpts): Promise<GetProtectionResponse> {
-    return unary(this.c, this.c.getProtection, GetProtectionRequest.fromPartial(req), o);
+    return unary(this.s.pages, this.s.pages.getProtection, GetProtectionRequest.fromPartial(req), o);
   }
   /** Logs and recent changes: up to limit + 1 rows (the extra one tells the caller to continue). */
   listLogEvents(req: DeepPartial<ListLogEventsRequest>, o?: CallOpts): Promise<ListLogEventsResponse> {
-    return unary(this.c, this.c.listLogEvents, ListLogEventsRequest.fromPartial(req), o);
+    return unary(this.s.logs, this.s.logs.listLogEvents, ListLogEventsRequest.fromPartial(req), o);
   }
   listRecentChanges(req: DeepPartial<ListRecentChangesRequest>, o?: CallOpts): Promise<ListRecentChangesResponse> {
-    return unary(this.c, this.c.listRecentChanges, ListRecentChangesRequest.fromPartial(req), o);
+    return unary(this.s.logs, this.s.logs.listRecentChanges, ListRecentChangesRequest.fromPartial(req), o);
   }
   listUserContribs(req: DeepPartial<ListUserContribsRequest>, o?: CallOpts): Promise<ListUserContribsResponse> {
-    return unary(this.c, this.c.listUserContribs, ListUserContribsRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.listUserContribs, ListUserContribsRequest.fromPartial(req), o);
   }
   /** action=revisiondelete: rev_deleted of revisions with its log entry, in one transaction. */
   revisionDelete(req: DeepPartial<RevisionDeleteRequest>, o?: CallOpts): Promise<RevisionDeleteResponse> {
-    return unary(this.c, this.c.revisionDelete, RevisionDeleteRequest.fromPartial(req), o);
+    return unary(this.s.edit, this.s.edit.revisionDelete, RevisionDeleteRequest.fromPartial(req), o);
   }
   /** One segment of a user's revisions (REST contributions routes). */
   listContributions(req: Partial<ListContributionsRequest>, o?: CallOpts): Promise<ListContributionsResponse> {
-    return unary(this.c, this.c.listContributions, ListContributionsRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.listContributions, ListContributionsRequest.fromPartial(req), o);
   }
   countContributions(req: Partial<CountContributionsRequest>, o?: CallOpts): Promise<CountContributionsResponse> {
-    return unary(this.c, this.c.countContributions, CountContributionsRequest.fromPartial(req), o);
+    return unary(this.s.revisions, this.s.revisions.countContributions, CountContributionsRequest.fromPartial(req), o);
   }
   recordLogEntries(req: DeepPartial<RecordLogEntriesRequest>, o?: CallOpts): Promise<RecordLogEntriesResponse> {
-    return unary(this.c, this.c.recordLogEntries, RecordLogEntriesRequest.fromPartial(req), o);
+    return unary(this.s.logs, this.s.logs.recordLogEntries, RecordLogEntriesRequest.fromPartial(req), o);
   }
   /** Link table queries (services/content/src/rpc/linkqueries.ts); continuations are MediaWiki's. */
   listPageLinks(req: DeepPartial<ListPageLinksRequest>, o?: CallOpts): Promise<ListPageLinksResponse> {
-    return unary(this.c, this.c.listPageLinks, ListPageLinksRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.listPageLinks, ListPageLinksRequest.fromPartial(req), o);
   }
   listBacklinks(req: DeepPartial<ListBacklinksRequest>, o?: CallOpts): Promise<ListBacklinksResponse> {
-    return unary(this.c, this.c.listBacklinks, ListBacklinksRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.listBacklinks, ListBacklinksRequest.fromPartial(req), o);
   }
   listPageBacklinks(req: DeepPartial<ListPageBacklinksRequest>, o?: CallOpts): Promise<ListPageBacklinksResponse> {
-    return unary(this.c, this.c.listPageBacklinks, ListPageBacklinksRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.listPageBacklinks, ListPageBacklinksRequest.fromPartial(req), o);
   }
   listCategoryMembers(req: DeepPartial<ListCategoryMembersRequest>, o?: CallOpts): Promise<ListCategoryMembersResponse> {
-    return unary(this.c, this.c.listCategoryMembers, ListCategoryMembersRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.listCategoryMembers, ListCategoryMembersRequest.fromPartial(req), o);
   }
   listExternalLinkUsage(req: DeepPartial<ListExternalLinkUsageRequest>, o?: CallOpts): Promise<ListExternalLinkUsageResponse> {
-    return unary(this.c, this.c.listExternalLinkUsage, ListExternalLinkUsageRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.listExternalLinkUsage, ListExternalLinkUsageRequest.fromPartial(req), o);
   }
   getPageProps(req: DeepPartial<GetPagePropsRequest>, o?: CallOpts): Promise<GetPagePropsResponse> {
-    return unary(this.c, this.c.getPageProps, GetPagePropsRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.getPageProps, GetPagePropsRequest.fromPartial(req), o);
   }
   getCategoryInfo(req: DeepPartial<GetCategoryInfoRequest>, o?: CallOpts): Promise<GetCategoryInfoResponse> {
-    return unary(this.c, this.c.getCategoryInfo, GetCategoryInfoRequest.fromPartial(req), o);
+    return unary(this.s.links, this.s.links.getCategoryInfo, GetCategoryInfoRequest.fromPartial(req), o);
   }
   close() {
-    this.c.close();
-    if (this.siblings) for (const c of Object.values(this.siblings)) c.close();
+    for (const c of Object.values(this.s)) c.close();
   }
 }
 
@@ -584,11 +601,7 @@ export interface Clients {
 
 export function connectClients(addr: { content: string; auth: string; search: string }): Clients {
   return {
-    content: new ContentClient(makeClient(ContentServiceClient, addr.content), {
-      files: makeClient(FileServiceClient, addr.content),
-      watchlist: makeClient(WatchlistServiceClient, addr.content),
-      tags: makeClient(TagServiceClient, addr.content),
-    }),
+    content: new ContentClient(connectContentStubs(addr.content)),
     auth: new AuthClient(makeClient(AuthServiceClient, addr.auth)),
     oauth: OAuthClient.connect(addr.auth),
     notifications: NotificationsClient.connect(addr.content),

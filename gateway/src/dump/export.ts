@@ -2,7 +2,7 @@
  * WikiExporter: a dump of pages (all, some namespaces, or a page set) as XML pieces, streamed
  * from the content service's ExportPages.
  */
-import type { ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ListNamespacesResponse } from '../clients/types.js';
 import type { DumpsClient } from '../clients/dumps.js';
 import { ARTICLE_PATH, type GatewayConfig } from '../config.js';
 import { wfUrlencode } from '../action/query/encoding.js';

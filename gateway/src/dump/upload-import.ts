@@ -2,17 +2,17 @@
  * An uploaded XML dump imported as MediaWiki's ImportStreamSource::newFromUpload + ImportReporter
  * do it: the users prefixed with the interwiki prefix (or given to local accounts), the pages
  * into their own namespaces, one namespace, or below a root page; each page that gets revisions
- * also gets a null revision and an import/upload log entry with the summary. Shared by
+ * also gets a null revision and an import/upload log entry with the summary; the dump's log
+ * items are logged (without recent changes), each once. Shared by
  * action=import and Special:Import. Unlike MediaWiki, the whole upload is read and checked
  * first, so a malformed or truncated file writes nothing.
  */
 import { Readable } from 'node:stream';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
-import type { ImportPageResult } from '@quire/proto/wiki/content/v1/import';
-import type { AuthClient } from '../clients/index.js';
+import type { EditActor, ImportPageResult } from '../clients/types.js';
+import type { AuthClient, ContentClient } from '../clients/index.js';
 import type { DumpsClient } from '../clients/dumps.js';
 import { englishMessage } from '../i18n/messages.js';
-import { importDump } from './importer.js';
+import { contentLogSink, importDump } from './importer.js';
 import { decompressed, readDump, type DumpItem } from './reader.js';
 
 export interface UploadImportResult {
@@ -47,7 +47,7 @@ function detailMessage(summary: string, one: boolean): string {
  * (with the line) before anything is written when the file is bad; a service's refusal (a bad
  * root page, tags the performer may not add) as its ServiceError.
  */
-export async function importUploadedDump(deps: { dumps: DumpsClient; auth: AuthClient }, data: Buffer, opts: UploadImportOptions): Promise<UploadImportResult> {
+export async function importUploadedDump(deps: { dumps: DumpsClient; auth: AuthClient; content: ContentClient }, data: Buffer, opts: UploadImportOptions): Promise<UploadImportResult> {
   const items: DumpItem[] = [];
   for await (const item of readDump(decompressed(Readable.from([data])))) items.push(item);
   const out: ImportPageResult[] = [];
@@ -59,6 +59,7 @@ export async function importUploadedDump(deps: { dumps: DumpsClient; auth: AuthC
         const r = await deps.auth.getUsers({ names });
         return new Map(r.users.map((u) => [u.user!.name, u.user!.id]));
       },
+      logs: contentLogSink(deps.content),
     },
     {
       usernamePrefix: opts.usernamePrefix.replace(/[:>]+$/, ''),

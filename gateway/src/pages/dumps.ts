@@ -6,8 +6,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '@quire/kit';
-import { LinkTable } from '@quire/proto/wiki/content/v1/content';
-import type { ImportPageResult } from '@quire/proto/wiki/content/v1/import';
+import { LinkTable, type ImportPageResult } from '../clients/types.js';
 import { editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';
 import { dumpSiteInfo, exportXml } from '../dump/export.js';

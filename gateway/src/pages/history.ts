@@ -5,7 +5,7 @@
  * Paging: `offset` is the revision id the page continues after (MediaWiki's is a timestamp; ids
  * are what the content service's history keyset takes) and `dir=prev` goes towards newer ones.
  */
-import { CompareRelative, type CompareSideResult, type PageRecord } from '@quire/proto/wiki/content/v1/content';
+import { CompareRelative, type CompareSideResult, type PageRecord } from '../clients/types.js';
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { queryParam, send, type PageRequest } from './request.js';

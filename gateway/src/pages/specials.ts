@@ -4,8 +4,7 @@
  * Watchlist, Random, SpecialPages, Version, CreateAccount and Upload (with the file description
  * page's text). Each lists through the same service calls as the corresponding API module.
  */
-import { CreateAccountRequest } from '@quire/proto/wiki/auth/v1/auth';
-import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
+import { CreateAccountRequest, type RecentChange } from '../clients/types.js';
 import { plainTextLines } from '../action/modules/support.js';
 import { editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';

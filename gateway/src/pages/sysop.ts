@@ -4,7 +4,7 @@
  * mwProtect-reason, mwProtect-cascade). Each POST carries the session's token and goes through
  * the same service calls as action=delete / action=protect.
  */
-import type { PageRecord, ProtectionLevel } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, ProtectionLevel } from '../clients/types.js';
 import { moduleExpiry } from '../action/modules/support.js';
 import { editActor, editBlock } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';

@@ -4,7 +4,7 @@
  * SpecialWhatLinksHere lists them) and Special:RecentChangesLinked ("Related changes": the
  * recent changes of the pages a page links to, or with `showlinkedto` of those linking to it).
  */
-import { LinkTable, type LinkingPage, type PageRecord, type RecentChange } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type LinkingPage, type PageRecord, type RecentChange } from '../clients/types.js';
 import { hidden, html, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import { queryParam, send, type PageHandler, type PageRequest } from './request.js';

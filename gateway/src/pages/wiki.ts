@@ -4,7 +4,7 @@
  * to users and pages, and the text of a service's refusal.
  */
 import { ServiceError } from '@quire/kit';
-import type { PageRecord } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord } from '../clients/types.js';
 import { ApiUsageError } from '../action/types.js';
 import { html, messageBox, SafeHtml, type SkinLink } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';

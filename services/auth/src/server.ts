@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, loadConfig, makeClient, v, type ServiceModule } from '@quire/kit';
 import { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
 import { Accounts } from './domain/accounts.js';
 import { loadGroupPermissions } from './rights.js';
 import { SessionStore } from './store/sessions.js';
@@ -45,7 +45,7 @@ export const authService: ServiceModule = {
     const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
     const outbox = new LogOutbox(rt.db);
     const { contentAddr } = cfg;
-    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(ContentServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
+    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(LogServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
     if (relay) relay.start();
     else rt.log.info('CONTENT_GRPC_ADDR is not set: log entries (new users, blocks, rights) stay in auth.log_outbox until a relay delivers them');
     const accounts = new Accounts({

@@ -7,16 +7,16 @@ import assert from 'node:assert/strict';
 import { makeClient, unary } from '@quire/kit';
 import { assertInternalWithoutDetails, startFaultyTestService, type FaultyService } from '@quire/kit/faults';
 import { testBackends } from '@quire/kit/testing';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { PageServiceClient } from '@quire/proto/wiki/content/pages/v1/pages';
 import { contentService } from './server.js';
 
 for (const backend of testBackends()) {
   describe(`content handlers with failing storage (${backend})`, () => {
     let svc: FaultyService;
-    let client: ContentServiceClient;
+    let client: PageServiceClient;
     before(async () => {
       svc = await startFaultyTestService(contentService, backend);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(PageServiceClient, svc.address);
     });
     after(async () => {
       client.close();

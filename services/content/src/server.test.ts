@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeClient, ServiceError, startService, unary, GrpcStatus, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient, GetRevisionsRequest, type ResolvePagesRequest } from '@quire/proto/wiki/content/v1/content';
+import { GetRevisionsRequest, RevisionServiceClient } from '@quire/proto/wiki/content/revisions/v1/revisions';
+import { PageServiceClient, type ResolvePagesRequest } from '@quire/proto/wiki/content/pages/v1/pages';
+import { SiteServiceClient } from '@quire/proto/wiki/content/site/v1/site';
 import { contentService } from './server.js';
 import { saveRevision, type SaveRevisionInput } from './store/save.js';
 import { TitleCodec } from './title/codec.js';
@@ -15,6 +17,21 @@ import { sha1Base36 } from './content/sha1.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const codec = new TitleCodec(new NamespaceTable('Quire'));
+
+/** The content service's gRPC services these tests call, all on its one address. */
+interface Stubs {
+  site: SiteServiceClient;
+  pages: PageServiceClient;
+  revisions: RevisionServiceClient;
+}
+const connect = (address: string): Stubs => ({
+  site: makeClient(SiteServiceClient, address),
+  pages: makeClient(PageServiceClient, address),
+  revisions: makeClient(RevisionServiceClient, address),
+});
+const closeStubs = (s: Stubs) => {
+  for (const c of Object.values(s)) c.close();
+};
 
 function edit(dbkey: string, baseRevId: number, text: string, extra: Partial<SaveRevisionInput> = {}): SaveRevisionInput {
   return {
@@ -36,26 +53,26 @@ for (const backend of testBackends()) {
   describe(`content service (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: Stubs;
     const call = {
-      listNamespaces: () => unary(client, client.listNamespaces, {}),
-      getStatistics: () => unary(client, client.getStatistics, {}),
+      listNamespaces: () => unary(client.site, client.site.listNamespaces, {}),
+      getStatistics: () => unary(client.site, client.site.getStatistics, {}),
       resolvePages: (r: Partial<ResolvePagesRequest>) =>
-        unary(client, client.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...r }),
-      getPage: (title: string, withContent = false) => unary(client, client.getPage, { title, withContent }),
+        unary(client.pages, client.pages.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...r }),
+      getPage: (title: string, withContent = false) => unary(client.pages, client.pages.getPage, { title, withContent }),
       getRevisions: (r: Partial<GetRevisionsRequest>) =>
-        unary(client, client.getRevisions, GetRevisionsRequest.fromPartial(r)),
-      getReplicationLag: () => unary(client, client.getReplicationLag, {}),
+        unary(client.revisions, client.revisions.getRevisions, GetRevisionsRequest.fromPartial(r)),
+      getReplicationLag: () => unary(client.site, client.site.getReplicationLag, {}),
     };
     const save = (input: SaveRevisionInput) => saveRevision(svc.runtime.db, codec, input);
 
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = connect(svc.address);
     });
     after(async () => {
-      client.close();
+      closeStubs(client);
       await svc.stop();
       await te.cleanup();
     });
@@ -112,10 +129,10 @@ for (const backend of testBackends()) {
     });
 
     test('a restart on the same data keeps the Main Page and does not create it again', async () => {
-      client.close();
+      closeStubs(client);
       await svc.stop();
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = connect(svc.address);
       const stats = await call.getStatistics();
       assert.equal(stats.pages, 1);
       assert.equal(stats.edits, 1);
@@ -311,7 +328,7 @@ for (const backend of testBackends()) {
       test('replication lag is read from CONTENT_REPLICA_DATABASE_URLS', async () => {
         const te2 = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0', CONTENT_REPLICA_DATABASE_URLS: process.env.DATABASE_URL });
         const svc2 = await startService(contentService, te2.env);
-        const c2 = makeClient(ContentServiceClient, svc2.address);
+        const c2 = makeClient(SiteServiceClient, svc2.address);
         try {
           const lag = await unary(c2, c2.getReplicationLag, {});
           assert.ok(lag.lagSeconds >= 0);
@@ -327,7 +344,7 @@ for (const backend of testBackends()) {
         const te2 = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
         try {
           const [a, b] = await Promise.all([startService(contentService, te2.env), startService(contentService, { ...te2.env, DATA_DIR: `${te2.dataDir}/second` })]);
-          const c2 = makeClient(ContentServiceClient, b.address);
+          const c2 = makeClient(SiteServiceClient, b.address);
           const stats = await unary(c2, c2.getStatistics, {});
           assert.equal(stats.pages, 1);
           assert.equal(stats.edits, 1);

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, ConfigError, loadConfig, serviceConfigSpec, v, type ServiceModule } from '@quire/kit';
-import { ContentServiceService } from '@quire/proto/wiki/content/v1/content';
+import { EditServiceService } from '@quire/proto/wiki/content/edit/v1/edit';
+import { FeedServiceService } from '@quire/proto/wiki/content/feed/v1/feed';
+import { LinkServiceService } from '@quire/proto/wiki/content/links/v1/links';
+import { LogServiceService } from '@quire/proto/wiki/content/logs/v1/logs';
+import { PageServiceService } from '@quire/proto/wiki/content/pages/v1/pages';
+import { RenderServiceService } from '@quire/proto/wiki/content/render/v1/render';
+import { RevisionServiceService } from '@quire/proto/wiki/content/revisions/v1/revisions';
+import { SiteServiceService } from '@quire/proto/wiki/content/site/v1/site';
 import { FileServiceService, TagServiceService, WatchlistServiceService } from '@quire/proto/wiki/content/v1/files';
 import { ListServiceService } from '@quire/proto/wiki/content/v1/lists';
 import { NotificationServiceService } from '@quire/proto/wiki/content/v1/notifications';
@@ -106,28 +113,39 @@ export const contentService: ServiceModule = {
     const rendering = startRendering(rt, codec);
     rt.log.info({ fileStore: files.store.description }, 'file store');
     const fileRepo = new FileRepo({ db: rt.db, codec, store: files.store, maxBytes: files.maxBytes });
+    // Handler modules that serve RPCs of two packages are split here.
+    const { getProtection, listUserContribs, ...logs } = logHandlers(ctx);
+    const { getLanguageLinks, ...render } = renderHandlers(ctx, rendering.service, rendering.jobs);
     return {
       bindings: [
-        bind('wiki.content.v1.ContentService', ContentServiceService, {
-          ...siteHandlers(ctx),
+        // One gRPC service per concern (proto/wiki/content/<concern>/v1), all on this server.
+        bind('wiki.content.site.v1.SiteService', SiteServiceService, { ...siteHandlers(ctx), ...replicationHandlers(probe) }),
+        bind('wiki.content.pages.v1.PageService', PageServiceService, {
           ...pageHandlers(ctx),
+          ...listingHandlers(ctx),
+          getProtection,
+        }),
+        bind('wiki.content.revisions.v1.RevisionService', RevisionServiceService, {
           ...revisionHandlers(ctx),
           ...historyHandlers(ctx),
-          ...listingHandlers(ctx),
-          ...replicationHandlers(probe),
-          ...feedHandlers(new ChangeFeedStore(rt.db, codec)),
-          ...editHandlers(ctx, limiter, rendering.service),
           ...compareHandlers(ctx),
+          ...contributionHandlers(ctx, rendering.service),
+          listUserContribs,
+        }),
+        bind('wiki.content.edit.v1.EditService', EditServiceService, {
+          ...editHandlers(ctx, limiter, rendering.service),
           ...lifecycleHandlers(ctx, limiter),
-          ...logHandlers(ctx),
-          ...renderHandlers(ctx, rendering.service, rendering.jobs),
+          ...revdelHandlers(ctx),
+        }),
+        bind('wiki.content.render.v1.RenderService', RenderServiceService, {
+          ...render,
           ...renderExtraHandlers(ctx, rendering.service),
           ...renderLintHandlers(ctx, rendering.service),
           ...renderHtml2WtHandlers(ctx, rendering.service),
-          ...linkQueryHandlers(ctx),
-          ...revdelHandlers(ctx),
-          ...contributionHandlers(ctx, rendering.service),
         }),
+        bind('wiki.content.links.v1.LinkService', LinkServiceService, { ...linkQueryHandlers(ctx), getLanguageLinks }),
+        bind('wiki.content.logs.v1.LogService', LogServiceService, logs),
+        bind('wiki.content.feed.v1.FeedService', FeedServiceService, feedHandlers(new ChangeFeedStore(rt.db, codec))),
         bind('wiki.content.v1.FileService', FileServiceService, fileHandlers(ctx, fileRepo, limiter)),
         bind('wiki.content.v1.WatchlistService', WatchlistServiceService, watchHandlers(ctx)),
         bind('wiki.content.v1.NotificationService', NotificationServiceService, notificationHandlers(ctx)),

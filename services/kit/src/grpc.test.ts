@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Metadata } from '@grpc/grpc-js';
 import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
-import { ContentServiceClient, ContentServiceService, PageChange } from '@quire/proto/wiki/content/v1/content';
+import { PageChange, FeedServiceClient, FeedServiceService } from '@quire/proto/wiki/content/feed/v1/feed';
 import { GetIndexStatusResponse, SearchServiceClient, SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import { GrpcStatus, ServiceError, notFound } from './errors.js';
 import { READINESS_SERVICE, makeClient, startGrpcServer, unary, wrapService, type AsyncHandlers } from './grpc.js';
@@ -223,15 +223,15 @@ test('a streaming handler that throws ends its stream with INTERNAL, and the ser
     streamChanges: (async (_req: unknown, stream: { write(m: unknown): boolean }) => {
       stream.write(PageChange.fromPartial({ position: 1, dbkey: 'A' }));
       if (fail) throw new Error('stream failure');
-    }) as unknown as AsyncHandlers<typeof ContentServiceService>['streamChanges'],
-  } as unknown as AsyncHandlers<typeof ContentServiceService>;
+    }) as unknown as AsyncHandlers<typeof FeedServiceService>['streamChanges'],
+  } as unknown as AsyncHandlers<typeof FeedServiceService>;
   const server = await startGrpcServer({
     port: 0,
     log: logger,
     inflight,
-    services: [{ name: 'wiki.content.v1.ContentService', definition: ContentServiceService, implementation: wrapService(ContentServiceService, handlers, logger, inflight) }],
+    services: [{ name: 'wiki.content.feed.v1.FeedService', definition: FeedServiceService, implementation: wrapService(FeedServiceService, handlers, logger, inflight) }],
   });
-  const content = makeClient(ContentServiceClient, server.address);
+  const content = makeClient(FeedServiceClient, server.address);
   const watch = (md: Metadata) =>
     new Promise<{ messages: number; code: number }>((resolve) => {
       let messages = 0;

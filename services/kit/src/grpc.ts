@@ -158,7 +158,7 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
 }
 
 export interface GrpcServiceBinding {
-  /** Fully qualified name for health checks, e.g. "wiki.content.v1.ContentService". */
+  /** Fully qualified name for health checks, e.g. "wiki.content.pages.v1.PageService". */
   name: string;
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;

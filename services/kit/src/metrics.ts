@@ -76,7 +76,7 @@ export function grpcCodeName(code: number | undefined): string {
   return GRPC_CODE_NAMES[code ?? 2] ?? 'UNKNOWN';
 }
 
-/** "/wiki.content.v1.ContentService/GetPage" → service and method labels. */
+/** "/wiki.content.pages.v1.PageService/GetPage" → service and method labels. */
 export function grpcPathLabels(path: string): { grpc_service: string; grpc_method: string } {
   const m = /^\/([^/]+)\/([^/]+)$/.exec(path);
   return m ? { grpc_service: m[1]!, grpc_method: m[2]! } : { grpc_service: 'unknown', grpc_method: path };

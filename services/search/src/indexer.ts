@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { unary, type Db, type KvStore, type Logger } from '@quire/kit';
-import type { ContentServiceClient, IndexPage, PageChange } from '@quire/proto/wiki/content/v1/content';
+import type { FeedServiceClient, IndexPage, PageChange } from '@quire/proto/wiki/content/feed/v1/feed';
 import { countWords, type IndexDoc, type SearchBackend } from './backend.js';
 import { advanceCursor, lockCursor, readCursorState, setCursor } from './store/cursor.js';
 
@@ -62,7 +62,7 @@ export class FeedIndexer {
   constructor(
     private readonly db: Db,
     private readonly backend: SearchBackend,
-    private readonly content: ContentServiceClient,
+    private readonly content: FeedServiceClient,
     private readonly kv: KvStore,
     private readonly log: Logger,
     private readonly lease: LeaseTiming = DEFAULT_LEASE,

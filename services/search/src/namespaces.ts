@@ -1,5 +1,5 @@
 import { unary } from '@quire/kit';
-import type { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import type { SiteServiceClient } from '@quire/proto/wiki/content/site/v1/site';
 import type { NamespaceLookup } from './query/parser.js';
 
 /**
@@ -9,7 +9,7 @@ import type { NamespaceLookup } from './query/parser.js';
 export class NamespaceNames {
   private byName: Map<string, number> | undefined;
 
-  constructor(private readonly content: ContentServiceClient) {}
+  constructor(private readonly content: SiteServiceClient) {}
 
   async lookup(): Promise<NamespaceLookup> {
     if (!this.byName) {

@@ -6,8 +6,9 @@
  * the indexer applies what came after (again, idempotently) — nothing written meanwhile is lost.
  */
 import { conflict, failedPrecondition, unary, type KvStore } from '@quire/kit';
-import { ListPagesRequest, type ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { ListPagesRequest } from '@quire/proto/wiki/content/pages/v1/pages';
 import type { RebuildIndexProgress } from '@quire/proto/wiki/search/v1/search';
+import type { ContentStubs } from './content.js';
 import type { SearchBackend } from './backend.js';
 import { docOf, FETCH_CHUNK } from './indexer.js';
 
@@ -17,7 +18,7 @@ const LOCK_TTL_S = 120;
 
 export async function rebuildIndex(
   backend: SearchBackend,
-  content: ContentServiceClient,
+  content: ContentStubs,
   kv: KvStore,
   progress: (p: RebuildIndexProgress) => void,
   /** True once the caller went away (Ctrl-C on the admin CLI): the new index is dropped. */
@@ -30,9 +31,9 @@ export async function rebuildIndex(
   if (!(await kv.setIfAbsent(lockKey, lockId, LOCK_TTL_S))) throw failedPrecondition('rebuild-running', `a rebuild of the ${engine} index is running`);
   const rebuild = await backend.startRebuild();
   try {
-    const head = (await unary(content, content.getChangeFeedStatus, { afterPosition: 0 }, { deadlineMs: 30_000 })).latestPosition;
-    const total = (await unary(content, content.getStatistics, {}, { deadlineMs: 30_000 })).pages;
-    const namespaces = (await unary(content, content.listNamespaces, {}, { deadlineMs: 30_000 })).namespaces.map((n) => n.id).filter((id) => id >= 0);
+    const head = (await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: 0 }, { deadlineMs: 30_000 })).latestPosition;
+    const total = (await unary(content.site, content.site.getStatistics, {}, { deadlineMs: 30_000 })).pages;
+    const namespaces = (await unary(content.site, content.site.listNamespaces, {}, { deadlineMs: 30_000 })).namespaces.map((n) => n.id).filter((id) => id >= 0);
     const started = Date.now();
     let done = 0;
     const status = (finished: boolean): RebuildIndexProgress => ({
@@ -46,10 +47,10 @@ export async function rebuildIndex(
     for (const namespace of namespaces) {
       let from = '';
       do {
-        const list = await unary(content, content.listPages, ListPagesRequest.fromPartial({ namespace, from, limit: LIST_CHUNK }), { deadlineMs: 60_000 });
+        const list = await unary(content.pages, content.pages.listPages, ListPagesRequest.fromPartial({ namespace, from, limit: LIST_CHUNK }), { deadlineMs: 60_000 });
         const ids = list.pages.map((p) => p.id);
         for (let i = 0; i < ids.length; i += FETCH_CHUNK) {
-          const r = await unary(content, content.getPagesForIndex, { pageIds: ids.slice(i, i + FETCH_CHUNK) }, { deadlineMs: 60_000 });
+          const r = await unary(content.feed, content.feed.getPagesForIndex, { pageIds: ids.slice(i, i + FETCH_CHUNK) }, { deadlineMs: 60_000 });
           await rebuild.target.apply(r.pages.map(docOf), []);
           done += r.pages.length;
         }

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bind, ConfigError, invalidArgument, gauge, loadConfig, makeClient, onScrape, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { bind, ConfigError, invalidArgument, gauge, loadConfig, onScrape, unary, v, DEFAULT_GRPC_PORTS, type ServiceModule } from '@quire/kit';
 import { SearchServiceService } from '@quire/proto/wiki/search/v1/search';
 import type { SearchBackend } from './backend.js';
 import { SqlBackend } from './store/engines/sql.js';
@@ -11,6 +10,7 @@ import { FeedIndexer, LEASE_KEY, readCursor } from './indexer.js';
 import { NamespaceNames } from './namespaces.js';
 import { SearchIndex } from './search.js';
 import { rebuildIndex } from './rebuild.js';
+import { closeContent, connectContent } from './content.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -38,22 +38,22 @@ export const searchService: ServiceModule = {
       ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex, rt.db)
       : new SqlBackend(rt.db);
     await backend.init();
-    const content = makeClient(ContentServiceClient, cfg.contentAddr);
-    const namespaces = new NamespaceNames(content);
+    const content = connectContent(cfg.contentAddr);
+    const namespaces = new NamespaceNames(content.site);
     const freshness = new IndexFreshness({
       indexedThrough: () => readCursor(rt.db, backend.engine),
-      feedHead: async (after) => (await unary(content, content.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
+      feedHead: async (after) => (await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
       indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
     });
     const index = new SearchIndex(backend, () => namespaces.lookup(), () => freshness.caughtUp());
-    const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content, rt.kv, rt.log.child({ role: 'indexer' }));
+    const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
     /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */
     const indexStatus = async () => {
       const through = await readCursor(rt.db, backend.engine);
       const active = (await rt.kv.get(LEASE_KEY)) !== null;
       try {
-        const feed = await unary(content, content.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
+        const feed = await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: through }, { deadlineMs: 5000 });
         const lag = feed.oldestPendingAt ? Math.max(0, (Date.now() - Date.parse(feed.oldestPendingAt)) / 1000) : 0;
         return { engine: backend.engine, indexedThrough: through, lagSeconds: lag, pendingChanges: feed.pending, indexerActive: active };
       } catch {
@@ -91,7 +91,7 @@ export const searchService: ServiceModule = {
         feedLag.remove({ consumer: 'search-indexer' });
         feedPending.remove({ consumer: 'search-indexer' });
         await indexer?.stop();
-        content.close();
+        closeContent(content);
         await backend.close();
       },
     };

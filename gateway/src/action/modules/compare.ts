@@ -5,7 +5,7 @@
  * side's content) and frompst/topst (the pre-save transform of supplied text). Section
  * replacement (fromsection-main) is not offered; difftype=inline is wikidiff2's inline HTML.
  */
-import { CompareRelative, DiffFormat, type CompareSide, type CompareSideResult } from '@quire/proto/wiki/content/v1/content';
+import { CompareRelative, DiffFormat, type CompareSide, type CompareSideResult } from '../../clients/types.js';
 import { escapeHtml } from '../errors.js';
 import { ApiUsageError, setContentValue, type ActionContext, type ParamDecl, type Params, type ResultObject } from '../types.js';
 import { apiError } from './support.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { UserContrib } from '@quire/proto/wiki/content/v1/content';
+import type { UserContrib } from '../../clients/types.js';
 import { contributionDescription, contributionsCutoff, feedcontributionsModule } from './feedcontributions.js';
 import { renderFeed } from '../feed.js';
 import { fakeContext, NAMESPACES } from '../query/testing.js';

@@ -2,7 +2,7 @@
  * action=feedcontributions (MediaWiki's ApiFeedContributions over ContribsPager): a user's
  * latest contributions as an RSS or Atom feed, each item the revision's comment and text.
  */
-import type { UserContrib } from '@quire/proto/wiki/content/v1/content';
+import type { UserContrib } from '../../clients/types.js';
 import { hiddenAuthorBits } from '../../revdel.js';
 import { englishMessage } from '../../i18n/messages.js';
 import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, talkPageTitle, type FeedItem } from '../feed.js';

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
-import type { ListNamespacesResponse, RecentChange } from '@quire/proto/wiki/content/v1/content';
+import type { User, ListNamespacesResponse, RecentChange } from '../../clients/types.js';
 import { applyDiffStyle, diffTable, feedrecentchangesModule, mergeAdjacentEdits } from './feedrecentchanges.js';
 import { logActionText } from '../log-action-text.js';
 import { fakeContext } from '../query/testing.js';

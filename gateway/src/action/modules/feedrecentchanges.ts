@@ -5,7 +5,7 @@
  * page merged, each item's description the comment (a log entry's action text before it) and
  * the styled diff table, or a new page's text.
  */
-import { DiffFormat, LinkTable, type RecentChange } from '@quire/proto/wiki/content/v1/content';
+import { DiffFormat, LinkTable, type RecentChange } from '../../clients/types.js';
 import { englishMessage, replaceMessageParams } from '../../i18n/messages.js';
 import { userTimeAndDate as formatTime } from '../blockinfo.js';
 import { escapeHtml } from '../errors.js';

@@ -1,5 +1,5 @@
 /* action=move (ApiMove): the page, and with movetalk/movesubpages its talk page and subpages. */
-import type { MovedPage } from '@quire/proto/wiki/content/v1/content';
+import type { MovedPage } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { setIndexedTagName } from '../types.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';

@@ -1,7 +1,7 @@
 /* action=parse: the flags of ApiParse that Quire accepts, validates and applies (side by side with MediaWiki 1.39). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParseResponse } from '@quire/proto/wiki/content/v1/content';
+import { ParseResponse } from '../../clients/types.js';
 import { parseModule } from './parse.js';
 import { expandtemplatesModule } from './expandtemplates.js';
 import { fakeContext } from '../query/testing.js';

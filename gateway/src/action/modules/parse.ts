@@ -6,7 +6,7 @@
  * summaries, `headhtml` is the document head of this wiki (no scripts: the wiki serves none).
  * Not offered: the skin/module props.
  */
-import type { ParseResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ParseResponse } from '../../clients/types.js';
 import { escapeHtml, message } from '../errors.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';

@@ -2,7 +2,7 @@
  * action=protect (ApiProtect): validates protections and expiries as MediaWiki does, then the
  * content service changes the restrictions, records a null revision and the protection log.
  */
-import type { ProtectionLevel } from '@quire/proto/wiki/content/v1/content';
+import type { ProtectionLevel } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { apiError, moduleExpiry } from './support.js';

@@ -2,7 +2,7 @@
  * action=revisiondelete (MediaWiki's ApiRevisionDelete): type=revision hides or shows the content,
  * summary and author of revisions; type=logging the action, summary and performer of log entries.
  */
-import type { StatusMessage } from '@quire/proto/wiki/content/v1/content';
+import type { StatusMessage } from '../../clients/types.js';
 import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
 import { LOG_DELETED_ACTION, logFieldVisible } from '../query/logevents.js';
 import { escapeHtml, stripMarkup } from '../errors.js';

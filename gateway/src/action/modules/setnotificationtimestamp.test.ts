@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
-import type { PageRecord } from '@quire/proto/wiki/content/v1/content';
+import type { User, PageRecord } from '../../clients/types.js';
 import { setnotificationtimestampModule } from './setnotificationtimestamp.js';
 import { fakeContext, NAMESPACES } from '../query/testing.js';
 import { ApiUsageError, type Params } from '../types.js';

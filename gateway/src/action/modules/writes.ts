@@ -5,8 +5,7 @@
  * and the edit itself as the content service takes it (saveEdit). Modules import this file; it
  * imports no module, so the modules never import each other.
  */
-import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
-import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/v1/content';
+import type { BlockInfo, EditRequest, EditResponse } from '../../clients/types.js';
 import type { Caller, GatewayDeps } from '../../context.js';
 import { blockAppliesTo, blockedError } from '../blockinfo.js';
 import { defineParam } from '../define.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision } from '../../clients/types.js';
 import { allmessagesModule } from './allmessages.js';
 import { allMessageKeys, englishMessage, isValidLanguageCode, normalizeMessageKey } from '../../i18n/messages.js';
 import { MessageUsageError } from '../errors.js';

@@ -2,7 +2,7 @@
  * list=allpages (MediaWiki's ApiQueryAllPages): the pages of one namespace in title order, with
  * continuation on the title; also a generator (generator=allpages, parameters gap*).
  */
-import { RedirectFilter } from '@quire/proto/wiki/content/v1/content';
+import { RedirectFilter } from '../../clients/types.js';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';

@@ -4,7 +4,7 @@
  * with `redirect` also those linking through redirects to it (`redirlinks`); generators of those
  * pages.
  */
-import { LinkTable, RedirectFilter, type LinkingPage, type ListBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type LinkingPage, type ListBacklinksResponse, RedirectFilter } from '../../clients/types.js';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { messageOfFailure } from '../params.js';
 import { checkIntegerRange, type ParamFailure } from '../../validation/typedefs.js';

@@ -2,7 +2,7 @@
  * prop=categories (MediaWiki's ApiQueryCategories): the categories of the page set, by (page,
  * category), continuing on `from|category`; a generator of the category titles.
  */
-import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type ListPageLinksResponse } from '../../clients/types.js';
 import { ApiUsageError, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';

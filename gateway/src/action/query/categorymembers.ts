@@ -3,7 +3,7 @@
  * key (pages, then subcategories, then files; continuing on `type|hexsortkey|from`) or by the
  * time they were added (continuing on `timestamp|from`); also a generator.
  */
-import type { ListCategoryMembersResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ListCategoryMembersResponse } from '../../clients/types.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
 import { isoFromMw } from '../../validation/typedefs.js';

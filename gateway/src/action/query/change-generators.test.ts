@@ -1,9 +1,7 @@
 /* generator=recentchanges|watchlist|watchlistraw (ApiQueryGeneratorBase): what each gives the page set, and its continuation. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
-import { RecentChange } from '@quire/proto/wiki/content/v1/content';
-import { WatchlistChange } from '@quire/proto/wiki/content/v1/files';
+import { type User, RecentChange, WatchlistChange } from '../../clients/types.js';
 import { recentchangesModule } from './recentchanges.js';
 import { watchlistModule, watchlistrawModule } from './watchlist.js';
 import { fakeContext } from './testing.js';

@@ -2,7 +2,7 @@
  * prop=extlinks (MediaWiki's ApiQueryExternalLinks): the external links of the page set in
  * link order, continuing on the link key and id (and the page, with several pages).
  */
-import { LinkTable } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable } from '../../clients/types.js';
 import { setContentValue } from '../types.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, PROTOCOL_PARAM, pageSetLinks, protocolPrefix, setContinue } from './linktables.js';
 import { expandUrl } from './exturlusage.js';

@@ -2,7 +2,7 @@
  * list=exturlusage (MediaWiki's ApiQueryExtLinksUsage): pages with external links matching a
  * protocol and a host/path pattern, in link order, continuing on `key|id`; also a generator.
  */
-import type { ListExternalLinkUsageResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ListExternalLinkUsageResponse } from '../../clients/types.js';
 import { setIndexedTagName, setArrayType, type ActionContext, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, LIMIT_PARAM, PROTOCOL_PARAM, protocolPrefix, setContinue } from './linktables.js';
 import { queryRunOf, type QueryRun } from './run.js';

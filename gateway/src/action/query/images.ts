@@ -2,7 +2,7 @@
  * prop=images (MediaWiki's ApiQueryImages): the files the page set shows, by (page, file name),
  * continuing on `from|name`; a generator of the file titles.
  */
-import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type ListPageLinksResponse } from '../../clients/types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';
 import { queryRunOf, type QueryRun } from './run.js';

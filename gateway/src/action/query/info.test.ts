@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageRecord } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord } from '../../clients/types.js';
 import { actionErrors, associatedTitle, mayDo, pageInfo, type InfoOptions, type PermissionContext } from './info.js';
 import type { ResultObject } from '../types.js';
 import { NAMESPACES } from './testing.js';

@@ -3,7 +3,7 @@
  * state, watcher counts, talkid, subjectid, associatedpage, url, readable, preload,
  * displaytitle and varianttitles.
  */
-import type { Namespace, PageInfoDetails, PageRecord } from '@quire/proto/wiki/content/v1/content';
+import type { Namespace, PageInfoDetails, PageRecord } from '../../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { setIndexedTagName, type ModuleDecl, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';

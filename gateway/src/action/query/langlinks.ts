@@ -3,7 +3,7 @@
  * (page, language), continuing on `from|lang`. Language names are the autonyms of the
  * interwiki table (MediaWiki without the CLDR extension names languages in their own language).
  */
-import { LinkTable } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable } from '../../clients/types.js';
 import { ApiUsageError, setContentValue, type ResultObject } from '../types.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, pageSetLinks, setContinue } from './linktables.js';
 import { addPageSubItem } from './pageset.js';

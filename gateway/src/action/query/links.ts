@@ -3,7 +3,7 @@
  * transcludes, by (page, namespace, title), continuing on `from|ns|title`; both are generators
  * whose titles need not exist.
  */
-import { LinkTable, type ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type ListPageLinksResponse } from '../../clients/types.js';
 import type { ActionContext, Params } from '../types.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator, type GeneratorModule } from './generator.js';

@@ -4,7 +4,7 @@
  * redirect): the pages linking (or redirecting) to each page of the page set (existing, missing
  * and special titles alike); generators of those pages.
  */
-import { LinkTable, RedirectFilter, type ListPageBacklinksResponse } from '@quire/proto/wiki/content/v1/content';
+import { LinkTable, type ListPageBacklinksResponse, RedirectFilter } from '../../clients/types.js';
 import { ApiUsageError, type ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
 import { defineGenerator, type GeneratorModule } from './generator.js';

@@ -3,7 +3,7 @@
  * extlinks; backlinks, embeddedin, imageusage): the content service's ListPageLinks call on the
  * page set, continuation in list or generator mode, and the parameters MediaWiki repeats.
  */
-import type { LinkTable, ListPageLinksRequest, ListPageLinksResponse } from '@quire/proto/wiki/content/v1/content';
+import type { LinkTable, ListPageLinksRequest, ListPageLinksResponse } from '../../clients/types.js';
 import type { ActionContext, } from '../types.js';
 import { defineParam } from '../define.js';
 import type { QueryRun } from './run.js';

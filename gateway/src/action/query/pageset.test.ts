@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageRecord, ResolvePagesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, ResolvePagesResponse } from '../../clients/types.js';
 import { buildPageSet, pageSetOutput } from './pageset.js';
 import { stripMeta } from './testing.js';
 

@@ -4,7 +4,7 @@
  * into MediaWiki's result: `normalized`, `redirects`, `badrevids`, `pageids` and `pages`
  * (with MediaWiki's negative ids for missing, invalid and special titles).
  */
-import type { PageRecord, ResolvePagesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, ResolvePagesResponse } from '../../clients/types.js';
 import { META, setIndexedTagName, type ResultObject } from '../types.js';
 import { cleanUpText, isCleanText, rawurlencode } from './encoding.js';
 

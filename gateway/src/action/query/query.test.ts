@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageRecord, ResolvePagesResponse, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision, ResolvePagesResponse } from '../../clients/types.js';
 import { ApiUsageError, type Params } from '../types.js';
 import { queryModule } from './index.js';
 import { DEPRECATION_HELP_TEXT, SINGLEPAGE_TEXT } from './revisions.js';

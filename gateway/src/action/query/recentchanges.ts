@@ -2,7 +2,7 @@
  * list=recentchanges (ApiQueryRecentChanges): edits, page creations and log actions, newest first;
  * as a generator, the changed pages (or, with generaterevisions, the revisions).
  */
-import type { RecentChange } from '@quire/proto/wiki/content/v1/content';
+import type { RecentChange } from '../../clients/types.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';

@@ -3,7 +3,7 @@
  * the prop/slots/limit parameters, parseParameters' content-aware limit and legacy-format
  * deprecation, and the output of one revision with its parsed comment.
  */
-import type { Revision } from '@quire/proto/wiki/content/v1/content';
+import type { Revision } from '../../clients/types.js';
 import { ApiUsageError, type ActionContext, type ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
 import { message } from '../errors.js';

@@ -5,8 +5,7 @@
  * (ApiQueryRevisionsBase::extractDeprecatedContent) is only given in the legacy format (no rvslots).
  * The content service does the work: sections, template expansion and parse trees, rendering, diffs.
  */
-import type { Revision } from '@quire/proto/wiki/content/v1/content';
-import { CompareRelative } from '@quire/proto/wiki/content/v1/content';
+import { type Revision, CompareRelative } from '../../clients/types.js';
 import { ApiUsageError, setContentValue, type ActionContext, type ResultObject } from '../types.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { CONTENT_FORMAT_VALUES, FORMATS_OF } from '../content-formats.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Revision } from '@quire/proto/wiki/content/v1/content';
+import type { Revision } from '../../clients/types.js';
 import { revisionInfo, sha1ToHex } from './revisions.js';
 import { goldenBody, stripMeta } from './testing.js';
 

@@ -3,7 +3,7 @@
  * MediaWiki: the latest revision of each page, the revisions given by `revids`, or a range of
  * one page's history ("enumeration mode": rvlimit, rvstartid, rvendid, rvdir=newer).
  */
-import type { Revision } from '@quire/proto/wiki/content/v1/content';
+import type { Revision } from '../../clients/types.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { messageOfFailure } from '../params.js';
 import { checkIntegerRange, type ParamFailure } from '../../validation/typedefs.js';

@@ -1,5 +1,5 @@
 /* meta=siteinfo (MediaWiki's ApiQuerySiteinfo): general, namespaces, namespacealiases, statistics here; the other props in siteinfo-props.ts. */
-import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '../../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH, type GatewayConfig } from '../../config.js';
 import { META, setArrayType, setBCBools, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { wfUrlencode } from './encoding.js';

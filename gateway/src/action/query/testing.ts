@@ -2,8 +2,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DIR } from '@quire/kit/testing';
-import type { ListNamespacesResponse, Namespace, ResolvePagesRequest, ResolvePagesResponse, GetRevisionsRequest, GetRevisionsResponse, GetStatisticsResponse } from '@quire/proto/wiki/content/v1/content';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type {
+  ListNamespacesResponse,
+  Namespace,
+  GetStatisticsResponse,
+  ResolvePagesRequest,
+  ResolvePagesResponse,
+  GetRevisionsRequest,
+  GetRevisionsResponse,
+  User,
+} from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import type { GatewayConfig } from '../../config.js';
 import type { ActionContext, ApiMessage, ModuleDecl, Params } from '../types.js';

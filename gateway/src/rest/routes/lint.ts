@@ -5,7 +5,7 @@
  * of lints: [{type, dsr: [start, end, openWidth, closeWidth], params}], offsets in UTF-8 bytes.
  */
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { LintWikitextRequest } from '@quire/proto/wiki/content/v1/content';
+import type { LintWikitextRequest } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse } from '../types.js';

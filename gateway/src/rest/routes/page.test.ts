@@ -4,7 +4,7 @@ import path from 'node:path';
 import { GOLDEN_DIR } from '@quire/kit/testing';
 import { after, before, describe, test } from 'node:test';
 import { invalidArgument, notFound } from '@quire/kit';
-import { PageRecord, Revision, type GetPageResponse } from '@quire/proto/wiki/content/v1/content';
+import { PageRecord, Revision, type GetPageResponse } from '../../clients/types.js';
 import { serveRest, testDeps, type TestServer } from '../testing.js';
 
 /** Body and headers of a golden response recorded from MediaWiki 1.39. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { RestError, type Validators } from '../types.js';

@@ -2,7 +2,7 @@
  * GET /v1/page/{title}/history (MediaWiki's PageHistoryHandler): 20 revisions per request, newest
  * first, paged with older_than / newer_than (exclusive, never together), optionally filtered.
  */
-import { HistoryFilter } from '@quire/proto/wiki/content/v1/content';
+import { HistoryFilter } from '../../clients/types.js';
 import { defineRoute, RestError } from '../types.js';
 import { isoTimestamp, loadPage, titleParam } from './pageContent.js';
 import { hiddenAuthorBits } from '../../revdel.js';

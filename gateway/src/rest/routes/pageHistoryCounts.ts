@@ -3,7 +3,7 @@
  * counts capped per type, `from`/`to` (exclusive revision bounds, either order) for edits and
  * editors only. Counts are read with LIMIT cap+1 queries, never by scanning the whole history.
  */
-import { CountType } from '@quire/proto/wiki/content/v1/content';
+import { CountType } from '../../clients/types.js';
 import { defineRoute, RestError } from '../types.js';
 import { loadPage, titleParam } from './pageContent.js';
 

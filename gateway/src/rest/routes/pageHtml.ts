@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { GetRevisionHtmlResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetRevisionHtmlResponse } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse, type Validators } from '../types.js';

@@ -4,7 +4,7 @@
  * the caller may see them (RevisionRecord::FOR_THIS_USER), and the revision validators.
  */
 import { createHash } from 'node:crypto';
-import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { defineRoute, RestError, type RestContext, type Validators } from '../types.js';
 import { isoTimestamp, LICENSE, pageCacheControl } from './pageContent.js';

@@ -4,7 +4,7 @@
  * (from the content service) into its JSON verbatim; the body is built the same way.
  */
 import { ServiceError } from '@quire/kit';
-import { DiffFormat, type CompareSideResult } from '@quire/proto/wiki/content/v1/content';
+import { DiffFormat, type CompareSideResult } from '../../clients/types.js';
 import { defineRoute, RestError } from '../types.js';
 import { canSee, DELETED_TEXT } from './revision.js';
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PageRecord, type ResolvePagesRequest } from '@quire/proto/wiki/content/v1/content';
-import type { CompleteTitlesRequest, TitleMatch } from '@quire/proto/wiki/search/v1/search';
+import { PageRecord, type ResolvePagesRequest, type CompleteTitlesRequest, type TitleMatch } from '../../clients/types.js';
 import { serveRest, testDeps, type TestServer } from '../testing.js';
 
 /** The index's suggestions per prefix, in title order as the engine returns them (redirects unresolved). */

@@ -13,7 +13,7 @@
  * page's latest one.
  */
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { GetRevisionHtmlResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetRevisionHtmlResponse } from '../../clients/types.js';
 import { escapeHtml } from '../../action/errors.js';
 import { defineRoute, FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, MULTIPART_CONTENT_TYPE, RestError, type ParamDecls, type RestContext, type RestResponse } from '../types.js';
 import { lints, transformCacheControl, transformPathParams } from './lint.js';

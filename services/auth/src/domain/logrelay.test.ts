@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createLogger, makeClient, startService, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
 import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { authService } from '../server.js';
 import { CONTENT_CHANNEL_OPTIONS, LEASE_KEY, LogRelay } from './logrelay.js';
@@ -45,7 +45,7 @@ for (const backend of testBackends()) {
             new LogOutbox(db),
             () => {
               connects[i]!++;
-              return makeClient(ContentServiceClient, UNREACHABLE, CONTENT_CHANNEL_OPTIONS);
+              return makeClient(LogServiceClient, UNREACHABLE, CONTENT_CHANNEL_OPTIONS);
             },
             kv,
             createLogger('relay-test', 'silent'),

@@ -21,7 +21,7 @@
 import crypto from 'node:crypto';
 import { Metadata, type ClientUnaryCall } from '@grpc/grpc-js';
 import { ServiceError, type KvStore, type Logger } from '@quire/kit';
-import type { ContentServiceClient, ExternalLogEntry, RecordLogEntriesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ExternalLogEntry, RecordLogEntriesResponse, LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
 import { iso } from '../store/users.js';
 import { originOf, type LogOutbox, type OutboxRow } from '../store/logoutbox.js';
 
@@ -67,12 +67,12 @@ export class LogRelay {
   private lastPrune = 0;
   private failing = false;
   private unsubscribe: (() => void) | undefined;
-  private client: ContentServiceClient | undefined;
+  private client: LogServiceClient | undefined;
 
   /** `connect` opens the content service's client, when the relay first has something to send. */
   constructor(
     private readonly outbox: LogOutbox,
-    private readonly connect: () => ContentServiceClient,
+    private readonly connect: () => LogServiceClient,
     private readonly kv: KvStore,
     private readonly log: Logger,
   ) {}

@@ -6,7 +6,7 @@
  * comments, extension tags such as <nowiki>/<pre>/<ref> and template calls do not count; an
  * unclosed template call is plain text, so the headings inside it do.
  */
-import type { DiffSection } from '@quire/proto/wiki/content/v1/content';
+import type { DiffSection } from '@quire/proto/wiki/content/revisions/v1/revisions';
 
 /** Tags whose content the preprocessor does not look into ($wgParser's extension tags + core ones). */
 const OPAQUE_TAGS = ['nowiki', 'pre', 'ref', 'references', 'gallery', 'math', 'source', 'syntaxhighlight', 'poem', 'templatedata', 'includeonly', 'indicator', 'score', 'timeline', 'graph', 'categorytree', 'imagemap', 'inputbox', 'chem', 'ce', 'hiero', 'charinsert', 'section', 'templatestyles'];

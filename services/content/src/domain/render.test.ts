@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { RenderServiceClient } from '@quire/proto/wiki/content/render/v1/render';
 import { contentService } from '../server.js';
 import { saveRevision } from '../store/save.js';
 import { TitleCodec } from '../title/codec.js';
@@ -18,7 +18,7 @@ for (const backend of testBackends()) {
   describe(`parser cache (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: RenderServiceClient;
     let revId = 0;
     const html = () => unary(client, client.getRevisionHtml, { title: '', revId });
     // A changed entry gets a new render time, as any rewrite does (the service memoizes per revision and render time).
@@ -29,7 +29,7 @@ for (const backend of testBackends()) {
       // No background jobs: the only writes to the cache are the reads under test.
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0', CONTENT_JOB_POLL_MS: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(RenderServiceClient, svc.address);
       const saved = await saveRevision(svc.runtime.db, codec, {
         ns: 0,
         dbkey: 'Cached_page',

@@ -1,5 +1,5 @@
 import { invalidArgument, permissionDenied, type Db } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import { userDefinedTagNames } from '../store/tags.js';
 
 /**

@@ -5,7 +5,7 @@
  * file repository's store (store/files.ts).
  */
 import { invalidArgument, permissionDenied, type ServiceError, type Queryable } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import type { FileVersion, UploadRequest, UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
 import { isoTimestamp } from '../content/timestamp.js';
 import { detectsHtml, EXTENSION_OF_MIME, FILE_EXTENSIONS, sniffFile, svgHasScript } from '../files/mime.js';

@@ -5,7 +5,7 @@
  */
 import { invalidArgument, permissionDenied, type Db, type Queryable } from '@quire/kit';
 import { nowToTheSecond, publishLogEntry, writeLogEntry } from '../store/logging.js';
-import type { EditActor, StatusMessage } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor, StatusMessage } from '@quire/proto/wiki/content/v1/common';
 import { checkApplicableTags } from './tags.js';
 
 /** The DELETED_* bits of an item (the first is text for revisions, the action for log entries). */

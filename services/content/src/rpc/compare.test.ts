@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, ServiceError, startService, unary, GrpcStatus, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { CompareRelative, CompareRequest, ContentServiceClient, DiffFormat, type DeepPartial } from '@quire/proto/wiki/content/v1/content';
+import { CompareRelative, CompareRequest, DiffFormat, type DeepPartial, RevisionServiceClient } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { contentService } from '../server.js';
 import { saveRevision } from '../store/save.js';
 import { TitleCodec } from '../title/codec.js';
@@ -17,7 +17,7 @@ for (const backend of testBackends()) {
   describe(`Compare RPC (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: RevisionServiceClient;
     const compare = (req: DeepPartial<CompareRequest>) => unary(client, client.compare, CompareRequest.fromPartial(req));
     const failure = async (req: DeepPartial<CompareRequest>) => {
       try {
@@ -35,7 +35,7 @@ for (const backend of testBackends()) {
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(RevisionServiceClient, svc.address);
       let base = 0;
       for (const text of TEXTS) {
         const saved = await saveRevision(svc.runtime.db, codec, {

@@ -7,8 +7,8 @@ import {
   type CompareSide,
   type CompareSideResult,
   type CompareWarning,
-  type PageRecord,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/revisions/v1/revisions';
+import type { PageRecord } from '@quire/proto/wiki/content/v1/common';
 import type { ContentContext } from './context.js';
 import { pageRecord, parsePageTitleOrThrow, revisionMessage } from './records.js';
 import type { RevisionRow } from '../store/revisions.js';

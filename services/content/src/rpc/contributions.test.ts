@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient, CountContributionsRequest, ListContributionsRequest } from '@quire/proto/wiki/content/v1/content';
+import { CountContributionsRequest, ListContributionsRequest, RevisionServiceClient } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { contentService } from '../server.js';
 import { saveRevision } from '../store/save.js';
 import { TitleCodec } from '../title/codec.js';
@@ -18,7 +18,7 @@ for (const backend of testBackends()) {
   describe(`ListContributions / CountContributions (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: RevisionServiceClient;
     const revIds: number[] = [];
     const list = (r: Partial<ListContributionsRequest>) => unary(client, client.listContributions, ListContributionsRequest.fromPartial({ user: 'Eve', limit: 2, ...r }));
     const count = (r: Partial<CountContributionsRequest>) => unary(client, client.countContributions, CountContributionsRequest.fromPartial({ user: 'Eve', ...r }));
@@ -27,7 +27,7 @@ for (const backend of testBackends()) {
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(RevisionServiceClient, svc.address);
       // Eve: five revisions, one per second, alternating between two pages; revision 2 tagged.
       const base = new Map<string, number>();
       for (let i = 0; i < 5; i++) {

@@ -1,5 +1,5 @@
 /*
- * wiki.content.v1.ContentService ListContributions / CountContributions: MediaWiki's
+ * wiki.content.revisions.v1.RevisionService ListContributions / CountContributions: MediaWiki's
  * ContributionsLookup, which runs ContribsPager (an IndexPager over rev_timestamp, rev_id as the
  * tie-breaker) for one segment. As IndexPager, a segment reads limit + 1 rows to know whether
  * more follow, and when it starts at an offset, one row the other way to know whether it is the
@@ -11,7 +11,7 @@ import type {
   CountContributionsResponse,
   ListContributionsRequest,
   ListContributionsResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/revisions/v1/revisions';
 import type { RenderService } from '../domain/render.js';
 import { contributionRows, countContributions, type ContributionFilter, type ContributionRow } from '../store/contributions.js';
 import { tagMessages } from './tag-messages.js';

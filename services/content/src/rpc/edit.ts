@@ -1,4 +1,4 @@
-import type { EditRequest } from '@quire/proto/wiki/content/v1/content';
+import type { EditRequest } from '@quire/proto/wiki/content/edit/v1/edit';
 import { editPage } from '../domain/edit.js';
 import { wikitextPst, type RenderService } from '../domain/render.js';
 import type { RateLimiter } from '../store/ratelimit.js';

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient, type PageChange } from '@quire/proto/wiki/content/v1/content';
+import { type PageChange, FeedServiceClient } from '@quire/proto/wiki/content/feed/v1/feed';
 import { contentService } from '../server.js';
 import { saveRevision, type SaveRevisionInput } from '../store/save.js';
 import { TitleCodec } from '../title/codec.js';
@@ -26,7 +26,7 @@ function edit(dbkey: string, baseRevId: number, text: string, ns = 0): SaveRevis
 }
 
 /** Reads a StreamChanges call until `count` changes arrived (or it ends). */
-function collect(client: ContentServiceClient, from: number, count: number, maxWaitMs = 3000): Promise<PageChange[]> {
+function collect(client: FeedServiceClient, from: number, count: number, maxWaitMs = 3000): Promise<PageChange[]> {
   return new Promise((resolve, reject) => {
     const out: PageChange[] = [];
     const stream = client.streamChanges({ fromPosition: from, maxBatch: 2, maxWaitMs });
@@ -46,13 +46,13 @@ for (const backend of testBackends()) {
   describe(`content change feed (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: FeedServiceClient;
     const db = () => svc.runtime.db;
 
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(FeedServiceClient, svc.address);
     });
     after(async () => {
       client.close();

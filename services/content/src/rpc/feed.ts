@@ -8,7 +8,7 @@ import type {
   GetPagesForIndexResponse,
   PageChange,
   StreamChangesRequest,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/feed/v1/feed';
 import type { ChangeFeedStore, FeedRow } from '../store/feed.js';
 import { writeMessage } from './stream.js';
 

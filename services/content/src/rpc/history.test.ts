@@ -2,16 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import {
-  ContentServiceClient,
-  CountRevisionsRequest,
-  CountType,
-  GetHistoryRequest,
-  GetRevisionsRequest,
-  HistoryFilter,
-  ListPagesRequest,
-  RedirectFilter,
-} from '@quire/proto/wiki/content/v1/content';
+import { CountRevisionsRequest, CountType, GetHistoryRequest, GetRevisionsRequest, HistoryFilter, RevisionServiceClient } from '@quire/proto/wiki/content/revisions/v1/revisions';
+import { ListPagesRequest, PageServiceClient } from '@quire/proto/wiki/content/pages/v1/pages';
+import { RedirectFilter } from '@quire/proto/wiki/content/v1/common';
 import { contentService } from '../server.js';
 import { saveRevision, type SaveRevisionInput } from '../store/save.js';
 import { HistoryStore } from '../store/history.js';
@@ -28,10 +21,11 @@ for (const backend of testBackends()) {
   describe(`content history and listing RPCs (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
+    let client: RevisionServiceClient;
+    let pages: PageServiceClient;
     const history = (r: Partial<GetHistoryRequest>) => unary(client, client.getHistory, GetHistoryRequest.fromPartial({ limit: 20, ...r }));
     const count = (r: Partial<CountRevisionsRequest>) => unary(client, client.countRevisions, CountRevisionsRequest.fromPartial(r));
-    const list = (r: Partial<ListPagesRequest>) => unary(client, client.listPages, ListPagesRequest.fromPartial({ limit: 10, ...r }));
+    const list = (r: Partial<ListPagesRequest>) => unary(pages, pages.listPages, ListPagesRequest.fromPartial({ limit: 10, ...r }));
     const range = (r: Partial<GetRevisionsRequest>) => unary(client, client.getRevisions, GetRevisionsRequest.fromPartial(r));
 
     /** Page "History subject": 12 revisions, one per second; see `authors` for who made which. */
@@ -44,7 +38,8 @@ for (const backend of testBackends()) {
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(RevisionServiceClient, svc.address);
+      pages = makeClient(PageServiceClient, svc.address);
       const db = svc.runtime.db;
       let base = 0;
       for (let i = 0; i < 12; i++) {
@@ -83,6 +78,7 @@ for (const backend of testBackends()) {
     });
     after(async () => {
       client.close();
+      pages.close();
       await svc.stop();
       await te.cleanup();
     });

@@ -6,7 +6,7 @@ import {
   type CountRevisionsResponse,
   type GetHistoryRequest,
   type GetHistoryResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { HistoryStore, type CountType as StoreCountType, type HistoryFilter as StoreHistoryFilter } from '../store/history.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';

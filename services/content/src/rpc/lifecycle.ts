@@ -6,7 +6,7 @@ import type {
   PurgePagesRequest,
   RollbackRequest,
   UndeletePageRequest,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/edit/v1/edit';
 import { deletePage, undeletePage } from '../domain/lifecycle/delete.js';
 import { movePage } from '../domain/lifecycle/move.js';
 import { protectPage } from '../domain/lifecycle/protect.js';

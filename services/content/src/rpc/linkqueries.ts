@@ -7,7 +7,6 @@
 import { invalidArgument, notFound } from '@quire/kit';
 import {
   LinkTable,
-  RedirectFilter,
   type GetCategoryInfoRequest,
   type GetCategoryInfoResponse,
   type GetPagePropsRequest,
@@ -24,7 +23,8 @@ import {
   type ListPageLinksRequest,
   type ListPageLinksResponse,
   type PageLink,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/links/v1/links';
+import { RedirectFilter } from '@quire/proto/wiki/content/v1/common';
 import { INTERWIKI } from '../render/render.js';
 import { wikiUrlencode } from '../render/functions.js';
 import { MalformedTitleError } from '../title/codec.js';

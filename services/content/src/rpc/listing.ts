@@ -1,5 +1,6 @@
 import { invalidArgument } from '@quire/kit';
-import { RedirectFilter, type ListPagesRequest, type ListPagesResponse } from '@quire/proto/wiki/content/v1/content';
+import { RedirectFilter } from '@quire/proto/wiki/content/v1/common';
+import type { ListPagesRequest, ListPagesResponse } from '@quire/proto/wiki/content/pages/v1/pages';
 import { ListingStore } from '../store/listing.js';
 import type { ContentContext } from './context.js';
 import { recordsFor } from './pages.js';

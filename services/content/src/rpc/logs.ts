@@ -4,18 +4,16 @@
  * gateway can tell whether to continue), protections for prop=info, and the delivery of other
  * services' log entries.
  */
+import type { GetProtectionRequest, GetProtectionResponse } from '@quire/proto/wiki/content/pages/v1/pages';
 import type {
-  GetProtectionRequest,
-  GetProtectionResponse,
   ListLogEventsRequest,
   ListLogEventsResponse,
   ListRecentChangesRequest,
   ListRecentChangesResponse,
-  ListUserContribsRequest,
-  ListUserContribsResponse,
   RecordLogEntriesRequest,
   RecordLogEntriesResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/logs/v1/logs';
+import type { ListUserContribsRequest, ListUserContribsResponse } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { logOriginRecorded, publishLogEntry, writeLogEntry, type LogEntryInput } from '../store/logging.js';
 import { findPage } from '../store/pages.js';
 import { cascadeSources, pageRestrictions, titleProtection } from '../store/protection.js';

@@ -5,12 +5,11 @@ import type {
   GetPageResponse,
   InvalidTitle,
   PageInfoDetails,
-  PageRecord,
   ResolvePagesRequest,
   ResolvePagesResponse,
   TitleNormalization,
-  TitleRedirect,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/pages/v1/pages';
+import type { PageRecord, TitleRedirect } from '@quire/proto/wiki/content/v1/common';
 import { MalformedTitleError } from '../title/codec.js';
 import { PageInfoStore, type PageRow, type TitleKey } from '../store/pages.js';
 import type { ContentContext } from './context.js';

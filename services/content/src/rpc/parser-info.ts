@@ -6,7 +6,7 @@
  * variant languages come from its tables.
  */
 import { readFileSync } from 'node:fs';
-import type { GetParserInfoResponse, MagicWord } from '@quire/proto/wiki/content/v1/content';
+import type { GetParserInfoResponse, MagicWord } from '@quire/proto/wiki/content/site/v1/site';
 import { FILE_EXTENSIONS } from '../files/mime.js';
 import { Expander } from '../render/expand.js';
 import { FUNCTION_NAMES, magicVariable } from '../render/functions.js';

@@ -1,4 +1,4 @@
-import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/content';
+import type { PageRecord, Revision } from '@quire/proto/wiki/content/v1/common';
 import type { TitleCodec } from '../title/codec.js';
 import type { PageRow } from '../store/pages.js';
 import type { RevisionRow } from '../store/revisions.js';

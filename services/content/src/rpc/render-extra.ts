@@ -11,7 +11,7 @@ import type {
   FormatCommentsResponse,
   PreSaveTransformRequest,
   PreSaveTransformResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/render/v1/render';
 import { wikitextPst, type RenderService } from '../domain/render.js';
 import { formatComment, formatComments, type CommentOf } from '../render/transform/comment.js';
 import { convertHtml, headerVariant } from '../render/variants/index.js';

@@ -6,7 +6,7 @@
  * revision that is not the page's does not exist.
  */
 import { invalidArgument, notFound } from '@quire/kit';
-import type { TransformHtmlToWikitextRequest, TransformHtmlToWikitextResponse } from '@quire/proto/wiki/content/v1/content';
+import type { TransformHtmlToWikitextRequest, TransformHtmlToWikitextResponse } from '@quire/proto/wiki/content/render/v1/render';
 import type { RenderService } from '../domain/render.js';
 import { htmlToWikitext } from '../render/transform/html2wt.js';
 import { jsonFromParsoidHtml } from '../render/transform/json.js';

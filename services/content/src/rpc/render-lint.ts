@@ -6,7 +6,12 @@
  */
 import crypto from 'node:crypto';
 import { invalidArgument, notFound } from '@quire/kit';
-import type { GetRevisionHtmlResponse, LintWikitextRequest, LintWikitextResponse, TransformWikitextToHtmlRequest } from '@quire/proto/wiki/content/v1/content';
+import type {
+  GetRevisionHtmlResponse,
+  LintWikitextRequest,
+  LintWikitextResponse,
+  TransformWikitextToHtmlRequest,
+} from '@quire/proto/wiki/content/render/v1/render';
 import { lintWikitext } from '../render/lint/index.js';
 import { jsonToParsoidBody } from '../render/transform/json.js';
 import type { RenderService } from '../domain/render.js';

@@ -1,10 +1,11 @@
 /*
- * wiki.content.v1.ContentService RevisionDelete: MediaWiki's RevDelRevisionList::setVisibility
+ * wiki.content.edit.v1.EditService RevisionDelete: MediaWiki's RevDelRevisionList::setVisibility
  * (type=revision) for live revisions of the target page and archived revisions of deleted pages. Every item gets its own status; the changed ones, the page's
  * touched time and one delete/revision (or suppress/revision) log entry commit together.
  */
 import { invalidArgument, permissionDenied, type Queryable } from '@quire/kit';
-import type { RevisionDeleteItem, RevisionDeleteRequest, RevisionDeleteResponse, StatusMessage } from '@quire/proto/wiki/content/v1/content';
+import type { RevisionDeleteItem, RevisionDeleteRequest, RevisionDeleteResponse } from '@quire/proto/wiki/content/edit/v1/edit';
+import type { StatusMessage } from '@quire/proto/wiki/content/v1/common';
 import { checkApplicableTags } from '../domain/tags.js';
 import { requireActor } from '../domain/lifecycle/common.js';
 import { lockPage } from '../store/lifecycle/common.js';

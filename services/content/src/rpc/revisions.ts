@@ -1,5 +1,5 @@
 import { invalidArgument } from '@quire/kit';
-import type { GetRevisionsRequest, GetRevisionsResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetRevisionsRequest, GetRevisionsResponse } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
 

@@ -1,4 +1,4 @@
-import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetParserInfoResponse, GetStatisticsResponse, ListNamespacesResponse } from '@quire/proto/wiki/content/site/v1/site';
 import { parserInfo } from './parser-info.js';
 import { readSiteStats } from '../store/stats.js';
 import type { ContentContext } from './context.js';

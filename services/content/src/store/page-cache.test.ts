@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, startService, unary, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { ContentServiceClient } from '@quire/proto/wiki/content/v1/content';
+import { PageServiceClient } from '@quire/proto/wiki/content/pages/v1/pages';
 import { contentService } from '../server.js';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
@@ -45,13 +45,13 @@ for (const backend of testBackends()) {
   describe(`page cache (${backend})`, () => {
     let te: TestEnv;
     let svc: RunningService;
-    let client: ContentServiceClient;
-    const getPage = (c: ContentServiceClient) => unary(c, c.getPage, { title: 'Cached page', withContent: true });
+    let client: PageServiceClient;
+    const getPage = (c: PageServiceClient) => unary(c, c.getPage, { title: 'Cached page', withContent: true });
 
     before(async () => {
       te = await makeTestEnv(backend, { CONTENT_GRPC_PORT: '0' });
       svc = await startService(contentService, te.env);
-      client = makeClient(ContentServiceClient, svc.address);
+      client = makeClient(PageServiceClient, svc.address);
     });
     after(async () => {
       client.close();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { LRUCache } from 'lru-cache';
 import { counter, gauge, type Db, type Logger, type Queryable } from '@quire/kit';
-import type { GetPageResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetPageResponse } from '@quire/proto/wiki/content/pages/v1/pages';
 
 /** Postgres channel on which every content instance announces the pages it changed. */
 const CHANNEL = 'quire_content_page_changed';

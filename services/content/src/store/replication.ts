@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '@quire/kit';
-import type { GetReplicationLagResponse } from '@quire/proto/wiki/content/v1/content';
+import type { GetReplicationLagResponse } from '@quire/proto/wiki/content/site/v1/site';
 
 /**
  * Replica lag for maxlag, read from the configured read replicas of the content database

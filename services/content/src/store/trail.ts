@@ -4,7 +4,8 @@
  * gateway can tell whether to continue.
  */
 import type { Db } from '@quire/kit';
-import type { ListLogEventsRequest, ListRecentChangesRequest, ListUserContribsRequest } from '@quire/proto/wiki/content/v1/content';
+import type { ListLogEventsRequest, ListRecentChangesRequest } from '@quire/proto/wiki/content/logs/v1/logs';
+import type { ListUserContribsRequest } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { SqlArgs } from './history.js';
 import { ipHex, ipsInRange } from './ip-range.js';
 

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { EditActor, Revision, StatusMessage } from "./content.js";
+import { EditActor, Revision, StatusMessage } from "./common.js";
 
 export const protobufPackage = "wiki.content.v1";
 

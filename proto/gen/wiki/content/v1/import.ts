@@ -20,7 +20,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { EditActor } from "./content.js";
+import { EditActor } from "./common.js";
 
 export const protobufPackage = "wiki.content.v1";
 

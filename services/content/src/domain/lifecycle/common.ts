@@ -1,6 +1,6 @@
 /* What the page lifecycle operations share: the actor, rights, the target title and the watchlist parameter. */
 import { invalidArgument, permissionDenied, type Queryable } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import type { LifecycleDeps } from '../../store/lifecycle/common.js';
 import { findPage } from '../../store/pages.js';

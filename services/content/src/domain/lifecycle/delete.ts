@@ -5,7 +5,7 @@
  * transaction with its log entry and recent change.
  */
 import { invalidArgument, type Queryable } from '@quire/kit';
-import type { DeletePageRequest, DeletePageResponse, UndeletePageRequest, UndeletePageResponse } from '@quire/proto/wiki/content/v1/content';
+import type { DeletePageRequest, DeletePageResponse, UndeletePageRequest, UndeletePageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { latestContent, lockExistingPage, type LockedPage } from '../../store/lifecycle/common.js';
 import { archivePage, restoreArchivedRevisions, revisionCount, someAuthors } from '../../store/lifecycle/delete.js';
 import { archiveFileVersions, restoreFileVersions } from '../../store/lifecycle/file-archive.js';

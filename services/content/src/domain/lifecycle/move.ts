@@ -6,7 +6,8 @@
  * subpages are moved after the page itself, each on its own, as MediaWiki does.
  */
 import { alreadyExists, invalidArgument, notFound, ServiceError, type Queryable } from '@quire/kit';
-import type { EditActor, MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
+import type { MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { redirectTarget } from '../../content/wikitext.js';
 import { parsePageTitleOrThrow } from '../../title/page-title.js';
 import { lockExistingPage, lockPage, saveNullRevision } from '../../store/lifecycle/common.js';

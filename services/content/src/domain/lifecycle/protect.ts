@@ -4,7 +4,8 @@
  * (protect, modify or unprotect) and its recent change — one transaction.
  */
 import { invalidArgument, type Queryable } from '@quire/kit';
-import type { ProtectionLevel, ProtectPageRequest, ProtectPageResponse } from '@quire/proto/wiki/content/v1/content';
+import type { ProtectionLevel } from '@quire/proto/wiki/content/v1/common';
+import type { ProtectPageRequest, ProtectPageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { actorId } from '../../store/actor.js';
 import { lockPage, saveNullRevision } from '../../store/lifecycle/common.js';
 import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';

@@ -9,7 +9,7 @@ import type {
   PurgePagesResponse,
   RollbackRequest,
   RollbackResponse,
-} from '@quire/proto/wiki/content/v1/content';
+} from '@quire/proto/wiki/content/edit/v1/edit';
 import { queueJob } from '../../store/jobs.js';
 import { lockExistingPage } from '../../store/lifecycle/common.js';
 import { transcluders } from '../../store/links.js';

@@ -1,6 +1,6 @@
 /* What the page lifecycle operations' SQL shares: their dependencies, page locking, the latest text, the null revision. */
 import { notFound, type Db, type Queryable } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import type { TitleCodec } from '../../title/codec.js';
 import { saveRevision, type SavedRevision } from '../save.js';
 import { findPage, type PageKeyRow } from '../pages.js';

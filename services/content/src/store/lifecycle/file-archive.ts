@@ -5,7 +5,7 @@
  * FileStore under the same storage key, so nothing outside the database changes.
  */
 import type { Queryable } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import { actorId } from '../actor.js';
 import type { LifecycleDeps } from './common.js';
 
