@@ -61,6 +61,14 @@ module.exports = {
       to: { path: "^services/(?!kit/)" },
     },
     {
+      name: "gateway-imports-no-generated-stubs",
+      severity: "error",
+      comment:
+        "Only the typed clients (gateway/src/clients/) import the generated protobuf code (@quire/proto → proto/); every other gateway file, its tests included (none needs a stub), imports the messages and enums it uses from gateway/src/clients/types.ts and calls services through clients/ (issue 17).",
+      from: { path: "^gateway/src/(?!clients/)" },
+      to: { path: "^proto/" },
+    },
+    {
       name: "services-import-no-other-service",
       severity: "error",
       comment: "A service reaches another over gRPC, never by import (kit is the shared runtime).",

@@ -1,6 +1,6 @@
 import express from 'express';
 import { GrpcStatus } from '@quire/kit';
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@quire/proto/grpc/health/v1/health';
+import { HealthClient, HealthCheckResponse_ServingStatus } from './clients/types.js';
 import { READINESS_SERVICE, currentRequestId, makeClient, unary } from '@quire/kit';
 import type { GatewayDeps } from './context.js';
 import { createActionApiHandler } from './action/main.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '@quire/kit';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from './clients/types.js';
 import type { Clients } from './clients/index.js';
 import type { GatewayConfig } from './config.js';
 import type { SiteCache } from './site.js';

@@ -3,7 +3,7 @@
  * the `blockinfo` of a `blocked` error and meta=userinfo / list=users' blockinfo fields. One
  * shape for every module that reports a block.
  */
-import type { BlockInfo } from '@quire/proto/wiki/auth/v1/auth';
+import type { BlockInfo } from '../clients/types.js';
 import type { ApiUsageError, ResultObject } from './types.js';
 import { apiError } from './modules/support.js';
 

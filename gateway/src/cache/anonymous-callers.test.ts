@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../clients/types.js';
 import { AnonymousCallers } from './anonymous-callers.js';
 import { invalidateOnWrite } from './response-cache.js';
 import { keepAnonymousCallers, resolveCaller } from '../caller.js';

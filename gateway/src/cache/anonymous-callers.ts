@@ -6,7 +6,7 @@
  * blocks made through another gateway apply here within `ttlMs`. Writes (not GET/HEAD) never use
  * an entry (caller.ts), so a block always stops an edit.
  */
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../clients/types.js';
 
 export class AnonymousCallers {
   private readonly byIp = new Map<string, { user: User; expiresAt: number }>();

@@ -5,7 +5,7 @@
  * document, so callers stream it.
  */
 import { isIP } from 'node:net';
-import type { ExportedPage, ExportedRevision } from '@quire/proto/wiki/content/v1/import';
+import type { ExportedPage, ExportedRevision } from '../clients/types.js';
 
 export const DUMP_SCHEMAS = ['0.10', '0.11'] as const;
 export type DumpSchema = (typeof DUMP_SCHEMAS)[number];

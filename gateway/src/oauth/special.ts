@@ -10,7 +10,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import { ConsumerStage, type Consumer } from '@quire/proto/wiki/auth/v1/oauth';
+import { ConsumerStage, type Consumer } from '../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { clientAddress } from '../client-ip.js';
 import type { GatewayDeps } from '../context.js';

@@ -5,7 +5,7 @@
  * serves only its CSRF tokens. A bad credential is an error, never an anonymous request.
  */
 import type { Request } from 'express';
-import type { Param, SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
+import type { Param, SignedRequest } from '../clients/types.js';
 import { clientProtocol } from '../client-ip.js';
 import type { Caller, GatewayDeps } from '../context.js';
 

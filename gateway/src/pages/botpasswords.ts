@@ -5,7 +5,7 @@
  * POST that made it. Every POST carries the session's csrf token.
  */
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { BotPassword } from '@quire/proto/wiki/auth/v1/auth';
+import type { BotPassword } from '../clients/types.js';
 import { GRANT_LABELS, GRANT_NAMES, HIDDEN_GRANTS, grantsFromForm } from './grants.js';
 import { hidden, html, messageBox, multiline, SafeHtml } from './html.js';
 import { loginPath, specialPath } from './paths.js';

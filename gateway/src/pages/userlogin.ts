@@ -3,7 +3,7 @@
  * step for users with two-factor) and Special:UserLogout. The login form is protected by the
  * session's login token; main-account passwords only, as in MediaWiki (bot passwords are for the API).
  */
-import { LoginResponse_Status as Status, type LoginResponse } from '@quire/proto/wiki/auth/v1/auth';
+import { LoginResponse_Status as Status, type LoginResponse } from '../clients/types.js';
 import { plainTextLines } from '../action/modules/support.js';
 import { hidden, html, messageBox, multiline, type SafeHtml } from './html.js';
 import { returnToPath, specialPath } from './paths.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../../clients/types.js';
 import { changeauthenticationdataModule, linkaccountModule, removeauthenticationdataModule, unlinkaccountModule } from './authdata.js';
 import { emailuserModule, resetpasswordModule } from './accountmail.js';
 import { fakeContext } from '../query/testing.js';

@@ -3,7 +3,7 @@
  * "at least one of continue/returnurl" rule, and the response shape (status, message,
  * messagecode, requests) as ApiAuthManagerHelper formats it.
  */
-import type { LoginResponse, Message, User } from '@quire/proto/wiki/auth/v1/auth';
+import type { LoginResponse, Message, User } from '../../clients/types.js';
 import type { ActionContext, ResultObject } from '../types.js';
 import { defineParams, type ContextOf } from '../define.js';
 import { setArrayType, setIndexedTagName } from '../types.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BlockInfo, User } from '@quire/proto/wiki/auth/v1/auth';
+import type { BlockInfo, User } from '../../clients/types.js';
 import { blockModule } from './block.js';
 import { partialBlockOf } from './writes.js';
 import { blockAppliesTo, blockedError } from '../blockinfo.js';

@@ -1,5 +1,5 @@
 /* action=clientlogin (MediaWiki's ApiClientLogin): password, then a TOTP code for users with two-factor. */
-import { LoginResponse_Status as Status } from '@quire/proto/wiki/auth/v1/auth';
+import { LoginResponse_Status as Status } from '../../clients/types.js';
 import { AUTHMANAGER_PARAMS, field, LOGIN_SENSITIVE_FIELDS, loginStepResult, requireReturnUrlOrContinue } from './authmanager.js';
 import { cookies } from './support.js';
 import { defineModule } from '../define.js';

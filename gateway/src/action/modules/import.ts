@@ -6,7 +6,7 @@
  * MediaWiki, the whole upload is read and checked first, so a malformed or truncated file
  * writes nothing. $wgImportSources is empty (MediaWiki's default): no interwiki imports.
  */
-import type { ImportPageResult } from '@quire/proto/wiki/content/v1/import';
+import type { ImportPageResult } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { setIndexedTagName, type ResultObject } from '../types.js';
 import { DumpError } from '../../dump/reader.js';

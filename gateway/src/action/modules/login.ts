@@ -1,5 +1,5 @@
 /* action=login (MediaWiki's ApiLogin): bot passwords, and main accounts with a deprecation warning. */
-import { LoginResponse_Status as Status } from '@quire/proto/wiki/auth/v1/auth';
+import { LoginResponse_Status as Status } from '../../clients/types.js';
 import type { ResultObject } from '../types.js';
 import { apiMessage, cookies, lacksSameOriginSecurity, plainText } from './support.js';
 import { defineModule } from '../define.js';

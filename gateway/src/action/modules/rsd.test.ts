@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rsdDocument, rsdModule } from './rsd.js';
 import { clearhasmsgModule } from './clearhasmsg.js';
 import { fakeContext } from '../query/testing.js';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../../clients/types.js';
 
 test('action=rsd: the reference wiki\'s document, byte for byte apart from the server', () => {
   assert.equal(

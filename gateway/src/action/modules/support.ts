@@ -1,6 +1,6 @@
 /* What the account modules share: messages of the auth service as API messages, and the session cookie. */
 import { InvalidExpiryError, isPastExpiry, normalizeExpiry } from '@quire/kit/expiry';
-import type { Message } from '@quire/proto/wiki/auth/v1/auth';
+import type { Message } from '../../clients/types.js';
 import { escapeHtml, stripMarkup } from '../errors.js';
 import type { ApiUsageError, ActionContext, ApiMessage } from '../types.js';
 import { MessageUsageError } from '../errors.js';

@@ -8,7 +8,7 @@
  * $wgEnableAsyncUploads is false (async is ignored, checkstatus finds a result only while chunks
  * are arriving) and $wgAllowCopyUploads is false (url: copyuploaddisabled).
  */
-import type { UploadResponse, UploadWarnings } from '@quire/proto/wiki/content/v1/files';
+import type { UploadResponse, UploadWarnings } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { ServiceError } from '@quire/kit';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';

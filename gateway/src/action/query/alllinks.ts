@@ -4,7 +4,7 @@
  * every link target of one namespace in title order, each with the page linking (or only the
  * distinct targets with `unique`); generators of the linking pages, or of the targets when unique.
  */
-import { AllLinksTable } from '@quire/proto/wiki/content/v1/lists';
+import { AllLinksTable } from '../../clients/types.js';
 import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { defineParam, defineParams, type ParamsOf } from '../define.js';
 import { titlePartKeyer } from './allpages.js';

@@ -17,7 +17,7 @@ import {
   revisionsInfo,
 } from './revisions-base.js';
 import { queryRunOf } from './run.js';
-import type { PagedRevision } from '@quire/proto/wiki/content/v1/archive';
+import type { PagedRevision } from '../../clients/types.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
 

@@ -6,7 +6,7 @@ import { QueryContinuation } from './continuation.js';
 import { fakeContext, stripMeta } from './testing.js';
 import type { Params } from '../types.js';
 import type { QueryRun } from './run.js';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../../clients/types.js';
 
 const ALICE: User = { id: 3, name: 'Alice', anonymous: false, groups: ['*', 'user'], rights: ['read'] };
 

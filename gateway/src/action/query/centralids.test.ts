@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../../clients/types.js';
 import { centralUserInfo } from './centralids.js';
 import { userInfo } from './userinfo.js';
 import { stripMeta } from './testing.js';

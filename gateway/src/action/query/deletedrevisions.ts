@@ -8,7 +8,7 @@
  * `undelete`; revision-deleted fields are hidden per field.
  */
 import { continueParts, continueTimestampIso } from './continuation.js';
-import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '@quire/proto/wiki/content/v1/archive';
+import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '../../clients/types.js';
 import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';

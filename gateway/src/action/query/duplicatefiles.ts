@@ -3,7 +3,7 @@
  * other files with the same content (SHA-1), by name; a generator of those files. This wiki has
  * one local repository, so no duplicate is `shared` and dflocalonly changes nothing.
  */
-import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
+import type { FileVersion } from '../../clients/types.js';
 import type { ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { CONTINUE_PARAM, DIR_PARAM, LIMIT_PARAM, setContinue } from './linktables.js';

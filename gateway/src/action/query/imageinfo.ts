@@ -3,7 +3,7 @@
  * first. `fileInfoValues` is shared with list=allimages and action=upload.
  */
 import { isoFromMw } from '../../validation/typedefs.js';
-import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
+import type { FileVersion } from '../../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../../config.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { escapeHtmlNoQuotes, isoTimestamp, wfUrlencode } from './encoding.js';

@@ -7,7 +7,7 @@ import { QueryContinuation } from './continuation.js';
 import { fakeContext } from './testing.js';
 import { ApiUsageError, type Params } from '../types.js';
 import type { QueryRun } from './run.js';
-import type { User } from '@quire/proto/wiki/auth/v1/auth';
+import type { User } from '../../clients/types.js';
 
 const user = (rights: string[]): User => ({ id: 2, name: 'Admin', anonymous: false, groups: ['*', 'user', 'sysop'], rights });
 

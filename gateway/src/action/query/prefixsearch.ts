@@ -3,7 +3,7 @@
  * case-insensitively, through the search service's completion; psoffset continuation; also a
  * generator (generator=prefixsearch, parameters gps*). Redirects are listed as themselves.
  */
-import type { CompleteTitlesResponse } from '@quire/proto/wiki/search/v1/search';
+import type { CompleteTitlesResponse } from '../../clients/types.js';
 import { setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';

@@ -2,7 +2,7 @@
  * list=search (MediaWiki's ApiQuerySearch): full-text search through the search service, with
  * sroffset continuation; also a generator (generator=search, parameters gsr*).
  */
-import type { SearchHit, SearchPagesResponse } from '@quire/proto/wiki/search/v1/search';
+import type { SearchHit, SearchPagesResponse } from '../../clients/types.js';
 import { setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';

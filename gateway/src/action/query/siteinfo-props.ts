@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { RESTRICTION_LEVELS, RESTRICTION_TYPES } from '../modules/protect.js';
-import type { ListGroupPermissionsResponse } from '@quire/proto/wiki/auth/v1/auth';
+import type { ListGroupPermissionsResponse } from '../../clients/types.js';
 import { SPECIAL_PAGES, type SpecialPageName } from '../../pages/paths.js';
 import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { URL_PROTOCOL_PREFIXES } from './linktables.js';

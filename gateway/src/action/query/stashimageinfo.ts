@@ -3,7 +3,7 @@
  * stashed files by key. `stashInfoValues` is also action=upload's imageinfo for a stashed file
  * (UploadBase::getImageInfo over an UploadStashFile).
  */
-import type { StashedFile } from '@quire/proto/wiki/content/v1/files';
+import type { StashedFile } from '../../clients/types.js';
 import { ARTICLE_PATH } from '../../config.js';
 import { defineModule } from '../define.js';
 import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';

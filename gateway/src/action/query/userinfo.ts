@@ -1,5 +1,5 @@
 /* meta=userinfo (MediaWiki's ApiQueryUserInfo). */
-import type { User, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import type { User, UserDetails } from '../../clients/types.js';
 import { blockDetails } from '../blockinfo.js';
 import { setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';

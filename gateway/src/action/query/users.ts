@@ -1,5 +1,5 @@
 /* list=users, list=allusers and list=blocks (MediaWiki's ApiQueryUsers, ApiQueryAllUsers, ApiQueryBlocks). */
-import type { BlockEntry, BlockInfo, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
+import type { BlockEntry, BlockInfo, UserDetails } from '../../clients/types.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';

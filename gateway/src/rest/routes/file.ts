@@ -4,7 +4,7 @@
  * original, which is what MediaWiki reports for files within the display limits.
  */
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { FileVersion } from '@quire/proto/wiki/content/v1/files';
+import type { FileVersion } from '../../clients/types.js';
 import { ARTICLE_PATH } from '../../config.js';
 import { wfUrlencode } from '../../action/query/encoding.js';
 import { defineRoute, RestError } from '../types.js';

@@ -4,7 +4,7 @@
  * null (no extension provides them); a hit through a redirect is its target, with the redirect's
  * title in matched_title.
  */
-import type { TitleMatch } from '@quire/proto/wiki/search/v1/search';
+import type { TitleMatch } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { defineRoute } from '../types.js';
 
