@@ -235,6 +235,47 @@ for (const backend of testBackends()) {
       assert.equal((await history('User:Sysop/Imported/Dumps fixture/Alpha')).length, 5);
     });
 
+    test('importDump: the reference wiki\'s log items (dumpBackup --logs) are logged once, without recent changes; namespaces by name', async () => {
+      const logs = path.join(ROOT, 'gateway/src/dump/fixtures/reference-logs.xml');
+      // A move with its typed parameters, as MediaWiki 1.39 writes one, besides the reference's create and newusers items.
+      const move = '  <logitem>\n    <id>99</id>\n    <timestamp>2026-11-27T16:55:00Z</timestamp>\n    <contributor>\n      <username>Admin</username>\n      <id>1</id>\n    </contributor>\n    <comment>tidy</comment>\n    <type>move</type>\n    <action>move</action>\n    <logtitle>Dumps fixture/Old name</logtitle>\n    <params xml:space="preserve">a:2:{s:9:"4::target";s:22:"Talk:Dumps fixture/New";s:10:"5::noredir";s:1:"1";}</params>\n  </logitem>\n';
+      const file = path.join(tmp, 'logs.xml');
+      fs.writeFileSync(file, fs.readFileSync(logs, 'utf8').replace('</mediawiki>', `${move}</mediawiki>`));
+      lines.length = 0;
+      await admin(['importDump', file]);
+      assert.match(lines.join('\n'), /14 log items imported/);
+      const events = async (type: string) => (await wiki.api({ action: 'query', list: 'logevents', letype: type, lelimit: '50', formatversion: '2' })).json().query.logevents as any[];
+      const autocreate = (await events('newusers')).find((e) => e.title === 'User:Alice' && e.timestamp === '2026-11-27T16:49:52Z');
+      assert.ok(autocreate, 'the reference wiki\'s autocreate entry');
+      assert.equal(autocreate.user, 'Alice', 'a local account keeps its entries');
+      assert.deepEqual(autocreate.params, { userid: 3 });
+      const moved = (await events('move')).find((e) => e.title === 'Dumps fixture/Old name');
+      assert.ok(moved);
+      assert.equal(moved.user, 'imported>Admin');
+      assert.equal(moved.comment, 'tidy');
+      assert.deepEqual(moved.params, { target_title: 'Talk:Dumps fixture/New', suppressredirect: true, target_ns: 1 });
+      const rc = (await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rclimit: '500', rcprop: 'title|timestamp', formatversion: '2' })).json().query.recentchanges as any[];
+      assert.ok(!rc.some((c) => c.title === 'Dumps fixture/Old name'), 'imported log items make no recent change (importLogItem)');
+      const creates = (await events('create')).length;
+      lines.length = 0;
+      await admin(['importDump', file]);
+      assert.doesNotMatch(lines.join('\n'), /log items imported/);
+      assert.equal((await events('create')).length, creates, 'nothing doubled');
+
+      // --namespaces by name (importDump.php's getNsIndex) and by number; an unknown one is refused.
+      lines.length = 0;
+      await admin(['importDump', FIXTURE, '--namespaces', 'talk']);
+      assert.match(lines.join('\n'), /Done: 1 pages, 0 revisions imported \(1 already present\)/);
+      await assert.rejects(admin(['importDump', FIXTURE, '--namespaces', 'Nowhere']), /Unknown namespace text \/ index specified: Nowhere/);
+      const out = path.join(tmp, 'talk.xml');
+      lines.length = 0;
+      await admin(['dumpBackup', '--current', '--namespaces', 'Talk|user', '--output', out]);
+      const dumped = await pagesOf(fs.readFileSync(out));
+      assert.ok(dumped.length > 0);
+      assert.ok(dumped.every((p) => p.ns === 1 || p.ns === 2), dumped.map((p) => p.title).join(', '));
+      await assert.rejects(admin(['dumpBackup', '--current', '--namespaces', '0,999']), /Unknown namespace text \/ index specified: 999/);
+    });
+
     test('export: action=query&export(nowrap) and dumpBackup read back as what was imported', async () => {
       const raw = await wiki.api({ action: 'query', titles: 'Dumps fixture/Alpha|Missing page', export: '1', exportnowrap: '1' });
       assert.equal(raw.status, 200);

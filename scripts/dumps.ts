@@ -1,7 +1,9 @@
 /*
  * The admin CLI's XML dump commands, like MediaWiki's maintenance scripts:
- *   dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
- *   importDump FILE|- [--namespaces 0|1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+ *   dumpBackup --full|--current [--namespaces 0,Talk] [--output FILE.xml(.gz)]
+ *   importDump FILE|- [--namespaces 0|Talk] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+ * (namespaces by number or name). importDump imports <logitem>s (log only, each once) and skips
+ * <upload>s, as importDump.php does without --uploads.
  * They talk to the content service over gRPC (ImportService); the XML is read and written here
  * with the gateway's dump module.
  */
@@ -11,20 +13,48 @@ import { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { makeClient, unary } from '@quire/kit';
 import { SiteServiceClient } from '@quire/proto/wiki/content/site/v1/site';
-import type { AuthClient } from '@quire/gateway/clients/index';
+import { closeClients, connectClients, type AuthClient, type ContentClient } from '@quire/gateway/clients/index';
 import { DumpsClient } from '@quire/gateway/clients/dumps';
 import { loadGatewayConfig } from '@quire/gateway/config';
 import { dumpSiteInfo, exportXml, type ExportCounts } from '@quire/gateway/dump/export';
-import { importDump, type ImportProgress } from '@quire/gateway/dump/importer';
+import { contentLogSink, importDump, type ImportProgress } from '@quire/gateway/dump/importer';
 import { decompressed, DumpError, readDump } from '@quire/gateway/dump/reader';
 
 export class DumpUsageError extends Error {}
 
-function namespaceList(v: string | undefined): number[] | undefined {
+/** The wiki's namespaces as ListNamespaces gives them (local and canonical names, aliases). */
+export interface NamespaceNames {
+  namespaces: { id: number; name: string; canonical: string }[];
+  aliases: { id: number; alias: string }[];
+}
+
+/**
+ * `--namespaces`: namespace numbers or names (importDump.php's getNsIndex: local or canonical
+ * name or alias, case-insensitively, "_" for " "), separated by "," or "|". An unknown one is
+ * refused as MediaWiki refuses it.
+ */
+export function namespaceList(v: string | undefined, known: NamespaceNames): number[] | undefined {
   if (v === undefined) return undefined;
-  const ids = v.split(/[,|]/).map((s) => s.trim()).filter(Boolean);
-  for (const id of ids) if (!/^-?\d+$/.test(id)) throw new DumpUsageError(`--namespaces takes namespace numbers: "${id}"`);
-  return ids.map(Number);
+  const norm = (s: string) => s.trim().replace(/[ _]+/g, '_').toLowerCase();
+  const byName = new Map<string, number>();
+  for (const n of known.namespaces) {
+    if (n.name) byName.set(norm(n.name), n.id);
+    if (n.canonical) byName.set(norm(n.canonical), n.id);
+  }
+  for (const a of known.aliases) byName.set(norm(a.alias), a.id);
+  const ids = new Set<number>();
+  for (const item of v.split(/[,|]/).map((s) => s.trim()).filter(Boolean)) {
+    const id = /^-?\d+$/.test(item) ? Number(item) : byName.get(norm(item));
+    if (id === undefined || !known.namespaces.some((n) => n.id === id)) throw new DumpUsageError(`Unknown namespace text / index specified: ${item}`);
+    ids.add(id);
+  }
+  return [...ids];
+}
+
+/** The content service's typed client at an address (connectClients makes all three; only content's channel is used, and channels connect when first used). */
+function contentClient(address: string): { content: ContentClient; close(): void } {
+  const clients = connectClients({ content: address, auth: address, search: address });
+  return { content: clients.content, close: () => closeClients(clients) };
 }
 
 function rate(n: number, ms: number): string {
@@ -36,11 +66,12 @@ export async function dumpBackup(contentAddress: string, env: NodeJS.ProcessEnv,
   const full = options.full === 'true';
   const current = options.current === 'true';
   if (full === current) throw new DumpUsageError('dumpBackup needs exactly one of --full and --current');
-  const namespaces = namespaceList(options.namespaces);
   const content = makeClient(SiteServiceClient, contentAddress);
   const dumps = DumpsClient.connect(contentAddress);
   try {
-    const site = dumpSiteInfo(loadGatewayConfig(env), await unary(content, content.listNamespaces, {}));
+    const ns = await unary(content, content.listNamespaces, {});
+    const namespaces = namespaceList(options.namespaces, ns);
+    const site = dumpSiteInfo(loadGatewayConfig(env), ns);
     const counts: ExportCounts = { pages: 0, revisions: 0 };
     const started = Date.now();
     const source = Readable.from(exportXml(dumps, site, { namespaces, currentOnly: current }, '0.11', counts));
@@ -101,7 +132,6 @@ export async function importDumpCommand(
 ): Promise<ImportProgress> {
   const file = args[0];
   if (!file) throw new DumpUsageError('importDump needs a file name, or - for standard input');
-  const namespaces = namespaceList(options.namespaces);
   const skipTo = options['skip-to'] === undefined ? 0 : Number(options['skip-to']);
   if (!Number.isInteger(skipTo) || skipTo < 0) throw new DumpUsageError('--skip-to takes a page number');
   const dryRun = options['dry-run'] === 'true';
@@ -129,8 +159,10 @@ export async function importDumpCommand(
   (input as Readable).pipe(counter);
 
   const dumps = DumpsClient.connect(contentAddress);
+  const content = contentClient(contentAddress);
   const started = Date.now();
   try {
+    const namespaces = namespaceList(options.namespaces, await content.content.listNamespaces());
     const progress = await importDump(
       readDump(decompressed(counter)),
       {
@@ -139,6 +171,7 @@ export async function importDumpCommand(
           const r = await auth.getUsers({ names });
           return new Map(r.users.map((u) => [u.user!.name, u.user!.id]));
         },
+        logs: contentLogSink(content.content),
       },
       {
         usernamePrefix: (options['username-prefix'] ?? 'imported').replace(/[:>]+$/, ''),
@@ -170,7 +203,9 @@ export async function importDumpCommand(
       );
     }
     if (progress.invalid) out(`${progress.invalid} pages with invalid titles were not imported.`);
-    if (progress.uploadsIgnored || progress.logItemsIgnored) out(`Not imported: ${progress.uploadsIgnored} <upload>s, ${progress.logItemsIgnored} <logitem>s.`);
+    if (progress.logItemsImported) out(`${progress.logItemsImported} log items imported.`);
+    // importDump.php processes <upload>s only with --uploads (experimental), which Quire does not offer.
+    if (progress.uploadsIgnored) out(`${progress.uploadsIgnored} <upload>s skipped (as importDump.php without --uploads); the file description pages are imported as pages.`);
     if (!dryRun) {
       const f = await dumps.finishImport();
       out(`Recent changes rebuilt: ${f.recentChanges} added; ${f.pendingJobs} refreshLinks jobs queued for the link tables.`);
@@ -182,5 +217,6 @@ export async function importDumpCommand(
     throw e;
   } finally {
     dumps.close();
+    content.close();
   }
 }

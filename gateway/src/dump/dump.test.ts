@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DumpWriter, type DumpRevision, type DumpSiteInfo } from './writer.js';
 import { decompressed, DumpError, readDump, sha1Base36, type DumpItem, type DumpPageIn } from './reader.js';
+import { importDump, logItemOrigin, type ImportDeps, type ImportedLogEntry } from './importer.js';
+import { logParamsFromDump, phpUnserialize } from './log-params.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -191,4 +193,59 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
     assert.ok(error instanceof DumpError, String(error));
   }
   assert.match((await failure('')).message, /empty/);
+});
+
+test('log params: PHP-serialized (byte lengths), the formatters\' typed keys, the legacy one-a-line form', () => {
+  assert.deepEqual(phpUnserialize('a:3:{s:9:"4::target";s:7:"Zürich";i:0;b:1;s:1:"n";N;}'), { '4::target': 'Zürich', 0: true, n: null });
+  assert.equal(phpUnserialize('a:1:{s:9:"4::target";s:6:"Zürich";}'), undefined, 'a wrong byte length is not PHP');
+  assert.equal(phpUnserialize('O:8:"stdClass":0:{}'), undefined);
+  assert.deepEqual(logParamsFromDump('a:1:{s:17:"associated_rev_id";i:1;}', 'create').params, { associated_rev_id: 1 });
+  assert.deepEqual(logParamsFromDump('a:1:{s:9:"4::userid";i:3;}', 'newusers').params, { userid: 3 });
+  const move = logParamsFromDump('a:2:{s:9:"4::target";s:9:"Talk:Next";s:10:"5::noredir";s:1:"1";}', 'move');
+  assert.deepEqual(move.params, { target_title: 'Talk:Next', suppressredirect: true });
+  assert.deepEqual(move.titles, [{ key: 'target', title: 'Talk:Next' }]);
+  assert.deepEqual(logParamsFromDump('a:2:{s:8:"img_sha1";s:3:"abc";s:13:"img_timestamp";s:14:"20240102030405";}', 'upload').params, { img_sha1: 'abc', img_timestamp: '20240102030405' });
+  assert.deepEqual(logParamsFromDump('a:1:{s:14:"5:timestamp:ts";s:14:"20240102030405";}').params, { ts: '2024-01-02T03:04:05Z' });
+  assert.deepEqual(logParamsFromDump('Old target\n1', 'move').params, { 0: 'Old target', 1: '1' });
+  assert.deepEqual(logParamsFromDump('').params, {});
+});
+
+test('reader and importer: the reference wiki\'s log items are read and logged once, by the importer\'s sink, with mapped users', async () => {
+  const items = await collect(fs.readFileSync(path.join(FIXTURES, 'reference-logs.xml')));
+  const logs = items.filter((i): i is Extract<DumpItem, { kind: 'logitem' }> => i.kind === 'logitem').map((i) => i.item);
+  assert.equal(logs.length, 13);
+  assert.deepEqual({ ...logs[1]!, line: 0 }, {
+    id: 2, timestamp: '2026-11-27T16:49:52Z', contributor: { deleted: false, username: 'Alice', id: 3 }, comment: '', commentDeleted: false,
+    type: 'newusers', action: 'autocreate', logtitle: 'User:Alice', params: 'a:1:{s:9:"4::userid";i:3;}', actionDeleted: false, line: 0,
+  });
+  const recorded = new Map<string, ImportedLogEntry>();
+  const deps: ImportDeps = {
+    dumps: { importPages: async () => ({ pages: [] }) } as unknown as ImportDeps['dumps'],
+    localUsers: async (names) => new Map(names.filter((n) => n === 'Admin').map((n) => [n, 1])),
+    logs: {
+      resolveTitles: async (titles) => new Map(titles.filter((t) => !t.includes('#')).map((t) => [t, t.startsWith('User:') ? { ns: 2, dbkey: t.slice(5).replaceAll(' ', '_') } : { ns: 0, dbkey: t.replaceAll(' ', '_') }])),
+      record: async (entries) => {
+        let n = 0;
+        for (const e of entries) if (!recorded.has(e.origin)) (recorded.set(e.origin, e), n++);
+        return n;
+      },
+    },
+  };
+  const first = await importDump(items, deps, { usernamePrefix: 'ref', assignKnownUsers: true });
+  assert.equal(first.logItemsImported, 13);
+  assert.equal(first.logItemsIgnored, 0);
+  const alice = [...recorded.values()].find((e) => e.type === 'newusers')!;
+  assert.deepEqual({ ...alice, origin: '' }, { origin: '', type: 'newusers', action: 'autocreate', timestamp: '2026-11-27T16:49:52Z', userId: 0, userName: 'ref>Alice', ns: 2, dbkey: 'Alice', comment: '', paramsJson: '{"userid":3}' });
+  assert.ok([...recorded.values()].some((e) => e.userName === 'Admin' && e.userId === 1 && e.comment === 'bench'), 'a local account keeps the edit (assignKnownUsers)');
+  const again = await importDump(items, deps, { usernamePrefix: 'ref', assignKnownUsers: true });
+  assert.equal(again.logItemsImported, 0, 'the same items again: nothing new');
+  const dry = await importDump(items, { ...deps, logs: undefined }, { usernamePrefix: 'ref', assignKnownUsers: false });
+  assert.equal(dry.logItemsIgnored, 13, 'without a sink they are counted as ignored');
+  // An item whose target is not a valid title is skipped (WikiRevision::importLogItem).
+  const bad = await collect(doc('  <logitem>\n    <id>9</id>\n    <timestamp>2024-01-01T00:00:00Z</timestamp>\n    <contributor><ip>10.0.0.1</ip></contributor>\n    <type>delete</type>\n    <action>delete</action>\n    <logtitle>Bad#title</logtitle>\n    <params xml:space="preserve"></params>\n  </logitem>\n'));
+  const skipped = await importDump(bad, deps, { usernamePrefix: 'ref', assignKnownUsers: false });
+  assert.equal(skipped.logItemsImported, 0);
+  assert.equal(skipped.invalid, 1);
+  assert.equal(logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'), logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'));
+  assert.notEqual(logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'), logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: 'p' }, 0, 'X'));
 });

@@ -4,12 +4,15 @@
  * a user name becomes "<prefix>>Name" unless known users are assigned and it is a local account.
  * Shared by `npm run admin -- importDump` and action=import.
  */
+import crypto from 'node:crypto';
 import { isIP } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import type { ImportLog, ImportPageResult, ImportRevision } from '@quire/proto/wiki/content/v1/import';
+import type { ImportLog, ImportPageResult, ImportRevision } from '../clients/types.js';
 import type { DumpsClient } from '../clients/dumps.js';
-import type { DumpItem, DumpPageIn, DumpRevisionIn } from './reader.js';
+import type { ContentClient } from '../clients/index.js';
+import { logParamsFromDump } from './log-params.js';
+import type { DumpContributor, DumpItem, DumpLogItemIn, DumpPageIn } from './reader.js';
 
 export interface ImportDriverOptions {
   /** ExternalUserNames' prefix without the ">" (importDump's default: "imported"). */
@@ -44,10 +47,41 @@ export interface ImportProgress {
   schema: string;
 }
 
+/** A log item as the content service records it (RecordLogEntries, log only: no recent change). */
+export interface ImportedLogEntry {
+  /** The duplicate key: MediaWiki skips an item whose type, action, timestamp, target and parameters are logged already. */
+  origin: string;
+  type: string;
+  action: string;
+  timestamp: string;
+  userId: number;
+  userName: string;
+  ns: number;
+  dbkey: string;
+  comment: string;
+  paramsJson: string;
+}
+
 export interface ImportDeps {
   dumps: DumpsClient;
   /** Local account ids of these names (absent: no account). */
   localUsers(names: string[]): Promise<Map<string, number>>;
+  /** Where <logitem>s go (WikiImporter's importLogItem); without it they are counted as ignored. */
+  logs?: {
+    /** Namespace and DB key (without the namespace) of each valid title. */
+    resolveTitles(titles: string[]): Promise<Map<string, { ns: number; dbkey: string }>>;
+    /** Records the entries not logged yet; answers how many were new. */
+    record(entries: ImportedLogEntry[]): Promise<number>;
+  };
+}
+
+/** Log items per call. */
+const LOG_BATCH = 500;
+
+/** WikiRevision::importLogItem's duplicate check as a key: type, action, timestamp, target and the raw parameters. */
+export function logItemOrigin(item: Pick<DumpLogItemIn, 'type' | 'action' | 'timestamp' | 'params'>, ns: number, dbkey: string): string {
+  const hash = crypto.createHash('sha1').update(JSON.stringify([item.type, item.action, item.timestamp, ns, dbkey, item.params])).digest('hex');
+  return `import:${hash}`;
 }
 
 /** Attempts of one batch when the content service is unreachable. */
@@ -76,7 +110,8 @@ export async function importDump(
   let batch: DumpPageIn[] = [];
   let bytes = 0;
 
-  const contributorOf = (r: DumpRevisionIn): { userId: number; userName: string } => {
+  let logBatch: DumpLogItemIn[] = [];
+  const contributorOf = (r: { contributor: DumpContributor }): { userId: number; userName: string } => {
     const c = r.contributor;
     if (c.ip) return { userId: 0, userName: c.ip };
     const name = c.username ?? '';
@@ -88,19 +123,68 @@ export async function importDump(
     return { userId: 0, userName: `${opts.usernamePrefix}>${name}`.slice(0, 255) };
   };
 
+  /** Local accounts of the names (assignKnownUsers), looked up once. */
+  const learnUsers = async (contributors: DumpContributor[]) => {
+    if (!opts.assignKnownUsers) return;
+    const names = new Set<string>();
+    for (const c of contributors) if (c.username && usableName(c.username) && !known.has(c.username)) names.add(c.username);
+    if (names.size) {
+      const found = await deps.localUsers([...names]);
+      for (const n of names) known.set(n, found.get(n) ?? 0);
+    }
+  };
+
+  /** WikiImporter::processLogItem + WikiRevision::importLogItem: each item not logged yet, with its target; an invalid target is skipped. */
+  const flushLogs = async () => {
+    if (logBatch.length === 0) return;
+    const items = logBatch;
+    logBatch = [];
+    const logs = deps.logs;
+    if (!logs || opts.dryRun) {
+      if (!logs) progress.logItemsIgnored += items.length;
+      return;
+    }
+    await learnUsers(items.map((i) => i.contributor));
+    const converted = items.map((item) => ({ item, params: logParamsFromDump(item.actionDeleted ? '' : item.params, item.type) }));
+    const titles = new Set<string>();
+    for (const { item, params } of converted) {
+      if (item.logtitle) titles.add(item.logtitle);
+      for (const t of params.titles) if (t.title) titles.add(t.title);
+    }
+    const resolved = titles.size ? await logs.resolveTitles([...titles]) : new Map<string, { ns: number; dbkey: string }>();
+    const entries: ImportedLogEntry[] = [];
+    for (const { item, params } of converted) {
+      const target = resolved.get(item.logtitle);
+      if (!target) {
+        progress.invalid++;
+        continue;
+      }
+      for (const t of params.titles) {
+        const r = resolved.get(t.title);
+        if (r) params.params[`${t.key}_ns`] = r.ns;
+      }
+      entries.push({
+        origin: logItemOrigin(item, target.ns, target.dbkey),
+        type: item.type,
+        action: item.action,
+        timestamp: item.timestamp,
+        ...contributorOf(item),
+        ns: target.ns,
+        dbkey: target.dbkey,
+        comment: item.commentDeleted ? '' : item.comment,
+        paramsJson: JSON.stringify(params.params),
+      });
+    }
+    if (entries.length) progress.logItemsImported += await logs.record(entries);
+  };
+
   const flush = async () => {
+    await flushLogs();
     if (batch.length === 0) return;
     const pages = batch;
     batch = [];
     bytes = 0;
-    if (opts.assignKnownUsers) {
-      const names = new Set<string>();
-      for (const p of pages) for (const r of p.revisions) if (r.contributor.username && usableName(r.contributor.username) && !known.has(r.contributor.username)) names.add(r.contributor.username);
-      if (names.size) {
-        const found = await deps.localUsers([...names]);
-        for (const n of names) known.set(n, found.get(n) ?? 0);
-      }
-    }
+    await learnUsers(pages.flatMap((p) => p.revisions.map((r) => r.contributor)));
     const revisionsOf = (p: DumpPageIn): ImportRevision[] =>
       p.revisions.map((r) => ({
         id: r.id,
@@ -154,7 +238,10 @@ export async function importDump(
   async function readAll() {
     for await (const item of items) {
       if (item.kind === 'start') progress.schema = item.schema;
-      else if (item.kind === 'logitem') progress.logItemsIgnored++;
+      else if (item.kind === 'logitem') {
+        logBatch.push(item.item);
+        if (logBatch.length >= LOG_BATCH) await flushLogs();
+      }
       else if (item.kind === 'page') {
         progress.pagesRead++;
         const p = item.page;
@@ -167,4 +254,30 @@ export async function importDump(
       }
     }
   }
+}
+
+/** The log item sink of ImportDeps over the content service: titles by ResolvePages, entries by RecordLogEntries (log only, idempotent on the origin). */
+export function contentLogSink(content: Pick<ContentClient, 'resolvePages' | 'recordLogEntries'>): NonNullable<ImportDeps['logs']> {
+  return {
+    async resolveTitles(titles) {
+      const out = new Map<string, { ns: number; dbkey: string }>();
+      for (let i = 0; i < titles.length; i += 500) {
+        const asked = titles.slice(i, i + 500);
+        const r = await content.resolvePages({ titles: asked });
+        const byTitle = new Map(r.pages.filter((p) => !p.special || p.ns >= 0).map((p) => [p.title, p] as const));
+        const normalized = new Map(r.normalized.map((n) => [n.from, n.to] as const));
+        for (const t of asked) {
+          const page = byTitle.get(normalized.get(t) ?? t);
+          if (!page || page.ns < 0) continue;
+          const colon = page.dbkey.indexOf(':');
+          out.set(t, { ns: page.ns, dbkey: page.ns !== 0 && colon >= 0 ? page.dbkey.slice(colon + 1) : page.dbkey });
+        }
+      }
+      return out;
+    },
+    async record(entries) {
+      const r = await content.recordLogEntries({ entries: entries.map((e) => ({ ...e, bot: false, logOnly: true, tags: [] })) });
+      return r.recorded;
+    },
+  };
 }

@@ -61,6 +61,24 @@ export interface DumpPageIn {
   uploads: number;
 }
 
+/** A <logitem> (dumpBackup --logs; XmlDumpWriter::writeLogItem). */
+export interface DumpLogItemIn {
+  id: number;
+  timestamp: string;
+  contributor: DumpContributor;
+  comment: string;
+  commentDeleted: boolean;
+  type: string;
+  action: string;
+  /** The target's prefixed text ("" when the action is deleted). */
+  logtitle: string;
+  /** log_params as stored (PHP-serialized or one value a line). */
+  params: string;
+  /** <text deleted="deleted">: the target and parameters are hidden. */
+  actionDeleted: boolean;
+  line: number;
+}
+
 /** The dump's <siteinfo> (it names no language). */
 export type DumpSiteInfoIn = Omit<DumpSiteInfo, 'lang'>;
 
@@ -68,7 +86,7 @@ export type DumpItem =
   | { kind: 'start'; schema: string }
   | { kind: 'siteinfo'; siteinfo: DumpSiteInfoIn }
   | { kind: 'page'; page: DumpPageIn }
-  | { kind: 'logitem'; line: number };
+  | { kind: 'logitem'; item: DumpLogItemIn };
 
 const DEFAULT_FORMATS: Record<string, string> = {
   wikitext: 'text/x-wiki',
@@ -113,6 +131,7 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
   let page: DumpPageIn | undefined;
   let rev: DumpRevisionIn | undefined;
   let textSha1Attr = '';
+  let logItem: DumpLogItemIn | undefined;
 
   parser.on('error', (e) => {
     // saxes prefixes "line:column: "; the line is ours to state.
@@ -135,7 +154,13 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
     }
     if (path === 'mediawiki' && name === 'siteinfo') site = { sitename: '', dbname: '', base: '', generator: '', case: '', namespaces: [] };
     else if (path === 'mediawiki' && name === 'page') page = { title: '', ns: 0, id: 0, redirect: '', revisions: [], line: parser.line, uploads: 0 };
-    else if (path === 'mediawiki' && name === 'logitem') queue.push({ kind: 'logitem', line: parser.line });
+    else if (path === 'mediawiki' && name === 'logitem') {
+      logItem = { id: 0, timestamp: '', contributor: { deleted: false }, comment: '', commentDeleted: false, type: '', action: '', logtitle: '', params: '', actionDeleted: false, line: parser.line };
+    } else if (path === 'mediawiki/logitem' && logItem) {
+      if (name === 'contributor') logItem.contributor.deleted = attr('deleted') === 'deleted';
+      else if (name === 'comment') logItem.commentDeleted = attr('deleted') === 'deleted';
+      else if (name === 'text') logItem.actionDeleted = attr('deleted') === 'deleted';
+    }
     else if (path === 'mediawiki/page' && name === 'revision') {
       rev = emptyRevision(parser.line);
     } else if (path === 'mediawiki/page' && name === 'upload') page!.uploads++;
@@ -207,6 +232,25 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
       if (name === 'username') rev.contributor.username = value;
       else if (name === 'id') rev.contributor.id = integer(value, 'contributor <id>', line);
       else if (name === 'ip') rev.contributor.ip = value;
+    } else if (path === 'mediawiki/logitem' && logItem) {
+      if (name === 'id') logItem.id = integer(value, 'log item <id>', line);
+      else if (name === 'timestamp') {
+        if (!ISO.test(value.trim())) throw new DumpError(`<timestamp> is not ISO 8601: "${value}"`, line);
+        logItem.timestamp = value.trim();
+      } else if (name === 'comment') logItem.comment = value;
+      else if (name === 'type') logItem.type = value.trim();
+      else if (name === 'action') logItem.action = value.trim();
+      else if (name === 'logtitle') logItem.logtitle = value;
+      else if (name === 'params') logItem.params = value;
+    } else if (path === 'mediawiki/logitem/contributor' && logItem) {
+      if (name === 'username') logItem.contributor.username = value;
+      else if (name === 'id') logItem.contributor.id = integer(value, 'contributor <id>', line);
+      else if (name === 'ip') logItem.contributor.ip = value;
+    } else if (path === 'mediawiki' && name === 'logitem' && logItem) {
+      if (!logItem.type || !logItem.action) throw new DumpError('a <logitem> without <type> or <action>', logItem.line);
+      if (!logItem.timestamp) throw new DumpError('a <logitem> without <timestamp>', logItem.line);
+      queue.push({ kind: 'logitem', item: logItem });
+      logItem = undefined;
     } else if (path === 'mediawiki' && name === 'page' && page) {
       if (page.title === '') throw new DumpError('a <page> without <title>', page.line);
       queue.push({ kind: 'page', page });
