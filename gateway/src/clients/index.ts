@@ -219,7 +219,7 @@ export interface ContentStubs {
   tags: TagServiceClient;
 }
 
-/** One channel per stub, as every typed client here; all to the content service's address. */
+/** One stub per service, all to the content service's address (grpc-js shares the connection between stubs with the same address and options). */
 export function connectContentStubs(addr: string): ContentStubs {
   return {
     site: makeClient(SiteServiceClient, addr),
