@@ -203,6 +203,32 @@ test('ChangeFeedFollower: enables the cache while the feed is followed, empties 
   assert.equal(cache.enabled, false);
 });
 
+test('ChangeFeedFollower: a failed stream (error, then end, as grpc-js does) is followed once again, not twice', async () => {
+  const cache = new ResponseCache();
+  let streams = 0;
+  const source = {
+    async changeFeedHead() {
+      return 1;
+    },
+    streamChanges() {
+      streams++;
+      const stream = new FakeStream();
+      // grpc-js on a failed call: push(null) and emit('error') at once; 'end' follows on a later tick.
+      setImmediate(() => {
+        stream.emit('error', Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 }));
+        setImmediate(() => stream.emit('end'));
+      });
+      return stream as unknown as ClientReadableStream<PageChange>;
+    },
+  };
+  const log = { warn: () => {} } as unknown as Logger;
+  const follower = new ChangeFeedFollower(source, cache, log, 10).start();
+  await new Promise((r) => setTimeout(r, 200));
+  follower.stop();
+  // One retry every 10 ms: about 20 streams; a follower doubling at each failure makes thousands.
+  assert.ok(streams >= 3 && streams <= 25, `${streams} streams in 200 ms`);
+});
+
 test('answerFromCache: a plain GET of a kept URL is answered before the app; other requests reach it', async () => {
   const cache = new ResponseCache();
   cache.enabled = true;

@@ -317,8 +317,17 @@ export class ChangeFeedFollower {
       const at = Date.parse(c.changedAt);
       if (!Number.isNaN(at)) feedLag.set(CONSUMER, Math.max(0, (Date.now() - at) / 1000));
     });
-    stream.on('end', () => void this.follow(position));
+    // grpc-js ends a failed stream AND emits its error: only the first of the two goes on, or
+    // every failure would start a second follower (their number doubling at each retry).
+    let over = false;
+    stream.on('end', () => {
+      if (over) return;
+      over = true;
+      void this.follow(position);
+    });
     stream.on('error', (err: Error & { code?: number }) => {
+      if (over) return;
+      over = true;
       if (!this.stopped) this.failed(err);
     });
   }
