@@ -2,8 +2,9 @@
  * The wiki in a real browser (headless Chromium driven by playwright-core, as browser.test.ts):
  * a user logs in, creates a page with the edit form, previews, saves, edits again (show changes),
  * opens the history, a diff and an old revision, edits a section, searches, finds the page in
- * recent changes, uploads a file and shows it on a page, and logs out. Each step's page is
- * screenshotted to SCREENSHOT_DIR for a person to look at.
+ * recent changes, uploads a file and shows it on a page, and logs out; then the page tools (what
+ * links here, related changes), hidden categories, a template's section, search snippets, export
+ * and import. Each step's page is screenshotted to SCREENSHOT_DIR for a person to look at.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,7 @@ describe('the wiki in Chromium', () => {
 
   before(async () => {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    wiki = await startWiki('embedded');
+    wiki = await startWiki('embedded', { CONTENT_JOB_POLL_MS: '50' });
     await runAdmin(['createAndPromote', 'Dana', 'danapass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
     await runAdmin(['createAndPromote', 'Eve', 'evepass12345678'], wiki.testEnv.env, () => undefined);
   });
@@ -235,4 +236,94 @@ describe('the wiki in Chromium', () => {
     assert.deepEqual(cspViolations, []);
     await context.close();
   });
+
+  test('page tools, what links here, related changes, export, import, snippets, template sections and hidden categories', async () => {
+    browser ??= await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
+    const base = wiki.baseUrl;
+    await page.goto(`${base}/w/index.php?title=Special:UserLogin&returnto=Main_Page`);
+    await page.fill('#wpName1', 'Dana');
+    await page.fill('#wpPassword1', 'danapass123456');
+    await Promise.all([page.waitForURL(/\/wiki\/Main_Page$/), page.click('#wpLoginAttempt')]);
+    const save = async (title: string, text: string) => {
+      await page.goto(`${base}/w/index.php?title=${encodeURIComponent(title)}&action=edit`);
+      await page.fill('#wpTextbox1', text);
+      await Promise.all([page.waitForLoadState('load'), page.click('#wpSave')]);
+    };
+    await save('Category:Browser hidden', 'Tracking.\n__HIDDENCAT__');
+    await save('Template:Browser box', '== Box heading ==\nInside the box.');
+    await save('Tools target', "'''Tools target''' is about okapis, a [[Tools linker|linked]] animal.\n\n{{Browser box}}\n[[Category:Browser tests]]\n[[Category:Browser hidden]]");
+    await save('Tools linker', 'See [[Tools target]] for okapis.');
+    await save('Tools redirect', '#REDIRECT [[Tools target]]');
+
+    // The sidebar's page tools lead to what links here (links arrive with the job queue).
+    await page.goto(`${base}/wiki/Tools_target`);
+    assert.ok(await page.locator('#t-permalink a').count(), 'a permanent link');
+    assert.ok(await page.locator('#t-info a').count(), 'page information');
+    for (let i = 0; i < 60; i++) {
+      await Promise.all([page.waitForURL(/WhatLinksHere/), page.click('#t-whatlinkshere a')]);
+      if ((await page.locator('#mw-whatlinkshere-list li').count()) >= 2) break;
+      await page.waitForTimeout(250);
+      await page.goto(`${base}/wiki/Tools_target`);
+    }
+    assert.match(await text(page, '#mw-whatlinkshere-list'), /Tools linker[\s\S]*Tools redirect \(redirect page\)/);
+    await shot(page, '39-what-links-here');
+    await page.goto(`${base}/wiki/Tools_target`);
+    await Promise.all([page.waitForURL(/RecentChangesLinked/), page.click('#t-recentchangeslinked a')]);
+    assert.match(await text(page, '#mw-recentchangeslinked'), /Tools linker/);
+    await shot(page, '40-related-changes');
+
+    // Hidden categories: only after opting in.
+    await page.goto(`${base}/wiki/Tools_target`);
+    assert.equal(await page.locator('#mw-hidden-catlinks').count(), 0);
+    await page.goto(`${base}/wiki/Special:Preferences`);
+    await page.check('#mw-input-wpshowhiddencats');
+    await Promise.all([page.waitForLoadState('load'), page.click('#mw-prefs-save')]);
+    for (let i = 0; i < 60 && !(await page.locator('#mw-hidden-catlinks').count()); i++) {
+      await page.waitForTimeout(250);
+      await page.goto(`${base}/wiki/Tools_target`);
+    }
+    assert.match(await text(page, '#mw-hidden-catlinks'), /Hidden category: Browser hidden/);
+    await shot(page, '41-hidden-categories');
+
+    // The template's section, edited from its heading on the page that includes it.
+    await page.locator('.mw-editsection a[href*="section=T-1"]').first().click();
+    await page.waitForLoadState('load');
+    assert.match(await text(page, '#firstHeading'), /Editing Template:Browser box \(section\)/);
+    assert.equal(await page.inputValue('#wpTextbox1'), '== Box heading ==\nInside the box.');
+    await shot(page, '42-template-section-edit');
+
+    // Search results: plain text with the match in bold.
+    for (let i = 0; i < 60; i++) {
+      await page.goto(`${base}/w/index.php?title=Special:Search&search=okapis&fulltext=1`);
+      if (await page.locator('.searchresult .searchmatch').count()) break;
+      await page.waitForTimeout(250);
+    }
+    assert.doesNotMatch(await text(page, '.mw-search-results'), /'''|\[\[/);
+    await shot(page, '43-search-snippets');
+
+    // Export the page with its history; import it again under a root page.
+    await page.goto(`${base}/wiki/Special:Export`);
+    await page.fill('#mw-input-pages', 'Tools target');
+    await page.uncheck('#curonly');
+    await page.uncheck('#wpDownload');
+    await shot(page, '44-export-form');
+    const exported = await context.request.post(`${base}/wiki/Special:Export`, { form: { pages: 'Tools target' } });
+    const xml = await exported.text();
+    assert.match(xml, /<title>Tools target<\/title>/);
+    await page.goto(`${base}/wiki/Special:Import`);
+    await page.setInputFiles('#xmlimport', { name: 'tools.xml', mimeType: 'application/xml', buffer: Buffer.from(xml) });
+    await page.fill('#mw-import-usernamePrefix', 'browser');
+    await page.check('#mw-import-mapping-subpage');
+    await page.fill('input[name=rootpage]', 'User:Dana/Imported');
+    await page.fill('#mw-import-comment', 'round trip');
+    await shot(page, '45-import-form');
+    await Promise.all([page.waitForLoadState('load'), page.click('#mw-import-submit')]);
+    assert.match(await text(page, '#mw-import-result'), /User:Dana\/Imported\/Tools target 1 revision/);
+    assert.match(await text(page, '.mw-import-success'), /Import finished!/);
+    await shot(page, '46-import-result');
+    assert.deepEqual(cspViolations, []);
+    await context.close();
+  });
 });
+
