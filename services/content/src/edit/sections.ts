@@ -2,8 +2,11 @@
  * Wikitext sections as MediaWiki's Parser::extractSections sees them: a heading is a line that
  * starts and ends with "=" (level = the smaller run, at most 6); section 0 is the text before
  * the first heading, section N runs from the Nth heading to the next heading of the same or a
- * higher level. Headings inside HTML comments, <nowiki> and <pre> do not count. Templates are not
- * expanded, so "T-N" addresses the same headings as "N".
+ * higher level. Headings inside HTML comments, <nowiki> and <pre> do not count. "N" counts the
+ * headings as the page itself shows them (inside <includeonly> they do not count); "T-N", the id of
+ * a heading that came from a template, counts them as the template is included (the preprocessor's
+ * PTD_FOR_INCLUSION: inside <noinclude> they do not count, and with <onlyinclude> only inside it).
+ * Templates are not expanded.
  */
 
 interface Heading {
@@ -14,22 +17,35 @@ interface Heading {
 
 const HEADING_LINE = /^(={1,6})(.+?)(={1,6})[ \t]*$/;
 
-function headings(text: string): Heading[] {
+/** How the headings are counted: as the page shows them, or as it is included ("T-N"). */
+type Mode = 'page' | 'inclusion';
+
+function headings(text: string, mode: Mode = 'page'): Heading[] {
   const out: Heading[] = [];
   let inComment = false;
   let inVerbatim = false;
+  // The element whose content the mode leaves out (Preprocessor's ignoredElements) and, for an
+  // inclusion of a text with <onlyinclude>, whether we are inside one.
+  const skipped = mode === 'page' ? 'includeonly' : 'noinclude';
+  const onlyInclude = mode === 'inclusion' && /<onlyinclude\s*>/i.test(text);
+  let inSkipped = false;
+  let inOnly = false;
   let offset = 0;
   for (const line of text.split('\n')) {
-    if (!inComment && !inVerbatim) {
+    if (!inComment && !inVerbatim && !inSkipped && (!onlyInclude || inOnly)) {
       const m = HEADING_LINE.exec(line);
       if (m) out.push({ start: offset, level: Math.min(m[1]!.length, m[3]!.length) });
     }
-    // Track multi-line comments and verbatim blocks that start or end on this line.
-    for (const token of line.matchAll(/<!--|-->|<\/?(?:nowiki|pre)\b[^>]*>/gi)) {
+    // Track multi-line comments, verbatim blocks and inclusion tags that start or end on this line.
+    for (const token of line.matchAll(/<!--|-->|<\/?(?:nowiki|pre|includeonly|noinclude|onlyinclude)\b[^>]*>/gi)) {
       const t = token[0].toLowerCase();
       if (t === '<!--') inComment = true;
       else if (t === '-->') inComment = false;
-      else if (!inComment) inVerbatim = !t.startsWith('</') && !t.endsWith('/>');
+      else if (inComment) continue;
+      else if (/^<\/?(?:nowiki|pre)\b/.test(t)) inVerbatim = !t.startsWith('</') && !t.endsWith('/>');
+      else if (inVerbatim) continue;
+      else if (t.startsWith(`<${skipped}`) || t.startsWith(`</${skipped}`)) inSkipped = !t.startsWith('</') && !t.endsWith('/>');
+      else if (t.startsWith('<onlyinclude') || t.startsWith('</onlyinclude')) inOnly = !t.startsWith('</') && !t.endsWith('/>');
     }
     offset += line.length + 1;
   }
@@ -46,7 +62,7 @@ function sectionIndex(id: string): number | undefined {
 function sectionRange(text: string, id: string): [number, number] | undefined {
   const index = sectionIndex(id);
   if (index === undefined) return undefined;
-  const hs = headings(text);
+  const hs = headings(text, id.startsWith('T-') ? 'inclusion' : 'page');
   if (index === 0) return [0, hs[0]?.start ?? text.length];
   const h = hs[index - 1];
   if (!h) return undefined;
