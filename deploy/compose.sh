@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The compose stack (deploy/compose/docker-compose.yml):
 #   deploy/compose.sh up [--build]     build what is missing (base images included), start, wait until it answers
+#   deploy/compose.sh build            build the four images and the tools image now (through Docker's
+#                                      layer cache: only what changed is redone); base images if missing
 #   deploy/compose.sh down [-v]        stop and remove (-v: the volumes too)
 #   deploy/compose.sh ps | logs [ARGS] docker-compose ps / logs
 #   deploy/compose.sh admin ARGS...    the admin CLI (npm run admin) against the stack's databases
@@ -8,7 +10,8 @@
 # Environment: COMPOSE_PROJECT_NAME (quire), GATEWAY_PORTS (8081,8082: gateway A and B on
 # 127.0.0.1), PROXY_PORT (8083), QUIRE_TAG (latest), BASE_IMAGES=local|official (local: made by
 # deploy/images/build-base.sh, as our machines have no registry; official: node/postgres/redis
-# from Docker Hub), COMPOSE_SUBNET/PROXY_ADDRESS (172.30.57.0/24, .10) for a second stack at once.
+# from Docker Hub), COMPOSE_SUBNET (172.30.57.0/24; a /24, the proxy takes its .250 = PROXY_ADDRESS)
+# for a second stack at once.
 # Secrets: deploy/compose/.env (git-ignored), made with random values on the first `up`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,6 +20,9 @@ export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-quire}"
 GATEWAY_PORTS="${GATEWAY_PORTS:-8081,8082}"
 export GATEWAY_A_PORT="${GATEWAY_PORTS%%,*}" GATEWAY_B_PORT="${GATEWAY_PORTS##*,}"
 export PROXY_PORT="${PROXY_PORT:-8083}" QUIRE_TAG="${QUIRE_TAG:-latest}"
+export COMPOSE_SUBNET="${COMPOSE_SUBNET:-172.30.57.0/24}"
+# The proxy's fixed address, the only one the gateways believe X-Forwarded-For from.
+if [ -z "${PROXY_ADDRESS:-}" ]; then net="${COMPOSE_SUBNET%/*}"; export PROXY_ADDRESS="${net%.*}.250"; fi
 # The public address the wiki reports (siteinfo server, URLs in pages): the proxy's.
 export WIKI_SERVER="${WIKI_SERVER:-http://127.0.0.1:$PROXY_PORT}"
 BASE_IMAGES="${BASE_IMAGES:-local}"
@@ -108,6 +114,12 @@ case "$cmd" in
     wait_ready
     log "stack $COMPOSE_PROJECT_NAME answers: proxy http://127.0.0.1:$PROXY_PORT, gateways :$GATEWAY_A_PORT and :$GATEWAY_B_PORT (build $((t1 - t0)) s, start $((SECONDS - t1)) s)"
     ;;
+  build)
+    t0=$SECONDS
+    rebuild=1
+    build_all
+    log "images built in $((SECONDS - t0)) s"
+    ;;
   down) make_env; compose down "$@" ;;
   ps) make_env; compose ps "$@" ;;
   logs) make_env; compose logs "$@" ;;
@@ -121,5 +133,5 @@ case "$cmd" in
       -e "SEARCH_GRPC_ADDR=dns:///search:50053" -e DATA_DIR=/tmp/data \
       "quire-tools:$QUIRE_TAG" node --conditions=quire-dist scripts/dist/admin.js "$@"
     ;;
-  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -6,20 +6,27 @@
  *    its own (COMPOSE_PROJECT_NAME quire-e2e, a fresh set of volumes).
  * 2. The real client libraries of the conformance run (conformance/run.mjs --against) through
  *    gateway A, with an account and a bot password made by `deploy/compose.sh admin`.
- * 3. A login made through gateway A is a session on gateway B; a file uploaded through A is
- *    served through B (either content replica: uploads are in the database).
+ * 3. A login made through gateway A is a session on gateway B. A file uploaded through A is
+ *    served through B by each content replica alone (the other one stopped, then the other way
+ *    round), so the replica that did not store it answers: its bytes, its imageinfo and its
+ *    description page. An edit made through A is found by a search through B (the indexer, a
+ *    service of its own, indexed it; a query replica answered).
  * 4. The kill test: M clients make N edits each through the proxy (bounded write load) while one
  *    content container, then gateway A, then Redis are killed (`docker kill`) and started again.
- *    Every acknowledged edit must be in its page's history afterwards, and the wiki must answer
- *    an edit again within RECOVERY_LIMIT_S after each kill. The figures are printed.
+ *    Every acknowledged edit must be in its page's history afterwards, no edit may be in it twice
+ *    (each attempt has its own summary: the proxy must not resend a POST a gateway received), and
+ *    the wiki must take an edit again within RECOVERY_LIMIT_S after each kill. The whole kill
+ *    test stops at KILL_TEST_LIMIT_S. The figures are printed.
  * 5. `deploy/compose.sh down -v` (unless --keep).
  *
- * Options: --keep (leave the stack up), --no-clients, --no-kill, --edits N, --clients M.
+ * Options: --keep (leave the stack up), --no-clients, --no-kill, --edits N, --clients M,
+ *   --client <substring> (only those conformance clients).
  * Talks only to ports published on 127.0.0.1. Exit code 0 only when everything held.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,6 +48,8 @@ const P = `http://127.0.0.1:${env.PROXY_PORT}`;
 const EDIT_CLIENTS = optNum('--clients', 4);
 const EDITS_EACH = optNum('--edits', 40);
 const RECOVERY_LIMIT_S = 60;
+const KILL_TEST_LIMIT_S = 300;
+const REPLICA_SWITCH_LIMIT_S = 60;
 const log = (...a) => console.log('[e2e:compose]', ...a);
 const failures = [];
 const check = (ok, what) => {
@@ -102,7 +111,8 @@ async function clientsThroughA(user, password) {
   const header = /^Bot password for (.+) \(grants .*\):$/.exec(lines.at(-2) ?? '');
   if (!header) throw new Error(`createBotPassword: ${lines.join('\n')}`);
   const t0 = Date.now();
-  const r = sh(process.execPath, ['conformance/run.mjs', '--against', A], {
+  const only = args.includes('--client') ? ['--client', args[args.indexOf('--client') + 1]] : [];
+  const r = sh(process.execPath, ['conformance/run.mjs', '--against', A, ...only], {
     allowFail: true,
     env: { ...env, WIKI_USER: user, WIKI_PASSWORD: password, WIKI_BOT_USER: header[1], WIKI_BOT_PASSWORD: lines.at(-1).trim() },
   });
@@ -122,35 +132,142 @@ async function loginAcrossGateways(user, password) {
   check(servedA === 'gateway-a' && servedB === 'gateway-b', `gateway A and B are two processes (servedby ${servedA}, ${servedB})`);
 }
 
-/** An upload through gateway A is served by gateway B from either content replica (FILE_STORE=db). */
+/** A PNG of w×h pixels (a gradient), made here: no image library needed. */
+function makePng(w, h) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([(x * 255) / w, (y * 255) / h, 128], y * (w * 3 + 1) + 1 + x * 3);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Waits until the compose service's containers report healthy (Docker's healthcheck). */
+async function waitHealthy(service, limitS = 90) {
+  const deadline = Date.now() + limitS * 1000;
+  for (;;) {
+    const ids = sh('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${env.COMPOSE_PROJECT_NAME}`, '--filter', `label=com.docker.compose.service=${service}`], { capture: true })
+      .stdout.trim()
+      .split('\n')
+      .filter(Boolean);
+    const states = ids.map((id) => sh('docker', ['inspect', '-f', '{{.State.Health.Status}}', id], { capture: true, allowFail: true }).stdout.trim());
+    if (states.length && states.every((x) => x === 'healthy')) return;
+    if (Date.now() > deadline) throw new Error(`${service} not healthy after ${limitS} s (${states.join(', ')})`);
+    await sleep(1000);
+  }
+}
+
+/**
+ * An upload through gateway A is served through gateway B by either content replica alone
+ * (FILE_STORE=db): each replica in turn is stopped while the other one answers, so whichever
+ * stored the file, the other one serves it too.
+ */
 async function uploadAcrossReplicas(user, password) {
   const a = new Api(A);
   await a.login(user, password);
   const token = await a.csrf();
-  // A 1×1 PNG under a new name (same bytes each run: ignorewarnings passes the duplicate warning).
-  const png = Buffer.concat([
-    Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
-    Buffer.from('0000000d49444154789c6360000002000100e221bc33', 'hex'),
-    Buffer.from('0000000049454e44ae426082', 'hex'),
-  ]);
+  const png = makePng(160, 120);
   const name = `Compose upload ${crypto.randomBytes(4).toString('hex')}.png`;
   const fd = new FormData();
-  for (const [k, v] of Object.entries({ action: 'upload', format: 'json', filename: name, token, ignorewarnings: '1' })) fd.append(k, v);
+  for (const [k, v] of Object.entries({ action: 'upload', format: 'json', filename: name, token, ignorewarnings: '1', text: 'Uploaded by e2e:compose' })) fd.append(k, v);
   fd.append('file', new Blob([png], { type: 'image/png' }), 'x.png');
   const r = await fetch(`${A}/w/api.php`, { method: 'POST', body: fd, headers: { cookie: [...a.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
   const up = await r.json();
   const url = up.upload?.imageinfo?.url;
-  check(up.upload?.result === 'Success' && typeof url === 'string', `upload through gateway A (${up.upload?.result ?? JSON.stringify(up.error)})`);
+  check(up.upload?.result === 'Success' && typeof url === 'string', `upload through gateway A (${png.length} bytes; ${up.upload?.result ?? JSON.stringify(up.error)})`);
   if (typeof url !== 'string') return;
-  // Several reads: the gateway's round-robin spreads them over both content replicas.
-  let same = 0;
-  let headers = '';
-  for (let i = 0; i < 6; i++) {
-    const f = await fetch(`${B}${new URL(url).pathname}`);
-    if (f.status === 200 && Buffer.from(await f.arrayBuffer()).equals(png)) same++;
-    headers = `${f.headers.get('content-type')}; ${f.headers.get('cache-control')}`;
+  const replicas = sh('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${env.COMPOSE_PROJECT_NAME}`, '--filter', 'label=com.docker.compose.service=content'], { capture: true })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean);
+  check(replicas.length === 2, `two content replicas run (${replicas.length})`);
+  const b = new Api(B);
+  for (const [i, stopped] of replicas.entries()) {
+    const serving = replicas[1 - i];
+    sh('docker', ['stop', '-t', '10', stopped], { capture: true });
+    try {
+      // The gateway's channels drop the stopped replica when its connection closes and ask DNS
+      // again, but grpc-js resolves a name at most every 30 s: a replica started again under a
+      // new address may be unknown to a channel for that long, so each read is tried until
+      // REPLICA_SWITCH_LIMIT_S (each try a fresh request) and the time it took is reported.
+      const since = Date.now();
+      const attempt = async (what, fn) => {
+        let last;
+        while (Date.now() - since < REPLICA_SWITCH_LIMIT_S * 1000) {
+          try {
+            const v = await fn();
+            if (v.ok) return v;
+            last = v;
+          } catch (e) {
+            last = { ok: false, detail: String(e) };
+          }
+          await sleep(1000);
+        }
+        return { ok: false, detail: `${what}: ${last?.detail}` };
+      };
+      const file = await attempt('file', async () => {
+        const f = await fetch(`${B}${new URL(url).pathname}`);
+        const body = Buffer.from(await f.arrayBuffer());
+        return { ok: f.status === 200 && body.equals(png), detail: `${f.status}, ${f.headers.get('content-type')}; ${f.headers.get('cache-control')}` };
+      });
+      const info = await attempt('imageinfo', async () => {
+        const q = await b.call({ action: 'query', titles: `File:${name}`, prop: 'imageinfo', iiprop: 'size|sha1|mime' });
+        const ii = q.query?.pages?.[0]?.imageinfo?.[0];
+        return { ok: ii?.width === 160 && ii?.height === 120 && ii?.mime === 'image/png', detail: JSON.stringify(ii ?? q.error) };
+      });
+      const page = await attempt('description page', async () => {
+        const f = await fetch(`${B}/wiki/${encodeURIComponent(`File:${name}`.replace(/ /g, '_'))}`);
+        const html = await f.text();
+        return { ok: f.status === 200 && html.includes(new URL(url).pathname), detail: `${f.status}` };
+      });
+      check(
+        file.ok && info.ok && page.ok,
+        `with content ${stopped.slice(0, 12)} stopped, content ${serving.slice(0, 12)} serves the file through gateway B (all three within ${((Date.now() - since) / 1000).toFixed(1)} s): bytes (${file.detail}), imageinfo 160×120 (${info.ok ? 'ok' : info.detail}), description page (${page.ok ? 'ok' : page.detail})`,
+      );
+    } finally {
+      sh('docker', ['start', stopped], { capture: true });
+      await waitHealthy('content');
+    }
   }
-  check(same === 6, `the file is served through gateway B, 6 reads of 6 identical (${headers})`);
+  // Thumbnails: Quire has no thumbnailer (imageinfo gives no thumburl), so there is none to read.
+}
+
+/** An edit through gateway A is found by a search through gateway B (indexer → query replicas). */
+async function searchAcrossGateways(user, password) {
+  const a = new Api(A);
+  await a.login(user, password);
+  const word = `quirecompose${crypto.randomBytes(5).toString('hex')}`;
+  const title = `Search probe ${word}`;
+  const e = await a.call({ action: 'edit', title, text: `A page with the word ${word} in it.`, token: await a.csrf() }, { post: true });
+  const t0 = Date.now();
+  const b = new Api(B);
+  let hits = 0;
+  while (Date.now() - t0 < 60_000) {
+    const q = await b.call({ action: 'query', list: 'search', srsearch: word, srwhat: 'text' });
+    hits = q.query?.search?.length ?? 0;
+    if (hits) break;
+    await sleep(500);
+  }
+  check(e.edit?.result === 'Success' && hits === 1, `an edit through gateway A is found by a search through gateway B after ${((Date.now() - t0) / 1000).toFixed(1)} s (search-indexer indexed it)`);
 }
 
 function container(service) {
@@ -165,16 +282,17 @@ async function killTest(user, password) {
   const acked = pages.map(() => []); // [revid, marker]
   let attempts = 0;
   let failed = 0;
-  let lastOk = Date.now();
   const okTimes = [];
   let running = true;
+  const t0 = Date.now();
+  const stopAt = t0 + KILL_TEST_LIMIT_S * 1000;
 
   async function writer(i) {
     const api = new Api(P);
     let token;
-    for (let n = 0; n < EDITS_EACH; ) {
-      const marker = `edit ${n} of writer ${i}`;
-      attempts++;
+    for (let n = 0; n < EDITS_EACH && Date.now() < stopAt; ) {
+      // Every attempt has its own summary: an attempt found twice in the history was applied twice.
+      const marker = `edit ${n} of writer ${i}, attempt ${attempts++}`;
       try {
         if (!token) {
           api.cookies.clear();
@@ -184,8 +302,7 @@ async function killTest(user, password) {
         const r = await api.call({ action: 'edit', title: pages[i], appendtext: `\n* ${marker}`, summary: marker, token, bot: '1' }, { post: true });
         if (r.edit?.result === 'Success' && r.edit.newrevid) {
           acked[i].push([r.edit.newrevid, marker]);
-          lastOk = Date.now();
-          okTimes.push(lastOk);
+          okTimes.push(Date.now());
           n++;
         } else {
           failed++;
@@ -202,7 +319,7 @@ async function killTest(user, password) {
 
   /** Seconds from `t` until an edit is acknowledged again. */
   async function recovery(t) {
-    const deadline = t + RECOVERY_LIMIT_S * 1000;
+    const deadline = Math.min(t + RECOVERY_LIMIT_S * 1000, stopAt);
     while (Date.now() < deadline) {
       const after = okTimes.find((x) => x > t + 50);
       if (after) return (after - t) / 1000;
@@ -211,7 +328,7 @@ async function killTest(user, password) {
     return Infinity;
   }
 
-  const t0 = Date.now();
+  const statsBefore = await proxyStats();
   const writers = Promise.all(pages.map((_, i) => writer(i))).finally(() => (running = false));
   const kills = [];
   for (const service of ['content', 'gateway-a', 'redis']) {
@@ -229,55 +346,95 @@ async function killTest(user, password) {
   }
   await writers;
   const elapsed = (Date.now() - t0) / 1000;
+  const statsAfter = await proxyStats();
 
-  // Every acknowledged edit must be in the history, with its text.
+  // Every acknowledged edit must be in the history, with its text; no attempt may be there twice.
   const reader = new Api(A);
   let lost = 0;
   let total = 0;
+  let twice = 0;
+  let unacknowledgedApplied = 0;
   for (let i = 0; i < pages.length; i++) {
     const revs = new Map();
+    const seen = new Map();
     let cont = {};
     for (;;) {
       const r = await reader.call({ action: 'query', prop: 'revisions', titles: pages[i], rvprop: 'ids|comment', rvlimit: 'max', ...cont });
-      for (const rev of r.query.pages[0].revisions ?? []) revs.set(rev.revid, rev.comment);
+      for (const rev of r.query.pages[0].revisions ?? []) {
+        revs.set(rev.revid, rev.comment);
+        seen.set(rev.comment, (seen.get(rev.comment) ?? 0) + 1);
+      }
       if (!r.continue) break;
       cont = r.continue;
     }
+    const ackedMarkers = new Set(acked[i].map(([, m]) => m));
     for (const [revid, marker] of acked[i]) {
       total++;
       if (revs.get(revid) !== marker) lost++;
     }
+    for (const [comment, count] of seen) {
+      if (count > 1) twice += count - 1;
+      if (!ackedMarkers.has(comment)) unacknowledgedApplied++;
+    }
   }
-  log(`figures: ${EDIT_CLIENTS} writers x ${EDITS_EACH} edits in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}`);
+  log(`figures: ${EDIT_CLIENTS} writers x ${EDITS_EACH} edits in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}, applied twice ${twice}, applied without an answer ${unacknowledgedApplied}`);
+  if (statsBefore && statsAfter) {
+    log(`proxy: ${statsAfter.resent - statsBefore.resent} requests sent to the other gateway (no connection), ${statsAfter.notResent - statsBefore.notResent} writes answered 502 rather than sent twice`);
+  }
   const gaps = okTimes.slice(1).map((x, i) => x - okTimes[i]);
   log(`longest time without an acknowledged edit: ${(Math.max(0, ...gaps) / 1000).toFixed(1)} s`);
   log(`recovery after kill: ${kills.map((k) => `${k.service} ${k.seconds === Infinity ? 'never' : `${k.seconds.toFixed(1)} s`}`).join(', ')}`);
-  check(total === EDIT_CLIENTS * EDITS_EACH, `every writer finished its ${EDITS_EACH} edits (${total})`);
+  check(total === EDIT_CLIENTS * EDITS_EACH, `every writer finished its ${EDITS_EACH} edits within ${KILL_TEST_LIMIT_S} s (${total} of ${EDIT_CLIENTS * EDITS_EACH})`);
   check(lost === 0, `every acknowledged edit is in the page history (lost: ${lost})`);
+  check(twice === 0, `no edit is in the history twice (${twice})`);
+  check(kills.length === 3, `three kills made (${kills.length})`);
   for (const k of kills) check(k.seconds <= RECOVERY_LIMIT_S, `the wiki takes edits again after killing ${k.service} (${k.seconds} s)`);
+}
+
+/** The proxy's counters (deploy/compose/proxy.mjs answers /proxy-stats itself). */
+async function proxyStats() {
+  try {
+    return await (await fetch(`${P}/proxy-stats`, { signal: AbortSignal.timeout(5000) })).json();
+  } catch {
+    return undefined;
+  }
 }
 
 async function main() {
   const t0 = Date.now();
-  composeSh('up');
+  const phases = [];
+  const phase = async (name, fn) => {
+    const t = Date.now();
+    try {
+      return await fn();
+    } finally {
+      phases.push(`${name} ${Math.round((Date.now() - t) / 1000)} s`);
+    }
+  };
+  await phase('up', () => composeSh('up'));
   log(`stack up in ${Math.round((Date.now() - t0) / 1000)} s`);
-  const user = 'E2eroot';
+  // A new account each run, so that --keep and a second run against the same stack work.
+  const user = `E2e${crypto.randomBytes(4).toString('hex')}`;
   const password = `e2e-${crypto.randomBytes(9).toString('hex')}`;
   try {
-    admin('createAndPromote', user, password, '--groups', 'sysop,bureaucrat,interface-admin');
-    const site = await (await fetch(`${P}/w/api.php?action=query&meta=siteinfo&format=json`)).json();
-    check(site.query?.general?.sitename !== undefined, 'the proxy answers siteinfo');
-    await loginAcrossGateways(user, password);
-    await uploadAcrossReplicas(user, password);
-    if (!opt('--no-clients')) await clientsThroughA(user, password);
-    if (!opt('--no-kill')) await killTest(user, password);
+    await phase('checks', async () => {
+      admin('createAndPromote', user, password, '--groups', 'sysop,bureaucrat,interface-admin');
+      const site = await (await fetch(`${P}/w/api.php?action=query&meta=siteinfo&format=json`)).json();
+      check(site.query?.general?.sitename !== undefined, 'the proxy answers siteinfo');
+      await loginAcrossGateways(user, password);
+      await searchAcrossGateways(user, password);
+      await uploadAcrossReplicas(user, password);
+    });
+    if (!opt('--no-clients')) await phase('clients', () => clientsThroughA(user, password));
+    if (!opt('--no-kill')) await phase('kill test', () => killTest(user, password));
   } finally {
     if (failures.length || opt('--keep')) {
       sh(path.join(root, 'deploy/compose.sh'), ['ps'], { allowFail: true });
     }
-    if (!opt('--keep')) composeSh('down', '-v', '--remove-orphans');
+    if (failures.length) sh(path.join(root, 'deploy/compose.sh'), ['logs', '--tail', '40'], { allowFail: true });
+    if (!opt('--keep')) await phase('down', () => composeSh('down', '-v', '--remove-orphans'));
   }
-  console.log(`\ne2e:compose: ${failures.length ? `FAILED (${failures.join('; ')})` : 'all held'}, ${Math.round((Date.now() - t0) / 1000)} s`);
+  console.log(`\ne2e:compose: ${failures.length ? `FAILED (${failures.join('; ')})` : 'all held'}, ${Math.round((Date.now() - t0) / 1000)} s (${phases.join(', ')})`);
   process.exit(failures.length ? 1 : 0);
 }
 
