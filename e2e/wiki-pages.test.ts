@@ -529,6 +529,17 @@ describe('wiki pages over HTTP', () => {
       assert.match(list, /Redirect in<\/a> \(redirect page\)[\s\S]*<ul><li><a href="\/wiki\/Through_redirect">Through redirect<\/a>/);
       assert.match(list, /Template:Uses target<\/a> \(transclusion\)/);
     });
+    // Paging: one at a time, "next" starts where the page before stopped, and every linking page comes once.
+    const seen: string[] = [];
+    let next = '/w/index.php?title=Special:WhatLinksHere&target=Linked_target&limit=1';
+    for (let i = 0; i < 10 && next; i++) {
+      const r = await c.get(next);
+      const list = /<ul id="mw-whatlinkshere-list">(<li><a href="[^"]*"[^>]*>([^<]*)<\/a>)/.exec(r.text);
+      assert.ok(list, r.text.slice(-2000));
+      seen.push(list[2]!);
+      next = (/<a href="([^"]*)" class="mw-nextlink">/.exec(r.text)?.[1] ?? '').replaceAll('&amp;', '&');
+    }
+    assert.deepEqual(seen.sort(), ['Links in', 'Redirect in', 'Template:Uses target']);
     const noTrans = await c.get('/w/index.php?title=Special:WhatLinksHere&target=Linked+target&hidetrans=1');
     assert.doesNotMatch(noTrans.text, /Template:Uses target<\/a>/);
     const none = await c.get('/wiki/Special:WhatLinksHere/Through_redirect');

@@ -49,6 +49,8 @@ export const whatLinksHerePage: PageHandler = async (p) => {
   if (!page) return send(p, { title: 'What links here', body: form, cache: REVALIDATE });
 
   const limit = limitOf(p);
+  // `from=<ns>|<page id>`: the first linking page of this page of the list (the lists are ordered by namespace, then page id).
+  const from = /^-?\d+\|\d+$/.test(queryParam(p, 'from')) ? queryParam(p, 'from') : '';
   const { content } = p.deps.clients;
   const byId = new Map<number, Linker>();
   const add = (lp: LinkingPage, kind: 'link' | 'transclusion' | 'image') => {
@@ -57,7 +59,8 @@ export const whatLinksHerePage: PageHandler = async (p) => {
     if (lp.redirlinks.length > e.page.redirlinks.length) e.page = lp;
     byId.set(lp.id, e);
   };
-  const base = { title: page.title, namespaces, limit };
+  // One more than shown from each table: what comes first after the shown ones is the next page's start.
+  const base = { title: page.title, namespaces, limit: limit + 1, continue: from };
   const [links, trans, images] = await Promise.all([
     hide('links') && hide('redirs') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_PAGELINKS, redirect: !hide('redirs') }),
     hide('trans') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_TEMPLATELINKS }),
@@ -66,7 +69,9 @@ export const whatLinksHerePage: PageHandler = async (p) => {
   for (const lp of links?.pages ?? []) if (lp.redirect ? !hide('redirs') : !hide('links')) add(lp, 'link');
   for (const lp of trans?.pages ?? []) add(lp, 'transclusion');
   for (const lp of images?.pages ?? []) add(lp, 'image');
-  const rows = [...byId.values()].sort((a, b) => a.page.id - b.page.id).slice(0, limit);
+  const merged = [...byId.values()].sort((a, b) => a.page.ns - b.page.ns || a.page.id - b.page.id);
+  const rows = merged.slice(0, limit);
+  const next = merged[limit]?.page;
 
   const item = (lp: LinkingPage, flags: string[], nested: SafeHtml | ''): SafeHtml =>
     html`<li><a href="${lp.redirect ? indexPath(lp.title, { redirect: 'no' }) : articlePath(lp.title)}"${lp.redirect ? new SafeHtml(' class="mw-redirect"') : ''}>${lp.title}</a>${flags.length ? ` (${flags.join(' | ')})` : ''} <span class="mw-whatlinkshere-tools">(<a href="${specialPath('WhatLinksHere', lp.title.replaceAll(' ', '_'))}">← links</a> | <a href="${indexPath(lp.title, { action: 'edit' })}">edit</a>)</span>${nested}</li>`;
@@ -80,9 +85,12 @@ export const whatLinksHerePage: PageHandler = async (p) => {
     for (const w of ['trans', 'links', 'redirs', 'images']) if (hide(w) !== (w === what)) q[`hide${w}`] = 1;
     return html`<a href="${indexPath('Special:WhatLinksHere', q)}">${hide(what) ? 'Show' : 'Hide'} ${label}</a>`;
   };
+  const keep: Record<string, string | number> = { target: page.title, ...(namespaces.length ? { namespace: nsParam } : {}) };
+  for (const w of ['trans', 'links', 'redirs', 'images']) if (hide(w)) keep[`hide${w}`] = 1;
+  const nav = html`<p class="mw-whatlinkshere-nav">View (${from ? html`<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit })}">first ${limit}</a>` : `first ${limit}`} | ${next ? html`<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit, from: `${next.ns}|${next.id}` })}" class="mw-nextlink">next ${limit}</a>` : `next ${limit}`}) (${[20, 50, 100, 250, 500].map((n, i) => html`${i ? ' | ' : ''}<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit: n, ...(from ? { from } : {}) })}">${n}</a>`)})</p>`;
   const target = html`<strong><a href="${page.missing ? indexPath(page.title, { action: 'edit', redlink: 1 }) : articlePath(page.title)}"${page.missing ? new SafeHtml(' class="new"') : ''}>${page.title}</a></strong>`;
   const body = html`${form}<fieldset class="mw-whatlinkshere-filters"><legend>Filters</legend>${filterLink('trans', 'transclusions')} | ${filterLink('links', 'links')} | ${filterLink('redirs', 'redirects')}${page.ns === 6 ? html` | ${filterLink('images', 'file links')}` : ''}</fieldset>
-${list.length ? html`<p>The following pages link to ${target}:</p><ul id="mw-whatlinkshere-list">${list}</ul>` : html`<p class="mw-whatlinkshere-none">No pages link to ${target}.</p>`}`;
+${list.length ? html`<p>The following pages link to ${target}:</p>${nav}<ul id="mw-whatlinkshere-list">${list}</ul>\n${nav}` : html`<p class="mw-whatlinkshere-none">No pages link to ${target}.</p>`}`;
   send(p, {
     title: `Pages that link to "${page.title}"`,
     subtitle: html`← <a href="${page.redirect ? indexPath(page.title, { redirect: 'no' }) : articlePath(page.title)}">${page.title}</a>`,
