@@ -95,6 +95,13 @@ export class SqlBackend implements SearchBackend {
 
   /** The table written and read: page_index, or page_index_new while a rebuild fills it. */
   private readonly table: string;
+  /** Rows written since the planner's statistics were last gathered (embedded database only). */
+  private changedSinceAnalyze = 0;
+  /** The table's row count when they were. */
+  private analyzedRows = 0;
+  /** Never analyzed: no statistics at all. */
+  private unanalyzed = false;
+  private analyzing = false;
 
   constructor(
     private readonly db: Db,
@@ -105,9 +112,43 @@ export class SqlBackend implements SearchBackend {
 
   async init(): Promise<void> {
     // The table and its indexes are the service's migrations (002_page_index.sql).
+    if (!this.db.embedded) return;
+    // An index never analyzed has no statistics (reltuples -1): the planner then filters every
+    // row of the namespace instead of asking the GIN index. Gathered in the background.
+    const r = await this.db.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, [this.table]);
+    const rows = Number(r.rows[0]?.reltuples ?? -1);
+    this.unanalyzed = rows < 0;
+    this.analyzedRows = Math.max(0, rows);
+    void this.analyzeIfStale();
+  }
+
+  /**
+   * The embedded database has no autovacuum, so its ANALYZE is done here, by autovacuum's rule:
+   * once the rows written since the last one exceed 500 + 10 % of the table. On a database server
+   * autovacuum does it.
+   */
+  private async analyzeIfStale(): Promise<void> {
+    if (this.analyzing || (!this.unanalyzed && this.changedSinceAnalyze <= 500 + 0.1 * this.analyzedRows)) return;
+    this.analyzing = true;
+    const counted = this.changedSinceAnalyze;
+    try {
+      await this.db.query(`ANALYZE ${this.table}`);
+      const r = await this.db.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, [this.table]);
+      this.analyzedRows = Math.max(0, Number(r.rows[0]?.reltuples ?? 0));
+      this.unanalyzed = false;
+      this.changedSinceAnalyze -= counted;
+    } catch {
+      // Tried again after the next batch (a rebuild may have dropped the table meanwhile).
+    } finally {
+      this.analyzing = false;
+    }
   }
 
   async apply(upserts: IndexDoc[], deletes: number[]): Promise<void> {
+    if (this.db.embedded) {
+      this.changedSinceAnalyze += upserts.length + deletes.length;
+      this.db.onCommit(() => void this.analyzeIfStale());
+    }
     if (deletes.length > 0) await this.db.query(`DELETE FROM ${this.table} WHERE page_id = ANY($1::bigint[])`, [deletes]);
     if (upserts.length === 0) return;
     await this.db.query(
