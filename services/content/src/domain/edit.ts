@@ -8,8 +8,7 @@ import {
   ServiceError,
   type Db,
 } from '@quire/kit';
-import type { EditActor } from '@quire/proto/wiki/content/v1/common';
-import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
+import type { EditActor, EditRequest, EditResponse } from '@quire/proto/wiki/content/v1/content';
 import { sha1Base36 } from '../content/sha1.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
@@ -20,7 +19,7 @@ import { checkProtection } from './protection.js';
 import { deletedSince, nowToTheSecond } from '../store/logging.js';
 import { findPage, redirectOfTitle } from '../store/pages.js';
 import { saveRevision, type SaveRevisionInput } from '../store/save.js';
-import { applyWatchlistParam, type WatchlistMode } from '../store/watchlist.js';
+import { applyWatchlistParam, type WatchlistMode, type WatchState } from '../store/watchlist.js';
 import { describeChange } from '../edit/change-type.js';
 import { merge3 } from '../edit/merge.js';
 import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from '../edit/models.js';
@@ -62,6 +61,10 @@ interface CurrentPage {
   id: number;
   model: ContentModel;
   latest: RevisionRow & { content: string };
+  /** SHA-1s of the revisions before the latest (MANUAL_REVERT_RADIUS of them), newest first. */
+  sha1sBefore: string[];
+  /** Whether the editor watches the page, as read with it. */
+  watch: WatchState;
 }
 
 interface Target {
@@ -89,13 +92,14 @@ function parseTarget(codec: TitleCodec, title: string): Target {
   }
 }
 
-async function currentPage(deps: EditDeps, target: Target): Promise<CurrentPage | undefined> {
-  const row = await findPage(deps.db, deps.db.schema, target);
+/** The page, its latest revision with text, what a manual revert may restore and the editor's watch: one statement. */
+async function currentPage(deps: EditDeps, target: Target, userId: number): Promise<CurrentPage | undefined> {
+  const row = await deps.revisions.pageForEdit(target.ns, target.dbkey, MANUAL_REVERT_RADIUS, userId);
   if (!row) return undefined;
-  const [latest] = await deps.revisions.latestOf([row.id], true);
-  if (!latest || latest.content === undefined) throw new Error(`page ${row.id} has no latest revision`);
+  const latest = row.latest;
+  if (!latest || latest.content === undefined) throw new Error(`page ${row.pageId} has no latest revision`);
   const model = isContentModel(row.model) ? row.model : 'wikitext';
-  return { id: row.id, model, latest: { ...latest, content: latest.content } };
+  return { id: row.pageId, model, latest: { ...latest, content: latest.content }, sha1sBefore: row.sha1sBefore, watch: row.watch };
 }
 
 async function revisionWithContent(deps: EditDeps, id: number): Promise<(RevisionRow & { content: string }) | undefined> {
@@ -116,8 +120,8 @@ async function userWasLastToEdit(deps: EditDeps, pageId: number, userId: number,
 }
 
 /** An edit restoring the content of one of the last revisions before the current one (mw-manual-revert). */
-async function restoresEarlierRevision(deps: EditDeps, page: CurrentPage, sha1: string): Promise<boolean> {
-  return (await deps.revisions.sha1sBefore(page.id, page.latest.id, MANUAL_REVERT_RADIUS)).includes(sha1);
+function restoresEarlierRevision(page: CurrentPage, sha1: string): boolean {
+  return page.sha1sBefore.includes(sha1);
 }
 
 /** Follows a redirect page once (redirect=1), as ApiEditPage does before editing. */
@@ -195,12 +199,14 @@ type SavedEdit = Omit<EditResponse, 'watched' | 'watchlistExpiry'>;
 interface PreparedEdit {
   save?: SaveRevisionInput;
   outcome: SavedEdit;
+  /** The editor's watch of the page as read when preparing (undefined: the page did not exist). */
+  watch?: WatchState;
 }
 
 /** Everything of an attempt that comes before the save, outside any transaction (see the file comment). */
 async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, state: AttemptState): Promise<PreparedEdit> {
   const { codec } = deps;
-  const page = await currentPage(deps, target);
+  const page = await currentPage(deps, target, actor.id);
   const prefixedTitle = codec.prefixedText(target.ns, target.dbkey);
   const pageModel = page?.model ?? defaultModelFor(target.ns, target.dbkey);
 
@@ -226,7 +232,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
       : permissionDenied('protectednamespace', `You do not have permission to edit pages in the ${codec.namespaces.get(target.ns)?.name ?? ''} namespace.`);
   }
   // Page, cascading and create protection (PermissionManager's checks, in its order).
-  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights);
+  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights, { pageId: page?.id });
   if (!page && !req.recreate) {
     // EditPage::wasDeletedSinceLastEdit: the page was deleted after the editor started editing.
     const start = parseTimestamp(req.startTimestamp, 'starttimestamp') ?? new Date();
@@ -373,13 +379,13 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
       merged: false,
       content,
     };
-    return { outcome };
+    return { outcome, watch: page.watch };
   }
 
   const old = page ? { model: page.model, text: page.latest.content } : undefined;
   const change = describeChange(codec, old, { model, text: content });
   if (change.tag) tags.push(change.tag);
-  if (page && req.undo === 0 && (await restoresEarlierRevision(deps, page, sha1Base36(content)))) tags.push('mw-manual-revert');
+  if (page && req.undo === 0 && restoresEarlierRevision(page, sha1Base36(content))) tags.push('mw-manual-revert');
 
   const save: SaveRevisionInput = {
     ns: target.ns,
@@ -396,9 +402,10 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     autopatrol: has(actor, 'autopatrol'),
     tags,
     timestamp: now,
+    ...(page ? { base: { model: page.latest.contentModel, text: page.latest.content, size: page.latest.size } } : {}),
   };
   const outcome: SavedEdit = { created: !page, nochange: false, pageId: page?.id ?? 0, title, dbkey, contentModel: model, oldRevId: 0, newRevId: 0, newTimestamp: '', merged, content };
-  return { save, outcome };
+  return { save, outcome, watch: page?.watch };
 }
 
 /** Saves a prepared edit and applies its watchlist parameter, in one transaction. */
@@ -416,7 +423,7 @@ async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, 
         newTimestamp: isoTimestamp(saved.timestamp),
       };
     }
-    const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry));
+    const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry), prepared.watch);
     return { ...outcome, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
   });
 }

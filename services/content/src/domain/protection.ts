@@ -6,7 +6,7 @@
  */
 import { permissionDenied, type Db, type Queryable } from '@quire/kit';
 import { findPage } from '../store/pages.js';
-import { cascadeSources, pageRestrictions, titleProtection } from '../store/protection.js';
+import { cascadeSources, pageProtection, titleProtection, type CascadeSources } from '../store/protection.js';
 
 export type RestrictionType = 'edit' | 'move' | 'upload' | 'create';
 
@@ -36,11 +36,14 @@ export async function checkProtection(
   target: { ns: number; dbkey: string },
   action: RestrictionType,
   rights: readonly string[],
+  /** The page's id when the caller just read it (undefined: missing), saving a lookup. */
+  known?: { pageId: number | undefined },
 ): Promise<void> {
   const has = (right: string) => right === '' || rights.includes(right);
   // UploadBase::verifyTitlePermissions: an upload is an edit and an upload of the file page.
   const actions: RestrictionType[] = action === 'upload' ? ['edit', 'upload'] : [action];
-  const pageId = (await findPage(q, db.schema, target))?.id;
+  const pageId = known ? known.pageId : (await findPage(q, db.schema, target))?.id;
+  let cascade: CascadeSources | undefined;
   if (pageId === undefined) {
     // Writing to a missing title creates it (EditPage and UploadBase check `create` then).
     if (action !== 'move') {
@@ -51,14 +54,17 @@ export async function checkProtection(
     }
     if (action === 'create') return;
   } else {
-    const restrictions = await pageRestrictions(q, db, pageId);
+    // Own restrictions and cascading sources in one statement.
+    const both = await pageProtection(q, db, pageId, target.ns, target.dbkey);
+    const restrictions = both.restrictions;
+    cascade = both.cascade;
     const cascading = restrictions.some((r) => r.cascade);
     for (const r of restrictions) {
       if (!actions.includes(r.type as RestrictionType)) continue;
       if (!has(levelRight(r.level)) || (cascading && !has('protect'))) throw permissionDenied('protectedpage', PROTECTED_PAGE);
     }
   }
-  const cascade = await cascadeSources(q, db, target.ns, target.dbkey);
+  cascade ??= await cascadeSources(q, db, target.ns, target.dbkey);
   for (const a of actions) {
     for (const level of cascade.levels.get(a) ?? []) {
       if (level !== '' && !(has('protect') && has(levelRight(level)))) {

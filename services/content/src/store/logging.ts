@@ -82,20 +82,17 @@ export const nowToTheSecond = () => new Date(Math.floor(Date.now() / 1000) * 100
  * ChangeTags::updateTags). Unknown tags are registered as software-defined; counts follow.
  */
 export async function addChangeTags(q: Queryable, db: Db, tags: readonly string[], target: { revId?: number; logId?: number; rcId?: number }): Promise<void> {
+  const names = [...new Set(tags)];
+  if (names.length === 0) return;
   const s = db.schema;
-  for (const tag of new Set(tags)) {
-    const def = await q.query<{ ctd_id: number }>(
-      `INSERT INTO ${s}.change_tag_def (ctd_name, ctd_user_defined, ctd_count) VALUES ($1, false, 1)
-       ON CONFLICT (ctd_name) DO UPDATE SET ctd_count = ${s}.change_tag_def.ctd_count + 1 RETURNING ctd_id`,
-      [tag],
-    );
-    await q.query(`INSERT INTO ${s}.change_tag (ct_rev_id, ct_log_id, ct_rc_id, ct_tag_id) VALUES ($1, $2, $3, $4)`, [
-      target.revId ?? null,
-      target.logId ?? null,
-      target.rcId ?? null,
-      def.rows[0]!.ctd_id,
-    ]);
-  }
+  // One statement for all the tags (issue 15: an edit's round trips).
+  await q.query(
+    `WITH d AS (
+       INSERT INTO ${s}.change_tag_def (ctd_name, ctd_user_defined, ctd_count) SELECT t, false, 1 FROM unnest($1::text[]) AS t
+       ON CONFLICT (ctd_name) DO UPDATE SET ctd_count = ${s}.change_tag_def.ctd_count + 1 RETURNING ctd_id)
+     INSERT INTO ${s}.change_tag (ct_rev_id, ct_log_id, ct_rc_id, ct_tag_id) SELECT $2::bigint, $3::bigint, $4::bigint, ctd_id FROM d`,
+    [names, target.revId ?? null, target.logId ?? null, target.rcId ?? null],
+  );
 }
 
 /** Inserts a log entry (ManualLogEntry::insert) and its tags; returns log_id. Does not publish it to recent changes. */

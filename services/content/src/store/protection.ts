@@ -76,6 +76,41 @@ export async function cascadeSources(q: Queryable, db: Db, ns: number, dbkey: st
 }
 
 /**
+ * An existing page's own unexpired restrictions and its cascading sources in one statement (what
+ * every edit checks: `pageRestrictions` and `cascadeSources` together, issue 15).
+ */
+export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: number, dbkey: string): Promise<{ restrictions: Restriction[]; cascade: CascadeSources }> {
+  const s = db.schema;
+  const r = await q.query<{ own: boolean; pr_type: string; pr_level: string; pr_cascade: boolean; pr_expiry: Date | null; page_namespace: number | null; page_title: string | null }>(
+    `SELECT * FROM (
+       SELECT true AS own, pr_type, pr_level, pr_cascade, pr_expiry, NULL::int AS page_namespace, NULL::text AS page_title, pr_id AS ord
+         FROM ${s}.page_restrictions WHERE pr_page = $1 AND (pr_expiry IS NULL OR pr_expiry > now())
+       UNION ALL
+       SELECT false, pr.pr_type, pr.pr_level, true, pr.pr_expiry, p.page_namespace, p.page_title, 0
+         FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
+        WHERE pr.pr_cascade AND (pr.pr_expiry IS NULL OR pr.pr_expiry > now())
+          AND pr.pr_page IN (SELECT tl_from FROM ${s}.templatelinks WHERE tl_namespace = $2 AND tl_title = $3
+                             UNION SELECT il_from FROM ${s}.imagelinks WHERE $2 = 6 AND il_to = $3)
+     ) x ORDER BY own DESC, ord, page_namespace, page_title`,
+    [pageId, ns, dbkey],
+  );
+  const restrictions: Restriction[] = [];
+  const sources = new Map<string, { ns: number; dbkey: string }>();
+  const levels = new Map<string, Set<string>>();
+  for (const row of r.rows) {
+    if (row.own) {
+      restrictions.push({ type: row.pr_type, level: row.pr_level, cascade: row.pr_cascade, expiry: row.pr_expiry ?? undefined });
+      continue;
+    }
+    sources.set(`${row.page_namespace}:${row.page_title}`, { ns: row.page_namespace!, dbkey: row.page_title! });
+    let set = levels.get(row.pr_type);
+    if (!set) levels.set(row.pr_type, (set = new Set()));
+    set.add(row.pr_level);
+  }
+  return { restrictions, cascade: { sources: [...sources.values()], levels } };
+}
+
+/**
  * WikiPage::doUpdateRestrictions' writes, in the caller's transaction: the page's restrictions
  * become `set` (a type not in it is lifted), and expired rows go.
  */

@@ -61,6 +61,18 @@ const toRevision = (r: RevisionSqlRow): RevisionRow => ({
   ...(r.parent_len !== null ? { parentSize: r.parent_len } : {}),
 });
 
+export interface PageForEdit {
+  pageId: number;
+  /** page_content_model as stored. */
+  model: string;
+  /** With content; undefined only for a page row without its revision (never after a save). */
+  latest: RevisionRow | undefined;
+  /** SHA-1s of the revisions before the latest, newest first. */
+  sha1sBefore: string[];
+  /** Whether the user asked about watches the page (false for user 0). */
+  watch: { watched: boolean; expiry: Date | undefined };
+}
+
 export interface RevisionRange {
   revisions: RevisionRow[];
   /** Id to continue from (inclusive), 0 when the range is exhausted. */
@@ -100,6 +112,35 @@ export class RevisionStore {
       [pageIds],
     );
     return r.rows.map(toRevision);
+  }
+
+  /**
+   * An edit's starting point in one statement (issue 15): the page by title with its latest
+   * revision and content, the SHA-1s of the `radius` revisions before that one (a manual revert
+   * restores one of them) and whether `userId` watches the page (and until when).
+   */
+  async pageForEdit(ns: number, dbkey: string, radius: number, userId: number): Promise<PageForEdit | undefined> {
+    const s = this.db.schema;
+    const r = await this.db.query<RevisionSqlRow & { edit_page_id: number; edit_page_model: string; edit_sha1s: string[]; edit_watched: boolean; edit_watch_expiry: Date | null }>(
+      `SELECT sub.*, pg.page_id AS edit_page_id, pg.page_content_model AS edit_page_model,
+          ARRAY(SELECT b.rev_sha1 FROM ${s}.revision b WHERE b.rev_page = pg.page_id AND b.rev_id < pg.page_latest ORDER BY b.rev_id DESC LIMIT ${Number(radius)}) AS edit_sha1s,
+          w.wl_user IS NOT NULL AS edit_watched, w.wl_expiry AS edit_watch_expiry
+        FROM ${s}.page pg
+        LEFT JOIN LATERAL (${this.select(true)} WHERE r.rev_id = pg.page_latest) sub ON true
+        LEFT JOIN ${s}.watchlist w ON w.wl_user = $3 AND w.wl_namespace = pg.page_namespace AND w.wl_title = pg.page_title
+          AND (w.wl_expiry IS NULL OR w.wl_expiry > now())
+       WHERE pg.page_namespace = $1 AND pg.page_title = $2`,
+      [ns, dbkey, userId],
+    );
+    const row = r.rows[0];
+    if (!row) return undefined;
+    return {
+      pageId: row.edit_page_id,
+      model: row.edit_page_model,
+      latest: row.rev_id === null ? undefined : toRevision(row),
+      sha1sBefore: row.edit_sha1s,
+      watch: { watched: row.edit_watched, expiry: row.edit_watch_expiry ?? undefined },
+    };
   }
 
   /** RevisionStore::getPreviousRevision / getNextRevision: the id of the revision before (or after) `rev` on its page. */

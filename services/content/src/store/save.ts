@@ -3,7 +3,7 @@ import { sha1Base36 } from '../content/sha1.js';
 import { hasPageLink, redirectTarget } from '../content/wikitext.js';
 import type { TitleCodec } from '../title/codec.js';
 import { actorId } from './actor.js';
-import { addChangeTags, nowToTheSecond, PATROL, writeLogEntry, writeRecentChange } from './logging.js';
+import { addChangeTags, nowToTheSecond, PATROL, writeLogEntry } from './logging.js';
 import { recordPageChange } from './page-cache.js';
 
 export interface SaveRevisionInput {
@@ -36,6 +36,11 @@ export interface SaveRevisionInput {
   nullRevision?: boolean;
   /** The page creation log entry (create/create, $wgPageCreationLog); default true for creations. */
   creationLog?: boolean;
+  /**
+   * The base revision as the caller read it (model, text, size), when it has: the save then does
+   * not read it again (it is the page's latest revision, or the save fails with editconflict).
+   */
+  base?: { model: string; text: string; size: number };
 }
 
 export interface SavedRevision {
@@ -63,6 +68,10 @@ interface BasePage {
   pageId: number;
   created: boolean;
   oldCountable: boolean;
+  /** The base revision's size (rc_old_len); undefined for a creation. */
+  oldLen: number | undefined;
+  /** Whether the page was a redirect before this save (its redirect row then goes). */
+  wasRedirect: boolean;
 }
 
 /** Creates the page row, or locks the existing one and checks that `baseRevId` is still its latest. */
@@ -75,13 +84,13 @@ async function claimPage(q: Queryable, schema: string, codec: TitleCodec, input:
       [input.ns, input.dbkey, timestamp, input.contentModel],
     );
     if (!created.rows[0]) throw alreadyExists('articleexists', 'The article you tried to create has been created already.');
-    return { pageId: created.rows[0].page_id, created: true, oldCountable: false };
+    return { pageId: created.rows[0].page_id, created: true, oldCountable: false, oldLen: undefined, wasRedirect: false };
   }
   // FOR UPDATE serializes saves on one page; a save that waited re-reads page_latest afterwards.
   // (Lock the page row alone: with a join, READ COMMITTED would recheck the waiting row against
   // the stale joined revision and lose it.)
-  const r = await q.query<{ page_id: number; page_latest: number }>(
-    `SELECT page_id, page_latest FROM ${schema}.page WHERE page_namespace = $1 AND page_title = $2 FOR UPDATE`,
+  const r = await q.query<{ page_id: number; page_latest: number; page_is_redirect: boolean }>(
+    `SELECT page_id, page_latest, page_is_redirect FROM ${schema}.page WHERE page_namespace = $1 AND page_title = $2 FOR UPDATE`,
     [input.ns, input.dbkey],
   );
   const page = r.rows[0];
@@ -89,20 +98,39 @@ async function claimPage(q: Queryable, schema: string, codec: TitleCodec, input:
   if (page.page_latest !== input.baseRevId) {
     throw conflict('editconflict', 'Edit conflict.', { latestRevId: page.page_latest, baseRevId: input.baseRevId });
   }
-  const old = await q.query<{ content_model: string; content_text: string }>(
-    `SELECT c.content_model, c.content_text FROM ${schema}.revision r JOIN ${schema}.content c ON c.content_id = r.rev_content_id
-      WHERE r.rev_id = $1`,
-    [page.page_latest],
-  );
-  const oldContent = old.rows[0]!;
-  return { pageId: page.page_id, created: false, oldCountable: countable(codec, input.ns, oldContent.content_model, oldContent.content_text) };
+  // The base revision as the caller prepared on it (the row lock just proved it is still the latest).
+  let base = input.base;
+  if (!base) {
+    const old = await q.query<{ content_model: string; content_text: string; rev_len: number }>(
+      `SELECT c.content_model, c.content_text, r.rev_len FROM ${schema}.revision r JOIN ${schema}.content c ON c.content_id = r.rev_content_id
+        WHERE r.rev_id = $1`,
+      [page.page_latest],
+    );
+    const row = old.rows[0]!;
+    base = { model: row.content_model, text: row.content_text, size: row.rev_len };
+  }
+  return {
+    pageId: page.page_id,
+    created: false,
+    oldCountable: countable(codec, input.ns, base.model, base.text),
+    oldLen: base.size,
+    wasRedirect: page.page_is_redirect,
+  };
 }
+
+const RC_NEW = 1;
+const RC_EDIT = 0;
 
 /**
  * Saves a new revision of a page in one transaction: content, revision, tags, the page row
  * (latest, length, touched, new, redirect flag and target) and the site counters. A compare-and-
  * set on the page's latest revision makes a concurrent save on the same base fail instead of
  * overwriting: revision parents always form one chain.
+ *
+ * Round trips (issue 15): the page row is locked (or created) by one statement; content, revision,
+ * page row, redirect row, recent change and site counters are written by one more (data-modifying
+ * CTEs); tags and the creation log entry only when there are any. The page's triggers queue its
+ * deferred work (refreshLinks job, change feed) in the same transaction.
  */
 export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisionInput): Promise<SavedRevision> {
   const s = db.schema;
@@ -116,57 +144,72 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
     const base = await claimPage(q, s, codec, input, timestamp);
     await recordPageChange(db, q, input.ns, input.dbkey);
     const actor = await actorId(q, s, input.user);
-    const content = await q.query<{ content_id: number }>(
-      `INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text)
-       VALUES ($1, $2, $3, $4, $5) RETURNING content_id`,
-      [size, sha1, input.contentModel, input.contentFormat, input.text],
-    );
-    const rev = await q.query<{ rev_id: number }>(
-      `INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id, rev_bot)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING rev_id`,
-      [base.pageId, base.created ? null : input.baseRevId, timestamp, actor, input.comment, input.minor, size, sha1, content.rows[0]!.content_id, input.bot ?? false],
-    );
-    const revId = rev.rows[0]!.rev_id;
-    await q.query(
-      `UPDATE ${s}.page SET page_latest = $2, page_len = $3, page_touched = $4, page_is_new = $5, page_is_redirect = $6, page_content_model = $7
-       WHERE page_id = $1`,
-      [base.pageId, revId, size, timestamp, base.created, redirect !== undefined, input.contentModel],
-    );
-    if (redirect) {
-      await q.query(
-        `INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (rd_from) DO UPDATE SET rd_namespace = EXCLUDED.rd_namespace, rd_title = EXCLUDED.rd_title, rd_fragment = EXCLUDED.rd_fragment`,
-        [base.pageId, redirect.ns, redirect.dbkey, redirect.fragment],
-      );
-    } else if (!base.created) {
-      await q.query(`DELETE FROM ${s}.redirect WHERE rd_from = $1`, [base.pageId]);
-    }
-    const tags = [...new Set(input.tags)];
-    await addChangeTags(q, db, tags, { revId });
-    let rcId = 0;
-    if (!input.nullRevision) {
-      const oldLen = base.created
-        ? null
-        : (await q.query<{ rev_len: number }>(`SELECT rev_len FROM ${s}.revision WHERE rev_id = $1`, [input.baseRevId])).rows[0]!.rev_len;
-      rcId = await writeRecentChange(q, db, {
-        kind: base.created ? 'new' : 'edit',
+    const parentId = base.created ? 0 : input.baseRevId;
+    const withRc = !input.nullRevision;
+    const written = await q.query<{ rev_id: number; rc_id: number | null }>(
+      `WITH c AS (
+         INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text)
+         VALUES ($1::int, $2::text, $3::text, $4::text, $5::text) RETURNING content_id
+       ), r AS (
+         INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id, rev_bot)
+         SELECT $6::bigint, NULLIF($7::bigint, 0), $8::timestamptz, $9::bigint, $10::text, $11::boolean, $1::int, $2::text, c.content_id, $12::boolean FROM c
+         RETURNING rev_id
+       ), p AS (
+         UPDATE ${s}.page SET page_latest = r.rev_id, page_len = $1::int, page_touched = $8::timestamptz, page_is_new = $13::boolean,
+                page_is_redirect = $14::boolean, page_content_model = $3::text
+           FROM r WHERE page_id = $6::bigint
+       ), rd_set AS (
+         INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment)
+         SELECT $6::bigint, $15::int, $16::text, $17::text WHERE $14::boolean
+         ON CONFLICT (rd_from) DO UPDATE SET rd_namespace = EXCLUDED.rd_namespace, rd_title = EXCLUDED.rd_title, rd_fragment = EXCLUDED.rd_fragment
+       ), rd_drop AS (
+         DELETE FROM ${s}.redirect WHERE rd_from = $6::bigint AND NOT $14::boolean AND $18::boolean
+       ), rc AS (
+         INSERT INTO ${s}.recentchanges (rc_timestamp, rc_actor, rc_namespace, rc_title, rc_comment, rc_minor, rc_bot, rc_new, rc_cur_id,
+           rc_this_oldid, rc_last_oldid, rc_type, rc_source, rc_patrolled, rc_ip, rc_old_len, rc_new_len)
+         SELECT $8::timestamptz, $9::bigint, $19::int, $20::text, $10::text, $11::boolean, $12::boolean, $13::boolean, $6::bigint,
+           r.rev_id, $7::bigint, $21::int, $22::text, $23::int, $24::text, $25::int, $1::int FROM r WHERE $26::boolean
+         RETURNING rc_id
+       ), st AS (
+         UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + 1, ss_total_pages = ss_total_pages + $27::int,
+           ss_good_articles = ss_good_articles + $28::int WHERE ss_row_id = 1
+       )
+       SELECT r.rev_id, (SELECT rc_id FROM rc) AS rc_id FROM r`,
+      [
+        size,
+        sha1,
+        input.contentModel,
+        input.contentFormat,
+        input.text,
+        base.pageId,
+        parentId,
         timestamp,
-        actor: input.user,
-        ns: input.ns,
-        dbkey: input.dbkey,
-        pageId: base.pageId,
-        comment: input.comment,
-        minor: input.minor,
-        bot: input.bot ?? false,
-        patrolled: input.autopatrol ? PATROL.autopatrolled : PATROL.unpatrolled,
-        revId,
-        parentId: base.created ? 0 : input.baseRevId,
-        oldLen,
-        newLen: size,
-        tags,
-        revisionTagsWritten: true,
-      });
-    }
+        actor,
+        input.comment,
+        input.minor,
+        input.bot ?? false,
+        base.created,
+        redirect !== undefined,
+        redirect?.ns ?? 0,
+        redirect?.dbkey ?? '',
+        redirect?.fragment ?? '',
+        base.wasRedirect,
+        input.ns,
+        input.dbkey,
+        base.created ? RC_NEW : RC_EDIT,
+        base.created ? 'mw.new' : 'mw.edit',
+        input.autopatrol ? PATROL.autopatrolled : PATROL.unpatrolled,
+        input.user.id === 0 ? input.user.name : '',
+        base.oldLen ?? null,
+        withRc,
+        base.created ? 1 : 0,
+        Number(isCountable) - Number(base.oldCountable),
+      ],
+    );
+    const revId = written.rows[0]!.rev_id;
+    const rcId = written.rows[0]!.rc_id ?? 0;
+    const tags = [...new Set(input.tags)];
+    await addChangeTags(q, db, tags, withRc ? { revId, rcId } : { revId });
     if (base.created && input.creationLog !== false) {
       // PageUpdater: the creation log entry is not published to recent changes (the "new" change is).
       await writeLogEntry(q, db, {
@@ -181,11 +224,6 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
         timestamp,
       });
     }
-    await q.query(
-      `UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + 1, ss_total_pages = ss_total_pages + $1,
-         ss_good_articles = ss_good_articles + $2 WHERE ss_row_id = 1`,
-      [base.created ? 1 : 0, Number(isCountable) - Number(base.oldCountable)],
-    );
-    return { pageId: base.pageId, revId, parentId: base.created ? 0 : input.baseRevId, timestamp, created: base.created, size, sha1, rcId };
+    return { pageId: base.pageId, revId, parentId, timestamp, created: base.created, size, sha1, rcId };
   });
 }

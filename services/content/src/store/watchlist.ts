@@ -64,8 +64,10 @@ export async function applyWatchlistParam(
   mode: WatchlistMode,
   byPreference: boolean,
   expiry: Date | undefined,
+  /** The user's watch of the page when the caller has just read it (an edit reads it with the page). */
+  known?: WatchState,
 ): Promise<WatchState> {
-  const current = await watchState(q, db, userId, target.ns, target.dbkey);
+  const current = known ?? (await watchState(q, db, userId, target.ns, target.dbkey));
   if (userId <= 0) return current;
   let watch: boolean;
   if (mode === 'watch') watch = true;
