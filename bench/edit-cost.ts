@@ -58,6 +58,12 @@ async function statements(): Promise<Map<string, number>> {
   return out;
 }
 
+/** User + system CPU time of a process, all its threads (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): { user: number; sys: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+}
+
 const cookies = new Map<string, string>();
 async function api(params: Record<string, string>, post = false, extra: Record<string, string> = {}): Promise<{ body: any; grpc: string | null }> {
   const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
@@ -99,12 +105,14 @@ try {
   };
   const traceBefore = await traced();
   const before = await statements();
+  const cpu0 = cpuMs(child.pid!);
   const t0 = performance.now();
   for (let i = 1; i <= edits; i++) await edit(100 + i);
   const ms = performance.now() - t0;
+  const cpu1 = cpuMs(child.pid!);
+  const cpu = { user: cpu1.user - cpu0.user, sys: cpu1.sys - cpu0.sys };
   const afterEdits = await statements();
   const traceAfter = await traced();
-  console.log(`trace: ${[...traceBefore.values()].reduce((a, b) => a + b, 0)} -> ${[...traceAfter.values()].reduce((a, b) => a + b, 0)} statements`);
   await new Promise((r) => setTimeout(r, 1500)); // the jobs the edits queued
   const after = await statements();
   const grpc = await edit(9999, true);
@@ -115,6 +123,7 @@ try {
   const during = per(afterEdits, before);
   const all = per(after, before);
   console.log(`${edits} sequential edits: ${((edits * 1000) / ms).toFixed(1)}/s, ${(ms / edits).toFixed(1)} ms each`);
+  console.log(`CPU time of the wiki process (all threads) per edit: ${((cpu.user + cpu.sys) / edits).toFixed(1)} ms (user ${(cpu.user / edits).toFixed(1)}, system ${(cpu.sys / edits).toFixed(1)})`);
   console.log(`gRPC calls of one edit (gateway): ${grpc}`);
   console.log(`SQL statements per edit while editing: ${during.total.toFixed(1)}; with the background jobs after: ${all.total.toFixed(1)}`);
   for (const [k, v] of all.rows.sort()) console.log(`  ${k.padEnd(24)} ${v.toFixed(2)}   (during: ${(during.rows.find((r) => r[0] === k)?.[1] ?? 0).toFixed(2)})`);
