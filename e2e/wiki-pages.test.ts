@@ -598,6 +598,8 @@ describe('wiki pages over HTTP', () => {
     // On a category page its hidden parents are shown to everyone (mw-hidden-cats-ns-shown).
     assert.match((await anon().get('/wiki/Category:Sub_of_hidden')).text, /id="mw-hidden-catlinks"[^>]*>Hidden category: <ul><li><a href="\/wiki\/Category:Tracking_hidden">/);
 
+    // Page information lists them to everyone (InfoAction's page properties).
+    await eventually(async () => assert.match((await anon().get('/w/index.php?title=Hidden_cat_page&action=info')).text, /Hidden category \(1\)<\/th><td><ul class="mw-hiddenCategoriesExplanation"><li><a href="\/wiki\/Category:Tracking_hidden">Tracking hidden<\/a>/));
     const prefs = await bob.get('/wiki/Special:Preferences');
     assert.match(prefs.text, /name="wpshowhiddencats"/);
     const token = hiddenFields(prefs.text).wpEditToken!;

@@ -6,7 +6,7 @@
  * sysop actions (sysop.ts) are dispatched from here. The rendered HTML is the content service's
  * (the parser cache behind action=parse).
  */
-import type { PageRecord, Revision } from '../clients/types.js';
+import { LinkTable, type PageRecord, type Revision } from '../clients/types.js';
 import { editAction } from './edit.js';
 import { diffPage, historyAction } from './history.js';
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
@@ -233,6 +233,8 @@ async function infoAction(p: PageRequest, page: PageRecord): Promise<void> {
   const row = (id: string, label: string, value: SafeHtml | string | number) => html`<tr id="${id}"><th>${label}</th><td>${value}</td></tr>`;
   const levels = protection?.protections ?? [];
   const watchers = details?.watchers ?? 0;
+  // InfoAction's "Page properties": the hidden categories the page is in.
+  const hiddenCats = page.missing ? [] : (await content.listPageLinks({ table: LinkTable.LINK_TABLE_CATEGORYLINKS, pageIds: [page.id], hidden: 1, limit: 500 })).links;
   const body = html`
 <h2 id="Basic_information">Basic information</h2>
 <table class="wikitable mw-page-info">
@@ -243,6 +245,10 @@ ${row('mw-pageinfo-content-model', 'Page content model', page.contentModel || 'w
 ${row('mw-pageinfo-watchers', 'Number of page watchers', watchers < 30 && !hasRight(p, 'unwatchedpages') ? 'Fewer than 30 watchers' : watchers)}
 ${page.redirect ? row('mw-pageinfo-redirectsto', 'Redirects to', html`<a href="${articlePath(page.redirectTarget)}">${page.redirectTarget}</a>`) : ''}
 </table>
+${hiddenCats.length ? html`<h2 id="Page_properties">Page properties</h2>
+<table class="wikitable mw-page-info">
+${row('mw-pageinfo-hidden-categories', `Hidden ${hiddenCats.length === 1 ? 'category' : 'categories'} (${hiddenCats.length})`, html`<ul class="mw-hiddenCategoriesExplanation">${hiddenCats.map((c) => html`<li><a href="${articlePath(c.title)}">${c.title.slice(c.title.indexOf(':') + 1)}</a></li>`)}</ul>`)}
+</table>` : ''}
 <h2 id="Page_protection">Page protection</h2>
 <table class="wikitable mw-page-info">
 ${['edit', 'move'].map((type) => {
