@@ -249,3 +249,16 @@ test('reader and importer: the reference wiki\'s log items are read and logged o
   assert.equal(logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'), logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'));
   assert.notEqual(logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'), logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: 'p' }, 0, 'X'));
 });
+
+test('reader: a file page\'s <upload>s (XmlDumpWriter::writeUpload, with contents) are counted and skipped; its revisions read as usual', async () => {
+  const w = new DumpWriter('0.11');
+  const upload = '    <upload>\n      <timestamp>2024-01-02T03:04:05Z</timestamp>\n      <contributor>\n        <username>Alice</username>\n        <id>3</id>\n      </contributor>\n      <comment>a dot</comment>\n      <filename>Dot.png</filename>\n      <src>http://wiki.test/images/a/ab/Dot.png</src>\n      <size>3</size>\n      <sha1base36>abc</sha1base36>\n      <rel>a/ab/Dot.png</rel>\n      <contents encoding="base64">AAEC\n</contents>\n    </upload>\n';
+  const page = w.openPage({ pageId: 7, ns: 6, title: 'File:Dot.png', redirectTitle: '' }) + w.revision(rev({ id: 70, text: 'A dot.' })) + upload + w.closePage();
+  const [read] = pagesOf(await collect(doc(page)));
+  assert.equal(read!.title, 'File:Dot.png');
+  assert.equal(read!.uploads, 1);
+  assert.deepEqual(read!.revisions.map((r) => [r.id, r.text, r.contributor.username]), [[70, 'A dot.', 'Alice']]);
+  const progress = await importDump(await collect(doc(page)), { dumps: { importPages: async () => ({ pages: [{ title: 'File:Dot.png', ns: 6, pageId: 7, revisions: 1, skipped: 0, invalid: false, error: '' }] }) } as unknown as ImportDeps['dumps'], localUsers: async () => new Map() }, { usernamePrefix: 'x', assignKnownUsers: false });
+  assert.equal(progress.uploadsIgnored, 1);
+  assert.equal(progress.revisionsImported, 1);
+});
