@@ -14,65 +14,65 @@ export function categorySortKey(pageText: string, prefix: string): string {
 
 export async function writeLinks(q: Queryable, schema: string, page: { id: number; ns: number; dbkey: string }, r: RenderResult): Promise<void> {
   const from = page.id;
-  for (const table of ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'iwlinks', 'page_props']) {
-    await q.query(`DELETE FROM ${schema}.${table} WHERE ${table === 'page_props' ? 'pp_page' : `${prefixOf(table)}_from`} = $1`, [from]);
-  }
-  if (r.links.length) {
-    await q.query(`INSERT INTO ${schema}.pagelinks (pl_from, pl_namespace, pl_title) SELECT $1, * FROM unnest($2::int[], $3::text[]) ON CONFLICT DO NOTHING`, [
+  // Two statements whatever the page holds (issue 15: a refreshLinks job runs after every edit):
+  // every table's rows go, then every table's new rows come (a statement of its own, so that the
+  // inserts see the deletes).
+  const tables = ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'iwlinks', 'page_props'];
+  await q.query(
+    `WITH ${tables.map((t, i) => `d${i} AS (DELETE FROM ${schema}.${t} WHERE ${t === 'page_props' ? 'pp_page' : `${prefixOf(t)}_from`} = $1)`).join(', ')}
+     UPDATE ${schema}.page SET page_links_updated = now() WHERE page_id = $1`,
+    [from],
+  );
+  const text = page.dbkey.replaceAll('_', ' ');
+  const defaultSort = r.properties.defaultsort ?? '';
+  const categoryType = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
+  const prefixes = r.categories.map((c) => c.sortkey || defaultSort);
+  // ParserOutput::addInterwikiLink keeps the title's DB key, without its fragment.
+  const iwRows = r.interwikiLinks.map((l) => [l.prefix, l.title.split('#')[0]!.trim().replaceAll(' ', '_')] as const).filter(([, title]) => title !== '');
+  const props = Object.entries(r.properties);
+  const nothing =
+    !r.links.length && !r.templates.length && !r.categories.length && !r.langLinks.length && !r.images.length && !r.externalLinks.length && !iwRows.length && !props.length;
+  if (nothing) return;
+  await q.query(
+    `WITH pl AS (
+       INSERT INTO ${schema}.pagelinks (pl_from, pl_namespace, pl_title) SELECT $1::bigint, * FROM unnest($2::int[], $3::text[]) ON CONFLICT DO NOTHING
+     ), tl AS (
+       INSERT INTO ${schema}.templatelinks (tl_from, tl_namespace, tl_title) SELECT $1::bigint, * FROM unnest($4::int[], $5::text[]) ON CONFLICT DO NOTHING
+     ), cl AS (
+       INSERT INTO ${schema}.categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_type)
+       SELECT $1::bigint, t.cat, t.key, t.prefix, $9::text FROM unnest($6::text[], $7::text[], $8::text[]) AS t(cat, key, prefix) ON CONFLICT DO NOTHING
+     ), ll AS (
+       INSERT INTO ${schema}.langlinks (ll_from, ll_lang, ll_title) SELECT $1::bigint, * FROM unnest($10::text[], $11::text[]) ON CONFLICT DO NOTHING
+     ), il AS (
+       INSERT INTO ${schema}.imagelinks (il_from, il_to) SELECT $1::bigint, * FROM unnest($12::text[]) ON CONFLICT DO NOTHING
+     ), el AS (
+       INSERT INTO ${schema}.externallinks (el_from, el_to) SELECT $1::bigint, * FROM unnest($13::text[])
+     ), iwl AS (
+       INSERT INTO ${schema}.iwlinks (iwl_from, iwl_prefix, iwl_title) SELECT $1::bigint, * FROM unnest($14::text[], $15::text[]) ON CONFLICT DO NOTHING
+     ), pp AS (
+       INSERT INTO ${schema}.page_props (pp_page, pp_propname, pp_value) SELECT $1::bigint, * FROM unnest($16::text[], $17::text[])
+     )
+     SELECT 1`,
+    [
       from,
       r.links.map((l) => l.ns),
       r.links.map((l) => l.dbkey),
-    ]);
-  }
-  if (r.templates.length) {
-    await q.query(`INSERT INTO ${schema}.templatelinks (tl_from, tl_namespace, tl_title) SELECT $1, * FROM unnest($2::int[], $3::text[]) ON CONFLICT DO NOTHING`, [
-      from,
       r.templates.map((l) => l.ns),
       r.templates.map((l) => l.dbkey),
-    ]);
-  }
-  if (r.categories.length) {
-    const text = page.dbkey.replaceAll('_', ' ');
-    const defaultSort = r.properties.defaultsort ?? '';
-    const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
-    const prefixes = r.categories.map((c) => c.sortkey || defaultSort);
-    await q.query(
-      `INSERT INTO ${schema}.categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_type)
-       SELECT $1, t.cat, t.key, t.prefix, $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS t(cat, key, prefix) ON CONFLICT DO NOTHING`,
-      [from, r.categories.map((c) => c.dbkey), prefixes.map((p) => categorySortKey(text, p)), prefixes, type],
-    );
-  }
-  if (r.langLinks.length) {
-    await q.query(`INSERT INTO ${schema}.langlinks (ll_from, ll_lang, ll_title) SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING`, [
-      from,
+      r.categories.map((c) => c.dbkey),
+      prefixes.map((p) => categorySortKey(text, p)),
+      prefixes,
+      categoryType,
       r.langLinks.map((l) => l.lang),
       r.langLinks.map((l) => l.title),
-    ]);
-  }
-  if (r.images.length) {
-    await q.query(`INSERT INTO ${schema}.imagelinks (il_from, il_to) SELECT $1, * FROM unnest($2::text[]) ON CONFLICT DO NOTHING`, [from, r.images]);
-  }
-  if (r.externalLinks.length) {
-    await q.query(`INSERT INTO ${schema}.externallinks (el_from, el_to) SELECT $1, * FROM unnest($2::text[])`, [from, r.externalLinks]);
-  }
-  // ParserOutput::addInterwikiLink keeps the title's DB key, without its fragment.
-  const iwRows = r.interwikiLinks.map((l) => [l.prefix, l.title.split('#')[0]!.trim().replaceAll(' ', '_')] as const).filter(([, title]) => title !== '');
-  if (iwRows.length) {
-    await q.query(`INSERT INTO ${schema}.iwlinks (iwl_from, iwl_prefix, iwl_title) SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING`, [
-      from,
+      r.images,
+      r.externalLinks,
       iwRows.map(([prefix]) => prefix),
       iwRows.map(([, title]) => title),
-    ]);
-  }
-  const props = Object.entries(r.properties);
-  if (props.length) {
-    await q.query(`INSERT INTO ${schema}.page_props (pp_page, pp_propname, pp_value) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [
-      from,
       props.map(([k]) => k),
       props.map(([, v]) => v),
-    ]);
-  }
-  await q.query(`UPDATE ${schema}.page SET page_links_updated = now() WHERE page_id = $1`, [from]);
+    ],
+  );
 }
 
 function prefixOf(table: string): string {

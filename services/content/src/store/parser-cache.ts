@@ -61,8 +61,13 @@ export async function parserCachePut(db: Db, revId: number, mode: OutputMode, ht
 
 /** Drops every rendering of a revision and stores its Parsoid one (the refreshLinks job's render), in the caller's transaction. */
 export async function replaceParserCache(q: Queryable, schema: string, revId: number, parsoidHtml: string, storedMeta: string): Promise<void> {
-  await q.query(`DELETE FROM ${schema}.parser_cache WHERE pc_rev_id = $1`, [revId]);
-  await q.query(`INSERT INTO ${schema}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, 'parsoid', $2, $3::jsonb)`, [revId, parsoidHtml, storedMeta]);
+  // One statement: the other modes go, the Parsoid row is replaced (rendered now).
+  await q.query(
+    `WITH d AS (DELETE FROM ${schema}.parser_cache WHERE pc_rev_id = $1 AND pc_mode <> 'parsoid')
+     INSERT INTO ${schema}.parser_cache (pc_rev_id, pc_mode, pc_html, pc_meta) VALUES ($1, 'parsoid', $2, $3::jsonb)
+     ON CONFLICT (pc_rev_id, pc_mode) DO UPDATE SET pc_html = EXCLUDED.pc_html, pc_meta = EXCLUDED.pc_meta, pc_rendered_at = now()`,
+    [revId, parsoidHtml, storedMeta],
+  );
 }
 
 /** What a revision's HTML read needs besides the HTML: revision, page and content model, and when its Parsoid rendering was cached. */
