@@ -50,7 +50,7 @@ export const whatLinksHerePage: PageHandler = async (p) => {
 
   const limit = limitOf(p);
   // `from=<ns>|<page id>`: the first linking page of this page of the list (the lists are ordered by namespace, then page id).
-  const from = /^-?\d+\|\d+$/.test(queryParam(p, 'from')) ? queryParam(p, 'from') : '';
+  const from = /^-?\d{1,6}\|\d{1,15}$/.test(queryParam(p, 'from')) ? queryParam(p, 'from') : '';
   const { content } = p.deps.clients;
   const byId = new Map<number, Linker>();
   const add = (lp: LinkingPage, kind: 'link' | 'transclusion' | 'image') => {
