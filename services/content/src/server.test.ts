@@ -263,6 +263,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(await walk(false), [...ids].reverse());
       assert.deepEqual(await walk(true), ids);
 
+      // The gateway asks for its highest rvlimit (5000, apihighlimits) plus one row that says whether more follow.
+      assert.equal((await call.getRevisions({ pageIds: [pageId], limit: 5001 })).revisions.length, ids.length);
+      await assert.rejects(call.getRevisions({ pageIds: [pageId], limit: 5002 }), /limit must be between 0 and 5001/);
+
       const full = await call.getRevisions({ pageIds: [pageId], limit: 10, dirNewer: true, withContent: true });
       full.revisions.forEach((r, i) => {
         assert.equal(r.parentId, i === 0 ? 0 : ids[i - 1]);

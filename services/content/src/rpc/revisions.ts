@@ -3,8 +3,11 @@ import type { GetRevisionsRequest, GetRevisionsResponse } from '@quire/proto/wik
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
 
-/** Above MediaWiki's highest rvlimit (5000 for bots without content): a guard, not a policy. */
-const MAX_RANGE_LIMIT = 5000;
+/**
+ * MediaWiki's highest rvlimit (5000, apihighlimits without content) plus the one row the gateway
+ * asks for to learn whether more follow: a guard, not a policy.
+ */
+const MAX_RANGE_LIMIT = 5001;
 
 async function getRevisions(ctx: ContentContext, req: GetRevisionsRequest): Promise<GetRevisionsResponse> {
   if (req.revIds.length > 0 && req.pageIds.length > 0) throw invalidArgument('invalidparammix', 'Give either page ids or revision ids, not both.');
