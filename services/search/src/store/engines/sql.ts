@@ -191,7 +191,11 @@ export class SqlBackend implements SearchBackend {
     const whereParams = params.length;
     const exact = param(opts.exactTitle.toLowerCase());
     const rank = query.groups.length > 0 ? `ts_rank_cd(tsv, ${tsq})` : '0';
-    const inner = `SELECT ${DOC_COLUMNS}, body, ${rank} + CASE WHEN lower(title_text) = ${exact} OR lower(title) = ${exact} THEN 100 ELSE 0 END AS score,
+    // Every match is ranked and counted, so the inner query carries only what the order needs
+    // (a match's body through the window's spill cost more than its rank); the page of hits
+    // then reads its rows, and the snippets are made for those only.
+    const inner = `SELECT page_id, namespace, title_text, touched, created,
+                          ${rank} + CASE WHEN lower(title_text) = ${exact} OR lower(title) = ${exact} THEN 100 ELSE 0 END AS score,
                           count(*) OVER () AS total
                      FROM ${this.table} WHERE ${where.join(' AND ')}
                     ORDER BY ${ORDER_BY[opts.sort]} LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)}`;
@@ -199,15 +203,26 @@ export class SqlBackend implements SearchBackend {
     if (opts.snippets && query.groups.length > 0) {
       const whole = param(`HighlightAll=true, ${SELECT_OPTS}`);
       const fragments = param(FRAGMENT_OPTS);
-      snippets = `CASE WHEN length(body) <= ${WHOLE_TEXT_MAX}
-                       THEN ts_headline('${CONFIG}', ${escapedSql('body')}, ${tsq}, ${whole})
-                       ELSE ts_headline('${CONFIG}', ${escapedSql('body')}, ${tsq}, ${fragments}) END AS snippet,
-                  ts_headline('${CONFIG}', ${escapedSql('title')}, ${tsq}, ${whole}) AS title_snippet`;
+      snippets = `CASE WHEN length(p.body) <= ${WHOLE_TEXT_MAX}
+                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, ${tsq}, ${whole})
+                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, ${tsq}, ${fragments}) END AS snippet,
+                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, ${tsq}, ${whole}) AS title_snippet`;
     }
-    const r = await this.db.query<DocRow & { score: number; total: number; snippet: string; title_snippet: string }>(
-      `SELECT ${DOC_COLUMNS}, score, total, ${snippets} FROM (${inner}) hits ORDER BY ${ORDER_BY[opts.sort]}`,
-      params,
-    );
+    const columns = DOC_COLUMNS.split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ');
+    const sql = `SELECT ${columns}, hits.score, hits.total, ${snippets}
+                   FROM (${inner}) hits JOIN ${this.table} p ON p.page_id = hits.page_id
+                  ORDER BY ${ORDER_BY[opts.sort].replace(/\b(score|page_id|touched|created|namespace|title_text)\b/g, 'hits.$1')}`;
+    // The planner prices `tsv @@ query` on a sequential scan as one cheap operator call, but each
+    // is a tsvector read from its row (TOAST): for a word in a tenth of 100,000 pages the scan
+    // cost ten times the GIN index (2.4 s against 0.25 s). With a query, the index is used.
+    const r = await (query.groups.length > 0
+      ? this.db.tx(async (q) => {
+          await q.query('SET LOCAL enable_seqscan = off');
+          return q.query<DocRow & { score: number; total: number; snippet: string; title_snippet: string }>(sql, params);
+        })
+      : this.db.query<DocRow & { score: number; total: number; snippet: string; title_snippet: string }>(sql, params));
     const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: row.score, snippet: row.snippet, titleSnippet: row.title_snippet }));
     // Past the last page the window count is unknown; count once.
     let total = r.rows[0]?.total ?? 0;
