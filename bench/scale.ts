@@ -119,14 +119,16 @@ class Vocabulary {
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
-/** The queries of a run: common words, rare words, two words, and words no page has. */
-function queries(vocab: Vocabulary, rand: () => number, n: number): string[] {
+type QueryKind = 'word by frequency' | 'rare word' | 'two words' | 'no match';
+
+/** The queries of a run: words by frequency, rare words, two words, and words no page has. */
+function queries(vocab: Vocabulary, rand: () => number, n: number): { text: string; kind: QueryKind }[] {
   return Array.from({ length: n }, () => {
     const x = rand();
-    if (x < 0.4) return vocab.content();
-    if (x < 0.7) return vocab.uniform();
-    if (x < 0.95) return `${vocab.content()} ${vocab.content()}`;
-    return `zzq${Math.floor(rand() * 1e6)}`;
+    if (x < 0.4) return { text: vocab.content(), kind: 'word by frequency' };
+    if (x < 0.7) return { text: vocab.uniform(), kind: 'rare word' };
+    if (x < 0.95) return { text: `${vocab.content()} ${vocab.content()}`, kind: 'two words' };
+    return { text: `zzq${Math.floor(rand() * 1e6)}`, kind: 'no match' };
   });
 }
 
@@ -398,30 +400,31 @@ function figures(times: number[], seconds: number, results: number): Figures {
   };
 }
 
-/** GETs of `urls` on `connections` connections at once; every answer must be a 200. */
-async function load(urls: string[], count: (body: any) => number = () => 0): Promise<{ times: number[]; seconds: number; results: number }> {
+/** GETs of `urls` on `clients` connections at once, their times in the order of `urls`; every answer must be a 200. */
+async function load(urls: string[], count: (body: any) => number = () => 0, clients = connections): Promise<{ times: number[]; seconds: number; results: number }> {
   const times: number[] = [];
   let next = 0;
   let results = 0;
   const worker = async () => {
     while (next < urls.length) {
-      const u = urls[next++]!;
+      const i = next++;
+      const u = urls[i]!;
       const t = performance.now();
       const r = await fetch(u, { headers: UNCACHED });
       const body = await r.json();
-      times.push(performance.now() - t);
+      times[i] = performance.now() - t;
       if (r.status !== 200 || (body as { error?: unknown }).error) throw new Error(`${u}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
       results += count(body);
     }
   };
   const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
+  await Promise.all(Array.from({ length: clients }, worker));
   return { times, seconds: (performance.now() - started) / 1000, results };
 }
 
-async function measure(urls: string[], count?: (body: any) => number): Promise<Figures> {
-  const r = await load(urls, count);
-  return figures(r.times, r.seconds, r.results);
+async function measure(urls: string[], count?: (body: any) => number, clients = connections): Promise<Figures & { times: number[] }> {
+  const r = await load(urls, count, clients);
+  return { ...figures(r.times, r.seconds, r.results), times: r.times };
 }
 
 /**
@@ -518,15 +521,26 @@ export async function runScale(argv: string[]): Promise<number> {
     const qs = queries(vocab, rand, requests);
     const restSearch = (q: string) => `${wiki.url}/w/rest.php/v1/search/page?q=${encodeURIComponent(q)}&limit=10`;
     const actionSearch = (q: string) => `${wiki.url}/w/api.php?action=query&list=search&srsearch=${encodeURIComponent(q)}&srlimit=10&format=json&formatversion=2`;
-    await load(queries(vocab, rng(7), 100).map(restSearch)); // warm-up: plans prepared, caches filled
-    await load(queries(vocab, rng(8), 100).map(actionSearch));
-    const restF = await measure(qs.map(restSearch), (b: { pages: unknown[] }) => b.pages.length);
-    const actionF = await measure(qs.map(actionSearch), (b: { query: { search: unknown[] } }) => b.query.search.length);
+    await load(queries(vocab, rng(7), 100).map((q) => restSearch(q.text))); // warm-up: plans prepared, caches filled
+    await load(queries(vocab, rng(8), 100).map((q) => actionSearch(q.text)));
+    const restF = await measure(qs.map((q) => restSearch(q.text)), (b: { pages: unknown[] }) => b.pages.length);
+    const actionF = await measure(qs.map((q) => actionSearch(q.text)), (b: { query: { search: unknown[] } }) => b.query.search.length);
+    // One request at a time: what a query costs without waiting behind the others (the embedded
+    // database answers one statement at a time).
+    const serial = qs.slice(0, Math.ceil(requests / 2));
+    const restSerial = await measure(serial.map((q) => restSearch(q.text)), (b: { pages: unknown[] }) => b.pages.length, 1);
+    const actionSerial = await measure(serial.map((q) => actionSearch(q.text)), (b: { query: { search: unknown[] } }) => b.query.search.length, 1);
     const searchOk = restF.p99 < 50;
     missed ||= !searchOk;
-    console.log(`\nsearch, ${requests} varied queries, limit 10`);
+    console.log(`\nsearch, ${requests} varied queries, limit 10, ${connections} connections (then the first ${serial.length} on 1)`);
     console.log(line('REST /v1/search/page', restF, `  avg results ${restF.results.toFixed(1)}  target p99 < 50 ms: ${searchOk ? 'met' : 'MISSED'}`));
     console.log(line('action list=search', actionF, `  avg results ${actionF.results.toFixed(1)}`));
+    console.log(line('REST /v1/search/page, 1 connection', restSerial));
+    console.log(line('action list=search, 1 connection', actionSerial));
+    for (const kind of ['word by frequency', 'rare word', 'two words', 'no match'] as const) {
+      const pick = (f: { times: number[] }) => f.times.filter((_, i) => qs[i]!.kind === kind);
+      console.log(line(`  REST, ${kind}, 1 connection`, figures(pick(restSerial), 1, 0)).replace(/\s+\d+ req\/s/, ''));
+    }
 
     console.log(`\nhistory of "${LONG_TITLE}", ${PAGE_SIZE} a page: first page vs the ${depth}th continuation (revisions ${depth * PAGE_SIZE + 1}–${(depth + 1) * PAGE_SIZE})`);
     const rest = await restDeepUrl(wiki.url);
