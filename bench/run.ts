@@ -1,5 +1,5 @@
 /*
- * Side-by-side load benchmark (issue 15). Starts Quire as `npm start` does (scripts/start.ts, a
+ * Side-by-side load benchmark (issue 15). Starts Quire as `npm start` does (package.json's start script, a
  * fresh data folder, default settings) and runs every scenario against it and, with --compare,
  * against another wiki (the reference MediaWiki) right after, so both see the same machine state;
  * prints both figures, the ratio and p50/p99, plus the ceiling: a constant-JSON node:http server
@@ -7,6 +7,7 @@
  *   npm run bench -- --compare http://127.0.0.1:8080          # every scenario
  *   npm run bench -- --compare http://127.0.0.1:8080 rest-page edits-sequential
  *   npm run bench -- --scale [--data DIR]                    # the 100,000-page wiki (scale.ts)
+ *   npm run bench -- --start [--runs N]                      # start-up time and memory only (start.ts)
  * Env: BENCH_SECONDS (5, per read scenario and side), BENCH_CONNECTIONS (10), BENCH_EDITS (100
  * sequential edits), BENCH_SESSIONS (10 concurrent edit sessions), BENCH_PORT (8106),
  * BENCH_URL (use a running Quire instead; then give BENCH_BOT_USER/BENCH_BOT_PASSWORD),
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ensureBuilt, runStartBench, startAsNpmStart, treeMemory } from './start.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,6 +30,8 @@ if (process.argv.includes('--scale')) {
   const { runScale } = await import('./scale.js');
   process.exit(await runScale(process.argv.slice(2)));
 }
+// `--start`: start-up time and memory only, over several fresh starts (start.ts).
+if (process.argv.includes('--start')) process.exit(await runStartBench(process.argv.slice(2)));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const sequentialEdits = Number(process.env.BENCH_EDITS ?? 100);
@@ -69,37 +73,22 @@ readScenarios.push(...readScenarios.slice(0, 2).map((s) => ({ ...s, name: `${s.n
 
 // ---------------------------------------------------------------- processes
 
-/** The wiki as `npm start` runs it; resolves once it answered its first request (start-up time). */
+/** The wiki as `npm start` runs it (start.ts); resolves once it answered its first request (start-up time). */
 async function startQuire(): Promise<{ side: Side; child: ChildProcess; startSeconds: number; rssMb(): number; stop(): void }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const port = process.env.BENCH_PORT ?? '8106';
   const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: port,
+  ensureBuilt();
+  const { child, startSeconds } = await startAsNpmStart(
+    {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       // $wgRateLimits does not apply to the reference wiki's bot either (noratelimit).
       RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60], user: [1_000_000_000, 60] } }),
       GATEWAY_DEBUG_GRPC_CALLS: '1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (;;) {
-    if (exited) throw new Error('the wiki exited before it answered');
-    try {
-      if ((await fetch(`${url}/w/api.php?action=query&meta=siteinfo&format=json`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const startSeconds = (Date.now() - started) / 1000;
+    port,
+  );
   const side: Side = { name: 'quire', url };
   const admin = (...args: string[]) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
@@ -110,31 +99,12 @@ async function startQuire(): Promise<{ side: Side; child: ChildProcess; startSec
     side,
     child,
     startSeconds,
-    rssMb: () => treeRssMb(child.pid!),
+    rssMb: () => treeMemory(child.pid!).rssMb,
     stop() {
       child.kill('SIGTERM');
       child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
     },
   };
-}
-
-/** Resident memory of a process and its descendants (Linux /proc). */
-function treeRssMb(pid: number): number {
-  let kb = 0;
-  const pending = [pid];
-  while (pending.length) {
-    const p = pending.pop()!;
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const children = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
-        if (children) pending.push(...children.split(/\s+/).map(Number));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kb / 1024;
 }
 
 /** The machine's ceiling: node:http answering a constant JSON, in a process of its own. */

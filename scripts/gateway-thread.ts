@@ -3,12 +3,21 @@
  * the gRPC clients get a core of their own while the services (and the embedded database) keep
  * the main thread. Started and stopped by scripts/stack.ts.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { createLogger, initTracing, installCrashPolicy, metricsJson, shutdownTracing } from '@quire/kit';
 import { startGateway } from '@quire/gateway/server';
 
 const port = parentPort!;
-const env = (workerData as { env: NodeJS.ProcessEnv }).env;
+// The thread is created before the services start, to load these modules meanwhile; its
+// configuration (with the services' addresses) comes once they listen (stack.ts).
+const env = await new Promise<NodeJS.ProcessEnv>((resolve) => {
+  const onStart = (m: { type?: string; env?: NodeJS.ProcessEnv }) => {
+    if (m?.type !== 'start') return;
+    port.off('message', onStart);
+    resolve(m.env ?? {});
+  };
+  port.on('message', onStart);
+});
 try {
   const log = createLogger('gateway', env.LOG_LEVEL ?? 'info');
   // This thread has its own tracer provider and metrics registry; the main thread's /metrics asks for the latter.

@@ -7,9 +7,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger, initTracing, loadConfig, serviceConfigSpec, startProcessMetrics, startService, type MetricsJson, type MetricsServer, type RunningService } from '@quire/kit';
-import { authService } from '@quire/auth/server';
-import { contentService } from '@quire/content/server';
-import { searchService } from '@quire/search/server';
 import { Worker } from 'node:worker_threads';
 
 /** The gateway running on its own thread (scripts/gateway-thread.ts). */
@@ -25,11 +22,37 @@ export interface GatewayThread {
 
 /**
  * Starts the gateway on a worker thread, so that on a multi-core machine the HTTP side and the
- * services run in parallel inside the one process that owns the embedded database.
+ * services run in parallel inside the one process that owns the embedded database. The thread
+ * is created at once and loads the gateway's modules while the services start (issue 15: first
+ * start to first answer); `start(env)` gives it its configuration (the services' addresses).
  */
-export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThread> {
-  const worker = new Worker(new URL('./gateway-thread.mjs', import.meta.url), { workerData: { env } });
+export function loadGatewayThread(): { start(env: NodeJS.ProcessEnv): Promise<GatewayThread>; terminate(): Promise<void> } {
+  // The sources need the .mjs entry registering tsx in the thread; the compiled build starts the .js.
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './gateway-thread.mjs' : './gateway-thread.js', import.meta.url);
+  const worker = new Worker(entry);
   const exited = new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code)));
+  let exitCode: number | undefined;
+  void exited.then((code) => (exitCode = code));
+  // Until started, an 'error' (its modules failed to load) is reported by start().
+  const early: unknown[] = [];
+  const onEarly = (e: unknown) => early.push(e);
+  worker.on('error', onEarly);
+  return {
+    start(env) {
+      worker.off('error', onEarly);
+      if (early.length) return Promise.reject(early[0]);
+      if (exitCode !== undefined) return Promise.reject(new Error(`the gateway thread ended before it started (exit code ${exitCode})`));
+      worker.postMessage({ type: 'start', env });
+      return gatewayThread(worker, exited);
+    },
+    async terminate() {
+      await worker.terminate();
+    },
+  };
+}
+
+/** The gateway thread's handle once it was told to start: resolves when it serves. */
+function gatewayThread(worker: Worker, exited: Promise<number>): Promise<GatewayThread> {
   let stopping = false;
   // Once started, an 'error' (an exception the thread did not catch) must not throw in this thread too: the exit reports it.
   worker.on('error', () => undefined);
@@ -42,6 +65,7 @@ export function startGatewayThread(env: NodeJS.ProcessEnv): Promise<GatewayThrea
   });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
+    void exited.then((code) => reject(new Error(`the gateway thread ended while starting (exit code ${code})`)));
     worker.once('message', (m: { type: 'ready'; url: string; port: number } | { type: 'error'; name: string; message: string }) => {
       if (m.type === 'error') {
         reject(Object.assign(new Error(m.message), { name: m.name }));
@@ -100,9 +124,14 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   const port = env.PORT ?? '8080';
   if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
-  // Spans of the services (this thread) when OTEL_EXPORTER_OTLP_ENDPOINT is set; the gateway thread has its own.
-  await initTracing('quire', env);
+  // The gateway's thread loads its modules meanwhile, on another core.
+  const gatewayLoading = loadGatewayThread();
   try {
+    // The services' modules are loaded here rather than imported by this file: `npm run admin`
+    // uses serviceRegistryPath() only.
+    const [{ contentService }, { authService }, { searchService }] = await Promise.all([import('@quire/content/server'), import('@quire/auth/server'), import('@quire/search/server')]);
+    // Spans of the services (this thread) when OTEL_EXPORTER_OTLP_ENDPOINT is set; the gateway thread has its own.
+    await initTracing('quire', env);
     // Content first: it owns the first start (Main Page) and, embedded, opens PGlite for all.
     for (const mod of [contentService, authService, searchService]) {
       // Auth delivers its log outbox to content and search consumes content's change feed: both
@@ -112,7 +141,7 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
       services.push(await startService(mod, modEnv, log.child({ svc: mod.name })));
     }
     const addr = (name: string) => services.find((s) => s.name === name)!.address;
-    const gateway = await startGatewayThread({ ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') });
+    const gateway = await gatewayLoading.start({ ...env, AUTH_GRPC_ADDR: addr('auth'), CONTENT_GRPC_ADDR: addr('content'), SEARCH_GRPC_ADDR: addr('search') });
     const registry = writeServiceRegistry(env, services);
     // One /metrics for the process: this thread's registry plus the gateway thread's.
     const metrics = await startProcessMetrics(env, log, async () => [await gateway.metrics()]).catch(async (e: unknown) => {
@@ -137,6 +166,7 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
       },
     };
   } catch (e) {
+    await gatewayLoading.terminate().catch(() => undefined);
     for (const s of services.reverse()) await s.stop().catch(() => undefined);
     throw e;
   }

@@ -1,7 +1,8 @@
 /*
- * The supervisor of `npm start` (scripts/start.ts), as real processes: the wiki child is killed
- * and started again, a crash loop ends the supervisor with exit code 1, SIGTERM is passed on and
- * stops the wiki gracefully, and a wiki that cannot start is not restarted.
+ * The supervisor of `npm start` (scripts/start.ts), as real processes started by package.json's
+ * start script: the wiki child is killed and started again, a crash loop ends the supervisor with
+ * exit code 1, SIGTERM is passed on and stops the wiki gracefully, a wiki that cannot start is not
+ * restarted, and both processes run the compiled JavaScript (issue 15).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,10 +28,18 @@ interface Supervisor {
 }
 
 
+/** package.json's start script (`node …`) as arguments for this node. */
+function npmStartArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [cmd, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  assert.equal(cmd, 'node');
+  return args;
+}
+
 async function startSupervisor(env: NodeJS.ProcessEnv = {}): Promise<Supervisor> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-supervisor-'));
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const proc = spawn(process.execPath, npmStartArgs(), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,6 +105,25 @@ test('a killed wiki is restarted and says so; a second crash within the window i
     const { code } = await sup.exited;
     assert.equal(code, 1);
     assert.match(sup.output(), /crash loop, giving up/);
+  } finally {
+    sup.proc.kill('SIGKILL');
+    fs.rmSync(sup.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('npm start runs the compiled JavaScript (scripts/dist, the quire-dist condition), not the TypeScript under tsx', async () => {
+  const sup = await startSupervisor();
+  try {
+    await sup.waitFor(READY);
+    const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const supervisor = cmdline(sup.proc.pid!);
+    const wiki = cmdline(sup.wikiPid());
+    for (const argv of [supervisor, wiki]) {
+      assert.ok(argv.includes('--conditions=quire-dist'), argv.join(' '));
+      assert.ok(!argv.some((a) => /tsx/.test(a)), `no tsx: ${argv.join(' ')}`);
+    }
+    assert.ok(wiki.some((a) => a.endsWith(path.join('scripts', 'dist', 'serve.js'))), wiki.join(' '));
+    assert.equal(await siteName(sup.port), 'Quire');
   } finally {
     sup.proc.kill('SIGKILL');
     fs.rmSync(sup.dataDir, { recursive: true, force: true });

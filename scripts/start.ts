@@ -9,7 +9,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createLogger, loadConfig, runMain, v } from '@quire/kit';
+// kit's modules one by one, not its index: the supervisor stays a small process (no gRPC, pg,
+// tracing or Redis client loaded in it; issue 15, memory of the whole process tree).
+import { loadConfig, runMain, v } from '@quire/kit/config';
+import { createLogger } from '@quire/kit/log';
 
 const supervisorConfigSpec = {
   maxRestarts: v.int(['SUPERVISOR_MAX_RESTARTS'], { default: 5, min: 0 }),
@@ -27,7 +30,8 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIG
 await runMain(async () => {
   const cfg = loadConfig(supervisorConfigSpec);
   const log = createLogger('supervisor', process.env.LOG_LEVEL ?? 'info');
-  const entry = fileURLToPath(new URL('./serve.ts', import.meta.url));
+  // serve.ts beside this file under tsx, serve.js in the compiled build (npm start runs scripts/dist/).
+  const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './serve.ts' : './serve.js', import.meta.url));
   const restarts: number[] = [];
   let child: ChildProcess | undefined;
   let stopping: NodeJS.Signals | undefined;
@@ -37,7 +41,7 @@ await runMain(async () => {
   const run = () => {
     const startedAt = Date.now();
     let ready = false;
-    // The same node and loader flags (--import tsx) as this process.
+    // The same node flags as this process (--conditions=quire-dist for the build, --import tsx for the sources).
     const c = fork(entry, [], { execArgv: process.execArgv, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
     child = c;
     c.on('message', (m: { type?: string }) => {

@@ -99,6 +99,7 @@ const pools = new Map<string, Promise<PoolHandle>>();
  */
 const embeddedDbConfigSpec = {
   statementTimeoutSeconds: v.int(['EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS'], { default: 60, min: 1 }),
+  sharedBuffersMb: v.int(['EMBEDDED_DB_SHARED_BUFFERS_MB'], { default: 16, min: 1, max: 4096, doc: "the embedded database's shared_buffers (its page cache inside the WASM memory)" }),
 };
 
 /**
@@ -140,6 +141,7 @@ class EmbeddedThread {
     private readonly sockPath: string,
     private readonly log: Logger,
     readonly timeoutMs: number,
+    private readonly sharedBuffersMb: number,
   ) {
     this.watchdog = setInterval(() => this.check(), Math.min(1000, timeoutMs / 2));
     this.watchdog.unref();
@@ -149,7 +151,7 @@ class EmbeddedThread {
     fs.rmSync(this.sockPath, { force: true });
     // The TypeScript sources need tsx's hooks in the thread; a compiled build starts the .js.
     const entry = import.meta.url.endsWith('.ts') ? new URL('./pglite-thread.mjs', import.meta.url) : new URL('./pglite-thread.js', import.meta.url);
-    const worker = new Worker(entry, { workerData: { pgDir: this.pgDir, sockPath: this.sockPath } });
+    const worker = new Worker(entry, { workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb } });
     this.worker = worker;
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the embedded database thread stopped while opening (exit code ${code})`));
@@ -258,7 +260,8 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
     const pgDir = path.join(dataDir, 'pgdata');
     const sockDir = path.join(dataDir, 'run');
     fs.mkdirSync(sockDir, { recursive: true });
-    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, loadConfig(embeddedDbConfigSpec).statementTimeoutSeconds * 1000);
+    const cfg = loadConfig(embeddedDbConfigSpec);
+    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, cfg.statementTimeoutSeconds * 1000, cfg.sharedBuffersMb);
     try {
       await thread.start();
     } catch (e) {

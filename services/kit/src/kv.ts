@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { kvErrors, kvSeconds } from './metrics.js';
 
 /**
@@ -83,11 +83,17 @@ export class MemoryKv implements KvStore {
 }
 
 export class RedisKv implements KvStore {
-  private readonly redis: Redis;
-
-  constructor(url: string, private readonly prefix = '') {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  private constructor(
+    private readonly redis: Redis,
+    private readonly prefix = '',
+  ) {
     this.redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
+  }
+
+  /** The client is loaded here, only with REDIS_URL: the in-process default never loads ioredis (issue 15). */
+  static async create(url: string, prefix = ''): Promise<RedisKv> {
+    const { Redis } = await import('ioredis');
+    return new RedisKv(new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }), prefix);
   }
 
   async get(key: string) {
@@ -159,7 +165,7 @@ export function measuredKv(kv: KvStore, backend: string): KvStore {
 export async function openKv(opts: { url?: string; prefix?: string }): Promise<KvStore> {
   // The in-process map answers in microseconds: only Redis round trips are worth a histogram.
   if (!opts.url) return new MemoryKv(opts.prefix);
-  const kv = new RedisKv(opts.url, opts.prefix);
+  const kv = await RedisKv.create(opts.url, opts.prefix);
   try {
     await kv.ping();
   } catch (e) {

@@ -3,16 +3,26 @@
  * cache, the job queue, and a background job runner (MediaWiki's periodic job runs), all
  * configured from the environment.
  */
+import os from 'node:os';
 import { gauge, loadConfig, onScrape, v, type ServiceRuntime } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { JobQueue } from '../store/jobs.js';
 import { RenderPool } from '../render/pool.js';
 import { RenderService } from './render.js';
 
+/**
+ * Sized to the machine: a core is left to the service thread (and the database and gateway
+ * threads beside it), so one render thread on 2 cores, up to 4; on one core rendering stays in
+ * the service thread, where a thread of its own would only add a copy of the renderer.
+ */
+export function defaultRenderThreads(cores = os.availableParallelism()): number {
+  return Math.max(0, Math.min(4, cores - 1));
+}
+
 export const renderConfigSpec = {
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
   server: v.string(['WIKI_SERVER'], { default: 'http://localhost', doc: '$wgServer for {{SERVER}} and {{fullurl:}}' }),
-  renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: 1, min: 0, max: 64, doc: 'render worker threads; 0 renders in the service thread' }),
+  renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
   jobPollMs: v.int(['CONTENT_JOB_POLL_MS'], { default: 1000, min: 0, doc: 'how often the background runner looks for jobs; 0 leaves jobs to Special:RunJobs' }),
 };
 

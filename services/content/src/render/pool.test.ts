@@ -68,6 +68,17 @@ describe('render worker pool', () => {
   const render = (text: string, mode?: 'parsoid') =>
     pool.render({ text, title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false, ...(mode ? { mode } : {}) }, lookup);
 
+  test('no render thread runs before the first render (issue 15: start-up memory)', async () => {
+    const idle = new RenderPool(2, codec, site);
+    try {
+      assert.equal(idle.threads, 0);
+      await idle.render({ text: "''x''", title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false }, lookup);
+      assert.equal(idle.threads, 1);
+    } finally {
+      await idle.close();
+    }
+  });
+
   test('a sample covers every parser function and extension tag', () => {
     const covered = new Set(SAMPLES.map(([name]) => name));
     assert.deepEqual(FUNCTION_NAMES.filter((n) => !covered.has(n)), []);

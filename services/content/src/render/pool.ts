@@ -28,8 +28,16 @@ export class RenderPool {
   ) {
     this.pool =
       threads > 0
-        ? new Piscina({ filename: new URL(WORKER_FILE, import.meta.url).href, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 })
+        ? // No thread until the first render, and none kept once idle for a minute: a render thread
+          // loads the whole renderer (tens of MB); a wiki that is only read from its caches needs
+          // none (issue 15: start-up time and memory).
+          new Piscina({ filename: new URL(WORKER_FILE, import.meta.url).href, minThreads: 0, maxThreads: threads, idleTimeout: 60_000 })
         : undefined;
+  }
+
+  /** Render threads running now (0 until the first render, and again after an idle minute). */
+  get threads(): number {
+    return this.pool?.threads.length ?? 0;
   }
 
   /** Renders waiting for a worker thread. */
