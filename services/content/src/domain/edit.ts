@@ -8,7 +8,8 @@ import {
   ServiceError,
   type Db,
 } from '@quire/kit';
-import type { EditActor, EditRequest, EditResponse } from '@quire/proto/wiki/content/v1/content';
+import type { EditActor } from '@quire/proto/wiki/content/v1/common';
+import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { sha1Base36 } from '../content/sha1.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
