@@ -19,8 +19,8 @@ import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
 import { checkProtection } from './protection.js';
 import { deletedSince, nowToTheSecond } from '../store/logging.js';
 import { findPage, redirectOfTitle } from '../store/pages.js';
-import { saveRevision, type SaveRevisionInput } from '../store/save.js';
-import { applyWatchlistParam, type WatchlistMode, type WatchState } from '../store/watchlist.js';
+import { saveRevision, saveRevisionOnBase, type SaveRevisionInput } from '../store/save.js';
+import { applyWatchlistParam, plannedWatch, type WatchlistMode, type WatchState } from '../store/watchlist.js';
 import { describeChange } from '../edit/change-type.js';
 import { merge3 } from '../edit/merge.js';
 import { defaultFormat, defaultModelFor, isContentModel, prepareContent, supportsSections, type ContentModel } from '../edit/models.js';
@@ -409,8 +409,27 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   return { save, outcome, watch: page?.watch };
 }
 
-/** Saves a prepared edit and applies its watchlist parameter, in one transaction. */
+/**
+ * Saves a prepared edit and applies its watchlist parameter, in one transaction. The common edit
+ * — an existing page, whose watchlist stays as it is — is one statement (`saveRevisionOnBase`).
+ */
 async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, prepared: PreparedEdit): Promise<EditResponse> {
+  const expiry = watchlistExpiry(req.watchlistExpiry);
+  const save = prepared.save;
+  if (save?.base && save.baseRevId > 0 && prepared.watch && prepared.outcome.pageId > 0) {
+    const plan = actor.id > 0 ? plannedWatch(req.watchlist as WatchlistMode, req.watchByPreference, expiry, prepared.watch) : { write: false, state: prepared.watch };
+    if (!plan.write) {
+      const saved = await saveRevisionOnBase(deps.db, deps.codec, { ...save, base: save.base, pageId: prepared.outcome.pageId });
+      return {
+        ...prepared.outcome,
+        oldRevId: saved.parentId,
+        newRevId: saved.revId,
+        newTimestamp: isoTimestamp(saved.timestamp),
+        watched: plan.state.watched,
+        watchlistExpiry: plan.state.expiry ? isoTimestamp(plan.state.expiry) : '',
+      };
+    }
+  }
   return deps.db.tx(async (q): Promise<EditResponse> => {
     let outcome = prepared.outcome;
     if (prepared.save) {
@@ -424,7 +443,7 @@ async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, 
         newTimestamp: isoTimestamp(saved.timestamp),
       };
     }
-    const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, watchlistExpiry(req.watchlistExpiry), prepared.watch);
+    const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, expiry, prepared.watch);
     return { ...outcome, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
   });
 }

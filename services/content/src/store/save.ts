@@ -227,3 +227,101 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
     return { pageId: base.pageId, revId, parentId, timestamp, created: base.created, size, sha1, rcId };
   });
 }
+
+/**
+ * The common edit — a new revision of an existing page, on the base revision the caller prepared
+ * on and whose text it read — saved by ONE statement outside any explicit transaction (issue 15):
+ * a statement is atomic by itself, so content, revision, page row, redirect row, recent change,
+ * change tags and site counters commit together, and the page row's triggers queue the deferred
+ * work (refreshLinks job, change feed) in it as well. The compare-and-set is the statement's own:
+ * the page row is locked only if its latest revision is still `baseRevId` (FOR UPDATE rechecks
+ * that after waiting for a concurrent save), and every write hangs off that row, so a stale base
+ * writes nothing and fails with `editconflict` (a deleted page with `missingtitle`), as
+ * `saveRevision` does. No row lock is held across round trips.
+ */
+export async function saveRevisionOnBase(
+  db: Db,
+  codec: TitleCodec,
+  input: SaveRevisionInput & { pageId: number; base: NonNullable<SaveRevisionInput['base']> },
+): Promise<SavedRevision> {
+  const s = db.schema;
+  const timestamp = input.timestamp ?? nowToTheSecond();
+  const size = Buffer.byteLength(input.text, 'utf8');
+  const sha1 = sha1Base36(input.text);
+  const redirect = input.contentModel === 'wikitext' ? redirectTarget(codec, input.text) : undefined;
+  const countDelta = Number(countable(codec, input.ns, input.contentModel, input.text)) - Number(countable(codec, input.ns, input.base.model, input.base.text));
+  const actor = await actorId(db, s, input.user);
+  const tags = [...new Set(input.tags)];
+  const r = await db.query<{ rev_id: number | null; rc_id: number | null; latest: number | null }>(
+    `WITH p0 AS (
+       SELECT page_id FROM ${s}.page WHERE page_id = $6::bigint AND page_namespace = $18::int AND page_title = $19::text AND page_latest = $7::bigint FOR UPDATE
+     ), c AS (
+       INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text)
+       SELECT $1::int, $2::text, $3::text, $4::text, $5::text FROM p0 RETURNING content_id
+     ), r AS (
+       INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_len, rev_sha1, rev_content_id, rev_bot)
+       SELECT $6::bigint, $7::bigint, $8::timestamptz, $9::bigint, $10::text, $11::boolean, $1::int, $2::text, c.content_id, $12::boolean FROM c
+       RETURNING rev_id
+     ), p AS (
+       UPDATE ${s}.page SET page_latest = r.rev_id, page_len = $1::int, page_touched = $8::timestamptz, page_is_new = false,
+              page_is_redirect = $13::boolean, page_content_model = $3::text
+         FROM r WHERE page_id = $6::bigint
+     ), rd_set AS (
+       INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment)
+       SELECT $6::bigint, $14::int, $15::text, $16::text FROM r WHERE $13::boolean
+       ON CONFLICT (rd_from) DO UPDATE SET rd_namespace = EXCLUDED.rd_namespace, rd_title = EXCLUDED.rd_title, rd_fragment = EXCLUDED.rd_fragment
+     ), rd_drop AS (
+       DELETE FROM ${s}.redirect WHERE rd_from = (SELECT page_id FROM p0) AND NOT $13::boolean
+     ), rc AS (
+       INSERT INTO ${s}.recentchanges (rc_timestamp, rc_actor, rc_namespace, rc_title, rc_comment, rc_minor, rc_bot, rc_new, rc_cur_id,
+         rc_this_oldid, rc_last_oldid, rc_type, rc_source, rc_patrolled, rc_ip, rc_old_len, rc_new_len)
+       SELECT $8::timestamptz, $9::bigint, $18::int, $19::text, $10::text, $11::boolean, $12::boolean, false, $6::bigint,
+         r.rev_id, $7::bigint, ${RC_EDIT}, 'mw.edit', $20::int, $21::text, $22::int, $1::int FROM r
+       RETURNING rc_id
+     ), td AS (
+       INSERT INTO ${s}.change_tag_def (ctd_name, ctd_user_defined, ctd_count)
+       SELECT t, false, 1 FROM unnest($17::text[]) AS t WHERE EXISTS (SELECT 1 FROM p0)
+       ON CONFLICT (ctd_name) DO UPDATE SET ctd_count = ${s}.change_tag_def.ctd_count + 1 RETURNING ctd_id
+     ), ct AS (
+       INSERT INTO ${s}.change_tag (ct_rev_id, ct_log_id, ct_rc_id, ct_tag_id) SELECT r.rev_id, NULL, rc.rc_id, td.ctd_id FROM r, rc, td
+     ), st AS (
+       UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + 1, ss_good_articles = ss_good_articles + $23::int
+        WHERE ss_row_id = 1 AND EXISTS (SELECT 1 FROM p0)
+     )
+     SELECT (SELECT rev_id FROM r) AS rev_id, (SELECT rc_id FROM rc) AS rc_id,
+            (SELECT page_latest FROM ${s}.page WHERE page_namespace = $18::int AND page_title = $19::text) AS latest`,
+    [
+      size,
+      sha1,
+      input.contentModel,
+      input.contentFormat,
+      input.text,
+      input.pageId,
+      input.baseRevId,
+      timestamp,
+      actor,
+      input.comment,
+      input.minor,
+      input.bot ?? false,
+      redirect !== undefined,
+      redirect?.ns ?? 0,
+      redirect?.dbkey ?? '',
+      redirect?.fragment ?? '',
+      tags,
+      input.ns,
+      input.dbkey,
+      input.autopatrol ? PATROL.autopatrolled : PATROL.unpatrolled,
+      input.user.id === 0 ? input.user.name : '',
+      input.base.size,
+      countDelta,
+    ],
+  );
+  const row = r.rows[0]!;
+  if (row.rev_id === null) {
+    if (row.latest === null) throw notFound('missingtitle', "The page you specified doesn't exist.");
+    throw conflict('editconflict', 'Edit conflict.', { latestRevId: row.latest, baseRevId: input.baseRevId });
+  }
+  // After the commit: the cached page goes (and other instances hear of it).
+  await recordPageChange(db, db, input.ns, input.dbkey);
+  return { pageId: input.pageId, revId: row.rev_id, parentId: input.baseRevId, timestamp, created: false, size, sha1, rcId: row.rc_id ?? 0 };
+}

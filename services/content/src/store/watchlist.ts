@@ -69,16 +69,23 @@ export async function applyWatchlistParam(
 ): Promise<WatchState> {
   const current = known ?? (await watchState(q, db, userId, target.ns, target.dbkey));
   if (userId <= 0) return current;
+  const plan = plannedWatch(mode, byPreference, expiry, current);
+  if (plan.write) await setWatch(q, db, userId, target.ns, target.dbkey, plan.state.watched, plan.state.expiry);
+  return plan.state;
+}
+
+/**
+ * What `applyWatchlistParam` does for a registered user whose watch of the page is `current`:
+ * whether it writes the watchlist, and the watch afterwards.
+ */
+export function plannedWatch(mode: WatchlistMode, byPreference: boolean, expiry: Date | undefined, current: WatchState): { write: boolean; state: WatchState } {
   let watch: boolean;
   if (mode === 'watch') watch = true;
   else if (mode === 'unwatch') watch = false;
   else if (mode === 'preferences') watch = current.watched || byPreference;
   else watch = current.watched;
-  if (watch !== current.watched || (watch && expiry !== undefined)) {
-    await setWatch(q, db, userId, target.ns, target.dbkey, watch, watch ? expiry : undefined);
-    return { watched: watch, expiry: watch ? expiry : undefined };
-  }
-  return current;
+  if (watch !== current.watched || (watch && expiry !== undefined)) return { write: true, state: { watched: watch, expiry: watch ? expiry : undefined } };
+  return { write: false, state: current };
 }
 
 const RC_TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, categorize: 6 };
