@@ -94,15 +94,17 @@ export class Accounts {
    */
   async resolve(session: SessionData | null, ip: string): Promise<{ user: User; valid: boolean }> {
     if (session && session.userId > 0) {
-      const row = await this.o.users.byId(session.userId);
+      // The account, its groups and its bot password in one statement.
+      const account = await this.o.users.sessionAccount(session.userId, session.botPassword?.appId);
+      const row = account?.row ?? null;
       let grants: string[] | undefined = session.oauthGrants;
       let valid = row !== null;
       if (row && session.botPassword) {
-        const bp = await this.o.users.botPassword(row.id, session.botPassword.appId);
+        const bp = account!.botPassword;
         valid = bp !== null && passwordStamp(bp.password_hash) === session.botPassword.stamp;
         grants = bp?.grants;
       }
-      if (row && valid) return { user: await this.userRecord(row, ip, grants), valid };
+      if (row && valid) return { user: await this.userRecord(row, ip, grants, account!.memberships), valid };
       if (!valid) return { user: await this.resolveAnonymous(ip), valid: false };
     }
     return { user: await this.resolveAnonymous(ip), valid: session !== null };

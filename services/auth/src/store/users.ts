@@ -106,6 +106,31 @@ export class UserStore {
     return r.rows[0] ?? null;
   }
 
+  /**
+   * What resolving a session reads of its account, in one statement (issue 15: every request of a
+   * logged-in caller resolves its session): the user row, its active group memberships and, for a
+   * bot-password session, that bot password's hash and grants.
+   */
+  async sessionAccount(userId: number, appId: string | undefined): Promise<{ row: UserRow; memberships: Membership[]; botPassword: Pick<BotPasswordRow, 'password_hash' | 'grants'> | null } | null> {
+    const r = await this.db.query<UserRow & { sa_groups: string[]; sa_expiries: (Date | null)[]; sa_bp_hash: string | null; sa_bp_grants: string[] | null }>(
+      `SELECT u.*,
+          ARRAY(SELECT grp FROM ${this.s}.user_groups WHERE user_id = u.id AND ${ACTIVE} ORDER BY grp) AS sa_groups,
+          ARRAY(SELECT expiry FROM ${this.s}.user_groups WHERE user_id = u.id AND ${ACTIVE} ORDER BY grp) AS sa_expiries,
+          bp.password_hash AS sa_bp_hash, bp.grants AS sa_bp_grants
+        FROM ${this.s}.users u LEFT JOIN ${this.s}.bot_passwords bp ON bp.user_id = u.id AND bp.app_id = $2
+       WHERE u.id = $1`,
+      [userId, appId ?? null],
+    );
+    const found = r.rows[0];
+    if (!found) return null;
+    const { sa_groups, sa_expiries, sa_bp_hash, sa_bp_grants, ...row } = found;
+    return {
+      row: row as UserRow,
+      memberships: sa_groups.map((group, i) => ({ group, expiry: sa_expiries[i] ?? null })),
+      botPassword: appId !== undefined && sa_bp_hash !== null ? { password_hash: sa_bp_hash, grants: sa_bp_grants ?? [] } : null,
+    };
+  }
+
   async create(u: { name: string; passwordHash: string; email: string; realname: string }): Promise<UserRow | null> {
     const r = await this.db.query<UserRow>(
       `INSERT INTO ${this.s}.users (name, password_hash, email, realname) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING *`,
