@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger, initTracing, loadConfig, serviceConfigSpec, startProcessMetrics, startService, type MetricsJson, type MetricsServer, type RunningService } from '@quire/kit';
+import { createLogger, initTracing, loadConfig, serviceConfigSpec, startProcessMetrics, startService, warmEmbeddedDb, type MetricsJson, type MetricsServer, type RunningService } from '@quire/kit';
 import { Worker } from 'node:worker_threads';
 
 /** The gateway running on its own thread (scripts/gateway-thread.ts). */
@@ -124,8 +124,10 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   const port = env.PORT ?? '8080';
   if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
-  // The gateway's thread loads its modules meanwhile, on another core.
+  // The gateway's thread loads its modules meanwhile, on another core, and so does the embedded
+  // database's thread open PGlite (content, the first service, opens it; the others share it).
   const gatewayLoading = loadGatewayThread();
+  const releaseWarmDb = warmDb(svcEnv, log);
   try {
     // The services' modules are loaded here rather than imported by this file: `npm run admin`
     // uses serviceRegistryPath() only.
@@ -167,9 +169,21 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
     };
   } catch (e) {
     await gatewayLoading.terminate().catch(() => undefined);
+    await releaseWarmDb().catch(() => undefined);
     for (const s of services.reverse()) await s.stop().catch(() => undefined);
     throw e;
   }
+}
+
+/** Opens the embedded database ahead of the services when content has no database URL. */
+function warmDb(env: NodeJS.ProcessEnv, log: ReturnType<typeof createLogger>): () => Promise<void> {
+  let cfg: { dataDir: string; databaseUrl?: string | undefined };
+  try {
+    cfg = loadConfig(serviceConfigSpec('content'), env);
+  } catch {
+    return async () => undefined; // the content service reports its configuration's problems
+  }
+  return cfg.databaseUrl ? async () => undefined : warmEmbeddedDb(path.resolve(cfg.dataDir), log.child({ svc: 'content' }));
 }
 
 /** Where a running stack lists its services' addresses, so tools (npm run admin) reach them. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDb, type Db } from './db.js';
+import { openDb, warmEmbeddedDb, type Db } from './db.js';
 import { createLogger } from './log.js';
 import { makeTestEnv, testBackends, type TestEnv } from './testing.js';
 
@@ -102,5 +102,19 @@ test('onCommit callbacks run after commit, never after a rollback', async () => 
   db.onCommit(() => seen.push('no transaction'));
   assert.deepEqual(seen, ['committed', 'nested', 'no transaction']);
   await db.close();
+  await te.cleanup();
+});
+
+test('warmEmbeddedDb opens the embedded database ahead: openDb shares it; the release closes it only when unused', async () => {
+  const te = await makeTestEnv('embedded');
+  const release = warmEmbeddedDb(te.dataDir, log);
+  const db = await openDb({ dataDir: te.dataDir, schema: 'warm', log });
+  await release(); // a Db is open on it: left open
+  assert.deepEqual((await db.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+  await db.close();
+  const unused = warmEmbeddedDb(te.dataDir, log);
+  await unused(); // nothing opened on it: closed, and the data folder's lock released
+  const again = await openDb({ dataDir: te.dataDir, schema: 'warm', log });
+  await again.close();
   await te.cleanup();
 });

@@ -151,7 +151,12 @@ class EmbeddedThread {
     fs.rmSync(this.sockPath, { force: true });
     // The TypeScript sources need tsx's hooks in the thread; a compiled build starts the .js.
     const entry = import.meta.url.endsWith('.ts') ? new URL('./pglite-thread.mjs', import.meta.url) : new URL('./pglite-thread.js', import.meta.url);
-    const worker = new Worker(entry, { workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb } });
+    // The thread's JavaScript only relays protocol messages: a small young generation (V8 sizes
+    // it for allocation-heavy code, 16 MB and up committed) is enough (issue 15: memory).
+    const worker = new Worker(entry, {
+      workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb },
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
     this.worker = worker;
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the embedded database thread stopped while opening (exit code ${code})`));
@@ -339,6 +344,30 @@ export interface OpenDbOptions {
   migrationsDir?: string;
   log: Logger;
   poolSize?: number;
+}
+
+/**
+ * Starts opening the embedded database of `dataDir` (its thread, PGlite's WASM, the cluster)
+ * ahead of the first openDb of that folder, which then finds it opening: `npm start` overlaps it
+ * with loading the services' modules (issue 15: first start to first answer). The returned
+ * function closes it if no Db was opened on it (the start failed before).
+ */
+export function warmEmbeddedDb(dataDir: string, log: Logger): () => Promise<void> {
+  const key = `embedded:${path.resolve(dataDir)}`;
+  let handleP = pools.get(key);
+  if (!handleP) {
+    handleP = openEmbedded(dataDir, log);
+    pools.set(key, handleP);
+    handleP.catch(() => pools.delete(key));
+  }
+  const warmed = handleP;
+  return async () => {
+    const handle = await warmed.catch(() => undefined);
+    if (handle && handle.refs === 0 && pools.get(key) === warmed) {
+      pools.delete(key);
+      await handle.close();
+    }
+  };
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
