@@ -16,7 +16,7 @@ import { initialiseWiki } from '../store/bootstrap.js';
 import { findPage } from '../store/pages.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from '../store/ratelimit.js';
 import { RevisionStore } from '../store/revisions.js';
-import { saveRevision } from '../store/save.js';
+import { saveRevision, saveRevisionOnBase } from '../store/save.js';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
 import { editPage, type EditDeps } from './edit.js';
@@ -124,5 +124,34 @@ describe('edit: prepare outside the transaction, then save', () => {
     };
     await edit({ title: 'Appended', appendText: '\nc' });
     assert.equal((await latestText('Appended')).text, 'a\nb\nc');
+  });
+  test('the one-statement save on a stale base writes nothing and answers editconflict; on the latest it writes the whole trail', async () => {
+    const first = await edit({ title: 'Onestatement', text: 'one [[Link]]' });
+    await edit({ title: 'Onestatement', text: 'two [[Link]]' });
+    const count = async () =>
+      (
+        await db.query<{ n: string }>(
+          `SELECT (SELECT count(*) FROM content.revision) + (SELECT count(*) FROM content.content) + (SELECT count(*) FROM content.recentchanges)
+              + (SELECT count(*) FROM content.change_tag) + (SELECT ss_total_edits FROM content.site_stats) AS n`,
+        )
+      ).rows[0]!.n;
+    const before = await count();
+    const input = {
+      ns: 0, dbkey: 'Onestatement', pageId: first.pageId, text: 'three', contentModel: 'wikitext', contentFormat: 'text/x-wiki',
+      user: { id: 1, name: 'Admin' }, comment: 'c', minor: false, tags: ['mw-replace'], base: { model: 'wikitext', text: 'one [[Link]]', size: 12 },
+    };
+    await assert.rejects(saveRevisionOnBase(db, codec, { ...input, baseRevId: first.newRevId }), (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict');
+    assert.equal(await count(), before, 'nothing written');
+    const latest = await latestText('Onestatement');
+    const saved = await saveRevisionOnBase(db, codec, { ...input, baseRevId: latest.id, base: { model: 'wikitext', text: latest.text, size: 12 } });
+    assert.equal(Number(await count()), Number(before) + 5, 'revision, content, recent change, tag and the edit counter');
+    const after = await latestText('Onestatement');
+    assert.deepEqual([after.id, after.parentId, after.text], [saved.revId, latest.id, 'three']);
+    const rc = await db.query<{ rc_this_oldid: number; rc_last_oldid: number; rc_old_len: number; rc_new_len: number }>(
+      'SELECT rc_this_oldid, rc_last_oldid, rc_old_len, rc_new_len FROM content.recentchanges WHERE rc_id = $1',
+      [saved.rcId],
+    );
+    assert.deepEqual(rc.rows[0], { rc_this_oldid: saved.revId, rc_last_oldid: latest.id, rc_old_len: 12, rc_new_len: 5 });
+    await assert.rejects(saveRevisionOnBase(db, codec, { ...input, dbkey: 'Nosuchpage', baseRevId: latest.id }), (e: unknown) => e instanceof ServiceError && e.mwCode === 'missingtitle');
   });
 });
