@@ -1,7 +1,7 @@
 /*
  * Scale scenario (issue 15): a generated wiki of 100,000 pages, imported once with
- * `admin importDump` and reused, then started as `npm start` starts it (scripts/start.ts, default
- * settings, embedded database) and measured:
+ * `admin importDump` and reused, then started as `npm start` starts it (package.json's start
+ * command, the compiled build; default settings, embedded database) and measured:
  *   - search: REST `GET /w/rest.php/v1/search/page?q=…&limit=10` with varied queries (a Zipf mix
  *     of common and rare words, two-word queries, a few that match nothing), p50/p99 over
  *     BENCH_SCALE_REQUESTS (500) requests on BENCH_CONNECTIONS (10) connections — target p99
@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DumpWriter } from '@quire/gateway/dump/writer';
 import { sha1Base36 } from '@quire/gateway/dump/reader';
+import { ensureBuilt, npmStartArgs } from './start.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -261,7 +262,7 @@ async function startWiki(
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${port}`;
-  const args = ['--import', 'tsx', 'scripts/start.ts'];
+  const args = npmStartArgs();
   const child = spawn(catchingUp ? 'nice' : process.execPath, catchingUp ? ['-n', '10', process.execPath, ...args] : args, {
     cwd: root,
     env: { ...process.env, PORT: port, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(catchingUp ? { METRICS_PORT: catchingUp.metricsPort } : {}), ...extraEnv },
@@ -504,6 +505,7 @@ export async function runScale(argv: string[]): Promise<number> {
   const pages = Number(option(argv, 'pages', '100000'));
   const port = process.env.BENCH_PORT ?? '8107';
   if (historyRevisions < (depth + 1) * PAGE_SIZE) throw new Error(`BENCH_SCALE_HISTORY must be at least ${(depth + 1) * PAGE_SIZE} to page ${depth} deep`);
+  ensureBuilt();
   const m = await prepare(dir, pages, port);
   console.log(
     `wiki: ${m.pages} pages, ${m.revisions} revisions ("${LONG_TITLE}": ${m.historyRevisions}), dump ${(m.dumpBytes / 1e6).toFixed(0)} MB; ` +
