@@ -35,6 +35,8 @@ function readCookie(req: Request, name: string): string {
 
 export interface CallerOptions {
   allowCredentials: boolean;
+  /** A token the request will be checked for: checked with the session, in the same auth call. */
+  token?: { type: string; token: string };
   /** The request's form body parameters (an OAuth 1.0a signature covers them). */
   formParams?: ReadonlyArray<readonly [string, string]>;
 }
@@ -55,10 +57,13 @@ export async function resolveCaller(req: Request, deps: GatewayDeps, opts: Calle
   const known = kept?.get(ip);
   if (known) return withCookies(req, deps, { user: known, sessionId: '', sessionLost: false, ip });
   const since = kept?.begin();
-  const r = await deps.clients.auth.resolveSession(sid, ip);
+  const r = await deps.clients.auth.resolveSession(sid, ip, undefined, opts.token);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
   if (kept && r.user) kept.put(ip, since!, r.user);
-  return withCookies(req, deps, { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip });
+  const caller: Caller = { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+  // (An auth service that did not check it answers no tokenValid: checkToken then asks.)
+  if (opts.token && typeof r.tokenValid === 'boolean') caller.checkedToken = { ...opts.token, valid: r.tokenValid };
+  return withCookies(req, deps, caller);
 }
 
 function withCookies(req: Request, deps: GatewayDeps, caller: Caller): Caller {

@@ -327,6 +327,19 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     }
   }
 
+  /**
+   * The token a POST to a module that needs one will be checked for, as sent: resolving the caller
+   * checks it in the same auth call (checkToken then uses the answer when type and token match).
+   */
+  function expectedToken(run: ApiMainRun): { type: string; token: string } | undefined {
+    if (run.lacksSameOriginSecurity || run.api.method !== 'POST') return undefined;
+    const action = run.api.values.get('action');
+    const module = typeof action === 'string' ? registry.get('action', action) : undefined;
+    const type = module?.flags.needsToken;
+    const token = module && run.api.values.get(`${module.prefix}token`);
+    return type && typeof token === 'string' ? { type, token } : undefined;
+  }
+
   async function checkToken(run: ApiMainRun, module: ModuleDecl, params: Params, caller: Caller): Promise<void> {
     const type = module.flags.needsToken;
     if (!type) return;
@@ -334,7 +347,10 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     run.requirePosted([`${module.prefix}token`]);
     const token = typeof params.token === 'string' ? params.token : '';
     // Requests without same-origin security (origin=*, JSONP) get no tokens and pass no token check.
-    const valid = !run.lacksSameOriginSecurity && (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid;
+    const checked = caller.checkedToken;
+    const valid =
+      !run.lacksSameOriginSecurity &&
+      (checked && checked.type === type && checked.token === token ? checked.valid : (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid);
     if (!valid) throw usageError('badtoken', 'apierror-badtoken');
   }
 
@@ -426,7 +442,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
   async function execute(run: ApiMainRun): Promise<void> {
     if (hasUserValue(run, registry.main)) await loadNamespacePrefixes(run);
     const mainParams = run.validate(registry.main, 'main', 'main');
-    const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity, formParams: run.api.form });
+    const caller = await resolveCaller(run.req, deps, { allowCredentials: !run.lacksSameOriginSecurity, formParams: run.api.form, token: expectedToken(run) });
     run.caller = caller;
     run.highLimits = caller.user.rights.includes('apihighlimits');
     checkAsserts(run, mainParams, caller);

@@ -469,8 +469,9 @@ export class ContentClient {
 
 export class AuthClient {
   constructor(private readonly c: AuthServiceClient) {}
-  resolveSession(sessionId: string, ip: string, o?: CallOpts): Promise<ResolveSessionResponse> {
-    return unary(this.c, this.c.resolveSession, { sessionId, ip }, o);
+  /** With `token`, the session's token of that type is checked in the same call (`tokenValid`). */
+  resolveSession(sessionId: string, ip: string, o?: CallOpts, token?: { type: string; token: string }): Promise<ResolveSessionResponse> {
+    return unary(this.c, this.c.resolveSession, { sessionId, ip, tokenType: token?.type ?? '', token: token?.token ?? '' }, o);
   }
   async getTokens(sessionId: string, types: string[], o?: CallOpts): Promise<Record<string, string>> {
     return (await unary(this.c, this.c.getTokens, { sessionId, types, createSession: false }, o)).tokens;

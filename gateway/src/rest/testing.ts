@@ -3,6 +3,7 @@
  * test needs, and a real router served on an ephemeral port.
  */
 import type { AddressInfo } from 'node:net';
+import type { ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
 import express from 'express';
 import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
@@ -40,10 +41,12 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
     }) as T;
   // Unless a test says otherwise the caller is anonymous with MediaWiki's default rights of "*".
   const auth: Partial<AuthClient> = {
-    resolveSession: async (_sid: string, ip: string) => ({
-      user: { id: 0, name: ip, anonymous: true, groups: ['*'], rights: ['read', 'edit', 'createpage', 'createtalk', 'writeapi'] },
-      sessionValid: false,
-    }),
+    // No tokenValid: the token is checked by checkToken (a test's own, when it gives one).
+    resolveSession: async (_sid: string, ip: string) =>
+      ({
+        user: { id: 0, name: ip, anonymous: true, groups: ['*'], rights: ['read', 'edit', 'createpage', 'createtalk', 'writeapi'] },
+        sessionValid: false,
+      }) as ResolveSessionResponse,
     ...clients.auth,
   };
   const all: Clients = {

@@ -24,7 +24,7 @@ for (const backend of testBackends()) {
     });
 
     test('ResolveSession fails with INTERNAL while the token store fails, then serves the next call', async () => {
-      const request = { sessionId: 'a'.repeat(32), ip: '192.0.2.1' };
+      const request = { sessionId: 'a'.repeat(32), ip: '192.0.2.1', tokenType: '', token: '' };
       svc.fault.failing = true;
       await assertInternalWithoutDetails(unary(client, client.resolveSession, request));
       svc.fault.failing = false;

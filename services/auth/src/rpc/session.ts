@@ -14,6 +14,13 @@ function secretFor(session: SessionData | null, type: string): string | null {
   return null;
 }
 
+/** CheckToken's answer for a session as loaded (null: none). */
+function tokenCheck(session: SessionData | null, type: string, token: string) {
+  // A logged-in session never accepts the anonymous token.
+  if (session && session.userId > 0 && token === ANON_TOKEN) return { valid: false, generated: 0 };
+  return checkToken(secretFor(session, type), type, token);
+}
+
 export function sessionHandlers(
   sessions: SessionStore,
   accounts: Accounts,
@@ -26,7 +33,10 @@ export function sessionHandlers(
       const r = await accounts.resolve(session, req.ip);
       // A session whose bot password is gone is over: drop it so its tokens die too.
       if (session && !r.valid) await sessions.delete(req.sessionId);
-      return { user: r.user, sessionValid: r.valid };
+      // The token check of a write in the same call (CheckToken's answer for the session as loaded).
+      // (A session just dropped is none, as CheckToken would find it.)
+      const tokenValid = req.tokenType !== '' && tokenCheck(session && r.valid ? session : null, req.tokenType, req.token).valid;
+      return { user: r.user, sessionValid: r.valid, tokenValid };
     },
     async getTokens(req) {
       let session = await load(req.sessionId);
@@ -46,10 +56,7 @@ export function sessionHandlers(
     },
     async checkToken(req) {
       if (!req.type) throw new ServiceError(3, 'missingparam', 'The type parameter must be set.');
-      const session = await load(req.sessionId);
-      // A logged-in session never accepts the anonymous token.
-      if (session && session.userId > 0 && req.token === ANON_TOKEN) return { valid: false, generated: 0 };
-      return checkToken(secretFor(session, req.type), req.type, req.token);
+      return tokenCheck(await load(req.sessionId), req.type, req.token);
     },
     login(req) {
       return accounts.login(req);

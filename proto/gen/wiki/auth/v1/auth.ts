@@ -76,6 +76,12 @@ export interface Message {
 export interface ResolveSessionRequest {
   sessionId: string;
   ip: string;
+  /**
+   * Also check this token of this type for the session, as CheckToken does (the action API's
+   * write modules: one call instead of two). Empty token_type: no check.
+   */
+  tokenType: string;
+  token: string;
 }
 
 export interface ResolveSessionResponse {
@@ -84,6 +90,8 @@ export interface ResolveSessionResponse {
     | undefined;
   /** false when a session id was sent but is unknown/expired */
   sessionValid: boolean;
+  /** CheckToken's valid for token_type/token; false when none was asked */
+  tokenValid: boolean;
 }
 
 export interface GetTokensRequest {
@@ -1200,7 +1208,7 @@ export const Message: MessageFns<Message> = {
 };
 
 function createBaseResolveSessionRequest(): ResolveSessionRequest {
-  return { sessionId: "", ip: "" };
+  return { sessionId: "", ip: "", tokenType: "", token: "" };
 }
 
 export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
@@ -1210,6 +1218,12 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
     }
     if (message.ip !== "") {
       writer.uint32(18).string(message.ip);
+    }
+    if (message.tokenType !== "") {
+      writer.uint32(26).string(message.tokenType);
+    }
+    if (message.token !== "") {
+      writer.uint32(34).string(message.token);
     }
     return writer;
   },
@@ -1243,6 +1257,22 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
             message.ip = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokenType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1263,6 +1293,12 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
         ? globalThis.String(object.session_id)
         : "",
       ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      tokenType: isSet(object.tokenType)
+        ? globalThis.String(object.tokenType)
+        : isSet(object.token_type)
+        ? globalThis.String(object.token_type)
+        : "",
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
     };
   },
 
@@ -1274,6 +1310,12 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
     if (message.ip !== "") {
       obj.ip = message.ip;
     }
+    if (message.tokenType !== "") {
+      obj.tokenType = message.tokenType;
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
     return obj;
   },
 
@@ -1284,12 +1326,14 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
     const message = createBaseResolveSessionRequest();
     message.sessionId = object.sessionId ?? "";
     message.ip = object.ip ?? "";
+    message.tokenType = object.tokenType ?? "";
+    message.token = object.token ?? "";
     return message;
   },
 };
 
 function createBaseResolveSessionResponse(): ResolveSessionResponse {
-  return { user: undefined, sessionValid: false };
+  return { user: undefined, sessionValid: false, tokenValid: false };
 }
 
 export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
@@ -1299,6 +1343,9 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     }
     if (message.sessionValid !== false) {
       writer.uint32(16).bool(message.sessionValid);
+    }
+    if (message.tokenValid !== false) {
+      writer.uint32(24).bool(message.tokenValid);
     }
     return writer;
   },
@@ -1332,6 +1379,14 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
             message.sessionValid = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tokenValid = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1352,6 +1407,11 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
         : isSet(object.session_valid)
         ? globalThis.Boolean(object.session_valid)
         : false,
+      tokenValid: isSet(object.tokenValid)
+        ? globalThis.Boolean(object.tokenValid)
+        : isSet(object.token_valid)
+        ? globalThis.Boolean(object.token_valid)
+        : false,
     };
   },
 
@@ -1363,6 +1423,9 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     if (message.sessionValid !== false) {
       obj.sessionValid = message.sessionValid;
     }
+    if (message.tokenValid !== false) {
+      obj.tokenValid = message.tokenValid;
+    }
     return obj;
   },
 
@@ -1373,6 +1436,7 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     const message = createBaseResolveSessionResponse();
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.sessionValid = object.sessionValid ?? false;
+    message.tokenValid = object.tokenValid ?? false;
     return message;
   },
 };
