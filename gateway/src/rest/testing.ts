@@ -3,7 +3,6 @@
  * test needs, and a real router served on an ephemeral port.
  */
 import type { AddressInfo } from 'node:net';
-import type { ResolveSessionResponse } from '@quire/proto/wiki/auth/v1/auth';
 import express from 'express';
 import { createLogger } from '@quire/kit';
 import type { AuthClient, Clients, ContentClient, SearchClient } from '../clients/index.js';
@@ -46,7 +45,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
       ({
         user: { id: 0, name: ip, anonymous: true, groups: ['*'], rights: ['read', 'edit', 'createpage', 'createtalk', 'writeapi'] },
         sessionValid: false,
-      }) as ResolveSessionResponse,
+      }) as Awaited<ReturnType<AuthClient['resolveSession']>>,
     ...clients.auth,
   };
   const all: Clients = {
