@@ -411,12 +411,16 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
 
 /**
  * Saves a prepared edit and applies its watchlist parameter, in one transaction. The common edit
- * — an existing page, whose watchlist stays as it is — is one statement (`saveRevisionOnBase`).
+ * — an existing page, whose watchlist stays as it is — is one statement (`saveRevisionOnBase`)
+ * on the embedded database.
  */
 async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target, prepared: PreparedEdit): Promise<EditResponse> {
   const expiry = watchlistExpiry(req.watchlistExpiry);
   const save = prepared.save;
-  if (save?.base && save.baseRevId > 0 && prepared.watch && prepared.outcome.pageId > 0) {
+  // On a database server the page change is announced by NOTIFY inside the saving transaction
+  // (other instances drop their cached page once it commits): the transaction path below. The
+  // embedded database has one process, whose cache is dropped right after the statement.
+  if (deps.db.embedded && save?.base && save.baseRevId > 0 && prepared.watch && prepared.outcome.pageId > 0) {
     const plan = actor.id > 0 ? plannedWatch(req.watchlist as WatchlistMode, req.watchByPreference, expiry, prepared.watch) : { write: false, state: prepared.watch };
     if (!plan.write) {
       const saved = await saveRevisionOnBase(deps.db, deps.codec, { ...save, base: save.base, pageId: prepared.outcome.pageId });

@@ -321,7 +321,8 @@ export async function saveRevisionOnBase(
     if (row.latest === null) throw notFound('missingtitle', "The page you specified doesn't exist.");
     throw conflict('editconflict', 'Edit conflict.', { latestRevId: row.latest, baseRevId: input.baseRevId });
   }
-  // After the commit: the cached page goes (and other instances hear of it).
+  // After the commit: the cached page goes. (On a server, recordPageChange's NOTIFY would come
+  // after the commit, outside it: callers use `saveRevision` there, whose transaction holds it.)
   await recordPageChange(db, db, input.ns, input.dbkey);
   return { pageId: input.pageId, revId: row.rev_id, parentId: input.baseRevId, timestamp, created: false, size, sha1, rcId: row.rc_id ?? 0 };
 }
