@@ -16,11 +16,6 @@ await runMain(async () => {
     log.fatal({ code }, 'the gateway thread died; stopping so that the process is restarted');
     void stack.stop().finally(() => process.exit(UNCAUGHT_EXIT_CODE));
   });
-  process.stdout.write(
-    `Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` +
-      `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`,
-  );
-  process.send?.({ type: 'ready', url: stack.url });
   let stopping = false;
   const stop = (why: string) => {
     // A terminal's Ctrl-C reaches both this process and the supervisor, which passes it on: once is enough.
@@ -33,4 +28,11 @@ await runMain(async () => {
   process.on('SIGINT', () => stop('SIGINT'));
   // The supervisor died (even by SIGKILL): do not keep the data folder locked as an orphan.
   process.on('disconnect', () => stop('supervisor gone'));
+  // Announced only now that the signals are handled: a SIGTERM sent on seeing this line (a test
+  // on a loaded machine did) would otherwise end the process ungracefully (exit by signal).
+  process.stdout.write(
+    `Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` +
+      `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`,
+  );
+  process.send?.({ type: 'ready', url: stack.url });
 });
