@@ -149,7 +149,7 @@ async function startQuire() {
   delete env.SECRET_KEY;
   const logFile = path.join(dataDir, 'quire.log');
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: root, env, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, ['--conditions=quire-dist', 'scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', out, out] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -2,7 +2,7 @@
  * npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [--replay i,j,…] [--trace FILE] [--url URL --user NAME --password PW]
  *
  * The long run of the fuzzer (e2e/fuzz.ts). Without --url it starts the wiki as `npm start` does
- * (scripts/start.ts, the supervisor) on a fresh data folder and a free port, creates a sysop for
+ * (scripts/start.mjs, the compiled supervisor) on a fresh data folder and a free port, creates a sysop for
  * the logged-in half of the requests, and watches the process: any restart the supervisor reports
  * counts as a crash. It prints the figures (requests, statuses, 5xx, crashes, max latency) and
  * every failure with the command that replays it; the exit code is 1 when anything failed.
@@ -69,7 +69,7 @@ async function startWikiProcess(): Promise<StartedWiki> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fuzz-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=quire-dist', path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const restarts: string[] = [];
   const logFile = path.join(dataDir, 'wiki.log');
   const log = fs.createWriteStream(logFile);
