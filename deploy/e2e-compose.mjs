@@ -11,8 +11,9 @@
  *    round), so the replica that did not store it answers: its bytes, its imageinfo and its
  *    description page. An edit made through A is found by a search through B (the indexer, a
  *    service of its own, indexed it; a query replica answered).
- * 4. The kill test: M clients make N edits each through the proxy (bounded write load) while one
- *    content container, then gateway A, then Redis are killed (`docker kill`) and started again.
+ * 4. The kill test: M clients make at least N edits each through the proxy (bounded write load;
+ *    they go on until the last kill is made) while one content container, then gateway A, then
+ *    Redis are killed (`docker kill`) and started again.
  *    Every acknowledged edit must be in its page's history afterwards, no edit may be in it twice
  *    (each attempt has its own summary: the proxy must not resend a POST a gateway received), and
  *    the wiki must take an edit again within RECOVERY_LIMIT_S after each kill. The whole kill
@@ -284,13 +285,16 @@ async function killTest(user, password) {
   let failed = 0;
   const okTimes = [];
   let running = true;
+  // Writers go on past their EDITS_EACH until the three kills are made: with fast edits the load
+  // could end before the last kill, which then tested nothing.
+  let killing = true;
   const t0 = Date.now();
   const stopAt = t0 + KILL_TEST_LIMIT_S * 1000;
 
   async function writer(i) {
     const api = new Api(P);
     let token;
-    for (let n = 0; n < EDITS_EACH && Date.now() < stopAt; ) {
+    for (let n = 0; (n < EDITS_EACH || killing) && Date.now() < stopAt; ) {
       // Every attempt has its own summary: an attempt found twice in the history was applied twice.
       const marker = `edit ${n} of writer ${i}, attempt ${attempts++}`;
       try {
@@ -331,18 +335,22 @@ async function killTest(user, password) {
   const statsBefore = await proxyStats();
   const writers = Promise.all(pages.map((_, i) => writer(i))).finally(() => (running = false));
   const kills = [];
-  for (const service of ['content', 'gateway-a', 'redis']) {
-    await sleep(3000);
-    if (!running) break;
-    const id = container(service);
-    const t = Date.now();
-    sh('docker', ['kill', id], { capture: true });
-    await sleep(1500);
-    // Back as a restart policy or an orchestrator would bring it (docker kill does not restart).
-    sh('docker', ['start', id], { capture: true });
-    const s = await recovery(t);
-    kills.push({ service, seconds: s });
-    log(`killed ${service} (${id.slice(0, 12)}): an edit was acknowledged again ${s === Infinity ? 'NEVER' : `${s.toFixed(1)} s`} after the kill`);
+  try {
+    for (const service of ['content', 'gateway-a', 'redis']) {
+      await sleep(3000);
+      if (!running) break;
+      const id = container(service);
+      const t = Date.now();
+      sh('docker', ['kill', id], { capture: true });
+      await sleep(1500);
+      // Back as a restart policy or an orchestrator would bring it (docker kill does not restart).
+      sh('docker', ['start', id], { capture: true });
+      const s = await recovery(t);
+      kills.push({ service, seconds: s });
+      log(`killed ${service} (${id.slice(0, 12)}): an edit was acknowledged again ${s === Infinity ? 'NEVER' : `${s.toFixed(1)} s`} after the kill`);
+    }
+  } finally {
+    killing = false;
   }
   await writers;
   const elapsed = (Date.now() - t0) / 1000;
@@ -377,14 +385,14 @@ async function killTest(user, password) {
       if (!ackedMarkers.has(comment)) unacknowledgedApplied++;
     }
   }
-  log(`figures: ${EDIT_CLIENTS} writers x ${EDITS_EACH} edits in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}, applied twice ${twice}, applied without an answer ${unacknowledgedApplied}`);
+  log(`figures: ${EDIT_CLIENTS} writers, at least ${EDITS_EACH} edits each and on until the kills were made, in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}, applied twice ${twice}, applied without an answer ${unacknowledgedApplied}`);
   if (statsBefore && statsAfter) {
     log(`proxy: ${statsAfter.resent - statsBefore.resent} requests sent to the other gateway (no connection), ${statsAfter.notResent - statsBefore.notResent} writes answered 502 rather than sent twice`);
   }
   const gaps = okTimes.slice(1).map((x, i) => x - okTimes[i]);
   log(`longest time without an acknowledged edit: ${(Math.max(0, ...gaps) / 1000).toFixed(1)} s`);
   log(`recovery after kill: ${kills.map((k) => `${k.service} ${k.seconds === Infinity ? 'never' : `${k.seconds.toFixed(1)} s`}`).join(', ')}`);
-  check(total === EDIT_CLIENTS * EDITS_EACH, `every writer finished its ${EDITS_EACH} edits within ${KILL_TEST_LIMIT_S} s (${total} of ${EDIT_CLIENTS * EDITS_EACH})`);
+  check(acked.every((a) => a.length >= EDITS_EACH), `every writer made at least its ${EDITS_EACH} edits within ${KILL_TEST_LIMIT_S} s (${total} acknowledged in all)`);
   check(lost === 0, `every acknowledged edit is in the page history (lost: ${lost})`);
   check(twice === 0, `no edit is in the history twice (${twice})`);
   check(kills.length === 3, `three kills made (${kills.length})`);
