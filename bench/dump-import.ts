@@ -104,7 +104,14 @@ async function quire(file: string): Promise<{ seconds: number; revisions: number
     services.push(await startService(contentService, te.env));
     const auth = new AuthClient(makeClient(AuthServiceClient, services[0]!.address));
     const started = process.hrtime.bigint();
-    const p = await importDumpCommand(services[1]!.address, auth, [file], {}, (l) => console.log(`  ${l}`), () => {});
+    const p = await importDumpCommand(
+      services[1]!.address,
+      auth,
+      [file],
+      {},
+      (l) => console.log(`  ${l}`),
+      () => {},
+    );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     auth.close();
     return { seconds, revisions: p.revisionsImported };

@@ -58,13 +58,9 @@ try {
   for (const d of depths) {
     const url = `${stack.url}/w/rest.php/v1/page/Long_history/history${d.query}`;
     const sample = (await (await fetch(url)).json()) as { revisions: unknown[] };
-    const res = await new Promise<autocannon.Result>((resolve, reject) =>
-      autocannon({ url, connections, duration }, (err, r) => (err ? reject(err) : resolve(r))),
-    );
+    const res = await new Promise<autocannon.Result>((resolve, reject) => autocannon({ url, connections, duration }, (err, r) => (err ? reject(err) : resolve(r))));
     if (res.non2xx > 0 || res.errors > 0) throw new Error(`${d.name}: ${res.non2xx} non-2xx responses, ${res.errors} errors`);
-    console.log(
-      `${d.name.padEnd(18)} ${res.requests.average.toFixed(0).padStart(6)}   ${String(res.latency.p50).padStart(6)}   ${String(res.latency.p99).padStart(6)}   ${sample.revisions.length}`,
-    );
+    console.log(`${d.name.padEnd(18)} ${res.requests.average.toFixed(0).padStart(6)}   ${String(res.latency.p50).padStart(6)}   ${String(res.latency.p99).padStart(6)}   ${sample.revisions.length}`);
   }
 } finally {
   await stack.stop();

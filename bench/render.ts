@@ -23,7 +23,7 @@ const TEMPLATES = {
 
 /** A ~50 KB article: sections of prose with links, formatting, references, lists and a table. */
 export function article(targetBytes = 50_000): string {
-  let out = '{{Infobox|title=Sample|born=1900|field=Testing}}\nThe \'\'\'sample\'\'\' is an article used to measure rendering.\n\n';
+  let out = "{{Infobox|title=Sample|born=1900|field=Testing}}\nThe '''sample''' is an article used to measure rendering.\n\n";
   let n = 0;
   while (Buffer.byteLength(out) < targetBytes) {
     n++;

@@ -77,7 +77,10 @@ const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vel', 'san', 'qui', 'dar', '
  * made-up words below them are found in a fraction of the pages, not in all of them. Queries do
  * not use them.
  */
-const STOP_WORDS = 'the of and to a in is it that was for on are as with his they at be this from have or by one had not but what all were when we there can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see time could no make than first been its who now people my made over did down only way find use may water long little very after words called just where most know'.split(' ');
+const STOP_WORDS =
+  'the of and to a in is it that was for on are as with his they at be this from have or by one had not but what all were when we there can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see time could no make than first been its who now people my made over did down only way find use may water long little very after words called just where most know'.split(
+    ' ',
+  );
 
 /**
  * 30,000 words drawn with Zipf's law (s = 1) as natural text is: a few very common, most rare; the
@@ -86,7 +89,10 @@ const STOP_WORDS = 'the of and to a in is it that was for on are as with his the
 class Vocabulary {
   readonly words: string[];
   private readonly cdf: Float64Array;
-  constructor(private readonly rand: () => number, size = 30_000) {
+  constructor(
+    private readonly rand: () => number,
+    size = 30_000,
+  ) {
     const seen = new Set<string>(STOP_WORDS);
     while (seen.size < size) seen.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join(''));
     this.words = [...seen];
@@ -527,13 +533,27 @@ export async function runScale(argv: string[]): Promise<number> {
     const actionSearch = (q: string) => `${wiki.url}/w/api.php?action=query&list=search&srsearch=${encodeURIComponent(q)}&srlimit=10&format=json&formatversion=2`;
     await load(queries(vocab, rng(7), 100).map((q) => restSearch(q.text))); // warm-up: plans prepared, caches filled
     await load(queries(vocab, rng(8), 100).map((q) => actionSearch(q.text)));
-    const restF = await measure(qs.map((q) => restSearch(q.text)), (b: { pages: unknown[] }) => b.pages.length);
-    const actionF = await measure(qs.map((q) => actionSearch(q.text)), (b: { query: { search: unknown[] } }) => b.query.search.length);
+    const restF = await measure(
+      qs.map((q) => restSearch(q.text)),
+      (b: { pages: unknown[] }) => b.pages.length,
+    );
+    const actionF = await measure(
+      qs.map((q) => actionSearch(q.text)),
+      (b: { query: { search: unknown[] } }) => b.query.search.length,
+    );
     // One request at a time: what a query costs without waiting behind the others (the embedded
     // database answers one statement at a time).
     const serial = qs.slice(0, Math.ceil(requests / 2));
-    const restSerial = await measure(serial.map((q) => restSearch(q.text)), (b: { pages: unknown[] }) => b.pages.length, 1);
-    const actionSerial = await measure(serial.map((q) => actionSearch(q.text)), (b: { query: { search: unknown[] } }) => b.query.search.length, 1);
+    const restSerial = await measure(
+      serial.map((q) => restSearch(q.text)),
+      (b: { pages: unknown[] }) => b.pages.length,
+      1,
+    );
+    const actionSerial = await measure(
+      serial.map((q) => actionSearch(q.text)),
+      (b: { query: { search: unknown[] } }) => b.query.search.length,
+      1,
+    );
     const searchOk = restF.p99 < 50;
     missed ||= !searchOk;
     console.log(`\nsearch, ${requests} varied queries, limit 10, ${connections} connections (then the first ${serial.length} on 1)`);

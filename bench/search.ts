@@ -139,9 +139,18 @@ try {
       return t.slice(0, 2 + Math.floor(rand() * 6));
     });
     // Warm-up: plans prepared, caches filled.
-    await measure('warm-up', queries.slice(0, 50).map((q) => `${base}/page?q=${encodeURIComponent(q)}&limit=10`));
-    await measure('/v1/search/page', queries.map((q) => `${base}/page?q=${encodeURIComponent(q)}&limit=10`));
-    await measure('/v1/search/title', prefixes.map((q) => `${base}/title?q=${encodeURIComponent(q)}&limit=10`));
+    await measure(
+      'warm-up',
+      queries.slice(0, 50).map((q) => `${base}/page?q=${encodeURIComponent(q)}&limit=10`),
+    );
+    await measure(
+      '/v1/search/page',
+      queries.map((q) => `${base}/page?q=${encodeURIComponent(q)}&limit=10`),
+    );
+    await measure(
+      '/v1/search/title',
+      prefixes.map((q) => `${base}/title?q=${encodeURIComponent(q)}&limit=10`),
+    );
   } finally {
     server.stop();
     await sleep(1000);

@@ -98,7 +98,12 @@ export async function runStartBench(argv: string[]): Promise<number> {
   const runs = i >= 0 ? Number(argv[i + 1]) : 3;
   const port = process.env.BENCH_PORT ?? '8106';
   ensureBuilt();
-  console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${npmStartArgs().join(' ')}`);
+  console.log(
+    `${os.availableParallelism()} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; node ${npmStartArgs().join(' ')}`,
+  );
   const results: { s: number; rss: number; pss: number }[] = [];
   for (let r = 0; r < runs; r++) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-start-'));

@@ -16,7 +16,7 @@ function walk(suite, out) {
 class RecordingReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
-    const file = (options.reporterOptions?.output) || process.env.CONFORMANCE_RESULTS;
+    const file = options.reporterOptions?.output || process.env.CONFORMANCE_RESULTS;
     const results = new Map();
     const key = (t) => `${t.file}\u0000${t.fullTitle()}`;
     runner.once(EVENT_RUN_BEGIN, () => {
@@ -25,7 +25,9 @@ class RecordingReporter extends Mocha.reporters.Spec {
     runner.on(EVENT_TEST_PASS, (t) => results.set(key(t), { file: t.file, title: t.fullTitle(), state: 'passed', error: '' }));
     runner.on(EVENT_TEST_PENDING, (t) => results.set(key(t), { file: t.file, title: t.fullTitle(), state: 'pending', error: '' }));
     runner.on(EVENT_TEST_FAIL, (t, err) => {
-      const message = String((err?.message) || err).split('\n')[0].slice(0, 300);
+      const message = String(err?.message || err)
+        .split('\n')[0]
+        .slice(0, 300);
       if (t.type === 'hook') {
         // A failed hook fails the tests it would have prepared: mark the rest of its suite.
         const suite = t.parent;

@@ -212,11 +212,11 @@ async function runSuite(quire, suiteDir, rootUser) {
   };
   const started = Date.now();
   // As MediaWiki's reference run: 20 s per test or hook, 900 s for the run.
-  const mocha = spawn(
-    process.execPath,
-    [path.join(here, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--timeout', '20000', '--reporter', path.join(here, 'reporter.cjs'), ...selected],
-    { cwd: suiteDir, env, stdio: opt('--verbose') ? 'inherit' : ['ignore', 'pipe', 'inherit'] },
-  );
+  const mocha = spawn(process.execPath, [path.join(here, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--timeout', '20000', '--reporter', path.join(here, 'reporter.cjs'), ...selected], {
+    cwd: suiteDir,
+    env,
+    stdio: opt('--verbose') ? 'inherit' : ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   mocha.stdout?.on('data', (d) => (output += d));
   const killer = setTimeout(() => mocha.kill('SIGKILL'), 900_000);
@@ -342,7 +342,13 @@ function runClients(wiki) {
     results.push({ name: f, ok, steps, seconds: Math.round((Date.now() - started) / 1000) });
     const passed = steps.filter((s) => s.ok).length;
     console.log(`\nclient ${f}: ${passed}/${steps.length} steps passed, ${Math.round((Date.now() - started) / 1000)} s${ok ? '' : ` (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})`}`);
-    if (out) console.log(out.split('\n').map((l) => `    ${l}`).join('\n'));
+    if (out)
+      console.log(
+        out
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n'),
+      );
   }
   return results;
 }
@@ -374,7 +380,17 @@ function checkClientRatchet(clients) {
 }
 
 function printClientSummary(clients, where) {
-  const lines = clients.map((c) => `  ${c.name.padEnd(22)} ${`${c.steps.filter((s) => s.ok).length}/${c.steps.length}`.padEnd(7)} ${c.ok ? 'ok' : `failed: ${c.steps.filter((s) => !s.ok).map((s) => s.name).join(', ')}`}`);
+  const lines = clients.map(
+    (c) =>
+      `  ${c.name.padEnd(22)} ${`${c.steps.filter((s) => s.ok).length}/${c.steps.length}`.padEnd(7)} ${
+        c.ok
+          ? 'ok'
+          : `failed: ${c.steps
+              .filter((s) => !s.ok)
+              .map((s) => s.name)
+              .join(', ')}`
+      }`,
+  );
   console.log(`\nclients against ${where}: steps passed/total`);
   console.log(lines.join('\n'));
 }

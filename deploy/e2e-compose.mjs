@@ -108,7 +108,13 @@ function admin(...a) {
 }
 
 async function clientsThroughA(user, password) {
-  const lines = admin('createBotPassword', user, 'e2ecompose', '--grants', 'basic,highvolume,editpage,editprotected,createeditmovepage,uploadfile,uploadeditmovefile,delete,protect,rollback,patrol,blockusers');
+  const lines = admin(
+    'createBotPassword',
+    user,
+    'e2ecompose',
+    '--grants',
+    'basic,highvolume,editpage,editprotected,createeditmovepage,uploadfile,uploadeditmovefile,delete,protect,rollback,patrol,blockusers',
+  );
   const header = /^Bot password for (.+) \(grants .*\):$/.exec(lines.at(-2) ?? '');
   if (!header) throw new Error(`createBotPassword: ${lines.join('\n')}`);
   const t0 = Date.now();
@@ -385,14 +391,21 @@ async function killTest(user, password) {
       if (!ackedMarkers.has(comment)) unacknowledgedApplied++;
     }
   }
-  log(`figures: ${EDIT_CLIENTS} writers, at least ${EDITS_EACH} edits each and on until the kills were made, in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}, applied twice ${twice}, applied without an answer ${unacknowledgedApplied}`);
+  log(
+    `figures: ${EDIT_CLIENTS} writers, at least ${EDITS_EACH} edits each and on until the kills were made, in ${elapsed.toFixed(1)} s; attempts ${attempts}, acknowledged ${total}, failed attempts (retried) ${failed}, lost ${lost}, applied twice ${twice}, applied without an answer ${unacknowledgedApplied}`,
+  );
   if (statsBefore && statsAfter) {
-    log(`proxy: ${statsAfter.resent - statsBefore.resent} requests sent to the other gateway (no connection), ${statsAfter.notResent - statsBefore.notResent} writes answered 502 rather than sent twice`);
+    log(
+      `proxy: ${statsAfter.resent - statsBefore.resent} requests sent to the other gateway (no connection), ${statsAfter.notResent - statsBefore.notResent} writes answered 502 rather than sent twice`,
+    );
   }
   const gaps = okTimes.slice(1).map((x, i) => x - okTimes[i]);
   log(`longest time without an acknowledged edit: ${(Math.max(0, ...gaps) / 1000).toFixed(1)} s`);
   log(`recovery after kill: ${kills.map((k) => `${k.service} ${k.seconds === Infinity ? 'never' : `${k.seconds.toFixed(1)} s`}`).join(', ')}`);
-  check(acked.every((a) => a.length >= EDITS_EACH), `every writer made at least its ${EDITS_EACH} edits within ${KILL_TEST_LIMIT_S} s (${total} acknowledged in all)`);
+  check(
+    acked.every((a) => a.length >= EDITS_EACH),
+    `every writer made at least its ${EDITS_EACH} edits within ${KILL_TEST_LIMIT_S} s (${total} acknowledged in all)`,
+  );
   check(lost === 0, `every acknowledged edit is in the page history (lost: ${lost})`);
   check(twice === 0, `no edit is in the history twice (${twice})`);
   check(kills.length === 3, `three kills made (${kills.length})`);

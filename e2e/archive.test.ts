@@ -95,11 +95,17 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(byRevids.query.badrevids), ['999999']);
       const gone = byRevids.query.pages.find((pg: { title: string }) => pg.title === 'Gone');
       assert.equal(gone.missing, true);
-      assert.deepEqual(gone.deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1], revids[0]]);
+      assert.deepEqual(
+        gone.deletedrevisions.map((r: { revid: number }) => r.revid),
+        [revids[1], revids[0]],
+      );
       const limited = await admin.get({ action: 'query', prop: 'deletedrevisions', revids: `${revids[1]}|${revids[0]}`, drvprop: 'ids', drvlimit: '1' });
       // The continuation names the next row: revision id and archive id.
       assert.equal(limited.continue.drvcontinue, `${revids[0]}|${limited.continue.drvcontinue.split('|')[1]}`);
-      assert.deepEqual(limited.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1]]);
+      assert.deepEqual(
+        limited.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid),
+        [revids[1]],
+      );
       // Without deletedhistory they stay bad revision ids, and a page set of only live revisions has nothing deleted.
       const anonymous = await anon({ action: 'query', prop: 'deletedrevisions', revids: `${revids[1]}|1`, drvprop: 'ids|comment' });
       assert.deepEqual(Object.keys(anonymous.query.badrevids), [String(revids[1])]);
@@ -107,9 +113,15 @@ for (const backend of testBackends()) {
 
       const gen = await admin.get({ action: 'query', generator: 'deletedrevisions', titles: 'Gone', gdrvlimit: '1', prop: 'deletedrevisions', drvprop: 'ids' });
       assert.match(gen.continue.gdrvcontinue, /^0\|Gone\|\d{14}\|\d+$/);
-      assert.deepEqual(gen.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid), [revids[1]]);
+      assert.deepEqual(
+        gen.query.pages[0].deletedrevisions.map((r: { revid: number }) => r.revid),
+        [revids[1]],
+      );
       const all = await admin.get({ action: 'query', generator: 'alldeletedrevisions', gadrnamespace: '1', gadrgeneratetitles: '1', prop: 'info' });
-      assert.deepEqual(all.query.pages.map((pg: { title: string; missing: boolean }) => [pg.title, pg.missing]), [['Talk:Gone too', true]]);
+      assert.deepEqual(
+        all.query.pages.map((pg: { title: string; missing: boolean }) => [pg.title, pg.missing]),
+        [['Talk:Gone too', true]],
+      );
     });
 
     test('prop=deletedrevisions continues by drvcontinue; a bad one is badcontinue', async () => {
@@ -135,14 +147,20 @@ for (const backend of testBackends()) {
         ],
       );
       const main = await anon({ action: 'query', list: 'alldeletedrevisions', adrnamespace: '0', adrdir: 'newer', adrprop: 'ids' });
-      assert.deepEqual(main.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid), [revids[0], revids[1]]);
+      assert.deepEqual(
+        main.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid),
+        [revids[0], revids[1]],
+      );
       const prefixed = await anon({ action: 'query', list: 'alldeletedrevisions', adrnamespace: '1', adrprefix: 'gone', adrprop: 'ids' });
       assert.equal(prefixed.query.alldeletedrevisions[0].title, 'Talk:Gone too');
 
       const byUser = await admin.get({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrlimit: '2', adrprop: 'ids|comment' });
       assert.match(byUser.continue.adrcontinue, /^\d{14}\|\d+$/);
       const rest = await admin.get({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrlimit: '2', adrprop: 'ids', adrcontinue: byUser.continue.adrcontinue });
-      assert.deepEqual(rest.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid), [revids[0]]);
+      assert.deepEqual(
+        rest.query.alldeletedrevisions[0].revisions.map((r: { revid: number }) => r.revid),
+        [revids[0]],
+      );
 
       assert.equal((await anon({ action: 'query', list: 'alldeletedrevisions', adruser: 'Alice', adrfrom: 'A' })).error?.code, 'invalidparammix');
       assert.equal((await anon({ action: 'query', list: 'alldeletedrevisions', adrstart: '2020-01-01T00:00:00Z' })).error?.code, 'invalidparammix');
@@ -154,10 +172,15 @@ for (const backend of testBackends()) {
       assert.equal(denied.error?.info, "You don't have permission to view a page's deleted history.");
       const r = await admin.get({ action: 'query', list: 'deletedrevs', drprop: 'revid|user|len|minor', drlimit: '1' });
       assert.ok(r.warnings.deletedrevs);
-      assert.deepEqual(r.query.deletedrevs, [{ revisions: [{ timestamp: r.query.deletedrevs[0].revisions[0].timestamp, revid: revids[1], user: 'Alice', minor: false, len: '3' }], ns: 0, title: 'Gone' }]);
+      assert.deepEqual(r.query.deletedrevs, [
+        { revisions: [{ timestamp: r.query.deletedrevs[0].revisions[0].timestamp, revid: revids[1], user: 'Alice', minor: false, len: '3' }], ns: 0, title: 'Gone' },
+      ]);
       assert.match(r.continue.drcontinue, /^0\|Gone\|\d{14}\|\d+$/);
       const titles = await admin.get({ action: 'query', list: 'deletedrevs', titles: 'Talk:Gone too', drprop: 'revid' });
-      assert.deepEqual(titles.query.deletedrevs[0].revisions.map((x: { revid: number }) => x.revid), [revids[2]]);
+      assert.deepEqual(
+        titles.query.deletedrevs[0].revisions.map((x: { revid: number }) => x.revid),
+        [revids[2]],
+      );
       assert.equal((await admin.get({ action: 'query', list: 'deletedrevs', druser: 'Alice', drfrom: 'A' })).error?.code, 'badparams');
     });
 
@@ -184,7 +207,14 @@ for (const backend of testBackends()) {
       assert.equal((await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'nonsense' })).error?.code, 'badvalue');
 
       const r = await alice.post({ action: 'changecontentmodel', title: 'Model', model: 'text', summary: 'why' });
-      assert.deepEqual(r.changecontentmodel, { result: 'Success', title: 'Model', pageid: page.edit.pageid, contentmodel: 'text', logid: r.changecontentmodel.logid, revid: r.changecontentmodel.revid });
+      assert.deepEqual(r.changecontentmodel, {
+        result: 'Success',
+        title: 'Model',
+        pageid: page.edit.pageid,
+        contentmodel: 'text',
+        logid: r.changecontentmodel.logid,
+        revid: r.changecontentmodel.revid,
+      });
       const rev = (await anon({ action: 'query', prop: 'revisions', titles: 'Model', rvprop: 'ids|comment|tags|contentmodel', rvslots: 'main' })).query.pages[0].revisions[0];
       assert.deepEqual(rev, {
         revid: r.changecontentmodel.revid,
@@ -194,13 +224,24 @@ for (const backend of testBackends()) {
         tags: ['mw-contentmodelchange'],
       });
       const log = (await anon({ action: 'query', list: 'logevents', leaction: 'contentmodel/change', leprop: 'ids|title|type|user|comment|details' })).query.logevents[0];
-      assert.deepEqual(log, { logid: r.changecontentmodel.logid, ns: 0, title: 'Model', pageid: page.edit.pageid, logpage: page.edit.pageid, params: { oldmodel: 'wikitext', newmodel: 'text' }, type: 'contentmodel', action: 'change', user: 'Alice', comment: 'why' });
+      assert.deepEqual(log, {
+        logid: r.changecontentmodel.logid,
+        ns: 0,
+        title: 'Model',
+        pageid: page.edit.pageid,
+        logpage: page.edit.pageid,
+        params: { oldmodel: 'wikitext', newmodel: 'text' },
+        type: 'contentmodel',
+        action: 'change',
+        user: 'Alice',
+        comment: 'why',
+      });
       assert.deepEqual(Object.keys(log.params), ['oldmodel', 'newmodel']);
       // leaction is MediaWiki's enum of log actions: "delete/*" is not one of them.
       assert.ok((await anon({ action: 'query', list: 'logevents', leaction: 'delete/*' })).error);
     });
 
-    test('action=mergehistory: checks in MediaWiki\'s order, revisions move, the source becomes a redirect, merge/merge log', async () => {
+    test("action=mergehistory: checks in MediaWiki's order, revisions move, the source becomes a redirect, merge/merge log", async () => {
       const s1 = await alice.post({ action: 'edit', title: 'Merge source', text: 's1' });
       await new Promise((r) => setTimeout(r, 1100));
       const s2 = await alice.post({ action: 'edit', title: 'Merge source', text: 's2' });
@@ -324,7 +365,7 @@ for (const backend of testBackends()) {
       });
     });
 
-    test('revisiondelete type=archive: a deleted page\'s revisions by timestamp, delete/revision logged with the timestamps', async () => {
+    test("revisiondelete type=archive: a deleted page's revisions by timestamp, delete/revision logged with the timestamps", async () => {
       const sup = await login(wiki, 'Suppressor', 'suppresspass123456');
       const deleted = (await admin.get({ action: 'query', prop: 'deletedrevisions', titles: 'Gone', drvprop: 'ids|timestamp', drvdir: 'newer' })).query.pages[0].deletedrevisions;
       const ts = (deleted[0].timestamp as string).replace(/[-:TZ]/g, '');
@@ -334,12 +375,29 @@ for (const backend of testBackends()) {
       assert.deepEqual(r.revisiondelete, {
         status: 'Success',
         target: 'Gone',
-        items: [{ status: 'Success', id: ts, timestamp: deleted[0].timestamp, userhidden: false, commenthidden: true, texthidden: false, userid: r.revisiondelete.items[0].userid, user: 'Alice', comment: 'first' }],
+        items: [
+          {
+            status: 'Success',
+            id: ts,
+            timestamp: deleted[0].timestamp,
+            userhidden: false,
+            commenthidden: true,
+            texthidden: false,
+            userid: r.revisiondelete.items[0].userid,
+            user: 'Alice',
+            comment: 'first',
+          },
+        ],
       });
       const rev = (await admin.get({ action: 'query', prop: 'deletedrevisions', revids: String(revids[0]), drvprop: 'ids|comment' })).query.pages[0].deletedrevisions[0];
       assert.deepEqual(rev, { revid: revids[0], parentid: 0, commenthidden: true, comment: 'first' });
       const log = (await anon({ action: 'query', list: 'logevents', leaction: 'delete/revision', leprop: 'title|comment|details' })).query.logevents[0];
-      assert.deepEqual(log.params, { type: 'archive', ids: [ts], old: { bitmask: 0, content: false, comment: false, user: false, restricted: false }, new: { bitmask: 2, content: false, comment: true, user: false, restricted: false } });
+      assert.deepEqual(log.params, {
+        type: 'archive',
+        ids: [ts],
+        old: { bitmask: 0, content: false, comment: false, user: false, restricted: false },
+        new: { bitmask: 2, content: false, comment: true, user: false, restricted: false },
+      });
       assert.deepEqual([log.title, log.comment], ['Gone', 'old']);
       // Shown again, then put back as it was.
       assert.equal((await sup.post({ action: 'revisiondelete', type: 'archive', target: 'Gone', ids: ts, show: 'comment' })).revisiondelete.items[0].commenthidden, false);

@@ -42,8 +42,9 @@ async function logOf(wiki: WikiClient, title: string, type = ''): Promise<any[]>
 }
 
 async function logChangesOf(wiki: WikiClient, title: string): Promise<any[]> {
-  return (await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: title, rcdir: 'newer', rcprop: 'title|ids|user|userid|comment|timestamp|loginfo|flags', formatversion: '2' })).json().query
-    .recentchanges;
+  return (
+    await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: title, rcdir: 'newer', rcprop: 'title|ids|user|userid|comment|timestamp|loginfo|flags', formatversion: '2' })
+  ).json().query.recentchanges;
 }
 
 /** Polls until `probe` returns a value that is not undefined; resolves with it and the time it took. */
@@ -98,20 +99,23 @@ for (const backend of testBackends()) {
       await runAdmin(['createAndPromote', 'Cliuser', 'cliuserpass123456', '--groups', 'sysop'], wiki.testEnv.env, (l) => lines.push(l));
       const id = Number(/id (\d+)/.exec(lines[0]!)![1]);
       const [e] = await logged(t, wiki, 'User:Cliuser', 1);
-      assert.deepEqual({ ...e, logid: 0, timestamp: '' }, {
-        logid: 0,
-        ns: 2,
-        title: 'User:Cliuser',
-        pageid: 0,
-        logpage: 0,
-        params: { userid: id },
-        type: 'newusers',
-        action: 'autocreate',
-        user: 'Cliuser',
-        userid: id,
-        timestamp: '',
-        comment: '',
-      });
+      assert.deepEqual(
+        { ...e, logid: 0, timestamp: '' },
+        {
+          logid: 0,
+          ns: 2,
+          title: 'User:Cliuser',
+          pageid: 0,
+          logpage: 0,
+          params: { userid: id },
+          type: 'newusers',
+          action: 'autocreate',
+          user: 'Cliuser',
+          userid: id,
+          timestamp: '',
+          comment: '',
+        },
+      );
       assert.match(e.timestamp, ISO);
       // The maintenance promotion is not logged (UserGroupManager, not Special:UserRights).
       assert.deepEqual(await logOf(wiki, 'User:Cliuser', 'rights'), []);
@@ -155,7 +159,15 @@ for (const backend of testBackends()) {
     });
 
     test('createaccount by a logged-in user: newusers/create2 by them, with the reason; a bot performer flags the change', async (t) => {
-      const r = await admin.post({ action: 'createaccount', username: 'Madebyadmin', password: 'madebyadmin123456', retype: 'madebyadmin123456', reason: 'requested on the help desk', createreturnurl: 'http://x/', createtoken: admin.tokens.createaccounttoken });
+      const r = await admin.post({
+        action: 'createaccount',
+        username: 'Madebyadmin',
+        password: 'madebyadmin123456',
+        retype: 'madebyadmin123456',
+        reason: 'requested on the help desk',
+        createreturnurl: 'http://x/',
+        createtoken: admin.tokens.createaccounttoken,
+      });
       assert.equal(r.createaccount.status, 'PASS', JSON.stringify(r));
       const [e] = await logged(t, wiki, 'User:Madebyadmin', 1);
       assert.deepEqual([e.type, e.action, e.user, e.userid, e.comment], ['newusers', 'create2', 'Admin', adminId, 'requested on the help desk']);
@@ -199,12 +211,26 @@ for (const backend of testBackends()) {
       await admin.post({ action: 'block', user: '192.0.2.77', expiry: '2 hours', anononly: '1', nocreate: '1', token: admin.tokens.csrftoken });
       await admin.post({ action: 'unblock', user: '192.0.2.77', token: admin.tokens.csrftoken });
       const ip = await logged(t, wiki, 'User:192.0.2.77', 2, 'block');
-      assert.deepEqual(ip.map((e) => [e.action, e.title]), [['block', 'User:192.0.2.77'], ['unblock', 'User:192.0.2.77']]);
+      assert.deepEqual(
+        ip.map((e) => [e.action, e.title]),
+        [
+          ['block', 'User:192.0.2.77'],
+          ['unblock', 'User:192.0.2.77'],
+        ],
+      );
       assert.deepEqual({ ...ip[0].params, expiry: '' }, { duration: '2 hours', flags: ['anononly', 'nocreate', 'nousertalk'], sitewide: true, expiry: '' });
       assert.match(ip[0].params.expiry, ISO);
 
       const rcs = await logChangesOf(wiki, 'User:Troll');
-      assert.deepEqual(rcs.map((c) => [c.logtype, c.logaction, c.bot]), [['newusers', 'create', false], ['block', 'block', true], ['block', 'reblock', true], ['block', 'unblock', true]]);
+      assert.deepEqual(
+        rcs.map((c) => [c.logtype, c.logaction, c.bot]),
+        [
+          ['newusers', 'create', false],
+          ['block', 'block', true],
+          ['block', 'reblock', true],
+          ['block', 'unblock', true],
+        ],
+      );
       assert.deepEqual(rcs[1].logparams, events[0].params);
     });
 
@@ -215,7 +241,13 @@ for (const backend of testBackends()) {
       await admin.post({ action: 'userrights', user: 'Promoted', remove: 'bot', token: admin.tokens.userrightstoken });
       await admin.post({ action: 'userrights', user: 'Promoted', remove: 'bureaucrat', token: admin.tokens.userrightstoken });
       const events = await logged(t, wiki, 'User:Promoted', 2, 'rights');
-      assert.deepEqual(events.map((e) => [e.type, e.action, e.user, e.comment]), [['rights', 'rights', 'Admin', 'r4'], ['rights', 'rights', 'Admin', '']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.action, e.user, e.comment]),
+        [
+          ['rights', 'rights', 'Admin', 'r4'],
+          ['rights', 'rights', 'Admin', ''],
+        ],
+      );
       assert.deepEqual(events[0].params, {
         oldgroups: [],
         newgroups: ['bot', 'sysop'],
@@ -235,10 +267,16 @@ for (const backend of testBackends()) {
         newmetadata: [{ group: 'sysop', expiry: '2030-01-01T00:00:00Z' }],
       });
       const rcs = await logChangesOf(wiki, 'User:Promoted');
-      assert.deepEqual(rcs.filter((c) => c.logtype === 'rights').map((c) => c.logparams), events.map((e) => e.params));
+      assert.deepEqual(
+        rcs.filter((c) => c.logtype === 'rights').map((c) => c.logparams),
+        events.map((e) => e.params),
+      );
       // Filters of list=logevents apply to these entries like to any other.
       const byAdmin = (await wiki.api({ action: 'query', list: 'logevents', leaction: 'rights/rights', leuser: 'Admin', formatversion: '2' })).json().query.logevents;
-      assert.deepEqual(byAdmin.map((e: any) => e.title), ['User:Promoted', 'User:Promoted']);
+      assert.deepEqual(
+        byAdmin.map((e: any) => e.title),
+        ['User:Promoted', 'User:Promoted'],
+      );
     });
 
     test('tags of block, unblock and userrights reach their log entries and recent changes; undefined tags write nothing', async (t) => {
@@ -263,10 +301,24 @@ for (const backend of testBackends()) {
       const events = (await wiki.api({ action: 'query', list: 'logevents', letitle: 'User:Tagged', ledir: 'newer', leprop: 'type|tags', formatversion: '2' })).json().query.logevents;
       assert.deepEqual(
         events.map((e: any) => [e.type, e.action, e.tags]),
-        [['newusers', 'create', []], ['block', 'block', ['admin-tag']], ['block', 'unblock', ['admin-tag']], ['rights', 'rights', ['admin-tag']]],
+        [
+          ['newusers', 'create', []],
+          ['block', 'block', ['admin-tag']],
+          ['block', 'unblock', ['admin-tag']],
+          ['rights', 'rights', ['admin-tag']],
+        ],
       );
-      const rcs = (await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: 'User:Tagged', rcdir: 'newer', rcprop: 'loginfo|tags', formatversion: '2' })).json().query.recentchanges;
-      assert.deepEqual(rcs.map((c: any) => [c.logaction, c.tags]), [['create', []], ['block', ['admin-tag']], ['unblock', ['admin-tag']], ['rights', ['admin-tag']]]);
+      const rcs = (await wiki.api({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: 'User:Tagged', rcdir: 'newer', rcprop: 'loginfo|tags', formatversion: '2' })).json().query
+        .recentchanges;
+      assert.deepEqual(
+        rcs.map((c: any) => [c.logaction, c.tags]),
+        [
+          ['create', []],
+          ['block', ['admin-tag']],
+          ['unblock', ['admin-tag']],
+          ['rights', ['admin-tag']],
+        ],
+      );
       const tagged = (await wiki.api({ action: 'query', list: 'logevents', letag: 'admin-tag', formatversion: '2' })).json().query.logevents;
       assert.equal(tagged.length, 3);
     });
@@ -286,7 +338,21 @@ for (const backend of testBackends()) {
       // And straight to content: a repeated origin is skipped.
       const content = makeClient(LogServiceClient, service(wiki, 'content').address);
       try {
-        const entry = { origin: `auth:${row.id}`, type: 'newusers', action: 'create', timestamp: first.timestamp, userId: first.userid, userName: 'Twice', ns: 2, dbkey: 'Twice', comment: '', paramsJson: '{}', bot: false, logOnly: false, tags: [] };
+        const entry = {
+          origin: `auth:${row.id}`,
+          type: 'newusers',
+          action: 'create',
+          timestamp: first.timestamp,
+          userId: first.userid,
+          userName: 'Twice',
+          ns: 2,
+          dbkey: 'Twice',
+          comment: '',
+          paramsJson: '{}',
+          bot: false,
+          logOnly: false,
+          tags: [],
+        };
         assert.equal((await unary(content, content.recordLogEntries, { entries: [entry, entry] })).recorded, 0);
         const fresh = { ...entry, origin: 'test:fresh', type: 'block', action: 'unblock' };
         assert.equal((await unary(content, content.recordLogEntries, { entries: [fresh, fresh] })).recorded, 1);
@@ -304,7 +370,19 @@ for (const backend of testBackends()) {
         await old.stop();
         const created = await auth.createAccount({ username: 'Offline', password: 'offlinepass123456', ip: '10.1.2.3' });
         assert.equal(created.ok, true);
-        await auth.block({ target: 'Offline', expiry: '1 week', reason: 'while content was down', performerId: adminId, performer: 'Admin', anononly: false, nocreate: false, noemail: false, allowusertalk: true, reblock: false, tags: [] });
+        await auth.block({
+          target: 'Offline',
+          expiry: '1 week',
+          reason: 'while content was down',
+          performerId: adminId,
+          performer: 'Admin',
+          anononly: false,
+          nocreate: false,
+          noemail: false,
+          allowusertalk: true,
+          reblock: false,
+          tags: [],
+        });
         await auth.unblock({ id: 0, target: 'Offline', performerId: adminId, performer: 'Admin', reason: 'still down', tags: [] });
         // Longer than a few polls: nothing is delivered, nothing is lost.
         await new Promise((r) => setTimeout(r, 1500));

@@ -96,7 +96,11 @@ for (const backend of testBackends()) {
       const lost = await client(wiki).post(API, { format: 'json', action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: need.body.login.token });
       assert.deepEqual(lost.json().login, { result: 'Failed', reason: 'Unable to continue login. Your session most likely timed out.' });
       // Wrong password, unknown user: the same Failed.
-      for (const [name, pw] of [['Alice', 'nope'], ['Nobody', 'nope'], ['Admin@ci', 'wrongwrongwrong']]) {
+      for (const [name, pw] of [
+        ['Alice', 'nope'],
+        ['Nobody', 'nope'],
+        ['Admin@ci', 'wrongwrongwrong'],
+      ]) {
         const failed = await post(c, { action: 'login', lgname: name!, lgpassword: pw!, lgtoken: need.body.login.token });
         assert.deepEqual(failed.body.login, { result: 'Failed', reason: 'Incorrect username or password entered. Please try again.' }, name);
       }
@@ -126,10 +130,8 @@ for (const backend of testBackends()) {
     test('secrets in the query string are refused (mustpostparams), as MediaWiki does', async () => {
       const c = client(wiki);
       const { logintoken, createaccounttoken } = await tokens(c, 'login|createaccount');
-      const inQuery = async (query: Record<string, string>, form: Record<string, string>) =>
-        (await c.post(`${API}?${new URLSearchParams(query)}`, { format: 'json', ...form })).json().error;
-      const mustPost = (names: string) =>
-        `The following ${names.includes(',') ? 'parameters were' : 'parameter was'} found in the query string, but must be in the POST body: ${names}.`;
+      const inQuery = async (query: Record<string, string>, form: Record<string, string>) => (await c.post(`${API}?${new URLSearchParams(query)}`, { format: 'json', ...form })).json().error;
+      const mustPost = (names: string) => `The following ${names.includes(',') ? 'parameters were' : 'parameter was'} found in the query string, but must be in the POST body: ${names}.`;
       const login = await inQuery({ lgpassword: 'alicepass123456', lgtoken: logintoken! }, { action: 'login', lgname: 'Alice' });
       assert.deepEqual([login.code, login.info], ['mustpostparams', mustPost('lgpassword, lgtoken')]);
       assert.equal((await inQuery({ lgpassword: 'x' }, { action: 'login', lgname: 'Alice', lgtoken: logintoken! })).info, mustPost('lgpassword'));
@@ -329,15 +331,38 @@ for (const backend of testBackends()) {
       assert.equal(info.blocknocreate, true);
       // Refused account creation reports the block in the same blockinfo shape as userinfo.
       const { createaccounttoken } = await tokens(m, 'createaccount');
-      const refused = await post(m, { action: 'createaccount', username: 'Sockpuppet', password: 'sockpass987654', retype: 'sockpass987654', createreturnurl: 'http://x/', createtoken: createaccounttoken!, formatversion: '2' });
+      const refused = await post(m, {
+        action: 'createaccount',
+        username: 'Sockpuppet',
+        password: 'sockpass987654',
+        retype: 'sockpass987654',
+        createreturnurl: 'http://x/',
+        createtoken: createaccounttoken!,
+        formatversion: '2',
+      });
       assert.equal(refused.body.error.code, 'blocked');
       const { blockinfo } = refused.body.error;
-      for (const key of ['blockid', 'blockedby', 'blockedbyid', 'blockreason', 'blockedtimestamp', 'blockexpiry', 'blockpartial', 'blocknocreate', 'blockanononly', 'blockedtimestampformatted', 'blockexpiryformatted']) {
+      for (const key of [
+        'blockid',
+        'blockedby',
+        'blockedbyid',
+        'blockreason',
+        'blockedtimestamp',
+        'blockexpiry',
+        'blockpartial',
+        'blocknocreate',
+        'blockanononly',
+        'blockedtimestampformatted',
+        'blockexpiryformatted',
+      ]) {
         assert.deepEqual(blockinfo[key], info[key], key);
       }
       assert.equal(blockinfo.nocreate, undefined, 'not the raw BlockInfo');
       const list = (await bot.api({ action: 'query', list: 'blocks', formatversion: '2' })).json().query.blocks;
-      assert.deepEqual(list.map((b: { user: string }) => b.user), ['Mallory']);
+      assert.deepEqual(
+        list.map((b: { user: string }) => b.user),
+        ['Mallory'],
+      );
       const ipBlock = await post(bot, { action: 'block', user: '192.0.2.7', expiry: 'infinite', anononly: '1', token: csrf, formatversion: '2' });
       assert.equal(ipBlock.body.block.userID, 0);
       assert.equal(ipBlock.body.block.expiry, 'infinite');
@@ -355,7 +380,9 @@ for (const backend of testBackends()) {
 
     test('list=users, list=allusers and siteinfo statistics', async () => {
       const c = client(wiki);
-      const users = (await c.api({ action: 'query', list: 'users', ususers: 'Admin|nobody_at_all|Bad@x|127.0.0.1', usprop: 'groups|editcount|registration|emailable|gender', formatversion: '2' })).json().query.users;
+      const users = (
+        await c.api({ action: 'query', list: 'users', ususers: 'Admin|nobody_at_all|Bad@x|127.0.0.1', usprop: 'groups|editcount|registration|emailable|gender', formatversion: '2' })
+      ).json().query.users;
       assert.equal(users[0].name, 'Admin');
       assert.ok(users[0].groups.includes('sysop'));
       assert.equal(users[0].editcount, 0);
@@ -364,12 +391,21 @@ for (const backend of testBackends()) {
       assert.deepEqual(users[1], { name: 'Nobody at all', missing: true });
       assert.deepEqual(users[3], { name: '127.0.0.1', invalid: true });
       const page1 = (await c.api({ action: 'query', list: 'allusers', aulimit: '2' })).json();
-      assert.deepEqual(page1.query.allusers.map((u: { name: string }) => u.name), ['Admin', 'Alice']);
+      assert.deepEqual(
+        page1.query.allusers.map((u: { name: string }) => u.name),
+        ['Admin', 'Alice'],
+      );
       assert.ok(page1.continue.aufrom);
       const sysops = (await c.api({ action: 'query', list: 'allusers', augroup: 'sysop', auprop: 'groups', formatversion: '2' })).json().query.allusers;
-      assert.deepEqual(sysops.map((u: { name: string }) => u.name), ['Admin']);
+      assert.deepEqual(
+        sysops.map((u: { name: string }) => u.name),
+        ['Admin'],
+      );
       const prefixed = (await c.api({ action: 'query', list: 'allusers', auprefix: 'Bo', formatversion: '2' })).json().query.allusers;
-      assert.deepEqual(prefixed.map((u: { name: string }) => u.name), ['Bob builder']);
+      assert.deepEqual(
+        prefixed.map((u: { name: string }) => u.name),
+        ['Bob builder'],
+      );
       const stats = (await c.api({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json().query.statistics;
       assert.ok(stats.users >= 4, `users ${stats.users}`);
       assert.equal(stats.admins, 1);
@@ -410,8 +446,7 @@ for (const backend of testBackends()) {
     test('account creations per IP', async () => {
       const c = client(wiki);
       const { createaccounttoken } = await tokens(c, 'createaccount');
-      const create = (username: string) =>
-        post(c, { action: 'createaccount', username, password: `${username}-pass-93817`, createreturnurl: 'http://x/', createtoken: createaccounttoken! });
+      const create = (username: string) => post(c, { action: 'createaccount', username, password: `${username}-pass-93817`, createreturnurl: 'http://x/', createtoken: createaccounttoken! });
       assert.equal((await create('One')).body.createaccount.status, 'PASS');
       const c2 = client(wiki);
       const t2 = (await tokens(c2, 'createaccount')).createaccounttoken!;

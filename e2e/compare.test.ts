@@ -64,9 +64,28 @@ for (const backend of testBackends()) {
       const j = (await wiki.api({ action: 'compare', fromrev: String(toRev), torelative: 'prev', prop: all, formatversion: '2' })).json<{ compare: Record<string, unknown> }>();
       const c = j.compare;
       assert.deepEqual(Object.keys(c), [
-        'fromid', 'fromrevid', 'fromns', 'fromtitle', 'fromsize', 'fromtimestamp', 'fromuser', 'fromuserid', 'fromcomment', 'fromparsedcomment',
-        'toid', 'torevid', 'tons', 'totitle', 'tosize', 'totimestamp', 'touser', 'touserid', 'tocomment', 'toparsedcomment',
-        'diffsize', 'body',
+        'fromid',
+        'fromrevid',
+        'fromns',
+        'fromtitle',
+        'fromsize',
+        'fromtimestamp',
+        'fromuser',
+        'fromuserid',
+        'fromcomment',
+        'fromparsedcomment',
+        'toid',
+        'torevid',
+        'tons',
+        'totitle',
+        'tosize',
+        'totimestamp',
+        'touser',
+        'touserid',
+        'tocomment',
+        'toparsedcomment',
+        'diffsize',
+        'body',
       ]);
       assert.equal(c.fromrevid, fromRev);
       assert.equal(c.torevid, toRev);
@@ -95,15 +114,21 @@ for (const backend of testBackends()) {
       const r = await wiki.api({ action: 'compare', fromslots: 'main', 'fromtext-main': 'a\nb', totext: 'a\nc', tocontentmodel: 'wikitext', formatversion: '2' });
       const j = r.json<{ compare: { body: string }; warnings: Record<string, unknown> }>();
       // Lines too different to be a change are an addition and a deletion.
-      assert.match(j.compare.body, /<td class="diff-addedline diff-side-added"><div>c<\/div><\/td>\n<\/tr>\n<tr>\n {2}<td class="diff-marker" data-marker="−"><\/td>\n {2}<td class="diff-deletedline diff-side-deleted"><div>b<\/div><\/td>/);
+      assert.match(
+        j.compare.body,
+        /<td class="diff-addedline diff-side-added"><div>c<\/div><\/td>\n<\/tr>\n<tr>\n {2}<td class="diff-marker" data-marker="−"><\/td>\n {2}<td class="diff-deletedline diff-side-deleted"><div>b<\/div><\/td>/,
+      );
       assert.ok(!('fromrevid' in j.compare));
       assert.ok(j.warnings, 'totext and tocontentmodel are deprecated');
     });
 
-    test('difftype=inline: wikidiff2\'s inline lines in one row; an unknown difftype is refused', async () => {
+    test("difftype=inline: wikidiff2's inline lines in one row; an unknown difftype is refused", async () => {
       const form = { action: 'compare', fromslots: 'main', 'fromtext-main': 'x\ntwo <b>', toslots: 'main', 'totext-main': 'x\ntwo <i>', formatversion: '2' };
       const r = (await wiki.api({ ...form, difftype: 'inline' })).json<{ compare: { body: string } }>();
-      assert.equal(r.compare.body, '<tr><td colspan="4"><div class="mw-diff-inline-header"><!-- LINES 1,1 --></div>\n<div class="mw-diff-inline-context">x</div>\n<div class="mw-diff-inline-changed">two &lt;<del>b</del><ins>i</ins>&gt;</div>\n</td></tr>');
+      assert.equal(
+        r.compare.body,
+        '<tr><td colspan="4"><div class="mw-diff-inline-header"><!-- LINES 1,1 --></div>\n<div class="mw-diff-inline-context">x</div>\n<div class="mw-diff-inline-changed">two &lt;<del>b</del><ins>i</ins>&gt;</div>\n</td></tr>',
+      );
       const table = (await wiki.api({ ...form, difftype: 'table' })).json<{ compare: { body: string } }>();
       assert.match(table.compare.body, /^<tr>\n {2}<td colspan="2" class="diff-lineno">Line 1:<\/td>/);
       assert.equal((await wiki.api({ ...form, difftype: 'unified' })).json<{ error: { code: string } }>().error.code, 'badvalue');

@@ -51,8 +51,7 @@ async function until(send: () => Promise<HttpResponse>, done: (r: HttpResponse) 
 }
 
 const api = (params: Record<string, string>) => `/w/api.php?${new URLSearchParams({ format: 'json', ...params })}`;
-const json = (c: WikiClient, method: 'PUT' | 'POST', path: string, body: unknown) =>
-  c.request(method, `/w/rest.php${path}`, JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+const json = (c: WikiClient, method: 'PUT' | 'POST', path: string, body: unknown) => c.request(method, `/w/rest.php${path}`, JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
 /** In recording order. The edits create the page every later sample reads. */
 const COMPARED: [string, Comparison][] = [
@@ -70,7 +69,10 @@ const COMPARED: [string, Comparison][] = [
   ['action_tokens_anon.http', { send: ({ anon }) => anon.get(api({ action: 'query', meta: 'tokens' })), headers: ACTION_HEADERS }],
   ['action_userinfo.http', { send: ({ admin }) => admin.get(api({ action: 'query', meta: 'userinfo', uiprop: 'groups|rights' })), headers: ACTION_HEADERS }],
   ['action_tokens_csrf.http', { send: ({ admin }) => admin.get(api({ action: 'query', meta: 'tokens' })), headers: ACTION_HEADERS }],
-  ['action_edit_create.http', { send: ({ admin, csrf }) => admin.post('/w/api.php', { action: 'edit', title: ANCHOR, text: CREATE_TEXT, summary: 'create sample page', token: csrf, format: 'json' }) }],
+  [
+    'action_edit_create.http',
+    { send: ({ admin, csrf }) => admin.post('/w/api.php', { action: 'edit', title: ANCHOR, text: CREATE_TEXT, summary: 'create sample page', token: csrf, format: 'json' }) },
+  ],
   ['action_edit_second.http', { send: ({ admin, csrf }) => admin.post('/w/api.php', { action: 'edit', title: ANCHOR, appendtext: APPEND_TEXT, summary: 'second edit', token: csrf, format: 'json' }) }],
   [
     'action_upload.http',
@@ -102,7 +104,16 @@ const COMPARED: [string, Comparison][] = [
   ['rest_page_history_counts_edits.http', { send: ({ anon }) => anon.rest('/v1/page/Anchor_sample_page/history/counts/edits') }],
   ['rest_page_links_language.http', { send: ({ anon }) => anon.rest('/v1/page/Anchor_sample_page/links/language') }],
   // The page's media links fill when the re-render queued by the upload has run.
-  ['rest_page_links_media.http', { send: ({ anon }) => until(() => anon.rest('/v1/page/Anchor_sample_page/links/media'), (r) => r.json().files?.length > 0) }],
+  [
+    'rest_page_links_media.http',
+    {
+      send: ({ anon }) =>
+        until(
+          () => anon.rest('/v1/page/Anchor_sample_page/links/media'),
+          (r) => r.json().files?.length > 0,
+        ),
+    },
+  ],
   ['rest_file.http', { send: ({ anon }) => anon.rest('/v1/file/File:Example.png') }],
   ['rest_revision.http', { send: ({ anon, ids }) => anon.rest(`/v1/revision/${ids.secondRev}`) }],
   ['rest_revision_bare.http', { send: ({ anon, ids }) => anon.rest(`/v1/revision/${ids.secondRev}/bare`) }],
@@ -112,7 +123,10 @@ const COMPARED: [string, Comparison][] = [
   ['rest_error_404_revision.http', { send: ({ anon }) => anon.rest('/v1/revision/999999') }],
   [
     'rest_put_page.http',
-    { send: ({ admin, ids, csrf }) => json(admin, 'PUT', '/v1/page/Anchor_sample_page', { source: 'Replaced via REST PUT. [[Main Page]]', comment: 'REST PUT edit', latest: { id: ids.secondRev }, token: csrf }) },
+    {
+      send: ({ admin, ids, csrf }) =>
+        json(admin, 'PUT', '/v1/page/Anchor_sample_page', { source: 'Replaced via REST PUT. [[Main Page]]', comment: 'REST PUT edit', latest: { id: ids.secondRev }, token: csrf }),
+    },
   ],
   ['rest_post_page.http', { send: ({ admin, csrf }) => json(admin, 'POST', '/v1/page', { title: 'Anchor_REST_page', source: 'Created via REST POST.', comment: 'REST POST create', token: csrf }) }],
   // A stale base whose change overlaps the newer revision cannot merge: 409.
@@ -127,7 +141,7 @@ const COMPARED: [string, Comparison][] = [
 /** Samples compared by another suite (which first creates what they need), with that suite. */
 const COMPARED_ELSEWHERE: Record<string, string> = {
   'action_login_token.http': 'compared below with the login it belongs to (the token and cookie are the login flow)',
-  'action_login.http': 'compared below: logging in is the recording\'s first step',
+  'action_login.http': "compared below: logging in is the recording's first step",
   'action_opensearch.http': 'e2e/search.test.ts (it saves and indexes the pages of the samples first)',
   'action_search.http': 'e2e/search.test.ts',
   'rest_search_page.http': 'e2e/search.test.ts',
@@ -135,7 +149,10 @@ const COMPARED_ELSEWHERE: Record<string, string> = {
 };
 
 test('every golden sample is compared or accounted for', () => {
-  const samples = fs.readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.http')).sort();
+  const samples = fs
+    .readdirSync(GOLDEN_DIR)
+    .filter((f) => f.endsWith('.http'))
+    .sort();
   const accounted = [...COMPARED.map(([n]) => n), ...Object.keys(COMPARED_ELSEWHERE)].sort();
   assert.deepEqual(accounted, samples);
 });
@@ -157,10 +174,8 @@ for (const backend of testBackends()) {
       const lines: string[] = [];
       const env = wiki.testEnv.env;
       await runAdmin(['createAndPromote', 'Admin', 'adminpass123456', '--groups', 'sysop,bureaucrat,interface-admin,bot'], env, () => undefined);
-      await runAdmin(
-        ['createBotPassword', 'Admin', 'ci', '--grants', 'basic,highvolume,editpage,createeditmovepage,editprotected,delete,protect,rollback,patrol,uploadfile,blockusers'],
-        env,
-        (l) => lines.push(l),
+      await runAdmin(['createBotPassword', 'Admin', 'ci', '--grants', 'basic,highvolume,editpage,createeditmovepage,editprotected,delete,protect,rollback,patrol,uploadfile,blockusers'], env, (l) =>
+        lines.push(l),
       );
       const botPassword = lines[1]!;
       adminClient = admin();
@@ -177,7 +192,7 @@ for (const backend of testBackends()) {
     });
     after(() => wiki?.close());
 
-    test('the recording\'s login: login token, then a bot-password login', async () => {
+    test("the recording's login: login token, then a bot-password login", async () => {
       assert.deepEqual(shapeProblems(await readGolden('action_login_token.http'), loginToken), []);
       assert.match(loginToken.json().query.tokens.logintoken, /^[0-9a-f]+\+\\$/);
       assert.deepEqual(shapeProblems(await readGolden('action_login.http'), login), []);
@@ -208,7 +223,7 @@ for (const backend of testBackends()) {
       assert.equal(answers.get('rest_page_history_counts_edits.http')!.json().count, 2);
     });
 
-    test('action_revisions_content.http: the warnings are MediaWiki\'s, in its order', async () => {
+    test("action_revisions_content.http: the warnings are MediaWiki's, in its order", async () => {
       const golden = JSON.parse((await readGolden('action_revisions_content.http')).body);
       const ours = answers.get('action_revisions_content.http')!.json();
       assert.deepEqual(Object.keys(ours), Object.keys(golden));

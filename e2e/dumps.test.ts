@@ -53,7 +53,16 @@ for (const backend of testBackends()) {
     const admin = (args: string[]) => runAdmin(args, wiki.testEnv.env, (l) => lines.push(l));
     const history = async (title: string): Promise<Rev[]> => {
       const r = (
-        await wiki.api({ action: 'query', formatversion: '2', prop: 'revisions', titles: title, rvlimit: '50', rvdir: 'newer', rvprop: 'timestamp|user|comment|size|sha1|flags|content', rvslots: 'main' })
+        await wiki.api({
+          action: 'query',
+          formatversion: '2',
+          prop: 'revisions',
+          titles: title,
+          rvlimit: '50',
+          rvdir: 'newer',
+          rvprop: 'timestamp|user|comment|size|sha1|flags|content',
+          rvslots: 'main',
+        })
       ).json();
       return (r.query.pages[0].revisions ?? []).map((v: any) => ({
         timestamp: v.timestamp,
@@ -138,7 +147,10 @@ for (const backend of testBackends()) {
 
     test('a killed import resumes from its checkpoint, and a bad file stops with its line', async () => {
       // The same dump under other titles (titles only: the texts and their SHA-1s stay).
-      const xml = fs.readFileSync(FIXTURE, 'utf8').replace(/<title>(Talk:|User:Admin\/)?Dumps fixture/g, '<title>$1Resume fixture').replace('<title>User:Admin/dumps-fixture.json', '<title>User:Admin/resume-fixture.json');
+      const xml = fs
+        .readFileSync(FIXTURE, 'utf8')
+        .replace(/<title>(Talk:|User:Admin\/)?Dumps fixture/g, '<title>$1Resume fixture')
+        .replace('<title>User:Admin/dumps-fixture.json', '<title>User:Admin/resume-fixture.json');
       const file = path.join(tmp, 'resume.xml');
       // Cut inside the fourth page: the first three are written, the fourth is not.
       const cut = xml.indexOf('<page>', xml.indexOf('Resume fixture/Redirect') - 200);
@@ -194,7 +206,10 @@ for (const backend of testBackends()) {
       assert.equal((await sysop.importXml(xml, { interwikiprefix: 'src', rootpage: 'Dumps import test' })).error.code, 'import-rootpage-nosubpage');
       assert.equal((await sysop.importXml(xml, { interwikiprefix: 'src', namespace: '4', rootpage: 'User:X' })).error.code, 'invalidparammix');
       const before = await pageCount();
-      const bad = await sysop.importXml(xml.toString('utf8').replace('</page>\n  <page>\n    <title>Dumps fixture/Template', '</page>\n  <page>\n    <title>Dumps fixture/Template</nope>'), { interwikiprefix: 'src', rootpage: 'User:Sysop/Imported' });
+      const bad = await sysop.importXml(xml.toString('utf8').replace('</page>\n  <page>\n    <title>Dumps fixture/Template', '</page>\n  <page>\n    <title>Dumps fixture/Template</nope>'), {
+        interwikiprefix: 'src',
+        rootpage: 'User:Sysop/Imported',
+      });
       assert.equal(bad.error.code, 'import-unknownerror');
       assert.match(bad.error.info, /^Unknown error on import: XML error at line 12\d: malformed XML/);
       assert.equal(await pageCount(), before, 'a malformed upload writes nothing');
@@ -235,10 +250,11 @@ for (const backend of testBackends()) {
       assert.equal((await history('User:Sysop/Imported/Dumps fixture/Alpha')).length, 5);
     });
 
-    test('importDump: the reference wiki\'s log items (dumpBackup --logs) are logged once, without recent changes; namespaces by name', async () => {
+    test("importDump: the reference wiki's log items (dumpBackup --logs) are logged once, without recent changes; namespaces by name", async () => {
       const logs = path.join(ROOT, 'gateway/src/dump/fixtures/reference-logs.xml');
       // A move with its typed parameters, as MediaWiki 1.39 writes one, besides the reference's create and newusers items.
-      const move = '  <logitem>\n    <id>99</id>\n    <timestamp>2026-11-27T16:55:00Z</timestamp>\n    <contributor>\n      <username>Admin</username>\n      <id>1</id>\n    </contributor>\n    <comment>tidy</comment>\n    <type>move</type>\n    <action>move</action>\n    <logtitle>Dumps fixture/Old name</logtitle>\n    <params xml:space="preserve">a:2:{s:9:"4::target";s:22:"Talk:Dumps fixture/New";s:10:"5::noredir";s:1:"1";}</params>\n  </logitem>\n';
+      const move =
+        '  <logitem>\n    <id>99</id>\n    <timestamp>2026-11-27T16:55:00Z</timestamp>\n    <contributor>\n      <username>Admin</username>\n      <id>1</id>\n    </contributor>\n    <comment>tidy</comment>\n    <type>move</type>\n    <action>move</action>\n    <logtitle>Dumps fixture/Old name</logtitle>\n    <params xml:space="preserve">a:2:{s:9:"4::target";s:22:"Talk:Dumps fixture/New";s:10:"5::noredir";s:1:"1";}</params>\n  </logitem>\n';
       const file = path.join(tmp, 'logs.xml');
       fs.writeFileSync(file, fs.readFileSync(logs, 'utf8').replace('</mediawiki>', `${move}</mediawiki>`));
       lines.length = 0;
@@ -246,7 +262,7 @@ for (const backend of testBackends()) {
       assert.match(lines.join('\n'), /14 log items imported/);
       const events = async (type: string) => (await wiki.api({ action: 'query', list: 'logevents', letype: type, lelimit: '50', formatversion: '2' })).json().query.logevents as any[];
       const autocreate = (await events('newusers')).find((e) => e.title === 'User:Alice' && e.timestamp === '2026-11-27T16:49:52Z');
-      assert.ok(autocreate, 'the reference wiki\'s autocreate entry');
+      assert.ok(autocreate, "the reference wiki's autocreate entry");
       assert.equal(autocreate.user, 'Alice', 'a local account keeps its entries');
       assert.deepEqual(autocreate.params, { userid: 3 });
       const moved = (await events('move')).find((e) => e.title === 'Dumps fixture/Old name');
@@ -272,7 +288,10 @@ for (const backend of testBackends()) {
       await admin(['dumpBackup', '--current', '--namespaces', 'Talk|user', '--output', out]);
       const dumped = await pagesOf(fs.readFileSync(out));
       assert.ok(dumped.length > 0);
-      assert.ok(dumped.every((p) => p.ns === 1 || p.ns === 2), dumped.map((p) => p.title).join(', '));
+      assert.ok(
+        dumped.every((p) => p.ns === 1 || p.ns === 2),
+        dumped.map((p) => p.title).join(', '),
+      );
       await assert.rejects(admin(['dumpBackup', '--current', '--namespaces', '0,999']), /Unknown namespace text \/ index specified: 999/);
     });
 
@@ -282,7 +301,10 @@ for (const backend of testBackends()) {
       assert.match(raw.headers.get('content-type') ?? '', /^text\/xml/);
       assert.ok(raw.text.startsWith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/"'));
       const current = await pagesOf(raw.text);
-      assert.deepEqual(current.map((p) => [p.title, p.revisions.length]), [['Dumps fixture/Alpha', 1]]);
+      assert.deepEqual(
+        current.map((p) => [p.title, p.revisions.length]),
+        [['Dumps fixture/Alpha', 1]],
+      );
       assert.equal(current[0]!.revisions[0]!.text, fixture[0]!.revisions[3]!.text);
 
       const wrapped = (await wiki.api({ action: 'query', formatversion: '2', titles: 'Main Page', export: '1', exportschema: '0.10' })).json();

@@ -34,9 +34,7 @@ async function edit(editor: Editor, params: Record<string, string>) {
 }
 
 async function latest(wiki: WikiClient, title: string): Promise<{ content: string; timestamp: string; revid: number }> {
-  const j = (
-    await wiki.api({ action: 'query', prop: 'revisions', titles: title, rvprop: 'ids|content|timestamp', rvslots: 'main', formatversion: '2' })
-  ).json<any>();
+  const j = (await wiki.api({ action: 'query', prop: 'revisions', titles: title, rvprop: 'ids|content|timestamp', rvslots: 'main', formatversion: '2' })).json<any>();
   const rev = j.query.pages[0].revisions[0];
   return { content: rev.slots.main.content, timestamp: rev.timestamp, revid: rev.revid };
 }
@@ -44,9 +42,7 @@ async function latest(wiki: WikiClient, title: string): Promise<{ content: strin
 async function registeredEditor(wiki: TestWiki, name: string, password: string): Promise<Editor> {
   const client = new WikiClient(wiki.baseUrl);
   const createtoken = (await client.api({ action: 'query', meta: 'tokens', type: 'createaccount' })).json<any>().query.tokens.createaccounttoken;
-  const created = (
-    await client.post(API, { format: 'json', action: 'createaccount', username: name, password, retype: password, createreturnurl: 'http://x/', createtoken })
-  ).json<any>();
+  const created = (await client.post(API, { format: 'json', action: 'createaccount', username: name, password, retype: password, createreturnurl: 'http://x/', createtoken })).json<any>();
   assert.equal(created.createaccount?.status, 'PASS', JSON.stringify(created));
   const lt = (await client.api({ action: 'query', meta: 'tokens', type: 'login' })).json<any>().query.tokens.logintoken;
   const login = (await client.post(API, { format: 'json', action: 'login', lgname: name, lgpassword: password, lgtoken: lt })).json<any>();
@@ -101,10 +97,7 @@ for (const backend of testBackends()) {
       const saved = await edit(alice, { title: 'PST user', text: 'User: ~~~~ {{subst:Greeting|there}} {{safesubst:Greeting}} <nowiki>~~~~</nowiki>' });
       const rev = await latest(wiki, 'PST user');
       assert.equal(rev.revid, saved.newrevid);
-      assert.equal(
-        rev.content,
-        `User: [[User:Alice|Alice]] ([[User talk:Alice|talk]]) ${signatureTime(rev.timestamp)} Hello there! Hello world! <nowiki>~~~~</nowiki>`,
-      );
+      assert.equal(rev.content, `User: [[User:Alice|Alice]] ([[User talk:Alice|talk]]) ${signatureTime(rev.timestamp)} Hello there! Hello world! <nowiki>~~~~</nowiki>`);
       // The substituted template is no longer transcluded.
       const templates = (await wiki.api({ action: 'query', prop: 'templates', titles: 'PST user', formatversion: '2' })).json<any>();
       assert.equal(templates.query.pages[0].templates, undefined);

@@ -78,7 +78,10 @@ for (const backend of testBackends()) {
       assert.equal((await source(wiki, 'Anchor sample page')).source, 'Hello [[Main Page]].\n\n== Section two ==\nMore.');
 
       const revs = await revisions(wiki, 'Anchor sample page');
-      assert.deepEqual(revs.map((r) => r.comment), ['second edit', 'create sample page']);
+      assert.deepEqual(
+        revs.map((r) => r.comment),
+        ['second edit', 'create sample page'],
+      );
     });
 
     test('identical text is nochange and makes no revision; fv2 gives real booleans', async () => {

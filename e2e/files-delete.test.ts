@@ -16,11 +16,9 @@ for (const backend of testBackends()) {
   describe(`deleting and undeleting files (${backend})`, () => {
     let wiki: TestWiki;
     let sysop: Awaited<ReturnType<typeof loggedIn>>;
-    const post = async (params: Record<string, string>) =>
-      (await sysop.post('/w/api.php', { format: 'json', formatversion: '2', token: sysop.csrf, ...params })).json();
+    const post = async (params: Record<string, string>) => (await sysop.post('/w/api.php', { format: 'json', formatversion: '2', token: sysop.csrf, ...params })).json();
     const imageinfo = async (title: string) =>
-      (await wiki.api({ action: 'query', titles: title, prop: 'imageinfo', iiprop: 'timestamp|sha1|size', iilimit: 'max', formatversion: '2' })).json().query
-        .pages[0];
+      (await wiki.api({ action: 'query', titles: title, prop: 'imageinfo', iiprop: 'timestamp|sha1|size', iilimit: 'max', formatversion: '2' })).json().query.pages[0];
 
     before(async () => {
       wiki = await startWiki(backend);
@@ -107,8 +105,7 @@ for (const backend of testBackends()) {
       const anon = (await wiki.post('/w/api.php', { action: 'edit', format: 'json', token: '+\\', title: 'Watch rollback', text: 'vandalism' })).json();
       assert.equal(anon.edit?.result, 'Success', JSON.stringify(anon));
       const rollbackToken = (await sysop.api({ action: 'query', meta: 'tokens', type: 'rollback' })).json().query.tokens.rollbacktoken as string;
-      const vandal = (await wiki.api({ action: 'query', revids: String(anon.edit.newrevid), prop: 'revisions', rvprop: 'user', formatversion: '2' })).json().query.pages[0]
-        .revisions[0].user as string;
+      const vandal = (await wiki.api({ action: 'query', revids: String(anon.edit.newrevid), prop: 'revisions', rvprop: 'user', formatversion: '2' })).json().query.pages[0].revisions[0].user as string;
       const rolled = await post({ action: 'rollback', title: 'Watch rollback', user: vandal, watchlist: 'watch', token: rollbackToken });
       assert.ok(rolled.rollback, JSON.stringify(rolled));
       assert.deepEqual(await watched('Watch rollback'), { watched: true, expiry: undefined });

@@ -46,7 +46,12 @@ for (const backend of testBackends()) {
       assert.equal(r.upload.result, 'Success', JSON.stringify(r));
       assert.equal(r.upload.filename, 'Example.png');
       // `html` is MediaWiki's "file exists" notice for its upload form; nothing else is missing.
-      assert.deepEqual(Object.keys(r.upload.imageinfo).sort(), Object.keys(golden.imageinfo).filter((k) => k !== 'html').sort());
+      assert.deepEqual(
+        Object.keys(r.upload.imageinfo).sort(),
+        Object.keys(golden.imageinfo)
+          .filter((k) => k !== 'html')
+          .sort(),
+      );
       const ii = r.upload.imageinfo;
       assert.deepEqual([ii.size, ii.width, ii.height, ii.mime, ii.mediatype, ii.bitdepth], [first.length, 5, 4, 'image/png', 'BITMAP', 8]);
       assert.equal(ii.sha1, sha1(first));
@@ -55,7 +60,10 @@ for (const backend of testBackends()) {
       assert.equal(ii.canonicaltitle, 'File:Example.png');
       const h = md5('Example.png');
       assert.equal(ii.url, `${wiki.baseUrl}/w/images/${h[0]}/${h.slice(0, 2)}/Example.png`);
-      assert.deepEqual(ii.metadata.find((m: { name: string }) => m.name === 'colorType'), { name: 'colorType', value: 'truecolour' });
+      assert.deepEqual(
+        ii.metadata.find((m: { name: string }) => m.name === 'colorType'),
+        { name: 'colorType', value: 'truecolour' },
+      );
 
       const bytes = await fetch(ii.url);
       assert.equal(bytes.status, 200);
@@ -90,7 +98,14 @@ for (const backend of testBackends()) {
       const golden = await goldenBody('rest_file.http');
       assert.deepEqual(Object.keys(body), Object.keys(golden));
       assert.deepEqual(Object.keys(body.original), Object.keys(golden.original));
-      assert.deepEqual(body.original, { mediatype: 'BITMAP', size: first.length, width: 5, height: 4, duration: null, url: `${wiki.baseUrl}/w/images/${md5('Example.png')[0]}/${md5('Example.png').slice(0, 2)}/Example.png` });
+      assert.deepEqual(body.original, {
+        mediatype: 'BITMAP',
+        size: first.length,
+        width: 5,
+        height: 4,
+        duration: null,
+        url: `${wiki.baseUrl}/w/images/${md5('Example.png')[0]}/${md5('Example.png').slice(0, 2)}/Example.png`,
+      });
       assert.equal(body.title, 'Example.png');
       assert.equal(body.latest.user.name, 'Admin');
       assert.match(r.headers.get('etag') ?? '', /^"[0-9a-z]{31}"$/);
@@ -111,7 +126,11 @@ for (const backend of testBackends()) {
       const goldenMedia = await goldenBody('rest_page_links_media.http');
       assert.deepEqual(Object.keys(media), Object.keys(goldenMedia), JSON.stringify(media));
       assert.deepEqual(Object.keys(media.files[0]), Object.keys(goldenMedia.files[0]));
-      assert.deepEqual(media.files.map((f: { title: string }) => f.title), ['Example.png'], 'missing files are not listed');
+      assert.deepEqual(
+        media.files.map((f: { title: string }) => f.title),
+        ['Example.png'],
+        'missing files are not listed',
+      );
       assert.equal((await wiki.rest('/v1/page/No_such_page/links/media')).status, 404);
 
       // [[File:…]] renders as the uploaded image, linked to its description page.
@@ -132,16 +151,28 @@ for (const backend of testBackends()) {
       assert.equal(renamed.upload.filename, 'X-y.png');
       assert.equal(renamed.upload.warnings.badfilename, 'X-y.png');
       assert.equal((await upload(admin, { filename: 'Example.png', ignorewarnings: '1' }, first)).error.code, 'fileexists-no-change');
-      assert.equal((await wiki.api({ action: 'query', list: 'allimages', formatversion: '2' })).json().query.allimages.some((f: { name: string }) => f.name === 'Copy.png'), false, 'a warning stores nothing');
+      assert.equal(
+        (await wiki.api({ action: 'query', list: 'allimages', formatversion: '2' })).json().query.allimages.some((f: { name: string }) => f.name === 'Copy.png'),
+        false,
+        'a warning stores nothing',
+      );
 
       const re = await upload(admin, { filename: 'Example.png', comment: 're-upload', ignorewarnings: '1' }, second);
       assert.equal(re.upload.result, 'Success');
       assert.equal(re.upload.warnings.exists, 'Example.png');
       assert.deepEqual([re.upload.imageinfo.width, re.upload.imageinfo.height], [6, 3]);
-      const info = (await wiki.api({ action: 'query', titles: 'File:Example.png', prop: 'imageinfo', iiprop: 'timestamp|user|comment|size|sha1|url|archivename', iilimit: '5', formatversion: '2' })).json();
+      const info = (
+        await wiki.api({ action: 'query', titles: 'File:Example.png', prop: 'imageinfo', iiprop: 'timestamp|user|comment|size|sha1|url|archivename', iilimit: '5', formatversion: '2' })
+      ).json();
       const page = info.query.pages[0];
       assert.equal(page.imagerepository, 'local');
-      assert.deepEqual(page.imageinfo.map((v: { comment: string; sha1: string }) => [v.comment, v.sha1]), [['re-upload', sha1(second)], ['sample upload', sha1(first)]]);
+      assert.deepEqual(
+        page.imageinfo.map((v: { comment: string; sha1: string }) => [v.comment, v.sha1]),
+        [
+          ['re-upload', sha1(second)],
+          ['sample upload', sha1(first)],
+        ],
+      );
       const old = page.imageinfo[1];
       assert.match(old.archivename, /^\d{14}!Example\.png$/);
       assert.match(old.url, /\/w\/images\/archive\/[0-9a-f]\/[0-9a-f]{2}\/\d{14}%21Example\.png$/);
@@ -227,15 +258,24 @@ for (const backend of testBackends()) {
       assert.deepEqual(names, [...names].sort());
       assert.ok(names.includes('Example.png') && names.includes('Clean.svg') && names.includes('Bob.png'));
       const svgs = (await wiki.api({ action: 'query', list: 'allimages', aimime: 'image/svg+xml', formatversion: '2' })).json().query.allimages;
-      assert.deepEqual(svgs.map((f: { name: string }) => f.name), ['Clean.svg']);
+      assert.deepEqual(
+        svgs.map((f: { name: string }) => f.name),
+        ['Clean.svg'],
+      );
       const bySha = (await wiki.api({ action: 'query', list: 'allimages', aisha1: sha1(second), formatversion: '2' })).json().query.allimages;
-      assert.deepEqual(bySha.map((f: { name: string }) => f.name), ['Example.png']);
+      assert.deepEqual(
+        bySha.map((f: { name: string }) => f.name),
+        ['Example.png'],
+      );
       const byTime = (await wiki.api({ action: 'query', list: 'allimages', aisort: 'timestamp', aidir: 'older', ailimit: 'max', aiprop: 'timestamp|user', formatversion: '2' })).json();
       const times: string[] = byTime.query.allimages.map((f: { timestamp: string }) => f.timestamp);
       assert.deepEqual(times, [...times].sort().reverse());
       assert.equal(times.length, names.length);
       const bobs = (await wiki.api({ action: 'query', list: 'allimages', aisort: 'timestamp', aiuser: 'Bob', formatversion: '2' })).json().query.allimages;
-      assert.deepEqual(bobs.map((f: { name: string }) => f.name), ['Bob.png']);
+      assert.deepEqual(
+        bobs.map((f: { name: string }) => f.name),
+        ['Bob.png'],
+      );
       assert.equal((await wiki.api({ action: 'query', list: 'allimages', aisort: 'name', aidir: 'older' })).json().error.code, 'badparams');
     });
 

@@ -32,7 +32,10 @@ export interface FuzzRequest {
   /** Path and query, already percent-encoded (junk escapes included on purpose). */
   path: string;
   headers: Record<string, string>;
-  body?: { kind: 'form'; params: [string, Value][] } | { kind: 'multipart'; params: [string, Value][]; file?: { field: string; name: string; bytes: number[] } } | { kind: 'raw'; contentType: string; text: string };
+  body?:
+    | { kind: 'form'; params: [string, Value][] }
+    | { kind: 'multipart'; params: [string, Value][]; file?: { field: string; name: string; bytes: number[] } }
+    | { kind: 'raw'; contentType: string; text: string };
   /** Sent with the logged-in sysop's session cookie, or anonymously. */
   as: 'anon' | 'user';
   /** The module or route, for the per-target figures. */
@@ -44,12 +47,137 @@ export interface FuzzRequest {
 
 /** Pieces that break parsers: markup openers, separators, escapes, direction marks, odd letters. */
 const HOSTILE_TOKENS = [
-  '{{', '}}', '{{{', '}}}', '[[', ']]', '[', ']', '{|', '|}', '|-', '|', '||', '!', '=', '==', '<', '>', '</', '/>', '&', '&amp;', '&#0;', '&#xD800;',
-  '#', '?', ':', ';', '*', '~~~~', '__TOC__', '__NOINDEX__', '<nowiki>', '</nowiki>', '<ref>', '<ref name=a/>', '<references/>', '<pre>', '<math>', '<gallery>',
-  '<!--', '-->', '{{#if:', '{{#switch:', '{{#expr:', '{{#invoke:', '{{subst:', '{{msgnw:', '{{PAGENAME}}', '{{int:', '{{#tag:', '{{DISPLAYTITLE:', '{{DEFAULTSORT:',
-  '[[File:', '[[Category:', '[[Special:', 'Special:', 'File:', 'Talk:', 'User:', 'Template:', 'MediaWiki:', 'Media:', 'w:', 'en:', ':', '..', '/', '\\', '%', '%%', '%2F', '%00', '%C3%28', '%FF', '%uD800', '+',
-  'https://', '//', 'mailto:', 'javascript:', '\r\n', '\n', '\r', '\t', ' ', '_', '\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\u00a0', '\u00ad', '\u200b', '\u200e', '\u200f', '\u202a', '\u202e', '\u2028', '\u2066',
-  '\ufeff', '\ufffd', '\ufffe', '\uffff', '\ud800', '\udfff', '\ud83d', '\ude00', '😀', '𝔘', 'İ', 'ı', 'ß', 'ǅ', 'ﬀ', 'Ω', 'ア', '中', 'ب', 'ע', 'x', 'Main Page', 'Main_Page', '0', '-1', '9999999999999999999999', '1e308', 'NaN', 'null', 'true',
+  '{{',
+  '}}',
+  '{{{',
+  '}}}',
+  '[[',
+  ']]',
+  '[',
+  ']',
+  '{|',
+  '|}',
+  '|-',
+  '|',
+  '||',
+  '!',
+  '=',
+  '==',
+  '<',
+  '>',
+  '</',
+  '/>',
+  '&',
+  '&amp;',
+  '&#0;',
+  '&#xD800;',
+  '#',
+  '?',
+  ':',
+  ';',
+  '*',
+  '~~~~',
+  '__TOC__',
+  '__NOINDEX__',
+  '<nowiki>',
+  '</nowiki>',
+  '<ref>',
+  '<ref name=a/>',
+  '<references/>',
+  '<pre>',
+  '<math>',
+  '<gallery>',
+  '<!--',
+  '-->',
+  '{{#if:',
+  '{{#switch:',
+  '{{#expr:',
+  '{{#invoke:',
+  '{{subst:',
+  '{{msgnw:',
+  '{{PAGENAME}}',
+  '{{int:',
+  '{{#tag:',
+  '{{DISPLAYTITLE:',
+  '{{DEFAULTSORT:',
+  '[[File:',
+  '[[Category:',
+  '[[Special:',
+  'Special:',
+  'File:',
+  'Talk:',
+  'User:',
+  'Template:',
+  'MediaWiki:',
+  'Media:',
+  'w:',
+  'en:',
+  ':',
+  '..',
+  '/',
+  '\\',
+  '%',
+  '%%',
+  '%2F',
+  '%00',
+  '%C3%28',
+  '%FF',
+  '%uD800',
+  '+',
+  'https://',
+  '//',
+  'mailto:',
+  'javascript:',
+  '\r\n',
+  '\n',
+  '\r',
+  '\t',
+  ' ',
+  '_',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u00ad',
+  '\u200b',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202e',
+  '\u2028',
+  '\u2066',
+  '\ufeff',
+  '\ufffd',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
+  '\ud83d',
+  '\ude00',
+  '😀',
+  '𝔘',
+  'İ',
+  'ı',
+  'ß',
+  'ǅ',
+  'ﬀ',
+  'Ω',
+  'ア',
+  '中',
+  'ب',
+  'ע',
+  'x',
+  'Main Page',
+  'Main_Page',
+  '0',
+  '-1',
+  '9999999999999999999999',
+  '1e308',
+  'NaN',
+  'null',
+  'true',
 ] as const;
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
@@ -57,7 +185,16 @@ const controlChar = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromChar
 
 /** Short hostile text: tokens, any code points, lone surrogates and control characters mixed. */
 export const hostileText: fc.Arbitrary<string> = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TOKENS) }, { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) }, { weight: 1, arbitrary: loneSurrogate }, { weight: 1, arbitrary: controlChar }, { weight: 2, arbitrary: fc.string({ maxLength: 8 }) }), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TOKENS) },
+      { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+      { weight: 1, arbitrary: loneSurrogate },
+      { weight: 1, arbitrary: controlChar },
+      { weight: 2, arbitrary: fc.string({ maxLength: 8 }) },
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => parts.join(''));
 
 /** Deeply nested markup: templates, parameters, links, tables, parser functions, tags. */
@@ -81,13 +218,58 @@ export const wikitext: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: hugeText },
   {
     weight: 3,
-    arbitrary: fc.array(fc.oneof(hostileText, fc.constantFrom('{{Main Page}}', '{{PAGENAME}}', '[[Main Page|x]]', "'''b'''", '== h ==\n', '{|\n|a||b\n|-\n|c\n|}', '<ref>r</ref>\n<references/>', '[[Category:C]]', '{{#expr: 1/0}}', '{{#time:Y|x}}', '#REDIRECT [[Main Page]]', '<pre>\n</pre>', '{{Template:X|a=1|2}}', '{{#invoke:M|f}}', '[https://x y]', '~~~', '<gallery>\nFile:a.png\n</gallery>', '__NOTOC__')), { maxLength: 20 }).map((p) => p.join('\n')),
+    arbitrary: fc
+      .array(
+        fc.oneof(
+          hostileText,
+          fc.constantFrom(
+            '{{Main Page}}',
+            '{{PAGENAME}}',
+            '[[Main Page|x]]',
+            "'''b'''",
+            '== h ==\n',
+            '{|\n|a||b\n|-\n|c\n|}',
+            '<ref>r</ref>\n<references/>',
+            '[[Category:C]]',
+            '{{#expr: 1/0}}',
+            '{{#time:Y|x}}',
+            '#REDIRECT [[Main Page]]',
+            '<pre>\n</pre>',
+            '{{Template:X|a=1|2}}',
+            '{{#invoke:M|f}}',
+            '[https://x y]',
+            '~~~',
+            '<gallery>\nFile:a.png\n</gallery>',
+            '__NOTOC__',
+          ),
+        ),
+        { maxLength: 20 },
+      )
+      .map((p) => p.join('\n')),
   },
 );
 
 /** Titles: plain, namespaced, hostile, huge. */
 export const title: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('Main Page', 'Main_Page', 'Fuzz page', 'Talk:Fuzz page', 'User:Fuzzer', 'Template:Fuzz', 'File:Fuzz.png', 'Category:Fuzz', 'Special:Version', 'MediaWiki:Common.css', 'Module:X', 'w:Foo', ':Main Page', '') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'Main Page',
+      'Main_Page',
+      'Fuzz page',
+      'Talk:Fuzz page',
+      'User:Fuzzer',
+      'Template:Fuzz',
+      'File:Fuzz.png',
+      'Category:Fuzz',
+      'Special:Version',
+      'MediaWiki:Common.css',
+      'Module:X',
+      'w:Foo',
+      ':Main Page',
+      '',
+    ),
+  },
   { weight: 4, arbitrary: hostileText },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom('', 'Talk:', 'User:', 'File:', 'Project:', 'Help talk:'), hostileText).map(([ns, t]) => ns + t) },
   { weight: 1, arbitrary: hugeText },
@@ -99,8 +281,14 @@ const invalidUtf8: fc.Arbitrary<{ bytes: number[] }> = fc
   .map((bytes) => ({ bytes }));
 
 const integerish = fc.oneof(fc.integer().map(String), fc.constantFrom('0', '-1', '1', 'max', '99999999999999999999', '1e3', '0x10', ' 5', '5 ', '+5', '', '1.5', 'NaN', '-0', '２'));
-const timestamp = fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('now', '0', '20010115000000', '1970-01-01T00:00:00Z', '99999999999999', '-1', 'infinity', '2038-01-19T03:14:08Z', '0000-00-00T00:00:00Z'));
-const userName = fc.oneof(fc.constantFrom('Fuzzer', 'Admin', '127.0.0.1', '::1', '10.0.0.0/8', '2001:db8::/32', '203.0.113.9', 'Nobody here', 'MediaWiki default', 'imported>X', '#1', 'Fuzz@bot'), hostileText);
+const timestamp = fc.oneof(
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.constantFrom('now', '0', '20010115000000', '1970-01-01T00:00:00Z', '99999999999999', '-1', 'infinity', '2038-01-19T03:14:08Z', '0000-00-00T00:00:00Z'),
+);
+const userName = fc.oneof(
+  fc.constantFrom('Fuzzer', 'Admin', '127.0.0.1', '::1', '10.0.0.0/8', '2001:db8::/32', '203.0.113.9', 'Nobody here', 'MediaWiki default', 'imported>X', '#1', 'Fuzz@bot'),
+  hostileText,
+);
 const expiry = fc.constantFrom('infinite', 'indefinite', 'never', '1 week', '2 hours', 'tomorrow', '20300101000000', '1970-01-01T00:00:00Z', 'yesterday', 'junk');
 
 /** A value for a declared action API parameter, usually of its type, sometimes anything. */
@@ -169,10 +357,36 @@ function moduleParams(decl: ModuleDecl, wantToken: boolean): fc.Arbitrary<[strin
   const declared =
     names.length === 0
       ? fc.constant<[string, Value][]>([])
-      : fc.subarray(names, { maxLength: Math.min(names.length, 8) }).chain((chosen) =>
-          fc.tuple(...chosen.map((n) => actionValue(decl.params[n]!).map((v): [string, Value] => [decl.prefix + n, v]))).map((pairs) => [...pairs]),
-        );
-  const stray = fc.array(fc.tuple(fc.oneof(hostileText, fc.constantFrom('callback', 'utf8', 'ascii', 'continue', 'requestid', 'uselang', 'variant', 'assert', 'assertuser', 'maxlag', 'curtimestamp', 'centralauthtoken', 'smaxage', 'origin', 'errorformat', 'errorlang')), hostileText), { maxLength: 2 });
+      : fc
+          .subarray(names, { maxLength: Math.min(names.length, 8) })
+          .chain((chosen) => fc.tuple(...chosen.map((n) => actionValue(decl.params[n]!).map((v): [string, Value] => [decl.prefix + n, v]))).map((pairs) => [...pairs]));
+  const stray = fc.array(
+    fc.tuple(
+      fc.oneof(
+        hostileText,
+        fc.constantFrom(
+          'callback',
+          'utf8',
+          'ascii',
+          'continue',
+          'requestid',
+          'uselang',
+          'variant',
+          'assert',
+          'assertuser',
+          'maxlag',
+          'curtimestamp',
+          'centralauthtoken',
+          'smaxage',
+          'origin',
+          'errorformat',
+          'errorlang',
+        ),
+      ),
+      hostileText,
+    ),
+    { maxLength: 2 },
+  );
   const tokenType = decl.flags.needsToken as TokenType | undefined;
   return fc.tuple(declared, stray, fc.boolean()).map(([d, s, withToken]) => {
     const out = [...d.filter(([n]) => n !== 'token'), ...s] as [string, Value][];
@@ -199,7 +413,14 @@ export function encodeValue(v: string | { bytes: number[] }): string {
 /** A path segment: a title encoded properly, or with junk escapes spliced in. */
 const pathSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: title.map((t) => encodeValue(t)) },
-  { weight: 2, arbitrary: fc.tuple(title, fc.constantFrom(...PERCENT_JUNK), fc.nat(40)).map(([t, junk, at]) => { const e = encodeValue(t); const i = Math.min(at, e.length); return e.slice(0, i) + junk + e.slice(i); }) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(title, fc.constantFrom(...PERCENT_JUNK), fc.nat(40)).map(([t, junk, at]) => {
+      const e = encodeValue(t);
+      const i = Math.min(at, e.length);
+      return e.slice(0, i) + junk + e.slice(i);
+    }),
+  },
   { weight: 1, arbitrary: invalidUtf8.map((b) => encodeValue(b)) },
   { weight: 1, arbitrary: integerish.map((v) => encodeValue(v)) },
 );
@@ -213,7 +434,28 @@ const headerValue = fc.oneof(
 const headers: fc.Arbitrary<Record<string, string>> = fc
   .array(
     fc.oneof(
-      fc.tuple(fc.constantFrom('if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since', 'origin', 'accept-language', 'accept', 'authorization', 'x-forwarded-for', 'x-forwarded-proto', 'api-user-agent', 'user-agent', 'cookie', 'referer', 'range', 'accept-encoding', 'x-request-id'), headerValue),
+      fc.tuple(
+        fc.constantFrom(
+          'if-none-match',
+          'if-match',
+          'if-modified-since',
+          'if-unmodified-since',
+          'origin',
+          'accept-language',
+          'accept',
+          'authorization',
+          'x-forwarded-for',
+          'x-forwarded-proto',
+          'api-user-agent',
+          'user-agent',
+          'cookie',
+          'referer',
+          'range',
+          'accept-encoding',
+          'x-request-id',
+        ),
+        headerValue,
+      ),
       fc.tuple(fc.constantFrom('if-none-match'), fc.constantFrom('*', '"x"', 'W/"1"', '"', '', 'W/')),
       fc.tuple(fc.constantFrom('origin'), fc.constantFrom('null', 'http://evil.example', 'http://localhost', '*', '')),
       fc.tuple(fc.constantFrom('cookie'), fc.constantFrom('quire_session=', 'quire_session=%', 'quire_session=%FF', `quire_session=${'a'.repeat(4000)}`, 'a=b; ;;; =', 'quire_session="x"')),
@@ -231,15 +473,13 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
     { weight: 3, arbitrary: fc.constantFrom(...t.actions).map((m) => ({ target: `action=${m.name}`, modules: [m], fixed: [['action', m.name]] as [string, Value][] })) },
     {
       weight: 3,
-      arbitrary: fc
-        .tuple(fc.constantFrom('prop', 'list', 'meta') as fc.Arbitrary<'prop' | 'list' | 'meta'>, fc.boolean())
-        .chain(([group, generator]) =>
-          fc.constantFrom(...t.submodules[group]).map((m) => ({
-            target: `query+${m.name}`,
-            modules: query ? [query, m] : [m],
-            fixed: [['action', 'query'], generator && group !== 'meta' ? ['generator', m.name] : [group, m.name]] as [string, Value][],
-          })),
-        ),
+      arbitrary: fc.tuple(fc.constantFrom('prop', 'list', 'meta') as fc.Arbitrary<'prop' | 'list' | 'meta'>, fc.boolean()).chain(([group, generator]) =>
+        fc.constantFrom(...t.submodules[group]).map((m) => ({
+          target: `query+${m.name}`,
+          modules: query ? [query, m] : [m],
+          fixed: [['action', 'query'], generator && group !== 'meta' ? ['generator', m.name] : [group, m.name]] as [string, Value][],
+        })),
+      ),
     },
   );
   return fc
@@ -251,7 +491,17 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
       fc.constantFrom('GET', 'POST-form', 'POST-multipart', 'POST-form', 'POST-multipart', 'PUT', 'DELETE'),
       fc.boolean(),
       headers,
-      fc.option(fc.record({ field: fc.constantFrom<string>('file', 'chunk', 'text'), name: title, bytes: fc.oneof(fc.uint8Array({ maxLength: 2048 }).map((a) => [...a]), fc.constantFrom<number[]>([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], [0x3c, 0x73, 0x76, 0x67, 0x3e], [])) }), { nil: undefined }),
+      fc.option(
+        fc.record({
+          field: fc.constantFrom<string>('file', 'chunk', 'text'),
+          name: title,
+          bytes: fc.oneof(
+            fc.uint8Array({ maxLength: 2048 }).map((a) => [...a]),
+            fc.constantFrom<number[]>([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], [0x3c, 0x73, 0x76, 0x67, 0x3e], []),
+          ),
+        }),
+        { nil: undefined },
+      ),
     )
     .chain(([choice, as, format, fv, method, wantToken, hdrs, file]) =>
       fc.tuple(...choice.modules.map((m) => moduleParams(m, wantToken))).map((paramLists): FuzzRequest => {
@@ -268,7 +518,15 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
 
 function bodyFieldValue(decl: BodyFieldDecl): fc.Arbitrary<unknown> {
   const typed: fc.Arbitrary<unknown> =
-    decl.type === 'string' ? wikitext : decl.type === 'integer' || decl.type === 'number' ? fc.oneof(fc.integer(), fc.double()) : decl.type === 'boolean' ? fc.boolean() : decl.type === 'array' ? fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }) : fc.dictionary(hostileText, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    decl.type === 'string'
+      ? wikitext
+      : decl.type === 'integer' || decl.type === 'number'
+        ? fc.oneof(fc.integer(), fc.double())
+        : decl.type === 'boolean'
+          ? fc.boolean()
+          : decl.type === 'array'
+            ? fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 })
+            : fc.dictionary(hostileText, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
   return fc.oneof({ weight: 5, arbitrary: typed }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: fc.constant(null) });
 }
 
@@ -285,7 +543,16 @@ function restBody(route: RouteDecl): fc.Arbitrary<FuzzRequest['body']> {
     { weight: 6, arbitrary: json.map((text) => ({ kind: 'raw' as const, contentType: 'application/json', text })) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom('application/json', 'application/json; charset=iso-8859-1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', '', 'application/json; boundary=x'), fc.oneof(hostileText, nestedMarkup.map((s) => s.replace(/./g, (c) => ({ '{': '{"a":', '[': '[', '<': '{', '}': '}', ']': ']' })[c] ?? c)), fc.constantFrom('{', '[]', 'null', '"x"', '{"source":1e999}', '{"__proto__":{"x":1}}', `{"a":${'['.repeat(5000)}`))).map(([contentType, text]) => ({ kind: 'raw' as const, contentType, text })),
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('application/json', 'application/json; charset=iso-8859-1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', '', 'application/json; boundary=x'),
+          fc.oneof(
+            hostileText,
+            nestedMarkup.map((s) => s.replace(/./g, (c) => ({ '{': '{"a":', '[': '[', '<': '{', '}': '}', ']': ']' })[c] ?? c)),
+            fc.constantFrom('{', '[]', 'null', '"x"', '{"source":1e999}', '{"__proto__":{"x":1}}', `{"a":${'['.repeat(5000)}`),
+          ),
+        )
+        .map(([contentType, text]) => ({ kind: 'raw' as const, contentType, text })),
     },
   );
 }
@@ -297,7 +564,21 @@ function restRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
     return fc
       .tuple(
         fc.tuple(...pathParams.map(() => pathSegment)),
-        fc.subarray(queryDecls).chain((chosen) => fc.tuple(...chosen.map(([k, d]) => fc.oneof(d.type === 'enum' ? fc.constantFrom(...d.values) : d.type === 'integer' ? integerish : d.type === 'boolean' ? fc.constantFrom('true', 'false', '1', '0', '') : title, hostileText, invalidUtf8).map((v) => `${k}=${encodeValue(v)}`)))),
+        fc
+          .subarray(queryDecls)
+          .chain((chosen) =>
+            fc.tuple(
+              ...chosen.map(([k, d]) =>
+                fc
+                  .oneof(
+                    d.type === 'enum' ? fc.constantFrom(...d.values) : d.type === 'integer' ? integerish : d.type === 'boolean' ? fc.constantFrom('true', 'false', '1', '0', '') : title,
+                    hostileText,
+                    invalidUtf8,
+                  )
+                  .map((v) => `${k}=${encodeValue(v)}`),
+              ),
+            ),
+          ),
         fc.oneof({ weight: 8, arbitrary: fc.constant(route.method as string) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS') }),
         fc.constantFrom('anon', 'user') as fc.Arbitrary<'anon' | 'user'>,
         headers,
@@ -317,13 +598,41 @@ function strayRequest(): fc.Arbitrary<FuzzRequest> {
   return fc
     .tuple(
       fc.oneof(
-        fc.tuple(fc.constantFrom('/w/rest.php/', '/w/rest.php/v1/', '/w/rest.php/v1/page/', '/w/api.php/', '/wiki/', '/w/index.php?title=', '/w/images/', '/wiki/Special:', '/w/index.php?title=Special:'), pathSegment).map(([a, b]) => a + b),
-        fc.constantFrom('/w/rest.php', '/w/rest.php/v1', '/w/rest.php/v1/page', '/w/api.php?action=query&titles=%', '/w/api.php?%=1', '/w/api.php?a[]=1&a[b]=2', '/wiki/Special:UserLogin?returnto=%FF', '/w/index.php?title=Special:RunJobs&signature=x', '/w/images/a/ab/%00.png', '/healthz', '/readyz', '/'),
+        fc
+          .tuple(
+            fc.constantFrom('/w/rest.php/', '/w/rest.php/v1/', '/w/rest.php/v1/page/', '/w/api.php/', '/wiki/', '/w/index.php?title=', '/w/images/', '/wiki/Special:', '/w/index.php?title=Special:'),
+            pathSegment,
+          )
+          .map(([a, b]) => a + b),
+        fc.constantFrom(
+          '/w/rest.php',
+          '/w/rest.php/v1',
+          '/w/rest.php/v1/page',
+          '/w/api.php?action=query&titles=%',
+          '/w/api.php?%=1',
+          '/w/api.php?a[]=1&a[b]=2',
+          '/wiki/Special:UserLogin?returnto=%FF',
+          '/w/index.php?title=Special:RunJobs&signature=x',
+          '/w/images/a/ab/%00.png',
+          '/healthz',
+          '/readyz',
+          '/',
+        ),
       ),
       fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'),
       headers,
     )
-    .map(([path, method, hdrs]): FuzzRequest => ({ api: path.startsWith('/w/rest.php') ? 'rest' : path.startsWith('/w/api.php') ? 'action' : 'page', method, path, headers: hdrs, as: 'anon', target: `stray ${method}`, ...(method === 'POST' ? { body: { kind: 'raw' as const, contentType: 'application/x-www-form-urlencoded', text: 'wpName=%FF&wpPassword=x&wpEditToken=%2B%5C&title=Special:UserLogin' } } : {}) }));
+    .map(
+      ([path, method, hdrs]): FuzzRequest => ({
+        api: path.startsWith('/w/rest.php') ? 'rest' : path.startsWith('/w/api.php') ? 'action' : 'page',
+        method,
+        path,
+        headers: hdrs,
+        as: 'anon',
+        target: `stray ${method}`,
+        ...(method === 'POST' ? { body: { kind: 'raw' as const, contentType: 'application/x-www-form-urlencoded', text: 'wpName=%FF&wpPassword=x&wpEditToken=%2B%5C&title=Special:UserLogin' } } : {}),
+      }),
+    );
 }
 
 /** The arbitrary of one fuzz request: action API, REST API or elsewhere. */
@@ -372,7 +681,13 @@ function multipartBody(params: [string, Value][], file: { field: string; name: s
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`), bytesOf(k.replace(/["\r\n]/g, '_')), Buffer.from('"\r\n\r\n'), bytesOf(valueText(v, id)), Buffer.from('\r\n'));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="`), Buffer.from(file.name.replace(/["\r\n]/g, '_'), 'utf8'), Buffer.from('"\r\nContent-Type: application/octet-stream\r\n\r\n'), Buffer.from(file.bytes), Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="`),
+      Buffer.from(file.name.replace(/["\r\n]/g, '_'), 'utf8'),
+      Buffer.from('"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+      Buffer.from(file.bytes),
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { type: `multipart/form-data; boundary=${boundary}`, data: Buffer.concat(parts) };
@@ -392,7 +707,10 @@ export function materialize(req: FuzzRequest, id: Identity | undefined): { metho
     body = mp.data;
     headers['content-type'] = mp.type;
   } else if (req.body?.kind === 'raw') {
-    body = Buffer.from(req.body.text.replace(/\{\{token:(\w+)\}\}/g, (_, type: TokenType) => (id ? id.tokens[type] : '+\\').replace(/\\/g, '\\\\')), 'utf8');
+    body = Buffer.from(
+      req.body.text.replace(/\{\{token:(\w+)\}\}/g, (_, type: TokenType) => (id ? id.tokens[type] : '+\\').replace(/\\/g, '\\\\')),
+      'utf8',
+    );
     if (req.body.contentType) headers['content-type'] = req.body.contentType;
   }
   return { method: req.method, path, headers, ...(body ? { body } : {}) };
@@ -406,12 +724,15 @@ export function send(baseUrl: string, req: FuzzRequest, id: Identity | undefined
   const url = new URL(baseUrl);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const r = http.request({ host: url.hostname, port: url.port, method: m.method, path: m.path, headers: { ...m.headers, ...(m.body ? { 'content-length': String(m.body.length) } : {}) }, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), latencyMs: performance.now() - started }));
-      res.on('error', reject);
-    });
+    const r = http.request(
+      { host: url.hostname, port: url.port, method: m.method, path: m.path, headers: { ...m.headers, ...(m.body ? { 'content-length': String(m.body.length) } : {}) }, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), latencyMs: performance.now() - started }));
+        res.on('error', reject);
+      },
+    );
     r.on('timeout', () => r.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     r.on('error', reject);
     r.end(m.body);
@@ -611,7 +932,9 @@ export function formatFigures(f: FuzzFigures): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([s, n]) => `${s}: ${n}`)
     .join(', ');
-  const fivexx = Object.entries(f.statuses).filter(([s]) => /^5/.test(s)).reduce((n, [, c]) => n + c, 0);
+  const fivexx = Object.entries(f.statuses)
+    .filter(([s]) => /^5/.test(s))
+    .reduce((n, [, c]) => n + c, 0);
   const lines = [
     `seed ${f.seed}: ${f.requests} requests in ${(f.elapsedMs / 1000).toFixed(1)} s (${(f.requests / (f.elapsedMs / 1000)).toFixed(0)}/s)`,
     `statuses: ${statuses}`,

@@ -58,7 +58,7 @@ export class WikiClient {
 
   constructor(public baseUrl: string) {}
 
-  async request(method: string, path: string, body?: RequestInit["body"], opts: RequestOptions = {}): Promise<HttpResponse> {
+  async request(method: string, path: string, body?: RequestInit['body'], opts: RequestOptions = {}): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...opts.headers };
     const useCookies = opts.cookies ?? true;
     if (useCookies && this.jar.cookies.size > 0) headers.cookie = this.jar.header();

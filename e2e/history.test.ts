@@ -42,7 +42,18 @@ for (const backend of testBackends()) {
       // The golden samples were made by a registered user: write those revisions as one.
       const content = wiki.stack.services.find((s) => s.name === 'content')!;
       const save = (baseRevId: number, text: string, comment: string) =>
-        saveRevision(content.runtime.db, codec, { ns: 0, dbkey: 'Anchor_sample_page', baseRevId, text, contentModel: 'wikitext', contentFormat: 'text/x-wiki', user: { id: 2, name: 'Admin' }, comment, minor: false, tags: [] });
+        saveRevision(content.runtime.db, codec, {
+          ns: 0,
+          dbkey: 'Anchor_sample_page',
+          baseRevId,
+          text,
+          contentModel: 'wikitext',
+          contentFormat: 'text/x-wiki',
+          user: { id: 2, name: 'Admin' },
+          comment,
+          minor: false,
+          tags: [],
+        });
       const first = await save(0, 'Hello from the anchor.', 'create sample page');
       await save(first.revId, 'Hello from the anchor.\n\n== Section two ==\nA second edit.', 'second edit');
       await anonEdit('Redirecting', '#REDIRECT [[Long history]]');
@@ -120,14 +131,26 @@ for (const backend of testBackends()) {
       });
       const pages: HistoryBody[] = [body];
       while (pages.at(-1)!.older) pages.push((await wiki.rest(restPath(pages.at(-1)!.older!))).json<HistoryBody>());
-      assert.deepEqual(pages.map((p) => p.revisions.length), [20, 20, 5]);
-      assert.deepEqual(pages.flatMap((p) => p.revisions.map((r) => r.id)), newestFirst);
+      assert.deepEqual(
+        pages.map((p) => p.revisions.length),
+        [20, 20, 5],
+      );
+      assert.deepEqual(
+        pages.flatMap((p) => p.revisions.map((r) => r.id)),
+        newestFirst,
+      );
       assert.equal(pages.at(-1)!.revisions.at(-1)!.delta, null);
       // And back up with the newer links.
       const back: HistoryBody[] = [pages.at(-1)!];
       while (back.at(-1)!.newer) back.push((await wiki.rest(restPath(back.at(-1)!.newer!))).json<HistoryBody>());
-      assert.deepEqual(back.map((p) => p.revisions.length), [5, 20, 20]);
-      assert.deepEqual(back.flatMap((p) => p.revisions.map((r) => r.id)).sort((a, b) => a - b), longIds);
+      assert.deepEqual(
+        back.map((p) => p.revisions.length),
+        [5, 20, 20],
+      );
+      assert.deepEqual(
+        back.flatMap((p) => p.revisions.map((r) => r.id)).sort((a, b) => a - b),
+        longIds,
+      );
       // The top page reached through newer_than still offers both directions.
       assert.ok(back.at(-1)!.older);
       assert.equal(back.at(-1)!.revisions[0]!.id, newestFirst[0]);
@@ -152,8 +175,7 @@ for (const backend of testBackends()) {
           assert.ok(r.ok && r.user, JSON.stringify(r));
           return r.user.id;
         };
-        const joinGroup = (userId: number, group: string) =>
-          unary(auth, auth.changeUserGroups, ChangeUserGroupsRequest.fromPartial({ userId, add: [{ group, expiry: 'infinite' }] }));
+        const joinGroup = (userId: number, group: string) => unary(auth, auth.changeUserGroups, ChangeUserGroupsRequest.fromPartial({ userId, add: [{ group, expiry: 'infinite' }] }));
         // The anchor page's revisions carry a user id (2) with no account here: new accounts
         // start above it so that their edits are not merged into that actor.
         const authDb = authSvc.runtime.db;
@@ -164,10 +186,25 @@ for (const backend of testBackends()) {
         const content = wiki.stack.services.find((s) => s.name === 'content')!;
         const ids: number[] = [];
         let base = 0;
-        for (const [user, bot] of [[later, false], [flagged, true], [later, false], [lapsed, true], [flagged, true]] as const) {
+        for (const [user, bot] of [
+          [later, false],
+          [flagged, true],
+          [later, false],
+          [lapsed, true],
+          [flagged, true],
+        ] as const) {
           const saved = await saveRevision(content.runtime.db, codec, {
-            ns: 0, dbkey: 'Bot_history', baseRevId: base, text: `edit ${ids.length}`, contentModel: 'wikitext', contentFormat: 'text/x-wiki',
-            user, comment: '', minor: false, tags: [], bot,
+            ns: 0,
+            dbkey: 'Bot_history',
+            baseRevId: base,
+            text: `edit ${ids.length}`,
+            contentModel: 'wikitext',
+            contentFormat: 'text/x-wiki',
+            user,
+            comment: '',
+            minor: false,
+            tags: [],
+            bot,
           });
           base = saved.revId;
           ids.push(saved.revId);
@@ -186,7 +223,10 @@ for (const backend of testBackends()) {
         assert.deepEqual(await botIds(), [ids[2], ids[0]]);
         assert.deepEqual(await botCount(), { count: 2, limit: false }, 'the count agrees with the filter');
         const listed = (await wiki.rest('/v1/page/Bot_history/history?filter=bot')).json<HistoryBody>().revisions;
-        assert.deepEqual(listed.map((r) => r.user), [later, later].map(({ id, name }) => ({ id, name })));
+        assert.deepEqual(
+          listed.map((r) => r.user),
+          [later, later].map(({ id, name }) => ({ id, name })),
+        );
       } finally {
         auth.close();
       }

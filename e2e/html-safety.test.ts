@@ -24,13 +24,32 @@ interface Attack {
 }
 
 const ATTACKS: Attack[] = [
-  { name: 'image link=javascript:', text: '[[File:Probe.png|link=javascript:alert(1)]]', parse: ['<a href="/wiki/Javascript:alert(1)" title="Javascript:alert(1)"><img alt="Probe.png" src="/w/images/'], parsoid: ['<a href="./Javascript:alert(1)" title="Javascript:alert(1)"'] },
-  { name: 'image link=title', text: '[[File:Probe.png|link=Main Page]]', parse: ['<a href="/wiki/Main_Page" title="Main Page"><img alt="Probe.png"'], parsoid: ['<a href="./Main_Page" title="Main Page"'] },
+  {
+    name: 'image link=javascript:',
+    text: '[[File:Probe.png|link=javascript:alert(1)]]',
+    parse: ['<a href="/wiki/Javascript:alert(1)" title="Javascript:alert(1)"><img alt="Probe.png" src="/w/images/'],
+    parsoid: ['<a href="./Javascript:alert(1)" title="Javascript:alert(1)"'],
+  },
+  {
+    name: 'image link=title',
+    text: '[[File:Probe.png|link=Main Page]]',
+    parse: ['<a href="/wiki/Main_Page" title="Main Page"><img alt="Probe.png"'],
+    parsoid: ['<a href="./Main_Page" title="Main Page"'],
+  },
   { name: 'image link entity-encoded scheme', text: '[[File:Probe.png|link=jav&#x61;script:alert(1)]]', parse: ['href="/wiki/Javascript:alert(1)"'] },
   { name: 'image link=data:', text: '[[File:Probe.png|link=data:text/html,x]]', parse: ['href="/wiki/Data:text/html,x"'] },
-  { name: 'image link=vbscript:', text: '[[File:Probe.png|thumb|link=vbscript:msgbox(1)|cap]]', parse: ['<a href="/wiki/Vbscript:msgbox(1)" title="Vbscript:msgbox(1)"><img alt="" src="/w/images/', 'class="thumbimage"'] },
+  {
+    name: 'image link=vbscript:',
+    text: '[[File:Probe.png|thumb|link=vbscript:msgbox(1)|cap]]',
+    parse: ['<a href="/wiki/Vbscript:msgbox(1)" title="Vbscript:msgbox(1)"><img alt="" src="/w/images/', 'class="thumbimage"'],
+  },
   { name: 'image link with a control character in the scheme', text: '[[File:Probe.png|link=java\u0001script:alert(1)]]' },
-  { name: 'image link=URL', text: '[[File:Probe.png|link=http://example.org/ok]]', parse: ['<a href="http://example.org/ok" rel="nofollow"><img alt="Probe.png"'], parsoid: ['<a href="http://example.org/ok"'] },
+  {
+    name: 'image link=URL',
+    text: '[[File:Probe.png|link=http://example.org/ok]]',
+    parse: ['<a href="http://example.org/ok" rel="nofollow"><img alt="Probe.png"'],
+    parsoid: ['<a href="http://example.org/ok"'],
+  },
   { name: 'image link protocol-relative', text: '[[File:Probe.png|link=//example.org/pr]]', parse: ['<a href="//example.org/pr" rel="nofollow">'] },
   { name: 'image link= (none)', text: '[[File:Probe.png|link=|cap]]', parse: ['<img alt="cap" src="/w/images/'] },
   { name: 'gallery line with link=', text: '<gallery>\nFile:Probe.png|link=javascript:alert(1)\n</gallery>' },
@@ -134,7 +153,11 @@ for (const backend of testBackends()) {
     test('a diff between attack pages shows their text, never their markup', async () => {
       const r = (await wiki.api({ action: 'compare', fromtitle: 'Attack 17', totitle: 'Attack 20', formatversion: '2' })).json<any>();
       const body: string = r.compare.body;
-      const shownText = body.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+      const shownText = body
+        .replace(/<[^>]*>/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"');
       assert.ok(shownText.includes('<a href="javascript:alert(1)">x</a>'), body);
       assertNoScriptUrls(body, 'action=compare');
     });

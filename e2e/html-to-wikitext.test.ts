@@ -22,7 +22,11 @@ for (const backend of testBackends()) {
     let revId = 0;
     before(async () => {
       wiki = await startWiki(backend);
-      const pages: [string, string][] = [['Cat target', 'x'], ['Template:Cat box', '<div class="box">{{{colour}}}: {{{1}}}</div>'], ['Cats', ARTICLE]];
+      const pages: [string, string][] = [
+        ['Cat target', 'x'],
+        ['Template:Cat box', '<div class="box">{{{colour}}}: {{{1}}}</div>'],
+        ['Cats', ARTICLE],
+      ];
       for (const [title, text] of pages) {
         const r = await wiki.post('/w/api.php', { action: 'edit', title, text, token: ANON_TOKEN, format: 'json' });
         assert.equal(r.json().edit?.result, 'Success', r.text);
@@ -31,7 +35,8 @@ for (const backend of testBackends()) {
     });
     after(() => wiki?.close());
 
-    const toWikitext = (path: string, html: string) => wiki.request('POST', `/w/rest.php/v1/transform/html/to/wikitext${path}`, JSON.stringify({ html }), { headers: { 'content-type': 'application/json' } });
+    const toWikitext = (path: string, html: string) =>
+      wiki.request('POST', `/w/rest.php/v1/transform/html/to/wikitext${path}`, JSON.stringify({ html }), { headers: { 'content-type': 'application/json' } });
 
     test('the stored page and posted wikitext round-trip through the Parsoid document (JSON body)', async () => {
       const page = await wiki.rest('/v1/page/Cats/html');
@@ -41,7 +46,9 @@ for (const backend of testBackends()) {
       assert.equal(back.headers.get('content-type'), WIKITEXT_CONTENT_TYPE);
       assert.equal(back.headers.get('cache-control'), 'private,no-cache,s-maxage=0');
       assert.equal(back.text, ARTICLE);
-      const posted = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/html/Cats', JSON.stringify({ wikitext: "#REDIRECT [[Cat target]]" }), { headers: { 'content-type': 'application/json' } });
+      const posted = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/html/Cats', JSON.stringify({ wikitext: '#REDIRECT [[Cat target]]' }), {
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal((await toWikitext('', posted.text)).text, '#REDIRECT [[Cat target]]');
     });
 

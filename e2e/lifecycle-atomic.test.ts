@@ -18,9 +18,7 @@ for (const backend of testBackends()) {
     let db: Db;
 
     const snapshot = async () => ({
-      pages: (await db.query<{ page_namespace: number; page_title: string; page_latest: number }>(
-        'SELECT page_namespace, page_title, page_latest FROM content.page ORDER BY page_id',
-      )).rows,
+      pages: (await db.query<{ page_namespace: number; page_title: string; page_latest: number }>('SELECT page_namespace, page_title, page_latest FROM content.page ORDER BY page_id')).rows,
       revisions: Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM content.revision')).rows[0]!.n),
       archived: Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM content.archive')).rows[0]!.n),
       redirects: Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM content.redirect')).rows[0]!.n),

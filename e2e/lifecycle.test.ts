@@ -18,8 +18,7 @@ async function login(wiki: TestWiki, name: string, password: string) {
   const r = (await c.post('/w/api.php', { format: 'json', action: 'login', lgname: name, lgpassword: password, lgtoken: lt })).json();
   assert.equal(r.login.result, 'Success', JSON.stringify(r));
   const tokens = (await c.api({ action: 'query', meta: 'tokens', type: 'csrf|rollback|patrol' })).json().query.tokens;
-  const post = async (params: Record<string, string>, token: string = tokens.csrftoken) =>
-    (await c.post('/w/api.php', { format: 'json', formatversion: '2', token, ...params })).json();
+  const post = async (params: Record<string, string>, token: string = tokens.csrftoken) => (await c.post('/w/api.php', { format: 'json', formatversion: '2', token, ...params })).json();
   return { client: c, tokens, post };
 }
 
@@ -73,9 +72,23 @@ for (const backend of testBackends()) {
       assert.equal(stats1.pages, stats0.pages - 1);
       // The deletion is in the log and recent changes; the page's edits left recent changes.
       const log = (await query(wiki, { list: 'logevents', letype: 'delete', leprop: 'ids|title|type|user|comment|details' })).query.logevents;
-      assert.deepEqual(log[0], { logid: del.delete.logid, ns: 0, title: 'Doomed', pageid: 0, logpage: before.revisions[0] ? log[0].logpage : 0, params: {}, type: 'delete', action: 'delete', user: 'Sysop', comment: 'test deletion' });
+      assert.deepEqual(log[0], {
+        logid: del.delete.logid,
+        ns: 0,
+        title: 'Doomed',
+        pageid: 0,
+        logpage: before.revisions[0] ? log[0].logpage : 0,
+        params: {},
+        type: 'delete',
+        action: 'delete',
+        user: 'Sysop',
+        comment: 'test deletion',
+      });
       const rc = (await query(wiki, { list: 'recentchanges', rctitle: 'Doomed', rcprop: 'title|loginfo' })).query.recentchanges;
-      assert.deepEqual(rc.map((c: { type: string }) => c.type), ['log']);
+      assert.deepEqual(
+        rc.map((c: { type: string }) => c.type),
+        ['log'],
+      );
 
       assert.equal((await alice.post({ action: 'undelete', title: 'Doomed' })).error?.code, 'permissiondenied');
       assert.equal((await admin.post({ action: 'undelete', title: 'Never existed' })).error?.code, 'cantundelete');
@@ -122,11 +135,16 @@ for (const backend of testBackends()) {
         title: 'Guarded',
         reason: 'vandalism',
         cascade: true,
-        protections: [{ edit: 'sysop', expiry: 'infinite' }, { move: 'autoconfirmed', expiry: '2099-01-01T00:00:00Z' }],
+        protections: [
+          { edit: 'sysop', expiry: 'infinite' },
+          { move: 'autoconfirmed', expiry: '2099-01-01T00:00:00Z' },
+        ],
       });
       const edit = (await wiki.post('/w/api.php', { action: 'edit', format: 'json', token: ANON_TOKEN, title: 'Guarded', text: 'x' })).json();
       assert.equal(edit.error?.code, 'protectedpage');
-      const put = await wiki.request('PUT', '/w/rest.php/v1/page/Guarded', JSON.stringify({ source: 'x', comment: '', latest: { id: page.newrevid }, token: ANON_TOKEN }), { headers: { 'content-type': 'application/json' } });
+      const put = await wiki.request('PUT', '/w/rest.php/v1/page/Guarded', JSON.stringify({ source: 'x', comment: '', latest: { id: page.newrevid }, token: ANON_TOKEN }), {
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(put.status, 403, put.text);
       assert.equal(put.json().httpCode, 403);
       // Cascading: a template the page transcludes is protected too (once the page's links are known).
@@ -154,7 +172,10 @@ for (const backend of testBackends()) {
       assert.equal(log.params.description, '\u200e[edit=sysop] (indefinite)\u200e[move=autoconfirmed] (expires 00:00, 1 January 2099 (UTC))');
       // The null revision recording the protection is in the history.
       const hist = (await query(wiki, { prop: 'revisions', titles: 'Guarded', rvlimit: '3', rvprop: 'comment' })).query.pages[0].revisions;
-      assert.ok(hist.some((r: { comment: string }) => r.comment.startsWith('Sysop protected "[[Guarded]]": vandalism')), JSON.stringify(hist));
+      assert.ok(
+        hist.some((r: { comment: string }) => r.comment.startsWith('Sysop protected "[[Guarded]]": vandalism')),
+        JSON.stringify(hist),
+      );
 
       // Create protection of a missing title.
       await admin.post({ action: 'protect', title: 'Unwritten', protections: 'create=sysop', reason: 'salted' });
@@ -232,10 +253,16 @@ for (const backend of testBackends()) {
       assert.equal(rb.rollback.last_revid, v1.oldrevid);
       assert.equal((await wiki.rest('/v1/page/Rolled')).json().source, 'good');
       const reverted = (await wiki.rest('/v1/page/Rolled/history?filter=reverted')).json();
-      assert.deepEqual(reverted.revisions.map((r: { id: number }) => r.id), [rb.rollback.revid]);
+      assert.deepEqual(
+        reverted.revisions.map((r: { id: number }) => r.id),
+        [rb.rollback.revid],
+      );
       assert.equal((await wiki.rest('/v1/page/Rolled/history/counts/reverted')).json().count, 1);
       const tags = (await query(wiki, { prop: 'revisions', titles: 'Rolled', rvprop: 'ids|tags', rvlimit: '4' })).query.pages[0].revisions;
-      assert.deepEqual(tags.map((r: { tags: string[] }) => r.tags), [['mw-rollback'], ['mw-reverted'], ['mw-reverted'], []]);
+      assert.deepEqual(
+        tags.map((r: { tags: string[] }) => r.tags),
+        [['mw-rollback'], ['mw-reverted'], ['mw-reverted'], []],
+      );
       await alice.post({ action: 'edit', title: 'Alone', text: 'only Alice' });
       await alice.post({ action: 'edit', title: 'Alone', text: 'only Alice, twice' });
       assert.equal((await admin.post({ action: 'rollback', title: 'Alone', user: 'Alice' }, admin.tokens.rollbacktoken)).error?.code, 'onlyauthor');
@@ -255,7 +282,10 @@ for (const backend of testBackends()) {
       // Sysop edits are autopatrolled.
       await admin.post({ action: 'edit', title: 'Patrolled page', text: 'sysop text', minor: '1' });
       const shown = (await query(admin.client, { list: 'recentchanges', rctitle: 'Patrolled page', rcshow: 'autopatrolled', rcprop: 'flags|user' })).query.recentchanges;
-      assert.deepEqual(shown.map((c: { user: string; minor: boolean }) => [c.user, c.minor]), [['Sysop', true]]);
+      assert.deepEqual(
+        shown.map((c: { user: string; minor: boolean }) => [c.user, c.minor]),
+        [['Sysop', true]],
+      );
 
       assert.equal((await alice.post({ action: 'patrol', rcid: String(rc[0].rcid) }, alice.tokens.patroltoken)).error?.code, 'permissiondenied');
       assert.equal((await admin.post({ action: 'patrol', rcid: '999999' }, admin.tokens.patroltoken)).error?.code, 'nosuchrcid');
@@ -275,7 +305,10 @@ for (const backend of testBackends()) {
         cont = j.continue;
       }
       assert.equal(new Set(seen).size, seen.length);
-      assert.deepEqual([...seen].sort((a, b) => b - a), seen);
+      assert.deepEqual(
+        [...seen].sort((a, b) => b - a),
+        seen,
+      );
       const all = (await query(wiki, { list: 'recentchanges', rclimit: 'max', rcprop: 'ids' })).query.recentchanges;
       assert.equal(seen.length, all.length);
       // Types and users.

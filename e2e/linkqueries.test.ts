@@ -166,14 +166,7 @@ for (const backend of testBackends()) {
       const { items } = await all({ prop: 'links', titles: 'LqSource|LqSource2', pllimit: '2' }, (b) =>
         (b.query.pages as Json[]).flatMap((p) => ((p.links as Json[] | undefined) ?? []).map((l) => `${p.title}>${l.title}`)),
       );
-      assert.deepEqual(items, [
-        'LqSource>LqRedir',
-        'LqSource>LqTarget',
-        'LqSource>Talk:LqMissing',
-        'LqSource>Help:LqHelp',
-        'LqSource2>LqRedir',
-        'LqSource2>LqTarget',
-      ]);
+      assert.deepEqual(items, ['LqSource>LqRedir', 'LqSource>LqTarget', 'LqSource>Talk:LqMissing', 'LqSource>Help:LqHelp', 'LqSource2>LqRedir', 'LqSource2>LqTarget']);
       const desc = await q({ prop: 'links', titles: 'LqSource', pllimit: '1', pldir: 'descending' });
       assert.deepEqual(desc.query.pages[0].links, [{ ns: 12, title: 'Help:LqHelp' }]);
       assert.equal(desc.continue.plcontinue, `${id.source}|1|LqMissing`);
@@ -204,16 +197,25 @@ for (const backend of testBackends()) {
       );
       assert.equal(pages[1]!.contentmodel, 'wikitext');
       const next = await q({ generator: 'links', titles: 'LqSource', prop: 'info', gpllimit: '3', ...body.continue });
-      assert.deepEqual((next.query.pages as Json[]).map((p) => [p.title, p.missing]), [['Help:LqHelp', true]]);
+      assert.deepEqual(
+        (next.query.pages as Json[]).map((p) => [p.title, p.missing]),
+        [['Help:LqHelp', true]],
+      );
       assert.equal(next.continue, undefined);
       const cats = await q({ generator: 'categories', titles: 'LqSource2', prop: 'categoryinfo' });
       const catInfo = Object.fromEntries((cats.query.pages as Json[]).map((p) => [p.title, p.categoryinfo]));
       assert.deepEqual(catInfo['Category:LqCat'], { size: 4, pages: 2, files: 0, subcats: 2, hidden: false });
       assert.deepEqual(catInfo['Category:LqHidden'], { size: 1, pages: 1, files: 0, subcats: 0, hidden: true });
       const tpl = await q({ generator: 'templates', titles: 'LqSource', prop: 'info' });
-      assert.deepEqual((tpl.query.pages as Json[]).map((p) => p.pageid), [id.tpl]);
+      assert.deepEqual(
+        (tpl.query.pages as Json[]).map((p) => p.pageid),
+        [id.tpl],
+      );
       const img = await q({ generator: 'images', titles: 'LqSource2' });
-      assert.deepEqual((img.query.pages as Json[]).map((p) => [p.title, p.missing]), [['File:LqImg.png', true]]);
+      assert.deepEqual(
+        (img.query.pages as Json[]).map((p) => [p.title, p.missing]),
+        [['File:LqImg.png', true]],
+      );
     });
 
     test('list=backlinks with blredirect and blfilterredir, as MediaWiki', async () => {
@@ -257,7 +259,10 @@ for (const backend of testBackends()) {
         { pageid: id.source2, ns: 0, title: 'LqSource2' },
       ]);
       const gen = await q({ generator: 'imageusage', giutitle: 'File:LqImg.png', giulimit: '1', prop: 'info' });
-      assert.deepEqual((gen.query.pages as Json[]).map((p) => p.pageid), [id.source]);
+      assert.deepEqual(
+        (gen.query.pages as Json[]).map((p) => p.pageid),
+        [id.source],
+      );
       assert.deepEqual(gen.continue, { giucontinue: `0|${id.source2}`, continue: 'giucontinue||' });
       const bad = await q({ list: 'imageusage', iutitle: 'LqTarget' });
       assert.deepEqual([bad.error.code, bad.error.info], ['bad_image_title', 'The title for "imageusage" must be a file.']);
@@ -317,7 +322,10 @@ for (const backend of testBackends()) {
       const onlyFragments = await q({ prop: 'redirects', titles: 'LqTarget', rdshow: 'fragment' });
       assert.equal(onlyFragments.query.pages[0].redirects, undefined);
       const gen = await q({ generator: 'redirects', titles: 'LqTarget', prop: 'info' });
-      assert.deepEqual((gen.query.pages as Json[]).map((p) => [p.pageid, p.redirect]), [[id.redir, true]]);
+      assert.deepEqual(
+        (gen.query.pages as Json[]).map((p) => [p.pageid, p.redirect]),
+        [[id.redir, true]],
+      );
       const show = await q({ prop: 'redirects', titles: 'LqTarget', rdshow: 'fragment|!fragment' });
       assert.equal(show.error.code, 'show');
     });
@@ -333,9 +341,15 @@ for (const backend of testBackends()) {
       const { items } = await all({ list: 'categorymembers', cmtitle: 'Category:LqCat', cmlimit: '1' }, (b) => (b.query.categorymembers as Json[]).map((m) => m.title));
       assert.deepEqual(items, ['LqSource2', 'LqSource', 'Category:LqHidden', 'Category:LqSub']);
       const subcats = await q({ list: 'categorymembers', cmtitle: 'Category:LqCat', cmtype: 'subcat' });
-      assert.deepEqual((subcats.query.categorymembers as Json[]).map((m) => m.title), ['Category:LqHidden', 'Category:LqSub']);
+      assert.deepEqual(
+        (subcats.query.categorymembers as Json[]).map((m) => m.title),
+        ['Category:LqHidden', 'Category:LqSub'],
+      );
       const fromPrefix = await q({ list: 'categorymembers', cmtitle: 'Category:LqCat', cmtype: 'page', cmstartsortkeyprefix: 'b' });
-      assert.deepEqual((fromPrefix.query.categorymembers as Json[]).map((m) => m.title), ['LqSource']);
+      assert.deepEqual(
+        (fromPrefix.query.categorymembers as Json[]).map((m) => m.title),
+        ['LqSource'],
+      );
       const byTime = await all({ list: 'categorymembers', cmtitle: 'Category:LqCat', cmsort: 'timestamp', cmprop: 'ids|timestamp', cmlimit: '3' }, (b) => b.query.categorymembers as Json[]);
       assert.equal(byTime.items.length, 4);
       assert.match(byTime.continues[0]!.cmcontinue, /^\d{14}\|\d+$/);

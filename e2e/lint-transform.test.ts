@@ -68,7 +68,7 @@ for (const backend of testBackends()) {
     });
 
     test('POST wikitext/to/html renders a Parsoid document in the title context', async () => {
-      const r = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/html/Linted', JSON.stringify({ wikitext: "[[Linted]] and [[Nowhere]] on {{PAGENAME}}\n== Head ==\ntext" }), {
+      const r = await wiki.request('POST', '/w/rest.php/v1/transform/wikitext/to/html/Linted', JSON.stringify({ wikitext: '[[Linted]] and [[Nowhere]] on {{PAGENAME}}\n== Head ==\ntext' }), {
         headers: { 'content-type': 'application/json' },
       });
       assert.equal(r.status, 200);

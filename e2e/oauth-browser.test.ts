@@ -17,7 +17,6 @@ import { launchChromium, watchedPage } from './chromium.js';
 import { runAdmin } from '../scripts/admin.js';
 import { startWiki, type TestWiki } from './harness.js';
 
-
 describe('OAuth pages in Chromium', () => {
   let wiki: TestWiki;
   let browser: Browser | undefined;
@@ -95,8 +94,15 @@ describe('OAuth pages in Chromium', () => {
     assert.equal(tokenRes.status, 200);
     const { access_token: accessToken } = (await tokenRes.json()) as { access_token: string };
     const bearer = { Authorization: `Bearer ${accessToken}` };
-    const csrf = ((await (await fetch(`${wiki.baseUrl}/w/api.php?action=query&meta=tokens&format=json`, { headers: bearer })).json()) as { query: { tokens: { csrftoken: string } } }).query.tokens.csrftoken;
-    const edit = (await (await fetch(`${wiki.baseUrl}/w/api.php`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ action: 'edit', title: 'Main Page', appendtext: '\nvia OAuth', token: csrf, format: 'json' }) })).json()) as { edit?: { result: string } };
+    const csrf = ((await (await fetch(`${wiki.baseUrl}/w/api.php?action=query&meta=tokens&format=json`, { headers: bearer })).json()) as { query: { tokens: { csrftoken: string } } }).query.tokens
+      .csrftoken;
+    const edit = (await (
+      await fetch(`${wiki.baseUrl}/w/api.php`, {
+        method: 'POST',
+        headers: { ...bearer, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ action: 'edit', title: 'Main Page', appendtext: '\nvia OAuth', token: csrf, format: 'json' }),
+      })
+    ).json()) as { edit?: { result: string } };
     assert.equal(edit.edit?.result, 'Success');
 
     // Olga revokes it: the token is refused from then on.

@@ -15,18 +15,27 @@ const PAGE = 'Quire comment test';
 
 /** [summary, MediaWiki's parsedcomment of it on PAGE]. */
 const CASES: [string, string][] = [
-  ["/* Section one */ fixed [[Main Page]] and [[No such page xyz|label]] <b>bold</b> & \"quotes\" 'apos'",
-   "<span dir=\"auto\"><span class=\"autocomment\"><a href=\"/wiki/Quire_comment_test#Section_one\" title=\"Quire comment test\">→‎Section one</a>: </span> fixed <a href=\"/wiki/Main_Page\" title=\"Main Page\">Main Page</a> and <a href=\"/w/index.php?title=No_such_page_xyz&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"No such page xyz (page does not exist)\">label</a> &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot; &#039;apos&#039;</span>"],
-  ["[[Special:RecentChanges]] [[User talk:Alice#Foo|x]] [[main Page]]s and [[:Help:Nothing]]",
-   "<a href=\"/wiki/Special:RecentChanges\" title=\"Special:RecentChanges\">Special:RecentChanges</a> <a href=\"/w/index.php?title=User_talk:Alice&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"User talk:Alice (page does not exist)\">x</a> <a href=\"/wiki/Main_Page\" title=\"Main Page\">main Pages</a> and <a href=\"/w/index.php?title=Help:Nothing&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Help:Nothing (page does not exist)\">Help:Nothing</a>"],
-  ["/* A */",
-   "<span dir=\"auto\"><span class=\"autocomment\"><a href=\"/wiki/Quire_comment_test#A\" title=\"Quire comment test\">→‎A</a></span></span>"],
-  ["text /* B [[Main Page]] */ more",
-   "text <span dir=\"auto\"><span class=\"autocomment\"><a href=\"/wiki/Quire_comment_test#B_Main_Page\" title=\"Quire comment test\">→‎B &#91;&#91;Main Page&#93;&#93;</a>: </span> more</span>"],
-  ["[[Quire redirect src]] [[Quire PST test#Sec tion|here]] [[#Local]] [[Media:Foo.png]] [[File:Foo.png]]",
-   "<a href=\"/wiki/Quire_redirect_src\" class=\"mw-redirect\" title=\"Quire redirect src\">Quire redirect src</a> <a href=\"/wiki/Quire_PST_test#Sec_tion\" title=\"Quire PST test\">here</a> <a href=\"/wiki/Quire_comment_test#Local\" title=\"Quire comment test\">#Local</a> <a href=\"/w/index.php?title=Special:Upload&amp;wpDestFile=Foo.png\" class=\"new\" title=\"Foo.png\">Media:Foo.png</a> <a href=\"/w/index.php?title=File:Foo.png&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"File:Foo.png (page does not exist)\">File:Foo.png</a>"],
-  ["&amp; &lt; &#91; %41 [[Main%20Page]] [[a|b]]]] [[ Main Page ]]",
-   "&amp; &lt; [ %41 <a href=\"/wiki/Main_Page\" title=\"Main Page\">Main Page</a> <a href=\"/w/index.php?title=A&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"A (page does not exist)\">b</a>]] <a href=\"/wiki/Main_Page\" title=\"Main Page\">Main Page </a>"]
+  [
+    '/* Section one */ fixed [[Main Page]] and [[No such page xyz|label]] <b>bold</b> & "quotes" \'apos\'',
+    '<span dir="auto"><span class="autocomment"><a href="/wiki/Quire_comment_test#Section_one" title="Quire comment test">→‎Section one</a>: </span> fixed <a href="/wiki/Main_Page" title="Main Page">Main Page</a> and <a href="/w/index.php?title=No_such_page_xyz&amp;action=edit&amp;redlink=1" class="new" title="No such page xyz (page does not exist)">label</a> &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot; &#039;apos&#039;</span>',
+  ],
+  [
+    '[[Special:RecentChanges]] [[User talk:Alice#Foo|x]] [[main Page]]s and [[:Help:Nothing]]',
+    '<a href="/wiki/Special:RecentChanges" title="Special:RecentChanges">Special:RecentChanges</a> <a href="/w/index.php?title=User_talk:Alice&amp;action=edit&amp;redlink=1" class="new" title="User talk:Alice (page does not exist)">x</a> <a href="/wiki/Main_Page" title="Main Page">main Pages</a> and <a href="/w/index.php?title=Help:Nothing&amp;action=edit&amp;redlink=1" class="new" title="Help:Nothing (page does not exist)">Help:Nothing</a>',
+  ],
+  ['/* A */', '<span dir="auto"><span class="autocomment"><a href="/wiki/Quire_comment_test#A" title="Quire comment test">→‎A</a></span></span>'],
+  [
+    'text /* B [[Main Page]] */ more',
+    'text <span dir="auto"><span class="autocomment"><a href="/wiki/Quire_comment_test#B_Main_Page" title="Quire comment test">→‎B &#91;&#91;Main Page&#93;&#93;</a>: </span> more</span>',
+  ],
+  [
+    '[[Quire redirect src]] [[Quire PST test#Sec tion|here]] [[#Local]] [[Media:Foo.png]] [[File:Foo.png]]',
+    '<a href="/wiki/Quire_redirect_src" class="mw-redirect" title="Quire redirect src">Quire redirect src</a> <a href="/wiki/Quire_PST_test#Sec_tion" title="Quire PST test">here</a> <a href="/wiki/Quire_comment_test#Local" title="Quire comment test">#Local</a> <a href="/w/index.php?title=Special:Upload&amp;wpDestFile=Foo.png" class="new" title="Foo.png">Media:Foo.png</a> <a href="/w/index.php?title=File:Foo.png&amp;action=edit&amp;redlink=1" class="new" title="File:Foo.png (page does not exist)">File:Foo.png</a>',
+  ],
+  [
+    '&amp; &lt; &#91; %41 [[Main%20Page]] [[a|b]]]] [[ Main Page ]]',
+    '&amp; &lt; [ %41 <a href="/wiki/Main_Page" title="Main Page">Main Page</a> <a href="/w/index.php?title=A&amp;action=edit&amp;redlink=1" class="new" title="A (page does not exist)">b</a>]] <a href="/wiki/Main_Page" title="Main Page">Main Page </a>',
+  ],
 ];
 
 async function login(wiki: TestWiki, name: string, password: string) {
@@ -102,7 +111,7 @@ for (const backend of testBackends()) {
       assert.equal(j.compare.toparsedcomment, CASES[2]![1]);
     });
 
-    test('list=logevents links autocomments to the log entry\'s page', async () => {
+    test("list=logevents links autocomments to the log entry's page", async () => {
       await alice.post({ action: 'edit', title: 'Logged page', text: 'x' });
       await alice.post({ action: 'protect', title: 'Logged page', protections: 'edit=autoconfirmed', reason: '/* Why */ see [[Main Page]]' });
       const j = (await wiki.api({ action: 'query', list: 'logevents', letitle: 'Logged page', leprop: 'title|comment|parsedcomment', formatversion: '2' })).json<any>();

@@ -154,7 +154,9 @@ describe('bad configuration', () => {
     { name: 'gateway', entry: 'gateway/src/main.ts', env: { PORT: 'eighty' }, message: 'PORT="eighty" is not an integer' },
   ];
   for (const c of cases) {
-    test(`${c.name}: ${Object.entries(c.env).map(([k, v]) => `${k}=${v}`).join(' ')} → non-zero exit, a clear message, no stack trace`, async () => {
+    test(`${c.name}: ${Object.entries(c.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} → non-zero exit, a clear message, no stack trace`, async () => {
       const p = spawnEntry(c.name, c.entry, { ...testEnv.env, DATA_DIR: path.join(testEnv.dataDir, c.name), ...c.env });
       const { code } = await p.exited;
       assert.notEqual(code, 0);

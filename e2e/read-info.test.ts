@@ -159,7 +159,14 @@ for (const backend of testBackends()) {
       const lastEdit = revs.Hist!.at(-1)!;
       const histTs = (await api({ action: 'query', revids: String(lastEdit), prop: 'revisions', rvprop: 'timestamp' })).query.pages[0].revisions[0].timestamp;
       assert.deepEqual(
-        { watched: pa.Hist.watched, watchers: pa.Hist.watchers, visitingwatchers: pa.Hist.visitingwatchers, notificationtimestamp: pa.Hist.notificationtimestamp, readable: pa.Hist.readable, preload: pa.Hist.preload },
+        {
+          watched: pa.Hist.watched,
+          watchers: pa.Hist.watchers,
+          visitingwatchers: pa.Hist.visitingwatchers,
+          notificationtimestamp: pa.Hist.notificationtimestamp,
+          readable: pa.Hist.readable,
+          preload: pa.Hist.preload,
+        },
         { watched: true, watchers: 2, visitingwatchers: 2, notificationtimestamp: histTs, readable: true, preload: '' },
       );
       assert.deepEqual(Object.keys(pa.Hist).slice(-6), ['watched', 'watchers', 'visitingwatchers', 'notificationtimestamp', 'readable', 'preload']);

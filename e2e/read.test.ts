@@ -34,7 +34,10 @@ for (const backend of testBackends()) {
 
     test('list=allpages: order, filters and continuation followed to the end (fv1 and fv2)', async () => {
       const all = await api({ action: 'query', list: 'allpages', aplimit: 'max', formatversion: '2' });
-      assert.deepEqual(all.query.allpages.map((p: Json) => p.title), ['Apple', 'Apricot', 'Banana', 'Cherry', 'Main Page']);
+      assert.deepEqual(
+        all.query.allpages.map((p: Json) => p.title),
+        ['Apple', 'Apricot', 'Banana', 'Cherry', 'Main Page'],
+      );
       assert.deepEqual(Object.keys(all.query.allpages[0]), ['pageid', 'ns', 'title']);
       assert.equal(all.batchcomplete, true);
       assert.equal(all.limits.allpages, 500);
@@ -70,14 +73,22 @@ for (const backend of testBackends()) {
       const fv2 = await api({ action: 'query', generator: 'allpages', gaplimit: '2', prop: 'info|revisions', formatversion: '2' });
       assert.deepEqual(fv2.continue, { gapcontinue: 'Banana', continue: 'gapcontinue||' });
       assert.equal(fv2.batchcomplete, true);
-      assert.deepEqual(fv2.query.pages.map((p: Json) => p.title), ['Apple', 'Apricot']);
+      assert.deepEqual(
+        fv2.query.pages.map((p: Json) => p.title),
+        ['Apple', 'Apricot'],
+      );
       const apricot = fv2.query.pages.find((p: Json) => p.title === 'Apricot');
       assert.equal(apricot.redirect, true);
       assert.equal(apricot.revisions.length, 1);
       assert.equal(apricot.revisions[0].user, '127.0.0.1');
 
       const fv1 = await api({ action: 'query', generator: 'allpages', gaplimit: '2', gapcontinue: 'Banana', prop: 'info' });
-      assert.deepEqual(Object.values(fv1.query.pages).map((p: any) => p.title).sort(), ['Banana', 'Cherry']);
+      assert.deepEqual(
+        Object.values(fv1.query.pages)
+          .map((p: any) => p.title)
+          .sort(),
+        ['Banana', 'Cherry'],
+      );
       assert.deepEqual(fv1.continue, { gapcontinue: 'Main_Page', continue: 'gapcontinue||' });
       const last = await api({ action: 'query', generator: 'allpages', gaplimit: '2', gapcontinue: 'Main_Page', prop: 'info', continue: 'gapcontinue||' });
       assert.equal(last.continue, undefined);

@@ -21,8 +21,18 @@ for (const backend of testBackends()) {
     const stamp = /\d\d:\d\d, \d{1,2} [A-Z][a-z]+ \d{4} \(UTC\)/.source;
 
     test('onlypst: signatures of the caller, subst:, the pipe trick, trailing whitespace; wikitext and parsedsummary', async () => {
-      const text = '<nowiki>~~~</nowiki> <!-- ~~~ --> Sig ~~~ and ~~~~ and ~~~~~ {{subst:lc:ABC}} {{subst:#if:x|{{subst:uc:y}}|n}} {{subst:Shout|hey}} {{PAGENAME}} [[|Foo]] [[Help:Foo (bar)|]] [[Project:Bar, baz|]] [[w:Foo|]] line  \n\nnext\t\n\n';
-      const r = await wiki.post('/w/api.php', { action: 'parse', onlypst: '1', text, title: 'Talk:Some page (dab)', summary: 'Edit [[Main Page]] /* Sec */ x', prop: 'wikitext', format: 'json', formatversion: '2' });
+      const text =
+        '<nowiki>~~~</nowiki> <!-- ~~~ --> Sig ~~~ and ~~~~ and ~~~~~ {{subst:lc:ABC}} {{subst:#if:x|{{subst:uc:y}}|n}} {{subst:Shout|hey}} {{PAGENAME}} [[|Foo]] [[Help:Foo (bar)|]] [[Project:Bar, baz|]] [[w:Foo|]] line  \n\nnext\t\n\n';
+      const r = await wiki.post('/w/api.php', {
+        action: 'parse',
+        onlypst: '1',
+        text,
+        title: 'Talk:Some page (dab)',
+        summary: 'Edit [[Main Page]] /* Sec */ x',
+        prop: 'wikitext',
+        format: 'json',
+        formatversion: '2',
+      });
       const parse = r.json().parse;
       assert.deepEqual(Object.keys(parse), ['text', 'wikitext', 'parsedsummary']);
       const ip = '127.0.0.1';
@@ -42,15 +52,35 @@ for (const backend of testBackends()) {
 
     test('pst parses the transformed text and reports psttext; a logged-in caller signs with the user page', async () => {
       const login = await wiki.post('/w/api.php', { action: 'query', meta: 'tokens', type: 'login', format: 'json' });
-      const created = await wiki.post('/w/api.php', { action: 'createaccount', username: 'Signer', password: 'signerpass123456', retype: 'signerpass123456', createreturnurl: 'http://x/', createtoken: (await wiki.api({ action: 'query', meta: 'tokens', type: 'createaccount' })).json().query.tokens.createaccounttoken, format: 'json' });
+      const created = await wiki.post('/w/api.php', {
+        action: 'createaccount',
+        username: 'Signer',
+        password: 'signerpass123456',
+        retype: 'signerpass123456',
+        createreturnurl: 'http://x/',
+        createtoken: (await wiki.api({ action: 'query', meta: 'tokens', type: 'createaccount' })).json().query.tokens.createaccounttoken,
+        format: 'json',
+      });
       void login;
       assert.equal(created.json().createaccount?.status, 'PASS', created.text);
-      const r = await wiki.post('/w/api.php', { action: 'parse', pst: '1', text: 'Hi ~~~', prop: 'wikitext|text', disablelimitreport: '1', contentmodel: 'wikitext', format: 'json', formatversion: '2' });
+      const r = await wiki.post('/w/api.php', {
+        action: 'parse',
+        pst: '1',
+        text: 'Hi ~~~',
+        prop: 'wikitext|text',
+        disablelimitreport: '1',
+        contentmodel: 'wikitext',
+        format: 'json',
+        formatversion: '2',
+      });
       const parse = r.json().parse;
       assert.deepEqual(Object.keys(parse), ['title', 'pageid', 'text', 'wikitext', 'psttext']);
       assert.equal(parse.wikitext, 'Hi ~~~');
       assert.equal(parse.psttext, 'Hi [[User:Signer|Signer]] ([[User talk:Signer|talk]])');
-      assert.match(parse.text, /<p>Hi <a href="\/w\/index.php\?title=User:Signer&amp;action=edit&amp;redlink=1" class="new" title="User:Signer \(page does not exist\)">Signer<\/a> \(<a [^>]*title="User talk:Signer \(page does not exist\)">talk<\/a>\)\n<\/p>/);
+      assert.match(
+        parse.text,
+        /<p>Hi <a href="\/w\/index.php\?title=User:Signer&amp;action=edit&amp;redlink=1" class="new" title="User:Signer \(page does not exist\)">Signer<\/a> \(<a [^>]*title="User talk:Signer \(page does not exist\)">talk<\/a>\)\n<\/p>/,
+      );
       // fv1 wraps the strings.
       const fv1 = await wiki.post('/w/api.php', { action: 'parse', pst: '1', text: 'x ~~~~~', prop: 'wikitext', contentmodel: 'wikitext', format: 'json' });
       assert.match(fv1.json().parse.psttext['*'], new RegExp(`^x ${stamp}$`));
@@ -64,9 +94,12 @@ for (const backend of testBackends()) {
       const js = (await wiki.api({ action: 'parse', contentmodel: 'javascript', text: 'a<b', prop: 'text', formatversion: '2' })).json().parse;
       assert.match(js.text, /^<div class="mw-parser-output"><pre class="mw-code mw-js" dir="ltr">\na&lt;b\n<\/pre>\n\n<!-- \nNewPP limit report/);
       const plain = (await wiki.api({ action: 'parse', contentmodel: 'text', text, prop: 'text|links', wrapoutputclass: '', formatversion: '2' })).json().parse;
-      assert.deepEqual([plain.text, plain.links], ['[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;\'&quot;&gt; ~~~~', []]);
+      assert.deepEqual([plain.text, plain.links], ["[[Foo]]\n[[Category:X]]\n==h==\na &amp; b &lt;'&quot;&gt; ~~~~", []]);
       const json = (await wiki.api({ action: 'parse', contentmodel: 'json', text: '{"k<&":[1,"<x>"]}', prop: 'text', formatversion: '2' })).json().parse;
-      assert.equal(json.text, '<div class="mw-parser-output"><table class="mw-json"><tbody><tr><th><span>k&lt;&amp;</span></th><td><table class="mw-json"><tbody><tr><td class="mw-json-value">1</td></tr>\n<tr><td class="mw-json-value">"&lt;x>"</td></tr></tbody></table></td></tr></tbody></table></div>');
+      assert.equal(
+        json.text,
+        '<div class="mw-parser-output"><table class="mw-json"><tbody><tr><th><span>k&lt;&amp;</span></th><td><table class="mw-json"><tbody><tr><td class="mw-json-value">1</td></tr>\n<tr><td class="mw-json-value">"&lt;x>"</td></tr></tbody></table></td></tr></tbody></table></div>',
+      );
       assert.equal((await wiki.api({ action: 'parse', contentmodel: 'unknown', text: '{}', formatversion: '2' })).json().error.code, 'badvalue');
     });
 

@@ -79,7 +79,10 @@ for (const backend of testBackends()) {
 
       const rest = await runAll();
       assert.equal(rest.reached, 'none-ready');
-      assert.deepEqual(rest.jobs.map((j) => [j.type, j.status]), [['refreshLinks', 'ok']]);
+      assert.deepEqual(
+        rest.jobs.map((j) => [j.type, j.status]),
+        [['refreshLinks', 'ok']],
+      );
       const after = await wiki.rest('/v1/page/Greeted_page/html');
       assert.match(after.text, /Hello from version two/);
       assert.doesNotMatch(after.text, /version one/);

@@ -91,7 +91,13 @@ for (const backend of testBackends()) {
 
     test('action=expandtemplates expands templates, parser functions and magic words', async () => {
       await edit(wiki, 'Template:Greet', 'Hello {{{1|world}}}, {{{who|nobody}}}!');
-      const r = await wiki.api({ action: 'expandtemplates', text: '{{Greet}} {{Greet|you|who=Bob}} {{#expr: 6*7}} {{uc:{{PAGENAME}}}}', title: 'Some page', prop: 'wikitext|volatile', formatversion: '2' });
+      const r = await wiki.api({
+        action: 'expandtemplates',
+        text: '{{Greet}} {{Greet|you|who=Bob}} {{#expr: 6*7}} {{uc:{{PAGENAME}}}}',
+        title: 'Some page',
+        prop: 'wikitext|volatile',
+        formatversion: '2',
+      });
       assert.deepEqual(r.json(), { expandtemplates: { wikitext: 'Hello world, nobody! Hello you, Bob! 42 SOME PAGE' } });
     });
 

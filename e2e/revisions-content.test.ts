@@ -69,7 +69,12 @@ for (const backend of testBackends()) {
     });
 
     test('with rvslots the deprecated options are refused; list=allrevisions shares them', async () => {
-      for (const [name, value] of [['rvparse', '1'], ['rvdiffto', 'prev'], ['rvcontentformat', 'text/x-wiki'], ['rvprop', 'parsetree']] as const) {
+      for (const [name, value] of [
+        ['rvparse', '1'],
+        ['rvdiffto', 'prev'],
+        ['rvcontentformat', 'text/x-wiki'],
+        ['rvprop', 'parsetree'],
+      ] as const) {
         const r = await get({ rvprop: name === 'rvprop' ? value : 'content', rvslots: 'main', ...(name === 'rvprop' ? {} : { [name]: value }) });
         assert.equal(r.error?.code, 'invalidparammix', name);
       }

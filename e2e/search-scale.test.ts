@@ -141,9 +141,15 @@ for (const backend of testBackends()) {
       );
       // The swap left one table, with the canonical index names later migrations refer to.
       const tables = await db.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'search' AND tablename LIKE 'page_index%'`);
-      assert.deepEqual(tables.rows.map((r) => r.t), ['page_index']);
+      assert.deepEqual(
+        tables.rows.map((r) => r.t),
+        ['page_index'],
+      );
       const indexes = await db.query<{ n: string }>(`SELECT indexname AS n FROM pg_indexes WHERE schemaname = 'search' AND tablename = 'page_index' ORDER BY 1`);
-      assert.deepEqual(indexes.rows.map((r) => r.n), ['page_index_completion', 'page_index_created', 'page_index_pkey', 'page_index_title', 'page_index_touched', 'page_index_tsv']);
+      assert.deepEqual(
+        indexes.rows.map((r) => r.n),
+        ['page_index_completion', 'page_index_created', 'page_index_pkey', 'page_index_title', 'page_index_touched', 'page_index_tsv'],
+      );
       const afterRow = await db.query<{ generation: number }>(`SELECT generation FROM search.feed_cursors WHERE engine = 'sql'`);
       assert.equal(afterRow.rows[0]!.generation, before.rows[0]!.generation + 1);
       // Searches and edits go on against the new table.
@@ -154,8 +160,14 @@ for (const backend of testBackends()) {
     });
 
     test('a bad --engine is a usage error; meilisearch without MEILISEARCH_URL is refused', async () => {
-      await assert.rejects(runAdmin(['rebuildSearchIndex', '--engine', 'lucene'], wiki.testEnv.env, () => undefined), /--engine must be sql or meilisearch/);
-      await assert.rejects(runAdmin(['rebuildSearchIndex', '--engine', 'meilisearch'], wiki.testEnv.env, () => undefined), /meilisearch engine is not configured/);
+      await assert.rejects(
+        runAdmin(['rebuildSearchIndex', '--engine', 'lucene'], wiki.testEnv.env, () => undefined),
+        /--engine must be sql or meilisearch/,
+      );
+      await assert.rejects(
+        runAdmin(['rebuildSearchIndex', '--engine', 'meilisearch'], wiki.testEnv.env, () => undefined),
+        /meilisearch engine is not configured/,
+      );
       // Nothing was left behind: the SQL index is whole and no rebuild table exists.
       const db = service(wiki, 'search').runtime.db;
       assert.equal((await db.query(`SELECT 1 FROM pg_tables WHERE schemaname = 'search' AND tablename = 'page_index_new'`)).rowCount, 0);

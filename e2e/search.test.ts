@@ -42,16 +42,25 @@ for (const backend of testBackends()) {
         [['Fresh page', `It mentions <span class='searchmatch'>${word}</span> once.\n`]],
       );
       const prefixed = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'Fresh pa', formatversion: '2' })).json();
-      assert.deepEqual(prefixed.query.prefixsearch.map((p: any) => p.title), ['Fresh page']);
+      assert.deepEqual(
+        prefixed.query.prefixsearch.map((p: any) => p.title),
+        ['Fresh page'],
+      );
 
       // A hit by its title only has no excerpt (MediaWiki's highlighter finds nothing in the text).
       const byTitle = (await wiki.rest('/v1/search/page?q=Fresh%20page')).json().pages;
-      assert.deepEqual(byTitle.map((p: any) => [p.title, p.excerpt]), [['Fresh page', null]]);
+      assert.deepEqual(
+        byTitle.map((p: any) => [p.title, p.excerpt]),
+        [['Fresh page', null]],
+      );
 
       // A redirect made right now is resolved to its target by the next completion.
       assert.equal((await edit(`Via ${word}`, '#REDIRECT [[Fresh page]]')).json().edit?.result, 'Success');
       const via = (await wiki.rest(`/v1/search/title?q=Via%20${word}`)).json().pages;
-      assert.deepEqual(via.map((p: any) => [p.title, p.matched_title]), [['Fresh page', `Via ${word}`]]);
+      assert.deepEqual(
+        via.map((p: any) => [p.title, p.matched_title]),
+        [['Fresh page', `Via ${word}`]],
+      );
 
       await runAdmin(['createAndPromote', 'Searchsysop', 'sysoppass123456', '--groups', 'sysop'], wiki.testEnv.env, () => undefined);
       const sysop = await loggedIn(wiki, 'Searchsysop', 'sysoppass123456');
@@ -91,7 +100,10 @@ for (const backend of testBackends()) {
         [['Anchor_sample_page', 'Anchor sample page', 'Anchor redirect']],
       );
       const viaRedirect = (await wiki.rest('/v1/search/title?q=Anchor%20red')).json().pages;
-      assert.deepEqual(viaRedirect.map((p: any) => [p.title, p.excerpt, p.matched_title]), [['Anchor sample page', 'Anchor redirect', 'Anchor redirect']]);
+      assert.deepEqual(
+        viaRedirect.map((p: any) => [p.title, p.excerpt, p.matched_title]),
+        [['Anchor sample page', 'Anchor redirect', 'Anchor redirect']],
+      );
       // The golden wiki had no redirect under "Anch": compare the shape on a prefix without one here too.
       const { code, output } = await shapeCompareSample(path.join(GOLDEN_DIR, 'rest_search_title.http'), `${wiki.baseUrl}/w/rest.php/v1/search/title?q=Anchor%20s&limit=10`);
       assert.equal(code, 0, output);
@@ -149,11 +161,19 @@ for (const backend of testBackends()) {
       assert.equal(page3.continue, undefined);
 
       const talk = (await wiki.api({ action: 'query', list: 'search', srsearch: 'anchor', srwhat: 'text', srnamespace: '1', srprop: 'titlesnippet|isfilematch', formatversion: '2' })).json();
-      assert.deepEqual(talk.query.search, [{ ns: 1, title: 'Talk:Anchor talk', pageid: talk.query.search[0].pageid, titlesnippet: "Talk:<span class='searchmatch'>Anchor</span> talk", isfilematch: false }]);
+      assert.deepEqual(talk.query.search, [
+        { ns: 1, title: 'Talk:Anchor talk', pageid: talk.query.search[0].pageid, titlesnippet: "Talk:<span class='searchmatch'>Anchor</span> talk", isfilematch: false },
+      ]);
       const viaRedirect = (await wiki.api({ action: 'query', list: 'search', srsearch: 'redirect', srprop: 'redirecttitle', formatversion: '2' })).json();
-      assert.deepEqual(viaRedirect.query.search.map((h: any) => [h.title, h.redirecttitle]), [['Anchor sample page', 'Anchor redirect']]);
+      assert.deepEqual(
+        viaRedirect.query.search.map((h: any) => [h.title, h.redirecttitle]),
+        [['Anchor sample page', 'Anchor redirect']],
+      );
       const near = (await wiki.api({ action: 'query', list: 'search', srsearch: 'anchor SAMPLE page', srwhat: 'nearmatch', formatversion: '2' })).json();
-      assert.deepEqual(near.query.search.map((h: any) => h.title), ['Anchor sample page']);
+      assert.deepEqual(
+        near.query.search.map((h: any) => h.title),
+        ['Anchor sample page'],
+      );
       const missing = (await wiki.api({ action: 'query', list: 'search' })).json();
       assert.equal(missing.error.code, 'missingparam');
     });
@@ -165,12 +185,21 @@ for (const backend of testBackends()) {
       assert.equal(j.query.prefixsearch[0].title, 'Listed page 01');
       assert.deepEqual(j.continue, { psoffset: 10, continue: '-||' });
       const rest = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'listed page', pslimit: '10', psoffset: '10' })).json();
-      assert.deepEqual(rest.query.prefixsearch.map((p: any) => p.title), ['Listed page 11', 'Listed page 12']);
+      assert.deepEqual(
+        rest.query.prefixsearch.map((p: any) => p.title),
+        ['Listed page 11', 'Listed page 12'],
+      );
       const talk = (await wiki.api({ action: 'query', list: 'prefixsearch', pssearch: 'Talk:anc' })).json();
-      assert.deepEqual(talk.query.prefixsearch.map((p: any) => p.title), ['Talk:Anchor talk']);
+      assert.deepEqual(
+        talk.query.prefixsearch.map((p: any) => p.title),
+        ['Talk:Anchor talk'],
+      );
 
       const gen = (await wiki.api({ action: 'query', generator: 'search', gsrsearch: 'anchor', gsrwhat: 'text', prop: 'info', formatversion: '2' })).json();
-      assert.deepEqual(gen.query.pages.map((p: any) => p.title), ['Anchor sample page']);
+      assert.deepEqual(
+        gen.query.pages.map((p: any) => p.title),
+        ['Anchor sample page'],
+      );
       const genPrefix = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'Anchor', formatversion: '2' })).json();
       assert.deepEqual(genPrefix.query.pages.map((p: any) => p.title).sort(), ['Anchor redirect', 'Anchor sample page']);
       const genNext = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'listed page', gpslimit: '10' })).json();
@@ -263,7 +292,10 @@ for (const backend of testBackends()) {
       );
       // The latest revision of each page is what search finds; older words are gone.
       const hits = (await wiki.rest('/v1/search/page?q=mark499x')).json().pages;
-      assert.deepEqual(hits.map((p: any) => p.title), ['Outage page 99']);
+      assert.deepEqual(
+        hits.map((p: any) => p.title),
+        ['Outage page 99'],
+      );
       assert.deepEqual((await wiki.rest('/v1/search/page?q=mark99x')).json().pages, []);
     });
   });

@@ -13,8 +13,7 @@ const DOCREF_TAIL =
   'Subscribe to the mediawiki-api-announce mailing list at &lt;https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/&gt; for notice of API deprecations and breaking changes.';
 const MAILING_LIST_WARNING =
   'Subscribe to the mediawiki-api-announce mailing list at <https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> for notice of API deprecations and breaking changes.';
-const LEGACY_WARNING =
-  'Because "rvslots" was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.';
+const LEGACY_WARNING = 'Because "rvslots" was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.';
 const ALL_REVISION_PROPS = 'ids|timestamp|content|user|comment|size|sha1';
 /** One of each kind of title MediaWiki reports differently, plus one that needs normalizing. */
 const MIXED_TITLES = 'Main_Page|Nope|Special:Foo|a<b|Talk:';
@@ -68,7 +67,12 @@ for (const backend of testBackends()) {
         assert.deepEqual(q.namespaces['-1'], { id: -1, case: 'first-letter', canonical: 'Special', '*': 'Special' });
         assert.equal(q.namespaces['4'].canonical, 'Project');
         assert.equal(q.namespaces['4']['*'], 'Quire', 'the project namespace is named after the site');
-        assert.deepEqual(Object.keys(q.namespaces).map(Number).sort((a, b) => a - b), [-2, -1, ...Array.from({ length: 16 }, (_, i) => i)]);
+        assert.deepEqual(
+          Object.keys(q.namespaces)
+            .map(Number)
+            .sort((a, b) => a - b),
+          [-2, -1, ...Array.from({ length: 16 }, (_, i) => i)],
+        );
         assert.deepEqual(q.namespacealiases, [
           { id: 6, '*': 'Image' },
           { id: 7, '*': 'Image talk' },
@@ -141,11 +145,22 @@ for (const backend of testBackends()) {
         // Fake ids: invalid titles first, then special, then missing; output: missing, invalid, special, existing.
         // (JSON.parse reorders integer keys, so the order is read from the text.)
         const order = ['-4', '-1', '-2', '-3', '1'].map((id) => r.text.indexOf(`"${id}":{`));
-        assert.deepEqual([...order].sort((a, b) => a - b), order, r.text);
+        assert.deepEqual(
+          [...order].sort((a, b) => a - b),
+          order,
+          r.text,
+        );
         assert.deepEqual(Object.keys(pages).sort(), ['-1', '-2', '-3', '-4', '1']);
         const byTitle = Object.fromEntries(Object.entries(pages).map(([id, p]) => [(p as { title: string }).title, { id, ...(p as object) }]));
         assert.deepEqual(byTitle.Nope, {
-          id: '-4', ns: 0, title: 'Nope', missing: '', contentmodel: 'wikitext', pagelanguage: 'en', pagelanguagehtmlcode: 'en', pagelanguagedir: 'ltr',
+          id: '-4',
+          ns: 0,
+          title: 'Nope',
+          missing: '',
+          contentmodel: 'wikitext',
+          pagelanguage: 'en',
+          pagelanguagehtmlcode: 'en',
+          pagelanguagedir: 'ltr',
         });
         assert.deepEqual(byTitle['a<b'], { id: '-1', title: 'a<b', invalidreason: 'The requested page title contains invalid characters: "<".', invalid: '' });
         assert.deepEqual(byTitle['Talk:'], { id: '-2', title: 'Talk:', invalidreason: 'The requested page title is empty or contains only the name of a namespace.', invalid: '' });
@@ -221,7 +236,7 @@ for (const backend of testBackends()) {
         ]);
       });
 
-      test('request values are NFC-normalized, with MediaWiki\'s warning and normalized entry', async () => {
+      test("request values are NFC-normalized, with MediaWiki's warning and normalized entry", async () => {
         const decomposed = 'Cafe\u0301';
         const j = (await wiki.api({ action: 'query', prop: 'info', titles: `${decomposed}|Caf\u00e9`, formatversion: '2' })).json();
         assert.deepEqual(j.warnings, {
@@ -280,7 +295,7 @@ for (const backend of testBackends()) {
         assert.equal(other.status, 200);
       });
 
-      test('a missing page: 404 with MediaWiki\'s body', async () => {
+      test("a missing page: 404 with MediaWiki's body", async () => {
         const r = await wiki.rest('/v1/page/No_such_page_anywhere');
         assert.equal(r.status, 404);
         assert.equal(r.headers.get('content-type'), 'application/json');
@@ -353,7 +368,11 @@ for (const backend of testBackends()) {
     after(() => wiki?.close());
 
     test('without the read right, reading modules answer readapidenied', async () => {
-      const requests: Record<string, string>[] = [{ action: 'query', meta: 'siteinfo' }, { action: 'query', prop: 'revisions', titles: 'Main Page' }, { action: 'query', meta: 'tokens', titles: 'Main Page' }];
+      const requests: Record<string, string>[] = [
+        { action: 'query', meta: 'siteinfo' },
+        { action: 'query', prop: 'revisions', titles: 'Main Page' },
+        { action: 'query', meta: 'tokens', titles: 'Main Page' },
+      ];
       for (const params of requests) {
         const r = await wiki.api(params);
         assert.equal(r.headers.get('mediawiki-api-error'), 'readapidenied', JSON.stringify(params));

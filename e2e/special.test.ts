@@ -70,7 +70,10 @@ for (const backend of testBackends()) {
 
     before(async () => {
       wiki = await startWiki(backend);
-      for (const [name, password] of [['Alice', 'alicepass123456'], ['Bob', 'bobpass1234567']]) {
+      for (const [name, password] of [
+        ['Alice', 'alicepass123456'],
+        ['Bob', 'bobpass1234567'],
+      ]) {
         await runAdmin(['createAndPromote', name!, password!], wiki.testEnv.env, () => undefined);
       }
     });
@@ -213,7 +216,10 @@ for (const backend of testBackends()) {
       assert.match(form.text, /<legend>Create a new bot password<\/legend>/);
       assert.match(form.text, /<code id="bp-login-name">Alice@my_bot<\/code>/);
       const boxes = [...form.text.matchAll(/<input type="checkbox" name="wpgrants\[\]" value="grant-([a-z]+)"([^>]*)>/g)];
-      assert.deepEqual(boxes.map((m) => m[1]), GRANTS);
+      assert.deepEqual(
+        boxes.map((m) => m[1]),
+        GRANTS,
+      );
       assert.equal(boxes[0]![2], ' checked disabled', 'basic is always granted');
       assert.match(form.text, /> Edit existing pages <code>editpage<\/code>/);
 

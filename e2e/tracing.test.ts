@@ -77,7 +77,10 @@ test('an edit is one trace: the gateway HTTP span, the gRPC client and server sp
   assert.ok(inserts.length >= 2, `the edit's inserts (revision, content…) under its server span: ${sql.map((s) => s.name).join(', ')}`);
   assert.match(String(inserts[0]!.attributes['db.query.text']), /^\s*INSERT INTO content\./);
   // The caller's session and token were checked in the same trace (auth service).
-  assert.ok(trace.some((s) => s.kind === SpanKind.SERVER && s.name.startsWith('wiki.auth.v1.')), 'an auth service span in the trace');
+  assert.ok(
+    trace.some((s) => s.kind === SpanKind.SERVER && s.name.startsWith('wiki.auth.v1.')),
+    'an auth service span in the trace',
+  );
 });
 
 test('an incoming traceparent (a proxy or mesh started the trace) is continued', async () => {

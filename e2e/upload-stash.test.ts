@@ -111,7 +111,10 @@ for (const backend of testBackends()) {
       const pub = await post(admin, { filename: 'Warned.png', filekey: w.upload.filekey, ignorewarnings: '1' });
       assert.equal(pub.upload.result, 'Success', JSON.stringify(pub));
       const hist = (await admin.api({ action: 'query', titles: 'File:Warned.png', prop: 'imageinfo', iiprop: 'sha1', iilimit: '5', formatversion: '2' })).json<any>();
-      assert.deepEqual(hist.query.pages[0].imageinfo.map((v: { sha1: string }) => v.sha1), [sha1(second), sha1(first)]);
+      assert.deepEqual(
+        hist.query.pages[0].imageinfo.map((v: { sha1: string }) => v.sha1),
+        [sha1(second), sha1(first)],
+      );
     });
 
     test('chunks: Continue with the offset, the last one stashes the assembled file; errors as MediaWiki', async () => {
@@ -146,7 +149,10 @@ for (const backend of testBackends()) {
       assert.match(last.upload.imageinfo.canonicaltitle, /^File:\d{14}!chunkedupload [0-9a-f]{12}\.png$/);
       // The chunks' key is gone; the assembled file is the one stashed file.
       const stash = (await admin.api({ action: 'query', list: 'mystashedfiles', msfprop: 'size', formatversion: '2' })).json<any>().query.mystashedfiles;
-      assert.deepEqual(stash.map((f: { filekey: string; size: number }) => [f.filekey, f.size]), [[last.upload.filekey, size]]);
+      assert.deepEqual(
+        stash.map((f: { filekey: string; size: number }) => [f.filekey, f.size]),
+        [[last.upload.filekey, size]],
+      );
       assert.equal((await post(admin, { filekey: filekey!, checkstatus: '1' })).error.code, 'missingresult');
       const late = await post(admin, { filename: 'Chunked.png', filesize: String(size), offset: String(cut[1]), filekey: filekey! }, bytes.subarray(cut[1], cut[2]), 'chunk');
       assert.equal(late.error.code, 'stashfailed');
@@ -182,7 +188,8 @@ for (const backend of testBackends()) {
       await new Promise((r) => setTimeout(r, 1100));
       assert.equal((await post(admin, { filename: 'Reverted.png', comment: 'v2', ignorewarnings: '1' }, v2)).upload.result, 'Success');
       const hist = async () =>
-        (await admin.api({ action: 'query', titles: 'File:Reverted.png', prop: 'imageinfo', iiprop: 'sha1|comment|user|archivename', iilimit: '10', formatversion: '2' })).json<any>().query.pages[0].imageinfo;
+        (await admin.api({ action: 'query', titles: 'File:Reverted.png', prop: 'imageinfo', iiprop: 'sha1|comment|user|archivename', iilimit: '10', formatversion: '2' })).json<any>().query.pages[0]
+          .imageinfo;
       const archivename: string = (await hist())[1].archivename;
       await new Promise((r) => setTimeout(r, 1100));
       const revert = (c: Client, fields: Record<string, string>) => c.post('/w/api.php', { action: 'filerevert', format: 'json', token: c.csrf, ...fields }).then((r) => r.json<any>());
@@ -192,7 +199,11 @@ for (const backend of testBackends()) {
       assert.equal(after.length, 3);
       assert.deepEqual(
         after.map((v: { sha1: string; comment: string; user: string }) => [v.sha1, v.comment, v.user]),
-        [[sha1(v1), 'back to v1', 'Alice'], [sha1(v2), 'v2', 'Admin'], [sha1(v1), 'v1', 'Admin']],
+        [
+          [sha1(v1), 'back to v1', 'Alice'],
+          [sha1(v2), 'v2', 'Admin'],
+          [sha1(v1), 'v1', 'Admin'],
+        ],
       );
       const log = (await admin.api({ action: 'query', list: 'logevents', letitle: 'File:Reverted.png', letype: 'upload', leprop: 'type|user|comment', formatversion: '2' })).json<any>();
       assert.deepEqual(log.query.logevents[0], { type: 'upload', action: 'overwrite', user: 'Alice', comment: 'back to v1' });
@@ -234,9 +245,15 @@ for (const backend of testBackends()) {
       assert.equal(page1.query.filearchive.length, 1);
       assert.match(page1.continue.facontinue, /^Archived\.png\|\d{14}\|\d+$/);
       const page2 = await list(admin, { falimit: '1', facontinue: page1.continue.facontinue });
-      assert.deepEqual(page2.query.filearchive.map((r: { id: number }) => r.id), [rows[1].id]);
+      assert.deepEqual(
+        page2.query.filearchive.map((r: { id: number }) => r.id),
+        [rows[1].id],
+      );
       assert.equal(page2.continue, undefined);
-      assert.deepEqual((await list(admin, { fasha1: sha1(v2) })).query.filearchive.map((r: { id: number }) => r.id), [rows[1].id]);
+      assert.deepEqual(
+        (await list(admin, { fasha1: sha1(v2) })).query.filearchive.map((r: { id: number }) => r.id),
+        [rows[1].id],
+      );
       assert.equal((await list(admin, { fasha1: 'xyz' })).error.code, 'invalidsha1hash');
       assert.equal((await list(admin, { fasha1base36: 'xyz' })).error.code, 'invalidsha1base36hash');
       assert.equal((await list(admin, { facontinue: 'a|b' })).error.code, 'badcontinue');
@@ -263,12 +280,21 @@ for (const backend of testBackends()) {
       assert.equal((await rotate({ titles: 'Rotated.png', rotation: '45' })).error.code, 'badvalue');
       assert.equal((await rotate({ titles: 'Rotated.png' })).error.code, 'missingparam');
       const ii = (await admin.api({ action: 'query', titles: 'File:Rotated.png', prop: 'imageinfo', iiprop: 'size', iilimit: '5', formatversion: '2' })).json<any>();
-      assert.deepEqual(ii.query.pages[0].imageinfo.map((v: { width: number; height: number }) => [v.width, v.height]), [[4, 3]]);
+      assert.deepEqual(
+        ii.query.pages[0].imageinfo.map((v: { width: number; height: number }) => [v.width, v.height]),
+        [[4, 3]],
+      );
     });
 
     test('imageinfo: badfile from MediaWiki:Bad image list (with its exceptions), extmetadatafilter', async () => {
       await post(admin, { filename: 'Listed bad.png' }, png(2, 2, 43));
-      const edit = await admin.post('/w/api.php', { action: 'edit', title: 'MediaWiki:Bad image list', text: '* [[:File:Listed bad.png]] except on [[Main Page]]\n', format: 'json', token: admin.csrf });
+      const edit = await admin.post('/w/api.php', {
+        action: 'edit',
+        title: 'MediaWiki:Bad image list',
+        text: '* [[:File:Listed bad.png]] except on [[Main Page]]\n',
+        format: 'json',
+        token: admin.csrf,
+      });
       assert.equal(edit.json<any>().edit.result, 'Success', edit.text);
       const bad = async (params: Record<string, string>) =>
         (await admin.api({ action: 'query', titles: 'File:Listed bad.png|File:Stashed.png|File:Absent.png', prop: 'imageinfo', iiprop: 'badfile', formatversion: '2', ...params })).json<any>();
@@ -276,7 +302,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(flags(await bad({})), { 'File:Listed bad.png': true, 'File:Stashed.png': false, 'File:Absent.png': false });
       assert.deepEqual(flags(await bad({ iibadfilecontexttitle: 'Main Page' })), { 'File:Listed bad.png': false, 'File:Stashed.png': false, 'File:Absent.png': false });
       const r = await bad({});
-      assert.deepEqual(r.query.pages.find((pg: { title: string }) => pg.title === 'File:Absent.png'), { ns: 6, title: 'File:Absent.png', missing: true, imagerepository: '', badfile: false, imageinfo: [{ filemissing: true }] });
+      assert.deepEqual(
+        r.query.pages.find((pg: { title: string }) => pg.title === 'File:Absent.png'),
+        { ns: 6, title: 'File:Absent.png', missing: true, imagerepository: '', badfile: false, imageinfo: [{ filemissing: true }] },
+      );
       assert.deepEqual(r.query.pages.find((pg: { title: string }) => pg.title === 'File:Listed bad.png').imageinfo, [{}]);
       assert.equal((await bad({ iibadfilecontexttitle: 'a|b' })).error.code, 'invalid-title');
       const ext = (await admin.api({ action: 'query', titles: 'File:Listed bad.png', prop: 'imageinfo', iiprop: 'extmetadata', iiextmetadatafilter: 'DateTime|Nope', formatversion: '2' })).json<any>();

@@ -17,7 +17,12 @@ for (const backend of testBackends()) {
     before(async () => {
       wiki = await startWiki(backend, { TRUSTED_PROXIES: '127.0.0.1/32' });
       // 10.20.0.9 sorts before 10.20.0.10 by hex (0A140009 < 0A14000A), unlike by name.
-      for (const [ip, title] of [['10.20.0.10', 'Range A'], ['10.20.0.9', 'Range B'], ['10.20.0.10', 'Range C'], ['10.21.0.1', 'Outside']]) {
+      for (const [ip, title] of [
+        ['10.20.0.10', 'Range A'],
+        ['10.20.0.9', 'Range B'],
+        ['10.20.0.10', 'Range C'],
+        ['10.21.0.1', 'Outside'],
+      ]) {
         const r = await wiki.post('/w/api.php', { action: 'edit', format: 'json', title: title!, text: `by ${ip}`, token: '+\\' }, { headers: { 'x-forwarded-for': ip! }, cookies: false });
         assert.equal(r.json().edit?.result, 'Success', r.text);
         await new Promise((done) => setTimeout(done, 1100));
@@ -27,16 +32,25 @@ for (const backend of testBackends()) {
 
     test('addresses in hex order (descending, or ascending with ucdir=newer), each newest first', async () => {
       const all = await api({ uciprange: '10.20.0.0/16', ucprop: 'title' });
-      assert.deepEqual(all.query.usercontribs.map((c: { user: string; title: string }) => `${c.user} ${c.title}`), ['10.20.0.10 Range C', '10.20.0.10 Range A', '10.20.0.9 Range B']);
+      assert.deepEqual(
+        all.query.usercontribs.map((c: { user: string; title: string }) => `${c.user} ${c.title}`),
+        ['10.20.0.10 Range C', '10.20.0.10 Range A', '10.20.0.9 Range B'],
+      );
       const newer = await api({ uciprange: '10.20.0.0/16', ucprop: 'title', ucdir: 'newer' });
-      assert.deepEqual(newer.query.usercontribs.map((c: { title: string }) => c.title), ['Range B', 'Range A', 'Range C']);
+      assert.deepEqual(
+        newer.query.usercontribs.map((c: { title: string }) => c.title),
+        ['Range B', 'Range A', 'Range C'],
+      );
     });
 
     test('continuation walks on across addresses', async () => {
       const first = await api({ uciprange: '10.20.0.0/24', ucprop: 'title', uclimit: '2' });
       assert.match(first.continue.uccontinue, /^name\|10\.20\.0\.9\|\d{14}\|\d+$/);
       const rest = await api({ uciprange: '10.20.0.0/24', ucprop: 'title', uclimit: '2', uccontinue: first.continue.uccontinue });
-      assert.deepEqual(rest.query.usercontribs.map((c: { title: string }) => c.title), ['Range B']);
+      assert.deepEqual(
+        rest.query.usercontribs.map((c: { title: string }) => c.title),
+        ['Range B'],
+      );
       assert.equal(rest.continue, undefined);
       assert.equal((await api({ uciprange: '10.20.0.0/24', uccontinue: '20261127000000|5' })).error.code, 'badcontinue');
     });

@@ -55,9 +55,15 @@ for (const backend of testBackends()) {
       const un = await watch(alice, { titles: 'Nope page', unwatch: '1' });
       assert.deepEqual(un.watch, [{ title: 'Nope page', ns: 0, unwatched: true, missing: true }]);
       const after = (await alice.api({ action: 'query', list: 'watchlistraw', wrlimit: '1', formatversion: '2' })).json();
-      assert.deepEqual(after.watchlistraw.map((w: { title: string }) => w.title), ['Existing page']);
+      assert.deepEqual(
+        after.watchlistraw.map((w: { title: string }) => w.title),
+        ['Existing page'],
+      );
       const next = (await alice.api({ action: 'query', list: 'watchlistraw', wrlimit: '5', wrcontinue: after.continue.wrcontinue, formatversion: '2' })).json();
-      assert.deepEqual(next.watchlistraw.map((w: { title: string }) => w.title), ['Talk:Existing page']);
+      assert.deepEqual(
+        next.watchlistraw.map((w: { title: string }) => w.title),
+        ['Talk:Existing page'],
+      );
 
       // ExpiryDef: a past or unreadable expiry fails validation; one past $wgWatchlistExpiryMaxDuration
       // (1 year) is cut to it with a warning. An expired watch is no watch.
@@ -123,10 +129,7 @@ for (const backend of testBackends()) {
       assert.deepEqual([o.skin, o.gender, o.nickname], ['monobook', 'female', 'Ali|ce']);
       const bad = await post(alice, { action: 'options', change: 'nosuchopt=1|skin=nosuchskin', token: alice.csrf });
       assert.equal(bad.options, 'success');
-      assert.equal(
-        bad.warnings.options.warnings,
-        'Validation error for "nosuchopt": not a valid preference.\nValidation error for "skin": The value you specified is not a valid option.',
-      );
+      assert.equal(bad.warnings.options.warnings, 'Validation error for "nosuchopt": not a valid preference.\nValidation error for "skin": The value you specified is not a valid option.');
       assert.equal((await options()).skin, 'monobook', 'an invalid value changes nothing');
       assert.equal((await post(alice, { action: 'options', token: alice.csrf })).error.code, 'nochanges');
       await post(alice, { action: 'options', change: 'nickname', token: alice.csrf });

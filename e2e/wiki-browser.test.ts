@@ -143,7 +143,13 @@ describe('the wiki in Chromium', () => {
     await page.goto(`${base}/w/index.php?title=Browser_test_page&action=edit`);
     await page.fill('#wpTextbox1', `${await page.inputValue('#wpTextbox1')}\n\n[[File:Browser-test.png]]`);
     await Promise.all([page.waitForURL(/\/wiki\/Browser_test_page$/), page.click('#wpSave')]);
-    assert.equal(await page.locator('#mw-content-text img').first().evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), 64);
+    assert.equal(
+      await page
+        .locator('#mw-content-text img')
+        .first()
+        .evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth),
+      64,
+    );
     await shot(page, '13-page-with-image');
 
     // Log out: the form posts the token; the personal links are the anonymous ones again.
@@ -326,4 +332,3 @@ describe('the wiki in Chromium', () => {
     await context.close();
   });
 });
-

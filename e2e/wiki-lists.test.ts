@@ -24,7 +24,10 @@ const PAGES: [string, string][] = [
   ['HaTarget', 'target [[de:HaZiel]] [[fr:HaCible]]'],
   ['HaRedir', '#REDIRECT [[HaTarget#Sec]]'],
   ['HaRedir2', '#REDIRECT [[HaMissing]]'],
-  ['HaSource', '{{DISPLAYTITLE:HaSource}}__NOTOC__ [[HaTarget]] [[HaMissing]] [[Help:HaHelp]] {{HaTpl}} {{HaNoTpl}} [[File:HaImg.png]] [[Category:HaCat]] [[Category:HaWanted]] [[Category:HaWanted2]]'],
+  [
+    'HaSource',
+    '{{DISPLAYTITLE:HaSource}}__NOTOC__ [[HaTarget]] [[HaMissing]] [[Help:HaHelp]] {{HaTpl}} {{HaNoTpl}} [[File:HaImg.png]] [[Category:HaCat]] [[Category:HaWanted]] [[Category:HaWanted2]]',
+  ],
   ['HaSource2', '[[HaTarget]] [[HaMissing]] {{HaTpl}} [[File:HaImg.png]] [[File:HaOther.jpg]] [[Category:HaCat]] [[Category:HaWanted]] __NOTOC__ __NOEDITSECTION__'],
   ['HaLonely', 'nothing links here, no links out'],
 ];
@@ -65,8 +68,7 @@ for (const backend of testBackends()) {
       }
       throw new Error('continuation did not end');
     };
-    const post = async (params: Record<string, string>): Promise<Json> =>
-      (await admin.post('/w/api.php', { format: 'json', formatversion: '2', token: admin.csrf, ...params })).json<Json>();
+    const post = async (params: Record<string, string>): Promise<Json> => (await admin.post('/w/api.php', { format: 'json', formatversion: '2', token: admin.csrf, ...params })).json<Json>();
 
     before(async () => {
       wiki = await startWiki(backend, { CONTENT_JOB_POLL_MS: '50' });
@@ -224,7 +226,10 @@ for (const backend of testBackends()) {
         ],
       );
       assert.match(titles[1]!.parsedcomment, /^ha <a href="[^"]*HaReason|^ha <a /i);
-      assert.ok(titles.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.timestamp) && t.userid > 0), 'expected true');
+      assert.ok(
+        titles.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.timestamp) && t.userid > 0),
+        'expected true',
+      );
       assert.deepEqual((await q({ list: 'protectedtitles', ptlevel: 'sysop', ptnamespace: '0', ptprop: 'level' })).query.protectedtitles, [{ ns: 0, title: 'HaProtectedMissing', level: 'sysop' }]);
       const newer = await all({ list: 'protectedtitles', ptdir: 'newer', ptlimit: '1', ptprop: '' }, (b) => b.query.protectedtitles.map((t: Json) => t.title as string));
       assert.deepEqual(newer.items, ['HaProtectedMissing', 'Talk:HaProtected2']);
@@ -257,10 +262,16 @@ for (const backend of testBackends()) {
       const titles = pages.items.map((p) => p.title as string);
       assert.equal(new Set(titles).size, titles.length, 'no page twice');
       assert.ok(titles.includes('HaRedir') && titles.includes('Category:HaCat') && titles.length >= mainCount, 'expected true');
-      assert.ok(pages.items.every((p) => typeof p.redirect === 'boolean' && typeof p.id === 'number'), 'expected true');
+      assert.ok(
+        pages.items.every((p) => typeof p.redirect === 'boolean' && typeof p.id === 'number'),
+        'expected true',
+      );
       const redirects = await q({ list: 'random', rnlimit: '10', rnfilterredir: 'redirects', rnnamespace: '0' });
       assert.deepEqual((redirects.query.random as Json[]).map((p) => p.title).sort(), ['HaRedir', 'HaRedir2']);
-      assert.ok((redirects.query.random as Json[]).every((p) => !('redirect' in p)), 'expected true');
+      assert.ok(
+        (redirects.query.random as Json[]).every((p) => !('redirect' in p)),
+        'expected true',
+      );
       const byDefault = await q({ list: 'random', rnlimit: '50', rnnamespace: '0' });
       assert.ok(!(byDefault.query.random as Json[]).some((p) => p.title.startsWith('HaRedir')), 'expected true');
       assert.equal((await q({ list: 'random', rnfilterredir: 'all', rnredirect: '1' })).error.code, 'invalidparammix');
@@ -289,11 +300,24 @@ for (const backend of testBackends()) {
       const wanted = (await page('Wantedcategories')).results as Json[];
       assert.deepEqual(wanted[0], { value: '3', ns: 14, title: 'Category:HaTplCat' });
       const ancient = (await page('Ancientpages')).results as Json[];
-      assert.ok(ancient.every((r) => /^\d{14}$/.test(r.value) && r.timestamp === `${r.value.slice(0, 4)}-${r.value.slice(4, 6)}-${r.value.slice(6, 8)}T${r.value.slice(8, 10)}:${r.value.slice(10, 12)}:${r.value.slice(12, 14)}Z`), 'expected true');
+      assert.ok(
+        ancient.every(
+          (r) =>
+            /^\d{14}$/.test(r.value) &&
+            r.timestamp === `${r.value.slice(0, 4)}-${r.value.slice(4, 6)}-${r.value.slice(6, 8)}T${r.value.slice(8, 10)}:${r.value.slice(10, 12)}:${r.value.slice(12, 14)}Z`,
+        ),
+        'expected true',
+      );
       const short = await all({ list: 'querypage', qppage: 'Shortpages', qplimit: '2' }, (b) => b.query.querypage.results as Json[]);
       const lengths = short.items.map((r) => Number(r.value));
-      assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b));
-      assert.ok(short.items.some((r) => r.title === 'HaLonely'), 'expected true');
+      assert.deepEqual(
+        lengths,
+        [...lengths].sort((a, b) => a - b),
+      );
+      assert.ok(
+        short.items.some((r) => r.title === 'HaLonely'),
+        'expected true',
+      );
       assert.deepEqual((await q({ list: 'querypage', qppage: 'Shortpages', qplimit: '1', qpoffset: '1' })).continue, { qpoffset: 2, continue: '-||' });
       assert.equal((await q({ list: 'querypage', qppage: 'Nosuchpage' })).error.code, 'badvalue');
       const gen = await q({ generator: 'querypage', gqppage: 'Uncategorizedtemplates' });
@@ -424,7 +448,9 @@ for (const backend of testBackends()) {
       assert.deepEqual(first.continue, { lblcontinue: `de|HaZiel|${langId}`, continue: '-||' });
       const down = await all({ list: 'langbacklinks', lbldir: 'descending', lbllimit: '3', lblprop: 'lllang' }, (b) => b.query.langbacklinks.map((l: Json) => `${l.lllang}:${l.title}`));
       assert.deepEqual(down.items, ['fr:HaTarget', 'fr:HaLang', 'de:HaLang', 'de:HaTarget']);
-      assert.deepEqual((await q({ list: 'langbacklinks', lbllang: 'fr', lbltitle: 'HaCible', lblprop: 'lltitle' })).query.langbacklinks, [{ pageid: id.HaTarget, ns: 0, title: 'HaTarget', lltitle: 'HaCible' }]);
+      assert.deepEqual((await q({ list: 'langbacklinks', lbllang: 'fr', lbltitle: 'HaCible', lblprop: 'lltitle' })).query.langbacklinks, [
+        { pageid: id.HaTarget, ns: 0, title: 'HaTarget', lltitle: 'HaCible' },
+      ]);
       const nolang = await q({ list: 'langbacklinks', lbltitle: 'HaZiel' });
       assert.equal(nolang.error.code, 'nolang');
       assert.equal(nolang.error.info, 'The "lbltitle" parameter may only be used with "lbllang".');
@@ -456,7 +482,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(down.continue, { dfcontinue: 'HaDupA.png|HaDupB.png', continue: '||' });
       assert.deepEqual((down.query.pages as Json[]).map(names), [['HaDupC.png'], ['HaDupC.png', 'HaDupA.png']]);
       const gen = await q({ generator: 'duplicatefiles', titles: 'File:HaDupA.png' });
-      assert.deepEqual((gen.query.pages as Json[]).map((p) => p.title), ['File:HaDupB.png', 'File:HaDupC.png']);
+      assert.deepEqual(
+        (gen.query.pages as Json[]).map((p) => p.title),
+        ['File:HaDupB.png', 'File:HaDupC.png'],
+      );
       assert.equal((await q({ prop: 'duplicatefiles', titles: 'File:HaDupA.png', dfcontinue: 'x' })).error.code, 'badcontinue');
       // list=allimages: the same files by SHA-1 (hex or base 36), and as a generator.
       const hex = createHash('sha1').update(same).digest('hex');
@@ -467,18 +496,25 @@ for (const backend of testBackends()) {
       assert.equal((await q({ list: 'allimages', aisha1base36: 'zz' })).error.code, 'invalidsha1base36hash');
       assert.equal((await q({ list: 'allimages', aisha1: 'abc' })).error.code, 'invalidsha1hash');
       const files = await q({ generator: 'allimages', gailimit: '2', gaiprefix: 'HaDup' });
-      assert.deepEqual((files.query.pages as Json[]).map((p) => p.title), ['File:HaDupA.png', 'File:HaDupB.png']);
+      assert.deepEqual(
+        (files.query.pages as Json[]).map((p) => p.title),
+        ['File:HaDupA.png', 'File:HaDupB.png'],
+      );
       assert.deepEqual(files.continue, { gaicontinue: 'HaDupC.png', continue: 'gaicontinue||' });
       const stats = (await q({ list: 'querypage', qppage: 'MediaStatistics' })).query.querypage.results as Json[];
       assert.deepEqual(stats, [{ value: '1', ns: -2, title: `Media:BITMAP;image/png;4;${3 * same.length + png(5, 5, 3).length}` }]);
       const unused = (await q({ list: 'querypage', qppage: 'Unusedimages', qplimit: '10' })).query.querypage.results as Json[];
       assert.deepEqual(unused.map((r) => r.title).sort(), ['File:HaDupA.png', 'File:HaDupB.png', 'File:HaDupC.png', 'File:HaSolo.png']);
-      assert.ok(unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)), 'expected true');
+      assert.ok(
+        unused.every((r) => /^\d{14}$/.test(r.value) && /Z$/.test(r.timestamp)),
+        'expected true',
+      );
     });
     test('prop=contributors: anonymous editors counted, registered ones by actor, group and rights filters, continuation', async () => {
       await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, () => undefined);
       const alice = await loggedIn(wiki, 'Alice', 'alicepass123456');
-      const anonEdit = async (title: string, text: string) => assert.equal((await wiki.post('/w/api.php', { action: 'edit', title, text, token: '+\\', format: 'json' })).json<Json>().edit?.result, 'Success');
+      const anonEdit = async (title: string, text: string) =>
+        assert.equal((await wiki.post('/w/api.php', { action: 'edit', title, text, token: '+\\', format: 'json' })).json<Json>().edit?.result, 'Success');
       for (const title of ['HaContrib', 'HaContrib2']) {
         await anonEdit(title, 'anon one');
         assert.equal((await alice.post('/w/api.php', { action: 'edit', title, text: 'alice', token: alice.csrf, format: 'json' })).json<Json>().edit?.result, 'Success');
@@ -488,9 +524,15 @@ for (const backend of testBackends()) {
       const body = await q({ prop: 'contributors', titles: 'HaContrib|HaContrib2|HaMissingX' });
       const pages = Object.fromEntries((body.query.pages as Json[]).map((p) => [p.title, p]));
       // Sysop's actor was created before Alice's: (page, actor) order.
-      assert.deepEqual(pages.HaContrib.contributors.map((c: Json) => c.name), ['Sysop', 'Alice']);
+      assert.deepEqual(
+        pages.HaContrib.contributors.map((c: Json) => c.name),
+        ['Sysop', 'Alice'],
+      );
       assert.equal(pages.HaContrib.anoncontributors, 1);
-      assert.ok(pages.HaContrib.contributors.every((c: Json) => typeof c.userid === 'number' && c.userid > 0), 'expected true');
+      assert.ok(
+        pages.HaContrib.contributors.every((c: Json) => typeof c.userid === 'number' && c.userid > 0),
+        'expected true',
+      );
       assert.equal(pages.HaMissingX.contributors, undefined);
       const names = async (params: Record<string, string>) => ((await q({ prop: 'contributors', titles: 'HaContrib', ...params })).query.pages[0].contributors ?? []).map((c: Json) => c.name);
       assert.deepEqual(await names({ pcgroup: 'sysop' }), ['Sysop']);

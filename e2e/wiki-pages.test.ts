@@ -212,7 +212,10 @@ describe('wiki pages over HTTP', () => {
     assert.equal(textarea(s2.html), '== Two ==\nsecond');
     assert.equal(s2.fields.wpSection, '2');
     assert.match(s2.html, /name="wpSummary" id="wpSummary" maxlength="500" value="\/\* Two \*\/ "/);
-    assert.equal((await alice.post('/w/index.php?title=Sections_page&action=submit', { ...s2.fields, wpTextbox1: '== Two ==\nsecond, edited', wpSummary: '/* Two */ edited', wpSave: 'Save' })).status, 302);
+    assert.equal(
+      (await alice.post('/w/index.php?title=Sections_page&action=submit', { ...s2.fields, wpTextbox1: '== Two ==\nsecond, edited', wpSummary: '/* Two */ edited', wpSave: 'Save' })).status,
+      302,
+    );
     assert.equal(await latestText(alice, 'Sections page'), 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited');
     const nw = await editForm(alice, 'Sections page', '&section=new');
     assert.equal((await alice.post('/w/index.php?title=Sections_page&action=submit', { ...nw.fields, wpSummary: 'Three', wpTextbox1: 'third', wpSave: 'Save' })).status, 302);
@@ -287,7 +290,14 @@ describe('wiki pages over HTTP', () => {
     await alice.post('/w/index.php?title=Guarded_page&action=submit', { ...f.fields, wpTextbox1: 'guarded text', wpSave: 'Save' });
     assert.equal((await alice.get('/w/index.php?title=Guarded_page&action=protect')).text.includes('mw-Protect-submit'), false, 'no protect right: settings only');
     const pf = await admin.get('/w/index.php?title=Guarded_page&action=protect');
-    const protectedR = await admin.post('/w/index.php?title=Guarded_page&action=protect', { ...hiddenFields(pf.text), 'mwProtect-level-edit': 'sysop', 'mwProtect-expiry-edit': 'infinite', 'mwProtect-level-move': 'sysop', 'mwProtect-expiry-move': 'infinite', 'mwProtect-reason': 'test' });
+    const protectedR = await admin.post('/w/index.php?title=Guarded_page&action=protect', {
+      ...hiddenFields(pf.text),
+      'mwProtect-level-edit': 'sysop',
+      'mwProtect-expiry-edit': 'infinite',
+      'mwProtect-level-move': 'sysop',
+      'mwProtect-expiry-move': 'infinite',
+      'mwProtect-reason': 'test',
+    });
     assert.match(decodeEntities(protectedR.text), /protection level of "Guarded page" has been changed/, messages(protectedR.text));
     const viewSource = await alice.get('/w/index.php?title=Guarded_page&action=edit');
     assert.equal(viewSource.status, 403);
@@ -305,7 +315,12 @@ describe('wiki pages over HTTP', () => {
 
   test('hostile content and titles stay inert: no javascript: URL, no script, titles escaped', async () => {
     const f = await editForm(alice, 'Hostile page');
-    await alice.post('/w/index.php?title=Hostile_page&action=submit', { ...f.fields, wpTextbox1: '[javascript:alert(1) click] <script>alert(2)</script> [[<b>x</b>]]', wpSummary: '<img src=x onerror=alert(3)>', wpSave: 'Save' });
+    await alice.post('/w/index.php?title=Hostile_page&action=submit', {
+      ...f.fields,
+      wpTextbox1: '[javascript:alert(1) click] <script>alert(2)</script> [[<b>x</b>]]',
+      wpSummary: '<img src=x onerror=alert(3)>',
+      wpSave: 'Save',
+    });
     for (const path of ['/wiki/Hostile_page', '/w/index.php?title=Hostile_page&action=history', '/wiki/Special:RecentChanges', '/w/index.php?title=Hostile_page&action=edit']) {
       const r = await alice.get(path);
       assert.doesNotMatch(r.text, /href="javascript:/i, path);
@@ -316,13 +331,19 @@ describe('wiki pages over HTTP', () => {
     assert.doesNotMatch(search.text, /<script>alert/);
   });
 
-
   test('sysop pages: MovePage, Undelete, Block (a blocked user sees the block on the edit form)', async () => {
     const f = await editForm(admin, 'Moved source');
     await admin.post('/w/index.php?title=Moved_source&action=submit', { ...f.fields, wpTextbox1: 'moving text', wpSave: 'Save' });
     const mf = await admin.get('/wiki/Special:MovePage/Moved_source');
     assert.equal(mf.status, 200);
-    const moved = await admin.post('/wiki/Special:MovePage', { ...hiddenFields(mf.text), wpNewTitleNs: '0', wpNewTitleMain: 'Moved target', wpReason: 'rename', wpLeaveRedirect: '1', wpMovetalk: '1' });
+    const moved = await admin.post('/wiki/Special:MovePage', {
+      ...hiddenFields(mf.text),
+      wpNewTitleNs: '0',
+      wpNewTitleMain: 'Moved target',
+      wpReason: 'rename',
+      wpLeaveRedirect: '1',
+      wpMovetalk: '1',
+    });
     assert.match(decodeEntities(moved.text), /has been moved to/, messages(moved.text));
     assert.equal(await latestText(anon(), 'Moved target'), 'moving text');
     assert.match(await latestText(anon(), 'Moved source'), /^#REDIRECT \[\[Moved target\]\]/);
@@ -472,7 +493,9 @@ describe('wiki pages over HTTP', () => {
   });
 
   test('Special:Import: sysops upload a dump with the token; prefix, namespace mapping and summary; others are refused', async () => {
-    const dump = (await anon().get('/w/index.php?title=Special:Export&pages=Export_me&history=1')).text.replace(/<title>Export me<\/title>/, '<title>Imported page</title>').replace(/<id>\d+<\/id>/g, '<id>0</id>');
+    const dump = (await anon().get('/w/index.php?title=Special:Export&pages=Export_me&history=1')).text
+      .replace(/<title>Export me<\/title>/, '<title>Imported page</title>')
+      .replace(/<id>\d+<\/id>/g, '<id>0</id>');
     const xml = new Blob([dump], { type: 'application/xml' });
     assert.equal((await anon().get('/wiki/Special:Import')).status, 302, 'anonymous visitors log in first');
     assert.equal((await alice.get('/wiki/Special:Import')).status, 403, 'a user without importupload');
@@ -493,11 +516,19 @@ describe('wiki pages over HTTP', () => {
     assert.match(broken.text, /Import failed: /);
     assert.equal(await revisionCount(admin, 'Quire:Imported page'), 0, 'a truncated file writes nothing');
 
-    const ok = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', { ...fields, usernamePrefix: 'src', mapping: 'namespace', namespace: '4', 'log-comment': 'moving in', xmlimport: xml });
+    const ok = await admin.postMultipart('/w/index.php?title=Special:Import&action=submit', {
+      ...fields,
+      usernamePrefix: 'src',
+      mapping: 'namespace',
+      namespace: '4',
+      'log-comment': 'moving in',
+      xmlimport: xml,
+    });
     assert.equal(ok.status, 200, messages(ok.text));
     assert.match(ok.text, /Import finished!/);
     assert.match(ok.text, /<a href="\/wiki\/Quire:Imported_page">Quire:Imported page<\/a> <bdi>2 revisions<\/bdi>/);
-    const revs = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Quire:Imported page', rvlimit: '50', rvprop: 'user|comment', formatversion: '2' })).json().query.pages[0].revisions as { user: string; comment: string }[];
+    const revs = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Quire:Imported page', rvlimit: '50', rvprop: 'user|comment', formatversion: '2' })).json().query.pages[0]
+      .revisions as { user: string; comment: string }[];
     assert.equal(revs.length, 3, 'two imported revisions and the null revision');
     assert.equal(revs[0]!.comment, '2 revisions imported: moving in');
     assert.equal(revs[1]!.user, 'src>Sysadmin');
@@ -522,7 +553,8 @@ describe('wiki pages over HTTP', () => {
       ['t-specialpages', '/wiki/Special:SpecialPages'],
       ['t-permalink', `/w/index.php?title=Linked_target&amp;oldid=${latest}`],
       ['t-info', '/w/index.php?title=Linked_target&amp;action=info'],
-    ]) assert.ok(view.text.includes(`<li id="${id}"><a href="${href}">`), `${id} → ${href}`);
+    ])
+      assert.ok(view.text.includes(`<li id="${id}"><a href="${href}">`), `${id} → ${href}`);
     const special = await c.get('/wiki/Special:Version');
     assert.doesNotMatch(special.text, /t-whatlinkshere|t-permalink/, 'special pages have no page tools');
 
@@ -596,7 +628,9 @@ describe('wiki pages over HTTP', () => {
     await apiEdit(admin, 'Hidden cat page', 'Text [[Category:Tracking hidden]] [[Category:Shown cat]]');
     await apiEdit(admin, 'Category:Sub of hidden', 'A category in it [[Category:Tracking hidden]]');
     // __HIDDENCAT__ becomes a page property with the page's links update (from the job queue).
-    await eventually(async () => assert.equal((await admin.api({ action: 'query', titles: 'Category:Tracking hidden', prop: 'categoryinfo', formatversion: '2' })).json().query.pages[0].categoryinfo?.hidden, true));
+    await eventually(async () =>
+      assert.equal((await admin.api({ action: 'query', titles: 'Category:Tracking hidden', prop: 'categoryinfo', formatversion: '2' })).json().query.pages[0].categoryinfo?.hidden, true),
+    );
     const before = await bob.get('/wiki/Hidden_cat_page');
     assert.match(before.text, /id="mw-normal-catlinks"[\s\S]*Shown cat/);
     assert.doesNotMatch(before.text, /Tracking hidden<\/a>/);
@@ -605,7 +639,12 @@ describe('wiki pages over HTTP', () => {
     assert.match((await anon().get('/wiki/Category:Sub_of_hidden')).text, /id="mw-hidden-catlinks"[^>]*>Hidden category: <ul><li><a href="\/wiki\/Category:Tracking_hidden">/);
 
     // Page information lists them to everyone (InfoAction's page properties).
-    await eventually(async () => assert.match((await anon().get('/w/index.php?title=Hidden_cat_page&action=info')).text, /Hidden category \(1\)<\/th><td><ul class="mw-hiddenCategoriesExplanation"><li><a href="\/wiki\/Category:Tracking_hidden">Tracking hidden<\/a>/));
+    await eventually(async () =>
+      assert.match(
+        (await anon().get('/w/index.php?title=Hidden_cat_page&action=info')).text,
+        /Hidden category \(1\)<\/th><td><ul class="mw-hiddenCategoriesExplanation"><li><a href="\/wiki\/Category:Tracking_hidden">Tracking hidden<\/a>/,
+      ),
+    );
     const prefs = await bob.get('/wiki/Special:Preferences');
     assert.match(prefs.text, /name="wpshowhiddencats"/);
     const token = hiddenFields(prefs.text).wpEditToken!;

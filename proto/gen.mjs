@@ -12,7 +12,8 @@ const out = outIdx > 0 ? path.resolve(process.argv[outIdx + 1]) : path.join(here
 const bufBin = path.join(path.dirname(require_.resolve('@bufbuild/buf/package.json')), 'bin', 'buf');
 const plugin = path.join(path.dirname(require_.resolve('ts-proto/package.json')), 'protoc-gen-ts_proto');
 
-const template = fs.readFileSync(path.join(here, 'buf.gen.yaml'), 'utf8')
+const template = fs
+  .readFileSync(path.join(here, 'buf.gen.yaml'), 'utf8')
   .replace('./node_modules/.bin/protoc-gen-ts_proto', plugin)
   .replace(/out: gen/, `out: ${JSON.stringify(out)}`);
 fs.rmSync(out, { recursive: true, force: true });

@@ -63,7 +63,10 @@ function parse(argv: string[]): { command: string; args: string[]; options: Reco
 }
 
 function list(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function runningAddress(env: NodeJS.ProcessEnv, service: string): string | undefined {
@@ -162,21 +165,23 @@ async function rebuildSearchIndex(env: NodeJS.ProcessEnv, options: Record<string
   if (engine !== '' && engine !== 'sql' && engine !== 'meilisearch') throw new UsageError(`--engine must be sql or meilisearch\n${USAGE}`);
   const tty = process.stderr.isTTY === true;
   let lastDrawn = 0;
-  const last = await withSearch(env, (search) =>
-    new Promise<RebuildIndexProgress>((resolve, reject) => {
-      let final: RebuildIndexProgress | undefined;
-      const call = search.rebuildIndex({ engine });
-      call.on('data', (p: RebuildIndexProgress) => {
-        if (p.done) final = p;
-        else if (tty) process.stderr.write(`\r${progressLine(p)}`);
-        else if (Date.now() - lastDrawn >= 1000) {
-          lastDrawn = Date.now();
-          process.stderr.write(`${progressLine(p)}\n`);
-        }
-      });
-      call.on('error', reject);
-      call.on('end', () => (final ? resolve(final) : reject(new Error('the rebuild ended without swapping the new index in'))));
-    }),
+  const last = await withSearch(
+    env,
+    (search) =>
+      new Promise<RebuildIndexProgress>((resolve, reject) => {
+        let final: RebuildIndexProgress | undefined;
+        const call = search.rebuildIndex({ engine });
+        call.on('data', (p: RebuildIndexProgress) => {
+          if (p.done) final = p;
+          else if (tty) process.stderr.write(`\r${progressLine(p)}`);
+          else if (Date.now() - lastDrawn >= 1000) {
+            lastDrawn = Date.now();
+            process.stderr.write(`${progressLine(p)}\n`);
+          }
+        });
+        call.on('error', reject);
+        call.on('end', () => (final ? resolve(final) : reject(new Error('the rebuild ended without swapping the new index in'))));
+      }),
   );
   if (tty) process.stderr.write('\n');
   out(progressLine(last));
@@ -189,7 +194,17 @@ function need(args: string[], n: number): void {
 
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
   const { command, args, options } = parse(argv);
-  const arity: Record<string, number> = { createAndPromote: 2, createBotPassword: 2, changePassword: 2, enableTOTP: 1, disableTOTP: 1, createOAuthConsumer: 0, dumpBackup: 0, importDump: 1, rebuildSearchIndex: 0 };
+  const arity: Record<string, number> = {
+    createAndPromote: 2,
+    createBotPassword: 2,
+    changePassword: 2,
+    enableTOTP: 1,
+    disableTOTP: 1,
+    createOAuthConsumer: 0,
+    dumpBackup: 0,
+    importDump: 1,
+    rebuildSearchIndex: 0,
+  };
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
@@ -211,7 +226,15 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
           out(`Account ${existing.name} exists.`);
         }
         if (groups.length) {
-          const r = await auth.changeUserGroups({ username: userName!, userId: 0, add: groups.map((group) => ({ group, expiry: 'infinite' })), remove: [], performerId: 0, reason: 'createAndPromote', tags: [] });
+          const r = await auth.changeUserGroups({
+            username: userName!,
+            userId: 0,
+            add: groups.map((group) => ({ group, expiry: 'infinite' })),
+            remove: [],
+            performerId: 0,
+            reason: 'createAndPromote',
+            tags: [],
+          });
           out(`Groups of ${r.user}: added ${r.added.map((a) => a.group).join(', ')}.`);
         }
         return;

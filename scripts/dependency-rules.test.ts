@@ -38,11 +38,10 @@ test('each dependency rule reports its breach, and only that', () => {
     fs.writeFileSync(path.join(dir, file), text);
   }
   try {
-    const run = spawnSync(
-      path.join(root, 'node_modules/.bin/depcruise'),
-      ['--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'services', 'gateway'],
-      { cwd: dir, encoding: 'utf8' },
-    );
+    const run = spawnSync(path.join(root, 'node_modules/.bin/depcruise'), ['--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'services', 'gateway'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, run.stderr);
     const violations = (JSON.parse(run.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } }).summary.violations
       .map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)

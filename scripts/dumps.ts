@@ -43,7 +43,10 @@ export function namespaceList(v: string | undefined, known: NamespaceNames): num
   }
   for (const a of known.aliases) byName.set(norm(a.alias), a.id);
   const ids = new Set<number>();
-  for (const item of v.split(/[,|]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const item of v
+    .split(/[,|]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const id = /^-?\d+$/.test(item) ? Number(item) : byName.get(norm(item));
     if (id === undefined || !known.namespaces.some((n) => n.id === id)) throw new DumpUsageError(`Unknown namespace text / index specified: ${item}`);
     ids.add(id);
@@ -62,7 +65,13 @@ function rate(n: number, ms: number): string {
 }
 
 /** dumpBackup.php --full|--current: the wiki (or some namespaces) in the 0.11 format, to a file (gzip by .gz) or stdout. */
-export async function dumpBackup(contentAddress: string, env: NodeJS.ProcessEnv, options: Record<string, string>, out: (line: string) => void, stdout: NodeJS.WritableStream = process.stdout): Promise<ExportCounts> {
+export async function dumpBackup(
+  contentAddress: string,
+  env: NodeJS.ProcessEnv,
+  options: Record<string, string>,
+  out: (line: string) => void,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<ExportCounts> {
   const full = options.full === 'true';
   const current = options.current === 'true';
   if (full === current) throw new DumpUsageError('dumpBackup needs exactly one of --full and --current');

@@ -54,7 +54,6 @@ function parseOptions(argv: string[]): Options {
   return o;
 }
 
-
 interface StartedWiki {
   url: string;
   env: NodeJS.ProcessEnv;
@@ -136,7 +135,12 @@ async function main(): Promise<void> {
       requests: o.requests,
       concurrency: o.concurrency,
       ...(o.replay ? { only: o.replay } : {}),
-      ...(trace ? { onRequest: (event: string, index: number, target: string, status?: number | string) => trace.write(`${new Date().toISOString()} ${event} #${index} ${target}${status === undefined ? '' : ` ${status}`}\n`) } : {}),
+      ...(trace
+        ? {
+            onRequest: (event: string, index: number, target: string, status?: number | string) =>
+              trace.write(`${new Date().toISOString()} ${event} #${index} ${target}${status === undefined ? '' : ` ${status}`}\n`),
+          }
+        : {}),
       login: () => loginIdentity(baseUrl, o.user, o.password),
       alive: () => {
         if (!wiki) return true;
@@ -146,7 +150,14 @@ async function main(): Promise<void> {
         return wiki.process.exitCode === null && !fresh;
       },
       // Each snapshot's figures (failures listed once, at the end), so a run stopped early still reports.
-      onProgress: (f) => process.stdout.write(`${formatFigures({ ...f, failures: [] }).split('\n').slice(0, 3).map((l) => `  ${l}`).join('\n')}\n  failures so far: ${f.failures.length}\n`),
+      onProgress: (f) =>
+        process.stdout.write(
+          `${formatFigures({ ...f, failures: [] })
+            .split('\n')
+            .slice(0, 3)
+            .map((l) => `  ${l}`)
+            .join('\n')}\n  failures so far: ${f.failures.length}\n`,
+        ),
     });
   } finally {
     await wiki?.stop();

@@ -26,7 +26,11 @@ try {
   // An uncaught exception ends this thread (exit code 1); the main thread sees it and stops the process.
   installCrashPolicy({ log, stop: () => gw.stop() });
   port.on('message', (m: unknown) => {
-    if (m === 'stop') void gw.stop().then(() => shutdownTracing()).then(() => port.close());
+    if (m === 'stop')
+      void gw
+        .stop()
+        .then(() => shutdownTracing())
+        .then(() => port.close());
     else if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'metrics') {
       const id = (m as { id: number }).id;
       metricsJson().then(

@@ -25,7 +25,9 @@ interface K8sObject {
 
 function render(dir: string): K8sObject[] {
   const out = execFileSync('kubectl', ['kustomize', path.join(k8s, dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return parseAllDocuments(out).map((d) => d.toJSON() as K8sObject).filter(Boolean);
+  return parseAllDocuments(out)
+    .map((d) => d.toJSON() as K8sObject)
+    .filter(Boolean);
 }
 
 /** The kubernetes-models class of apiVersion/kind, e.g. apps/v1 Deployment → kubernetes-models/apps/v1. */
@@ -54,7 +56,10 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
   test(`${overlay}: renders, every object is valid, and the deployment holds together`, async () => {
     const objs = render(overlay);
     for (const o of objs) await validate(o);
-    assert.ok(objs.every((o) => o.kind === 'Namespace' || o.metadata.namespace === 'quire'), 'everything in the quire namespace');
+    assert.ok(
+      objs.every((o) => o.kind === 'Namespace' || o.metadata.namespace === 'quire'),
+      'everything in the quire namespace',
+    );
     assert.equal(objs.filter((o) => o.kind === 'Secret').length, 0, 'no Secret is rendered: secrets are not in git');
 
     const deployments = named(objs, 'Deployment');
@@ -125,14 +130,18 @@ for (const overlay of ['overlays/dev', 'overlays/prod']) {
     for (const p of ['gateway', 'auth', 'content', 'search', 'services-egress', 'allow-dns']) assert.ok(policies.has(p), `NetworkPolicy ${p}`);
     // The indexer reaches content (the change feed) and its database.
     const rules = (name: string, dir: 'ingress' | 'egress') =>
-      JSON.stringify((policies.get(name) as unknown as { spec: Record<string, unknown> }).spec[dir] ?? []) + JSON.stringify((policies.get(name) as unknown as { spec: { podSelector: unknown } }).spec.podSelector);
+      JSON.stringify((policies.get(name) as unknown as { spec: Record<string, unknown> }).spec[dir] ?? []) +
+      JSON.stringify((policies.get(name) as unknown as { spec: { podSelector: unknown } }).spec.podSelector);
     assert.match(rules('content', 'ingress'), /"search-indexer"/, 'content admits the search indexer');
     assert.match(rules('services-egress', 'egress'), /"search-indexer"/, 'the search indexer may reach content and the databases');
 
     const ingress = named(objs, 'Ingress').get('quire') as unknown as { spec: { rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[] } };
     const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
     for (const p of ['/wiki/', '/w/index.php', '/w/api.php', '/w/rest.php', '/w/images/']) {
-      assert.ok(paths.some((x) => x.path === p && x.backend.service.name === 'gateway'), `Ingress routes ${p} to the gateway`);
+      assert.ok(
+        paths.some((x) => x.path === p && x.backend.service.name === 'gateway'),
+        `Ingress routes ${p} to the gateway`,
+      );
     }
   });
 }

@@ -20,22 +20,22 @@ test('finds SQL literals outside store/, not in comments, store/ or tests', () =
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   };
-  write('services/svc/src/rpc/pages.ts', [
-    '// SELECT page_id FROM page is only a comment here',
-    'const s = "content";',
-    'export const q = `SELECT page_id FROM ${s}.page WHERE page_id = $1`;',
-    "export const w = 'DELETE FROM watchlist WHERE wl_user = $1';",
-    "export const label = 'Select a page from the list';",
-  ].join('\n'));
+  write(
+    'services/svc/src/rpc/pages.ts',
+    [
+      '// SELECT page_id FROM page is only a comment here',
+      'const s = "content";',
+      'export const q = `SELECT page_id FROM ${s}.page WHERE page_id = $1`;',
+      "export const w = 'DELETE FROM watchlist WHERE wl_user = $1';",
+      "export const label = 'Select a page from the list';",
+    ].join('\n'),
+  );
   write('services/svc/src/store/pages.ts', 'export const q = `SELECT 1 FROM page`;\n');
   write('services/svc/src/oauth/store/tokens.ts', 'export const q = `UPDATE tokens SET used = true`;\n');
   write('services/svc/src/rpc/pages.test.ts', 'export const q = `INSERT INTO page (x) VALUES (1)`;\n');
   try {
     const sites: string[] = sqlOutsideStore(dir, ['services/svc/src']);
-    assert.deepEqual(sites, [
-      'services/svc/src/rpc/pages.ts:3: SELECT page_id FROM ${}.page WHERE page_id = $1',
-      'services/svc/src/rpc/pages.ts:4: DELETE FROM watchlist WHERE wl_user = $1',
-    ]);
+    assert.deepEqual(sites, ['services/svc/src/rpc/pages.ts:3: SELECT page_id FROM ${}.page WHERE page_id = $1', 'services/svc/src/rpc/pages.ts:4: DELETE FROM watchlist WHERE wl_user = $1']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,10 @@ await runMain(async () => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${why}: stopping\n`);
-    stack.stop().then(() => process.exit(0), () => process.exit(1));
+    stack.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -30,9 +33,6 @@ await runMain(async () => {
   process.on('disconnect', () => stop('supervisor gone'));
   // Announced only now that the signals are handled: a SIGTERM sent on seeing this line (a test
   // on a loaded machine did) would otherwise end the process ungracefully (exit by signal).
-  process.stdout.write(
-    `Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` +
-      `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`,
-  );
+  process.stdout.write(`Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` + `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`);
   process.send?.({ type: 'ready', url: stack.url });
 });

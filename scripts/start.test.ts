@@ -27,7 +27,6 @@ interface Supervisor {
   wikiPid(): number;
 }
 
-
 /** package.json's start script (`node …`) as arguments for this node. */
 function npmStartArgs(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
@@ -122,7 +121,10 @@ test('npm start runs the compiled JavaScript (scripts/dist, the quire-dist condi
       assert.ok(argv.includes('--conditions=quire-dist'), argv.join(' '));
       assert.ok(!argv.some((a) => /tsx/.test(a)), `no tsx: ${argv.join(' ')}`);
     }
-    assert.ok(wiki.some((a) => a.endsWith(path.join('scripts', 'dist', 'serve.js'))), wiki.join(' '));
+    assert.ok(
+      wiki.some((a) => a.endsWith(path.join('scripts', 'dist', 'serve.js'))),
+      wiki.join(' '),
+    );
     assert.equal(await siteName(sup.port), 'Quire');
   } finally {
     sup.proc.kill('SIGKILL');

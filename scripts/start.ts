@@ -63,7 +63,10 @@ await runMain(async () => {
       consecutiveCrashes++;
       while (restarts.length && restarts[0]! <= now - cfg.restartWindowSeconds * 1000) restarts.shift();
       if (restarts.length >= cfg.maxRestarts) {
-        log.fatal({ pid: c.pid, code, signal, restarts: restarts.length }, `wiki stopped unexpectedly (${how}) after ${restarts.length} restarts within ${cfg.restartWindowSeconds} s: crash loop, giving up`);
+        log.fatal(
+          { pid: c.pid, code, signal, restarts: restarts.length },
+          `wiki stopped unexpectedly (${how}) after ${restarts.length} restarts within ${cfg.restartWindowSeconds} s: crash loop, giving up`,
+        );
         process.exit(CRASH_LOOP_EXIT_CODE);
       }
       restarts.push(now);

@@ -32,9 +32,9 @@ if (tsc.status !== 0) {
 }
 
 console.log(`running ${files.length} test files${process.env.DATABASE_URL ? ' (also against DATABASE_URL/REDIS_URL)' : ''}`);
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+});
 process.exit(r.status ?? 1);

@@ -99,7 +99,13 @@ export async function registerConsumer(browser, { oauthVersion, ownerOnly = fals
   if (isPublic) fields.wpoauth2IsPublic = '1';
   const res = await browser.submit(form, fields, 'OAuthConsumerRegistration');
   const text = await res.text();
-  check(res.status === 200, `propose answered ${res.status}: ${text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 400)}`);
+  check(
+    res.status === 200,
+    `propose answered ${res.status}: ${text
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 400)}`,
+  );
   const [key, secret, accessToken = '', accessSecret = ''] = codes(text);
   check(/^[0-9a-f]{32}$/.test(key ?? ''), `no consumer key on the result page: ${codes(text)}`);
   if (!ownerOnly) {
@@ -107,7 +113,13 @@ export async function registerConsumer(browser, { oauthVersion, ownerOnly = fals
     // Every row has its form; the consumer is the posted wpconsumerKey.
     const approved = await browser.submit(manage, { wpaction: 'approve', wpreason: '', wpconsumerKey: key }, 'OAuthManageConsumers');
     const approvedText = await approved.text();
-    check(/is now approved/.test(approvedText), `approval failed: ${approvedText.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+    check(
+      /is now approved/.test(approvedText),
+      `approval failed: ${approvedText
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 300)}`,
+    );
   }
   return { key, secret, accessToken, accessSecret };
 }

@@ -13,8 +13,7 @@ const human = new Bot(config);
 const anonymous = new Bot(config);
 
 /** nodemw's callbacks as promises: (err, a, b, raw) → a (or all of them with `all`). */
-const call = (client, params, method) =>
-  new Promise((resolve, reject) => client.api.call(params, (err, data, next, raw) => (err ? reject(err) : resolve({ data, next, raw })), method));
+const call = (client, params, method) => new Promise((resolve, reject) => client.api.call(params, (err, data, next, raw) => (err ? reject(err) : resolve({ data, next, raw })), method));
 const p = (client, name) => promisify(client[name].bind(client));
 
 const page = `Conformance nodemw ${runId}`;
@@ -140,7 +139,10 @@ await runSteps('nodemw', [
   [
     'list continued past 500 items',
     async () => {
-      const list = () => new Promise((resolve, reject) => bot.getAll({ action: 'query', list: 'allpages', apprefix: BULK_PREFIX, aplimit: 500 }, 'allpages', (err, r) => (err ? reject(err) : resolve(r.map((x) => x.title)))));
+      const list = () =>
+        new Promise((resolve, reject) =>
+          bot.getAll({ action: 'query', list: 'allpages', apprefix: BULK_PREFIX, aplimit: 500 }, 'allpages', (err, r) => (err ? reject(err) : resolve(r.map((x) => x.title)))),
+        );
       let titles = await list();
       if (titles.length < BULK_COUNT) {
         const have = new Set(titles);

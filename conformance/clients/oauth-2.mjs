@@ -81,7 +81,14 @@ await runSteps('oauth-2 (plain client)', [
     async () => {
       const { challenge } = pkce();
       const code = await authorize(confidential, { challenge });
-      const wrongVerifier = await tokenRequest({ grant_type: 'authorization_code', client_id: confidential.key, client_secret: confidential.secret, code, redirect_uri: callback, code_verifier: pkce().verifier });
+      const wrongVerifier = await tokenRequest({
+        grant_type: 'authorization_code',
+        client_id: confidential.key,
+        client_secret: confidential.secret,
+        code,
+        redirect_uri: callback,
+        code_verifier: pkce().verifier,
+      });
       equal(wrongVerifier.body.error, 'invalid_grant', 'wrong verifier');
       const wrongSecret = await tokenRequest({ grant_type: 'client_credentials', client_id: ownerOnly.key, client_secret: `${ownerOnly.secret}x` });
       equal(wrongSecret.status, 401, 'wrong secret status');
@@ -130,7 +137,11 @@ await runSteps('oauth-2 (plain client)', [
         body: JSON.stringify({ source: 'Replaced over REST with OAuth 2.0.', comment: 'oauth-2 REST', latest: { id: bare.latest.id } }),
       });
       equal(put.status, 200, `REST PUT without a CSRF token (${await put.clone().text()})`);
-      const unsigned = await fetch(`${restUrl}/v1/page/${title}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'x', comment: 'x', latest: { id: bare.latest.id } }) });
+      const unsigned = await fetch(`${restUrl}/v1/page/${title}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ source: 'x', comment: 'x', latest: { id: bare.latest.id } }),
+      });
       equal(unsigned.status, 400, 'REST PUT without credentials or token');
       return `profile of ${p.username}; REST PUT rev ${(await put.json()).latest.id}`;
     },

@@ -106,7 +106,12 @@ await runSteps('REST (fetch)', [
     async () => {
       const base = latest;
       // Another editor (anonymous: its token is the constant one) changes line two first.
-      const theirs = await anonymous.rest('PUT', `/v1/page/${key}`, { source: `alpha\nbeta changed by someone else\ngamma ${word}`, comment: 'conformance: interfering edit', latest: { id: base }, token: '+\\' });
+      const theirs = await anonymous.rest('PUT', `/v1/page/${key}`, {
+        source: `alpha\nbeta changed by someone else\ngamma ${word}`,
+        comment: 'conformance: interfering edit',
+        latest: { id: base },
+        token: '+\\',
+      });
       expectStatus(theirs, 200, 'the interfering edit');
       latest = theirs.json.latest.id;
       revisions.push(latest);
@@ -123,7 +128,12 @@ await runSteps('REST (fetch)', [
     async () => {
       // 20 revisions make a page of history: make enough for two.
       while (revisions.length < 23) {
-        const r = await bot.rest('PUT', `/v1/page/${key}`, { source: `alpha\nbeta\ngamma ${word}\nedit ${revisions.length}`, comment: `conformance: edit ${revisions.length}`, latest: { id: latest }, token: csrf });
+        const r = await bot.rest('PUT', `/v1/page/${key}`, {
+          source: `alpha\nbeta\ngamma ${word}\nedit ${revisions.length}`,
+          comment: `conformance: edit ${revisions.length}`,
+          latest: { id: latest },
+          token: csrf,
+        });
         expectStatus(r, 200, `edit ${revisions.length}`);
         latest = r.json.latest.id;
         revisions.push(latest);
@@ -153,7 +163,10 @@ await runSteps('REST (fetch)', [
       expectStatus(r, 200, 'compare');
       equal(r.json.from?.id, from, 'from.id');
       equal(r.json.to?.id, to, 'to.id');
-      check(Array.isArray(r.json.diff) && r.json.diff.some((line) => line.type !== 0 && /someone else/.test(line.text)), `the diff does not show the changed line: ${JSON.stringify(r.json.diff)?.slice(0, 300)}`);
+      check(
+        Array.isArray(r.json.diff) && r.json.diff.some((line) => line.type !== 0 && /someone else/.test(line.text)),
+        `the diff does not show the changed line: ${JSON.stringify(r.json.diff)?.slice(0, 300)}`,
+      );
       return `${r.json.diff.length} diff lines`;
     },
   ],

@@ -57,10 +57,7 @@ function forward(req, body, headers, first, attempt, res) {
       connected = true;
       return;
     }
-    const timer = setTimeout(
-      () => out.destroy(Object.assign(new Error(`no connection to ${up.host}:${up.port} within ${CONNECT_TIMEOUT_MS} ms`), { code: 'ECONNECTTIMEOUT' })),
-      CONNECT_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => out.destroy(Object.assign(new Error(`no connection to ${up.host}:${up.port} within ${CONNECT_TIMEOUT_MS} ms`), { code: 'ECONNECTTIMEOUT' })), CONNECT_TIMEOUT_MS);
     s.once('connect', () => {
       connected = true;
       clearTimeout(timer);

@@ -6,18 +6,7 @@
  * front of express count too; the pipelines name the endpoint with `labelRequest`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  SpanKind,
-  acceptRequestId,
-  counter,
-  currentRequestId,
-  extractHttpTraceContext,
-  histogram,
-  markSpanError,
-  newRequestId,
-  runWithRequestId,
-  startSpan,
-} from '@quire/kit';
+import { SpanKind, acceptRequestId, counter, currentRequestId, extractHttpTraceContext, histogram, markSpanError, newRequestId, runWithRequestId, startSpan } from '@quire/kit';
 import { SCRIPT_PATH } from './config.js';
 
 export const httpRequests = counter('quire_http_requests_total', 'HTTP requests the gateway answered, by API, endpoint (action module or REST route), method and status', [

@@ -10,7 +10,10 @@ export class SiteCache {
   private fetchedAt = 0;
   private pending: Promise<ListNamespacesResponse> | undefined;
 
-  constructor(private readonly content: ContentClient, private readonly ttlMs = 60_000) {}
+  constructor(
+    private readonly content: ContentClient,
+    private readonly ttlMs = 60_000,
+  ) {}
 
   async namespaces(): Promise<ListNamespacesResponse> {
     if (this.ns && Date.now() - this.fetchedAt < this.ttlMs) return this.ns;

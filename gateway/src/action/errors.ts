@@ -46,14 +46,12 @@ const MESSAGES: Record<string, string> = {
     'Passing "$2" for timestamp parameter "$1" has been deprecated. If for some reason you need to explicitly specify the current time without calculating it client-side, use "now".',
   'paramvalidator-param-deprecated': 'The parameter "$1" has been deprecated.',
   'paramvalidator-deprecated-value': 'The value "$2" to parameter "$1" has been deprecated.',
-  'paramvalidator-badupload-notupload':
-    'File upload parameter "$1" is not a file upload; be sure to use multipart/form-data for your POST and include a filename in the Content-Disposition header.',
+  'paramvalidator-badupload-notupload': 'File upload parameter "$1" is not a file upload; be sure to use multipart/form-data for your POST and include a filename in the Content-Disposition header.',
   'apiwarn-badutf8':
     'The value passed for <var>$1</var> contains invalid or non-normalized data. Textual data should be valid, NFC-normalized Unicode without C0 control characters other than HT (\\t), LF (\\n), and CR (\\r).',
   'apiwarn-deprecation-missingparam':
     'Because <var>$1</var> was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.',
-  'apiwarn-redirectsandrevids':
-    'Redirect resolution cannot be used together with the <var>revids</var> parameter. Any redirects the <var>revids</var> point to have not been resolved.',
+  'apiwarn-redirectsandrevids': 'Redirect resolution cannot be used together with the <var>revids</var> parameter. Any redirects the <var>revids</var> point to have not been resolved.',
   'apiwarn-tokens-origin': 'Tokens may not be obtained when the same-origin policy is not applied.',
   'apierror-readapidenied': 'You need read permission to use this module.',
   'apierror-writeapidenied': "You're not allowed to edit this wiki through the API.",
@@ -80,16 +78,18 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities decode. */
 export function stripMarkup(text: string): string {
-  return text
-    .replace(/<\/?(var|kbd|samp|code)>/g, '"')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, e: string) => {
-      if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
-      if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
-      return ENTITIES[e] ?? m;
-    })
-    // Sanitizer::stripAllTags ends with normalizeWhitespace: each line break or tab is a space.
-    .replace(/\r\n|[\r\n\t]/g, ' ');
+  return (
+    text
+      .replace(/<\/?(var|kbd|samp|code)>/g, '"')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, e: string) => {
+        if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
+        if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
+        return ENTITIES[e] ?? m;
+      })
+      // Sanitizer::stripAllTags ends with normalizeWhitespace: each line break or tab is a space.
+      .replace(/\r\n|[\r\n\t]/g, ' ')
+  );
 }
 
 /** Fills $n parameters and {{PLURAL:$n|one|other}} (English: 1 is singular). */
@@ -98,13 +98,15 @@ function fill(template: string, params: readonly (string | number)[], escapeText
     const p = params[i - 1];
     return p === undefined ? `$${i}` : typeof p === 'number' ? String(p) : escapeText(p);
   };
-  return template
-    // English plural: the first form for 1, else the second (a lone form serves for every number).
-    .replace(/\{\{PLURAL:\$(\d+)\|([^}]*)\}\}/g, (_m, n: string, forms: string) => {
-      const [one = '', other = one] = forms.split('|');
-      return Number(params[Number(n) - 1]) === 1 ? one : other;
-    })
-    .replace(/\$(\d+)/g, (_m, n: string) => param(Number(n)));
+  return (
+    template
+      // English plural: the first form for 1, else the second (a lone form serves for every number).
+      .replace(/\{\{PLURAL:\$(\d+)\|([^}]*)\}\}/g, (_m, n: string, forms: string) => {
+        const [one = '', other = one] = forms.split('|');
+        return Number(params[Number(n) - 1]) === 1 ? one : other;
+      })
+      .replace(/\$(\d+)/g, (_m, n: string) => param(Number(n)))
+  );
 }
 
 /** A message of the pipeline by key: plain text, wikitext and HTML renderings, raw key/params. */
@@ -198,7 +200,11 @@ export class ErrorFormatter {
   /** The `warnings` value, or undefined when there are none. */
   renderWarnings(): unknown {
     if (this.warnings.length === 0) return undefined;
-    if (this.format !== 'bc') return setIndexedTagName(this.warnings.map((w) => this.formatItem(w)), 'warning');
+    if (this.format !== 'bc')
+      return setIndexedTagName(
+        this.warnings.map((w) => this.formatItem(w)),
+        'warning',
+      );
     // bc: one text per module (last path segment), lines joined by "\n". Each module's key is
     // added with ADD_ON_TOP (ApiErrorFormatter_BackCompat), so the module warned last comes first.
     const byModule = new Map<string, string[]>();

@@ -25,7 +25,10 @@ test('xmlfm and phpfm: the xml and php texts in the HTML page, escaped as Html::
     pre(xmlfm.body),
     '&lt;?xml version="1.0"?>\n&lt;api batchcomplete="">\n  &lt;query>\n    &lt;pages>\n      &lt;page title="a&amp;gt;b &amp;amp; &amp;quot;c&amp;quot;" invalid="" />\n    &lt;/pages>\n  &lt;/query>\n&lt;/api>',
   );
-  assert.match(xmlfm.body, /To see the non-HTML representation of the XML format, set <a rel="nofollow" class="external text" href="http:\/\/w\/w\/api\.php\?action=query&amp;format=xml"><kbd>format=xml<\/kbd><\/a>/);
+  assert.match(
+    xmlfm.body,
+    /To see the non-HTML representation of the XML format, set <a rel="nofollow" class="external text" href="http:\/\/w\/w\/api\.php\?action=query&amp;format=xml"><kbd>format=xml<\/kbd><\/a>/,
+  );
   const php = print('php', { formatversion: '2' });
   assert.equal(php.body, 'a:2:{s:13:"batchcomplete";b:1;s:5:"query";a:1:{s:5:"pages";a:1:{i:0;a:2:{s:5:"title";s:9:"a>b & "c"";s:7:"invalid";b:1;}}}}');
   assert.equal(pre(print('phpfm', { formatversion: '2' }).body), 'a:2:{s:13:"batchcomplete";b:1;s:5:"query";a:1:{s:5:"pages";a:1:{i:0;a:2:{s:5:"title";s:9:"a>b &amp; "c"";s:7:"invalid";b:1;}}}}');

@@ -104,15 +104,14 @@ export function encodeJson(value: PhpValue, opts: { pretty: boolean; asciiOnly: 
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
   if (value.entries.length === 0) return open + close;
   const nl = opts.pretty ? `\n${'    '.repeat(depth + 1)}` : '';
-  const items = value.entries.map(
-    ([k, v]) => (list ? '' : jsonString(String(k), opts.asciiOnly) + (opts.pretty ? ': ' : ':')) + encodeJson(v, opts, depth + 1),
-  );
+  const items = value.entries.map(([k, v]) => (list ? '' : jsonString(String(k), opts.asciiOnly) + (opts.pretty ? ': ' : ':')) + encodeJson(v, opts, depth + 1));
   return open + nl + items.join(`,${nl}`) + (opts.pretty ? `\n${'    '.repeat(depth)}` : '') + close;
 }
 
 /* ---------------------------------------------------------------- XML */
 
-const NAME_START = 'A-Za-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}';
+const NAME_START =
+  'A-Za-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}';
 const NAME_CHAR = `${NAME_START}_\\-.0-9\\u{B7}\\u{300}-\\u{36F}\\u{203F}-\\u{2040}`;
 const XML_NAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*$`, 'u');
 const XML_NOT_NAME_CHAR = new RegExp(`[^${NAME_CHAR}]`, 'gu');
@@ -238,7 +237,10 @@ export function phpSerialize(v: PhpValue): string {
 
 function nonHtmlUrl(req: PrintRequest, format: string): string {
   const pairs = req.query.some(([k]) => k === 'format') ? req.query.map(([k, v]): [string, string] => [k, k === 'format' ? format : v]) : [...req.query, ['format', format] as [string, string]];
-  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const enc = (s: string) =>
+    encodeURIComponent(s)
+      .replace(/%20/g, '+')
+      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${req.scriptUrl}?${pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
 }
 

@@ -87,7 +87,7 @@ export function expandMagic(text: string, args: readonly string[]): string {
     const f = forms.split('|').slice(1);
     if (fn === 'GENDER') return f[f.length - 1] ?? '';
     const n = Number(arg.replace(/^\$(\d+)$/, (_x, i: string) => args[Number(i) - 1] ?? ''));
-    return (n === 1 ? f[0] : f[1] ?? f[0]) ?? '';
+    return (n === 1 ? f[0] : (f[1] ?? f[0])) ?? '';
   });
 }
 

@@ -4,14 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import express from 'express';
 import { createLogger, GrpcStatus, ServiceError } from '@quire/kit';
-import type {
-  BlockInfo,
-  CheckTokenResponse,
-  ResolveSessionResponse,
-  GetReplicationLagResponse,
-  GetStatisticsResponse,
-  ListNamespacesResponse,
-} from '../clients/types.js';
+import type { BlockInfo, CheckTokenResponse, ResolveSessionResponse, GetReplicationLagResponse, GetStatisticsResponse, ListNamespacesResponse } from '../clients/types.js';
 import { AuthClient, ContentClient, type Clients } from '../clients/index.js';
 import { SiteCache } from '../site.js';
 import type { Caller, GatewayDeps } from '../context.js';
@@ -60,7 +53,12 @@ class TestContentClient extends ContentClient {
 
 const ANON: Caller = { user: { id: 0, name: '127.0.0.1', anonymous: true, groups: ['*'], rights: ['read', 'writeapi'] }, sessionId: '', sessionLost: false, ip: '127.0.0.1' };
 const USER: Caller = { user: { id: 5, name: 'Alice', anonymous: false, groups: ['user'], rights: ['read', 'edit', 'writeapi'] }, sessionId: 'sess1', sessionLost: false, ip: '127.0.0.1' };
-const BOT: Caller = { user: { id: 6, name: 'Botty', anonymous: false, groups: ['bot'], rights: ['read', 'writeapi', 'bot', 'apihighlimits'] }, sessionId: 'sess1', sessionLost: false, ip: '127.0.0.1' };
+const BOT: Caller = {
+  user: { id: 6, name: 'Botty', anonymous: false, groups: ['bot'], rights: ['read', 'writeapi', 'bot', 'apihighlimits'] },
+  sessionId: 'sess1',
+  sessionLost: false,
+  ip: '127.0.0.1',
+};
 
 const fixture: ModuleDecl = {
   name: 'fixture',
@@ -201,7 +199,21 @@ const fixtureUser: ModuleDecl = {
   },
 };
 
-const BLOCK: BlockInfo = { id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: '2026-02-01T00:00:00Z', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true, pages: [], namespaces: [] };
+const BLOCK: BlockInfo = {
+  id: 3,
+  by: 'Admin',
+  byId: 1,
+  reason: 'spam',
+  timestamp: '2026-01-02T03:04:05Z',
+  expiry: '2026-02-01T00:00:00Z',
+  partial: false,
+  nocreate: true,
+  anononly: false,
+  noemail: false,
+  allowusertalk: true,
+  pages: [],
+  namespaces: [],
+};
 
 /** Fails with a service error whose data is partly for clients (`data.api`), or with a block. */
 const fixtureServiceError: ModuleDecl = {
@@ -361,7 +373,11 @@ test('error shapes for every errorformat', async () => {
   assert.equal(bc1.headers.get('mediawiki-api-error'), 'badvalue');
   assert.deepEqual(bc1.json(), { error: { code: 'badvalue', info: 'Unrecognized value for parameter "action": nope.', '*': DOCREF } });
   const bc2 = await get('action=nope&format=json&formatversion=2');
-  assert.deepEqual(bc2.json(), { error: { code: 'badvalue', info: 'Unrecognized value for parameter "action": nope.', docref: DOCREF } }, 'no servedby unless requested ($wgShowHostnames is off by default)');
+  assert.deepEqual(
+    bc2.json(),
+    { error: { code: 'badvalue', info: 'Unrecognized value for parameter "action": nope.', docref: DOCREF } },
+    'no servedby unless requested ($wgShowHostnames is off by default)',
+  );
   const plain = await get('action=fixturepost&format=json&formatversion=2&errorformat=plaintext');
   assert.deepEqual(plain.json(), {
     errors: [{ code: 'mustbeposted', text: 'The "fixturepost" module requires a POST request.', module: 'main' }],
@@ -532,10 +548,14 @@ test('CORS: origin=*, configured origin, unknown origin, mismatch, preflight', a
   const mismatch = await get('action=fixture&format=json&origin=https://ok.example', { headers: { Origin: 'https://evil.example' } }, api);
   assert.equal(mismatch.status, 403);
   assert.equal(mismatch.text, "'origin' parameter does not match Origin header\n");
-  const preflight = await get('action=fixture&origin=https://ok.example', {
-    method: 'OPTIONS',
-    headers: { Origin: 'https://ok.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
-  }, api);
+  const preflight = await get(
+    'action=fixture&origin=https://ok.example',
+    {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://ok.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    },
+    api,
+  );
   assert.equal(preflight.status, 200);
   assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST, GET, HEAD');
   assert.equal(preflight.headers.get('access-control-allow-headers'), 'content-type');
@@ -692,7 +712,10 @@ test('user parameters: valid names with "@" and ":", IPs and ranges, interwiki n
   }
   const info = await get('action=paraminfo&modules=fixtureuser|main&format=json&formatversion=2');
   const [fu, main] = info.json().paraminfo.modules;
-  assert.deepEqual(fu.parameters.map((p: { subtypes: string[] }) => p.subtypes), [['name', 'ip', 'cidr', 'interwiki'], ['name']]);
+  assert.deepEqual(
+    fu.parameters.map((p: { subtypes: string[] }) => p.subtypes),
+    [['name', 'ip', 'cidr', 'interwiki'], ['name']],
+  );
   assert.deepEqual(main.parameters.find((p: { name: string }) => p.name === 'assertuser').subtypes, ['name']);
 });
 

@@ -61,7 +61,12 @@ function addOnTop(obj: ResultObject, key: string, value: unknown): void {
 function originAllowed(origin: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
     if (!pattern.includes('*')) return pattern === origin;
-    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return re.test(origin);
   });
 }
@@ -253,10 +258,18 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     const factor = deps.config.jobQueueMaxLagFactor;
     const [db, jobs, search] = await Promise.all([
       deps.clients.content.getReplicationLag(),
-      factor > 0 ? deps.clients.content.getStatistics().then((s) => s.jobs, () => undefined) : undefined,
+      factor > 0
+        ? deps.clients.content.getStatistics().then(
+            (s) => s.jobs,
+            () => undefined,
+          )
+        : undefined,
       Promise.resolve()
         .then(() => deps.clients.search.getIndexStatus({ deadlineMs: 1000 }))
-        .then((st) => (st.pendingChanges >= 0 ? st.lagSeconds : undefined), () => undefined),
+        .then(
+          (st) => (st.pendingChanges >= 0 ? st.lagSeconds : undefined),
+          () => undefined,
+        ),
     ]);
     let info: LagInfo = { host: db.host, lag: db.lagSeconds, type: 'db' };
     if (jobs !== undefined && jobs / factor > info.lag) info = { host: deps.config.servedBy, lag: jobs / factor, type: 'jobqueue', jobs };
@@ -301,7 +314,10 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     if (preflight) {
       const requested = req.headers['access-control-request-headers'];
       if (requested !== undefined) {
-        const names = requested.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+        const names = requested
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean);
         if (!names.every((h) => ALLOWED_CORS_HEADERS.includes(h))) {
           res.set('MediaWiki-CORS-Rejection', 'Unsupported header requested in preflight');
           return true;
@@ -349,8 +365,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     // Requests without same-origin security (origin=*, JSONP) get no tokens and pass no token check.
     const checked = caller.checkedToken;
     const valid =
-      !run.lacksSameOriginSecurity &&
-      (checked && checked.type === type && checked.token === token ? checked.valid : (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid);
+      !run.lacksSameOriginSecurity && (checked && checked.type === type && checked.token === token ? checked.valid : (await deps.clients.auth.checkToken(caller.sessionId, type, token)).valid);
     if (!valid) throw usageError('badtoken', 'apierror-badtoken');
   }
 
@@ -427,8 +442,7 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
    * names from page titles ("Talk:X") needs the namespace names.
    */
   function hasUserValue(run: ApiMainRun, module: ModuleDecl): boolean {
-    const sent = (m: ModuleDecl, prefix: string) =>
-      Object.entries(m.params).some(([name, p]) => p.type === 'user' && run.api.values.get(prefix + name)?.includes(':'));
+    const sent = (m: ModuleDecl, prefix: string) => Object.entries(m.params).some(([name, p]) => p.type === 'user' && run.api.values.get(prefix + name)?.includes(':'));
     return sent(module, module.prefix) || submodulesOf(registry, registry.pathOf(module)).some((m) => sent(m, m.prefix) || sent(m, `g${m.prefix}`));
   }
 
@@ -473,7 +487,11 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     for (const w of printer.warnings(run.printerParams)) run.warn(printer.name, w);
 
     // ApiBase::requirePostedParameters, which MediaWiki's modules call first thing in execute().
-    run.requirePosted(Object.entries(module.params).filter(([, d]) => d.mustBePosted).map(([name]) => module.prefix + name));
+    run.requirePosted(
+      Object.entries(module.params)
+        .filter(([, d]) => d.mustBePosted)
+        .map(([name]) => module.prefix + name),
+    );
     await module.execute(makeContext(run, module, params, caller));
     reportUnusedParams(run, printer);
   }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { message, stripMarkup } from './errors.js';
 
-test('a key the pipeline has no text of comes from MediaWiki\'s en.json', () => {
+test("a key the pipeline has no text of comes from MediaWiki's en.json", () => {
   const m = message('invalidtitle', 'apierror-invalidtitle', ['X']);
   assert.equal(m.text, 'Bad title "X".');
   assert.equal(message('x', 'no-such-message-key').text, 'no-such-message-key', 'an unknown key stays the key');

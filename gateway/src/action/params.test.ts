@@ -29,12 +29,21 @@ test('expiry: infinity words, relative and absolute times as ISO 8601', () => {
 });
 
 test('expiry: unreadable → badexpiry, past → badexpiry-past (ExpiryDef failures)', () => {
-  assert.deepEqual(errorOf(() => validateParam('expiry', EXPIRY, 'whenever', env())), { code: 'badexpiry', info: 'Invalid value "whenever" for expiry parameter "expiry".' });
-  assert.deepEqual(errorOf(() => validateParam('wlexpiry', EXPIRY, 'Infinite', env())), { code: 'badexpiry', info: 'Invalid value "Infinite" for expiry parameter "wlexpiry".' });
-  assert.deepEqual(errorOf(() => validateParam('expiry', EXPIRY, '2001-01-01T00:00:00Z', env())), {
-    code: 'badexpiry-past',
-    info: 'Value "2001-01-01T00:00:00Z" for expiry parameter "expiry" is in the past.',
-  });
+  assert.deepEqual(
+    errorOf(() => validateParam('expiry', EXPIRY, 'whenever', env())),
+    { code: 'badexpiry', info: 'Invalid value "whenever" for expiry parameter "expiry".' },
+  );
+  assert.deepEqual(
+    errorOf(() => validateParam('wlexpiry', EXPIRY, 'Infinite', env())),
+    { code: 'badexpiry', info: 'Invalid value "Infinite" for expiry parameter "wlexpiry".' },
+  );
+  assert.deepEqual(
+    errorOf(() => validateParam('expiry', EXPIRY, '2001-01-01T00:00:00Z', env())),
+    {
+      code: 'badexpiry-past',
+      info: 'Value "2001-01-01T00:00:00Z" for expiry parameter "expiry" is in the past.',
+    },
+  );
 });
 
 test('expiry: past maxExpiry the maximum is used, with a warning (PARAM_USE_MAX)', () => {
@@ -66,22 +75,34 @@ test('errorformat=raw parameters are typed as MediaWiki prints ParamValidator me
     }
     return undefined;
   };
-  assert.deepEqual(rawOf(() => validateParam('aplimit', { type: 'limit', max: 500, help: 'L.' }, 'abc', env())), {
-    key: 'paramvalidator-badinteger',
-    rawParams: [{ plaintext: 'aplimit' }, { plaintext: 'abc' }],
-  });
-  assert.deepEqual(rawOf(() => validateParam('apdir', { type: ['ascending', 'descending'], help: 'D.' }, 'up', env())), {
-    key: 'paramvalidator-badvalue-enumnotmulti',
-    rawParams: [{ plaintext: 'apdir' }, { plaintext: 'up' }, { list: [{ plaintext: 'ascending' }, { plaintext: 'descending' }], type: 'text' }, { num: 2 }],
-  });
-  assert.deepEqual(rawOf(() => validateParam('undo', { type: 'integer', min: 0, enforceRange: true, help: 'U.' }, '-1', env())), {
-    key: 'paramvalidator-outofrange-min',
-    rawParams: [{ plaintext: 'undo' }, { plaintext: '-1' }, { num: 0 }, { num: '' }],
-  });
-  assert.deepEqual(rawOf(() => validateParam('titles', { type: 'string', multi: true, help: 'T.' }, Array.from({ length: 60 }, (_, i) => i).join('|'), env())), {
-    key: 'paramvalidator-toomanyvalues',
-    rawParams: [{ plaintext: 'titles' }, { num: 50 }],
-  });
+  assert.deepEqual(
+    rawOf(() => validateParam('aplimit', { type: 'limit', max: 500, help: 'L.' }, 'abc', env())),
+    {
+      key: 'paramvalidator-badinteger',
+      rawParams: [{ plaintext: 'aplimit' }, { plaintext: 'abc' }],
+    },
+  );
+  assert.deepEqual(
+    rawOf(() => validateParam('apdir', { type: ['ascending', 'descending'], help: 'D.' }, 'up', env())),
+    {
+      key: 'paramvalidator-badvalue-enumnotmulti',
+      rawParams: [{ plaintext: 'apdir' }, { plaintext: 'up' }, { list: [{ plaintext: 'ascending' }, { plaintext: 'descending' }], type: 'text' }, { num: 2 }],
+    },
+  );
+  assert.deepEqual(
+    rawOf(() => validateParam('undo', { type: 'integer', min: 0, enforceRange: true, help: 'U.' }, '-1', env())),
+    {
+      key: 'paramvalidator-outofrange-min',
+      rawParams: [{ plaintext: 'undo' }, { plaintext: '-1' }, { num: 0 }, { num: '' }],
+    },
+  );
+  assert.deepEqual(
+    rawOf(() => validateParam('titles', { type: 'string', multi: true, help: 'T.' }, Array.from({ length: 60 }, (_, i) => i).join('|'), env())),
+    {
+      key: 'paramvalidator-toomanyvalues',
+      rawParams: [{ plaintext: 'titles' }, { num: 50 }],
+    },
+  );
   const warnings: ApiMessage[] = [];
   validateParam('rvprop', { type: ['ids', 'user'], multi: true, help: 'P.' }, 'ids|bogus', env(warnings));
   assert.deepEqual(warnings[0]?.rawParams, [{ plaintext: 'rvprop' }, { plaintext: 'ids|bogus' }, { list: [{ plaintext: 'bogus' }], type: 'comma' }, { num: 1 }]);
@@ -95,7 +116,10 @@ test('namespaces: the non-negative ones, declared extras (-2, -1) too; `*` for e
   assert.deepEqual(validateParam('plnamespace', { ...multi, extraNamespaces: [-2, -1] }, '*', wiki), [-2, -1, 0, 1, 2]);
   const warnings: ApiMessage[] = [];
   assert.deepEqual(validateParam('srnamespace', multi, '-1|0', { ...wiki, warn: (m) => warnings.push(m) }), [0]);
-  assert.deepEqual(warnings.map((w) => w.code), ['unrecognizedvalues']);
+  assert.deepEqual(
+    warnings.map((w) => w.code),
+    ['unrecognizedvalues'],
+  );
   assert.equal(errorOf(() => validateParam('apnamespace', { type: 'namespace', help: 'N.' }, '-1', wiki))?.code, 'badvalue');
 });
 

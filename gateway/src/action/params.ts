@@ -4,17 +4,7 @@
  * warning, out-of-range integers are clamped with a warning unless enforceRange, booleans are
  * true when present whatever their value.
  */
-import {
-  checkIntegerRange,
-  enumValue,
-  expiryValue,
-  integerValue,
-  numParam,
-  ParamFailure,
-  plaintextParam,
-  timestampValue,
-  userValue,
-} from '../validation/typedefs.js';
+import { checkIntegerRange, enumValue, expiryValue, integerValue, numParam, ParamFailure, plaintextParam, timestampValue, userValue } from '../validation/typedefs.js';
 import { DEFAULT_USER_TYPES, type ApiMessage, type ParamDecl, type ParamValue, type Params } from './types.js';
 import { message, MessageUsageError } from './errors.js';
 import { cleanUpParamValue } from './query/encoding.js';

@@ -67,7 +67,24 @@ test('module names are unique per group and paths resolve', () => {
 });
 
 test('action modules: the implemented ones are registered (all of MediaWiki 1.39 core now)', () => {
-  for (const name of ['query', 'help', 'paraminfo', 'login', 'logout', 'clientlogin', 'createaccount', 'block', 'unblock', 'upload', 'watch', 'options', 'tag', 'managetags', 'revisiondelete', 'import']) {
+  for (const name of [
+    'query',
+    'help',
+    'paraminfo',
+    'login',
+    'logout',
+    'clientlogin',
+    'createaccount',
+    'block',
+    'unblock',
+    'upload',
+    'watch',
+    'options',
+    'tag',
+    'managetags',
+    'revisiondelete',
+    'import',
+  ]) {
     assert.ok(registry.get('action', name), name);
   }
   assert.deepEqual(

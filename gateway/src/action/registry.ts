@@ -60,7 +60,21 @@ import { importModule } from './modules/import.js';
 
 /** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
 const FILE_AND_WATCH_ACTIONS = [uploadModule, filerevertModule, imagerotateModule, watchModule, optionsModule, tagModule, managetagsModule];
-const LIFECYCLE_ACTIONS = [deleteModule, undeleteModule, protectModule, moveModule, rollbackModule, purgeModule, patrolModule, revisiondeleteModule, changecontentmodelModule, mergehistoryModule, setpagelanguageModule, stasheditModule, importModule];
+const LIFECYCLE_ACTIONS = [
+  deleteModule,
+  undeleteModule,
+  protectModule,
+  moveModule,
+  rollbackModule,
+  purgeModule,
+  patrolModule,
+  revisiondeleteModule,
+  changecontentmodelModule,
+  mergehistoryModule,
+  setpagelanguageModule,
+  stasheditModule,
+  importModule,
+];
 
 const SUBMODULE_GROUPS: readonly ModuleGroup[] = ['prop', 'list', 'meta'];
 
@@ -192,5 +206,35 @@ export class ModuleRegistry implements ModuleLookup {
 }
 
 export function createDefaultRegistry(): ModuleRegistry {
-  return new ModuleRegistry({ actions: [queryModule, editModule, compareModule, parseModule, expandtemplatesModule, opensearchModule, helpModule, paraminfoModule, ...AUTH_ACTIONS, ...LIFECYCLE_ACTIONS, ...FILE_AND_WATCH_ACTIONS, oathvalidateModule, clearhasmsgModule, rsdModule, feedcontributionsModule, linkaccountModule, unlinkaccountModule, removeauthenticationdataModule, changeauthenticationdataModule, resetpasswordModule, emailuserModule, feedwatchlistModule, feedrecentchangesModule, setnotificationtimestampModule, cspreportModule], submodules: querySubmodules, formats: formatModules });
+  return new ModuleRegistry({
+    actions: [
+      queryModule,
+      editModule,
+      compareModule,
+      parseModule,
+      expandtemplatesModule,
+      opensearchModule,
+      helpModule,
+      paraminfoModule,
+      ...AUTH_ACTIONS,
+      ...LIFECYCLE_ACTIONS,
+      ...FILE_AND_WATCH_ACTIONS,
+      oathvalidateModule,
+      clearhasmsgModule,
+      rsdModule,
+      feedcontributionsModule,
+      linkaccountModule,
+      unlinkaccountModule,
+      removeauthenticationdataModule,
+      changeauthenticationdataModule,
+      resetpasswordModule,
+      emailuserModule,
+      feedwatchlistModule,
+      feedrecentchangesModule,
+      setnotificationtimestampModule,
+      cspreportModule,
+    ],
+    submodules: querySubmodules,
+    formats: formatModules,
+  });
 }

@@ -137,7 +137,14 @@ export function applyTransformations(dataIn: PhpArray, t: Transforms): PhpArray 
       for (const k of stringList(metadata.get(META.BC_SUBELEMENTS))) {
         const v = data.get(phpKey(k));
         if (v !== undefined && v !== null) {
-          data.set(phpKey(k), new PhpArray([['*', v], [META.CONTENT, '*'], [META.TYPE, 'assoc']]));
+          data.set(
+            phpKey(k),
+            new PhpArray([
+              ['*', v],
+              [META.CONTENT, '*'],
+              [META.TYPE, 'assoc'],
+            ]),
+          );
         }
       }
     }

@@ -11,21 +11,7 @@ export type TokenType = 'csrf' | 'watch' | 'patrol' | 'rollback' | 'userrights' 
 export const TOKEN_TYPES: readonly TokenType[] = ['createaccount', 'csrf', 'login', 'patrol', 'rollback', 'userrights', 'watch'];
 
 /** ParamValidator types of MediaWiki 1.39; an array is an enum of allowed values. */
-export type ParamType =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'limit'
-  | 'boolean'
-  | 'timestamp'
-  | 'namespace'
-  | 'title'
-  | 'user'
-  | 'password'
-  | 'upload'
-  | 'expiry'
-  | 'raw'
-  | readonly string[];
+export type ParamType = 'string' | 'text' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'title' | 'user' | 'password' | 'upload' | 'expiry' | 'raw' | readonly string[];
 
 export interface ParamDecl {
   type: ParamType;

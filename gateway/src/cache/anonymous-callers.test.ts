@@ -44,7 +44,15 @@ test('resolveCaller: anonymous reads of one IP ask the auth service once; writes
   await resolveCaller(request('GET', '10.0.0.2'), deps, opts);
   await resolveCaller(request('POST', '10.0.0.1'), deps, opts);
   await resolveCaller(request('GET', '10.0.0.1', { cookie: 'wiki_session=abc' }), deps, opts);
-  assert.deepEqual(calls.map((c) => [c.sid, c.ip]), [['', '10.0.0.1'], ['', '10.0.0.2'], ['', '10.0.0.1'], ['abc', '10.0.0.1']]);
+  assert.deepEqual(
+    calls.map((c) => [c.sid, c.ip]),
+    [
+      ['', '10.0.0.1'],
+      ['', '10.0.0.2'],
+      ['', '10.0.0.1'],
+      ['abc', '10.0.0.1'],
+    ],
+  );
 });
 
 test('a write through the gateway (e.g. a block) makes the next read of that IP ask again', async () => {

@@ -202,8 +202,7 @@ function replay(req: IncomingMessage, res: ServerResponse, hit: CachedResponse):
 export function answerFromCache(cache: ResponseCache, app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const h = req.headers;
-    const plain =
-      req.method === 'GET' && !h.cookie && !h.authorization && !h.origin && !h['treat-as-untrusted'] && !h['if-match'] && !h['if-unmodified-since'] && !h['x-quire-count-grpc-calls'];
+    const plain = req.method === 'GET' && !h.cookie && !h.authorization && !h.origin && !h['treat-as-untrusted'] && !h['if-match'] && !h['if-unmodified-since'] && !h['x-quire-count-grpc-calls'];
     const hit = plain && req.url ? cache.get(req.url) : undefined;
     if (hit) replay(req, res, hit);
     else app(req, res);

@@ -1,13 +1,6 @@
 /* Typed wrapper of wiki.content.v1.ImportService (XML dumps' pages and revisions; the content service's address). */
 import { makeClient, ServiceError, unary } from '@quire/kit';
-import {
-  ImportServiceClient,
-  ImportPagesRequest,
-  type ExportPagesRequest,
-  type ExportPagesResponse,
-  type FinishImportResponse,
-  type ImportPagesResponse,
-} from '@quire/proto/wiki/content/v1/import';
+import { ImportServiceClient, ImportPagesRequest, type ExportPagesRequest, type ExportPagesResponse, type FinishImportResponse, type ImportPagesResponse } from '@quire/proto/wiki/content/v1/import';
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/import';
 import type { CallOpts } from './call-options.js';
 

@@ -185,14 +185,7 @@ import {
   type ValidatePasswordRequest,
   type ValidatePasswordResponse,
 } from '@quire/proto/wiki/auth/v1/auth';
-import {
-  SearchServiceClient,
-  type GetIndexStatusResponse,
-  SearchPagesRequest,
-  type SearchPagesResponse,
-  CompleteTitlesRequest,
-  type CompleteTitlesResponse,
-} from '@quire/proto/wiki/search/v1/search';
+import { SearchServiceClient, type GetIndexStatusResponse, SearchPagesRequest, type SearchPagesResponse, CompleteTitlesRequest, type CompleteTitlesResponse } from '@quire/proto/wiki/search/v1/search';
 
 /*
  * Thin typed wrappers: the only way gateway handlers reach the services. Every failure arrives

@@ -26,7 +26,23 @@ const SITE: DumpSiteInfo = {
 
 function rev(over: Partial<DumpRevision>): DumpRevision {
   const text = over.text ?? 'hello';
-  return { id: 5, parentId: 0, timestamp: '2024-01-02T03:04:05Z', userId: 3, userName: 'Alice', deleted: 0, minor: false, comment: '', model: 'wikitext', format: 'text/x-wiki', text, size: Buffer.byteLength(text), sha1: sha1Base36(text), origin: over.id ?? 5, ...over };
+  return {
+    id: 5,
+    parentId: 0,
+    timestamp: '2024-01-02T03:04:05Z',
+    userId: 3,
+    userName: 'Alice',
+    deleted: 0,
+    minor: false,
+    comment: '',
+    model: 'wikitext',
+    format: 'text/x-wiki',
+    text,
+    size: Buffer.byteLength(text),
+    sha1: sha1Base36(text),
+    origin: over.id ?? 5,
+    ...over,
+  };
 }
 
 async function collect(xml: string | Buffer, chunk = 7): Promise<DumpItem[]> {
@@ -43,13 +59,24 @@ const pagesOf = (items: DumpItem[]) => items.filter((i): i is Extract<DumpItem, 
 
 function doc(pages: string, version = '0.11'): string {
   const w = new DumpWriter(version as '0.11');
-  return w.open(SITE).replace(/export-0\.11/g, `export-${version}`).replace('version="0.11"', `version="${version}"`) + pages + w.close();
+  return (
+    w
+      .open(SITE)
+      .replace(/export-0\.11/g, `export-${version}`)
+      .replace('version="0.11"', `version="${version}"`) +
+    pages +
+    w.close()
+  );
 }
 
 test('writer: XmlDumpWriter layout, escaping, contributors and deletion flags', () => {
   const w = new DumpWriter('0.11');
   const head = w.open(SITE);
-  assert.ok(head.startsWith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n  <siteinfo>\n    <sitename>Quire</sitename>\n'));
+  assert.ok(
+    head.startsWith(
+      '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n  <siteinfo>\n    <sitename>Quire</sitename>\n',
+    ),
+  );
   assert.match(head, /\n {6}<namespace key="0" case="first-letter" \/>\n {6}<namespace key="1" case="first-letter">Talk<\/namespace>\n {4}<\/namespaces>\n {2}<\/siteinfo>\n$/);
   assert.equal(
     w.openPage({ pageId: 7, ns: 0, title: 'A & B', redirectTitle: 'C "D"' }),
@@ -127,7 +154,10 @@ test('reader: what the writer writes reads back (0.10 and 0.11), split anywhere'
 test('reader: the reference wiki dump, plain, gzip and bzip2 alike', async () => {
   const plain = pagesOf(await collect(fs.readFileSync(path.join(FIXTURES, 'reference-full.xml')), 4096));
   assert.equal(plain.length, 7);
-  assert.equal(plain.reduce((n, p) => n + p.revisions.length, 0), 10);
+  assert.equal(
+    plain.reduce((n, p) => n + p.revisions.length, 0),
+    10,
+  );
   const alpha = plain.find((p) => p.title === 'Dumps fixture/Alpha')!;
   assert.deepEqual(
     alpha.revisions.map((r) => r.contributor.username ?? r.contributor.ip),
@@ -162,7 +192,10 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
 
   const truncated = await failure(doc(good).slice(0, -'</mediawiki>\n'.length));
   assert.match(truncated.message, /truncated/);
-  assert.deepEqual((truncated as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title), ['Good']);
+  assert.deepEqual(
+    (truncated as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title),
+    ['Good'],
+  );
 
   const version = await failure(doc(good, '0.9'));
   assert.equal(version.line, 1);
@@ -172,7 +205,10 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
   const sha = await failure(doc(good + w.openPage({ pageId: 2, ns: 0, title: 'Bad sha', redirectTitle: '' }) + w.revision({ ...badSha, sha1: sha1Base36('original') }) + w.closePage()));
   assert.match(sha.message, /revision 2 of "Bad sha": the SHA-1 of its text is/);
   assert.equal(sha.line, goodLines + 5);
-  assert.deepEqual((sha as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title), ['Good']);
+  assert.deepEqual(
+    (sha as unknown as { pages: DumpPageIn[] }).pages.map((p) => p.title),
+    ['Good'],
+  );
 
   const dupRev = await failure(doc(good + w.openPage({ pageId: 2, ns: 0, title: 'Dup', redirectTitle: '' }) + w.revision(rev({ id: 1 })) + w.closePage()));
   assert.match(dupRev.message, /revision id 1 appears twice/);
@@ -195,7 +231,7 @@ test('reader: bad input is a DumpError with its line, raised before the page is 
   assert.match((await failure('')).message, /empty/);
 });
 
-test('log params: PHP-serialized (byte lengths), the formatters\' typed keys, the legacy one-a-line form', () => {
+test("log params: PHP-serialized (byte lengths), the formatters' typed keys, the legacy one-a-line form", () => {
   assert.deepEqual(phpUnserialize('a:3:{s:9:"4::target";s:7:"Zürich";i:0;b:1;s:1:"n";N;}'), { '4::target': 'Zürich', 0: true, n: null });
   assert.equal(phpUnserialize('a:1:{s:9:"4::target";s:6:"Zürich";}'), undefined, 'a wrong byte length is not PHP');
   assert.equal(phpUnserialize('O:8:"stdClass":0:{}'), undefined);
@@ -210,23 +246,36 @@ test('log params: PHP-serialized (byte lengths), the formatters\' typed keys, th
   assert.deepEqual(logParamsFromDump('').params, {});
 });
 
-test('reader and importer: the reference wiki\'s log items are read and logged once, by the importer\'s sink, with mapped users', async () => {
+test("reader and importer: the reference wiki's log items are read and logged once, by the importer's sink, with mapped users", async () => {
   const items = await collect(fs.readFileSync(path.join(FIXTURES, 'reference-logs.xml')));
   const logs = items.filter((i): i is Extract<DumpItem, { kind: 'logitem' }> => i.kind === 'logitem').map((i) => i.item);
   assert.equal(logs.length, 13);
-  assert.deepEqual({ ...logs[1]!, line: 0 }, {
-    id: 2, timestamp: '2026-11-27T16:49:52Z', contributor: { deleted: false, username: 'Alice', id: 3 }, comment: '', commentDeleted: false,
-    type: 'newusers', action: 'autocreate', logtitle: 'User:Alice', params: 'a:1:{s:9:"4::userid";i:3;}', actionDeleted: false, line: 0,
-  });
+  assert.deepEqual(
+    { ...logs[1]!, line: 0 },
+    {
+      id: 2,
+      timestamp: '2026-11-27T16:49:52Z',
+      contributor: { deleted: false, username: 'Alice', id: 3 },
+      comment: '',
+      commentDeleted: false,
+      type: 'newusers',
+      action: 'autocreate',
+      logtitle: 'User:Alice',
+      params: 'a:1:{s:9:"4::userid";i:3;}',
+      actionDeleted: false,
+      line: 0,
+    },
+  );
   const recorded = new Map<string, ImportedLogEntry>();
   const deps: ImportDeps = {
     dumps: { importPages: async () => ({ pages: [] }) } as unknown as ImportDeps['dumps'],
     localUsers: async (names) => new Map(names.filter((n) => n === 'Admin').map((n) => [n, 1])),
     logs: {
-      resolveTitles: async (titles) => new Map(titles.filter((t) => !t.includes('#')).map((t) => [t, t.startsWith('User:') ? { ns: 2, dbkey: t.slice(5).replaceAll(' ', '_') } : { ns: 0, dbkey: t.replaceAll(' ', '_') }])),
+      resolveTitles: async (titles) =>
+        new Map(titles.filter((t) => !t.includes('#')).map((t) => [t, t.startsWith('User:') ? { ns: 2, dbkey: t.slice(5).replaceAll(' ', '_') } : { ns: 0, dbkey: t.replaceAll(' ', '_') }])),
       record: async (entries) => {
         let n = 0;
-        for (const e of entries) if (!recorded.has(e.origin)) (recorded.set(e.origin, e), n++);
+        for (const e of entries) if (!recorded.has(e.origin)) recorded.set(e.origin, e), n++;
         return n;
       },
     },
@@ -235,14 +284,24 @@ test('reader and importer: the reference wiki\'s log items are read and logged o
   assert.equal(first.logItemsImported, 13);
   assert.equal(first.logItemsIgnored, 0);
   const alice = [...recorded.values()].find((e) => e.type === 'newusers')!;
-  assert.deepEqual({ ...alice, origin: '' }, { origin: '', type: 'newusers', action: 'autocreate', timestamp: '2026-11-27T16:49:52Z', userId: 0, userName: 'ref>Alice', ns: 2, dbkey: 'Alice', comment: '', paramsJson: '{"userid":3}' });
-  assert.ok([...recorded.values()].some((e) => e.userName === 'Admin' && e.userId === 1 && e.comment === 'bench'), 'a local account keeps the edit (assignKnownUsers)');
+  assert.deepEqual(
+    { ...alice, origin: '' },
+    { origin: '', type: 'newusers', action: 'autocreate', timestamp: '2026-11-27T16:49:52Z', userId: 0, userName: 'ref>Alice', ns: 2, dbkey: 'Alice', comment: '', paramsJson: '{"userid":3}' },
+  );
+  assert.ok(
+    [...recorded.values()].some((e) => e.userName === 'Admin' && e.userId === 1 && e.comment === 'bench'),
+    'a local account keeps the edit (assignKnownUsers)',
+  );
   const again = await importDump(items, deps, { usernamePrefix: 'ref', assignKnownUsers: true });
   assert.equal(again.logItemsImported, 0, 'the same items again: nothing new');
   const dry = await importDump(items, { ...deps, logs: undefined }, { usernamePrefix: 'ref', assignKnownUsers: false });
   assert.equal(dry.logItemsIgnored, 13, 'without a sink they are counted as ignored');
   // An item whose target is not a valid title is skipped (WikiRevision::importLogItem).
-  const bad = await collect(doc('  <logitem>\n    <id>9</id>\n    <timestamp>2024-01-01T00:00:00Z</timestamp>\n    <contributor><ip>10.0.0.1</ip></contributor>\n    <type>delete</type>\n    <action>delete</action>\n    <logtitle>Bad#title</logtitle>\n    <params xml:space="preserve"></params>\n  </logitem>\n'));
+  const bad = await collect(
+    doc(
+      '  <logitem>\n    <id>9</id>\n    <timestamp>2024-01-01T00:00:00Z</timestamp>\n    <contributor><ip>10.0.0.1</ip></contributor>\n    <type>delete</type>\n    <action>delete</action>\n    <logtitle>Bad#title</logtitle>\n    <params xml:space="preserve"></params>\n  </logitem>\n',
+    ),
+  );
   const skipped = await importDump(bad, deps, { usernamePrefix: 'ref', assignKnownUsers: false });
   assert.equal(skipped.logItemsImported, 0);
   assert.equal(skipped.invalid, 1);
@@ -250,15 +309,26 @@ test('reader and importer: the reference wiki\'s log items are read and logged o
   assert.notEqual(logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: '' }, 0, 'X'), logItemOrigin({ type: 'a', action: 'b', timestamp: 't', params: 'p' }, 0, 'X'));
 });
 
-test('reader: a file page\'s <upload>s (XmlDumpWriter::writeUpload, with contents) are counted and skipped; its revisions read as usual', async () => {
+test("reader: a file page's <upload>s (XmlDumpWriter::writeUpload, with contents) are counted and skipped; its revisions read as usual", async () => {
   const w = new DumpWriter('0.11');
-  const upload = '    <upload>\n      <timestamp>2024-01-02T03:04:05Z</timestamp>\n      <contributor>\n        <username>Alice</username>\n        <id>3</id>\n      </contributor>\n      <comment>a dot</comment>\n      <filename>Dot.png</filename>\n      <src>http://wiki.test/images/a/ab/Dot.png</src>\n      <size>3</size>\n      <sha1base36>abc</sha1base36>\n      <rel>a/ab/Dot.png</rel>\n      <contents encoding="base64">AAEC\n</contents>\n    </upload>\n';
+  const upload =
+    '    <upload>\n      <timestamp>2024-01-02T03:04:05Z</timestamp>\n      <contributor>\n        <username>Alice</username>\n        <id>3</id>\n      </contributor>\n      <comment>a dot</comment>\n      <filename>Dot.png</filename>\n      <src>http://wiki.test/images/a/ab/Dot.png</src>\n      <size>3</size>\n      <sha1base36>abc</sha1base36>\n      <rel>a/ab/Dot.png</rel>\n      <contents encoding="base64">AAEC\n</contents>\n    </upload>\n';
   const page = w.openPage({ pageId: 7, ns: 6, title: 'File:Dot.png', redirectTitle: '' }) + w.revision(rev({ id: 70, text: 'A dot.' })) + upload + w.closePage();
   const [read] = pagesOf(await collect(doc(page)));
   assert.equal(read!.title, 'File:Dot.png');
   assert.equal(read!.uploads, 1);
-  assert.deepEqual(read!.revisions.map((r) => [r.id, r.text, r.contributor.username]), [[70, 'A dot.', 'Alice']]);
-  const progress = await importDump(await collect(doc(page)), { dumps: { importPages: async () => ({ pages: [{ title: 'File:Dot.png', ns: 6, pageId: 7, revisions: 1, skipped: 0, invalid: false, error: '' }] }) } as unknown as ImportDeps['dumps'], localUsers: async () => new Map() }, { usernamePrefix: 'x', assignKnownUsers: false });
+  assert.deepEqual(
+    read!.revisions.map((r) => [r.id, r.text, r.contributor.username]),
+    [[70, 'A dot.', 'Alice']],
+  );
+  const progress = await importDump(
+    await collect(doc(page)),
+    {
+      dumps: { importPages: async () => ({ pages: [{ title: 'File:Dot.png', ns: 6, pageId: 7, revisions: 1, skipped: 0, invalid: false, error: '' }] }) } as unknown as ImportDeps['dumps'],
+      localUsers: async () => new Map(),
+    },
+    { usernamePrefix: 'x', assignKnownUsers: false },
+  );
   assert.equal(progress.uploadsIgnored, 1);
   assert.equal(progress.revisionsImported, 1);
 });

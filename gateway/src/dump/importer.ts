@@ -80,7 +80,10 @@ const LOG_BATCH = 500;
 
 /** WikiRevision::importLogItem's duplicate check as a key: type, action, timestamp, target and the raw parameters. */
 export function logItemOrigin(item: Pick<DumpLogItemIn, 'type' | 'action' | 'timestamp' | 'params'>, ns: number, dbkey: string): string {
-  const hash = crypto.createHash('sha1').update(JSON.stringify([item.type, item.action, item.timestamp, ns, dbkey, item.params])).digest('hex');
+  const hash = crypto
+    .createHash('sha1')
+    .update(JSON.stringify([item.type, item.action, item.timestamp, ns, dbkey, item.params]))
+    .digest('hex');
   return `import:${hash}`;
 }
 
@@ -241,8 +244,7 @@ export async function importDump(
       else if (item.kind === 'logitem') {
         logBatch.push(item.item);
         if (logBatch.length >= LOG_BATCH) await flushLogs();
-      }
-      else if (item.kind === 'page') {
+      } else if (item.kind === 'page') {
         progress.pagesRead++;
         const p = item.page;
         progress.uploadsIgnored += p.uploads;

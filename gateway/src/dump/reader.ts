@@ -82,11 +82,7 @@ export interface DumpLogItemIn {
 /** The dump's <siteinfo> (it names no language). */
 export type DumpSiteInfoIn = Omit<DumpSiteInfo, 'lang'>;
 
-export type DumpItem =
-  | { kind: 'start'; schema: string }
-  | { kind: 'siteinfo'; siteinfo: DumpSiteInfoIn }
-  | { kind: 'page'; page: DumpPageIn }
-  | { kind: 'logitem'; item: DumpLogItemIn };
+export type DumpItem = { kind: 'start'; schema: string } | { kind: 'siteinfo'; siteinfo: DumpSiteInfoIn } | { kind: 'page'; page: DumpPageIn } | { kind: 'logitem'; item: DumpLogItemIn };
 
 const DEFAULT_FORMATS: Record<string, string> = {
   wikitext: 'text/x-wiki',
@@ -160,8 +156,7 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
       if (name === 'contributor') logItem.contributor.deleted = attr('deleted') === 'deleted';
       else if (name === 'comment') logItem.commentDeleted = attr('deleted') === 'deleted';
       else if (name === 'text') logItem.actionDeleted = attr('deleted') === 'deleted';
-    }
-    else if (path === 'mediawiki/page' && name === 'revision') {
+    } else if (path === 'mediawiki/page' && name === 'revision') {
       rev = emptyRevision(parser.line);
     } else if (path === 'mediawiki/page' && name === 'upload') page!.uploads++;
     else if (path === 'mediawiki/page' && name === 'redirect') page!.redirect = attr('title');

@@ -81,10 +81,7 @@ export class DumpWriter {
       version: ver,
       'xml:lang': site.lang,
     })}>\n`;
-    const namespaces =
-      '<namespaces>\n' +
-      site.namespaces.map((n) => `      ${element('namespace', { key: n.key, case: n.case }, n.name)}\n`).join('') +
-      '    </namespaces>';
+    const namespaces = `<namespaces>\n${site.namespaces.map((n) => `      ${element('namespace', { key: n.key, case: n.case }, n.name)}\n`).join('')}    </namespaces>`;
     const info = [
       element('sitename', null, site.sitename),
       element('dbname', null, site.dbname),

@@ -30,7 +30,10 @@ export function normalizeMessageKey(key: string): string {
 
 /** MessageCache::get's whitespace fixes (en.json writes kept spaces as &#32;). */
 export function fixMessageWhitespace(text: string): string {
-  return text.replace(/&#32;/g, ' ').replace(/&nbsp;|&#160;/g, '\u00a0').replace(/&shy;/g, '\u00ad');
+  return text
+    .replace(/&#32;/g, ' ')
+    .replace(/&nbsp;|&#160;/g, '\u00a0')
+    .replace(/&shy;/g, '\u00ad');
 }
 
 /** The English text of a message key (normalized as MessageCache does), or undefined. */

@@ -24,7 +24,11 @@ function sendOAuth2Error(res: Response, deps: GatewayDeps, e: unknown): void {
   }
   const unavailable = e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED);
   if (!unavailable) deps.log.error({ err: e }, 'OAuth 2.0 endpoint failed');
-  res.status(unavailable ? 503 : 500).json({ error: 'server_error', error_description: 'The authorization server encountered an unexpected condition which prevented it from fulfilling the request.', message: 'The authorization server encountered an unexpected condition which prevented it from fulfilling the request.' });
+  res.status(unavailable ? 503 : 500).json({
+    error: 'server_error',
+    error_description: 'The authorization server encountered an unexpected condition which prevented it from fulfilling the request.',
+    message: 'The authorization server encountered an unexpected condition which prevented it from fulfilling the request.',
+  });
 }
 
 function str(v: unknown): string {
@@ -51,7 +55,15 @@ export function createOAuth2Router(deps: GatewayDeps): express.Router {
     noStore(res);
     const q = (n: string) => str(req.query[n]);
     try {
-      await oauth.authorizeOAuth2({ userId: 0, clientId: q('client_id'), redirectUri: q('redirect_uri'), scope: q('scope'), codeChallenge: q('code_challenge'), codeChallengeMethod: q('code_challenge_method'), responseType: q('response_type') });
+      await oauth.authorizeOAuth2({
+        userId: 0,
+        clientId: q('client_id'),
+        redirectUri: q('redirect_uri'),
+        scope: q('scope'),
+        codeChallenge: q('code_challenge'),
+        codeChallengeMethod: q('code_challenge_method'),
+        responseType: q('response_type'),
+      });
     } catch (e) {
       return sendOAuth2Error(res, deps, e);
     }
@@ -86,7 +98,12 @@ export function createOAuth2Router(deps: GatewayDeps): express.Router {
     const creds = oauthCredentials(req);
     if (creds?.kind !== 'bearer') {
       res.set('WWW-Authenticate', 'Bearer realm="OAuth"');
-      res.status(401).json({ error: 'access_denied', error_description: 'The resource owner or authorization server denied the request.', message: 'The resource owner or authorization server denied the request.', hint: 'Missing "Authorization" header' });
+      res.status(401).json({
+        error: 'access_denied',
+        error_description: 'The resource owner or authorization server denied the request.',
+        message: 'The resource owner or authorization server denied the request.',
+        hint: 'Missing "Authorization" header',
+      });
       return;
     }
     try {
@@ -107,7 +124,10 @@ export function createOAuth2Router(deps: GatewayDeps): express.Router {
   });
 
   router.all(['/authorize', '/access_token', '/resource/profile'], (req, res) => {
-    res.set('Allow', req.path === '/access_token' ? 'POST' : 'GET, HEAD').status(405).json({ messageTranslations: { en: `Method ${req.method} is not allowed.` }, httpCode: 405, httpReason: 'Method Not Allowed' });
+    res
+      .set('Allow', req.path === '/access_token' ? 'POST' : 'GET, HEAD')
+      .status(405)
+      .json({ messageTranslations: { en: `Method ${req.method} is not allowed.` }, httpCode: 405, httpReason: 'Method Not Allowed' });
   });
   return router;
 }

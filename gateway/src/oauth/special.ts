@@ -27,7 +27,11 @@ type OAuthPage = (typeof PAGES)[number];
 
 const AUTH_ONLY = ['mwoauth-authonly', 'mwoauth-authonlyprivate'];
 const STAGE_NAMES: Record<number, string> = { 0: 'proposed', 1: 'approved', 2: 'rejected', 3: 'expired', 4: 'disabled' };
-const GRANT_TEXT: Record<string, string> = { ...GRANT_LABELS, 'mwoauth-authonly': 'User identity verification only, no ability to read pages or act on a user’s behalf.', 'mwoauth-authonlyprivate': 'User identity verification only, with access to real name and email address.' };
+const GRANT_TEXT: Record<string, string> = {
+  ...GRANT_LABELS,
+  'mwoauth-authonly': 'User identity verification only, no ability to read pages or act on a user’s behalf.',
+  'mwoauth-authonlyprivate': 'User identity verification only, with access to real name and email address.',
+};
 
 function oauthTitle(title: string | null): { page: OAuthPage; subpage: string } | null {
   if (title === null) return null;
@@ -132,10 +136,20 @@ async function consentPage(p: PageRequest): Promise<void> {
   let grants: string[];
   try {
     if (isOAuth2) {
-      const r = await oauth.authorizeOAuth2({ userId: 0, clientId: param(p, 'client_id'), redirectUri: param(p, 'redirect_uri'), scope: param(p, 'scope'), codeChallenge: param(p, 'code_challenge'), codeChallengeMethod: param(p, 'code_challenge_method'), responseType: param(p, 'response_type') });
+      const r = await oauth.authorizeOAuth2({
+        userId: 0,
+        clientId: param(p, 'client_id'),
+        redirectUri: param(p, 'redirect_uri'),
+        scope: param(p, 'scope'),
+        codeChallenge: param(p, 'code_challenge'),
+        codeChallengeMethod: param(p, 'code_challenge_method'),
+        responseType: param(p, 'response_type'),
+      });
       consumer = r.consumer!;
       redirectTarget = r.redirectUri;
-      const asked = param(p, 'scope').split(/[\s,]+/).filter(Boolean);
+      const asked = param(p, 'scope')
+        .split(/[\s,]+/)
+        .filter(Boolean);
       grants = asked.length ? consumer.grants.filter((g) => g === 'basic' || asked.includes(g)) : consumer.grants;
     } else {
       consumer = await oauth.describeRequestToken(param(p, 'oauth_consumer_key'), param(p, 'oauth_token'));
@@ -163,7 +177,16 @@ async function consentPage(p: PageRequest): Promise<void> {
       if (isOAuth2) {
         const target = new URL(redirectTarget);
         if (approve) {
-          const r = await oauth.authorizeOAuth2({ userId: p.caller.user.id, approve: true, clientId: param(p, 'client_id'), redirectUri: param(p, 'redirect_uri'), scope: param(p, 'scope'), codeChallenge: param(p, 'code_challenge'), codeChallengeMethod: param(p, 'code_challenge_method'), responseType: param(p, 'response_type') });
+          const r = await oauth.authorizeOAuth2({
+            userId: p.caller.user.id,
+            approve: true,
+            clientId: param(p, 'client_id'),
+            redirectUri: param(p, 'redirect_uri'),
+            scope: param(p, 'scope'),
+            codeChallenge: param(p, 'code_challenge'),
+            codeChallengeMethod: param(p, 'code_challenge_method'),
+            responseType: param(p, 'response_type'),
+          });
           target.searchParams.set('code', r.code);
         } else {
           target.searchParams.set('error', 'access_denied');
@@ -214,10 +237,13 @@ ${consumers.map((c) => consumerRow(c, link))}</table>`;
 }
 
 function secretsBox(c: Consumer, secret: string, accessToken: string, accessSecret: string): SafeHtml {
-  return messageBox('success', html`<p>Your consumer "${c.name}" was ${c.stage === 1 ? 'registered and approved' : 'proposed'}. Keep these values: the secret is not shown again.</p>
+  return messageBox(
+    'success',
+    html`<p>Your consumer "${c.name}" was ${c.stage === 1 ? 'registered and approved' : 'proposed'}. Keep these values: the secret is not shown again.</p>
 <p>${c.oauthVersion === 1 ? 'Consumer token' : 'Client application key'}: <code>${c.key}</code><br>
 ${c.oauthVersion === 1 ? 'Consumer secret' : 'Client application secret'}: <code>${secret}</code>
-${accessToken ? html`<br>Access token: <code>${accessToken}</code>` : ''}${accessSecret ? html`<br>Access secret: <code>${accessSecret}</code>` : ''}</p>`);
+${accessToken ? html`<br>Access token: <code>${accessToken}</code>` : ''}${accessSecret ? html`<br>Access secret: <code>${accessSecret}</code>` : ''}</p>`,
+  );
 }
 
 async function proposeForm(p: PageRequest, error = ''): Promise<void> {
@@ -284,7 +310,14 @@ async function registrationPage(p: PageRequest): Promise<void> {
       if (!(await validCsrf(p))) notice = messageBox('error', SESSION_FAILURE);
       else {
         try {
-          const r = await oauth.updateConsumer({ userId: p.caller.user.id, key, description: field(p, 'wpdescription'), callbackUrl: consumer.ownerOnly ? undefined : field(p, 'wpcallbackUrl'), grants: grantsFromForm(fields(p, 'wpgrants[]')), resetSecret: field(p, 'wpresetSecretKey') !== '' });
+          const r = await oauth.updateConsumer({
+            userId: p.caller.user.id,
+            key,
+            description: field(p, 'wpdescription'),
+            callbackUrl: consumer.ownerOnly ? undefined : field(p, 'wpcallbackUrl'),
+            grants: grantsFromForm(fields(p, 'wpgrants[]')),
+            resetSecret: field(p, 'wpresetSecretKey') !== '',
+          });
           consumer = r.consumer!;
           notice = r.secret ? secretsBox(consumer, r.secret, '', '') : messageBox('success', 'The consumer was updated.');
         } catch (e) {
@@ -306,7 +339,10 @@ ${grantCheckboxes(consumer.grants)}
     return send(p, { title: 'Update consumer', body });
   }
   const mine = await oauth.listConsumers({ ownerId: p.caller.user.id });
-  send(p, { title: 'OAuth consumer registration', body: html`<p><a href="${pagePath('OAuthConsumerRegistration', 'propose')}">Request a token for a new consumer</a></p><h2>Your consumers</h2>${consumerTable(mine, true)}` });
+  send(p, {
+    title: 'OAuth consumer registration',
+    body: html`<p><a href="${pagePath('OAuthConsumerRegistration', 'propose')}">Request a token for a new consumer</a></p><h2>Your consumers</h2>${consumerTable(mine, true)}`,
+  });
 }
 
 // ---------------------------------------------------------------- administrators
@@ -341,7 +377,10 @@ async function manageConsumersPage(p: PageRequest): Promise<void> {
 <input name="wpreason" placeholder="Reason"><button type="submit">Submit</button></form></td></tr>\n`,
   );
   const links = Object.values(STAGE_NAMES).map((n) => html`<a href="${pagePath('OAuthManageConsumers', n)}">${n}</a> `);
-  send(p, { title: 'Manage OAuth consumers', body: html`${notice}<p>${links}</p><h2>Consumers: ${stageName}</h2>${rows.length ? html`<table class="wikitable"><tr><th>Consumer</th><th>Key</th><th>Owner</th><th>OAuth</th><th>Grants</th><th>Action</th></tr>${rows}</table>` : html`<p>No consumers.</p>`}` });
+  send(p, {
+    title: 'Manage OAuth consumers',
+    body: html`${notice}<p>${links}</p><h2>Consumers: ${stageName}</h2>${rows.length ? html`<table class="wikitable"><tr><th>Consumer</th><th>Key</th><th>Owner</th><th>OAuth</th><th>Grants</th><th>Action</th></tr>${rows}</table>` : html`<p>No consumers.</p>`}`,
+  });
 }
 
 async function manageMyGrantsPage(p: PageRequest): Promise<void> {
@@ -357,7 +396,10 @@ async function manageMyGrantsPage(p: PageRequest): Promise<void> {
     (a) => html`<tr><td>${a.consumer!.name} ${a.consumer!.version}</td><td>${a.consumer!.ownerName}</td><td>${a.grants.join(', ')}</td><td>${a.accepted.slice(0, 19).replace('T', ' ')}</td><td>
 <form method="post" action="${pagePath('OAuthManageMyGrants')}">${hidden('wpEditToken', token)}${hidden('wpconsumerKey', a.consumer!.key)}<button type="submit">Revoke</button></form></td></tr>\n`,
   );
-  send(p, { title: 'Manage connected applications', body: html`${notice}${rows.length ? html`<table class="wikitable"><tr><th>Application</th><th>Publisher</th><th>Grants</th><th>Accepted</th><th></th></tr>${rows}</table>` : html`<p>No applications are connected to your account.</p>`}` });
+  send(p, {
+    title: 'Manage connected applications',
+    body: html`${notice}${rows.length ? html`<table class="wikitable"><tr><th>Application</th><th>Publisher</th><th>Grants</th><th>Accepted</th><th></th></tr>${rows}</table>` : html`<p>No applications are connected to your account.</p>`}`,
+  });
 }
 
 const HANDLERS: Record<OAuthPage, (p: PageRequest) => Promise<void>> = {
@@ -397,7 +439,8 @@ export function createOAuthPages(deps: GatewayDeps): express.Router {
       if (res.headersSent) return deps.log.error({ err: e, path: req.path }, 'OAuth page failed after its response started');
       const status = (e as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) return fail(status, 'The submitted form could not be read.');
-      if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED)) return fail(503, 'The wiki is temporarily unavailable. Please try again in a few minutes.');
+      if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED))
+        return fail(503, 'The wiki is temporarily unavailable. Please try again in a few minutes.');
       deps.log.error({ err: e, path: req.path }, 'OAuth page failed');
       fail(500, 'An internal error occurred. It has been logged.');
     }

@@ -40,7 +40,14 @@ export async function articlePage(p: PageRequest, asked: string): Promise<void> 
   const action = queryParam(p, 'action') || (field(p, 'wpSave') || field(p, 'wpPreview') || field(p, 'wpDiff') ? 'submit' : 'view');
   const handler = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
   if (!handler) {
-    return send(p, { title: 'No such action', status: 404, body: messageBox('error', 'The action specified by the URL is invalid. You might have mistyped the URL, or followed an incorrect link. This might also indicate a bug in the software used by this wiki.') });
+    return send(p, {
+      title: 'No such action',
+      status: 404,
+      body: messageBox(
+        'error',
+        'The action specified by the URL is invalid. You might have mistyped the URL, or followed an incorrect link. This might also indicate a bug in the software used by this wiki.',
+      ),
+    });
   }
   // A /wiki/ address in another spelling (main_page, spaces) goes to the canonical one, as MediaWiki's
   // MediaWiki::tryNormaliseRedirect does for plain views.
@@ -78,9 +85,16 @@ async function categoryBox(p: PageRequest, page: PageRecord, categories: { name:
   const hidden = categories.filter((c) => hiddenNames.has(c.name));
   const showHidden = hidden.length > 0 && (page.ns === 14 || (await userOptionOn(p, 'showhiddencats')));
   const items = (list: typeof categories) =>
-    list.map((c) => html`<li><a href="${c.missing ? indexPath(`Category:${c.name}`, { action: 'edit', redlink: 1 }) : articlePath(`Category:${c.name}`)}"${c.missing ? new SafeHtml(' class="new"') : ''}>${c.name.replaceAll('_', ' ')}</a></li>`);
-  const normal = visible.length ? html`<div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${specialPath('Categories')}">${visible.length === 1 ? 'Category' : 'Categories'}</a>: <ul>${items(visible)}</ul></div>` : '';
-  const hiddenBox = showHidden ? html`<div id="mw-hidden-catlinks" class="mw-hidden-catlinks ${page.ns === 14 ? 'mw-hidden-cats-ns-shown' : 'mw-hidden-cats-user-shown'}">${hidden.length === 1 ? 'Hidden category' : 'Hidden categories'}: <ul>${items(hidden)}</ul></div>` : '';
+    list.map(
+      (c) =>
+        html`<li><a href="${c.missing ? indexPath(`Category:${c.name}`, { action: 'edit', redlink: 1 }) : articlePath(`Category:${c.name}`)}"${c.missing ? new SafeHtml(' class="new"') : ''}>${c.name.replaceAll('_', ' ')}</a></li>`,
+    );
+  const normal = visible.length
+    ? html`<div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${specialPath('Categories')}">${visible.length === 1 ? 'Category' : 'Categories'}</a>: <ul>${items(visible)}</ul></div>`
+    : '';
+  const hiddenBox = showHidden
+    ? html`<div id="mw-hidden-catlinks" class="mw-hidden-catlinks ${page.ns === 14 ? 'mw-hidden-cats-ns-shown' : 'mw-hidden-cats-user-shown'}">${hidden.length === 1 ? 'Hidden category' : 'Hidden categories'}: <ul>${items(hidden)}</ul></div>`
+    : '';
   if (!normal && !hiddenBox) return undefined;
   return html`<div id="catlinks" class="catlinks">${normal}${hiddenBox}</div>`;
 }
@@ -90,10 +104,18 @@ async function fileSection(p: PageRequest, page: PageRecord): Promise<SafeHtml |
   if (page.ns !== 6) return '';
   const file = (await p.deps.clients.content.getFileInfo({ titles: [page.title], limit: 10 })).files[0];
   const current = file?.exists ? file.versions[0] : undefined;
-  if (!current) return page.missing ? '' : html`<p class="mw-filepage-nofile">No file by this name exists, but you can <a href="${indexPath('Special:Upload', { wpDestFile: titleOfFile(page) })}">upload it</a>.</p>`;
+  if (!current)
+    return page.missing
+      ? ''
+      : html`<p class="mw-filepage-nofile">No file by this name exists, but you can <a href="${indexPath('Special:Upload', { wpDestFile: titleOfFile(page) })}">upload it</a>.</p>`;
   const isImage = current.mediaType === 'BITMAP' || current.mediaType === 'DRAWING';
-  const shown = isImage ? html`<div class="fullImageLink" id="file"><a href="${current.urlPath}"><img src="${current.urlPath}" alt="${page.title}" width="${Math.min(current.width, 800) || ''}"></a></div>` : '';
-  const rows = (file?.versions ?? []).map((v, i) => html`<tr><td>${i === 0 ? 'current' : ''}</td><td><a href="${v.urlPath}">${formatTime(v.timestamp)}</a></td><td>${v.width && v.height ? `${v.width} × ${v.height} ` : ''}(${v.size} bytes)</td><td>${userLinks(v.user, v.userId === 0)}</td><td>${v.comment}</td></tr>`);
+  const shown = isImage
+    ? html`<div class="fullImageLink" id="file"><a href="${current.urlPath}"><img src="${current.urlPath}" alt="${page.title}" width="${Math.min(current.width, 800) || ''}"></a></div>`
+    : '';
+  const rows = (file?.versions ?? []).map(
+    (v, i) =>
+      html`<tr><td>${i === 0 ? 'current' : ''}</td><td><a href="${v.urlPath}">${formatTime(v.timestamp)}</a></td><td>${v.width && v.height ? `${v.width} × ${v.height} ` : ''}(${v.size} bytes)</td><td>${userLinks(v.user, v.userId === 0)}</td><td>${v.comment}</td></tr>`,
+  );
   return html`${shown}<div class="fullMedia"><a href="${current.urlPath}" class="internal">${titleOfFile(page)}</a> (${current.width && current.height ? `${current.width} × ${current.height} pixels, ` : ''}file size: ${current.size} bytes, MIME type: ${current.mime})</div>
 <h2 id="filehistory">File history</h2><table class="wikitable filehistory"><tr><th></th><th>Date/Time</th><th>Dimensions</th><th>User</th><th>Comment</th></tr>${rows}</table>`;
 }
@@ -120,8 +142,12 @@ function titleOfFile(page: PageRecord): string {
 async function oldRevisionSubtitle(p: PageRequest, page: PageRecord, rev: Revision): Promise<SafeHtml> {
   const [comment] = await p.deps.clients.content.formatComments([{ title: page.title, comment: rev.comment }]);
   const isLatest = rev.id === page.latestRevId;
-  const older = rev.parentId ? html`<a href="${indexPath(page.title, { diff: 'prev', oldid: rev.id })}">diff</a>) <a href="${indexPath(page.title, { oldid: rev.parentId })}">← Older revision</a>` : html`diff) ← Older revision`;
-  const newer = isLatest ? html`Newer revision → (diff)` : html`<a href="${indexPath(page.title, { direction: 'next', oldid: rev.id })}">Newer revision →</a> (<a href="${indexPath(page.title, { diff: 'next', oldid: rev.id })}">diff</a>)`;
+  const older = rev.parentId
+    ? html`<a href="${indexPath(page.title, { diff: 'prev', oldid: rev.id })}">diff</a>) <a href="${indexPath(page.title, { oldid: rev.parentId })}">← Older revision</a>`
+    : html`diff) ← Older revision`;
+  const newer = isLatest
+    ? html`Newer revision → (diff)`
+    : html`<a href="${indexPath(page.title, { direction: 'next', oldid: rev.id })}">Newer revision →</a> (<a href="${indexPath(page.title, { diff: 'next', oldid: rev.id })}">diff</a>)`;
   return html`<div class="mw-revision"><div id="mw-revision-info">${isLatest ? 'Latest revision' : 'Revision'} as of ${formatTime(rev.timestamp)} by ${userLinks(rev.userText, rev.userId === 0)} ${summaryHtml(comment ?? '')}</div>
 <div id="mw-revision-nav">(${older} | <a href="${articlePath(page.title)}">Latest revision</a> (${isLatest ? 'diff' : html`<a href="${indexPath(page.title, { diff: 'cur', oldid: rev.id })}">diff</a>`}) | ${newer}</div></div>`;
 }
@@ -166,7 +192,15 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   const follow = !rev && page.redirect && queryParam(p, 'redirect') !== 'no';
   if (page.missing) {
     // A file without a description page, a category without one: the file, the members (MediaWiki answers 404 all the same).
-    return send(p, { title: page.title, status: 404, body: html`${file}${members}`, tabs: await pageTabs(p, page, 'view'), wikiContent: true, cache: REVALIDATE, pageTools: { title: page.title, exists: false, ns: page.ns } });
+    return send(p, {
+      title: page.title,
+      status: 404,
+      body: html`${file}${members}`,
+      tabs: await pageTabs(p, page, 'view'),
+      wikiContent: true,
+      cache: REVALIDATE,
+      pageTools: { title: page.title, exists: false, ns: page.ns },
+    });
   }
   const r = await content.parse(rev ? { revId: rev.id } : { page: page.title, redirects: follow });
   const subtitle: SafeHtml[] = [];
@@ -209,7 +243,12 @@ async function rawAction(p: PageRequest, page: PageRecord): Promise<void> {
   const mode = p.caller.user.anonymous ? 'public' : 'private';
   res.set({ 'Content-Type': `${ctype}; charset=UTF-8`, 'Cache-Control': `${mode}, s-maxage=${smaxage}, max-age=${maxage}`, 'X-Content-Type-Options': 'nosniff' });
   const oldid = Number(queryParam(p, 'oldid') || '0') | 0;
-  const rev = oldid > 0 ? (await p.deps.clients.content.getRevisions({ revIds: [oldid], withContent: true })).revisions[0] : page.missing ? undefined : (await p.deps.clients.content.getPage(page.title, true)).latest;
+  const rev =
+    oldid > 0
+      ? (await p.deps.clients.content.getRevisions({ revIds: [oldid], withContent: true })).revisions[0]
+      : page.missing
+        ? undefined
+        : (await p.deps.clients.content.getPage(page.title, true)).latest;
   // A script or style type only for a page of that model: never wikitext served as script.
   const model = SCRIPT_MODELS[ctype];
   if (model && (rev?.contentModel ?? page.contentModel) !== model) {
@@ -245,26 +284,47 @@ ${row('mw-pageinfo-content-model', 'Page content model', page.contentModel || 'w
 ${row('mw-pageinfo-watchers', 'Number of page watchers', watchers < 30 && !hasRight(p, 'unwatchedpages') ? 'Fewer than 30 watchers' : watchers)}
 ${page.redirect ? row('mw-pageinfo-redirectsto', 'Redirects to', html`<a href="${articlePath(page.redirectTarget)}">${page.redirectTarget}</a>`) : ''}
 </table>
-${hiddenCats.length ? html`<h2 id="Page_properties">Page properties</h2>
+${
+  hiddenCats.length
+    ? html`<h2 id="Page_properties">Page properties</h2>
 <table class="wikitable mw-page-info">
 ${row('mw-pageinfo-hidden-categories', `Hidden ${hiddenCats.length === 1 ? 'category' : 'categories'} (${hiddenCats.length})`, html`<ul class="mw-hiddenCategoriesExplanation">${hiddenCats.map((c) => html`<li><a href="${articlePath(c.title)}">${c.title.slice(c.title.indexOf(':') + 1)}</a></li>`)}</ul>`)}
-</table>` : ''}
+</table>`
+    : ''
+}
 <h2 id="Page_protection">Page protection</h2>
 <table class="wikitable mw-page-info">
 ${['edit', 'move'].map((type) => {
   const l = levels.find((x) => x.type === type);
-  return row(`mw-restriction-${type}`, type === 'edit' ? 'Edit' : 'Move', l ? `${l.level === 'sysop' ? 'Allow only administrators' : l.level === 'autoconfirmed' ? 'Allow only autoconfirmed users' : l.level} (${l.expiry === 'infinity' || l.expiry === 'infinite' ? 'infinite' : l.expiry})` : 'Allow all users');
+  return row(
+    `mw-restriction-${type}`,
+    type === 'edit' ? 'Edit' : 'Move',
+    l
+      ? `${l.level === 'sysop' ? 'Allow only administrators' : l.level === 'autoconfirmed' ? 'Allow only autoconfirmed users' : l.level} (${l.expiry === 'infinity' || l.expiry === 'infinite' ? 'infinite' : l.expiry})`
+      : 'Allow all users',
+  );
 })}
 </table>
-${first && latest ? html`<h2 id="Edit_history">Edit history</h2>
+${
+  first && latest
+    ? html`<h2 id="Edit_history">Edit history</h2>
 <table class="wikitable mw-page-info">
 ${row('mw-pageinfo-firstuser', 'Page creator', userLinks(first.userText, first.userId === 0))}
 ${row('mw-pageinfo-firsttime', 'Date of page creation', html`<a href="${indexPath(page.title, { oldid: first.id })}">${formatTime(first.timestamp)}</a>`)}
 ${row('mw-pageinfo-lastuser', 'Latest editor', userLinks(latest.userText, latest.userId === 0))}
 ${row('mw-pageinfo-lasttime', 'Date of latest edit', html`<a href="${indexPath(page.title, { oldid: latest.id })}">${formatTime(latest.timestamp)}</a>`)}
 ${row('mw-pageinfo-edits', 'Total number of edits', count)}
-</table>` : ''}`;
-  send(p, { title: `Information for "${page.title}"`, body, tabs: await pageTabs(p, page, 'info'), noindex: true, cache: REVALIDATE, pageTools: { title: page.title, exists: !page.missing, ns: page.ns } });
+</table>`
+    : ''
+}`;
+  send(p, {
+    title: `Information for "${page.title}"`,
+    body,
+    tabs: await pageTabs(p, page, 'info'),
+    noindex: true,
+    cache: REVALIDATE,
+    pageTools: { title: page.title, exists: !page.missing, ns: page.ns },
+  });
 }
 
 /** A confirmation form of an action that changes state (purge, watch): POSTed with the session's token. */

@@ -19,8 +19,7 @@ const SUMMARY = new SafeHtml(
     "<p>If you don't know why you might want to do this, you should probably not do it. No one should ever ask you to generate one of these and give it to them.</p>",
 );
 
-const GRANTS_HELP =
-  'Grants allow access to rights already held by your user account. Enabling a grant here does not provide access to any rights that your user account would not otherwise have.';
+const GRANTS_HELP = 'Grants allow access to rights already held by your user account. Enabling a grant here does not provide access to any rights that your user account would not otherwise have.';
 
 /** Errors of the auth service that are about the submitted form (shown in it), not about the service. */
 const FORM_ERRORS = new Set<number>([GrpcStatus.INVALID_ARGUMENT, GrpcStatus.NOT_FOUND, GrpcStatus.ALREADY_EXISTS, GrpcStatus.FAILED_PRECONDITION]);

@@ -33,7 +33,10 @@ function checked(p: PageRequest, name: string): boolean {
 
 /** MediaWiki's TS_MW of now, for the download's file name. */
 function nowMw(): string {
-  return new Date().toISOString().replace(/[-:TZ]/g, '').slice(0, 14);
+  return new Date()
+    .toISOString()
+    .replace(/[-:TZ]/g, '')
+    .slice(0, 14);
 }
 
 /** The titles of the textarea: one a line, trimmed, each page once (by its prefixed text), in order. */
@@ -111,7 +114,8 @@ const exportPage: PageHandler = async (p) => {
     if (pages !== '') return sendExport(p, exportTitleList(pages), !checked(p, 'history'), templates, checked(p, 'wpDownload'));
   }
   const posted = p.method === 'POST';
-  const box = (name: string, id: string, label: string, on: boolean) => html`<label><input type="checkbox" name="${name}" id="${id}" value="1"${on ? new SafeHtml(' checked') : ''}> ${label}</label><br>`;
+  const box = (name: string, id: string, label: string, on: boolean) =>
+    html`<label><input type="checkbox" name="${name}" id="${id}" value="1"${on ? new SafeHtml(' checked') : ''}> ${label}</label><br>`;
   const body = html`<p>You can export the text and editing history of a particular page or set of pages wrapped in some XML.
 This can be imported into another wiki using MediaWiki via the <a href="${specialPath('Import')}">import page</a>.</p>
 <p>To export pages, enter the titles in the text box below, one title per line, and select whether you want the current revision as well as all old revisions, with the page history lines, or the current revision with the info about the last edit.</p>
@@ -135,7 +139,9 @@ function importReport(results: ImportPageResult[], logItems: number): { list: Sa
     if (r.invalid) return html`<li>Page "${r.title}" was not imported because the name to which it would be imported is invalid on this wiki.</li>`;
     pages++;
     const link = html`<a href="${articlePath(r.title)}">${r.title}</a>`;
-    return r.revisions > 0 ? html`<li>${link} <bdi>${r.revisions} revision${r.revisions === 1 ? '' : 's'}</bdi></li>` : html`<li>${link} No revisions imported (all were either already present, or skipped due to errors).</li>`;
+    return r.revisions > 0
+      ? html`<li>${link} <bdi>${r.revisions} revision${r.revisions === 1 ? '' : 's'}</bdi></li>`
+      : html`<li>${link} No revisions imported (all were either already present, or skipped due to errors).</li>`;
   });
   if (logItems > 0) items.push(html`<li>Imported ${logItems} log entr${logItems === 1 ? 'y' : 'ies'}.</li>`);
   return { list: html`<ul id="mw-import-result">${items}</ul>`, good: pages > 0 || logItems > 0 };
@@ -167,7 +173,14 @@ ${hidden('source', 'upload')}${hidden('wpEditToken', await csrfToken(p))}
 const importPage: PageHandler = async (p) => {
   if (p.caller.user.anonymous) return redirect(p, `/w/index.php?title=Special:UserLogin&returnto=Special:Import&warning=exception-nologin-text`);
   if (!hasRight(p, 'import') && !hasRight(p, 'importupload')) {
-    return send(p, { title: 'Permission error', status: 403, body: messageBox('error', 'You do not have permission to import pages from other wikis, for the following reason: The action you have requested is limited to users in the group: Administrators.') });
+    return send(p, {
+      title: 'Permission error',
+      status: 403,
+      body: messageBox(
+        'error',
+        'You do not have permission to import pages from other wikis, for the following reason: The action you have requested is limited to users in the group: Administrators.',
+      ),
+    });
   }
   if (editBlock(p.caller)) return send(p, { title: 'User is blocked', status: 403, body: messageBox('error', 'You are blocked from importing pages.') });
   let values: Record<string, string> = {};

@@ -51,7 +51,8 @@ async function permissionError(p: PageRequest, page: PageRecord): Promise<string
   for (const l of levels) {
     if (l.type !== (page.missing ? 'create' : 'edit') || !l.level) continue;
     const right = LEVEL_RIGHT[l.level] ?? l.level;
-    if (!hasRight(p, right)) return l.level === 'sysop' ? 'This page has been protected to prevent editing or other actions.' : 'This page has been protected so that only autoconfirmed users can edit it.';
+    if (!hasRight(p, right))
+      return l.level === 'sysop' ? 'This page has been protected to prevent editing or other actions.' : 'This page has been protected so that only autoconfirmed users can edit it.';
   }
   return null;
 }
@@ -61,7 +62,12 @@ async function protectionNotice(p: PageRequest, page: PageRecord): Promise<SafeH
   const levels = (await p.deps.clients.content.getProtection({ titles: [page.dbkey] })).titles[0]?.protections ?? [];
   const edit = levels.find((l) => l.type === (page.missing ? 'create' : 'edit') && l.level);
   if (!edit) return '';
-  return messageBox('warning', edit.level === 'sysop' ? 'Note: This page has been protected so that only users with administrator rights can edit it.' : 'Note: This page has been protected so that only autoconfirmed users can edit it.');
+  return messageBox(
+    'warning',
+    edit.level === 'sysop'
+      ? 'Note: This page has been protected so that only users with administrator rights can edit it.'
+      : 'Note: This page has been protected so that only autoconfirmed users can edit it.',
+  );
 }
 
 /** The text a form starts with: the page's (or one section's) current wikitext, "" for a new page or section. */
@@ -94,8 +100,12 @@ ${subject ? html`<label class="field" for="wpSummary">Subject:</label><input typ
 <textarea name="wpTextbox1" id="wpTextbox1" rows="25" cols="80" lang="${p.deps.config.lang}" dir="ltr" aria-label="Wikitext source editor">${'\n'}${s.text}</textarea>
 <div class="editOptions">
 ${!subject ? html`<label class="field" for="wpSummary">Summary:</label><input type="text" name="wpSummary" id="wpSummary" maxlength="500" value="${s.summary}" placeholder="Briefly describe your changes">` : ''}
-${registered ? html`<p><label><input type="checkbox" name="wpMinoredit" id="wpMinoredit" value="1"${s.minor ? new SafeHtml(' checked') : ''}> This is a minor edit</label>
-<label><input type="checkbox" name="wpWatchthis" id="wpWatchthis" value="1"${s.watch ? new SafeHtml(' checked') : ''}> Watch this page</label></p>` : ''}
+${
+  registered
+    ? html`<p><label><input type="checkbox" name="wpMinoredit" id="wpMinoredit" value="1"${s.minor ? new SafeHtml(' checked') : ''}> This is a minor edit</label>
+<label><input type="checkbox" name="wpWatchthis" id="wpWatchthis" value="1"${s.watch ? new SafeHtml(' checked') : ''}> Watch this page</label></p>`
+    : ''
+}
 <p class="help">By saving changes, you agree to release your contribution under the wiki's license.</p>
 <div class="mw-editform-buttons">
 <button type="submit" class="primary" name="wpSave" id="wpSave" value="Save changes">${page.missing ? 'Save page' : 'Save changes'}</button>
@@ -197,14 +207,21 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
     } catch (e) {
       if (errorCode(e) !== 'nosuchsection') throw e;
       // EditPage::noSuchSectionPage.
-      return send(p, { title: 'Cannot find section', status: 404, body: html`${messageBox('error', `You tried to edit a section that does not exist (section ${section}). It may have been moved or deleted while you were viewing the page.`)}<p>Return to <a href="${articlePath(page.title)}">${page.title}</a>.</p>`, tabs: await pageTabs(p, page, 'edit') });
+      return send(p, {
+        title: 'Cannot find section',
+        status: 404,
+        body: html`${messageBox('error', `You tried to edit a section that does not exist (section ${section}). It may have been moved or deleted while you were viewing the page.`)}<p>Return to <a href="${articlePath(page.title)}">${page.title}</a>.</p>`,
+        tabs: await pageTabs(p, page, 'edit'),
+      });
     }
     return showForm(p, page, state);
   }
 
   const s: EditState = {
     text: postedText(p),
-    summary: field(p, 'wpSummary').replace(/[\r\n]+/g, ' ').trim(),
+    summary: field(p, 'wpSummary')
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
     minor: field(p, 'wpMinoredit') !== '',
     watch: field(p, 'wpWatchthis') !== '',
     section,

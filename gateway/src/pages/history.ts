@@ -16,7 +16,12 @@ const DEFAULT_LIMIT = 50;
 export async function historyAction(p: PageRequest, page: PageRecord): Promise<void> {
   const tabs = await pageTabs(p, page, 'history');
   if (page.missing) {
-    return send(p, { title: `${page.title}: Revision history`, status: 404, tabs, body: messageBox('error', html`There is no revision history for this page. <a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`) });
+    return send(p, {
+      title: `${page.title}: Revision history`,
+      status: 404,
+      tabs,
+      body: messageBox('error', html`There is no revision history for this page. <a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`),
+    });
   }
   const limit = Math.min(500, Math.max(1, Number(queryParam(p, 'limit')) | 0 || DEFAULT_LIMIT));
   const offset = Number(queryParam(p, 'offset')) | 0;
@@ -52,7 +57,16 @@ ${hidden('title', page.title.replaceAll(' ', '_'))}
 <div class="buttons"><button type="submit" class="historysubmit">Compare selected revisions</button></div>
 </form>
 ${nav}`;
-  send(p, { title: `${page.title}: Revision history`, heading: html`${page.title}: Revision history`, body, tabs, noindex: true, cache: REVALIDATE, subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`, pageTools: { title: page.title, exists: true, ns: page.ns } });
+  send(p, {
+    title: `${page.title}: Revision history`,
+    heading: html`${page.title}: Revision history`,
+    body,
+    tabs,
+    noindex: true,
+    cache: REVALIDATE,
+    subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`,
+    pageTools: { title: page.title, exists: true, ns: page.ns },
+  });
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */
@@ -85,7 +99,12 @@ export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> 
   } catch (e) {
     const code = errorCode(e);
     if (code === 'nosuchrevid' || code === 'nosuchrevid-compare' || code.startsWith('compare-') || code === 'missingcontent' || code === 'baddiff') {
-      return send(p, { title: 'Difference between revisions', status: 404, tabs, body: messageBox('error', html`The database did not find the text of a page that it should have found. (${errorText(e)})`) });
+      return send(p, {
+        title: 'Difference between revisions',
+        status: 404,
+        tabs,
+        body: messageBox('error', html`The database did not find the text of a page that it should have found. (${errorText(e)})`),
+      });
     }
     throw e;
   }
@@ -106,8 +125,12 @@ export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> 
 <tr class="diff-title" lang="${p.deps.config.lang}"><td colspan="2" class="diff-otitle diff-side-deleted">${sideHeader(page, r.from, fromComment ?? '', olderNav)}</td><td colspan="2" class="diff-ntitle diff-side-added">${sideHeader(page, r.to, toComment ?? '', newerNav)}</td></tr>
 ${rows}
 </table>
-${rendered ? html`<hr class="diff-hr" id="mw-oldid"><h2 class="diff-currentversion-title">${toRev?.id === page.latestRevId ? 'Latest revision' : `Revision as of ${formatTime(toRev?.timestamp ?? '')}`}</h2>
-<div id="mw-content-text" class="mw-body-content">${new SafeHtml(rendered.html)}</div>` : ''}`;
+${
+  rendered
+    ? html`<hr class="diff-hr" id="mw-oldid"><h2 class="diff-currentversion-title">${toRev?.id === page.latestRevId ? 'Latest revision' : `Revision as of ${formatTime(toRev?.timestamp ?? '')}`}</h2>
+<div id="mw-content-text" class="mw-body-content">${new SafeHtml(rendered.html)}</div>`
+    : ''
+}`;
   send(p, {
     title: `${page.title}: Difference between revisions`,
     heading: html`${page.title}: Difference between revisions`,

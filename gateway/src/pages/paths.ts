@@ -6,9 +6,31 @@
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 
 export const SPECIAL_PAGES = [
-  'UserLogin', 'UserLogout', 'BotPasswords', 'RunJobs', 'CreateAccount', 'Search', 'RecentChanges', 'Contributions',
-  'Log', 'AllPages', 'SpecialPages', 'Version', 'Random', 'Watchlist', 'Upload', 'Categories', 'Preferences', 'ChangePassword',
-  'MovePage', 'Undelete', 'Block', 'Export', 'Import', 'WhatLinksHere', 'RecentChangesLinked',
+  'UserLogin',
+  'UserLogout',
+  'BotPasswords',
+  'RunJobs',
+  'CreateAccount',
+  'Search',
+  'RecentChanges',
+  'Contributions',
+  'Log',
+  'AllPages',
+  'SpecialPages',
+  'Version',
+  'Random',
+  'Watchlist',
+  'Upload',
+  'Categories',
+  'Preferences',
+  'ChangePassword',
+  'MovePage',
+  'Undelete',
+  'Block',
+  'Export',
+  'Import',
+  'WhatLinksHere',
+  'RecentChangesLinked',
 ] as const;
 export type SpecialPageName = (typeof SPECIAL_PAGES)[number];
 

@@ -69,5 +69,4 @@ export function redirect(p: PageRequest, location: string): void {
 }
 
 /** MediaWiki's "sessionfailure": a form came back without this session's token. */
-export const SESSION_FAILURE =
-  'There seems to be a problem with your login session;\nthis action has been canceled as a precaution against session hijacking.\nPlease resubmit the form.';
+export const SESSION_FAILURE = 'There seems to be a problem with your login session;\nthis action has been canceled as a precaution against session hijacking.\nPlease resubmit the form.';

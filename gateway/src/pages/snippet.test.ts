@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { plainSnippet, wikitextToPlain } from './snippet.js';
 
 test('a snippet of wikitext reads as plain text with its matches highlighted', () => {
-  const snippet = "...lpha&#039;&#039;&#039; is a [[Beta|linked]] page about {{Box|apples}} and the quick brown <span class='searchmatch'>fox</span>.\nThe <span class='searchmatch'>fox</span> jumped.\n";
+  const snippet =
+    "...lpha&#039;&#039;&#039; is a [[Beta|linked]] page about {{Box|apples}} and the quick brown <span class='searchmatch'>fox</span>.\nThe <span class='searchmatch'>fox</span> jumped.\n";
   assert.equal(plainSnippet(snippet).value, '...lpha is a linked page about apples and the quick brown <span class="searchmatch">fox</span>.<br>The <span class="searchmatch">fox</span> jumped.');
 });
 

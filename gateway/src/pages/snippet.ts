@@ -40,7 +40,12 @@ export function wikitextToPlain(text: string): string {
   t = t.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
   for (let i = 0; i < 5 && /\{\{[^{}]*\}\}/.test(t); i++) {
     t = t.replace(/\{\{\{([^{}|]*)(?:\|([^{}]*))?\}\}\}/g, (_m, _n: string, def?: string) => def ?? '');
-    t = t.replace(/\{\{([^{}|]*)(?:\|([^{}]*))?\}\}/g, (_m, _name: string, args?: string) => (args ?? '').split('|').map((a) => a.replace(/^[^=]*=/, '')).join(' '));
+    t = t.replace(/\{\{([^{}|]*)(?:\|([^{}]*))?\}\}/g, (_m, _name: string, args?: string) =>
+      (args ?? '')
+        .split('|')
+        .map((a) => a.replace(/^[^=]*=/, ''))
+        .join(' '),
+    );
   }
   // A template cut by the snippet's edge.
   t = t.replace(/\{\{[^{}]*$/, '').replace(/^[^{}]*\}\}/, '');

@@ -41,7 +41,10 @@ async function twoFactor(p: PageRequest): Promise<SafeHtml> {
   let notice: SafeHtml | '' = '';
   if (op === 'enable') {
     const r = await auth.enableTotp({ user: u.name });
-    notice = messageBox('warning', html`<strong>Two-factor authentication is now on.</strong> Add this key to your authenticator app now; it is not shown again:<br><span class="secret" id="mw-oath-secret">${r.secret}</span><br><code id="mw-oath-uri">${r.uri}</code><br>Then enter the code the app shows to confirm.`);
+    notice = messageBox(
+      'warning',
+      html`<strong>Two-factor authentication is now on.</strong> Add this key to your authenticator app now; it is not shown again:<br><span class="secret" id="mw-oath-secret">${r.secret}</span><br><code id="mw-oath-uri">${r.uri}</code><br>Then enter the code the app shows to confirm.`,
+    );
   } else if (op === 'confirm' || op === 'disable') {
     const v = await account.verifyTwoFactor(u.name, code());
     if (!v.valid) notice = messageBox('error', 'The code is not valid. Try again with a new code.');
@@ -148,7 +151,10 @@ const movePage: PageHandler = async (p) => {
         watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
       });
       const moved = r.page?.to ?? to;
-      return send(p, { title: 'Move succeeded', body: messageBox('success', html`"<a href="${indexPath(source.title, { redirect: 'no' })}">${source.title}</a>" has been moved to "<a href="${articlePath(moved)}">${moved}</a>".`) });
+      return send(p, {
+        title: 'Move succeeded',
+        body: messageBox('success', html`"<a href="${indexPath(source.title, { redirect: 'no' })}">${source.title}</a>" has been moved to "<a href="${articlePath(moved)}">${moved}</a>".`),
+      });
     } catch (e) {
       notice = messageBox('error', errorText(e));
     }
@@ -186,11 +192,19 @@ const undeletePage: PageHandler = async (p) => {
     }
   }
   const r = await archive.listArchivedRevisions({ titles: [target], allNamespaces: true, limit: 500 });
-  const rows = r.revisions.map((x) => x.revision && html`<li>${formatTime(x.revision.timestamp)} ${userLinks(x.revision.userText, x.revision.userId === 0)} (${x.revision.size} bytes) <span class="comment">${x.revision.comment}</span></li>`);
-  const body = html`${notice ?? ''}${r.revisions.length === 0 ? messageBox('notice', 'There are no deleted revisions of this page.') : html`<form method="post" action="${specialPath('Undelete', target)}" id="undelete">
+  const rows = r.revisions.map(
+    (x) =>
+      x.revision &&
+      html`<li>${formatTime(x.revision.timestamp)} ${userLinks(x.revision.userText, x.revision.userId === 0)} (${x.revision.size} bytes) <span class="comment">${x.revision.comment}</span></li>`,
+  );
+  const body = html`${notice ?? ''}${
+    r.revisions.length === 0
+      ? messageBox('notice', 'There are no deleted revisions of this page.')
+      : html`<form method="post" action="${specialPath('Undelete', target)}" id="undelete">
 <label class="field" for="wpComment">Reason:</label><input type="text" name="wpComment" id="wpComment">
 ${hidden('wpEditToken', await csrfToken(p))}${hidden('target', target)}<div class="buttons"><button type="submit" class="primary" name="restore" id="mw-undelete-submit" value="1">Undelete</button></div></form>
-<h2>Page history</h2><ul class="list">${rows}</ul>`}`;
+<h2>Page history</h2><ul class="list">${rows}</ul>`
+  }`;
   send(p, { title: `Undelete "${target}"`, body });
 };
 

@@ -49,18 +49,29 @@ const searchPage: PageHandler = async (p) => {
   if (!term) return send(p, { title: 'Search', body: form });
   const r = await p.deps.clients.search.searchPages({ query: term, limit, offset, withSnippets: true });
   const exists = await canonicalTitle(p, term);
-  const create = exists?.missing && hasRight(p, 'edit') ? html`<p class="mw-search-createlink"><b>Create the page "${pageLink(exists.title, true)}" on this wiki!</b></p>` : exists && !exists.missing ? html`<p class="mw-search-exists">There is a page named "${pageLink(exists.title)}" on this wiki.</p>` : '';
+  const create =
+    exists?.missing && hasRight(p, 'edit')
+      ? html`<p class="mw-search-createlink"><b>Create the page "${pageLink(exists.title, true)}" on this wiki!</b></p>`
+      : exists && !exists.missing
+        ? html`<p class="mw-search-exists">There is a page named "${pageLink(exists.title)}" on this wiki.</p>`
+        : '';
   const hits = r.hits.map(
-    (h) => html`<li class="mw-search-result"><div class="mw-search-result-heading"><a href="${articlePath(h.title)}">${h.titleSnippet ? new SafeHtml(h.titleSnippet) : h.title}</a>${h.redirectTitle ? html` (redirect from <a href="${indexPath(h.redirectTitle, { redirect: 'no' })}">${h.redirectTitle}</a>)` : ''}</div>
+    (
+      h,
+    ) => html`<li class="mw-search-result"><div class="mw-search-result-heading"><a href="${articlePath(h.title)}">${h.titleSnippet ? new SafeHtml(h.titleSnippet) : h.title}</a>${h.redirectTitle ? html` (redirect from <a href="${indexPath(h.redirectTitle, { redirect: 'no' })}">${h.redirectTitle}</a>)` : ''}</div>
 <div class="searchresult">${plainSnippet(h.snippet)}</div>
 <div class="mw-search-result-data">${h.size} bytes (${h.wordCount} words) - ${formatTime(h.timestamp)}</div></li>`,
   );
   const more = Number(r.totalHits) > offset + limit;
   const body = html`${form}${create}
 ${r.suggestion ? html`<p class="searchdidyoumean">Did you mean: <a href="${indexPath('Special:Search', { search: r.suggestion, fulltext: 1 })}">${r.suggestion}</a></p>` : ''}
-${r.hits.length === 0 ? html`<p class="mw-search-nonefound">There were no results matching the query.</p>` : html`<div class="results-info">Results <strong>${offset + 1} – ${offset + r.hits.length}</strong> of <strong>${Number(r.totalHits)}</strong></div>
+${
+  r.hits.length === 0
+    ? html`<p class="mw-search-nonefound">There were no results matching the query.</p>`
+    : html`<div class="results-info">Results <strong>${offset + 1} – ${offset + r.hits.length}</strong> of <strong>${Number(r.totalHits)}</strong></div>
 <ul class="mw-search-results list">${hits}</ul>
-<p>${offset > 0 ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: Math.max(0, offset - limit) })}" class="mw-prevlink">previous ${limit}</a>` : `previous ${limit}`} | ${more ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: offset + limit })}" class="mw-nextlink">next ${limit}</a>` : `next ${limit}`}</p>`}`;
+<p>${offset > 0 ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: Math.max(0, offset - limit) })}" class="mw-prevlink">previous ${limit}</a>` : `previous ${limit}`} | ${more ? html`<a href="${indexPath('Special:Search', { search: term, fulltext: 1, limit, offset: offset + limit })}" class="mw-nextlink">next ${limit}</a>` : `next ${limit}`}</p>`
+}`;
   send(p, { title: 'Search results', body, noindex: true, cache: REVALIDATE });
 };
 
@@ -104,7 +115,8 @@ function logLine(e: { type: string; action: string; user: string; title: string;
 export async function changeRows(p: PageRequest, changes: RecentChange[]): Promise<SafeHtml[]> {
   const comments = await p.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment })));
   const rows = changes.map((c, i) => {
-    if (c.type === 'log') return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson })} ${summaryHtml(comments[i] ?? '')}</li>`;
+    if (c.type === 'log')
+      return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson })} ${summaryHtml(comments[i] ?? '')}</li>`;
     return html`<li class="mw-changeslist-edit">(${c.new ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`;
   });
   return rows;
@@ -118,7 +130,8 @@ const recentChangesPage: PageHandler = async (p) => {
   const end = new Date(Date.now() - days * 86400_000).toISOString();
   const r = await p.deps.clients.content.listRecentChanges({ limit, end, bot: hidebots ? -1 : 0, minor: hideminor ? -1 : 0 });
   const rows = await changeRows(p, r.changes);
-  const opt = (label: string, q: Record<string, string | number>, current: boolean) => (current ? html`<strong>${label}</strong>` : html`<a href="${indexPath('Special:RecentChanges', { hidebots: hidebots ? 1 : 0, days, limit, ...q })}">${label}</a>`);
+  const opt = (label: string, q: Record<string, string | number>, current: boolean) =>
+    current ? html`<strong>${label}</strong>` : html`<a href="${indexPath('Special:RecentChanges', { hidebots: hidebots ? 1 : 0, days, limit, ...q })}">${label}</a>`;
   const body = html`<fieldset class="rcoptions"><legend>Recent changes options</legend>
 <p>Show last ${[50, 100, 250, 500].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { limit: n }, n === limit)}`)} changes in last ${[1, 3, 7, 14, 30].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { days: n }, n === days)}`)} days</p>
 <p>${opt(hidebots ? 'Show bots' : 'Hide bots', { hidebots: hidebots ? 0 : 1 }, false)} | ${opt(hideminor ? 'Show minor edits' : 'Hide minor edits', { hideminor: hideminor ? 0 : 1 }, false)}</p>
@@ -135,7 +148,8 @@ const contributionsPage: PageHandler = async (p) => {
   const r = await p.deps.clients.content.listUserContribs({ users: [target], limit, hideBits: hasRight(p, 'deletedhistory') ? 0 : 4 });
   const comments = await p.deps.clients.content.formatComments(r.contribs.map((c) => ({ title: c.title, comment: c.comment })));
   const rows = r.contribs.map(
-    (c, i) => html`<li data-mw-revid="${c.revId}"><a href="${indexPath(c.title, { oldid: c.revId })}" class="mw-changeslist-date">${formatTime(c.timestamp)}</a> (${c.parentId ? html`<a href="${indexPath(c.title, { diff: 'prev', oldid: c.revId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${sizeDiff(c.sizeDiff)} . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${pageLink(c.title)} ${summaryHtml(comments[i] ?? '')}${c.top ? html` <span class="mw-uctop">(current)</span>` : ''}</li>`,
+    (c, i) =>
+      html`<li data-mw-revid="${c.revId}"><a href="${indexPath(c.title, { oldid: c.revId })}" class="mw-changeslist-date">${formatTime(c.timestamp)}</a> (${c.parentId ? html`<a href="${indexPath(c.title, { diff: 'prev', oldid: c.revId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${sizeDiff(c.sizeDiff)} . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${pageLink(c.title)} ${summaryHtml(comments[i] ?? '')}${c.top ? html` <span class="mw-uctop">(current)</span>` : ''}</li>`,
   );
   send(p, {
     title: `User contributions`,
@@ -196,7 +210,10 @@ const watchlistPage: PageHandler = async (p) => {
   if (p.caller.user.anonymous) return redirect(p, `/w/index.php?title=Special:UserLogin&returnto=Special:Watchlist&warning=exception-nologin-text`);
   const r = await p.deps.clients.content.listWatchlist({ userId: p.caller.user.id, limit: limitParam(p), end: new Date(Date.now() - 7 * 86400_000).toISOString() });
   const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: c.comment })));
-  const rows = r.changes.map((c, i) => html`<li>(${c.oldRevId && c.revId ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`);
+  const rows = r.changes.map(
+    (c, i) =>
+      html`<li>(${c.oldRevId && c.revId ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`,
+  );
   const raw = await p.deps.clients.content.listWatchlistRaw({ userId: p.caller.user.id, limit: 500 });
   const subjects = raw.pages.filter((x) => x.ns % 2 === 0).length;
   const body = html`<p>You have ${subjects} page${subjects === 1 ? '' : 's'} on your watchlist (excluding talk pages). Changes of the last 7 days:</p>
@@ -215,10 +232,44 @@ const randomPage: PageHandler = async (p) => {
 };
 
 const SPECIAL_LIST: [string, [SpecialPageName, string][]][] = [
-  ['Recent changes and logs', [['RecentChanges', 'Recent changes'], ['RecentChangesLinked', 'Related changes'], ['Log', 'Logs']]],
-  ['Lists of pages', [['AllPages', 'All pages'], ['Categories', 'Categories'], ['Random', 'Random page']]],
-  ['Users and rights', [['CreateAccount', 'Create account'], ['UserLogin', 'Log in'], ['Preferences', 'Preferences'], ['ChangePassword', 'Change password'], ['Contributions', 'User contributions'], ['BotPasswords', 'Bot passwords'], ['Block', 'Block user']]],
-  ['Page tools', [['Export', 'Export pages'], ['Import', 'Import pages'], ['MovePage', 'Move page'], ['Undelete', 'View and restore deleted pages'], ['WhatLinksHere', 'What links here']]],
+  [
+    'Recent changes and logs',
+    [
+      ['RecentChanges', 'Recent changes'],
+      ['RecentChangesLinked', 'Related changes'],
+      ['Log', 'Logs'],
+    ],
+  ],
+  [
+    'Lists of pages',
+    [
+      ['AllPages', 'All pages'],
+      ['Categories', 'Categories'],
+      ['Random', 'Random page'],
+    ],
+  ],
+  [
+    'Users and rights',
+    [
+      ['CreateAccount', 'Create account'],
+      ['UserLogin', 'Log in'],
+      ['Preferences', 'Preferences'],
+      ['ChangePassword', 'Change password'],
+      ['Contributions', 'User contributions'],
+      ['BotPasswords', 'Bot passwords'],
+      ['Block', 'Block user'],
+    ],
+  ],
+  [
+    'Page tools',
+    [
+      ['Export', 'Export pages'],
+      ['Import', 'Import pages'],
+      ['MovePage', 'Move page'],
+      ['Undelete', 'View and restore deleted pages'],
+      ['WhatLinksHere', 'What links here'],
+    ],
+  ],
   ['Media reports and uploads', [['Upload', 'Upload file']]],
   ['Search', [['Search', 'Search']]],
   ['Watchlist', [['Watchlist', 'Watchlist']]],
@@ -281,7 +332,8 @@ const uploadPage: PageHandler = async (p) => {
     const file = req.files.get('wpUploadFile');
     const dest = (values.wpDestFile || file?.filename || '').trim();
     if (!(await validCsrf(p))) error = messageBox('error', SESSION_FAILURE);
-    else if (!file || file.data.length === 0) error = messageBox('error', 'The file you uploaded seems to be empty. This might be due to a typo in the filename. Please check whether you really want to upload this file.');
+    else if (!file || file.data.length === 0)
+      error = messageBox('error', 'The file you uploaded seems to be empty. This might be due to a typo in the filename. Please check whether you really want to upload this file.');
     else {
       try {
         const r = await p.deps.clients.content.upload({
@@ -297,7 +349,13 @@ const uploadPage: PageHandler = async (p) => {
         });
         if (r.result === 'Success') return redirect(p, articlePath(`File:${r.filename}`));
         const w = r.warnings;
-        const lines = [w?.exists ? `A file with this name exists already: ${w.exists}.` : '', w?.duplicate.length ? `This file is a duplicate of: ${w.duplicate.join(', ')}.` : '', w?.badfilename ? `The name was changed to "${w.badfilename}".` : '', w?.wasDeleted ? 'A file with this name was previously deleted.' : '', w?.nochangeTimestamp ? 'This file is exactly the same as the current version.' : ''].filter(Boolean);
+        const lines = [
+          w?.exists ? `A file with this name exists already: ${w.exists}.` : '',
+          w?.duplicate.length ? `This file is a duplicate of: ${w.duplicate.join(', ')}.` : '',
+          w?.badfilename ? `The name was changed to "${w.badfilename}".` : '',
+          w?.wasDeleted ? 'A file with this name was previously deleted.' : '',
+          w?.nochangeTimestamp ? 'This file is exactly the same as the current version.' : '',
+        ].filter(Boolean);
         error = messageBox('warning', html`<strong>Upload warning</strong><br>${multiline(lines.join('\n') || 'The upload has warnings.')}<br>Tick "Ignore any warnings" to upload anyway.`);
       } catch (e) {
         error = messageBox('error', errorText(e));

@@ -16,7 +16,9 @@ import { errorText, hasRight, pageTabs } from './wiki.js';
 export async function mayAct(p: PageRequest, right: string, what: string, page?: PageRecord): Promise<boolean> {
   const block = editBlock(p.caller);
   if (hasRight(p, right) && !block) return true;
-  const reason = block ? 'You are blocked from performing this action.' : `You do not have permission to ${what}, for the following reason: The action you have requested is limited to users in the group: Administrators.`;
+  const reason = block
+    ? 'You are blocked from performing this action.'
+    : `You do not have permission to ${what}, for the following reason: The action you have requested is limited to users in the group: Administrators.`;
   send(p, { title: 'Permission error', status: 403, body: messageBox('error', reason), tabs: page ? await pageTabs(p, page, 'none') : undefined });
   return false;
 }
@@ -80,7 +82,14 @@ export async function protectAction(p: PageRequest, page: PageRecord): Promise<v
         cascade: false,
         source: '',
       }));
-      await p.deps.clients.content.protectPage({ title: page.title, protections: levels, cascade: field(p, 'mwProtect-cascade') !== '', reason: field(p, 'mwProtect-reason'), actor: editActor(p.caller), watchlist: field(p, 'mwProtectWatch') ? 'watch' : 'nochange' });
+      await p.deps.clients.content.protectPage({
+        title: page.title,
+        protections: levels,
+        cascade: field(p, 'mwProtect-cascade') !== '',
+        reason: field(p, 'mwProtect-reason'),
+        actor: editActor(p.caller),
+        watchlist: field(p, 'mwProtectWatch') ? 'watch' : 'nochange',
+      });
       notice = messageBox('success', `The protection level of "${page.title}" has been changed.`);
       current = (await p.deps.clients.content.getProtection({ titles: [page.dbkey] })).titles[0]?.protections ?? [];
     } catch (e) {

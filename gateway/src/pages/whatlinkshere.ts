@@ -134,5 +134,12 @@ export const recentChangesLinkedPage: PageHandler = async (p) => {
   }
   const rows = await changeRows(p, changes);
   const body = html`${form}${rows.length ? html`<ul class="special list" id="mw-recentchangeslinked">${rows}</ul>` : html`<p class="mw-changeslist-empty">No changes on pages linked ${linkedTo ? 'to' : 'from'} the given page during the given period.</p>`}`;
-  send(p, { title: 'Related changes', heading: html`Changes related to "${page.title}"`, subtitle: html`← <a href="${articlePath(page.title)}">${page.title}</a>`, body, noindex: true, cache: REVALIDATE });
+  send(p, {
+    title: 'Related changes',
+    heading: html`Changes related to "${page.title}"`,
+    subtitle: html`← <a href="${articlePath(page.title)}">${page.title}</a>`,
+    body,
+    noindex: true,
+    cache: REVALIDATE,
+  });
 };

@@ -47,7 +47,9 @@ export function sizeDiff(diff: number): SafeHtml {
 
 /** Linker::userLink + userToolLinks: the name, then (talk | contributions). */
 export function userLinks(name: string, anonymous = false): SafeHtml {
-  const user = anonymous ? html`<a href="${specialPath('Contributions', name)}" class="mw-userlink mw-anonuserlink">${name}</a>` : html`<a href="${articlePath(`User:${name}`)}" class="mw-userlink">${name}</a>`;
+  const user = anonymous
+    ? html`<a href="${specialPath('Contributions', name)}" class="mw-userlink mw-anonuserlink">${name}</a>`
+    : html`<a href="${articlePath(`User:${name}`)}" class="mw-userlink">${name}</a>`;
   return html`${user} <span class="mw-usertoollinks">(<a href="${articlePath(`User talk:${name}`)}">talk</a> | <a href="${specialPath('Contributions', name)}">contribs</a>)</span>`;
 }
 
@@ -77,7 +79,10 @@ export async function resolveTitle(p: PageRequest, asked: string): Promise<PageR
     send(p, {
       title: 'Bad title',
       status: 400,
-      body: messageBox('error', `The requested page title is invalid, empty, or an incorrectly linked inter-language or inter-wiki title. It may contain one or more characters that cannot be used in titles.${r.invalid[0]?.reason ? ` (${r.invalid[0].reason})` : ''}`),
+      body: messageBox(
+        'error',
+        `The requested page title is invalid, empty, or an incorrectly linked inter-language or inter-wiki title. It may contain one or more characters that cannot be used in titles.${r.invalid[0]?.reason ? ` (${r.invalid[0].reason})` : ''}`,
+      ),
     });
     return null;
   }

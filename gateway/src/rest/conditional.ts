@@ -51,9 +51,7 @@ export function checkPreconditions(method: string, headers: ConditionalHeaders, 
 
   if (headers.ifMatch !== undefined) {
     // Strong comparison; a weak tag in the request still matches (MediaWiki's Varnish hack).
-    const match = parseEtagList(headers.ifMatch).some((tag) =>
-      tag === '*' ? hasRepresentation : resourceTag !== undefined && !resourceTag.weak && resourceTag.contents === tag.contents,
-    );
+    const match = parseEtagList(headers.ifMatch).some((tag) => (tag === '*' ? hasRepresentation : resourceTag !== undefined && !resourceTag.weak && resourceTag.contents === tag.contents));
     if (!match) return 412;
   } else if (headers.ifUnmodifiedSince !== undefined) {
     const date = parseHttpDate(headers.ifUnmodifiedSince);
@@ -63,9 +61,7 @@ export function checkPreconditions(method: string, headers: ConditionalHeaders, 
   if (headers.ifNoneMatch !== undefined) {
     // Weak comparison. `*` matches any existing resource as RFC 7232 says (MediaWiki never
     // matches it), so `If-None-Match: *` on a write means "only if it does not exist yet".
-    const match = parseEtagList(headers.ifNoneMatch).some((tag) =>
-      tag === '*' ? hasRepresentation : resourceTag !== undefined && resourceTag.contents === tag.contents,
-    );
+    const match = parseEtagList(headers.ifNoneMatch).some((tag) => (tag === '*' ? hasRepresentation : resourceTag !== undefined && resourceTag.contents === tag.contents));
     if (match) return getOrHead ? 304 : 412;
   } else if (getOrHead && headers.ifModifiedSince !== undefined) {
     const date = parseHttpDate(headers.ifModifiedSince);

@@ -44,9 +44,7 @@ function operation(route: RouteDecl): Schema {
   return {
     summary: route.summary,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body
-      ? { requestBody: { required: true, content: Object.fromEntries(route.body.contentTypes.map((ct) => [ct, { schema: objectSchema(route.body!.fields) }])) } }
-      : {}),
+    ...(route.body ? { requestBody: { required: true, content: Object.fromEntries(route.body.contentTypes.map((ct) => [ct, { schema: objectSchema(route.body!.fields) }])) } } : {}),
     responses: {
       '2XX': { description: 'Success' },
       default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -71,10 +71,13 @@ export function substPathParams(template: string, params: Record<string, string>
 }
 
 function segmentsConflict(a: Segment[], b: Segment[]): boolean {
-  return a.length === b.length && a.every((s, i) => {
-    const t = b[i];
-    return t !== undefined && ('param' in s || 'param' in t || s.literal === t.literal);
-  });
+  return (
+    a.length === b.length &&
+    a.every((s, i) => {
+      const t = b[i];
+      return t !== undefined && ('param' in s || 'param' in t || s.literal === t.literal);
+    })
+  );
 }
 
 /** The route table of one router, indexed by method. */
@@ -96,9 +99,7 @@ export class PathMatcher {
   match(method: HttpMethod, relPath: string): PathMatch | undefined {
     const parts = relPath.split('/');
     // Conflicting templates are refused in the constructor, so at most one route can match.
-    const found = this.byMethod
-      .get(method)
-      ?.find((c) => c.segments.length === parts.length && c.segments.every((s, i) => 'param' in s || s.literal === parts[i]));
+    const found = this.byMethod.get(method)?.find((c) => c.segments.length === parts.length && c.segments.every((s, i) => 'param' in s || s.literal === parts[i]));
     if (!found) return undefined;
     const params: Record<string, string> = {};
     found.segments.forEach((s, i) => {

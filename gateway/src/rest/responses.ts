@@ -25,9 +25,7 @@ export function httpReason(status: number): string {
  * (apierror-exceptioncaughttype).
  */
 export function errorBody(err: RestError): Record<string, unknown> {
-  const head = err.localized
-    ? { ...err.data, messageTranslations: { en: err.message } }
-    : { ...(err.message ? { message: err.message } : {}), ...err.data };
+  const head = err.localized ? { ...err.data, messageTranslations: { en: err.message } } : { ...(err.message ? { message: err.message } : {}), ...err.data };
   const reqId = err.status >= 500 ? currentRequestId() : undefined;
   return { ...head, ...(reqId ? { reqId } : {}), httpCode: err.status, httpReason: httpReason(err.status) };
 }
@@ -48,8 +46,7 @@ export const restMessages = {
   badToken: () => new RestError(403, 'Invalid CSRF token.'),
   readDenied: () => new RestError(403, '', { error: 'rest-read-denied' }, { localized: false }),
   writeDenied: () => new RestError(403, '', { error: 'rest-write-denied' }, { localized: false }),
-  serviceUnavailable: () =>
-    new RestError(503, 'The wiki is temporarily unavailable. Please try again later.', {}, { headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_S) } }),
+  serviceUnavailable: () => new RestError(503, 'The wiki is temporarily unavailable. Please try again later.', {}, { headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_S) } }),
 };
 
 /** MediaWiki's body for an unexpected exception: its type, never its message or stack. */

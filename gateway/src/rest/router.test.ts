@@ -61,7 +61,19 @@ const putRoute = defineRoute({
   },
 });
 
-const GRPC_CODES = ['NOT_FOUND', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ALREADY_EXISTS', 'ABORTED', 'RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'crash'] as const;
+const GRPC_CODES = [
+  'NOT_FOUND',
+  'INVALID_ARGUMENT',
+  'PERMISSION_DENIED',
+  'ALREADY_EXISTS',
+  'ABORTED',
+  'RESOURCE_EXHAUSTED',
+  'UNAUTHENTICATED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DEADLINE_EXCEEDED',
+  'crash',
+] as const;
 
 /** Fails the way a route can: a service error with the given gRPC code, or an unexpected exception. */
 const failRoute = defineRoute({
@@ -108,7 +120,21 @@ const moduleRoute = defineRoute({
       case 'ratelimited':
         throw new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, 'ratelimited', 'Slow down.', { retryAfter: 12.5 });
       case 'blocked':
-        throw blockedError({ id: 3, by: 'Admin', byId: 1, reason: 'spam', timestamp: '2026-01-02T03:04:05Z', expiry: 'infinite', partial: false, nocreate: true, anononly: false, noemail: false, allowusertalk: true, pages: [], namespaces: [] });
+        throw blockedError({
+          id: 3,
+          by: 'Admin',
+          byId: 1,
+          reason: 'spam',
+          timestamp: '2026-01-02T03:04:05Z',
+          expiry: 'infinite',
+          partial: false,
+          nocreate: true,
+          anononly: false,
+          noemail: false,
+          allowusertalk: true,
+          pages: [],
+          namespaces: [],
+        });
       case 'unavailable':
         throw new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'connect ECONNREFUSED 10.0.0.1:50051');
       default:

@@ -123,11 +123,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
     const method = req.method.toUpperCase();
 
     // HEAD runs the GET route; Node drops the body.
-    const match = ROUTE_METHODS.has(method)
-      ? matcher.match(method as HttpMethod, relPath)
-      : method === 'HEAD'
-        ? matcher.match('GET', relPath)
-        : undefined;
+    const match = ROUTE_METHODS.has(method) ? matcher.match(method as HttpMethod, relPath) : method === 'HEAD' ? matcher.match('GET', relPath) : undefined;
     if (!match) {
       labelRequest(res, 'unmatched');
       const allowed = matcher.allowedMethods(relPath);
@@ -217,7 +213,14 @@ function withCorsHeaders(headers: Record<string, string>, corsHeaders: Record<st
   const vary = (h: Record<string, string>) => Object.entries(h).find(([k]) => k.toLowerCase() === 'vary')?.[1];
   const merged: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...headers, ...corsHeaders })) if (k.toLowerCase() !== 'vary') merged[k] = v;
-  const names = [vary(headers), vary(corsHeaders)].flatMap((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : []));
+  const names = [vary(headers), vary(corsHeaders)].flatMap((v) =>
+    v
+      ? v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [],
+  );
   if (names.length > 0) merged.Vary = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()].join(', ');
   return merged;
 }

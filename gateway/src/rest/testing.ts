@@ -35,8 +35,7 @@ export function testDeps(clients: FakeClients = {}, env: NodeJS.ProcessEnv = {})
   const wrap = <T extends object>(service: string, impl: Partial<T> = {}): T =>
     new Proxy(impl, {
       // `then` stays undefined so the client is never mistaken for a promise.
-      get: (target, name) =>
-        Reflect.get(target, name) ?? (name === 'then' ? undefined : () => Promise.reject(new Error(`test did not provide ${service}.${String(name)}`))),
+      get: (target, name) => Reflect.get(target, name) ?? (name === 'then' ? undefined : () => Promise.reject(new Error(`test did not provide ${service}.${String(name)}`))),
     }) as T;
   // Unless a test says otherwise the caller is anonymous with MediaWiki's default rights of "*".
   const auth: Partial<AuthClient> = {

@@ -34,13 +34,7 @@ export type RestParamDecl =
 
 export type ParamDecls = Record<string, RestParamDecl>;
 
-type ParamValueOf<D extends RestParamDecl> = D extends { type: 'integer' }
-  ? number
-  : D extends { type: 'boolean' }
-    ? boolean
-    : D extends { type: 'enum'; values: readonly (infer V)[] }
-      ? V
-      : string;
+type ParamValueOf<D extends RestParamDecl> = D extends { type: 'integer' } ? number : D extends { type: 'boolean' } ? boolean : D extends { type: 'enum'; values: readonly (infer V)[] } ? V : string;
 
 /** Validated parameters: required ones and ones with a default are always present. */
 export type ParamValues<P extends ParamDecls> = {
@@ -177,9 +171,7 @@ export interface ActionModuleError {
 }
 
 /** Declares a route with its parameter and body types inferred for `execute`. */
-export function defineRoute<const P extends ParamDecls, const F extends Record<string, BodyFieldDecl> = Record<string, never>>(
-  decl: RouteDecl<P, F>,
-): RouteDecl {
+export function defineRoute<const P extends ParamDecls, const F extends Record<string, BodyFieldDecl> = Record<string, never>>(decl: RouteDecl<P, F>): RouteDecl {
   return decl as unknown as RouteDecl;
 }
 

@@ -5,16 +5,7 @@
  */
 import busboy from 'busboy';
 import { BOOLEAN_FALSE_VALUES, BOOLEAN_TRUE_VALUES, booleanValue, checkIntegerRange, enumValue, integerValue, ParamFailure, userValue } from '../validation/typedefs.js';
-import {
-  FORM_CONTENT_TYPE,
-  JSON_CONTENT_TYPE,
-  MULTIPART_CONTENT_TYPE,
-  RestError,
-  type BodyFieldDecl,
-  type BodySchema,
-  type ParamDecls,
-  type RestParamDecl,
-} from './types.js';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, MULTIPART_CONTENT_TYPE, RestError, type BodyFieldDecl, type BodySchema, type ParamDecls, type RestParamDecl } from './types.js';
 
 function paramFailure(name: string, value: unknown, failureCode: string, failureData: unknown, message: string): RestError {
   return new RestError(400, message, { error: 'parameter-validation-failed', name, value, failureCode, failureData });
@@ -173,7 +164,14 @@ function setFormField(data: Record<string, unknown>, name: string, value: unknow
     const next = typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : {};
     container[key] = next;
     container = next;
-    key = index !== '' ? index : String(Object.keys(next).filter((k) => /^\d+$/.test(k)).reduce((max, k) => Math.max(max, Number(k) + 1), 0));
+    key =
+      index !== ''
+        ? index
+        : String(
+            Object.keys(next)
+              .filter((k) => /^\d+$/.test(k))
+              .reduce((max, k) => Math.max(max, Number(k) + 1), 0),
+          );
   }
   container[key] = value;
 }

@@ -21,7 +21,10 @@ test('IntegerDef: decimal integers that fit exactly', () => {
   assert.equal(integerValue('n', '+42'), 42);
   assert.equal(integerValue('n', '-7'), -7);
   for (const bad of ['', '1.5', '0x10', '1e3', '99999999999999999999']) {
-    assert.deepEqual(failureOf(() => integerValue('n', bad)), { code: 'badinteger', key: 'paramvalidator-badinteger', params: ['n', bad], data: null });
+    assert.deepEqual(
+      failureOf(() => integerValue('n', bad)),
+      { code: 'badinteger', key: 'paramvalidator-badinteger', params: ['n', bad], data: null },
+    );
   }
 });
 
@@ -39,12 +42,15 @@ test('NumericDef range: clamped with a warning, or enforced; max2 for high-limit
       ['outofrange', 'paramvalidator-outofrange-minmax', ['limit', '0', 1, 500], { min: 1, curmax: 500, max: 500, highmax: 5000 }],
     ],
   );
-  assert.deepEqual(failureOf(() => checkIntegerRange('n', '-1', -1, { min: 0 }, { ...opts, enforce: true })), {
-    code: 'outofrange',
-    key: 'paramvalidator-outofrange-min',
-    params: ['n', '-1', 0, ''],
-    data: { min: 0, curmax: null, max: null, highmax: null },
-  });
+  assert.deepEqual(
+    failureOf(() => checkIntegerRange('n', '-1', -1, { min: 0 }, { ...opts, enforce: true })),
+    {
+      code: 'outofrange',
+      key: 'paramvalidator-outofrange-min',
+      params: ['n', '-1', 0, ''],
+      data: { min: 0, curmax: null, max: null, highmax: null },
+    },
+  );
 });
 
 test('BooleanDef, EnumDef and UserDef', () => {
@@ -52,7 +58,10 @@ test('BooleanDef, EnumDef and UserDef', () => {
   assert.equal(booleanValue('b', ''), false);
   assert.equal(failureOf(() => booleanValue('b', 'maybe'))?.code, 'badbool');
   assert.equal(enumValue('dir', 'older', ['newer', 'older'] as const), 'older');
-  assert.deepEqual(failureOf(() => enumValue('dir', 'up', ['newer', 'older'])), { code: 'badvalue', key: 'paramvalidator-badvalue-enumnotmulti', params: ['dir', 'up'], data: null });
+  assert.deepEqual(
+    failureOf(() => enumValue('dir', 'up', ['newer', 'older'])),
+    { code: 'badvalue', key: 'paramvalidator-badvalue-enumnotmulti', params: ['dir', 'up'], data: null },
+  );
   assert.equal(userValue('user', 'user:alice_smith', ['name']), 'Alice smith');
   assert.equal(userValue('user', '2001:db8::1', ['ip']), '2001:DB8::1');
   assert.equal(failureOf(() => userValue('user', '192.0.2.1', ['name']))?.code, 'baduser');
@@ -63,7 +72,10 @@ test('TimestampDef and ExpiryDef', () => {
   const warn = (f: ParamFailure) => warnings.push(f);
   assert.equal(timestampValue('start', '2024-01-31T23:59:59Z', warn), '20240131235959');
   assert.match(timestampValue('start', '0', warn), /^\d{14}$/);
-  assert.deepEqual(warnings.map((w) => w.code), ['unclearnowtimestamp']);
+  assert.deepEqual(
+    warnings.map((w) => w.code),
+    ['unclearnowtimestamp'],
+  );
   assert.equal(failureOf(() => timestampValue('start', 'yesterday-ish', warn))?.code, 'badtimestamp');
   assert.equal(expiryValue('expiry', 'never', undefined, warn), 'infinity');
   assert.equal(expiryValue('expiry', '2100-01-01', undefined, warn), '2100-01-01T00:00:00Z');

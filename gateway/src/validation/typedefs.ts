@@ -186,8 +186,7 @@ export function parseTimestamp(value: string, now = Date.now()): number | undefi
     return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!, m[7]);
   }
   if ((m = /^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(value))) return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!);
-  const rfc2822 =
-    /^\s*(?:[A-Z][a-z]{2},\s*)?(\d\d?)\s+([A-Z][a-z]{2})\s+(\d{2,})\s+(\d\d)\s*:\s*(\d\d)\s*:\s*(\d\d)(?:\s+([+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z]))?(?:\s*;|$)/;
+  const rfc2822 = /^\s*(?:[A-Z][a-z]{2},\s*)?(\d\d?)\s+([A-Z][a-z]{2})\s+(\d{2,})\s+(\d\d)\s*:\s*(\d\d)\s*:\s*(\d\d)(?:\s+([+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z]))?(?:\s*;|$)/;
   if ((m = rfc2822.exec(value)) && MONTHS.includes(m[2]!)) {
     let y = Number(m[3]);
     if (y < 1000) y += y < 50 ? 2000 : 1900;

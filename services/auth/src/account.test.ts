@@ -50,7 +50,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(await account.getTwoFactorStatus({ userName: 'No such user', logVerify: true, performerId: 0, performerName: '', reason: '' }), { registered: false, enabled: false });
       assert.deepEqual(await account.verifyTwoFactor('Eve', '{"token":"123456"}'), { enabled: false, valid: false, module: '' });
       const { secret } = await auth.enableTotp({ user: 'Eve' });
-      assert.deepEqual(await account.getTwoFactorStatus({ userName: 'eve', logVerify: true, performerId: 0, performerName: 'Maintenance script', reason: 'checking' }), { registered: true, enabled: true });
+      assert.deepEqual(await account.getTwoFactorStatus({ userName: 'eve', logVerify: true, performerId: 0, performerName: 'Maintenance script', reason: 'checking' }), {
+        registered: true,
+        enabled: true,
+      });
       const now = Math.floor(Date.now() / 1000);
       assert.deepEqual(await account.verifyTwoFactor('Eve', JSON.stringify({ token: totpAt(secret, now) })), { enabled: true, valid: true, module: 'totp' });
       assert.deepEqual(await account.verifyTwoFactor('Eve', 'not json'), { enabled: true, valid: false, module: 'totp' });

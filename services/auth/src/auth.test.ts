@@ -48,11 +48,26 @@ test('expiries: infinite, absolute and relative', () => {
 });
 
 test('password policy: MediaWiki defaults and messages', async () => {
-  assert.deepEqual(checkPasswordPolicy('Alicex', ['*'], 'x').map((p) => p.key), ['password-substring-username-match']);
-  assert.deepEqual(checkPasswordPolicy('Bob', ['*'], 'password').map((p) => p.key), ['passwordincommonlist']);
-  assert.deepEqual(checkPasswordPolicy('Bob', ['*'], 'ExamplePassword').map((p) => p.key), ['password-login-forbidden']);
-  assert.deepEqual(checkPasswordPolicy('Bob', ['*', 'sysop'], 'k9#mQ2z').map((p) => [p.key, p.params]), [['passwordtooshort', ['10']]]);
-  assert.equal(checkPasswordPolicy('Bob', ['*'], '').some((p) => p.fatal), true);
+  assert.deepEqual(
+    checkPasswordPolicy('Alicex', ['*'], 'x').map((p) => p.key),
+    ['password-substring-username-match'],
+  );
+  assert.deepEqual(
+    checkPasswordPolicy('Bob', ['*'], 'password').map((p) => p.key),
+    ['passwordincommonlist'],
+  );
+  assert.deepEqual(
+    checkPasswordPolicy('Bob', ['*'], 'ExamplePassword').map((p) => p.key),
+    ['password-login-forbidden'],
+  );
+  assert.deepEqual(
+    checkPasswordPolicy('Bob', ['*', 'sysop'], 'k9#mQ2z').map((p) => [p.key, p.params]),
+    [['passwordtooshort', ['10']]],
+  );
+  assert.equal(
+    checkPasswordPolicy('Bob', ['*'], '').some((p) => p.fatal),
+    true,
+  );
   assert.deepEqual(checkPasswordPolicy('Bob', ['*'], 'Correct horse battery staple 93'), []);
   const h = await hashPassword('s3cret pass');
   assert.match(h, /^\$argon2id\$/);

@@ -13,7 +13,22 @@ for (const backend of testBackends()) {
     let svc: RunningService;
     let auth: AuthClient;
     const block = (target: string, expiry: string) =>
-      auth.block({ target, expiry, reason: '', performerId: 0, performer: 'Maintenance script', anononly: false, nocreate: false, noemail: false, allowusertalk: false, reblock: false, tags: [], partial: false, pages: [], namespaces: [] } satisfies BlockRequest);
+      auth.block({
+        target,
+        expiry,
+        reason: '',
+        performerId: 0,
+        performer: 'Maintenance script',
+        anononly: false,
+        nocreate: false,
+        noemail: false,
+        allowusertalk: false,
+        reblock: false,
+        tags: [],
+        partial: false,
+        pages: [],
+        namespaces: [],
+      } satisfies BlockRequest);
     const targets = async (req: { start?: string; end?: string; show?: string[]; descending?: boolean }) => (await auth.listBlocks(req)).blocks.map((b) => b.user);
 
     before(async () => {
@@ -41,7 +56,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(await targets({ show: ['!temp', '!account'] }), ['10.1.2.3']);
     });
 
-    test('start and end bound the block timestamps in the listing\'s direction', async () => {
+    test("start and end bound the block timestamps in the listing's direction", async () => {
       const past = '2020-01-01T00:00:00Z';
       const future = '2099-01-01T00:00:00Z';
       assert.deepEqual(await targets({ start: future, end: past }), ['10.1.2.3', 'Frank'], 'newest first: start is the newer bound');
@@ -52,13 +67,38 @@ for (const backend of testBackends()) {
 
     test('a partial block keeps its pages and namespaces; a reblock sitewide drops them; a partial block must allow the own talk page', async () => {
       const base = { target: '10.9.9.9', expiry: '1 day', reason: 'p', performerId: 0, performer: 'Maintenance script', anononly: false, nocreate: false, noemail: false, reblock: true, tags: [] };
-      await assert.rejects(auth.block({ ...base, allowusertalk: false, partial: true, pages: [], namespaces: [1] }), (e: unknown) => e instanceof ServiceError && e.mwCode === 'ipb-prevent-user-talk-edit');
+      await assert.rejects(
+        auth.block({ ...base, allowusertalk: false, partial: true, pages: [], namespaces: [1] }),
+        (e: unknown) => e instanceof ServiceError && e.mwCode === 'ipb-prevent-user-talk-edit',
+      );
       const talkRestricted = await auth.block({ ...base, allowusertalk: false, partial: true, pages: [], namespaces: [3] });
       assert.equal(talkRestricted.block?.partial, true);
-      const r = await auth.block({ ...base, allowusertalk: true, partial: true, pages: [{ id: 7, ns: 0, title: 'Seven' }, { id: 2, ns: 10, title: 'Template:Two' }], namespaces: [10, 1] });
-      assert.deepEqual({ partial: r.block?.partial, pages: r.block?.pages, namespaces: r.block?.namespaces }, { partial: true, pages: [{ id: 2, ns: 10, title: 'Template:Two' }, { id: 7, ns: 0, title: 'Seven' }], namespaces: [1, 10] });
+      const r = await auth.block({
+        ...base,
+        allowusertalk: true,
+        partial: true,
+        pages: [
+          { id: 7, ns: 0, title: 'Seven' },
+          { id: 2, ns: 10, title: 'Template:Two' },
+        ],
+        namespaces: [10, 1],
+      });
+      assert.deepEqual(
+        { partial: r.block?.partial, pages: r.block?.pages, namespaces: r.block?.namespaces },
+        {
+          partial: true,
+          pages: [
+            { id: 2, ns: 10, title: 'Template:Two' },
+            { id: 7, ns: 0, title: 'Seven' },
+          ],
+          namespaces: [1, 10],
+        },
+      );
       const listed = (await auth.listBlocks({ users: ['10.9.9.9'] })).blocks[0]?.block;
-      assert.deepEqual(listed?.pages.map((p) => p.id), [2, 7]);
+      assert.deepEqual(
+        listed?.pages.map((p) => p.id),
+        [2, 7],
+      );
       const sitewide = await auth.block({ ...base, allowusertalk: true, partial: false, pages: [], namespaces: [] });
       assert.deepEqual({ partial: sitewide.block?.partial, pages: sitewide.block?.pages, namespaces: sitewide.block?.namespaces }, { partial: false, pages: [], namespaces: [] });
     });

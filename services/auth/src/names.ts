@@ -13,9 +13,27 @@ const INVALID_CREATE_CHARS = /[@:>]/;
 const ILLEGAL_TITLE_CHARS = /[#<>[\]|{}\u0000-\u001f\u007f]|%[0-9A-Fa-f]{2}|&[A-Za-z0-9\u0080-\uffff]+;|&#[0-9]+;|&#x[0-9A-Fa-f]+;/;
 const INVISIBLE = /[\u0080-\u009f\u00a0\u2000-\u200f\u2028-\u202f\u3000\ue000-\uf8ff]/u;
 // Canonical names and aliases of the default namespaces: "User:X" is a title in a namespace, not a name.
-const NAMESPACE_PREFIXES = new Set(
-  ['media', 'special', 'talk', 'user', 'user talk', 'project', 'project talk', 'file', 'file talk', 'image', 'image talk', 'mediawiki', 'mediawiki talk', 'template', 'template talk', 'help', 'help talk', 'category', 'category talk'],
-);
+const NAMESPACE_PREFIXES = new Set([
+  'media',
+  'special',
+  'talk',
+  'user',
+  'user talk',
+  'project',
+  'project talk',
+  'file',
+  'file talk',
+  'image',
+  'image talk',
+  'mediawiki',
+  'mediawiki talk',
+  'template',
+  'template talk',
+  'help',
+  'help talk',
+  'category',
+  'category talk',
+]);
 
 export function isIp(name: string): boolean {
   return net.isIP(name) !== 0 || /^\d{1,3}\.\d{1,3}\.\d{1,3}\.xxx$/i.test(name);
@@ -35,7 +53,10 @@ function ucfirst(s: string): string {
 
 /** Title-text normalization of a user name (no validity checks). */
 export function normalizeUserName(raw: string): string {
-  const text = raw.normalize('NFC').replace(/[_\s]+/g, ' ').trim();
+  const text = raw
+    .normalize('NFC')
+    .replace(/[_\s]+/g, ' ')
+    .trim();
   return ucfirst(text);
 }
 

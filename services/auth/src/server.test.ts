@@ -30,8 +30,7 @@ for (const backend of testBackends()) {
       await env.cleanup();
     });
 
-    const botLogin = (name: string, password: string) =>
-      auth.login({ sessionId: '', username: name, password, ip: '10.0.0.2', botPasswordAllowed: true, remember: false });
+    const botLogin = (name: string, password: string) => auth.login({ sessionId: '', username: name, password, ip: '10.0.0.2', botPasswordAllowed: true, remember: false });
 
     test('bot passwords: create, list, update grants, reset, delete', async () => {
       const created = await auth.createBotPassword({ user: 'carol', appId: 'tool', grants: ['editpage'] });
@@ -40,7 +39,10 @@ for (const backend of testBackends()) {
       await rejects(auth.createBotPassword({ user: 'Carol', appId: 'tool', grants: [] }), 'botpasswords-insert-failed');
       await rejects(auth.createBotPassword({ user: 'Carol', appId: 'x', grants: ['nonsense'] }), 'badvalue');
       await rejects(auth.createBotPassword({ user: 'Nobody', appId: 'x', grants: [] }), 'nosuchuser');
-      assert.deepEqual((await auth.listBotPasswords('Carol')).map((b) => [b.appId, b.grants]), [['tool', ['editpage']]]);
+      assert.deepEqual(
+        (await auth.listBotPasswords('Carol')).map((b) => [b.appId, b.grants]),
+        [['tool', ['editpage']]],
+      );
 
       const first = await botLogin('Carol@tool', created.password);
       assert.equal(first.status, LoginResponse_Status.PASS);
@@ -72,7 +74,10 @@ for (const backend of testBackends()) {
       assert.deepEqual([stats.users, stats.admins, stats.activeUsers], [2, 1, 0]);
       // siteinfo usergroups: $wgGroupPermissions in order, granted rights, sizes ("user": every account).
       const perms = await auth.listGroupPermissions(true);
-      assert.deepEqual(perms.groups.map((g) => g.name), ['*', 'user', 'autoconfirmed', 'bot', 'sysop', 'interface-admin', 'bureaucrat', 'suppress']);
+      assert.deepEqual(
+        perms.groups.map((g) => g.name),
+        ['*', 'user', 'autoconfirmed', 'bot', 'sysop', 'interface-admin', 'bureaucrat', 'suppress'],
+      );
       const group = new Map(perms.groups.map((g) => [g.name, g]));
       assert.deepEqual(group.get('autoconfirmed')?.rights, ['autoconfirmed', 'editsemiprotected']);
       assert.deepEqual([group.get('user')?.members, group.get('sysop')?.members, group.get('bot')?.members], [2, 1, 0]);
@@ -81,7 +86,19 @@ for (const backend of testBackends()) {
       const login = await auth.login({ sessionId: '', username: 'Carol', password: 'carolpass123456', ip: '10.0.0.3', botPasswordAllowed: false, remember: true });
       assert.equal(login.status, LoginResponse_Status.PASS);
       assert.ok(login.persistentSeconds > 0);
-      const blocked = await auth.block({ target: 'Carol', expiry: 'infinite', reason: 'test', performerId: 0, performer: 'Maintenance script', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock: false, tags: [] });
+      const blocked = await auth.block({
+        target: 'Carol',
+        expiry: 'infinite',
+        reason: 'test',
+        performerId: 0,
+        performer: 'Maintenance script',
+        anononly: false,
+        nocreate: true,
+        noemail: false,
+        allowusertalk: false,
+        reblock: false,
+        tags: [],
+      });
       const r = await auth.resolveSession(login.sessionId, '10.0.0.3');
       assert.equal(r.user!.block?.id, blocked.block!.id);
       assert.equal(r.user!.block?.expiry, 'infinite');
@@ -102,16 +119,26 @@ for (const backend of testBackends()) {
       const db = svc.runtime.db;
       const rows = async (afterId: number) =>
         (
-          await db.query<{ id: number; log_type: string; log_action: string; performer_name: string; target_dbkey: string; comment: string; params: Record<string, unknown>; publish: boolean; delivered_at: Date | null }>(
-            `SELECT id, log_type, log_action, performer_name, target_dbkey, comment, params, publish, delivered_at FROM auth.log_outbox WHERE id > $1 ORDER BY id`,
-            [afterId],
-          )
+          await db.query<{
+            id: number;
+            log_type: string;
+            log_action: string;
+            performer_name: string;
+            target_dbkey: string;
+            comment: string;
+            params: Record<string, unknown>;
+            publish: boolean;
+            delivered_at: Date | null;
+          }>(`SELECT id, log_type, log_action, performer_name, target_dbkey, comment, params, publish, delivered_at FROM auth.log_outbox WHERE id > $1 ORDER BY id`, [afterId])
         ).rows;
       const all = await rows(0);
       // Carol, created in before() by an anonymous caller: newusers/create by herself.
       const carol = all.find((r) => r.target_dbkey === 'Carol' && r.log_type === 'newusers')!;
       assert.deepEqual([carol.log_action, carol.performer_name, carol.publish], ['create', 'Carol', true]);
-      assert.ok(all.every((r) => r.delivered_at === null), 'no CONTENT_GRPC_ADDR: the outbox only accumulates');
+      assert.ok(
+        all.every((r) => r.delivered_at === null),
+        'no CONTENT_GRPC_ADDR: the outbox only accumulates',
+      );
       let last = all[all.length - 1]!.id;
 
       const dup = await auth.createAccount({ username: 'carol', password: 'carolpass123456', ip: '10.0.0.1' });
@@ -134,7 +161,19 @@ for (const backend of testBackends()) {
       last = got[got.length - 1]!.id;
 
       const block = (expiry: string, reblock: boolean) =>
-        auth.block({ target: 'Erin', expiry, reason: `r-${expiry}`, performerId: dave.user!.id, performer: 'Dave', anononly: false, nocreate: true, noemail: false, allowusertalk: false, reblock, tags: [] });
+        auth.block({
+          target: 'Erin',
+          expiry,
+          reason: `r-${expiry}`,
+          performerId: dave.user!.id,
+          performer: 'Dave',
+          anononly: false,
+          nocreate: true,
+          noemail: false,
+          allowusertalk: false,
+          reblock,
+          tags: [],
+        });
       const blocked = await block('infinite', false);
       await rejects(block('1 day', false), 'alreadyblocked');
       await block('3 days', true);

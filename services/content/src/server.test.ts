@@ -57,11 +57,9 @@ for (const backend of testBackends()) {
     const call = {
       listNamespaces: () => unary(client.site, client.site.listNamespaces, {}),
       getStatistics: () => unary(client.site, client.site.getStatistics, {}),
-      resolvePages: (r: Partial<ResolvePagesRequest>) =>
-        unary(client.pages, client.pages.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...r }),
+      resolvePages: (r: Partial<ResolvePagesRequest>) => unary(client.pages, client.pages.resolvePages, { titles: [], pageIds: [], revIds: [], resolveRedirects: false, ...r }),
       getPage: (title: string, withContent = false) => unary(client.pages, client.pages.getPage, { title, withContent }),
-      getRevisions: (r: Partial<GetRevisionsRequest>) =>
-        unary(client.revisions, client.revisions.getRevisions, GetRevisionsRequest.fromPartial(r)),
+      getRevisions: (r: Partial<GetRevisionsRequest>) => unary(client.revisions, client.revisions.getRevisions, GetRevisionsRequest.fromPartial(r)),
       getReplicationLag: () => unary(client.site, client.site.getReplicationLag, {}),
     };
     const save = (input: SaveRevisionInput) => saveRevision(svc.runtime.db, codec, input);
@@ -165,9 +163,7 @@ for (const backend of testBackends()) {
         { from: 'Special:foo', to: 'Special:Foo' },
         { from: '#frag', to: '' },
       ]);
-      assert.deepEqual(r.invalid, [
-        { title: 'a[b', reasonCode: 'title-invalid-characters', reason: 'The requested page title contains invalid characters: "[".' },
-      ]);
+      assert.deepEqual(r.invalid, [{ title: 'a[b', reasonCode: 'title-invalid-characters', reason: 'The requested page title contains invalid characters: "[".' }]);
       assert.deepEqual(
         r.pages.map((p) => [p.title, p.id, p.missing, p.special]),
         [

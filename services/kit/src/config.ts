@@ -25,13 +25,7 @@ type KindType<K extends Kind> = K extends 'int' | 'port' ? number : K extends 'b
 
 export type ConfigSpec = Record<string, VarSpec<Kind>>;
 export type ConfigOf<S extends ConfigSpec> = {
-  [K in keyof S]: S[K] extends VarSpec<infer T>
-    ? S[K] extends { required: true }
-      ? KindType<T>
-      : S[K] extends { default: KindType<T> }
-        ? KindType<T>
-        : KindType<T> | undefined
-    : never;
+  [K in keyof S]: S[K] extends VarSpec<infer T> ? (S[K] extends { required: true } ? KindType<T> : S[K] extends { default: KindType<T> } ? KindType<T> : KindType<T> | undefined) : never;
 };
 
 type Opts<K extends Kind> = Partial<Omit<VarSpec<K>, 'kind' | 'names'>>;

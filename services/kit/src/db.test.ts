@@ -33,7 +33,10 @@ for (const backend of testBackends()) {
       const again = await openDb({ url: te.env.DATABASE_URL, dataDir: te.dataDir, schema: 'things', migrationsDir: migrations, log });
       assert.equal((await again.query('SELECT 1 FROM things.item')).rowCount, 1);
       const versions = await again.query<{ version: string }>('SELECT version FROM things.schema_migrations ORDER BY version');
-      assert.deepEqual(versions.rows.map((r) => r.version), ['001_items.sql', '002_seed.sql']);
+      assert.deepEqual(
+        versions.rows.map((r) => r.version),
+        ['001_items.sql', '002_seed.sql'],
+      );
       await again.close();
     });
 
@@ -47,7 +50,10 @@ for (const backend of testBackends()) {
         /duplicate key/,
       );
       const r = await db.query<{ name: string }>('SELECT name FROM things.item ORDER BY id');
-      assert.deepEqual(r.rows.map((x) => x.name), ['seed']);
+      assert.deepEqual(
+        r.rows.map((x) => x.name),
+        ['seed'],
+      );
       await db.tx(async (q) => {
         await q.query("INSERT INTO things.item (name) VALUES ('c')");
       });

@@ -408,7 +408,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     };
   }
 
-  const run = async <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
+  const run = async <R>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
     const target = openTx.getStore()?.client ?? pool;
     if (params) params = params.map(withoutNul);
     const name = params && params.length > 0 ? statementName(text) : undefined;
@@ -428,9 +428,11 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   };
   // With tracing on, each statement is a span (PGlite is reached through pg, but no pg
   // instrumentation is loaded: see tracing.ts). The text is the code's own, never a value.
-  const query = <R,>(text: string, params?: unknown[]): Promise<QueryResult<R>> =>
+  const query = <R>(text: string, params?: unknown[]): Promise<QueryResult<R>> =>
     tracingEnabled()
-      ? withSpan(`${statementKind(text)} ${opts.schema}`, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.namespace': opts.schema, 'db.query.text': text.slice(0, 2000) } }, () => run<R>(text, params))
+      ? withSpan(`${statementKind(text)} ${opts.schema}`, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.namespace': opts.schema, 'db.query.text': text.slice(0, 2000) } }, () =>
+          run<R>(text, params),
+        )
       : run<R>(text, params);
 
   let closed = false;
@@ -498,9 +500,7 @@ export async function migrate(db: Db, schema: string, dir: string | undefined, l
     // Serialize concurrent starters of the same service on a real server.
     await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`quire-migrate-${schema}`]);
     await q.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await q.query(
-      `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
+    await q.query(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     if (!dir) return;
     const files = fs
       .readdirSync(dir)

@@ -29,7 +29,12 @@ function shorten(s: string, max: number): string {
 function shortenStrings(v: unknown): unknown {
   if (typeof v === 'string') return shorten(v, MAX_DATA_STRING_CHARS);
   if (Array.isArray(v)) return v.slice(0, 100).map(shortenStrings);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).slice(0, 100).map(([k, x]) => [k, shortenStrings(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .slice(0, 100)
+        .map(([k, x]) => [k, shortenStrings(x)]),
+    );
   return v;
 }
 
@@ -113,19 +118,11 @@ function defaultMwCode(code: GrpcStatus): string {
   }
 }
 
-export const notFound = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.NOT_FOUND, mwCode, msg, data);
-export const invalidArgument = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.INVALID_ARGUMENT, mwCode, msg, data);
-export const permissionDenied = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.PERMISSION_DENIED, mwCode, msg, data);
-export const alreadyExists = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.ALREADY_EXISTS, mwCode, msg, data);
-export const conflict = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.ABORTED, mwCode, msg, data);
-export const failedPrecondition = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.FAILED_PRECONDITION, mwCode, msg, data);
-export const unauthenticated = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.UNAUTHENTICATED, mwCode, msg, data);
-export const resourceExhausted = (mwCode: string, msg: string, data?: Record<string, unknown>) =>
-  new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, mwCode, msg, data);
+export const notFound = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.NOT_FOUND, mwCode, msg, data);
+export const invalidArgument = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.INVALID_ARGUMENT, mwCode, msg, data);
+export const permissionDenied = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.PERMISSION_DENIED, mwCode, msg, data);
+export const alreadyExists = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.ALREADY_EXISTS, mwCode, msg, data);
+export const conflict = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.ABORTED, mwCode, msg, data);
+export const failedPrecondition = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.FAILED_PRECONDITION, mwCode, msg, data);
+export const unauthenticated = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.UNAUTHENTICATED, mwCode, msg, data);
+export const resourceExhausted = (mwCode: string, msg: string, data?: Record<string, unknown>) => new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, mwCode, msg, data);

@@ -138,17 +138,14 @@ export function wrapService<D extends ServiceDefinition>(def: D, impl: AsyncHand
           }
         };
         const p = invoke(requestId, m.path, call.metadata, () => fn(call.request, call))
-          .then(
-            () => {
-              try {
-                observeServed(m.path, started, GrpcStatus.OK);
-                call.end();
-              } catch (e) {
-                fail(e);
-              }
-            },
-            fail,
-          )
+          .then(() => {
+            try {
+              observeServed(m.path, started, GrpcStatus.OK);
+              call.end();
+            } catch (e) {
+              fail(e);
+            }
+          }, fail)
           .catch((e: unknown) => log.error({ err: e, method: name, requestId }, 'call failed'));
         track(p);
       };

@@ -4,13 +4,49 @@ import { isAllowedUrl, isUnsafeCss, removeUnsafeAttributes } from './html-safety
 
 describe('isAllowedUrl', () => {
   test('relative, protocol-relative and $wgUrlProtocols URLs are allowed', () => {
-    for (const url of ['/wiki/Main_Page', './Main_Page', '#frag', '?a=1', '', 'Javascript_page', './Javascript:alert(1)', '//example.org/x', 'http://x.org', 'HTTPS://x.org', 'mailto:a@b.c', 'ftp://x', 'matrix:r/x', 'tel:+1', 'urn:isbn:1', 'news:comp.x']) {
+    for (const url of [
+      '/wiki/Main_Page',
+      './Main_Page',
+      '#frag',
+      '?a=1',
+      '',
+      'Javascript_page',
+      './Javascript:alert(1)',
+      '//example.org/x',
+      'http://x.org',
+      'HTTPS://x.org',
+      'mailto:a@b.c',
+      'ftp://x',
+      'matrix:r/x',
+      'tel:+1',
+      'urn:isbn:1',
+      'news:comp.x',
+    ]) {
       assert.equal(isAllowedUrl(url), true, url);
     }
   });
 
   test('script, data and unknown schemes are refused, however disguised', () => {
-    for (const url of ['javascript:alert(1)', 'JaVaScRiPt:x', ' javascript:x', '\x01javascript:x', 'java\tscript:x', 'java\nscript:x', 'java\rscript:x', 'java\x00script:x', 'java script:x', 'javascript\u00a0:x', '\ufeffjavascript:x', 'vbscript:msgbox(1)', 'data:text/html,<script>', 'DATA:image/svg+xml,x', 'file:///etc/passwd', 'blob:x', 'livescript:x', 'feed:javascript:x']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:x',
+      ' javascript:x',
+      '\x01javascript:x',
+      'java\tscript:x',
+      'java\nscript:x',
+      'java\rscript:x',
+      'java\x00script:x',
+      'java script:x',
+      'javascript\u00a0:x',
+      '\ufeffjavascript:x',
+      'vbscript:msgbox(1)',
+      'data:text/html,<script>',
+      'DATA:image/svg+xml,x',
+      'file:///etc/passwd',
+      'blob:x',
+      'livescript:x',
+      'feed:javascript:x',
+    ]) {
       assert.equal(isAllowedUrl(url), false, JSON.stringify(url));
     }
   });
@@ -18,7 +54,19 @@ describe('isAllowedUrl', () => {
 
 describe('isUnsafeCss', () => {
   test('resource loading and script in CSS are found through escapes and comments', () => {
-    for (const css of ['background:url(javascript:x)', 'background: URL (x)', 'width:expression(1)', 'x:\\65xpression(1)', 'a:b/*x*/url(y)', 'behavior:url(a)', '-moz-binding:x', 'background:\\75rl(x)', 'background-image:image-set(x 1x)', '@import "x"', 'ｕｒｌ(x)']) {
+    for (const css of [
+      'background:url(javascript:x)',
+      'background: URL (x)',
+      'width:expression(1)',
+      'x:\\65xpression(1)',
+      'a:b/*x*/url(y)',
+      'behavior:url(a)',
+      '-moz-binding:x',
+      'background:\\75rl(x)',
+      'background-image:image-set(x 1x)',
+      '@import "x"',
+      'ｕｒｌ(x)',
+    ]) {
       assert.equal(isUnsafeCss(css), true, css);
     }
     assert.equal(isUnsafeCss('color: red; width:42px'), false);
@@ -49,7 +97,10 @@ describe('removeUnsafeAttributes', () => {
     ['<!--><a href="javascript:y">', '<!--><a>'],
     ['<!---><a href="javascript:y">', '<!---><a>'],
     ['</a href="javascript:x"><b>', '</a href="javascript:x"><b>'],
-    ['<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>', '<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>'],
+    [
+      '<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>',
+      '<a href="/wiki/Main_Page" title="Main Page">M</a> <a rel="nofollow" class="external text" href="https://example.org/?a=1&amp;b=2">e</a>',
+    ],
     ['a < b and <3 <a href="javascript:x">', 'a < b and <3 <a>'],
     ['<a href="javascript:x"', '<a'],
     // Parsoid's data-mw: the HTML it carries gets the same pass; its wikitext (`wt`) is inert text.

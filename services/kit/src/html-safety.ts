@@ -13,9 +13,35 @@ import { decodeHTMLAttribute } from 'entities/decode';
 
 /** `$wgUrlProtocols` of MediaWiki 1.39 (default settings), in its order. */
 export const URL_PROTOCOLS: readonly string[] = [
-  'bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'matrix:',
-  'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://',
-  'xmpp:', '//',
+  'bitcoin:',
+  'ftp://',
+  'ftps://',
+  'geo:',
+  'git://',
+  'gopher://',
+  'http://',
+  'https://',
+  'irc://',
+  'ircs://',
+  'magnet:',
+  'mailto:',
+  'matrix:',
+  'mms://',
+  'news:',
+  'nntp://',
+  'redis://',
+  'sftp://',
+  'sip:',
+  'sips:',
+  'sms:',
+  'ssh://',
+  'svn://',
+  'tel:',
+  'telnet://',
+  'urn:',
+  'worldwind://',
+  'xmpp:',
+  '//',
 ];
 
 /** The protocols as one regex alternation (Parser's `$this->mUrlProtocols`), for link syntax. */
@@ -40,8 +66,26 @@ export function isAllowedUrl(url: string): boolean {
 
 /** Attributes a browser follows or fetches as a URL. */
 const URL_ATTRIBUTES = new Set([
-  'href', 'src', 'action', 'formaction', 'poster', 'xlink:href', 'data', 'background', 'lowsrc', 'dynsrc', 'longdesc', 'ping', 'codebase',
-  'cite', 'usemap', 'manifest', 'icon', 'profile', 'archive', 'classid',
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'poster',
+  'xlink:href',
+  'data',
+  'background',
+  'lowsrc',
+  'dynsrc',
+  'longdesc',
+  'ping',
+  'codebase',
+  'cite',
+  'usemap',
+  'manifest',
+  'icon',
+  'profile',
+  'archive',
+  'classid',
 ]);
 /** Attributes holding a comma-separated list of "URL descriptor" candidates. */
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
@@ -58,7 +102,10 @@ function decodeCssEscapes(s: string): string {
 
 /** Sanitizer::normalizeCss: CSS escapes decoded, comments removed, look-alike letters folded. */
 export function normalizeCss(css: string): string {
-  return decodeCssEscapes(css).replace(/\/\*.*?\*\//gs, '').replace(/\/\*.*$/s, '').normalize('NFKC');
+  return decodeCssEscapes(css)
+    .replace(/\/\*.*?\*\//gs, '')
+    .replace(/\/\*.*$/s, '')
+    .normalize('NFKC');
 }
 
 /**
@@ -69,7 +116,9 @@ export function normalizeCss(css: string): string {
 export function isUnsafeCss(css: string): boolean {
   // Plain ASCII without escapes or comments reads as written (the common case: no normalizing).
   const plain = /[^\x20-\x7e]|[\\/]/.test(css) ? normalizeCss(css) : css;
-  return /expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\(|attr\s*\([^)]+[\s,]+url|behavior\s*:|-moz-binding|javascript\s*:|vbscript\s*:|@import/i.test(plain);
+  return /expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\(|attr\s*\([^)]+[\s,]+url|behavior\s*:|-moz-binding|javascript\s*:|vbscript\s*:|@import/i.test(
+    plain,
+  );
 }
 
 const INSECURE_CSS = '/* insecure input */';

@@ -104,10 +104,7 @@ export class RedisKv implements KvStore {
     else await this.redis.set(this.prefix + key, value);
   }
   async setIfAbsent(key: string, value: string, ttlSeconds?: number) {
-    const r =
-      ttlSeconds && ttlSeconds > 0
-        ? await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds, 'NX')
-        : await this.redis.set(this.prefix + key, value, 'NX');
+    const r = ttlSeconds && ttlSeconds > 0 ? await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds, 'NX') : await this.redis.set(this.prefix + key, value, 'NX');
     return r === 'OK';
   }
   async del(key: string) {
@@ -126,10 +123,7 @@ export class RedisKv implements KvStore {
   }
   /** Waits until Redis answers; a set-but-unreachable REDIS_URL fails start instead of later. */
   async ping(timeoutMs = 5000) {
-    await Promise.race([
-      this.redis.ping(),
-      new Promise((_, rej) => setTimeout(() => rej(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs).unref()),
-    ]);
+    await Promise.race([this.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs).unref())]);
   }
   async close() {
     this.redis.disconnect();

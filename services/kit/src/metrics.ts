@@ -70,7 +70,25 @@ export const kvErrors = counter('quire_kv_command_errors_total', 'Key-value stor
 export const rateLimitRefusals = counter('quire_rate_limit_refusals_total', 'Attempts refused by a rate limit or throttle, by action', ['action']);
 
 /** gRPC's status names as Prometheus label values (OK, NOT_FOUND, …). */
-const GRPC_CODE_NAMES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
+const GRPC_CODE_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
 
 export function grpcCodeName(code: number | undefined): string {
   return GRPC_CODE_NAMES[code ?? 2] ?? 'UNKNOWN';

@@ -21,7 +21,7 @@ test('a template of initdb and the migrations seeds a new data folder, and is st
     const root = path.join(tmp, 'repo');
     const migrations = path.join(root, 'services', 'demo', 'migrations');
     fs.mkdirSync(migrations, { recursive: true });
-    fs.writeFileSync(path.join(migrations, '001_t.sql'), 'CREATE TABLE ${schema}.t (v text); INSERT INTO ${schema}.t VALUES (\'once\');');
+    fs.writeFileSync(path.join(migrations, '001_t.sql'), "CREATE TABLE ${schema}.t (v text); INSERT INTO ${schema}.t VALUES ('once');");
     const template = path.join(tmp, 'template');
     assert.equal(templateReady(template, root), false);
     await createTemplate(template, root);

@@ -45,7 +45,10 @@ export function serviceMigrations(root = ROOT): { schema: string; dir: string }[
 export function templateKey(root = ROOT): string {
   const h = crypto.createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
   for (const { schema, dir } of serviceMigrations(root)) {
-    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) {
+    for (const f of fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.sql'))
+      .sort()) {
       h.update(`${schema}/${f}\n`).update(fs.readFileSync(path.join(dir, f)));
     }
   }

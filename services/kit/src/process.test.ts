@@ -29,7 +29,10 @@ function runScript(body: string): Promise<{ code: number | null; lines: Record<s
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('exit', (code) => {
       fs.rmSync(dir, { recursive: true, force: true });
-      const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       resolve({ code, lines, stdout });
     });
   });

@@ -10,19 +10,7 @@
  * without a loader hook in every entry point, and kit already owns the one place each of these
  * calls goes through (the HTTP pipeline start, `unary`, `wrapService`, `Db.query`).
  */
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  context,
-  propagation,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type TextMapGetter,
-  type TextMapSetter,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import type { BasicTracerProvider, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Metadata } from '@grpc/grpc-js';
 

@@ -23,14 +23,7 @@ export interface IndexDoc {
   created: Date;
 }
 
-export type SortOrder =
-  | 'relevance'
-  | 'last_edit_desc'
-  | 'last_edit_asc'
-  | 'create_timestamp_desc'
-  | 'create_timestamp_asc'
-  | 'title_natural_asc'
-  | 'title_natural_desc';
+export type SortOrder = 'relevance' | 'last_edit_desc' | 'last_edit_asc' | 'create_timestamp_desc' | 'create_timestamp_asc' | 'title_natural_asc' | 'title_natural_desc';
 
 export interface MatchOptions {
   /** undefined: every namespace. */

@@ -2,14 +2,7 @@
  * The query role: parses the wiki's search syntax, applies namespace defaults, asks the engine,
  * and answers redirect hits with their targets. Stateless: any number of replicas.
  */
-import type {
-  CompleteTitlesRequest,
-  CompleteTitlesResponse,
-  SearchHit,
-  SearchPagesRequest,
-  SearchPagesResponse,
-  TitleMatch,
-} from '@quire/proto/wiki/search/v1/search';
+import type { CompleteTitlesRequest, CompleteTitlesResponse, SearchHit, SearchPagesRequest, SearchPagesResponse, TitleMatch } from '@quire/proto/wiki/search/v1/search';
 import { invalidArgument } from '@quire/kit';
 import type { IndexDoc, Match, SearchBackend, SortOrder } from './backend.js';
 import { isEmptyQuery, parseQuery, type NamespaceLookup } from './query/parser.js';

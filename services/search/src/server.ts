@@ -34,9 +34,7 @@ export const searchService: ServiceModule = {
   async create(rt) {
     const cfg = loadConfig(searchConfigSpec, rt.env);
     if (!ROLES.includes(cfg.role)) throw new ConfigError([`SEARCH_ROLE=${JSON.stringify(cfg.role)} is not one of ${ROLES.join(', ')}`]);
-    const backend: SearchBackend = cfg.meilisearchUrl
-      ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex, rt.db)
-      : new SqlBackend(rt.db);
+    const backend: SearchBackend = cfg.meilisearchUrl ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex, rt.db) : new SqlBackend(rt.db);
     await backend.init();
     const content = connectContent(cfg.contentAddr);
     const namespaces = new NamespaceNames(content.site);
@@ -45,7 +43,11 @@ export const searchService: ServiceModule = {
       feedHead: async (after) => (await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
       indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
     });
-    const index = new SearchIndex(backend, () => namespaces.lookup(), () => freshness.caughtUp());
+    const index = new SearchIndex(
+      backend,
+      () => namespaces.lookup(),
+      () => freshness.caughtUp(),
+    );
     const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
     /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */
@@ -81,7 +83,13 @@ export const searchService: ServiceModule = {
             else if (engine === 'sql') target = new SqlBackend(rt.db);
             else if (engine === 'meilisearch') throw invalidArgument('badvalue', 'the meilisearch engine is not configured (MEILISEARCH_URL)');
             else throw invalidArgument('badvalue', `unknown engine ${JSON.stringify(engine)}: sql or meilisearch`);
-            const last = await rebuildIndex(target, content, rt.kv, (p) => stream.write(p), () => stream.cancelled);
+            const last = await rebuildIndex(
+              target,
+              content,
+              rt.kv,
+              (p) => stream.write(p),
+              () => stream.cancelled,
+            );
             stream.write(last);
           },
         }),

@@ -68,12 +68,15 @@ test('changeauthenticationdata: retype, the password policy, then the new passwo
   assert.deepEqual(calls.at(-1), ['change', { username: 'Alice', password: 'newalicepass987' }]);
 });
 
-test('resetpassword and emailuser answer as a wiki with email disabled, after emailuser\'s target checks', async () => {
+test("resetpassword and emailuser answer as a wiki with email disabled, after emailuser's target checks", async () => {
   await assert.rejects(run(resetpasswordModule, { user: 'Alice' }, ANON), fails('passwordreset-emaildisabled', 'Email features have been disabled on this wiki.'));
   const send = (users: Record<string, unknown>[]) => run(emailuserModule, { target: 'Alice', subject: 's', text: 't', ccme: false }, ALICE, {}, { users });
   await assert.rejects(send([]), fails('notarget', 'You have not specified a valid target for this action.'));
   const alice = { user: ALICE, email: '', emailAuthenticated: '', optionsJson: '{}' };
   await assert.rejects(send([alice]), fails('noemail', 'There is no email address recorded for user "Alice".'));
-  await assert.rejects(send([{ ...alice, email: 'a@example.org', emailAuthenticated: '2026-01-01T00:00:00Z', optionsJson: '{"disablemail":1}' }]), fails('nowikiemail', 'This user has chosen not to receive email from other users.'));
+  await assert.rejects(
+    send([{ ...alice, email: 'a@example.org', emailAuthenticated: '2026-01-01T00:00:00Z', optionsJson: '{"disablemail":1}' }]),
+    fails('nowikiemail', 'This user has chosen not to receive email from other users.'),
+  );
   await assert.rejects(send([{ ...alice, email: 'a@example.org', emailAuthenticated: '2026-01-01T00:00:00Z' }]), fails('usermaildisabled', 'User email disabled'));
 });

@@ -72,7 +72,7 @@ function removeModule(name: 'unlinkaccount' | 'removeauthenticationdata', summar
     summary,
     params: { request: REQUEST_PARAM },
     flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
-    examples: { [`action=${name}&request=FooAuthenticationRequest&token=123ABC`]: 'Attempt to remove the current user\'s data for <var>FooAuthenticationRequest</var>.' },
+    examples: { [`action=${name}&request=FooAuthenticationRequest&token=123ABC`]: "Attempt to remove the current user's data for <var>FooAuthenticationRequest</var>." },
     async execute(ctx) {
       requireLoggedIn(ctx, 'apierror-mustbeloggedin-removeauth');
       await securitySensitiveOperation(ctx);
@@ -93,7 +93,10 @@ export const changeauthenticationdataModule = defineModule({
   summary: 'Change authentication data for the current user.',
   params: { request: REQUEST_PARAM },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
-  examples: { 'action=changeauthenticationdata&changeauthrequest=MediaWiki%5CAuth%5CPasswordAuthenticationRequest&password=ExamplePassword&retype=ExamplePassword&changeauthtoken=123ABC': 'Attempt to change the current user\'s password to <kbd>ExamplePassword</kbd>.' },
+  examples: {
+    'action=changeauthenticationdata&changeauthrequest=MediaWiki%5CAuth%5CPasswordAuthenticationRequest&password=ExamplePassword&retype=ExamplePassword&changeauthtoken=123ABC':
+      "Attempt to change the current user's password to <kbd>ExamplePassword</kbd>.",
+  },
   async execute(ctx) {
     requireLoggedIn(ctx, 'apierror-mustbeloggedin-changeauthenticationdata');
     await securitySensitiveOperation(ctx);

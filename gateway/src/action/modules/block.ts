@@ -4,7 +4,7 @@
  * so there are no action restrictions).
  */
 import type { GatewayDeps } from '../../context.js';
-import { ApiUsageError, } from '../types.js';
+import { ApiUsageError } from '../types.js';
 import { apiError, requireRight } from './support.js';
 import { defineModule, type ContextOf } from '../define.js';
 import { TAGS_PARAM } from './writes.js';
@@ -115,10 +115,7 @@ export async function checkedLogTags(ctx: ContextOf<{ tags: typeof TAGS_PARAM }>
   } while (from !== '');
   const refused = tags.filter((t) => !manual.has(t));
   if (refused.length > 0) {
-    const info =
-      refused.length === 1
-        ? `The tag "${refused[0]}" is not allowed to be manually applied.`
-        : `The following tags are not allowed to be manually applied: ${refused.join(', ')}`;
+    const info = refused.length === 1 ? `The tag "${refused[0]}" is not allowed to be manually applied.` : `The following tags are not allowed to be manually applied: ${refused.join(', ')}`;
     throw new ApiUsageError('badtags', info, { disallowedtags: refused });
   }
   if (!ctx.caller.user.rights.includes('applychangetags')) {

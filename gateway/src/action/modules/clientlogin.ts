@@ -19,17 +19,16 @@ export const clientloginModule = defineModule({
     requireReturnUrlOrContinue(ctx);
     if (ctx.params.continue !== true) ctx.requirePostedParameters(LOGIN_SENSITIVE_FIELDS);
     const { caller, deps } = ctx;
-    const r =
-      ctx.params.continue
-        ? await deps.clients.auth.continueLogin({ sessionId: caller.sessionId, totpCode: field(ctx, 'OATHToken'), ip: caller.ip })
-        : await deps.clients.auth.login({
-            sessionId: caller.sessionId,
-            username: field(ctx, 'username'),
-            password: field(ctx, 'password'),
-            ip: caller.ip,
-            botPasswordAllowed: false,
-            remember: ['1', 'true', 'on'].includes(field(ctx, 'rememberMe')),
-          });
+    const r = ctx.params.continue
+      ? await deps.clients.auth.continueLogin({ sessionId: caller.sessionId, totpCode: field(ctx, 'OATHToken'), ip: caller.ip })
+      : await deps.clients.auth.login({
+          sessionId: caller.sessionId,
+          username: field(ctx, 'username'),
+          password: field(ctx, 'password'),
+          ip: caller.ip,
+          botPasswordAllowed: false,
+          remember: ['1', 'true', 'on'].includes(field(ctx, 'rememberMe')),
+        });
     const status = r.status === Status.PASS ? 'PASS' : r.status === Status.UI ? 'UI' : 'FAIL';
     if (status === 'PASS') cookies(ctx).set(r.sessionId, r.persistentSeconds ? { maxAgeSeconds: r.persistentSeconds } : undefined);
     else if (status === 'UI' && r.sessionId !== caller.sessionId) cookies(ctx).set(r.sessionId);

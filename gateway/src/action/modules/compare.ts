@@ -203,7 +203,10 @@ export const compareModule = defineModule({
     // MediaWiki inserts torelative right after torev.
     const toEntries = Object.entries(to);
     const at = toEntries.findIndex(([k]) => k === 'torev') + 1;
-    toEntries.splice(at, 0, ['torelative', { type: ['prev', 'next', 'cur'], help: 'Use a revision relative to the revision determined from fromtitle, fromid or fromrev. All of the other "to" options will be ignored.' }]);
+    toEntries.splice(at, 0, [
+      'torelative',
+      { type: ['prev', 'next', 'cur'], help: 'Use a revision relative to the revision determined from fromtitle, fromid or fromrev. All of the other "to" options will be ignored.' },
+    ]);
     return {
       ...from,
       ...Object.fromEntries(toEntries),

@@ -37,9 +37,17 @@ test('cspreport logs the report and answers success', async () => {
   assert.equal(logged[0]![1], '[source=x, report-only] Received CSP report: <http://evil.example> blocked from being loaded on <http://w/wiki/X>:3');
 });
 
-test('acceptlang: WebRequest::getAcceptLang\'s order, lower case, q=0 dropped, the last q of a repeated code', () => {
-  assert.deepEqual(stripMeta(acceptLanguages('de-DE,de;q=0.9,en;q=0.5')), [{ q: 1, code: 'de-de' }, { q: 0.9, code: 'de' }, { q: 0.5, code: 'en' }]);
-  assert.deepEqual(stripMeta(acceptLanguages('en;q=0.5, fr, de;q=0, EN-gb;q=0.7, fr;q=0.8')), [{ q: 0.8, code: 'fr' }, { q: 0.7, code: 'en-gb' }, { q: 0.5, code: 'en' }]);
+test("acceptlang: WebRequest::getAcceptLang's order, lower case, q=0 dropped, the last q of a repeated code", () => {
+  assert.deepEqual(stripMeta(acceptLanguages('de-DE,de;q=0.9,en;q=0.5')), [
+    { q: 1, code: 'de-de' },
+    { q: 0.9, code: 'de' },
+    { q: 0.5, code: 'en' },
+  ]);
+  assert.deepEqual(stripMeta(acceptLanguages('en;q=0.5, fr, de;q=0, EN-gb;q=0.7, fr;q=0.8')), [
+    { q: 0.8, code: 'fr' },
+    { q: 0.7, code: 'en-gb' },
+    { q: 0.5, code: 'en' },
+  ]);
   assert.deepEqual(stripMeta(acceptLanguages(undefined)), []);
   assert.equal(acceptLanguages('en')[0]!._content, 'code');
 });

@@ -62,7 +62,13 @@ export const cspreportModule = defineModule({
     const page = typeof report['document-uri'] === 'string' ? report['document-uri'] : 'n/a';
     const line = report['line-number'] !== undefined ? `:${String(report['line-number'])}` : '';
     ctx.deps.log.warn(
-      { channel: ctx.params.reportonly ? 'csp-report-only' : 'csp', 'csp-report': report, user_id: ctx.caller.user.id || 'logged-out', 'user-agent': base.header?.('user-agent'), source: ctx.params.source },
+      {
+        channel: ctx.params.reportonly ? 'csp-report-only' : 'csp',
+        'csp-report': report,
+        user_id: ctx.caller.user.id || 'logged-out',
+        'user-agent': base.header?.('user-agent'),
+        source: ctx.params.source,
+      },
       `${flags.length ? `[${flags.join(', ')}]` : ''} Received CSP report: <${blocked}> blocked from being loaded on <${page}>${line}`,
     );
     ctx.result.cspreport = 'success';

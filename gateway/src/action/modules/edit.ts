@@ -12,7 +12,6 @@ import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watc
 import { saveEdit, TAGS_PARAM } from './writes.js';
 import { CONTENT_FORMAT_VALUES as CONTENT_FORMATS, CONTENT_MODEL_VALUES as CONTENT_MODELS } from '../content-formats.js';
 
-
 const params = defineParams({
   title: { type: 'string', help: 'Title of the page to edit. Cannot be used together with pageid.' },
   pageid: { type: 'integer', help: 'Page ID of the page to edit. Cannot be used together with title.' },
@@ -27,14 +26,23 @@ const params = defineParams({
   minor: { type: 'boolean', default: false, help: 'Mark this edit as a minor edit.' },
   notminor: { type: 'boolean', default: false, help: 'Do not mark this edit as a minor edit even if the "Mark all edits minor by default" user preference is set.' },
   bot: { type: 'boolean', default: false, help: 'Mark this edit as a bot edit.' },
-  baserevid: { type: 'integer', help: 'ID of the base revision, used to detect edit conflicts. May be obtained through action=query&prop=revisions. Self-conflicts cause the edit to fail unless basetimestamp is set.' },
-  basetimestamp: { type: 'timestamp', help: 'Timestamp of the base revision, used to detect edit conflicts. May be obtained through action=query&prop=revisions&rvprop=timestamp. Self-conflicts are ignored.' },
-  starttimestamp: { type: 'timestamp', help: 'Timestamp when the editing process began, used to detect edit conflicts. An appropriate value may be obtained using curtimestamp when beginning the edit process (e.g. when loading the page content to edit).' },
+  baserevid: {
+    type: 'integer',
+    help: 'ID of the base revision, used to detect edit conflicts. May be obtained through action=query&prop=revisions. Self-conflicts cause the edit to fail unless basetimestamp is set.',
+  },
+  basetimestamp: {
+    type: 'timestamp',
+    help: 'Timestamp of the base revision, used to detect edit conflicts. May be obtained through action=query&prop=revisions&rvprop=timestamp. Self-conflicts are ignored.',
+  },
+  starttimestamp: {
+    type: 'timestamp',
+    help: 'Timestamp when the editing process began, used to detect edit conflicts. An appropriate value may be obtained using curtimestamp when beginning the edit process (e.g. when loading the page content to edit).',
+  },
   recreate: { type: 'boolean', default: false, help: 'Override any errors about the page having been deleted in the meantime.' },
   createonly: { type: 'boolean', default: false, help: "Don't edit the page if it exists already." },
   nocreate: { type: 'boolean', default: false, help: "Throw an error if the page doesn't exist." },
-  watch: { type: 'boolean', default: false, deprecated: true, help: 'Add the page to the current user\'s watchlist.' },
-  unwatch: { type: 'boolean', default: false, deprecated: true, help: 'Remove the page from the current user\'s watchlist.' },
+  watch: { type: 'boolean', default: false, deprecated: true, help: "Add the page to the current user's watchlist." },
+  unwatch: { type: 'boolean', default: false, deprecated: true, help: "Remove the page from the current user's watchlist." },
   watchlist: WATCHLIST_PARAM,
   watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
   md5: {
@@ -72,7 +80,10 @@ function md5ForService(ctx: EditContext): string | undefined {
   if (p.md5 === undefined) return undefined;
   const relative = p.appendtext !== undefined || p.prependtext !== undefined;
   const hashed = (get: (name: 'text' | 'appendtext' | 'prependtext') => string | undefined) =>
-    crypto.createHash('md5').update(relative ? (get('prependtext') ?? '') + (get('appendtext') ?? '') : (get('text') ?? ''), 'utf8').digest('hex');
+    crypto
+      .createHash('md5')
+      .update(relative ? (get('prependtext') ?? '') + (get('appendtext') ?? '') : (get('text') ?? ''), 'utf8')
+      .digest('hex');
   return hashed((name) => ctx.raw.get(name)?.normalize('NFC')) === p.md5 ? hashed((name) => p[name]) : '';
 }
 

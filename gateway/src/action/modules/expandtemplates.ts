@@ -45,8 +45,16 @@ export const expandtemplatesModule = defineModule({
     }
     const out: ResultObject = {};
     if (props.has('wikitext')) out.wikitext = r.wikitext;
-    if (props.has('categories')) out.categories = setIndexedTagName(r.categories.map((c) => setContentValue({ ...(c.sortkey ? { sortkey: c.sortkey } : {}) }, 'category', c.name)), 'category');
-    if (props.has('properties')) out.properties = setIndexedTagName(r.properties.map((x) => setContentValue({ name: x.name }, 'value', x.value)), 'property');
+    if (props.has('categories'))
+      out.categories = setIndexedTagName(
+        r.categories.map((c) => setContentValue({ ...(c.sortkey ? { sortkey: c.sortkey } : {}) }, 'category', c.name)),
+        'category',
+      );
+    if (props.has('properties'))
+      out.properties = setIndexedTagName(
+        r.properties.map((x) => setContentValue({ name: x.name }, 'value', x.value)),
+        'property',
+      );
     if (props.has('volatile') && r.volatile) out.volatile = true;
     if (props.has('ttl') && r.volatile) out.ttl = r.ttl;
     if (props.has('parsetree')) out.parsetree = r.parseTree;

@@ -56,7 +56,7 @@ export const feedcontributionsModule = defineModule({
   name: 'feedcontributions',
   group: 'action',
   prefix: '',
-  summary: 'Returns a user\'s contributions feed.',
+  summary: "Returns a user's contributions feed.",
   params: {
     feedformat: FEED_FORMAT_PARAM,
     user: { type: 'user', required: true, userTypes: ['name', 'ip', 'cidr', 'interwiki'], help: 'What users to get the contributions for.' },

@@ -6,21 +6,63 @@ import { logActionText } from '../log-action-text.js';
 import { fakeContext } from '../query/testing.js';
 import { ApiUsageError, type Params } from '../types.js';
 
-const NAMESPACES = { namespaces: [{ id: 0, name: '' }, { id: 1, name: 'Talk' }] } as unknown as ListNamespacesResponse;
+const NAMESPACES = {
+  namespaces: [
+    { id: 0, name: '' },
+    { id: 1, name: 'Talk' },
+  ],
+} as unknown as ListNamespacesResponse;
 const ADMIN: User = { id: 2, name: 'Admin', anonymous: false, groups: ['*', 'user'], rights: ['read'] };
 
 function rc(over: Partial<RecentChange>): RecentChange {
   return {
-    rcId: 1, type: 'edit', ns: 0, title: 'FeedC', pageId: 5, revId: 9, oldRevId: 8, user: 'Admin', userId: 2, anon: false, comment: 'c', timestamp: '2026-11-27T13:36:00Z',
-    minor: false, bot: false, new: false, oldLen: 0, newLen: 0, patrolled: 0, logId: 0, logType: '', logAction: '', logParamsJson: '', tags: [], sha1: '', redirect: false, top: false, deleted: 0,
+    rcId: 1,
+    type: 'edit',
+    ns: 0,
+    title: 'FeedC',
+    pageId: 5,
+    revId: 9,
+    oldRevId: 8,
+    user: 'Admin',
+    userId: 2,
+    anon: false,
+    comment: 'c',
+    timestamp: '2026-11-27T13:36:00Z',
+    minor: false,
+    bot: false,
+    new: false,
+    oldLen: 0,
+    newLen: 0,
+    patrolled: 0,
+    logId: 0,
+    logType: '',
+    logAction: '',
+    logParamsJson: '',
+    tags: [],
+    sha1: '',
+    redirect: false,
+    top: false,
+    deleted: 0,
     ...over,
   };
 }
 
 test('adjacent edits of one user to one page become one item diffed from before the run (ChangesFeed::buildItems)', () => {
-  const rows = [rc({ rcId: 4, revId: 9, oldRevId: 8 }), rc({ rcId: 3, revId: 8, oldRevId: 7 }), rc({ rcId: 2, revId: 7, oldRevId: 6, user: 'Bob' }), rc({ rcId: 1, type: 'new', revId: 6, oldRevId: 0 })];
+  const rows = [
+    rc({ rcId: 4, revId: 9, oldRevId: 8 }),
+    rc({ rcId: 3, revId: 8, oldRevId: 7 }),
+    rc({ rcId: 2, revId: 7, oldRevId: 6, user: 'Bob' }),
+    rc({ rcId: 1, type: 'new', revId: 6, oldRevId: 0 }),
+  ];
   const merged = mergeAdjacentEdits(rows);
-  assert.deepEqual(merged.map((r) => [r.rcId, r.revId, r.oldRevId]), [[4, 9, 7], [2, 7, 6], [1, 6, 0]]);
+  assert.deepEqual(
+    merged.map((r) => [r.rcId, r.revId, r.oldRevId]),
+    [
+      [4, 9, 7],
+      [2, 7, 6],
+      [1, 6, 0],
+    ],
+  );
 });
 
 test('the diff table: header messages, the multi notice, the empty diff, and the inline styles', () => {
@@ -59,12 +101,35 @@ test('log action text: user and page links (red, redirect), move targets, the pr
 });
 
 function setup(params: Params, changes: RecentChange[]) {
-  const { ctx } = fakeContext(feedrecentchangesModule, { feedformat: 'rss', days: 7, limit: 50, invert: false, associated: false, hideminor: false, hidebots: false, hideanons: false, hideliu: false, hidepatrolled: false, hidemyself: false, hidecategorization: false, showlinkedto: false, ...params }, { namespaces: NAMESPACES }, { user: ADMIN });
+  const { ctx } = fakeContext(
+    feedrecentchangesModule,
+    {
+      feedformat: 'rss',
+      days: 7,
+      limit: 50,
+      invert: false,
+      associated: false,
+      hideminor: false,
+      hidebots: false,
+      hideanons: false,
+      hideliu: false,
+      hidepatrolled: false,
+      hidemyself: false,
+      hidecategorization: false,
+      showlinkedto: false,
+      ...params,
+    },
+    { namespaces: NAMESPACES },
+    { user: ADMIN },
+  );
   const requests: Record<string, unknown>[] = [];
   const clients = ctx.deps.clients as unknown as Record<string, Record<string, unknown>>;
   clients.content!.listRecentChanges = async (req: Record<string, unknown>) => (requests.push(req), { changes: changes.filter((c) => !req.tag || c.tags.includes(req.tag as string)) });
   clients.content!.formatComments = async (items: { comment: string }[]) => items.map((i) => `<i>${i.comment}</i>`);
-  clients.content!.resolvePages = async (req: { titles: string[] }) => ({ pages: req.titles.map((t) => ({ title: t, id: t === 'Linker' ? 7 : 0, ns: 0, missing: t !== 'Linker', special: false, redirect: false })), invalid: req.titles.filter((t) => t.includes('|')) });
+  clients.content!.resolvePages = async (req: { titles: string[] }) => ({
+    pages: req.titles.map((t) => ({ title: t, id: t === 'Linker' ? 7 : 0, ns: 0, missing: t !== 'Linker', special: false, redirect: false })),
+    invalid: req.titles.filter((t) => t.includes('|')),
+  });
   clients.content!.getRevisions = async () => ({ revisions: [{ id: 6, content: "a <b>\n'c'", userText: 'Admin' }], nextId: 0 });
   clients.content!.listPageLinks = async () => ({ links: [{ title: 'FeedC' }], continue: '' });
   let sent: { body: string; contentType: string } | undefined;
@@ -72,7 +137,7 @@ function setup(params: Params, changes: RecentChange[]) {
   return { ctx, requests, sent: () => sent! };
 }
 
-test('feedrecentchanges: the filters become the listing\'s, the new page\'s text is the description', async () => {
+test("feedrecentchanges: the filters become the listing's, the new page's text is the description", async () => {
   const created = rc({ rcId: 1, type: 'new', revId: 6, oldRevId: 0, comment: 'made', tags: ['t2'] });
   const s = setup({ namespace: 1, associated: true, hideminor: true, hidebots: true, hideliu: true, hidemyself: true, hidecategorization: true, days: 1000, tagfilter: 't1|t2' }, [created]);
   await feedrecentchangesModule.execute(s.ctx);
@@ -84,15 +149,23 @@ test('feedrecentchanges: the filters become the listing\'s, the new page\'s text
   assert.deepEqual([req.minor, req.bot, req.anon, req.patrolled], [-1, -1, 1, 0]);
   // days is capped at $wgRCMaxAge (90 days).
   assert.ok(Math.abs(Date.parse(req.end as string) - (Date.now() - 90 * 86400_000)) < 5000);
-  assert.deepEqual(s.requests.map((r) => r.tag), ['t1', 't2']);
+  assert.deepEqual(
+    s.requests.map((r) => r.tag),
+    ['t1', 't2'],
+  );
   const body = s.sent().body;
   assert.match(body, /<title>AnchorWiki {2}- Recent changes \[en\]<\/title>/);
   assert.match(body, /<link>http:\/\/[^<]*\/w\/index\.php\?title=FeedC&amp;diff=6&amp;oldid=0<\/link>/);
-  assert.ok(body.includes('<description>&lt;p&gt;&lt;i&gt;made&lt;/i&gt;&lt;/p&gt;\n&lt;p&gt;&lt;b&gt;New page&lt;/b&gt;&lt;/p&gt;&lt;div&gt;a &amp;lt;b&amp;gt;&lt;br /&gt;\n&amp;#039;c&amp;#039;&lt;/div&gt;</description>'), body);
+  assert.ok(
+    body.includes(
+      '<description>&lt;p&gt;&lt;i&gt;made&lt;/i&gt;&lt;/p&gt;\n&lt;p&gt;&lt;b&gt;New page&lt;/b&gt;&lt;/p&gt;&lt;div&gt;a &amp;lt;b&amp;gt;&lt;br /&gt;\n&amp;#039;c&amp;#039;&lt;/div&gt;</description>',
+    ),
+    body,
+  );
   assert.match(body, /<comments>http:\/\/[^<]*\/wiki\/Talk:FeedC<\/comments>/);
 });
 
-test('feedrecentchanges: related changes of a target (a revision-deleted change left out), and a bad target\'s invalidtitle', async () => {
+test("feedrecentchanges: related changes of a target (a revision-deleted change left out), and a bad target's invalidtitle", async () => {
   const rows = [
     rc({ rcId: 3, title: 'FeedC', revId: 7, oldRevId: 6, deleted: 1 }),
     rc({ rcId: 2, title: 'Other', pageId: 9, revId: 0, oldRevId: 0, type: 'log', logType: 'delete', logAction: 'delete' }),

@@ -50,7 +50,10 @@ const DIFF_STYLES: [string, string][] = [
   ['diff-ntitle', 'background-color: #fff; color: #202122; text-align: center;'],
   ['diff-addedline', 'color: #202122; font-size: 88%; border-style: solid; border-width: 1px 1px 1px 4px; border-radius: 0.33em; border-color: #a3d3ff; vertical-align: top; white-space: pre-wrap;'],
   ['diff-deletedline', 'color: #202122; font-size: 88%; border-style: solid; border-width: 1px 1px 1px 4px; border-radius: 0.33em; border-color: #ffe49c; vertical-align: top; white-space: pre-wrap;'],
-  ['diff-context', 'background-color: #f8f9fa; color: #202122; font-size: 88%; border-style: solid; border-width: 1px 1px 1px 4px; border-radius: 0.33em; border-color: #eaecf0; vertical-align: top; white-space: pre-wrap;'],
+  [
+    'diff-context',
+    'background-color: #f8f9fa; color: #202122; font-size: 88%; border-style: solid; border-width: 1px 1px 1px 4px; border-radius: 0.33em; border-color: #eaecf0; vertical-align: top; white-space: pre-wrap;',
+  ],
   ['diffchange', 'font-weight: bold; text-decoration: none;'],
 ];
 
@@ -142,7 +145,11 @@ export const feedrecentchangesModule = defineModule({
       const page = resolved.pages[0];
       // Title::newFromText failing, or an interwiki title (no page record).
       if (resolved.invalid.length || !page) throw new ApiUsageError('invalidtitle', `Bad title "${p.target}".`);
-      channel = { title: replaceMessageParams(msg('recentchangeslinked-title'), [page.title]), description: msg('recentchangeslinked-feed'), url: fullUrl(config.server, 'Special:RecentChangesLinked') };
+      channel = {
+        title: replaceMessageParams(msg('recentchangeslinked-title'), [page.title]),
+        description: msg('recentchangeslinked-feed'),
+        url: fullUrl(config.server, 'Special:RecentChangesLinked'),
+      };
       linked = await linkedPages(base, page.id, page.ns, page.title, p.showlinkedto);
     }
 

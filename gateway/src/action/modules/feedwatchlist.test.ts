@@ -39,7 +39,7 @@ test('items: "comment (user)", the diff or the log entry URL, the section anchor
   assert.equal(watchlistFeedItem('http://w', { ...ROW, type: 'log', revId: 0, logId: 9 }, false).url, 'http://w/w/index.php?title=Special:Log&logid=9');
 });
 
-test('feedwatchlist: the caller\'s list of the last hours, or the owner\'s with their token', async () => {
+test("feedwatchlist: the caller's list of the last hours, or the owner's with their token", async () => {
   const own = setup(feedwatchlistModule, { feedformat: 'rss', hours: 2, linktosections: false, allrev: true, wltype: ['edit'] }, ADMIN);
   await feedwatchlistModule.execute(own.ctx);
   assert.equal(own.requests.length, 1);
@@ -55,7 +55,7 @@ test('feedwatchlist: the caller\'s list of the last hours, or the owner\'s with 
   assert.equal(owner.requests[0]!.userId, 3);
 });
 
-test('feedwatchlist: an error is the feed\'s one item', async () => {
+test("feedwatchlist: an error is the feed's one item", async () => {
   for (const [params, user, item] of [
     [{}, ANON, ['Error (notloggedin)', 'Please log in to view or edit items on your watchlist.']],
     [{ wlowner: 'Alice', wltoken: 'wrong' }, ANON, ['Error (bad_wltoken)', 'Incorrect watchlist token provided. Please set a correct token in [[Special:Preferences]].']],
@@ -65,11 +65,16 @@ test('feedwatchlist: an error is the feed\'s one item', async () => {
     assert.equal(run.requests.length, 0);
     const body = run.sent();
     assert.match(body, /<title>AnchorWiki - Error - Watchlist \[en\]<\/title>/);
-    assert.ok(body.includes(`\t\t<item>\n\t\t\t<title>${item[0]}</title>\n\t\t\t<link></link>\n\t\t\t<guid isPermaLink="false"></guid>\n\t\t\t<description>${item[1]}</description>\n\t\t\t\n\t\t\t<dc:creator></dc:creator>\n\t\t\t\n\t\t</item>\n`), body);
+    assert.ok(
+      body.includes(
+        `\t\t<item>\n\t\t\t<title>${item[0]}</title>\n\t\t\t<link></link>\n\t\t\t<guid isPermaLink="false"></guid>\n\t\t\t<description>${item[1]}</description>\n\t\t\t\n\t\t\t<dc:creator></dc:creator>\n\t\t\t\n\t\t</item>\n`,
+      ),
+      body,
+    );
   }
 });
 
-test('list=watchlist: wlowner with wltoken reads the owner\'s list; a wrong token or owner is refused', async () => {
+test("list=watchlist: wlowner with wltoken reads the owner's list; a wrong token or owner is refused", async () => {
   const run = async (params: Params, user: User) => {
     const s = setup(watchlistModule, { prop: ['title'], limit: 10, dir: 'older', allrev: false, ...params }, user);
     const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation: new QueryContinuation(undefined, ['watchlist'], []), resolveRedirects: false };
@@ -77,7 +82,7 @@ test('list=watchlist: wlowner with wltoken reads the owner\'s list; a wrong toke
     return s.requests;
   };
   assert.equal((await run({ owner: 'Alice', token: 's3cret' }, ANON))[0]!.userId, 3);
-  assert.equal((await run({ owner: 'Alice' }, ADMIN))[0]!.userId, 2, 'owner without token: the caller\'s own list');
+  assert.equal((await run({ owner: 'Alice' }, ADMIN))[0]!.userId, 2, "owner without token: the caller's own list");
   const refused = (code: string, info: string) => (e: unknown) => e instanceof ApiUsageError && e.code === code && e.info === info;
   await assert.rejects(run({ owner: 'Alice', token: 's3cret!' }, ANON), refused('bad_wltoken', 'Incorrect watchlist token provided. Please set a correct token in [[Special:Preferences]].'));
   await assert.rejects(run({ owner: 'Nobody', token: 'x' }, ADMIN), refused('bad_wlowner', 'There is no user by the name "Nobody". Check your spelling.'));
@@ -94,7 +99,10 @@ test('list=watchlist: type=external and the patrol filters (for patrollers only,
   const patroller = { ...ADMIN, rights: [...ADMIN.rights, 'patrol'] };
   assert.deepEqual((await run({ show: ['!patrolled'], type: ['external'] }, patroller)).show, ['!patrolled']);
   assert.deepEqual((await run({ show: ['autopatrolled'] }, ADMIN)).show, ['autopatrolled'], 'autopatrolled needs no right');
-  await assert.rejects(run({ show: ['patrolled'] }, ADMIN), (e: unknown) => e instanceof ApiUsageError && e.code === 'permissiondenied' && e.info === 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.');
+  await assert.rejects(
+    run({ show: ['patrolled'] }, ADMIN),
+    (e: unknown) => e instanceof ApiUsageError && e.code === 'permissiondenied' && e.info === 'You need the "patrol" or "patrolmarks" right to request the patrolled flag.',
+  );
   await assert.rejects(run({ show: ['autopatrolled', '!patrolled'] }, patroller), (e: unknown) => e instanceof ApiUsageError && e.code === 'show');
 });
 

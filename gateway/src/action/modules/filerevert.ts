@@ -32,11 +32,13 @@ export const filerevertModule = defineModule({
       // LocalFile::upload's failure status, as ApiErrorFormatter::arrayFromStatus lists it.
       ctx.result.filerevert = {
         result: 'Failure',
-        errors: setIndexedTagName(res.errorCodes.map((code, i) => ({ message: code, params: i === 0 ? setIndexedTagName([...res.errorParams], 'param') : [], code, type: 'error' })), 'error'),
+        errors: setIndexedTagName(
+          res.errorCodes.map((code, i) => ({ message: code, params: i === 0 ? setIndexedTagName([...res.errorParams], 'param') : [], code, type: 'error' })),
+          'error',
+        ),
       };
       return;
     }
     ctx.result.filerevert = { result: 'Success' };
   },
 });
-

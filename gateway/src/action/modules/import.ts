@@ -18,8 +18,7 @@ export const importModule = defineModule({
   name: 'import',
   group: 'action',
   prefix: '',
-  summary:
-    'Import a page from another wiki, or from an XML file.\n\nNote that the HTTP POST must be done as a file upload (i.e. using multipart/form-data) when sending a file for the xml parameter.',
+  summary: 'Import a page from another wiki, or from an XML file.\n\nNote that the HTTP POST must be done as a file upload (i.e. using multipart/form-data) when sending a file for the xml parameter.',
   params: {
     summary: { type: 'string', help: 'Log entry import summary.' },
     xml: { type: 'upload', help: 'Uploaded XML file.' },
@@ -35,8 +34,7 @@ export const importModule = defineModule({
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: {
-    'action=import&interwikisource=meta&interwikipage=Help:ParserFunctions&namespace=100&fullhistory=&token=123ABC':
-      'Import meta:Help:ParserFunctions to namespace 100 with full history.',
+    'action=import&interwikisource=meta&interwikipage=Help:ParserFunctions&namespace=100&fullhistory=&token=123ABC': 'Import meta:Help:ParserFunctions to namespace 100 with full history.',
   },
   async execute(ctx) {
     const p = ctx.params;
@@ -54,12 +52,12 @@ export const importModule = defineModule({
     try {
       results = (
         await importUploadedDump(ctx.deps.clients, file.data, {
-        usernamePrefix: prefix,
-        assignKnownUsers: p.assignknownusers,
-        namespace: p.namespace,
-        rootPage: p.rootpage ?? '',
-        summary: p.summary ?? '',
-        tags: p.tags ?? [],
+          usernamePrefix: prefix,
+          assignKnownUsers: p.assignknownusers,
+          namespace: p.namespace,
+          rootPage: p.rootpage ?? '',
+          summary: p.summary ?? '',
+          tags: p.tags ?? [],
           performer: editActor(ctx.caller),
         })
       ).pages;

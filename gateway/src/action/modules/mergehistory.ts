@@ -18,15 +18,14 @@ export const mergehistoryModule = defineModule({
     toid: { type: 'integer', help: 'Page ID of the page to which history will be merged. Cannot be used together with to.' },
     timestamp: {
       type: 'timestamp',
-      help: 'Timestamp up to which revisions will be moved from the source page\'s history to the destination page\'s history. If omitted, the entire page history of the source page will be merged into the destination page.',
+      help: "Timestamp up to which revisions will be moved from the source page's history to the destination page's history. If omitted, the entire page history of the source page will be merged into the destination page.",
     },
     reason: { type: 'string', default: '', help: 'Reason for the history merge.' },
   },
   flags: { mustBePosted: true, needsToken: 'csrf', writeMode: true },
   examples: {
     'action=mergehistory&from=Oldpage&to=Newpage&token=123ABC&reason=Reason': 'Merge the entire history of Oldpage into Newpage.',
-    'action=mergehistory&from=Oldpage&to=Newpage&token=123ABC&reason=Reason&timestamp=2015-12-31T04%3A37%3A41Z':
-      'Merge the page revisions of Oldpage dating up to 2015-12-31T04:37:41Z into Newpage.',
+    'action=mergehistory&from=Oldpage&to=Newpage&token=123ABC&reason=Reason&timestamp=2015-12-31T04%3A37%3A41Z': 'Merge the page revisions of Oldpage dating up to 2015-12-31T04:37:41Z into Newpage.',
   },
   async execute(ctx) {
     const p = ctx.params;

@@ -21,7 +21,10 @@ export const opensearchModule = defineModule({
     limit: { type: 'limit', default: 10, min: 1, max: 100, highMax: 100, help: 'Maximum number of results to return.' },
     profile: { type: [...COMPLETION_PROFILES], default: 'engine_autoselect', help: 'Search profile to use.' },
     suggest: { type: 'boolean', default: false, deprecated: true, help: 'No longer used.' },
-    redirects: { type: ['return', 'resolve'], help: 'How to handle redirects: return the redirect itself, or resolve it to its target. For historical reasons, the default is "return" for format=json and "resolve" for other formats.' },
+    redirects: {
+      type: ['return', 'resolve'],
+      help: 'How to handle redirects: return the redirect itself, or resolve it to its target. For historical reasons, the default is "return" for format=json and "resolve" for other formats.',
+    },
     format: { type: ['json', 'jsonfm', 'xml', 'xmlfm'], default: 'json', help: 'The format of the output.' },
     warningsaserror: { type: 'boolean', default: false, help: 'If warnings are raised with format=json, return an API error instead of ignoring them.' },
   },

@@ -34,7 +34,7 @@ export const optionsModule = defineModule({
   name: 'options',
   group: 'action',
   prefix: '',
-  summary: "Change preferences of the current user.",
+  summary: 'Change preferences of the current user.',
   params: {
     reset: { type: 'boolean', default: false, help: 'Resets preferences to the site defaults.' },
     resetkinds: {
@@ -43,7 +43,11 @@ export const optionsModule = defineModule({
       default: 'all',
       help: 'List of types of options to reset when the reset option is set.',
     },
-    change: { type: 'string', multi: true, help: 'List of changes, formatted name=value (e.g. skin=vector). If no value is given (not even an equals sign), e.g., optionname|otheroption|..., the option will be reset to its default value.' },
+    change: {
+      type: 'string',
+      multi: true,
+      help: 'List of changes, formatted name=value (e.g. skin=vector). If no value is given (not even an equals sign), e.g., optionname|otheroption|..., the option will be reset to its default value.',
+    },
     optionname: { type: 'string', help: 'The name of the option that should be set to the value given by optionvalue.' },
     optionvalue: { type: 'string', help: 'The value for the option specified by optionname. When optionname is set but optionvalue is omitted, the option will be reset to its default value.' },
   },

@@ -24,13 +24,25 @@ async function run(module: ModuleDecl, raw: Record<string, string>) {
   content.parse = async (req: Record<string, unknown>) => ((requests.parse = req), ParseResponse.fromPartial({ title: 'Foo', html: HTML, wikitext: String(req.text) }));
   content.formatComment = async (req: Record<string, unknown>) => ((requests.formatComment = req), { html: `<span>${String(req.comment)}</span>` });
   content.preSaveTransform = async (req: Record<string, unknown>) => ({ text: String(req.text) });
-  content.expandTemplates = async (req: Record<string, unknown>) => ((requests.expandTemplates = req), { wikitext: 'expanded', parseTree: '<root>x</root>', categories: [], properties: [], volatile: false, ttl: 0 });
+  content.expandTemplates = async (req: Record<string, unknown>) => (
+    (requests.expandTemplates = req), { wikitext: 'expanded', parseTree: '<root>x</root>', categories: [], properties: [], volatile: false, ttl: 0 }
+  );
   await module.execute(ctx);
   return { result: ctx.result, requests, warned: [...warned, ...warnings.map((w) => w.msg)].map((m) => m.code) };
 }
 
 test('parse: useskin takes the installed skins only; disablepp, effectivelanglinks and generatexml are deprecated', async () => {
-  const ok = await run(parseModule, { text: 'a', title: 'Foo', useskin: 'vector-2022', disablepp: '', effectivelanglinks: '', generatexml: '', disablestylededuplication: '', showstrategykeys: '', sectionpreview: '' });
+  const ok = await run(parseModule, {
+    text: 'a',
+    title: 'Foo',
+    useskin: 'vector-2022',
+    disablepp: '',
+    effectivelanglinks: '',
+    generatexml: '',
+    disablestylededuplication: '',
+    showstrategykeys: '',
+    sectionpreview: '',
+  });
   assert.deepEqual(ok.warned, ['deprecation', 'deprecation', 'deprecation']);
   assert.equal(ok.requests.parse!.disableLimitReport, true, 'disablepp leaves the limit report out');
   await assert.rejects(run(parseModule, { text: 'a', useskin: 'nosuchskin' }), (e: ApiUsageError) => e.code === 'badvalue');
@@ -47,7 +59,7 @@ test('parse: sectiontitle heads a new section and is its summary', async () => {
   const { result, requests } = await run(parseModule, { text: 'a', title: 'Foo', section: 'new', sectiontitle: 'He[[llo|xx]]', prop: 'wikitext' });
   assert.equal(requests.parse!.text, '== He[[llo|xx]] ==\n\na');
   assert.equal(requests.formatComment!.comment, '/* Hexx */ new section');
-  assert.equal(requests.formatComment!.samePage, true, 'a new section\'s summary links to its own fragment');
+  assert.equal(requests.formatComment!.samePage, true, "a new section's summary links to its own fragment");
   assert.equal((result.parse as ResultObject).parsedsummary, '<span>/* Hexx */ new section</span>');
   const both = await run(parseModule, { text: 'a', title: 'Foo', section: 'new', sectiontitle: 'T', summary: 'S', prop: '' });
   assert.equal(both.requests.formatComment!.comment, 'S');
@@ -58,7 +70,7 @@ test('parse: sectiontitle heads a new section and is its summary', async () => {
   assert.equal((notNew.result.parse as ResultObject).parsedsummary, undefined);
 });
 
-test('parse: contentformat must be one of the model\'s; generatexml adds the parse tree', async () => {
+test("parse: contentformat must be one of the model's; generatexml adds the parse tree", async () => {
   await assert.rejects(run(parseModule, { text: 'a', contentformat: 'text/css', contentmodel: 'wikitext' }), (e: ApiUsageError) => e.code === 'badformat-generic');
   await assert.rejects(run(parseModule, { text: 'a', contentformat: 'text/html' }), (e: ApiUsageError) => e.code === 'badvalue');
   const { result, warned } = await run(parseModule, { text: 'x', contentformat: 'text/x-wiki', generatexml: '', prop: '' });

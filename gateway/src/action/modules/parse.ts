@@ -13,7 +13,25 @@ import { defineModule } from '../define.js';
 import { SKINS } from '../query/siteinfo-props.js';
 import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
 
-const PROPS = ['text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'headhtml', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'parsetree', 'parsewarnings'] as const;
+const PROPS = [
+  'text',
+  'langlinks',
+  'categories',
+  'links',
+  'templates',
+  'images',
+  'externallinks',
+  'sections',
+  'revid',
+  'displaytitle',
+  'headhtml',
+  'iwlinks',
+  'wikitext',
+  'properties',
+  'limitreportdata',
+  'parsetree',
+  'parsewarnings',
+] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
 
 /** Rows of the ParserOutput limit report (ApiParse's limitreportdata). */
@@ -101,7 +119,11 @@ export const parseModule = defineModule({
     generatexml: { type: 'boolean', default: false, deprecated: true, help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).' },
     summary: { type: 'string', help: 'Summary to parse.' },
     pst: { type: 'boolean', default: false, help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
-    onlypst: { type: 'boolean', default: false, help: 'Do a pre-save transform (PST) on the input, but don\'t parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.' },
+    onlypst: {
+      type: 'boolean',
+      default: false,
+      help: "Do a pre-save transform (PST) on the input, but don't parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.",
+    },
     preview: { type: 'boolean', default: false, help: 'Parse in preview mode.' },
     sectionpreview: { type: 'boolean', default: false, help: 'Parse section in preview mode (enables preview mode too).' },
     disabletoc: { type: 'boolean', default: false, help: 'Omit table of contents in output.' },
@@ -186,7 +208,11 @@ export const parseModule = defineModule({
 
     const out: ResultObject = { title: r.title, pageid: r.pageId };
     if (!fromText && props.has('revid')) out.revid = r.revId;
-    if (r.redirects.length > 0) out.redirects = setIndexedTagName(r.redirects.map((x) => ({ from: x.from, to: x.to, ...(x.tofragment ? { tofragment: x.tofragment } : {}) })), 'r');
+    if (r.redirects.length > 0)
+      out.redirects = setIndexedTagName(
+        r.redirects.map((x) => ({ from: x.from, to: x.to, ...(x.tofragment ? { tofragment: x.tofragment } : {}) })),
+        'r',
+      );
     if (props.has('text')) out.text = p.disabletoc ? withoutToc(r.html) : r.html;
     if (summary !== undefined) out.parsedsummary = await parsedSummary(r.title);
     if (props.has('langlinks')) {

@@ -19,8 +19,11 @@ export const patrolModule = defineModule({
     const p = ctx.params;
     const rcId = p.rcid ?? 0;
     const revId = p.revid ?? 0;
-    if ((rcId > 0) === (revId > 0)) {
-      throw new ApiUsageError(rcId > 0 ? 'invalidparammix' : 'missingparam', rcId > 0 ? 'The parameters "rcid" and "revid" can not be used together.' : 'One of the parameters "rcid" and "revid" is required.');
+    if (rcId > 0 === revId > 0) {
+      throw new ApiUsageError(
+        rcId > 0 ? 'invalidparammix' : 'missingparam',
+        rcId > 0 ? 'The parameters "rcid" and "revid" can not be used together.' : 'One of the parameters "rcid" and "revid" is required.',
+      );
     }
     const res = await ctx.deps.clients.content.patrol({ rcId, revId, tags: p.tags ?? [], actor: writingActor(ctx) });
     ctx.result.patrol = { rcid: res.rcId, ns: res.ns, title: res.title };

@@ -27,10 +27,20 @@ export const protectModule = defineModule({
       required: true,
       help: 'List of protection levels, formatted action=level (e.g. edit=sysop). A level of all means everyone is allowed to take the action, i.e. no restriction.',
     },
-    expiry: { type: 'string', multi: true, allowDuplicates: true, default: 'infinite', help: 'Expiry timestamps. If only one timestamp is set, it\'ll be used for all protections. Use infinite, indefinite, infinity, or never, for a never-expiring protection.' },
+    expiry: {
+      type: 'string',
+      multi: true,
+      allowDuplicates: true,
+      default: 'infinite',
+      help: "Expiry timestamps. If only one timestamp is set, it'll be used for all protections. Use infinite, indefinite, infinity, or never, for a never-expiring protection.",
+    },
     reason: { type: 'string', default: '', help: 'Reason for (un)protecting.' },
     tags: TAGS_PARAM,
-    cascade: { type: 'boolean', default: false, help: 'Enable cascading protection (i.e. protect transcluded templates and images used in this page). Ignored if none of the given protection levels support cascading.' },
+    cascade: {
+      type: 'boolean',
+      default: false,
+      help: 'Enable cascading protection (i.e. protect transcluded templates and images used in this page). Ignored if none of the given protection levels support cascading.',
+    },
     watch: { type: 'boolean', default: false, deprecated: true, help: "If set, add the page being (un)protected to the current user's watchlist." },
     watchlist: WATCHLIST_PARAM,
     watchlistexpiry: WATCHLIST_EXPIRY_PARAM,
@@ -53,7 +63,15 @@ export const protectModule = defineModule({
       const expiry = moduleExpiry(expiries.length === 1 ? expiries[0]! : expiries[i]!);
       return { type, level: level === 'all' ? '' : level, expiry, cascade: false, source: '' };
     });
-    const res = await ctx.deps.clients.content.protectPage({ ...target, protections: levels, cascade: p.cascade, reason: p.reason, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdefault'], p.watch ? 'watch' : p.watchlist)) });
+    const res = await ctx.deps.clients.content.protectPage({
+      ...target,
+      protections: levels,
+      cascade: p.cascade,
+      reason: p.reason,
+      tags: p.tags ?? [],
+      actor,
+      ...(await watchlistFields(ctx, ['watchdefault'], p.watch ? 'watch' : p.watchlist)),
+    });
     const out: Record<string, unknown> = { title: res.title, reason: p.reason };
     if (res.cascade) out.cascade = true;
     out.protections = setIndexedTagName(

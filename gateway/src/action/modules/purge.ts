@@ -44,7 +44,15 @@ export const purgeModule = defineModule({
     for (const page of ps.good) out.push({ ns: page.ns, title: page.title, purged: true, ...(linkUpdate ? { linkupdate: true } : {}) });
     addPageSetContinuation(ctx.result, continuation);
     ctx.result.purge = setIndexedTagName(out, 'page');
-    if (ps.normalized.length) ctx.result.normalized = setIndexedTagName(ps.normalized.map((n) => ({ ...n })), 'n');
-    if (ps.redirects.length) ctx.result.redirects = setIndexedTagName(ps.redirects.map((r) => ({ ...r })), 'r');
+    if (ps.normalized.length)
+      ctx.result.normalized = setIndexedTagName(
+        ps.normalized.map((n) => ({ ...n })),
+        'n',
+      );
+    if (ps.redirects.length)
+      ctx.result.redirects = setIndexedTagName(
+        ps.redirects.map((r) => ({ ...r })),
+        'r',
+      );
   },
 });

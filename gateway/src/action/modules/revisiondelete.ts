@@ -19,10 +19,8 @@ const ITEM_TEXTS: Record<string, string> = {
   'revdelete-hide-current': 'Error hiding the item dated $2, $1: This is the current revision.\nIt cannot be hidden.',
   'revdelete-show-no-access': 'Error showing the item dated $2, $1: This item has been marked "restricted".\nYou do not have access to it.',
   'revdelete-modify-no-access': 'Error modifying the item dated $2, $1: This item has been marked "restricted".\nYou do not have access to it.',
-  'revdelete-only-restricted':
-    'Error hiding the item dated $2, $1: You cannot suppress items from view by administrators without also selecting one of the other visibility options.',
-  'revdelete-concurrent-change':
-    'Error modifying the item dated $2, $1: Its status appears to have been changed by someone else while you attempted to modify it.\nPlease check the logs.',
+  'revdelete-only-restricted': 'Error hiding the item dated $2, $1: You cannot suppress items from view by administrators without also selecting one of the other visibility options.',
+  'revdelete-concurrent-change': 'Error modifying the item dated $2, $1: Its status appears to have been changed by someone else while you attempted to modify it.\nPlease check the logs.',
   'revdelete-modify-missing': 'Error modifying item ID $1: It is missing from the database!',
 };
 
@@ -138,10 +136,7 @@ export const revisiondeleteModule = defineModule({
     const fields = { content: bit('content'), comment: bit('comment'), user: bit('user'), suppress: p.suppress === 'yes' ? 1 : p.suppress === 'no' ? 0 : -1 };
     const common = { actor: writingActor(ctx), target: p.target ?? '', ...fields, reason: p.reason ?? '', tags: p.tags ?? [] };
     // type=archive names a deleted page's revisions by their timestamps.
-    const res =
-      p.type === 'archive'
-        ? await ctx.deps.clients.archive.revisionDeleteArchived({ ...common, ids: p.ids })
-        : await ctx.deps.clients.content.revisionDelete({ ...common, ids });
+    const res = p.type === 'archive' ? await ctx.deps.clients.archive.revisionDeleteArchived({ ...common, ids: p.ids }) : await ctx.deps.clients.content.revisionDelete({ ...common, ids });
     const rights = ctx.caller.user.rights;
     const items = res.items.map((item: (typeof res.items)[number]): ResultObject => {
       const out = itemStatus(ctx, item);

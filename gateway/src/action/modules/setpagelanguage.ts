@@ -14,8 +14,30 @@ import { TAGS_PARAM } from './writes.js';
  * them out of the choices): aliases, deprecated and wiki-only codes.
  */
 const NOT_SUPPORTED = new Set([
-  'aa', 'als', 'bat-smg', 'be-x-old', 'cho', 'es-419', 'fiu-vro', 'ho', 'hz', 'kj', 'mh', 'mus',
-  'ng', 'no', 'roa-rup', 'shi-latn', 'shi-tfng', 'simple', 'tly-cyrl', 'uz-cyrl', 'uz-latn', 'zh-classical', 'zh-min-nan', 'zh-yue',
+  'aa',
+  'als',
+  'bat-smg',
+  'be-x-old',
+  'cho',
+  'es-419',
+  'fiu-vro',
+  'ho',
+  'hz',
+  'kj',
+  'mh',
+  'mus',
+  'ng',
+  'no',
+  'roa-rup',
+  'shi-latn',
+  'shi-tfng',
+  'simple',
+  'tly-cyrl',
+  'uz-cyrl',
+  'uz-latn',
+  'zh-classical',
+  'zh-min-nan',
+  'zh-yue',
 ]);
 
 const LANGUAGE_CHOICES = ['default', ...[...languages().keys()].filter((code) => !NOT_SUPPORTED.has(code))];

@@ -36,7 +36,7 @@ const API_TEXTS: Record<string, string> = {
   'apierror-cidrtoobroad': '$1 CIDR ranges broader than /$2 are not accepted.',
   'paramvalidator-badtitle': 'Invalid value "$2" for title parameter <var>$1</var>: not a valid title string.',
   'paramvalidator-missingtitle': 'Invalid value "$2" for title parameter <var>$1</var>: the page does not exist.',
-  'badretype': 'The passwords you entered do not match.',
+  badretype: 'The passwords you entered do not match.',
   userexists: 'Username entered already in use.\nPlease choose a different name.',
 };
 
@@ -81,7 +81,12 @@ export function plainText(m: Message | undefined): string {
 
 /** plainText line by line: a special page shows a message's line breaks (as `<br>`), where the API's plain text has spaces. */
 export function plainTextLines(m: Message | undefined): string {
-  return m ? m.text.split('\n').map((line) => stripMarkup(unlink(line))).join('\n') : '';
+  return m
+    ? m.text
+        .split('\n')
+        .map((line) => stripMarkup(unlink(line)))
+        .join('\n')
+    : '';
 }
 
 export function requireRight(ctx: ActionContext, right: string, action: string): void {

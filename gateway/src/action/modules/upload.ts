@@ -24,7 +24,11 @@ function warningsResult(w: UploadWarnings): ResultObject {
   if (w.badfilename) out.badfilename = w.badfilename;
   if (w.exists) out.exists = w.exists;
   if (w.nochangeTimestamp) out.nochange = { timestamp: w.nochangeTimestamp };
-  if (w.duplicateVersionTimestamps.length) out.duplicateversions = setIndexedTagName(w.duplicateVersionTimestamps.map((timestamp) => ({ timestamp })), 'ver');
+  if (w.duplicateVersionTimestamps.length)
+    out.duplicateversions = setIndexedTagName(
+      w.duplicateVersionTimestamps.map((timestamp) => ({ timestamp })),
+      'ver',
+    );
   if (w.wasDeleted) out['was-deleted'] = w.wasDeleted;
   if (w.duplicate.length) out.duplicate = setIndexedTagName([...w.duplicate], 'duplicate');
   return setIndexedTagName(out, 'warning');

@@ -47,7 +47,10 @@ export const userrightsModule = defineModule({
     ctx.result.userrights = {
       user: r.user,
       userid: r.userId,
-      added: setIndexedTagName(r.added.map((a) => a.group), 'group'),
+      added: setIndexedTagName(
+        r.added.map((a) => a.group),
+        'group',
+      ),
       removed: setIndexedTagName([...r.removed], 'group'),
     };
   },

@@ -35,7 +35,11 @@ function allLinksParams(kind: AllLinksKind) {
     from: { type: 'string', help: `The title of the ${kind.what} to start enumerating from.` },
     to: { type: 'string', help: `The title of the ${kind.what} to stop enumerating at.` },
     prefix: { type: 'string', help: `Search for all ${kind.what} titles that begin with this value.` },
-    unique: { type: 'boolean', default: false, help: `Only show distinct ${kind.what} titles. Cannot be used with ${kind.prefix}prop=ids. When used as a generator, yields target pages instead of source pages.` },
+    unique: {
+      type: 'boolean',
+      default: false,
+      help: `Only show distinct ${kind.what} titles. Cannot be used with ${kind.prefix}prop=ids. When used as a generator, yields target pages instead of source pages.`,
+    },
     prop: { type: ['ids', 'title', ...kind.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
     // allfileusages has none (always File).
     ...(kind.hasNamespace ? { namespace: defineParam({ type: 'namespace', default: kind.namespace, extraNamespaces: [-2, -1], help: 'The namespace to enumerate.' }) } : {}),

@@ -19,7 +19,9 @@ async function run(params: Params, overrides: Record<string, string> = {}, raw: 
   const content = ctx.deps.clients.content as unknown as Record<string, unknown>;
   content.listPages = async () => ({ pages: titles.map((t, i) => ({ id: i + 1, dbkey: `MediaWiki:${t}` }) as PageRecord), continueFrom: '' });
   content.getRevisions = async (req: { pageIds: number[] }) => ({ revisions: req.pageIds.map((id) => ({ pageId: id, content: overrides[titles[id - 1]!] }) as Revision) });
-  content.expandTemplates = async (req: { text: string }) => ({ wikitext: req.text.replace(/\{\{SITENAME\}\}/g, 'Quire').replace(/\{\{PLURAL:(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n, a, b) => (n === '1' ? a : b)) });
+  content.expandTemplates = async (req: { text: string }) => ({
+    wikitext: req.text.replace(/\{\{SITENAME\}\}/g, 'Quire').replace(/\{\{PLURAL:(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n, a, b) => (n === '1' ? a : b)),
+  });
   content.resolvePages = async (req: { titles: string[] }) => ({ invalid: req.titles.filter((t) => t.includes('<')).map((title) => ({ title })), pages: [] });
   const q: QueryRun = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation: new QueryContinuation(undefined, ['allmessages'], []), resolveRedirects: false };
   await allmessagesModule.execute(ctx, q);
@@ -27,7 +29,7 @@ async function run(params: Params, overrides: Record<string, string> = {}, raw: 
   return { list: [...(q.data.allmessages as Record<string, unknown>[])], calls };
 }
 
-test('the message table is MediaWiki 1.39 core + api + the reference wiki\'s extensions and skins', () => {
+test("the message table is MediaWiki 1.39 core + api + the reference wiki's extensions and skins", () => {
   const keys = allMessageKeys();
   assert.equal(keys.length, 7346, 'as many as the reference wiki lists');
   assert.equal(englishMessage('mainpage'), 'Main Page');
@@ -43,11 +45,19 @@ test('the message table is MediaWiki 1.39 core + api + the reference wiki\'s ext
 
 test('named messages: content, missing ones, normalized names, prop=default with arguments', async () => {
   const { list } = await run({ messages: ['mainpage', 'Foo bar', 'nosuchusershort'], prop: ['default'], args: ['5'] });
-  assert.deepEqual(list.map((m) => ({ ...m })).map(({ _content, ...m }) => m), [
-    { name: 'mainpage', normalizedname: 'mainpage', content: 'Main Page' },
-    { name: 'Foo bar', normalizedname: 'foo_bar', missing: true },
-    { name: 'nosuchusershort', normalizedname: 'nosuchusershort', content: 'There is no user by the name "5".\nCheck your spelling.', default: 'There is no user by the name "$1".\nCheck your spelling.' },
-  ]);
+  assert.deepEqual(
+    list.map((m) => ({ ...m })).map(({ _content, ...m }) => m),
+    [
+      { name: 'mainpage', normalizedname: 'mainpage', content: 'Main Page' },
+      { name: 'Foo bar', normalizedname: 'foo_bar', missing: true },
+      {
+        name: 'nosuchusershort',
+        normalizedname: 'nosuchusershort',
+        content: 'There is no user by the name "5".\nCheck your spelling.',
+        default: 'There is no user by the name "$1".\nCheck your spelling.',
+      },
+    ],
+  );
   assert.equal(list[0]!._content, 'content', 'fv1 prints it as *');
 });
 
@@ -59,26 +69,48 @@ test('all messages with prefix, from/to, filter and nocontent', async () => {
     { name: 'ipb-action-upload', normalizedname: 'ipb-action-upload' },
   ]);
   const ranged = await run({ filter: 'separator', from: 'comma-separator', to: 'pipe-separator' });
-  assert.deepEqual(ranged.list.map((m) => [m.name, m.content]), [['comma-separator', ', '], ['pipe-separator', ' | ']]);
+  assert.deepEqual(
+    ranged.list.map((m) => [m.name, m.content]),
+    [
+      ['comma-separator', ', '],
+      ['pipe-separator', ' | '],
+    ],
+  );
 });
 
 test('MediaWiki: pages override the text, count as customised, and includelocal lists local-only ones', async () => {
   const overrides = { Mainpage: 'Home', 'Mainpage/de': 'Startseite', 'Quire-local': 'Local text' };
   const { list } = await run({ messages: ['mainpage', 'august'], customised: 'modified', prop: ['default'] }, overrides);
-  assert.deepEqual(list.map(({ _content, ...m }) => m), [{ name: 'mainpage', normalizedname: 'mainpage', customised: true, content: 'Home', default: 'Main Page' }]);
+  assert.deepEqual(
+    list.map(({ _content, ...m }) => m),
+    [{ name: 'mainpage', normalizedname: 'mainpage', customised: true, content: 'Home', default: 'Main Page' }],
+  );
   const unmodified = await run({ messages: ['mainpage', 'august'], customised: 'unmodified' }, overrides);
-  assert.deepEqual(unmodified.list.map((m) => m.name), ['august']);
+  assert.deepEqual(
+    unmodified.list.map((m) => m.name),
+    ['august'],
+  );
   const german = await run({ messages: ['mainpage', 'august'], lang: 'de' }, overrides);
-  assert.deepEqual(german.list.map((m) => m.content), ['Startseite', 'August'], 'the language\'s own page, else English');
+  assert.deepEqual(
+    german.list.map((m) => m.content),
+    ['Startseite', 'August'],
+    "the language's own page, else English",
+  );
   const local = await run({ prefix: 'quire-', includelocal: true }, overrides);
-  assert.deepEqual(local.list.map((m) => [m.name, m.content]), [['quire-local', 'Local text']]);
+  assert.deepEqual(
+    local.list.map((m) => [m.name, m.content]),
+    [['quire-local', 'Local text']],
+  );
   const notLocal = await run({ prefix: 'quire-' }, overrides);
   assert.deepEqual(notLocal.list, []);
 });
 
 test('enableparser expands the text; a bad amtitle or amlang is an error of query+allmessages', async () => {
   const { list } = await run({ messages: ['nchanges', 'searchsuggest-search'], enableparser: true, args: ['1'] });
-  assert.deepEqual(list.map((m) => m.content), ['1 change', 'Search Quire']);
+  assert.deepEqual(
+    list.map((m) => m.content),
+    ['1 change', 'Search Quire'],
+  );
   await assert.rejects(run({ messages: ['mainpage'], enableparser: true, title: '<x>' }), (e: unknown) => {
     assert.ok(e instanceof MessageUsageError);
     assert.equal(e.code, 'invalidtitle');

@@ -106,7 +106,11 @@ export const allmessagesModule = defineModule({
     prop: { type: ['default'], multi: true, help: 'Which properties to get.' },
     enableparser: { type: 'boolean', default: false, help: 'Set to enable parser, will preprocess the wikitext of message (substitute magic words, handle templates, etc.).' },
     nocontent: { type: 'boolean', default: false, help: 'If set, do not include the content of the messages in the output.' },
-    includelocal: { type: 'boolean', default: false, help: 'Also include local messages, i.e. messages that don\'t exist in the software but do exist as in the MediaWiki namespace.\nThis lists all MediaWiki-namespace pages, so it will also list those that aren\'t really messages such as Common.js.' },
+    includelocal: {
+      type: 'boolean',
+      default: false,
+      help: "Also include local messages, i.e. messages that don't exist in the software but do exist as in the MediaWiki namespace.\nThis lists all MediaWiki-namespace pages, so it will also list those that aren't really messages such as Common.js.",
+    },
     args: { type: 'string', multi: true, allowDuplicates: true, help: 'Arguments to be substituted into message.' },
     filter: { type: 'string', help: 'Return only messages with names that contain this string.' },
     customised: { type: ['all', 'modified', 'unmodified'], default: 'all', help: 'Return only messages in this customisation state.' },
@@ -184,7 +188,10 @@ export const allmessagesModule = defineModule({
       entries.push({ item, pageId, fallback: englishMessage(key) });
     }
 
-    const contents = await pageContents(ctx, entries.flatMap((e) => (e.pageId !== undefined ? [e.pageId] : [])));
+    const contents = await pageContents(
+      ctx,
+      entries.flatMap((e) => (e.pageId !== undefined ? [e.pageId] : [])),
+    );
     // ApiResult::addValue: past $wgAPIMaxResultSize the module stops with amfrom at the first
     // message that did not fit and a truncatedresult warning. Messages are made a batch at a time,
     // so huge amargs cannot make more text than the limit allows.

@@ -87,7 +87,7 @@ const params = defineParams({
   dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
   prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only.' },
   prlevel: { type: ['', 'autoconfirmed', 'sysop'], multi: true, help: 'Filter protections based on protection level (must be used with apprtype= parameter).' },
-  prfiltercascade: { type: ['cascading', 'noncascading', 'all'], default: 'all', help: 'Filter protections based on cascadingness (ignored when apprtype isn\'t set).' },
+  prfiltercascade: { type: ['cascading', 'noncascading', 'all'], default: 'all', help: "Filter protections based on cascadingness (ignored when apprtype isn't set)." },
   filterlanglinks: {
     type: ['withlanglinks', 'withoutlanglinks', 'all'],
     default: 'all',

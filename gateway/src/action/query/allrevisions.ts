@@ -4,18 +4,10 @@
  * generator of revisions (or, with generatetitles, of their pages).
  */
 import { continueParts, continueTimestampIso } from './continuation.js';
-import { setIndexedTagName, } from '../types.js';
+import { setIndexedTagName } from '../types.js';
 import { mwTimestamp } from './encoding.js';
 import { groupByTitle } from './deletedrevisions.js';
-import {
-  DIRECTION_PARAMS,
-  hiddenUserMask,
-  isoFromMw,
-  parseRevisionBase,
-  requireOneUserFilter,
-  REVISION_BASE_PARAMS,
-  revisionsInfo,
-} from './revisions-base.js';
+import { DIRECTION_PARAMS, hiddenUserMask, isoFromMw, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
 import { queryRunOf } from './run.js';
 import type { PagedRevision } from '../../clients/types.js';
 import { defineGenerator } from './generator.js';
@@ -78,7 +70,11 @@ export const allrevisionsModule = defineGenerator({
     const base = await parseRevisionBase(ctx);
     const { rows, next } = await listRevisions(ctx, base.limit, base.withContent);
     if (next) run.continuation.addContinueParam('allrevisions', 'arvcontinue', next);
-    const infos = await revisionsInfo(ctx, base, rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    const infos = await revisionsInfo(
+      ctx,
+      base,
+      rows.map((r) => ({ rev: r.revision!, title: r.title })),
+    );
     run.data.allrevisions = rows.length
       ? await groupByTitle(
           ctx,

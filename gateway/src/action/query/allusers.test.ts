@@ -6,7 +6,15 @@ import { QueryContinuation } from './continuation.js';
 import { fakeContext } from './testing.js';
 import type { Params } from '../types.js';
 
-const PERMISSIONS = { groups: [{ name: '*', rights: ['read'] }, { name: 'user', rights: ['read', 'edit'] }, { name: 'sysop', rights: ['block', 'delete'] }, { name: 'bureaucrat', rights: ['userrights'] }, { name: 'bot', rights: ['bot'] }] };
+const PERMISSIONS = {
+  groups: [
+    { name: '*', rights: ['read'] },
+    { name: 'user', rights: ['read', 'edit'] },
+    { name: 'sysop', rights: ['block', 'delete'] },
+    { name: 'bureaucrat', rights: ['userrights'] },
+    { name: 'bot', rights: ['bot'] },
+  ],
+};
 
 async function run(params: Params) {
   const { ctx } = fakeContext(allusersModule, { dir: 'ascending', limit: 10, witheditsonly: false, ...params }, {});
@@ -27,7 +35,7 @@ test('aurights: the explicit groups granting the rights join augroup; rights onl
   assert.deepEqual([...(none.list as unknown[])], []);
 });
 
-test('auactiveusers: each user\'s recent actions of the last 30 days (newusers entries aside), users without any left out', async () => {
+test("auactiveusers: each user's recent actions of the last 30 days (newusers entries aside), users without any left out", async () => {
   const { ctx } = fakeContext(allusersModule, { dir: 'ascending', limit: 10, witheditsonly: false, activeusers: true, prop: ['editcount', 'groups'] }, {});
   const auth = ctx.deps.clients.auth as unknown as Record<string, unknown>;
   const details = (id: number, name: string) => ({ user: { id, name, anonymous: false, groups: ['*', 'user'], rights: [] }, editcount: id, registration: '', memberships: [] });

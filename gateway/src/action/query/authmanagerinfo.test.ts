@@ -45,7 +45,9 @@ test('requestsfor=login lists the password and remember-me requests as MediaWiki
         required: 'optional',
         provider: 'MediaWiki\\Auth\\RememberMeAuthenticationRequest',
         account: 'MediaWiki\\Auth\\RememberMeAuthenticationRequest',
-        fields: { rememberMe: { type: 'checkbox', label: 'Keep me logged in', help: 'Whether the password should be remembered for longer than the length of the session.', optional: true, sensitive: false } },
+        fields: {
+          rememberMe: { type: 'checkbox', label: 'Keep me logged in', help: 'Whether the password should be remembered for longer than the length of the session.', optional: true, sensitive: false },
+        },
       },
     ],
   });
@@ -57,12 +59,23 @@ test('merged fields, raw messages with the user as account, none, and empty flow
   assert.deepEqual(merged.fields.username, { type: 'string', label: 'Username', help: 'Username for authentication.', optional: false, sensitive: false });
   assert.deepEqual(merged.fields.retype, { type: 'password', label: 'Retype password:', help: 'Password again to confirm.', optional: false, sensitive: true });
   assert.equal(merged.fields.email!.optional, true);
-  assert.equal(merged.requests.every((q) => !('fields' in q)), true);
+  assert.equal(
+    merged.requests.every((q) => !('fields' in q)),
+    true,
+  );
   const raw = stripMeta(await run({ requestsfor: 'change', messageformat: 'raw' }, ALICE)) as { requests: Record<string, unknown>[] };
   assert.deepEqual(raw.requests[0]!.account, { key: '$1', params: ['Alice'] });
-  assert.deepEqual((raw.requests[0]!.fields as Record<string, unknown>).password, { type: 'password', label: { key: 'newpassword', params: [] }, help: { key: 'authmanager-password-help', params: [] }, optional: false, sensitive: true });
+  assert.deepEqual((raw.requests[0]!.fields as Record<string, unknown>).password, {
+    type: 'password',
+    label: { key: 'newpassword', params: [] },
+    help: { key: 'authmanager-password-help', params: [] },
+    optional: false,
+    sensitive: true,
+  });
   const none = stripMeta(await run({ requestsfor: 'remove', messageformat: 'none' })) as { requests: Record<string, unknown>[] };
-  assert.deepEqual(none.requests, [{ id: 'MediaWiki\\Auth\\TemporaryPasswordAuthenticationRequest', metadata: {}, required: 'primary-required', fields: { mailpassword: { type: 'checkbox', optional: false, sensitive: false } } }]);
+  assert.deepEqual(none.requests, [
+    { id: 'MediaWiki\\Auth\\TemporaryPasswordAuthenticationRequest', metadata: {}, required: 'primary-required', fields: { mailpassword: { type: 'checkbox', optional: false, sensitive: false } } },
+  ]);
   for (const action of ['login-continue', 'create-continue', 'link', 'link-continue', 'unlink']) {
     assert.deepEqual((await run({ requestsfor: action })).requests, [], action);
   }

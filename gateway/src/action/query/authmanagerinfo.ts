@@ -126,7 +126,9 @@ function formatFields(format: string, fields: Record<string, FieldInfo>): Result
 function mergeFieldInfo(reqs: RequestInfo[]): Record<string, FieldInfo> {
   let shared: string[] | null = null;
   for (const r of reqs.filter((x) => x.required === 'primary-required')) {
-    const required = Object.entries(r.fields).filter(([, f]) => !f.optional).map(([n]) => n);
+    const required = Object.entries(r.fields)
+      .filter(([, f]) => !f.optional)
+      .map(([n]) => n);
     shared = shared === null ? required : shared.filter((n) => required.includes(n));
   }
   const merged: Record<string, FieldInfo> = {};
@@ -184,7 +186,7 @@ export const authmanagerinfoModule = defineModule({
   prefix: 'ami',
   summary: 'Retrieve information about the current authentication status.',
   params: {
-    securitysensitiveoperation: { type: 'string', help: 'Test whether the user\'s current authentication status is sufficient for the specified security-sensitive operation.' },
+    securitysensitiveoperation: { type: 'string', help: "Test whether the user's current authentication status is sufficient for the specified security-sensitive operation." },
     requestsfor: { type: AUTH_ACTIONS, help: 'Fetch information about the authentication requests needed for the specified authentication action.' },
     mergerequestfields: { type: 'boolean', default: false, help: 'Merge field information for all authentication requests into one array.' },
     messageformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'wikitext', help: 'Format to use for returning messages.' },

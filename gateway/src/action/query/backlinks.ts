@@ -85,7 +85,11 @@ async function run(ctx: BacklinksContext, query: QueryRun, kind: BacklinksKind, 
 function entry(page: LinkingPage, tag: string): ResultObject {
   const vals: ResultObject = { pageid: page.id, ns: page.ns, title: page.title };
   if (page.redirect) vals.redirect = true;
-  if (page.redirlinks.length) vals.redirlinks = setIndexedTagName(page.redirlinks.map((r) => entry(r, tag)), tag);
+  if (page.redirlinks.length)
+    vals.redirlinks = setIndexedTagName(
+      page.redirlinks.map((r) => entry(r, tag)),
+      tag,
+    );
   return vals;
 }
 

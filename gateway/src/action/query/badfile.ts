@@ -21,7 +21,11 @@ export async function badFileLookup(ctx: ActionContext): Promise<(name: string, 
   const content = ctx.deps.clients.content;
   const listPage = (await content.resolvePages({ titles: ['MediaWiki:Bad image list'] })).pages[0];
   const text = listPage && listPage.id > 0 ? ((await content.getRevisions({ pageIds: [listPage.id], withContent: true })).revisions[0]?.content ?? '') : '';
-  const lines = text.split('\n').filter((l) => l.startsWith('*')).map(linkTexts).filter((links) => links.length > 0);
+  const lines = text
+    .split('\n')
+    .filter((l) => l.startsWith('*'))
+    .map(linkTexts)
+    .filter((links) => links.length > 0);
   const texts = [...new Set(lines.flat())];
   const resolved = new Map<string, PageKey>();
   if (texts.length > 0) {

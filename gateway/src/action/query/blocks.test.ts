@@ -19,19 +19,37 @@ test('list=blocks passes bkstart/bkend (ISO) and bkshow; contradictory show valu
   const req = await run({ start: '20261125000000', end: '20200101000000', show: ['account', '!temp'] });
   assert.deepEqual([req.start, req.end, req.show, req.descending], ['2026-11-25T00:00:00Z', '2020-01-01T00:00:00Z', ['account', '!temp'], true]);
   assert.deepEqual([(await run({})).start, (await run({})).show], ['', []]);
-  await assert.rejects(run({ show: ['ip', '!ip'] }), (e: unknown) => e instanceof ApiUsageError && e.code === 'show' && e.info === 'Incorrect parameter - mutually exclusive values may not be supplied.');
+  await assert.rejects(
+    run({ show: ['ip', '!ip'] }),
+    (e: unknown) => e instanceof ApiUsageError && e.code === 'show' && e.info === 'Incorrect parameter - mutually exclusive values may not be supplied.',
+  );
 });
 
-test('list=blocks restrictions: [] for a sitewide block; a partial block\'s pages with their current titles, then namespaces', async () => {
+test("list=blocks restrictions: [] for a sitewide block; a partial block's pages with their current titles, then namespaces", async () => {
   const { ctx } = fakeContext(blocksModule, { dir: 'older', limit: 10, prop: ['id', 'restrictions'] }, {});
   const info = { by: 'Admin', byId: 1, reason: '', timestamp: '2026-11-27T00:00:00Z', expiry: 'infinite', nocreate: false, anononly: false, noemail: false, allowusertalk: true };
   const blocks = [
-    { block: { ...info, id: 2, partial: true, pages: [{ id: 5, ns: 0, title: 'Old name' }, { id: 9, ns: 0, title: 'Deleted' }], namespaces: [1, 10] }, user: 'A', userId: 3 },
+    {
+      block: {
+        ...info,
+        id: 2,
+        partial: true,
+        pages: [
+          { id: 5, ns: 0, title: 'Old name' },
+          { id: 9, ns: 0, title: 'Deleted' },
+        ],
+        namespaces: [1, 10],
+      },
+      user: 'A',
+      userId: 3,
+    },
     { block: { ...info, id: 1, partial: false, pages: [], namespaces: [] }, user: 'B', userId: 4 },
   ];
   (ctx.deps.clients.auth as unknown as Record<string, unknown>).listBlocks = async () => ({ blocks, continueId: 0 });
   const asked: unknown[] = [];
-  (ctx.deps.clients.content as unknown as Record<string, unknown>).resolvePages = async (req: { pageIds: number[] }) => (asked.push(req.pageIds), { pages: [{ id: 5, ns: 0, title: 'New name' }], invalid: [] });
+  (ctx.deps.clients.content as unknown as Record<string, unknown>).resolvePages = async (req: { pageIds: number[] }) => (
+    asked.push(req.pageIds), { pages: [{ id: 5, ns: 0, title: 'New name' }], invalid: [] }
+  );
   const q = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {} as Record<string, unknown>, continuation: new QueryContinuation(undefined, ['blocks'], []), resolveRedirects: false };
   await blocksModule.execute(ctx, q);
   assert.deepEqual(asked, [[5, 9]]);

@@ -15,7 +15,7 @@ test('centralids: the local provider, attached here when registered, attachedwik
   assert.deepEqual(stripMeta(centralUserInfo(0, '*', 'quire')), { centralids: { local: 0 }, attachedlocal: { local: false }, attachedwiki: { local: false } });
 });
 
-test('userinfo: changeablegroups, theoreticalratelimits despite noratelimit, unreadcount, latestcontrib, in MediaWiki\'s order', () => {
+test("userinfo: changeablegroups, theoreticalratelimits despite noratelimit, unreadcount, latestcontrib, in MediaWiki's order", () => {
   const props = ['changeablegroups', 'ratelimits', 'theoreticalratelimits', 'unreadcount', 'centralids', 'latestcontrib'];
   const admin = stripMeta(userInfo(ADMIN, props, undefined, { wikiId: 'quire', attachedWiki: 'quire', latestContrib: '2026-11-25T15:09:27Z' })) as Record<string, unknown>;
   assert.deepEqual(Object.keys(admin), ['id', 'name', 'changeablegroups', 'ratelimits', 'theoreticalratelimits', 'unreadcount', 'centralids', 'attachedlocal', 'attachedwiki', 'latestcontrib']);

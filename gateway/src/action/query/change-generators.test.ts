@@ -24,7 +24,16 @@ async function generate(module: GeneratorModule, params: Params) {
   const content = ctx.deps.clients.content as unknown as Record<string, unknown>;
   content.listRecentChanges = async (req: Record<string, unknown>) => (requests.push(req), { changes: RC.slice(0, Number(req.limit) + 1) });
   content.listWatchlist = async (req: Record<string, unknown>) => (requests.push(req), { changes: WL, continueFrom: '2026-11-25T16:25:10Z|6' });
-  content.listWatchlistRaw = async (req: Record<string, unknown>) => (requests.push(req), { pages: [{ ns: 0, title: 'A' }, { ns: 1, title: 'Talk:A' }], continueFrom: '1|B' });
+  content.listWatchlistRaw = async (req: Record<string, unknown>) => (
+    requests.push(req),
+    {
+      pages: [
+        { ns: 0, title: 'A' },
+        { ns: 1, title: 'Talk:A' },
+      ],
+      continueFrom: '1|B',
+    }
+  );
   const continuation = new QueryContinuation(undefined, [], []);
   const generated = await module.generate(ctx, { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation, resolveRedirects: false });
   return { generated, requests, next: continuation.continuation().continue };
@@ -44,7 +53,7 @@ test('generator=recentchanges: the patrol right is checked as for the list', asy
   await assert.rejects(generate(recentchangesModule, { limit: 2, show: ['!patrolled'], generaterevisions: false, toponly: false, dir: 'older' }), (e: ApiUsageError) => e.code === 'permissiondenied');
 });
 
-test('generator=watchlist: the pages changed, or with allrev the revisions; the list\'s prop is not checked', async () => {
+test("generator=watchlist: the pages changed, or with allrev the revisions; the list's prop is not checked", async () => {
   const pages = await generate(watchlistModule, { limit: 10, allrev: false, dir: 'older', prop: ['patrol'] });
   assert.deepEqual(pages.generated, [3, 2]);
   assert.equal(pages.requests[0]!.userId, 2);

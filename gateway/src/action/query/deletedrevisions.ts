@@ -13,16 +13,7 @@ import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, 
 import { message } from '../errors.js';
 import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
 import { addPageSubItem, type PageSet } from './pageset.js';
-import {
-  checkDeletedRevisionRights,
-  DIRECTION_PARAMS,
-  hiddenUserMask,
-  isoFromMw,
-  parseRevisionBase,
-  requireOneUserFilter,
-  REVISION_BASE_PARAMS,
-  revisionsInfo,
-} from './revisions-base.js';
+import { checkDeletedRevisionRights, DIRECTION_PARAMS, hiddenUserMask, isoFromMw, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
 import { contentAwareLimit, sha1ToHex } from './revisions.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
@@ -33,7 +24,7 @@ const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
 
 const USER_FILTER_PARAMS = defineParams({
   user: { type: 'user', userTypes: USER_TYPES, help: 'Only list revisions by this user.' },
-  excludeuser: { type: 'user', userTypes: USER_TYPES, help: 'Don\'t list revisions by this user.' },
+  excludeuser: { type: 'user', userTypes: USER_TYPES, help: "Don't list revisions by this user." },
 });
 
 const TAG_PARAM = defineParam({ type: 'string', help: 'Only list revisions tagged with this tag.' });
@@ -166,7 +157,11 @@ export const deletedrevisionsModule = defineGenerator({
     const selection = await selectDeleted(ctx, run, base.limit, base.withContent);
     if (!selection) return;
     if (selection.next) run.continuation.addContinueParam('deletedrevisions', 'drvcontinue', selection.next);
-    const infos = await revisionsInfo(ctx, base, selection.rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    const infos = await revisionsInfo(
+      ctx,
+      base,
+      selection.rows.map((r) => ({ rev: r.revision!, title: r.title })),
+    );
     selection.rows.forEach((r, i) => {
       const pageId = selection.entryOf(r);
       if (pageId !== undefined) addPageSubItem(run.pages, pageId, 'deletedrevisions', 'rev', infos[i]!);
@@ -287,7 +282,11 @@ export const alldeletedrevisionsModule = defineGenerator({
     const selection = await selectAllDeleted(ctx, base.limit, base.withContent);
     if (!selection) return;
     if (selection.next) run.continuation.addContinueParam('alldeletedrevisions', 'adrcontinue', selection.next);
-    const infos = await revisionsInfo(ctx, base, selection.rows.map((r) => ({ rev: r.revision!, title: r.title })));
+    const infos = await revisionsInfo(
+      ctx,
+      base,
+      selection.rows.map((r) => ({ rev: r.revision!, title: r.title })),
+    );
     run.data.alldeletedrevisions = await groupByTitle(
       ctx,
       selection.rows.map((r, i) => ({ title: r.title, ns: r.ns, info: infos[i]! })),
@@ -398,7 +397,8 @@ export const deletedrevsModule = defineModule({
   },
   flags: { deprecated: true },
   examples: {
-    'action=query&list=deletedrevs&titles=Main%20Page|Talk:Main%20Page&drprop=user|comment|content': 'List the last deleted revisions of the pages Main Page and Talk:Main Page, with content (mode 1).',
+    'action=query&list=deletedrevs&titles=Main%20Page|Talk:Main%20Page&drprop=user|comment|content':
+      'List the last deleted revisions of the pages Main Page and Talk:Main Page, with content (mode 1).',
     'action=query&list=deletedrevs&druser=Bob&drlimit=50': 'List the last 50 deleted contributions by Bob (mode 2).',
     'action=query&list=deletedrevs&drdir=newer&drlimit=50': 'List the first 50 deleted revisions in the main namespace (mode 3).',
   },
@@ -447,9 +447,7 @@ export const deletedrevsModule = defineModule({
       limit,
     );
     if (next) run.continuation.addContinueParam('deletedrevs', 'drcontinue', mode === 'user' ? timestampContinue(next) : titleContinue(next));
-    const parsed = props.has('parsedcomment')
-      ? await ctx.deps.clients.content.formatComments(rows.map((r) => ({ title: r.title, comment: r.revision!.comment })))
-      : [];
+    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(rows.map((r) => ({ title: r.title, comment: r.revision!.comment }))) : [];
     // The csrf token of callers who may undelete (prop=token, deprecated).
     const token = props.has('token') && rights.includes('undelete') && !lacksSameOriginSecurity(ctx.raw) ? (await ctx.deps.clients.auth.getTokens(ctx.caller.sessionId, ['csrf'])).csrf : undefined;
     const byTitle = new Map<string, ResultObject>();

@@ -12,8 +12,23 @@ import { badFileLookup, type PageKey } from './badfile.js';
 import { defineModule } from '../define.js';
 
 export const IMAGEINFO_PROPS = [
-  'timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime', 'mediatype',
-  'metadata', 'commonmetadata', 'extmetadata', 'archivename', 'bitdepth',
+  'timestamp',
+  'user',
+  'userid',
+  'comment',
+  'parsedcomment',
+  'canonicaltitle',
+  'url',
+  'size',
+  'dimensions',
+  'sha1',
+  'mime',
+  'mediatype',
+  'metadata',
+  'commonmetadata',
+  'extmetadata',
+  'archivename',
+  'bitdepth',
 ] as const;
 
 /** MediaWiki's metadata arrays: [{name, value}] with nested arrays tagged for XML. */
@@ -82,7 +97,11 @@ export const imageinfoModule = defineModule({
     end: { type: 'timestamp', help: 'Timestamp to stop listing at.' },
     // The extmetadata this wiki has (DateTime, ObjectName) is the same in every language and version.
     metadataversion: { type: 'string', default: '1', help: 'Version of metadata to use. If latest is specified, use latest version. Defaults to 1 for backwards compatibility.' },
-    extmetadatalanguage: { type: 'string', default: 'en', help: 'What language to fetch extmetadata in. This affects both which translation to fetch, if multiple are available, as well as how things like numbers and various values are formatted.' },
+    extmetadatalanguage: {
+      type: 'string',
+      default: 'en',
+      help: 'What language to fetch extmetadata in. This affects both which translation to fetch, if multiple are available, as well as how things like numbers and various values are formatted.',
+    },
     extmetadatamultilang: { type: 'boolean', default: false, help: 'If translations for extmetadata property are available, fetch all of them.' },
     extmetadatafilter: { type: 'string', multi: true, help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.' },
     badfilecontexttitle: { type: 'string', help: 'If iiprop=badfile is set, this is the page title used when evaluating the MediaWiki:Bad image list' },
@@ -106,10 +125,7 @@ export const imageinfoModule = defineModule({
       badFileContext = { ns: page.ns, dbkey: page.ns === 0 ? page.dbkey : page.dbkey.slice(page.dbkey.indexOf(':') + 1) };
     }
     const isBadFile = props.has('badfile') ? await badFileLookup(ctx) : undefined;
-    const entries = [
-      ...run.pageSet.good.map((pg) => ({ id: pg.id, page: pg })),
-      ...run.pageSet.missing.map(({ id, page }) => ({ id, page })),
-    ].filter((e) => e.page.ns === 6);
+    const entries = [...run.pageSet.good.map((pg) => ({ id: pg.id, page: pg })), ...run.pageSet.missing.map(({ id, page }) => ({ id, page }))].filter((e) => e.page.ns === 6);
     if (entries.length === 0) return;
     // iicontinue: "<name>|<TS_MW>" — files before <name> are done; <name> continues at the time.
     const cont = p.continue;

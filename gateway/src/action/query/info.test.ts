@@ -7,8 +7,20 @@ import { NAMESPACES } from './testing.js';
 
 function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
   return {
-    id: 0, dbkey: p.title.replace(/ /g, '_'), missing: false, special: false, latestRevId: 0, latestTimestamp: '', touched: '',
-    length: 0, redirect: false, isNew: false, contentModel: 'wikitext', pageLanguage: 'en', redirectTarget: '', ...p,
+    id: 0,
+    dbkey: p.title.replace(/ /g, '_'),
+    missing: false,
+    special: false,
+    latestRevId: 0,
+    latestTimestamp: '',
+    touched: '',
+    length: 0,
+    redirect: false,
+    isNew: false,
+    contentModel: 'wikitext',
+    pageLanguage: 'en',
+    redirectTarget: '',
+    ...p,
   };
 }
 
@@ -30,27 +42,44 @@ test('associated pages: talk of subject pages and subject of talk pages, with lo
 test('an existing page, as MediaWiki 1.39 answers prop=info&inprop=url|talkid|subjectid|displaytitle|associatedpage', () => {
   const main = page({ id: 1, ns: 0, title: 'Main Page', latestRevId: 1, touched: '2026-11-21T06:17:00Z', length: 755, isNew: true });
   assert.deepEqual(pageInfo(main, true, options), {
-    contentmodel: 'wikitext', pagelanguage: 'en', pagelanguagehtmlcode: 'en', pagelanguagedir: 'ltr',
-    touched: '2026-11-21T06:17:00Z', lastrevid: 1, length: 755, new: true,
+    contentmodel: 'wikitext',
+    pagelanguage: 'en',
+    pagelanguagehtmlcode: 'en',
+    pagelanguagedir: 'ltr',
+    touched: '2026-11-21T06:17:00Z',
+    lastrevid: 1,
+    length: 755,
+    new: true,
     associatedpage: 'Talk:Main Page',
-    fullurl: 'http://127.0.0.1:8080/wiki/Main_Page', editurl: 'http://127.0.0.1:8080/w/index.php?title=Main_Page&action=edit',
-    canonicalurl: 'http://127.0.0.1:8080/wiki/Main_Page', displaytitle: 'Main Page',
+    fullurl: 'http://127.0.0.1:8080/wiki/Main_Page',
+    editurl: 'http://127.0.0.1:8080/w/index.php?title=Main_Page&action=edit',
+    canonicalurl: 'http://127.0.0.1:8080/wiki/Main_Page',
+    displaytitle: 'Main Page',
   });
 });
 
 test('a missing talk page has no page fields but its subject id', () => {
   assert.deepEqual(pageInfo(page({ ns: 1, title: 'Talk:Main Page', missing: true }), false, options), {
-    contentmodel: 'wikitext', pagelanguage: 'en', pagelanguagehtmlcode: 'en', pagelanguagedir: 'ltr',
-    subjectid: 1, associatedpage: 'Main Page',
-    fullurl: 'http://127.0.0.1:8080/wiki/Talk:Main_Page', editurl: 'http://127.0.0.1:8080/w/index.php?title=Talk:Main_Page&action=edit',
-    canonicalurl: 'http://127.0.0.1:8080/wiki/Talk:Main_Page', displaytitle: 'Talk:Main Page',
+    contentmodel: 'wikitext',
+    pagelanguage: 'en',
+    pagelanguagehtmlcode: 'en',
+    pagelanguagedir: 'ltr',
+    subjectid: 1,
+    associatedpage: 'Main Page',
+    fullurl: 'http://127.0.0.1:8080/wiki/Talk:Main_Page',
+    editurl: 'http://127.0.0.1:8080/w/index.php?title=Talk:Main_Page&action=edit',
+    canonicalurl: 'http://127.0.0.1:8080/wiki/Talk:Main_Page',
+    displaytitle: 'Talk:Main Page',
   });
 });
 
 test('watch state, counts, readable, preload, display and variant titles in MediaWiki 1.39 order', () => {
   const props = new Set(['watched', 'watchers', 'visitingwatchers', 'notificationtimestamp', 'readable', 'preload', 'displaytitle', 'varianttitles']);
   const details = new Map([
-    ['Main Page', { title: 'Main Page', displayTitle: '<i>Main</i> Page', watched: true, watchExpiry: '2030-01-01T00:00:00Z', notificationTimestamp: '2026-11-22T00:00:00Z', watchers: 2, visitingWatchers: 1 }],
+    [
+      'Main Page',
+      { title: 'Main Page', displayTitle: '<i>Main</i> Page', watched: true, watchExpiry: '2030-01-01T00:00:00Z', notificationTimestamp: '2026-11-22T00:00:00Z', watchers: 2, visitingWatchers: 1 },
+    ],
     ['Talk:Nope', { title: 'Talk:Nope', watched: false, watchExpiry: '', notificationTimestamp: '', watchers: 0, visitingWatchers: 0 }],
   ]);
   const o: InfoOptions = { ...options, props, details, watchStateKnown: true, showWatchers: true, canRead: true };
@@ -94,19 +123,30 @@ test('intestactionsdetail=full: each reason as MediaWiki gives it, in its order;
   const talk = missing(1, 'Talk:Nope');
   assert.deepEqual(errs('edit', talk), []);
   assert.deepEqual(errs('move', talk), [{ code: 'cantmove-anon', text: 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.' }]);
-  assert.deepEqual(errs('upload', talk), [{ code: 'permissiondenied', text: 'The action you have requested is limited to users in one of the groups: [[Quire:Users|Users]], [[Quire:Administrators|Administrators]].' }]);
+  assert.deepEqual(errs('upload', talk), [
+    { code: 'permissiondenied', text: 'The action you have requested is limited to users in one of the groups: [[Quire:Users|Users]], [[Quire:Administrators|Administrators]].' },
+  ]);
   const iface = errs('protect', missing(8, 'MediaWiki:Foo'));
-  assert.deepEqual(iface.map((e) => e.code), ['permissiondenied', 'protectednamespace-interface', 'cantedit']);
+  assert.deepEqual(
+    iface.map((e) => e.code),
+    ['permissiondenied', 'protectednamespace-interface', 'cantedit'],
+  );
   assert.equal(iface[0]!.text, 'The action you have requested is limited to users in the group: [[Quire:Administrators|Administrators]].');
   assert.ok(!iface[1]!.text.includes('\n'), 'line breaks become spaces');
   assert.deepEqual(errs('create', missing(8, 'MediaWiki:Foo')), []);
   const protectedPage = page({ ns: 0, title: 'FeedA', id: 2 });
   const prot = [{ type: 'edit', level: 'sysop', expiry: 'infinity' }];
-  assert.deepEqual(errs('edit', protectedPage, prot).map((e) => e.code), ['protectedpage']);
-  assert.deepEqual(errs('delete', protectedPage, prot).map((e) => [e.code, e.text]), [
-    ['permissiondenied', 'The action you have requested is limited to users in the group: [[Quire:Administrators|Administrators]].'],
-    ['cantedit', 'You cannot delete this page because it has been protected.'],
-  ]);
+  assert.deepEqual(
+    errs('edit', protectedPage, prot).map((e) => e.code),
+    ['protectedpage'],
+  );
+  assert.deepEqual(
+    errs('delete', protectedPage, prot).map((e) => [e.code, e.text]),
+    [
+      ['permissiondenied', 'The action you have requested is limited to users in the group: [[Quire:Administrators|Administrators]].'],
+      ['cantedit', 'You cannot delete this page because it has been protected.'],
+    ],
+  );
   assert.equal(mayDo('edit', protectedPage, anonRights, namespaces, prot), false);
   assert.equal(mayDo('edit', talk, anonRights, namespaces, []), true);
 });

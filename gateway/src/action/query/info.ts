@@ -177,10 +177,12 @@ function expandPlural(text: string, params: readonly (string | number)[]): strin
 
 /** PermissionManager's badaccess-groups (API code permissiondenied): the groups that have the right, linked to their pages. */
 function badAccess(right: string, pc: PermissionContext): ActionError {
-  const groups = pc.groupRights.filter((g) => g.name !== '*' && g.rights.includes(right)).map((g) => {
-    const page = (englishMessage(`grouppage-${g.name}`) ?? `{{ns:project}}:${g.name}`).replace('{{ns:project}}', pc.projectNs);
-    return `[[${page}|${englishMessage(`group-${g.name}`) ?? g.name}]]`;
-  });
+  const groups = pc.groupRights
+    .filter((g) => g.name !== '*' && g.rights.includes(right))
+    .map((g) => {
+      const page = (englishMessage(`grouppage-${g.name}`) ?? `{{ns:project}}:${g.name}`).replace('{{ns:project}}', pc.projectNs);
+      return `[[${page}|${englishMessage(`group-${g.name}`) ?? g.name}]]`;
+    });
   return { code: 'permissiondenied', text: wikitextOf('badaccess-groups', [groups.join(', '), groups.length]) };
 }
 
@@ -189,13 +191,21 @@ function badAccess(right: string, pc: PermissionContext): ActionError {
  * only checks Quire does not make): the caller's missing right, the namespace's protection, the
  * page's protections, and for protect the edit it needs. `mayDo` is the same decision as a boolean.
  */
-export function actionErrors(action: string, page: PageRecord, rights: readonly string[], namespaces: readonly Namespace[], protections: readonly ResultObject[], pc: PermissionContext): ActionError[] {
+export function actionErrors(
+  action: string,
+  page: PageRecord,
+  rights: readonly string[],
+  namespaces: readonly Namespace[],
+  protections: readonly ResultObject[],
+  pc: PermissionContext,
+): ActionError[] {
   const has = (right: string) => rights.includes(right);
   const errors: ActionError[] = [];
   if (action === 'read') return has('read') ? [] : [badAccess('read', pc)];
   if (page.ns === -1 && action !== 'createaccount') return [{ code: 'ns-specialprotected', text: wikitextOf('ns-specialprotected') }];
   if (action === 'create') {
-    if (!has(page.ns % 2 === 1 ? 'createtalk' : 'createpage')) errors.push(pc.anonymous ? { code: 'cantcreate-anon', text: wikitextOf('nocreatetext').replace('{{SITENAME}}', pc.projectNs) } : { code: 'cantcreate', text: wikitextOf('nocreate-loggedin') });
+    if (!has(page.ns % 2 === 1 ? 'createtalk' : 'createpage'))
+      errors.push(pc.anonymous ? { code: 'cantcreate-anon', text: wikitextOf('nocreatetext').replace('{{SITENAME}}', pc.projectNs) } : { code: 'cantcreate', text: wikitextOf('nocreate-loggedin') });
   } else if (action === 'move') {
     // PermissionManager::checkQuickPermissions: the namespace's own move rights, then `move` itself.
     if (page.ns === 2 && !page.title.includes('/') && !has('move-rootuserpages')) errors.push({ code: 'cant-move-user-page', text: wikitextOf('cant-move-user-page') });
@@ -247,13 +257,15 @@ async function protectionOf(ctx: Parameters<ModuleDecl['execute']>[0], dbkeys: s
   return new Map(
     resp.titles.map((t) => [
       t.title,
-      t.protections.map((p): ResultObject => ({
-        type: p.type,
-        level: p.level,
-        expiry: p.expiry,
-        ...(p.cascade ? { cascade: true } : {}),
-        ...(p.source ? { source: p.source } : {}),
-      })),
+      t.protections.map(
+        (p): ResultObject => ({
+          type: p.type,
+          level: p.level,
+          expiry: p.expiry,
+          ...(p.cascade ? { cascade: true } : {}),
+          ...(p.source ? { source: p.source } : {}),
+        }),
+      ),
     ]),
   );
 }
@@ -340,7 +352,13 @@ export const infoModule = defineModule({
       canRead: user.rights.includes('read'),
     };
     const testActions = ctx.params.testactions ?? [];
-    const protection = props.has('protection') || testActions.length ? await protectionOf(ctx, everything.map(([, p]) => p.dbkey)) : undefined;
+    const protection =
+      props.has('protection') || testActions.length
+        ? await protectionOf(
+            ctx,
+            everything.map(([, p]) => p.dbkey),
+          )
+        : undefined;
     const actionsLimit = ctx.highLimits ? TEST_ACTIONS_HIGH_LIMIT : TEST_ACTIONS_LIMIT;
     // full and quick list the reasons; Quire makes no check that quick would skip (blocks, rate limits).
     const permissions: PermissionContext | undefined =

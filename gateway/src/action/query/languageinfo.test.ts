@@ -25,13 +25,27 @@ test('siprop=languages: the 493 languages of MediaWiki 1.39 in code order, name 
 
 test('languageinfo: props, selected codes with a warning for unknown ones, continue', async () => {
   const { info, warnings } = await run({ prop: ['code', 'dir', 'fallbacks', 'variants', 'autonym', 'name', 'bcp47'], code: ['sr', 'he', 'xyz'] });
-  assert.deepEqual(Object.keys(info).filter((k) => !k.startsWith('_')), ['he', 'sr']);
-  assert.deepEqual(stripMeta(info.sr), { code: 'sr', bcp47: 'sr', dir: 'ltr', autonym: 'српски / srpski', name: 'српски / srpski', fallbacks: ['sr-ec', 'sr-cyrl'], variants: ['sr', 'sr-ec', 'sr-el'] });
+  assert.deepEqual(
+    Object.keys(info).filter((k) => !k.startsWith('_')),
+    ['he', 'sr'],
+  );
+  assert.deepEqual(stripMeta(info.sr), {
+    code: 'sr',
+    bcp47: 'sr',
+    dir: 'ltr',
+    autonym: 'српски / srpski',
+    name: 'српски / srpski',
+    fallbacks: ['sr-ec', 'sr-cyrl'],
+    variants: ['sr', 'sr-ec', 'sr-el'],
+  });
   assert.equal(info.he!.dir, 'rtl');
   assert.equal(warnings.length, 1);
   assert.equal(warnings[0]!.msg.text, 'Unrecognized value for parameter "licode": xyz.');
   const all = await run({ prop: ['code'], code: ['*'] });
   assert.equal(Object.keys(all.info).filter((k) => !k.startsWith('_')).length, 493);
   const rest = await run({ prop: ['code'], code: ['*'], continue: 'zh-tw' });
-  assert.deepEqual(Object.keys(rest.info).filter((k) => !k.startsWith('_')), ['zh-tw', 'zh-yue', 'zu']);
+  assert.deepEqual(
+    Object.keys(rest.info).filter((k) => !k.startsWith('_')),
+    ['zh-tw', 'zh-yue', 'zu'],
+  );
 });

@@ -43,7 +43,13 @@ function backlinksPropParams(isRedirects: boolean) {
   });
 }
 
-async function run(ctx: ContextOf<ReturnType<typeof backlinksPropParams>>, query: QueryRun, kind: BacklinksPropKind, targets: Map<string, number>, generator: boolean): Promise<ListPageBacklinksResponse | undefined> {
+async function run(
+  ctx: ContextOf<ReturnType<typeof backlinksPropParams>>,
+  query: QueryRun,
+  kind: BacklinksPropKind,
+  targets: Map<string, number>,
+  generator: boolean,
+): Promise<ListPageBacklinksResponse | undefined> {
   const p = ctx.params;
   const show = new Set<string>(p.show ?? []);
   if ((show.has('redirect') && show.has('!redirect')) || (show.has('fragment') && show.has('!fragment'))) {

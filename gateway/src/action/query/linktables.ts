@@ -4,7 +4,7 @@
  * page set, continuation in list or generator mode, and the parameters MediaWiki repeats.
  */
 import type { LinkTable, ListPageLinksRequest, ListPageLinksResponse } from '../../clients/types.js';
-import type { ActionContext, } from '../types.js';
+import type { ActionContext } from '../types.js';
 import { defineParam } from '../define.js';
 import type { QueryRun } from './run.js';
 import { modulePath } from './run.js';
@@ -18,9 +18,7 @@ export const DIR_PARAM = defineParam({ type: ['ascending', 'descending'], defaul
 export const URL_PROTOCOL_PREFIXES: readonly string[] = WIKI_URL_PROTOCOLS;
 
 /** $wgUrlProtocols as ApiQueryExtLinksUsage::prepareProtocols lists them ("" = all), with their prefixes. */
-const URL_PROTOCOLS: Record<string, string> = Object.fromEntries(
-  URL_PROTOCOL_PREFIXES.filter((p) => p !== '//').map((p) => [p.replace(/:(\/\/)?$/, ''), p]),
-);
+const URL_PROTOCOLS: Record<string, string> = Object.fromEntries(URL_PROTOCOL_PREFIXES.filter((p) => p !== '//').map((p) => [p.replace(/:(\/\/)?$/, ''), p]));
 export const PROTOCOL_PARAM = defineParam({ type: ['', ...Object.keys(URL_PROTOCOLS)], default: '', help: 'Protocol of the URL. If empty and a query is set, the protocol is http and https.' });
 
 /** ApiQueryExtLinksUsage::getProtocolPrefix: the protocol's URL prefix ("" for all). */

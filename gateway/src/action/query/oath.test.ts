@@ -44,7 +44,11 @@ test('meta=oath: rights, the reason verify-user callers need, the status and the
   assert.deepEqual(checked.oath._BC_bools, ['enabled'], 'false stays false in formatversion 1');
   assert.deepEqual(checked.calls, [{ userName: 'Alice', logVerify: true, performerId: 2, performerName: 'Admin', reason: 'audit' }]);
   const apiAll = await oath({}, user(['oathauth-api-all']));
-  assert.deepEqual(apiAll.calls, [{ userName: 'Admin', logVerify: false, performerId: 2, performerName: 'Admin', reason: '' }], 'api-all without a reason is not logged; the default user is the caller');
+  assert.deepEqual(
+    apiAll.calls,
+    [{ userName: 'Admin', logVerify: false, performerId: 2, performerName: 'Admin', reason: '' }],
+    'api-all without a reason is not logged; the default user is the caller',
+  );
 });
 
 test('action=oathvalidate: totp or data, the api-all right, the legacy totp parameter as TOTP data', async () => {

@@ -15,7 +15,11 @@ export const pagepropsModule = defineModule({
   summary: 'Get various page properties defined in the page content.',
   params: {
     continue: CONTINUE_PARAM,
-    prop: { type: 'string', multi: true, help: 'Only list these page properties (action=query&list=pagepropnames returns page property names in use). Useful for checking whether pages use a certain page property.' },
+    prop: {
+      type: 'string',
+      multi: true,
+      help: 'Only list these page properties (action=query&list=pagepropnames returns page property names in use). Useful for checking whether pages use a certain page property.',
+    },
   },
   flags: {},
   examples: {

@@ -6,8 +6,20 @@ import { stripMeta } from './testing.js';
 
 function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
   return {
-    id: 0, dbkey: p.title.replace(/ /g, '_'), missing: false, special: false, latestRevId: 0, latestTimestamp: '', touched: '',
-    length: 0, redirect: false, isNew: false, contentModel: 'wikitext', pageLanguage: 'en', redirectTarget: '', ...p,
+    id: 0,
+    dbkey: p.title.replace(/ /g, '_'),
+    missing: false,
+    special: false,
+    latestRevId: 0,
+    latestTimestamp: '',
+    touched: '',
+    length: 0,
+    redirect: false,
+    isNew: false,
+    contentModel: 'wikitext',
+    pageLanguage: 'en',
+    redirectTarget: '',
+    ...p,
   };
 }
 
@@ -37,14 +49,17 @@ test('fake ids and pageids follow ApiPageSet: invalid, special, then missing by 
   const out = pageSetOutput(ps, { indexPageIds: true });
   assert.deepEqual(stripMeta(out.query.pageids), ['-4', '-5', '-1', '-2', '-3', '1']);
   const pages = out.query.pages as Map<number | string, unknown>;
-  assert.deepEqual([...pages.entries()].filter(([k]) => typeof k === 'number'), [
-    [-4, { ns: 0, title: 'Nope', missing: true }],
-    [-5, { ns: 1, title: 'Talk:X', missing: true }],
-    [-1, { title: 'Foo[bar', invalidreason: 'The requested page title contains invalid characters: "[".', invalid: true }],
-    [-2, { ns: -1, title: 'Special:Foo', special: true, missing: true }],
-    [-3, { ns: -1, title: 'Special:Search', special: true }],
-    [1, { pageid: 1, ns: 0, title: 'Main Page' }],
-  ]);
+  assert.deepEqual(
+    [...pages.entries()].filter(([k]) => typeof k === 'number'),
+    [
+      [-4, { ns: 0, title: 'Nope', missing: true }],
+      [-5, { ns: 1, title: 'Talk:X', missing: true }],
+      [-1, { title: 'Foo[bar', invalidreason: 'The requested page title contains invalid characters: "[".', invalid: true }],
+      [-2, { ns: -1, title: 'Special:Foo', special: true, missing: true }],
+      [-3, { ns: -1, title: 'Special:Search', special: true }],
+      [1, { pageid: 1, ns: 0, title: 'Main Page' }],
+    ],
+  );
   assert.equal(pages.get('_type'), 'BCarray');
   assert.deepEqual(stripMeta(out.query.normalized), [
     { fromencoded: false, from: 'Main_Page', to: 'Main Page' },
@@ -59,7 +74,13 @@ test('input that is not NFC gets a percent-encoded normalized entry first', () =
     { fromencoded: true, from: 'A%CC%8A', to: 'Å' },
     { fromencoded: false, from: 'é́', to: 'É́' },
   ]);
-  assert.deepEqual(ps.missing.map((m) => [m.id, m.page.title]), [[-1, 'É́'], [-2, 'Å']]);
+  assert.deepEqual(
+    ps.missing.map((m) => [m.id, m.page.title]),
+    [
+      [-1, 'É́'],
+      [-2, 'Å'],
+    ],
+  );
 });
 
 test('missing page ids, bad revision ids and redirects', () => {
@@ -68,12 +89,18 @@ test('missing page ids, bad revision ids and redirects', () => {
       pages: [page({ id: 1, ns: 0, title: 'Main Page' })],
       missingPageIds: [9999],
       badRevIds: [777],
-      redirects: [{ from: 'MP', to: 'Main Page', tofragment: '' }, { from: 'X', to: 'Main Page', tofragment: 'Sec' }],
+      redirects: [
+        { from: 'MP', to: 'Main Page', tofragment: '' },
+        { from: 'X', to: 'Main Page', tofragment: 'Sec' },
+      ],
     }),
     { source: 'pageids', titles: [], resolveRedirects: true },
   );
   const out = pageSetOutput(ps, { indexPageIds: true });
-  assert.deepEqual(stripMeta(out.query.redirects), [{ from: 'MP', to: 'Main Page' }, { from: 'X', to: 'Main Page', tofragment: 'Sec' }]);
+  assert.deepEqual(stripMeta(out.query.redirects), [
+    { from: 'MP', to: 'Main Page' },
+    { from: 'X', to: 'Main Page', tofragment: 'Sec' },
+  ]);
   const bad = out.query.badrevids as Map<number | string, unknown>;
   assert.deepEqual(bad.get(777), { revid: 777, missing: true });
   assert.deepEqual(stripMeta(out.query.pageids), ['9999', '1']);

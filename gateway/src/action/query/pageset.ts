@@ -172,13 +172,18 @@ export interface PageSetOutput {
 /** ApiQuery::outputGeneralPageInfo. */
 export function pageSetOutput(ps: PageSet, opts: { indexPageIds: boolean }): PageSetOutput {
   const query: ResultObject = {};
-  if (ps.normalized.length) query.normalized = setIndexedTagName(ps.normalized.map((n) => ({ ...n })), 'n');
-  if (ps.redirects.length) query.redirects = setIndexedTagName(ps.redirects.map((r) => ({ ...r })), 'r');
+  if (ps.normalized.length)
+    query.normalized = setIndexedTagName(
+      ps.normalized.map((n) => ({ ...n })),
+      'n',
+    );
+  if (ps.redirects.length)
+    query.redirects = setIndexedTagName(
+      ps.redirects.map((r) => ({ ...r })),
+      'r',
+    );
   if (ps.badRevIds.length) {
-    query.badrevids = new Map<number | string, unknown>([
-      ...ps.badRevIds.map((revid): [number, ResultObject] => [revid, { revid, missing: true }]),
-      [META.INDEXED_TAG_NAME, 'rev'],
-    ]);
+    query.badrevids = new Map<number | string, unknown>([...ps.badRevIds.map((revid): [number, ResultObject] => [revid, { revid, missing: true }]), [META.INDEXED_TAG_NAME, 'rev']]);
   }
 
   // Insertion order is MediaWiki's; it is what `pageids` lists.
@@ -195,7 +200,11 @@ export function pageSetOutput(ps: PageSet, opts: { indexPageIds: boolean }): Pag
 
   const pages = new Map(entries);
   if (entries.length) {
-    if (opts.indexPageIds) query.pageids = setIndexedTagName(entries.map(([id]) => String(id)), 'id');
+    if (opts.indexPageIds)
+      query.pageids = setIndexedTagName(
+        entries.map(([id]) => String(id)),
+        'id',
+      );
     // A Map keeps MediaWiki's key order. fv1: an object keyed by page id; fv2: a list sorted by key.
     query.pages = new Map<number | string, unknown>([...entries, [META.TYPE, 'BCarray'], [META.INDEXED_TAG_NAME, 'page']]);
   }
@@ -213,4 +222,3 @@ export function addPageSubItem(pages: Map<number, ResultObject>, pageId: number,
   }
   list.push(value);
 }
-

@@ -8,8 +8,21 @@ import { fakeContext, stripMeta, type FakeContent } from './testing.js';
 
 function page(id: number, title: string): PageRecord {
   return {
-    id, ns: 0, title, dbkey: title.replace(/ /g, '_'), missing: false, special: false, latestRevId: id * 10, latestTimestamp: '2026-11-21T06:17:00Z',
-    touched: '2026-11-21T06:17:00Z', length: 5, redirect: false, isNew: true, contentModel: 'wikitext', pageLanguage: 'en', redirectTarget: '',
+    id,
+    ns: 0,
+    title,
+    dbkey: title.replace(/ /g, '_'),
+    missing: false,
+    special: false,
+    latestRevId: id * 10,
+    latestTimestamp: '2026-11-21T06:17:00Z',
+    touched: '2026-11-21T06:17:00Z',
+    length: 5,
+    redirect: false,
+    isNew: true,
+    contentModel: 'wikitext',
+    pageLanguage: 'en',
+    redirectTarget: '',
   };
 }
 
@@ -19,8 +32,22 @@ function resolved(pages: PageRecord[], extra: Partial<ResolvePagesResponse> = {}
 
 function revision(id: number, pageId: number, minute: number): Revision {
   return {
-    id, pageId, parentId: id - 1, timestamp: `2026-11-21T06:${String(minute).padStart(2, '0')}:00Z`, userId: 1, userText: 'Admin', comment: `r${id}`,
-    minor: false, sha1: '', size: 5, contentModel: 'wikitext', contentFormat: 'text/x-wiki', content: `text ${id}`, deleted: 0, tags: [], parentSize: -1,
+    id,
+    pageId,
+    parentId: id - 1,
+    timestamp: `2026-11-21T06:${String(minute).padStart(2, '0')}:00Z`,
+    userId: 1,
+    userText: 'Admin',
+    comment: `r${id}`,
+    minor: false,
+    sha1: '',
+    size: 5,
+    contentModel: 'wikitext',
+    contentFormat: 'text/x-wiki',
+    content: `text ${id}`,
+    deleted: 0,
+    tags: [],
+    parentSize: -1,
   };
 }
 
@@ -34,7 +61,10 @@ test('meta=tokens: anonymous csrf token, batchcomplete first', async () => {
   const { ctx, calls } = await runQuery({ meta: ['tokens'] }, { tokens: (_s, types) => Object.fromEntries(types.map((t) => [t, '+\\'])) }, { subParams: { tokens: { type: ['csrf'] } } });
   assert.deepEqual(stripMeta(ctx.result), { batchcomplete: true, query: { tokens: { csrftoken: '+\\' } } });
   assert.deepEqual(Object.keys(ctx.result), ['batchcomplete', 'query']);
-  assert.deepEqual(calls.map((c) => c.method), ['getTokens']);
+  assert.deepEqual(
+    calls.map((c) => c.method),
+    ['getTokens'],
+  );
 });
 
 test('meta=tokens under origin=*: a warning and no query at all', async () => {
@@ -84,12 +114,17 @@ test('prop=revisions without rvslots: legacy content and both deprecation warnin
   );
   assert.deepEqual(
     warnings.map((w) => [w.module, w.msg.code]),
-    [['query+revisions', 'deprecation'], ['main', 'deprecation-help']],
+    [
+      ['query+revisions', 'deprecation'],
+      ['main', 'deprecation-help'],
+    ],
   );
   assert.equal(warnings[1]?.msg.text, DEPRECATION_HELP_TEXT);
   const pages = (ctx.result.query as Record<string, unknown>).pages as Map<number, unknown>;
   assert.deepEqual(stripMeta(pages.get(1)), {
-    pageid: 1, ns: 0, title: 'Main Page',
+    pageid: 1,
+    ns: 0,
+    title: 'Main Page',
     revisions: [{ contentformat: 'text/x-wiki', contentmodel: 'wikitext', content: 'text 10' }],
   });
   assert.equal(ctx.result.batchcomplete, true);
@@ -110,7 +145,15 @@ test('rvlimit on one page: continue with a timestamp|id rvcontinue and no batchc
   assert.equal('batchcomplete' in ctx.result, false);
   assert.deepEqual(Object.keys(ctx.result), ['continue', 'query']);
   const pages = (ctx.result.query as Record<string, unknown>).pages as Map<number, unknown>;
-  assert.deepEqual(stripMeta(pages.get(1)), { pageid: 1, ns: 0, title: 'Main Page', revisions: [{ revid: 3, parentid: 2 }, { revid: 2, parentid: 1 }] });
+  assert.deepEqual(stripMeta(pages.get(1)), {
+    pageid: 1,
+    ns: 0,
+    title: 'Main Page',
+    revisions: [
+      { revid: 3, parentid: 2 },
+      { revid: 2, parentid: 1 },
+    ],
+  });
 
   const next = await runQuery({ titles: ['Main Page'], prop: ['revisions'], continue: '||' }, onePage, {
     subParams: { revisions: { prop: ['ids'], limit: 2, dir: 'older', continue: '20261121061700|1' } },
@@ -154,11 +197,7 @@ test('rvlimit=max reports the content-aware limit; out-of-range values are clamp
 
 test('enumeration options on several pages are refused', async () => {
   await assert.rejects(
-    runQuery(
-      { titles: ['A', 'B'], prop: ['revisions'] },
-      { resolvePages: () => resolved([page(1, 'A'), page(2, 'B')]) },
-      { subParams: { revisions: { prop: ['ids'], dir: 'newer' } } },
-    ),
+    runQuery({ titles: ['A', 'B'], prop: ['revisions'] }, { resolvePages: () => resolved([page(1, 'A'), page(2, 'B')]) }, { subParams: { revisions: { prop: ['ids'], dir: 'newer' } } }),
     (e: unknown) => e instanceof ApiUsageError && e.code === 'invalidparammix' && e.info === SINGLEPAGE_TEXT,
   );
 });
@@ -178,11 +217,7 @@ test('latest revisions of several pages continue by page|revision', async () => 
 });
 
 test('a finished page set ("-||…") runs only the remaining modules', async () => {
-  const { ctx, calls } = await runQuery(
-    { titles: ['Main Page'], prop: ['revisions'], meta: ['userinfo'], continue: '-||' },
-    {},
-    { subParams: { userinfo: {} } },
-  );
+  const { ctx, calls } = await runQuery({ titles: ['Main Page'], prop: ['revisions'], meta: ['userinfo'], continue: '-||' }, {}, { subParams: { userinfo: {} } });
   assert.equal(calls.length, 0);
   assert.deepEqual(stripMeta(ctx.result), { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true } } });
 });

@@ -112,7 +112,14 @@ export async function revisionsInfo(ctx: ActionContext, base: RevisionBase, revi
   }
   if (base.withContent) {
     const titleOf = new Map(revisions.map(({ rev, title }) => [rev.id, title]));
-    out.derived = await deriveContent(ctx, base.contentOptions, revisions.map(({ rev }) => rev), (rev) => titleOf.get(rev.id) ?? '', base.slots === undefined, warnOf(ctx));
+    out.derived = await deriveContent(
+      ctx,
+      base.contentOptions,
+      revisions.map(({ rev }) => rev),
+      (rev) => titleOf.get(rev.id) ?? '',
+      base.slots === undefined,
+      warnOf(ctx),
+    );
   }
   return revisions.map(({ rev }) => revisionInfo(rev, out));
 }
@@ -124,4 +131,3 @@ export function isoFromMw(ts: string | undefined): string | undefined {
   const iso = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
   return Number.isNaN(Date.parse(iso)) ? undefined : iso;
 }
-

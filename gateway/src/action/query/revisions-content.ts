@@ -19,7 +19,11 @@ export const CONTENT_OPTION_PARAMS = defineParams({
   parse: { type: 'boolean', default: false, deprecated: true, help: 'Parse revision content (requires rvprop=content). For performance reasons, if this option is used, rvlimit is enforced to 1.' },
   section: { type: 'string', help: 'Only retrieve the content of the section with this identifier.' },
   diffto: { type: 'string', deprecated: true, help: 'Revision ID to diff each revision to. Use prev, next and cur for the previous, next and current revision respectively.' },
-  difftotext: { type: 'string', deprecated: true, help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.' },
+  difftotext: {
+    type: 'string',
+    deprecated: true,
+    help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.',
+  },
   difftotextpst: { type: 'boolean', default: false, deprecated: true, help: 'Perform a pre-save transform on the text before diffing it. Only valid when used with rvdifftotext.' },
   contentformat: { type: CONTENT_FORMAT_VALUES, deprecated: true, help: 'Serialization format used for rvdifftotext and expected for output of content.' },
 });
@@ -110,7 +114,12 @@ async function applySection(ctx: ActionContext, o: ContentOptions, revisions: re
     return;
   }
   const wikitext = withText.filter((r) => r.contentModel === 'wikitext');
-  const sections = /^\d+$/.test(o.section) ? await ctx.deps.clients.archive.extractSections(wikitext.map((r) => r.content!), o.section) : wikitext.map(() => undefined);
+  const sections = /^\d+$/.test(o.section)
+    ? await ctx.deps.clients.archive.extractSections(
+        wikitext.map((r) => r.content!),
+        o.section,
+      )
+    : wikitext.map(() => undefined);
   wikitext.forEach((r, i) => {
     const s = sections[i];
     if (s === undefined) out.noSuchSection.add(r.id);

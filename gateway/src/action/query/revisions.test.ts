@@ -9,9 +9,22 @@ const goldenRev = golden.query.pages['1']?.revisions[0] ?? {};
 const mainPageText = goldenRev['*'] as string;
 
 const rev: Revision = {
-  id: 1, pageId: 1, parentId: 0, timestamp: '2026-11-21T06:17:00.000Z', userId: 2, userText: 'MediaWiki default', comment: '',
-  minor: false, sha1: '22vz5zlxa2zctewimaum2bf1due8hkl', size: 755, contentModel: 'wikitext', contentFormat: 'text/x-wiki',
-  content: mainPageText, deleted: 0, tags: [], parentSize: -1,
+  id: 1,
+  pageId: 1,
+  parentId: 0,
+  timestamp: '2026-11-21T06:17:00.000Z',
+  userId: 2,
+  userText: 'MediaWiki default',
+  comment: '',
+  minor: false,
+  sha1: '22vz5zlxa2zctewimaum2bf1due8hkl',
+  size: 755,
+  contentModel: 'wikitext',
+  contentFormat: 'text/x-wiki',
+  content: mainPageText,
+  deleted: 0,
+  tags: [],
+  parentSize: -1,
 };
 
 test('sha1 is printed as 40 hex digits', () => {
@@ -32,7 +45,13 @@ test('rvslots=main: fields of MediaWiki 1.39 in its order', () => {
   const vals = revisionInfo(rev, { props, slots: ['main'], rights: [] });
   const plain = stripMeta(vals) as Record<string, unknown>;
   assert.deepEqual(plain, {
-    revid: 1, parentid: 0, minor: false, user: 'MediaWiki default', userid: 2, timestamp: '2026-11-21T06:17:00Z', size: 755,
+    revid: 1,
+    parentid: 0,
+    minor: false,
+    user: 'MediaWiki default',
+    userid: 2,
+    timestamp: '2026-11-21T06:17:00Z',
+    size: 755,
     sha1: '11cef88175cf81168a86e7c0327a5b2d7a1920f5',
     slots: { main: { size: 755, sha1: '11cef88175cf81168a86e7c0327a5b2d7a1920f5', contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: mainPageText } },
     comment: '',
@@ -53,6 +72,10 @@ test('anonymous authors are flagged; hidden user and comment need deletedhistory
   const props = new Set(['user', 'comment']);
   assert.deepEqual(stripMeta(revisionInfo(anon, { props, slots: undefined, rights: [] })), { userhidden: true, commenthidden: true });
   assert.deepEqual(stripMeta(revisionInfo(anon, { props, slots: undefined, rights: ['deletedhistory'] })), {
-    userhidden: true, user: '10.0.0.1', anon: true, commenthidden: true, comment: '',
+    userhidden: true,
+    user: '10.0.0.1',
+    anon: true,
+    commenthidden: true,
+    comment: '',
   });
 });

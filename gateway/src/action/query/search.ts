@@ -75,7 +75,11 @@ function hitResult(h: SearchHit, prop: Set<string>): ResultObject {
 const SNIPPET_PROPS = ['snippet', 'titlesnippet', 'redirectsnippet', 'sectionsnippet', 'categorysnippet'];
 
 const params = defineParams({
-  search: { type: 'string', required: true, help: 'Search for page titles or content matching this value. You can use the search string to invoke special search features, depending on what the wiki\'s search backend implements.' },
+  search: {
+    type: 'string',
+    required: true,
+    help: "Search for page titles or content matching this value. You can use the search string to invoke special search features, depending on what the wiki's search backend implements.",
+  },
   namespace: { type: 'namespace', multi: true, default: 0, help: 'Search only within these namespaces.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
@@ -105,7 +109,10 @@ export const searchModule = defineGenerator({
     const p = ctx.params;
     const prop = new Set<string>(p.prop ?? []);
     const info = new Set(p.info ?? []);
-    const r = await runSearch(ctx, SNIPPET_PROPS.some((s) => prop.has(s)));
+    const r = await runSearch(
+      ctx,
+      SNIPPET_PROPS.some((s) => prop.has(s)),
+    );
     const searchinfo: ResultObject = {};
     if (info.has('totalhits')) searchinfo.totalhits = r.totalHits;
     if (info.has('suggestion') && r.suggestion !== '') Object.assign(searchinfo, { suggestion: r.suggestion, suggestionsnippet: r.suggestionSnippet });

@@ -131,12 +131,10 @@ export function librariesInfo(): ResultObject[] {
       if (path === '' || path.startsWith('node_modules/')) continue;
       for (const dep of Object.keys(pkg.dependencies ?? {})) if (!dep.startsWith('@quire/')) names.add(dep);
     }
-    libraries = [...names]
-      .sort()
-      .flatMap((name) => {
-        const version = packages[`node_modules/${name}`]?.version;
-        return version ? [{ name, version }] : [];
-      });
+    libraries = [...names].sort().flatMap((name) => {
+      const version = packages[`node_modules/${name}`]?.version;
+      return version ? [{ name, version }] : [];
+    });
   }
   return setIndexedTagName([...libraries], 'library');
 }

@@ -65,7 +65,12 @@ test('statistics keep all eight MediaWiki keys', () => {
 
 test('rightsinfo, restrictions, protocols, uploaddialog, skins, dbrepllag, showhooks as MediaWiki 1.39 gives them for Quire', () => {
   assert.deepEqual(stripMeta(rightsInfo()), { url: '', text: '' });
-  assert.deepEqual(stripMeta(restrictionsInfo()), { types: ['create', 'edit', 'move', 'upload'], levels: ['', 'autoconfirmed', 'sysop'], cascadinglevels: ['sysop'], semiprotectedlevels: ['autoconfirmed'] });
+  assert.deepEqual(stripMeta(restrictionsInfo()), {
+    types: ['create', 'edit', 'move', 'upload'],
+    levels: ['', 'autoconfirmed', 'sysop'],
+    cascadinglevels: ['sysop'],
+    semiprotectedlevels: ['autoconfirmed'],
+  });
   const protocols = protocolsInfo();
   assert.equal(protocols.length, 29);
   assert.deepEqual([protocols[0], protocols[7], protocols[28]], ['bitcoin:', 'https://', '//']);
@@ -92,7 +97,10 @@ test('rightsinfo, restrictions, protocols, uploaddialog, skins, dbrepllag, showh
 test('libraries: the npm packages Quire runs on, sorted, with their installed versions', () => {
   const libs = librariesInfo() as { name: string; version: string }[];
   assert.ok(libs.length > 5);
-  assert.deepEqual(libs.map((l) => l.name), [...libs.map((l) => l.name)].sort());
+  assert.deepEqual(
+    libs.map((l) => l.name),
+    [...libs.map((l) => l.name)].sort(),
+  );
   const express = libs.find((l) => l.name === 'express');
   const installed = JSON.parse(readFileSync(new URL('../../../../node_modules/express/package.json', import.meta.url), 'utf8')) as { version: string };
   assert.equal(express?.version, installed.version);
@@ -124,10 +132,24 @@ test('magicwords, extensiontags, functionhooks and variables from the content se
     extensionTags: ['pre', 'ref'],
     functionHooks: ['if'],
     variables: ['pagename'],
-    magicWords: [{ name: 'pagename', aliases: ['PAGENAME'], caseSensitive: true }, { name: 'notoc', aliases: ['__NOTOC__'], caseSensitive: false }],
+    magicWords: [
+      { name: 'pagename', aliases: ['PAGENAME'], caseSensitive: true },
+      { name: 'notoc', aliases: ['__NOTOC__'], caseSensitive: false },
+    ],
     fileExtensions: [],
-    interwikis: [{ prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', language: 'Deutsch' }, { prefix: 'rel', url: '//example.org/$1', language: '' }],
-    languageVariants: [{ language: 'sr', variants: [{ variant: 'sr', fallbacks: ['sr-ec'] }, { variant: 'sr-el', fallbacks: ['sr'] }] }],
+    interwikis: [
+      { prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', language: 'Deutsch' },
+      { prefix: 'rel', url: '//example.org/$1', language: '' },
+    ],
+    languageVariants: [
+      {
+        language: 'sr',
+        variants: [
+          { variant: 'sr', fallbacks: ['sr-ec'] },
+          { variant: 'sr-el', fallbacks: ['sr'] },
+        ],
+      },
+    ],
   };
   assert.deepEqual(stripMeta(magicWordsInfo(info)), [
     { name: 'pagename', aliases: ['PAGENAME'], 'case-sensitive': true },
@@ -161,11 +183,14 @@ test('usergroups: rights per group; with numberingroup a size except for "*" and
     { name: 'sysop', rights: ['delete'] },
   ]);
   const counted = stripMeta(userGroupsInfo(perms, true)) as Record<string, unknown>[];
-  assert.deepEqual(counted.map((g) => g.number), [undefined, 3, undefined, 1]);
+  assert.deepEqual(
+    counted.map((g) => g.number),
+    [undefined, 3, undefined, 1],
+  );
   assert.deepEqual(Object.keys(counted[1]!), ['name', 'rights', 'number']);
 });
 
-test('specialpagealiases: the special pages the gateway serves, under MediaWiki\'s internal names', () => {
+test("specialpagealiases: the special pages the gateway serves, under MediaWiki's internal names", () => {
   assert.deepEqual(stripMeta(specialPageAliasesInfo()), [
     { realname: 'Userlogin', aliases: ['UserLogin'] },
     { realname: 'Userlogout', aliases: ['UserLogout'] },

@@ -32,7 +32,7 @@ export const QUIRE_GENERATOR = 'MediaWiki 1.39.17';
 export const MAIN_PAGE_TITLE = 'Main Page';
 
 /** Title::legalChars(): the $wgLegalTitleChars default. */
-const LEGAL_TITLE_CHARS = " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+";
+const LEGAL_TITLE_CHARS = ' %!"$&\'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+';
 const RTL_LANGUAGES = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'khw', 'ks', 'ku-arab', 'mzn', 'pnb', 'ps', 'sd', 'ug', 'ur', 'yi']);
 
 export function isRtl(lang: string): boolean {
@@ -171,8 +171,30 @@ export function statisticsInfo(stats: GetStatisticsResponse, users: UserStatisti
 
 /** MediaWiki's siprop values (in its order) that Quire answers. */
 const SITEINFO_PROPS = [
-  'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries', 'extensions', 'fileextensions', 'rightsinfo',
-  'restrictions', 'languages', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog',
+  'general',
+  'namespaces',
+  'namespacealiases',
+  'specialpagealiases',
+  'magicwords',
+  'interwikimap',
+  'dbrepllag',
+  'statistics',
+  'usergroups',
+  'libraries',
+  'extensions',
+  'fileextensions',
+  'rightsinfo',
+  'restrictions',
+  'languages',
+  'languagevariants',
+  'skins',
+  'extensiontags',
+  'functionhooks',
+  'showhooks',
+  'variables',
+  'protocols',
+  'defaultoptions',
+  'uploaddialog',
 ] as const;
 
 /** The parser's magic words as ApiQuerySiteinfo::appendMagicWords lists them. */
@@ -306,22 +328,22 @@ export const siteinfoModule = defineModule({
           run.data.protocols = protocolsInfo();
           break;
         case 'defaultoptions':
-        {
-          const [namespaces, parser] = await Promise.all([deps.site.namespaces(), deps.clients.content.getParserInfo()]);
-          run.data.defaultoptions = defaultOptionsInfo(
-            namespaces.namespaces.map((n) => n.id),
-            parser.languageVariants.map((l) => l.language),
-          );
-        }
+          {
+            const [namespaces, parser] = await Promise.all([deps.site.namespaces(), deps.clients.content.getParserInfo()]);
+            run.data.defaultoptions = defaultOptionsInfo(
+              namespaces.namespaces.map((n) => n.id),
+              parser.languageVariants.map((l) => l.language),
+            );
+          }
           break;
         case 'uploaddialog':
           run.data.uploaddialog = uploadDialogInfo();
           break;
         case 'statistics':
-        {
-          const [pages, users] = await Promise.all([deps.clients.content.getStatistics(), deps.clients.auth.getUserStatistics()]);
-          run.data.statistics = statisticsInfo(pages, { users: users.users, activeusers: users.activeUsers, admins: users.admins });
-        }
+          {
+            const [pages, users] = await Promise.all([deps.clients.content.getStatistics(), deps.clients.auth.getUserStatistics()]);
+            run.data.statistics = statisticsInfo(pages, { users: users.users, activeusers: users.activeUsers, admins: users.admins });
+          }
           break;
       }
     }

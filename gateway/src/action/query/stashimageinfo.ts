@@ -12,7 +12,19 @@ import { fileInfoValues } from './imageinfo.js';
 import { queryRunOf } from './run.js';
 
 export const STASH_IMAGEINFO_PROPS = [
-  'timestamp', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime', 'thumbmime', 'metadata', 'commonmetadata', 'extmetadata', 'bitdepth', 'badfile',
+  'timestamp',
+  'canonicaltitle',
+  'url',
+  'size',
+  'dimensions',
+  'sha1',
+  'mime',
+  'thumbmime',
+  'metadata',
+  'commonmetadata',
+  'extmetadata',
+  'bitdepth',
+  'badfile',
 ] as const;
 
 /** ApiQueryImageInfo::getInfo for an UploadStashFile: its title is the temporary name, its URL Special:UploadStash's. */
@@ -76,6 +88,9 @@ export const stashimageinfoModule = defineModule({
     const props = new Set<string>(p.prop ?? ['timestamp', 'url']);
     // A bad or unknown key is the content service's error (uploadstash-bad-path-bad-format, uploadstash-file-not-found).
     const { files } = await ctx.deps.clients.content.getStashedFiles(ctx.caller.user.id, keys);
-    run.data.stashimageinfo = setIndexedTagName(files.map((f) => stashInfoValues(f, props, ctx.deps.config.server)), 'ii');
+    run.data.stashimageinfo = setIndexedTagName(
+      files.map((f) => stashInfoValues(f, props, ctx.deps.config.server)),
+      'ii',
+    );
   },
 });

@@ -8,10 +8,7 @@ import { defineModule } from '../define.js';
 export const SOFTWARE_TAG_TEXTS: Record<string, [string, string]> = {
   'mw-blank': ['Blanking', 'Edits that blank a page'],
   'mw-changed-redirect-target': ['Redirect target changed', 'Edits that change the target of a redirect'],
-  'mw-contentmodelchange': [
-    'content model change',
-    'Edits that [https://www.mediawiki.org/wiki/Special:MyLanguage/Help:ChangeContentModel change the content model] of a page',
-  ],
+  'mw-contentmodelchange': ['content model change', 'Edits that [https://www.mediawiki.org/wiki/Special:MyLanguage/Help:ChangeContentModel change the content model] of a page'],
   'mw-manual-revert': ['Manual revert', 'Edits that manually restore the page to a previous version'],
   'mw-new-redirect': ['New redirect', 'Edits that create a new redirect or change a page into a redirect'],
   'mw-removed-redirect': ['Removed redirect', 'Edits that change an existing redirect into a non-redirect'],

@@ -2,21 +2,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DIR } from '@quire/kit/testing';
-import type {
-  ListNamespacesResponse,
-  Namespace,
-  GetStatisticsResponse,
-  ResolvePagesRequest,
-  ResolvePagesResponse,
-  GetRevisionsRequest,
-  GetRevisionsResponse,
-  User,
-} from '../../clients/types.js';
+import type { ListNamespacesResponse, Namespace, GetStatisticsResponse, ResolvePagesRequest, ResolvePagesResponse, GetRevisionsRequest, GetRevisionsResponse, User } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import type { GatewayConfig } from '../../config.js';
 import type { ActionContext, ApiMessage, ModuleDecl, Params } from '../types.js';
 import { querySubmodules } from './index.js';
-
 
 /** The JSON body of a golden sample file. */
 export function goldenBody(file: string): Record<string, unknown> {
@@ -146,17 +136,19 @@ export const NAMESPACES: ListNamespacesResponse = {
     [13, 'Help talk', 'Help talk', true],
     [14, 'Category', 'Category', false],
     [15, 'Category talk', 'Category talk', true],
-  ].map(([id, name, canonical, subpages]): Namespace => ({
-    id: id as number,
-    name: name as string,
-    canonical: canonical as string,
-    case: 'first-letter',
-    content: id === 0,
-    subpages: subpages as boolean,
-    nonincludable: false,
-    defaultContentModel: '',
-    protection: id === 8 ? 'editinterface' : '',
-  })),
+  ].map(
+    ([id, name, canonical, subpages]): Namespace => ({
+      id: id as number,
+      name: name as string,
+      canonical: canonical as string,
+      case: 'first-letter',
+      content: id === 0,
+      subpages: subpages as boolean,
+      nonincludable: false,
+      defaultContentModel: '',
+      protection: id === 8 ? 'editinterface' : '',
+    }),
+  ),
   aliases: [
     { id: 7, alias: 'Image_talk' },
     { id: 6, alias: 'Image' },

@@ -60,9 +60,18 @@ export const usercontribsModule = defineModule({
     const prefix = p.userprefix ?? '';
     const ipRange = p.iprange;
     // ApiBase::requireOnlyOneParameter, naming the parameters in their declared order.
-    const sent = (['user', 'userids', 'userprefix', 'iprange'] as const).filter((n) => (n === 'user' ? users.length > 0 : n === 'userids' ? userIds.length > 0 : n === 'userprefix' ? prefix !== '' : !!ipRange));
+    const sent = (['user', 'userids', 'userprefix', 'iprange'] as const).filter((n) =>
+      n === 'user' ? users.length > 0 : n === 'userids' ? userIds.length > 0 : n === 'userprefix' ? prefix !== '' : !!ipRange,
+    );
     if (sent.length === 0) throw new ApiUsageError('missingparam', 'One of the parameters "ucuserprefix", "ucuserids", "uciprange" and "ucuser" is required.');
-    if (sent.length > 1) throw new ApiUsageError('invalidparammix', `The parameters ${sent.map((n) => `"uc${n}"`).join(' and ').replace(/ and (?=.* and )/g, ', ')} can not be used together.`);
+    if (sent.length > 1)
+      throw new ApiUsageError(
+        'invalidparammix',
+        `The parameters ${sent
+          .map((n) => `"uc${n}"`)
+          .join(' and ')
+          .replace(/ and (?=.* and )/g, ', ')} can not be used together.`,
+      );
     let range = '';
     let rangeContinue: { user: string; timestamp: string; id: number } | undefined;
     if (ipRange) {

@@ -7,8 +7,25 @@ import { defineModule } from '../define.js';
 import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 
 const USERINFO_PROPS = [
-  'blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname',
-  'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount',
+  'blockinfo',
+  'hasmsg',
+  'groups',
+  'groupmemberships',
+  'implicitgroups',
+  'rights',
+  'changeablegroups',
+  'options',
+  'editcount',
+  'ratelimits',
+  'theoreticalratelimits',
+  'email',
+  'realname',
+  'acceptlang',
+  'registrationdate',
+  'unreadcount',
+  'centralids',
+  'latestcontrib',
+  'cancreateaccount',
 ] as const;
 
 /** UserGroupManager::listAllGroups order of the explicit groups (what a `userrights` holder may change). */
@@ -20,17 +37,73 @@ const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 
 /** $wgDefaultUserOptions as MediaWiki 1.39 reports them (the user's own overrides win). */
 export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {
-  ccmeonemails: 0, date: 'default', diffonly: 0, disablemail: 0, editfont: 'monospace', editondblclick: 0, editsectiononrightclick: 0,
-  'email-allow-new-users': 1, enotifminoredits: 0, enotifrevealaddr: 0, enotifusertalkpages: 1, enotifwatchlistpages: 1, extendwatchlist: 1,
-  fancysig: 0, forceeditsummary: 0, gender: 'unknown', hideminor: 0, hidepatrolled: 0, hidecategorization: 1, imagesize: 2, minordefault: 0,
-  newpageshidepatrolled: 0, nickname: '', 'pst-cssjs': 1, norollbackdiff: 0, previewonfirst: 0, previewontop: 1, rcdays: 7,
-  'rcenhancedfilters-disable': 0, rclimit: 50, 'search-match-redirect': true, 'search-special-page': 'Search', searchlimit: 20,
-  showhiddencats: 0, shownumberswatching: 1, showrollbackconfirmation: 0, skin: 'vector', thumbsize: 5, underline: 2, uselivepreview: 0,
-  usenewrc: 1, watchcreations: 1, watchdefault: 1, watchdeletion: 0, watchuploads: 1, watchlistdays: 7, watchlisthideanons: 0,
-  watchlisthidebots: 0, watchlisthideliu: 0, watchlisthideminor: 0, watchlisthideown: 0, watchlisthidepatrolled: 0,
-  watchlisthidecategorization: 1, watchlistreloadautomatically: 0, watchlistunwatchlinks: 0, watchmoves: 0, watchrollback: 0,
-  'wlenhancedfilters-disable': 0, wllimit: 250, useeditwarning: 1, prefershttps: 1, requireemail: 0, 'skin-responsive': 1,
-  timecorrection: 'System|0', language: 'en', variant: 'en', searchNs0: 1,
+  ccmeonemails: 0,
+  date: 'default',
+  diffonly: 0,
+  disablemail: 0,
+  editfont: 'monospace',
+  editondblclick: 0,
+  editsectiononrightclick: 0,
+  'email-allow-new-users': 1,
+  enotifminoredits: 0,
+  enotifrevealaddr: 0,
+  enotifusertalkpages: 1,
+  enotifwatchlistpages: 1,
+  extendwatchlist: 1,
+  fancysig: 0,
+  forceeditsummary: 0,
+  gender: 'unknown',
+  hideminor: 0,
+  hidepatrolled: 0,
+  hidecategorization: 1,
+  imagesize: 2,
+  minordefault: 0,
+  newpageshidepatrolled: 0,
+  nickname: '',
+  'pst-cssjs': 1,
+  norollbackdiff: 0,
+  previewonfirst: 0,
+  previewontop: 1,
+  rcdays: 7,
+  'rcenhancedfilters-disable': 0,
+  rclimit: 50,
+  'search-match-redirect': true,
+  'search-special-page': 'Search',
+  searchlimit: 20,
+  showhiddencats: 0,
+  shownumberswatching: 1,
+  showrollbackconfirmation: 0,
+  skin: 'vector',
+  thumbsize: 5,
+  underline: 2,
+  uselivepreview: 0,
+  usenewrc: 1,
+  watchcreations: 1,
+  watchdefault: 1,
+  watchdeletion: 0,
+  watchuploads: 1,
+  watchlistdays: 7,
+  watchlisthideanons: 0,
+  watchlisthidebots: 0,
+  watchlisthideliu: 0,
+  watchlisthideminor: 0,
+  watchlisthideown: 0,
+  watchlisthidepatrolled: 0,
+  watchlisthidecategorization: 1,
+  watchlistreloadautomatically: 0,
+  watchlistunwatchlinks: 0,
+  watchmoves: 0,
+  watchrollback: 0,
+  'wlenhancedfilters-disable': 0,
+  wllimit: 250,
+  useeditwarning: 1,
+  prefershttps: 1,
+  requireemail: 0,
+  'skin-responsive': 1,
+  timecorrection: 'System|0',
+  language: 'en',
+  variant: 'en',
+  searchNs0: 1,
 };
 
 /** $wgRateLimits defaults by the caller's class (anonymous: "ip", logged in: "user"). */
@@ -69,7 +142,13 @@ export function acceptLanguages(header: string | undefined): ResultObject[] {
 }
 
 export function groupMemberships(d: UserDetails | undefined): unknown {
-  return setIndexedTagName(setArrayType((d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })), 'array'), 'groupmembership');
+  return setIndexedTagName(
+    setArrayType(
+      (d?.memberships ?? []).map((m) => ({ group: m.group, expiry: m.expiry })),
+      'array',
+    ),
+    'groupmembership',
+  );
 }
 
 /** The limits that apply (`ratelimits`: none with noratelimit), or would apply (`theoreticalratelimits`). */
@@ -84,7 +163,12 @@ function rateLimits(user: User, theoretical = false): ResultObject {
   return setArrayType(out, 'assoc');
 }
 
-export function userInfo(user: User, props: readonly string[], details?: UserDetails, extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string; acceptLanguage?: string } = {}): ResultObject {
+export function userInfo(
+  user: User,
+  props: readonly string[],
+  details?: UserDetails,
+  extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string; acceptLanguage?: string } = {},
+): ResultObject {
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
   if (props.includes('blockinfo') && user.block) Object.assign(vals, blockDetails(user.block));
@@ -93,7 +177,14 @@ export function userInfo(user: User, props: readonly string[], details?: UserDet
   // Lists stay lists even when empty.
   if (props.includes('groups')) vals.groups = setIndexedTagName(setArrayType([...user.groups], 'array'), 'g');
   if (props.includes('groupmemberships')) vals.groupmemberships = groupMemberships(details);
-  if (props.includes('implicitgroups')) vals.implicitgroups = setIndexedTagName(setArrayType(user.groups.filter((g) => IMPLICIT_GROUPS.includes(g)), 'array'), 'g');
+  if (props.includes('implicitgroups'))
+    vals.implicitgroups = setIndexedTagName(
+      setArrayType(
+        user.groups.filter((g) => IMPLICIT_GROUPS.includes(g)),
+        'array',
+      ),
+      'g',
+    );
   if (props.includes('rights')) vals.rights = setIndexedTagName(setArrayType([...user.rights], 'array'), 'r');
   if (props.includes('changeablegroups')) {
     // UserGroupManager::getGroupsChangeableBy: the userrights right changes every explicit group.
@@ -143,11 +234,15 @@ export const userinfoModule = defineModule({
     const run = queryRunOf(query);
     const props = ctx.params.prop ?? [];
     const user = ctx.caller.user;
-    const details =
-      !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
+    const details = !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
     // UserEditTracker::getLatestEditTimestamp: the newest revision of a registered user.
     const latest = props.includes('latestcontrib') && !user.anonymous ? (await ctx.deps.clients.content.listUserContribs({ users: [user.name], limit: 1 })).contribs[0] : undefined;
-    run.data.userinfo = userInfo(user, props, details, { attachedWiki: ctx.params.attachedwiki, wikiId: ctx.deps.config.wikiId, latestContrib: latest?.timestamp, acceptLanguage: ctx.header?.('accept-language') });
+    run.data.userinfo = userInfo(user, props, details, {
+      attachedWiki: ctx.params.attachedwiki,
+      wikiId: ctx.deps.config.wikiId,
+      latestContrib: latest?.timestamp,
+      acceptLanguage: ctx.header?.('accept-language'),
+    });
     if (props.includes('unreadcount') && !user.anonymous) {
       // WatchedItemStore::countUnreadNotifications with its limit.
       const unread = await ctx.deps.clients.content.listWatchlistRaw({ userId: user.id, show: 'changed', limit: WL_UNREAD_LIMIT });

@@ -14,7 +14,10 @@ const ASSIGNABLE_GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', '
 
 /** A user name as the auth service stores it (title-like: spaces, first letter upper case), for matching its answers. */
 function userNameKey(raw: string): string {
-  const t = raw.normalize('NFC').replace(/[_\s]+/g, ' ').trim();
+  const t = raw
+    .normalize('NFC')
+    .replace(/[_\s]+/g, ' ')
+    .trim();
   const first = t.codePointAt(0);
   return first === undefined ? t : String.fromCodePoint(first).toUpperCase() + t.slice(String.fromCodePoint(first).length);
 }
@@ -28,7 +31,14 @@ function userProps(d: UserDetails, props: readonly string[]): ResultObject {
   if (props.includes('blockinfo') && u.block) Object.assign(out, blockDetails(u.block));
   if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType([...u.groups], 'array'), 'g');
   if (props.includes('groupmemberships')) out.groupmemberships = groupMemberships(d);
-  if (props.includes('implicitgroups')) out.implicitgroups = setIndexedTagName(setArrayType(u.groups.filter((g) => IMPLICIT_GROUPS.includes(g)), 'array'), 'g');
+  if (props.includes('implicitgroups'))
+    out.implicitgroups = setIndexedTagName(
+      setArrayType(
+        u.groups.filter((g) => IMPLICIT_GROUPS.includes(g)),
+        'array',
+      ),
+      'g',
+    );
   if (props.includes('rights')) out.rights = setIndexedTagName(setArrayType([...u.rights], 'array'), 'r');
   // Nobody can be emailed through the wiki yet: no mail transport exists.
   if (props.includes('emailable')) out.emailable = false;
@@ -51,7 +61,11 @@ export const usersModule = defineModule({
   prefix: 'us',
   summary: 'Get information about a list of users.',
   params: {
-    prop: { type: ['blockinfo', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender', 'centralids', 'cancreate'], multi: true, help: 'Which pieces of information to include.' },
+    prop: {
+      type: ['blockinfo', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender', 'centralids', 'cancreate'],
+      multi: true,
+      help: 'Which pieces of information to include.',
+    },
     attachedwiki: ATTACHED_WIKI_PARAM,
     users: { type: 'string', multi: true, help: 'A list of users to get information for.' },
     userids: { type: 'integer', multi: true, help: 'A list of user IDs to get information for.' },
@@ -278,7 +292,10 @@ export const blocksModule = defineModule({
       const pages = await ctx.deps.clients.content.resolvePages({ pageIds });
       for (const pg of pages.pages) if (pg.id) titles.set(pg.id, { ns: pg.ns, title: pg.title });
     }
-    run.data.blocks = setIndexedTagName(r.blocks.map((e) => blockProps(e, props, titles)), 'block');
+    run.data.blocks = setIndexedTagName(
+      r.blocks.map((e) => blockProps(e, props, titles)),
+      'block',
+    );
     if (r.continueId) run.continuation.addContinueParam('blocks', 'bkcontinue', r.continueId);
   },
 });

@@ -30,8 +30,8 @@ function watchlistRawContinue(value: string): string {
 
 /** The owner/token parameters of list=watchlist, list=watchlistraw and action=feedwatchlist. */
 export const OWNER_TOKEN_PARAMS = {
-  owner: { type: 'user', userTypes: ['name'], help: 'Used along with token to access a different user\'s watchlist.' },
-  token: { type: 'string', sensitive: true, help: 'A security token (available in the user\'s preferences) to allow access to another user\'s watchlist.' },
+  owner: { type: 'user', userTypes: ['name'], help: "Used along with token to access a different user's watchlist." },
+  token: { type: 'string', sensitive: true, help: "A security token (available in the user's preferences) to allow access to another user's watchlist." },
 } as const;
 
 /** wfEscapeWikiText for an echoed name. */

@@ -14,11 +14,14 @@ type Calls = { method: string; req: unknown }[];
 
 /** action=query over fake services, the ListService answering from `lists`. */
 async function runQuery(params: Params, lists: Partial<Record<keyof ListsClient, (req: never) => unknown>>, subParams: Record<string, Params>, user?: FakeRun['ctx']['caller']['user']) {
-  const run = fakeContext(queryModule, params, { namespaces: NAMESPACES, resolvePages: () => ({ normalized: [], redirects: [], invalid: [], pages: [], missingPageIds: [], badRevIds: [], revisionPages: [] }) }, { subParams, ...(user ? { user } : {}) });
-  const calls: Calls = [];
-  const client = Object.fromEntries(
-    Object.entries(lists).map(([name, answer]) => [name, (req: never) => (calls.push({ method: name, req }), Promise.resolve(answer(req)))]),
+  const run = fakeContext(
+    queryModule,
+    params,
+    { namespaces: NAMESPACES, resolvePages: () => ({ normalized: [], redirects: [], invalid: [], pages: [], missingPageIds: [], badRevIds: [], revisionPages: [] }) },
+    { subParams, ...(user ? { user } : {}) },
   );
+  const calls: Calls = [];
+  const client = Object.fromEntries(Object.entries(lists).map(([name, answer]) => [name, (req: never) => (calls.push({ method: name, req }), Promise.resolve(answer(req)))]));
   (run.ctx.deps.clients as unknown as Record<string, unknown>).lists = client;
   await queryModule.execute(run.ctx);
   return { ...run, listCalls: calls };
@@ -61,7 +64,10 @@ test('list=allredirects: fragment and interwiki only when set; unique with prop=
     },
     { allredirects: { prop: ['title', 'fragment', 'interwiki'], limit: 10, dir: 'ascending', namespace: 0, unique: false } },
   );
-  assert.deepEqual(stripMeta((ctx.result.query as Record<string, unknown>).allredirects), [{ ns: 0, title: 'A', fragment: 'Sec' }, { ns: 0, title: 'B' }]);
+  assert.deepEqual(stripMeta((ctx.result.query as Record<string, unknown>).allredirects), [
+    { ns: 0, title: 'A', fragment: 'Sec' },
+    { ns: 0, title: 'B' },
+  ]);
   assert.equal(ctx.result.batchcomplete, true);
   await rejects(
     runQuery({ list: ['allredirects'] }, {}, { allredirects: { prop: ['ids', 'fragment'], unique: true, limit: 10, dir: 'ascending', namespace: 0 } }),

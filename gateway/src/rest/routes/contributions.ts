@@ -79,8 +79,7 @@ function contributionsRoute(me: boolean) {
         hideBits: hiddenAuthorBits(caller.user.rights),
       });
       // UserContributionsHandler::constructURLs: query parameters in this order, unset ones left out.
-      const url = (seg?: string) =>
-        ctx.routeUrl(path, me ? {} : { user: name }, { limit: String(limit), ...(tag !== undefined ? { tag } : {}), ...(seg ? { segment: seg } : {}) });
+      const url = (seg?: string) => ctx.routeUrl(path, me ? {} : { user: name }, { limit: String(limit), ...(tag !== undefined ? { tag } : {}), ...(seg ? { segment: seg } : {}) });
       const before = resp.lastShown ? `before|${resp.lastShown}` : undefined;
       const after = resp.firstShown ? `after|${resp.firstShown}` : undefined;
       const contributions = resp.contributions.map((c) => ({
@@ -103,7 +102,7 @@ function countRoute(me: boolean) {
   return defineRoute({
     method: 'GET',
     path: me ? '/coredev/v0/me/contributions/count' : '/coredev/v0/user/{user}/contributions/count',
-    summary: me ? "How many contributions the caller has made" : 'How many contributions a user has made',
+    summary: me ? 'How many contributions the caller has made' : 'How many contributions a user has made',
     params: me ? tagParam : { ...tagParam, ...userPathParam },
     writes: false,
     async execute(ctx) {

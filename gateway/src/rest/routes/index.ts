@@ -20,7 +20,33 @@ import { coreDevTransformRoutes, transformHtmlToWikitextRoutes, transformLintRou
 import { contributionsRoutes } from './contributions.js';
 
 /** The route table of /w/rest.php (MediaWiki's coreRoutes.json). */
-export const coreRoutes: readonly RouteDecl[] = [pageSourceRoute, pageBareRoute, pageUpdateRoute, pageCreateRoute, pageHistoryRoute, pageHistoryCountsRoute, revisionSourceRoute, revisionBareRoute, revisionCompareRoute, searchPageRoute, searchTitleRoute, searchDescriptionRoute, pageHtmlRoute, pageWithHtmlRoute, revisionHtmlRoute, revisionWithHtmlRoute, pageLinksLanguageRoute, fileRoute, pageLinksMediaRoute, pageLintRoute, revisionLintRoute, ...transformLintRoutes, ...transformWikitextToHtmlRoutes, ...transformHtmlToWikitextRoutes, restSpecRoute];
+export const coreRoutes: readonly RouteDecl[] = [
+  pageSourceRoute,
+  pageBareRoute,
+  pageUpdateRoute,
+  pageCreateRoute,
+  pageHistoryRoute,
+  pageHistoryCountsRoute,
+  revisionSourceRoute,
+  revisionBareRoute,
+  revisionCompareRoute,
+  searchPageRoute,
+  searchTitleRoute,
+  searchDescriptionRoute,
+  pageHtmlRoute,
+  pageWithHtmlRoute,
+  revisionHtmlRoute,
+  revisionWithHtmlRoute,
+  pageLinksLanguageRoute,
+  fileRoute,
+  pageLinksMediaRoute,
+  pageLintRoute,
+  revisionLintRoute,
+  ...transformLintRoutes,
+  ...transformWikitextToHtmlRoutes,
+  ...transformHtmlToWikitextRoutes,
+  restSpecRoute,
+];
 
 /**
  * MediaWiki's coreDevelopmentRoutes.json: served in addition to the core routes only with

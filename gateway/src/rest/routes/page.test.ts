@@ -127,7 +127,7 @@ describe('GET /v1/page/{title}', () => {
     const { res, json } = await get('/v1/page/Anchor_sample_page/nope');
     assert.equal(res.status, 404);
     assert.deepEqual(json?.messageTranslations, { en: 'The requested relative path (/v1/page/Anchor_sample_page/nope) did not match any known handler' });
-    await get('/v1/page/Talk:Foo_(bar)%2Fbaz\'s_%C3%A9');
+    await get("/v1/page/Talk:Foo_(bar)%2Fbaz's_%C3%A9");
     assert.deepEqual(requested, [{ title: "Talk:Foo_(bar)/baz's_é", withContent: true }]);
   });
 

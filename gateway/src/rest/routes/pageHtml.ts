@@ -45,7 +45,10 @@ export function parsoidDocument(server: string, r: GetRevisionHtmlResponse, lang
 
 /** ETag of one rendering of a revision (Parsoid's "revision/render-id/view/format"), per language variant. */
 function htmlValidators(r: VariantHtml, format: 'html' | 'with_html'): Validators {
-  const renderId = createHash('sha1').update(`${r.revId}:${r.renderedAt}${r.converted ? `:${r.language}` : ''}`).digest('hex').slice(0, 32);
+  const renderId = createHash('sha1')
+    .update(`${r.revId}:${r.renderedAt}${r.converted ? `:${r.language}` : ''}`)
+    .digest('hex')
+    .slice(0, 32);
   const lastModified = new Date(Math.max(Date.parse(r.renderedAt), Date.parse(r.touched)));
   return { etag: `"${r.revId}/${renderId}/view/${format}"`, lastModified };
 }

@@ -33,7 +33,7 @@ const CONTENT_MODELS = ['wikitext', 'javascript', 'json', 'css', 'text'];
 export const editBodyFields = {
   source: { type: 'string', required: true, description: 'The full wikitext of the new revision' },
   comment: { type: 'string', required: true, description: 'The edit summary' },
-  content_model: { type: 'string', description: 'Content model; default: the page\'s, or wikitext for a new page' },
+  content_model: { type: 'string', description: "Content model; default: the page's, or wikitext for a new page" },
   token: { type: 'string', description: 'CSRF token; required with cookie authentication' },
 } as const satisfies Record<string, BodyFieldDecl>;
 

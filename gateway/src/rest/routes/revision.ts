@@ -53,10 +53,7 @@ export interface LoadedRevision {
 export async function loadRevision(deps: GatewayDeps, id: number, withContent: boolean): Promise<LoadedRevision> {
   const missing = () => new RestError(404, `The specified revision (${id}) does not exist`);
   if (id < 1) throw missing();
-  const [{ revisions }, resolved] = await Promise.all([
-    deps.clients.content.getRevisions({ revIds: [id], withContent }),
-    deps.clients.content.resolvePages({ revIds: [id] }),
-  ]);
+  const [{ revisions }, resolved] = await Promise.all([deps.clients.content.getRevisions({ revIds: [id], withContent }), deps.clients.content.resolvePages({ revIds: [id] })]);
   const revision = revisions[0];
   const page = resolved.pages.find((p) => p.id === revision?.pageId);
   if (!revision || !page) throw missing();
@@ -83,7 +80,9 @@ export async function revisionMetadata(ctx: RestContext, { revision, page }: Loa
 export function revisionValidators({ revision }: LoadedRevision): Validators {
   const accessible = canSee(revision.deleted, DELETED_TEXT, []);
   return {
-    etag: `"${createHash('sha1').update(`${revision.id}${accessible ? 'a1' : 'a0'}`).digest('hex')}"`,
+    etag: `"${createHash('sha1')
+      .update(`${revision.id}${accessible ? 'a1' : 'a0'}`)
+      .digest('hex')}"`,
     ...(accessible ? { lastModified: new Date(revision.timestamp) } : {}),
   };
 }

@@ -52,7 +52,16 @@ before(async () => {
             badRevIds: [],
             revisionPages: [],
             redirects: titles.filter((t) => REDIRECTS[t]).map((t) => ({ from: t, to: REDIRECTS[t]!.title, tofragment: '' })),
-            pages: titles.map((t) => REDIRECTS[t] ?? PageRecord.fromPartial({ id: Object.values(SUGGESTIONS).flat().find((m) => m.title === t)?.pageId, title: t })),
+            pages: titles.map(
+              (t) =>
+                REDIRECTS[t] ??
+                PageRecord.fromPartial({
+                  id: Object.values(SUGGESTIONS)
+                    .flat()
+                    .find((m) => m.title === t)?.pageId,
+                  title: t,
+                }),
+            ),
           };
         },
       },

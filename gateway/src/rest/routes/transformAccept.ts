@@ -30,7 +30,10 @@ export function parseAccept(header: string): AcceptedType[] {
       const eq = kv.trim().indexOf('=');
       if (eq < 0) continue;
       const key = kv.trim().slice(0, eq).trim().toLowerCase();
-      let value = kv.trim().slice(eq + 1).trim();
+      let value = kv
+        .trim()
+        .slice(eq + 1)
+        .trim();
       if (key === 'q') {
         // PHP's (float) cast: the leading number, else 0.
         q = Number(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(value)?.[0] ?? 0);

@@ -223,7 +223,15 @@ export class Accounts {
     }
     if (!verifyTotp(row.totp_secret, req.totpCode)) {
       // OATHAuth answers UI again: the client may retry with another code.
-      return { status: LoginStatus.UI, message: msg('oathauth-login-failed'), messageCode: 'oathauth-login-failed', user: await this.userRecord(row, req.ip), sessionId: req.sessionId, botPassword: false, persistentSeconds: 0 };
+      return {
+        status: LoginStatus.UI,
+        message: msg('oathauth-login-failed'),
+        messageCode: 'oathauth-login-failed',
+        user: await this.userRecord(row, req.ip),
+        sessionId: req.sessionId,
+        botPassword: false,
+        persistentSeconds: 0,
+      };
     }
     await this.o.totpThrottle.clear([String(row.id)]);
     return this.pass(req.sessionId, row, normalizeIp(req.ip), { remember: pending.remember });

@@ -38,7 +38,16 @@ export class AccountSecurity {
     if (req.logVerify) {
       const performer = await this.o.performer(req.performerId, req.performerName);
       await this.o.users.tx(() =>
-        this.o.outbox.append({ type: 'oath', action: 'verify', performer: { id: performer.id, name: performer.name }, targetName: row.name, comment: req.reason, params: {}, bot: performer.bot, publish: false }),
+        this.o.outbox.append({
+          type: 'oath',
+          action: 'verify',
+          performer: { id: performer.id, name: performer.name },
+          targetName: row.name,
+          comment: req.reason,
+          params: {},
+          bot: performer.bot,
+          publish: false,
+        }),
       );
     }
     return { registered: true, enabled: row.totp_secret !== null };

@@ -22,9 +22,17 @@ async function rejects(p: Promise<unknown>, mwCode: string) {
 test('signature base string: RFC 5849 section 3.4.1.1 example', () => {
   // The example request of RFC 5849 (3.4.1.1), its parameters from the query, body and header.
   const params = [
-    ['b5', '=%3D'], ['a3', 'a'], ['c@', ''], ['a2', 'r b'],
-    ['oauth_consumer_key', '9djdj82h48djs9d2'], ['oauth_token', 'kkk9d7dh3k39sjv7'], ['oauth_signature_method', 'HMAC-SHA1'],
-    ['oauth_timestamp', '137131201'], ['oauth_nonce', '7d8f3e4a'], ['c2', ''], ['a3', '2 q'],
+    ['b5', '=%3D'],
+    ['a3', 'a'],
+    ['c@', ''],
+    ['a2', 'r b'],
+    ['oauth_consumer_key', '9djdj82h48djs9d2'],
+    ['oauth_token', 'kkk9d7dh3k39sjv7'],
+    ['oauth_signature_method', 'HMAC-SHA1'],
+    ['oauth_timestamp', '137131201'],
+    ['oauth_nonce', '7d8f3e4a'],
+    ['c2', ''],
+    ['a3', '2 q'],
   ].map(([name, value]) => ({ name: name!, value: value! }));
   assert.equal(
     signatureBaseString('POST', 'http://EXAMPLE.COM:80/request', params),
@@ -33,7 +41,13 @@ test('signature base string: RFC 5849 section 3.4.1.1 example', () => {
 });
 
 /** A request signed as a client does (HMAC-SHA1 over the base string). */
-function sign(url: string, params: Record<string, string>, consumer: { key: string; secret: string }, token?: { key: string; secret: string }, opts: { nonce?: string; timestamp?: number } = {}): SignedRequest {
+function sign(
+  url: string,
+  params: Record<string, string>,
+  consumer: { key: string; secret: string },
+  token?: { key: string; secret: string },
+  opts: { nonce?: string; timestamp?: number } = {},
+): SignedRequest {
   const oauth: Record<string, string> = {
     oauth_consumer_key: consumer.key,
     oauth_nonce: opts.nonce ?? crypto.randomBytes(8).toString('hex'),
@@ -44,7 +58,10 @@ function sign(url: string, params: Record<string, string>, consumer: { key: stri
   };
   const all = Object.entries({ ...params, ...oauth }).map(([name, value]) => ({ name, value }));
   const key = `${rfc3986(consumer.secret)}&${rfc3986(token?.secret ?? '')}`;
-  const signature = crypto.createHmac('sha1', key).update(signatureBaseString('POST', url, all)).digest('base64');
+  const signature = crypto
+    .createHmac('sha1', key)
+    .update(signatureBaseString('POST', url, all))
+    .digest('base64');
   return { method: 'POST', url, params: [...all, { name: 'oauth_signature', value: signature }], ip: '10.0.0.9' };
 }
 
@@ -91,7 +108,10 @@ for (const backend of testBackends()) {
       assert.equal(approved.stage, ConsumerStage.CONSUMER_STAGE_APPROVED);
       await rejects(oauth.manageConsumer({ performerId: admin, key: r.consumer!.key, action: 'approve', reason: '' }), 'mwoauthmanageconsumers-wrong-stage');
       const listed = await oauth.listConsumers({ ownerId: owner });
-      assert.deepEqual(listed.map((c) => c.key), [r.consumer!.key]);
+      assert.deepEqual(
+        listed.map((c) => c.key),
+        [r.consumer!.key],
+      );
       // A reset gives a new secret; an update by someone else is refused.
       await rejects(oauth.updateConsumer({ userId: admin, key: r.consumer!.key, resetSecret: true }), 'mwoauth-consumer-not-owner');
       const reset = await oauth.updateConsumer({ userId: owner, key: r.consumer!.key, resetSecret: true });
@@ -100,7 +120,16 @@ for (const backend of testBackends()) {
     });
 
     test('OAuth 1.0a: handshake, identify, signed requests within grants ∩ rights, refusals', async () => {
-      const c = await oauth.proposeConsumer({ userId: owner, name: 'One', version: '1', oauthVersion: 1, callbackUrl: 'https://tool.example/one', description: '', grants: ['editpage'], approve: true });
+      const c = await oauth.proposeConsumer({
+        userId: owner,
+        name: 'One',
+        version: '1',
+        oauthVersion: 1,
+        callbackUrl: 'https://tool.example/one',
+        description: '',
+        grants: ['editpage'],
+        approve: true,
+      });
       const consumer = { key: c.consumer!.key, secret: c.secret };
       const rt = await oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: 'oob' }, consumer));
       assert.match(rt.key, /^[0-9a-f]{32}$/);
@@ -136,7 +165,10 @@ for (const backend of testBackends()) {
       // The same signature again: a replay.
       await rejects(oauth.resolveOAuthRequest({ signed: request, ip: '10.0.0.9' }), 'mwoauth-invalid-authorization');
       await rejects(oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, { ...access, secret: 'wrong' }), ip: '' }), 'mwoauth-invalid-authorization');
-      await rejects(oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access, { timestamp: Math.floor(Date.now() / 1000) - 1000 }), ip: '' }), 'mwoauth-invalid-authorization');
+      await rejects(
+        oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access, { timestamp: Math.floor(Date.now() / 1000) - 1000 }), ip: '' }),
+        'mwoauth-invalid-authorization',
+      );
       // The CSRF tokens of the request's session work and stay the same across requests.
       const tokens = await auth.getTokens(r.sessionId, ['csrf']);
       assert.equal((await auth.checkToken(r.sessionId, 'csrf', tokens.csrf!)).valid, true);
@@ -149,10 +181,30 @@ for (const backend of testBackends()) {
 
     test('OAuth 1.0a RSA-SHA1: a consumer registered with a public key signs with its private key', async () => {
       const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-      await rejects(oauth.proposeConsumer({ userId: owner, name: 'Rsa', version: '0', oauthVersion: 1, callbackUrl: 'https://tool.example/rsa', description: '', grants: [], rsaKey: 'not a key' }), 'mwoauth-invalid-rsa-key');
-      const c = await oauth.proposeConsumer({ userId: owner, name: 'Rsa', version: '1', oauthVersion: 1, callbackUrl: 'https://tool.example/rsa', description: '', grants: [], approve: true, rsaKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+      await rejects(
+        oauth.proposeConsumer({ userId: owner, name: 'Rsa', version: '0', oauthVersion: 1, callbackUrl: 'https://tool.example/rsa', description: '', grants: [], rsaKey: 'not a key' }),
+        'mwoauth-invalid-rsa-key',
+      );
+      const c = await oauth.proposeConsumer({
+        userId: owner,
+        name: 'Rsa',
+        version: '1',
+        oauthVersion: 1,
+        callbackUrl: 'https://tool.example/rsa',
+        description: '',
+        grants: [],
+        approve: true,
+        rsaKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      });
       const rsaSigned = (key: crypto.KeyObject): SignedRequest => {
-        const params = Object.entries({ title: 'Special:OAuth/initiate', oauth_callback: 'oob', oauth_consumer_key: c.consumer!.key, oauth_nonce: crypto.randomBytes(8).toString('hex'), oauth_signature_method: 'RSA-SHA1', oauth_timestamp: String(Math.floor(Date.now() / 1000)) }).map(([name, value]) => ({ name, value }));
+        const params = Object.entries({
+          title: 'Special:OAuth/initiate',
+          oauth_callback: 'oob',
+          oauth_consumer_key: c.consumer!.key,
+          oauth_nonce: crypto.randomBytes(8).toString('hex'),
+          oauth_signature_method: 'RSA-SHA1',
+          oauth_timestamp: String(Math.floor(Date.now() / 1000)),
+        }).map(([name, value]) => ({ name, value }));
         const signature = crypto.sign('RSA-SHA1', Buffer.from(signatureBaseString('POST', INDEX, params)), key).toString('base64');
         return { method: 'POST', url: INDEX, params: [...params, { name: 'oauth_signature', value: signature }], ip: '' };
       };
@@ -161,7 +213,16 @@ for (const backend of testBackends()) {
     });
 
     test('OAuth 2.0: code + PKCE once, refresh rotation, client credentials, disabled consumers', async () => {
-      const c = await oauth.proposeConsumer({ userId: owner, name: 'Two', version: '1', oauthVersion: 2, callbackUrl: 'https://tool.example/two', description: '', grants: ['editpage', 'highvolume'], approve: true });
+      const c = await oauth.proposeConsumer({
+        userId: owner,
+        name: 'Two',
+        version: '1',
+        oauthVersion: 2,
+        callbackUrl: 'https://tool.example/two',
+        description: '',
+        grants: ['editpage', 'highvolume'],
+        approve: true,
+      });
       const clientId = c.consumer!.key;
       const verifier = crypto.randomBytes(32).toString('base64url');
       const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');

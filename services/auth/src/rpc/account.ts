@@ -15,7 +15,11 @@ export function accountServiceHandlers(security: AccountSecurity): AsyncHandlers
     async verifyTwoFactor(req) {
       const r = await security.verifyTwoFactor(req.userName, req.dataJson);
       if (r.limited) rateLimitRefusals.inc({ action: 'badoath' });
-      if (r.limited) throw resourceExhausted('ratelimited', "As an anti-abuse measure, you are limited from performing this action too many times in a short space of time, and you have exceeded this limit. Please try again in a few minutes.");
+      if (r.limited)
+        throw resourceExhausted(
+          'ratelimited',
+          'As an anti-abuse measure, you are limited from performing this action too many times in a short space of time, and you have exceeded this limit. Please try again in a few minutes.',
+        );
       return { enabled: r.enabled, valid: r.valid, module: r.module };
     },
   };

@@ -24,9 +24,7 @@ const MAX_LIST_LIMIT = 5000;
  */
 function expiryOf(raw: string, of: 'membership' | 'block'): Date | null {
   const invalid = () =>
-    of === 'block'
-      ? invalidArgument('invalidexpiry', 'Expiry time invalid.', { expiry: raw })
-      : invalidArgument('invalidexpiry', `Invalid expiry time "${raw}".`, { expiry: raw });
+    of === 'block' ? invalidArgument('invalidexpiry', 'Expiry time invalid.', { expiry: raw }) : invalidArgument('invalidexpiry', `Invalid expiry time "${raw}".`, { expiry: raw });
   if (of === 'block' && raw.length > 50) throw invalid();
   let d: Date | null;
   try {
@@ -36,9 +34,7 @@ function expiryOf(raw: string, of: 'membership' | 'block'): Date | null {
     throw e;
   }
   if (d && d.getTime() <= Date.now()) {
-    throw of === 'block'
-      ? invalidArgument('ipb_expiry_old', 'Expiry time is in the past.', { expiry: raw })
-      : invalidArgument('pastexpiry', `Expiry time "${raw}" is in the past.`, { expiry: raw });
+    throw of === 'block' ? invalidArgument('ipb_expiry_old', 'Expiry time is in the past.', { expiry: raw }) : invalidArgument('pastexpiry', `Expiry time "${raw}" is in the past.`, { expiry: raw });
   }
   return d;
 }
@@ -196,10 +192,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
           noemail: req.noemail,
           allowusertalk: req.allowusertalk,
           sitewide: !req.partial,
-          restrictions: [
-            ...req.pages.map((pg) => ({ type: 1, value: pg.id, ns: pg.ns, title: pg.title })),
-            ...req.namespaces.map((ns) => ({ type: 2, value: ns, ns: null, title: null })),
-          ],
+          restrictions: [...req.pages.map((pg) => ({ type: 1, value: pg.id, ns: pg.ns, title: pg.title })), ...req.namespaces.map((ns) => ({ type: 2, value: ns, ns: null, title: null }))],
         });
         await outbox.append({ ...blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)), tags: req.tags });
         return blockListEntry(b);
@@ -237,7 +230,17 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       // Named targets that do not exist match nothing rather than everything.
       if (req.users.length && !userIds.length && !ips.length) return { blocks: [], continueId: 0 };
       const bound = (iso: string) => (iso ? new Date(iso) : undefined);
-      const rows = await users.listBlocks({ ids: req.ids, userIds, ips, descending: req.descending, limit: limit + 1, continueId: req.continueId, start: bound(req.start), end: bound(req.end), show: req.show });
+      const rows = await users.listBlocks({
+        ids: req.ids,
+        userIds,
+        ips,
+        descending: req.descending,
+        limit: limit + 1,
+        continueId: req.continueId,
+        start: bound(req.start),
+        end: bound(req.end),
+        show: req.show,
+      });
       const more = rows.length > limit ? rows.pop() : undefined;
       return { blocks: rows.map(blockListEntry), continueId: more?.id ?? 0 };
     },

@@ -21,10 +21,7 @@ function tokenCheck(session: SessionData | null, type: string, token: string) {
   return checkToken(secretFor(session, type), type, token);
 }
 
-export function sessionHandlers(
-  sessions: SessionStore,
-  accounts: Accounts,
-): Pick<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
+export function sessionHandlers(sessions: SessionStore, accounts: Accounts): Pick<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
   const load = (id: string) => (id ? sessions.get(id) : Promise.resolve(null));
 
   return {

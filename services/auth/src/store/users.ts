@@ -132,10 +132,12 @@ export class UserStore {
   }
 
   async create(u: { name: string; passwordHash: string; email: string; realname: string }): Promise<UserRow | null> {
-    const r = await this.db.query<UserRow>(
-      `INSERT INTO ${this.s}.users (name, password_hash, email, realname) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING *`,
-      [u.name, u.passwordHash, u.email, u.realname],
-    );
+    const r = await this.db.query<UserRow>(`INSERT INTO ${this.s}.users (name, password_hash, email, realname) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING *`, [
+      u.name,
+      u.passwordHash,
+      u.email,
+      u.realname,
+    ]);
     return r.rows[0] ?? null;
   }
 
@@ -166,10 +168,7 @@ export class UserStore {
 
   /** Explicit, unexpired memberships, by group name. */
   async memberships(userId: number): Promise<Membership[]> {
-    const r = await this.db.query<{ grp: string; expiry: Date | null }>(
-      `SELECT grp, expiry FROM ${this.s}.user_groups WHERE user_id = $1 AND ${ACTIVE} ORDER BY grp`,
-      [userId],
-    );
+    const r = await this.db.query<{ grp: string; expiry: Date | null }>(`SELECT grp, expiry FROM ${this.s}.user_groups WHERE user_id = $1 AND ${ACTIVE} ORDER BY grp`, [userId]);
     return r.rows.map((m) => ({ group: m.grp, expiry: m.expiry }));
   }
 
@@ -191,10 +190,7 @@ export class UserStore {
   /** Ids of the users with an unexpired membership in any of these groups, ascending. */
   async idsInGroups(groups: readonly string[]): Promise<number[]> {
     if (groups.length === 0) return [];
-    const r = await this.db.query<{ user_id: number }>(
-      `SELECT DISTINCT user_id FROM ${this.s}.user_groups WHERE grp = ANY($1::text[]) AND ${ACTIVE} ORDER BY user_id`,
-      [[...groups]],
-    );
+    const r = await this.db.query<{ user_id: number }>(`SELECT DISTINCT user_id FROM ${this.s}.user_groups WHERE grp = ANY($1::text[]) AND ${ACTIVE} ORDER BY user_id`, [[...groups]]);
     return r.rows.map((x) => Number(x.user_id));
   }
 
@@ -205,10 +201,7 @@ export class UserStore {
   }
 
   async addGroup(userId: number, group: string, expiry: Date | null): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`,
-      [userId, group, expiry],
-    );
+    await this.db.query(`INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`, [userId, group, expiry]);
   }
 
   async removeGroup(userId: number, group: string): Promise<boolean> {
@@ -230,7 +223,8 @@ export class UserStore {
     if (o.prefix) where.push(`starts_with(u.name, ${p(o.prefix)})`);
     if (o.withEdits) where.push('u.editcount > 0');
     if (o.groups.length) where.push(`EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.groups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
-    if (o.excludeGroups.length) where.push(`NOT EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.excludeGroups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
+    if (o.excludeGroups.length)
+      where.push(`NOT EXISTS (SELECT 1 FROM ${this.s}.user_groups g WHERE g.user_id = u.id AND g.grp = ANY(${p(o.excludeGroups)}::text[]) AND (g.expiry IS NULL OR g.expiry > now()))`);
     const r = await this.db.query<UserRow>(
       `SELECT u.* FROM ${this.s}.users u ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY u.name COLLATE "C" ${o.descending ? 'DESC' : 'ASC'} LIMIT ${p(o.limit)}`,
       params,
@@ -261,10 +255,12 @@ export class UserStore {
   }
 
   async insertBotPassword(userId: number, appId: string, passwordHash: string, grants: string[]): Promise<BotPasswordRow | null> {
-    const r = await this.db.query<BotPasswordRow>(
-      `INSERT INTO ${this.s}.bot_passwords (user_id, app_id, password_hash, grants) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING *`,
-      [userId, appId, passwordHash, grants],
-    );
+    const r = await this.db.query<BotPasswordRow>(`INSERT INTO ${this.s}.bot_passwords (user_id, app_id, password_hash, grants) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING *`, [
+      userId,
+      appId,
+      passwordHash,
+      grants,
+    ]);
     return r.rows[0] ?? null;
   }
 
@@ -332,7 +328,17 @@ export class UserStore {
     await this.db.query(`DELETE FROM ${this.s}.blocks WHERE id = $1`, [id]);
   }
 
-  async listBlocks(o: { ids: number[]; userIds: number[]; ips: string[]; descending: boolean; limit: number; continueId: number; start?: Date; end?: Date; show?: readonly string[] }): Promise<BlockRow[]> {
+  async listBlocks(o: {
+    ids: number[];
+    userIds: number[];
+    ips: string[];
+    descending: boolean;
+    limit: number;
+    continueId: number;
+    start?: Date;
+    end?: Date;
+    show?: readonly string[];
+  }): Promise<BlockRow[]> {
     const where = [ACTIVE.replaceAll('expiry', 'b.expiry')];
     const params: unknown[] = [];
     const p = (v: unknown) => {

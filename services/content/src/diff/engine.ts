@@ -310,7 +310,7 @@ function shiftBoundaries(lines: readonly string[], changed: boolean[], otherChan
     if (i === len) break;
 
     let start = i;
-    while (++i < len && changed[i]) ;
+    while (++i < len && changed[i]);
 
     let runlength: number;
     let corresponding: number;
@@ -320,7 +320,7 @@ function shiftBoundaries(lines: readonly string[], changed: boolean[], otherChan
         changed[--start] = true;
         changed[--i] = false;
         while (start > 0 && changed[start - 1]) start--;
-        while (otherChanged[--j]) ;
+        while (otherChanged[--j]);
       }
       corresponding = j < otherLen ? i : len;
       while (i < len && lines[start] === lines[i]) {
@@ -338,7 +338,7 @@ function shiftBoundaries(lines: readonly string[], changed: boolean[], otherChan
     while (corresponding < i) {
       changed[--start] = true;
       changed[--i] = false;
-      while (otherChanged[--j]) ;
+      while (otherChanged[--j]);
     }
   }
 }

@@ -42,8 +42,7 @@ class InlinePrinter implements DiffPrinter {
     // The source of a move shows the old words only, unmarked.
     const isMoveSource = moved && printLeft;
     const down = move?.downwards ?? false;
-    const arrow = (glyph: string) =>
-      `<a class="mw-diff-movedpara-${printLeft ? 'left' : 'right'}" data-title-tag="${printRight ? 'new' : 'old'}" href="#${move?.dstAnchor ?? ''}">${glyph}</a>`;
+    const arrow = (glyph: string) => `<a class="mw-diff-movedpara-${printLeft ? 'left' : 'right'}" data-title-tag="${printRight ? 'new' : 'old'}" href="#${move?.dstAnchor ?? ''}">${glyph}</a>`;
     let out = moved
       ? `<div class="mw-diff-inline-moved mw-diff-inline-moved-${printLeft ? 'source' : 'destination'} mw-diff-inline-moved-${down ? 'downwards' : 'upwards'}"><a name="${move?.srcAnchor ?? ''}"></a>${down ? '' : arrow('&#9650;')}`
       : '<div class="mw-diff-inline-changed">';

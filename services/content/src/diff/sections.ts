@@ -9,7 +9,32 @@
 import type { DiffSection } from '@quire/proto/wiki/content/revisions/v1/revisions';
 
 /** Tags whose content the preprocessor does not look into ($wgParser's extension tags + core ones). */
-const OPAQUE_TAGS = ['nowiki', 'pre', 'ref', 'references', 'gallery', 'math', 'source', 'syntaxhighlight', 'poem', 'templatedata', 'includeonly', 'indicator', 'score', 'timeline', 'graph', 'categorytree', 'imagemap', 'inputbox', 'chem', 'ce', 'hiero', 'charinsert', 'section', 'templatestyles'];
+const OPAQUE_TAGS = [
+  'nowiki',
+  'pre',
+  'ref',
+  'references',
+  'gallery',
+  'math',
+  'source',
+  'syntaxhighlight',
+  'poem',
+  'templatedata',
+  'includeonly',
+  'indicator',
+  'score',
+  'timeline',
+  'graph',
+  'categorytree',
+  'imagemap',
+  'inputbox',
+  'chem',
+  'ce',
+  'hiero',
+  'charinsert',
+  'section',
+  'templatestyles',
+];
 const OPAQUE_OPEN = new RegExp(`^<(${OPAQUE_TAGS.join('|')})(\\s[^>]*)?(/?)>`, 'i');
 
 interface Heading {

@@ -40,11 +40,7 @@ class TablePrinter implements DiffPrinter {
   }
 
   blockHeader(leftLine: number, rightLine: number): void {
-    this.html +=
-      '<tr>\n' +
-      `  <td colspan="2" class="diff-lineno"><!--LINE ${leftLine}--></td>\n` +
-      `  <td colspan="2" class="diff-lineno"><!--LINE ${rightLine}--></td>\n` +
-      '</tr>\n';
+    this.html += `<tr>\n  <td colspan="2" class="diff-lineno"><!--LINE ${leftLine}--></td>\n  <td colspan="2" class="diff-lineno"><!--LINE ${rightLine}--></td>\n</tr>\n`;
   }
 
   wordDiff(diff: WordDiff, _l: number, _r: number, _of: number, _ot: number, move?: MoveInfo): void {

@@ -65,10 +65,8 @@ interface MoveCandidate {
 const key = (index: number, line: number) => index * 0x100000000 + line;
 const anchor = (index: number, line: number, lhs: boolean) => `movedpara_${index}_${line}_${lhs ? 'lhs' : 'rhs'}`;
 /** The other paragraph immediately follows this one: shown side by side as a change, not a move. */
-const isNext = (opIndex: number, opLine: number, otherIndex: number, otherLine: number) =>
-  (otherIndex === opIndex && otherLine === opLine + 1) || (otherIndex === opIndex + 1 && otherLine === 0);
-const movedDown = (opIndex: number, opLine: number, otherIndex: number, otherLine: number) =>
-  otherIndex > opIndex || (otherIndex === opIndex && otherLine > opLine);
+const isNext = (opIndex: number, opLine: number, otherIndex: number, otherLine: number) => (otherIndex === opIndex && otherLine === opLine + 1) || (otherIndex === opIndex + 1 && otherLine === 0);
+const movedDown = (opIndex: number, opLine: number, otherIndex: number, otherLine: number) => otherIndex > opIndex || (otherIndex === opIndex && otherLine > opLine);
 
 class LineDiffRun {
   private readonly ops: DiffOp[];

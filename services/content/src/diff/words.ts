@@ -111,12 +111,7 @@ export function charSimilarity(d: WordDiff): number {
   let copied = 0;
   let total = 0;
   for (const op of d.ops) {
-    const count =
-      op.op === Op.Copy || op.op === Op.Del
-        ? bytes(d.words1, op.from)
-        : op.op === Op.Add
-          ? bytes(d.words2, op.to)
-          : Math.max(bytes(d.words1, op.from), bytes(d.words2, op.to));
+    const count = op.op === Op.Copy || op.op === Op.Del ? bytes(d.words1, op.from) : op.op === Op.Add ? bytes(d.words2, op.to) : Math.max(bytes(d.words1, op.from), bytes(d.words2, op.to));
     if (op.op === Op.Copy) copied += count;
     total += count;
   }

@@ -18,7 +18,11 @@ function dateOfTsMw(id: string): Date | undefined {
   return m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`) : undefined;
 }
 
-const tsMwOf = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '').replace(/[-:T]/g, '');
+const tsMwOf = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '')
+    .replace(/[-:T]/g, '');
 const isoOf = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export async function revisionDeleteArchived(deps: LifecycleDeps, req: RevisionDeleteArchivedRequest): Promise<RevisionDeleteArchivedResponse> {

@@ -53,8 +53,22 @@ describe('edit: prepare outside the transaction, then save', () => {
   /** Another user's edit of one line, saved directly on the current latest revision. */
   const otherEdit = (title: string, line: number, value: string) => async () => {
     const latest = await latestText(title);
-    const text = latest.text.split('\n').map((l, i) => (i === line ? value : l)).join('\n');
-    await saveRevision(db, codec, { ns: 0, dbkey: title, baseRevId: latest.id, text, contentModel: 'wikitext', contentFormat: 'text/x-wiki', user: { id: 2, name: 'Other' }, comment: '', minor: false, tags: [] });
+    const text = latest.text
+      .split('\n')
+      .map((l, i) => (i === line ? value : l))
+      .join('\n');
+    await saveRevision(db, codec, {
+      ns: 0,
+      dbkey: title,
+      baseRevId: latest.id,
+      text,
+      contentModel: 'wikitext',
+      contentFormat: 'text/x-wiki',
+      user: { id: 2, name: 'Other' },
+      comment: '',
+      minor: false,
+      tags: [],
+    });
   };
 
   before(async () => {
@@ -80,7 +94,9 @@ describe('edit: prepare outside the transaction, then save', () => {
     const base = await edit({ title: 'Raced', text: lines(10).join('\n') });
     pstCalls = [];
     duringPst = otherEdit('Raced', 7, 'theirs');
-    const mine = lines(10).map((l, i) => (i === 2 ? 'mine' : l)).join('\n');
+    const mine = lines(10)
+      .map((l, i) => (i === 2 ? 'mine' : l))
+      .join('\n');
     const res = await edit({ title: 'Raced', text: mine, baseRevId: base.newRevId });
     assert.equal(pstCalls.length, 2, 'prepared twice: once before the concurrent save, once after');
     assert.equal(res.merged, true);
@@ -95,20 +111,21 @@ describe('edit: prepare outside the transaction, then save', () => {
   test('an overlapping edit saved meanwhile: editconflict, and the other edit stays', async () => {
     const base = await edit({ title: 'Clash', text: lines(5).join('\n') });
     duringPst = otherEdit('Clash', 1, 'theirs');
-    const mine = lines(5).map((l, i) => (i === 1 ? 'mine' : l)).join('\n');
-    await assert.rejects(
-      edit({ title: 'Clash', text: mine, baseRevId: base.newRevId }),
-      (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict',
-    );
+    const mine = lines(5)
+      .map((l, i) => (i === 1 ? 'mine' : l))
+      .join('\n');
+    await assert.rejects(edit({ title: 'Clash', text: mine, baseRevId: base.newRevId }), (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict');
     assert.equal((await latestText('Clash')).text.split('\n')[1], 'theirs');
   });
 
-  test('another user\'s overlapping edit in the base revision\'s second is not overwritten when baserevid and basetimestamp are both sent', async () => {
+  test("another user's overlapping edit in the base revision's second is not overwritten when baserevid and basetimestamp are both sent", async () => {
     const base = await edit({ title: 'Samesecond', text: lines(5).join('\n') });
     // Saved right after the base (the same second, usually): the base timestamp alone cannot tell them apart.
     await otherEdit('Samesecond', 1, 'theirs')();
     const baseTimestamp = base.newTimestamp;
-    const mine = lines(5).map((l, i) => (i === 1 ? 'mine' : l)).join('\n');
+    const mine = lines(5)
+      .map((l, i) => (i === 1 ? 'mine' : l))
+      .join('\n');
     await assert.rejects(
       edit({ title: 'Samesecond', text: mine, baseRevId: base.newRevId, baseTimestamp: baseTimestamp.replace(/\.\d+Z$/, 'Z') }),
       (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict',
@@ -120,7 +137,18 @@ describe('edit: prepare outside the transaction, then save', () => {
     await edit({ title: 'Appended', text: 'a' });
     duringPst = async () => {
       const latest = await latestText('Appended');
-      await saveRevision(db, codec, { ns: 0, dbkey: 'Appended', baseRevId: latest.id, text: 'a\nb', contentModel: 'wikitext', contentFormat: 'text/x-wiki', user: { id: 2, name: 'Other' }, comment: '', minor: false, tags: [] });
+      await saveRevision(db, codec, {
+        ns: 0,
+        dbkey: 'Appended',
+        baseRevId: latest.id,
+        text: 'a\nb',
+        contentModel: 'wikitext',
+        contentFormat: 'text/x-wiki',
+        user: { id: 2, name: 'Other' },
+        comment: '',
+        minor: false,
+        tags: [],
+      });
     };
     await edit({ title: 'Appended', appendText: '\nc' });
     assert.equal((await latestText('Appended')).text, 'a\nb\nc');
@@ -137,8 +165,17 @@ describe('edit: prepare outside the transaction, then save', () => {
       ).rows[0]!.n;
     const before = await count();
     const input = {
-      ns: 0, dbkey: 'Onestatement', pageId: first.pageId, text: 'three', contentModel: 'wikitext', contentFormat: 'text/x-wiki',
-      user: { id: 1, name: 'Admin' }, comment: 'c', minor: false, tags: ['mw-replace'], base: { model: 'wikitext', text: 'one [[Link]]', size: 12 },
+      ns: 0,
+      dbkey: 'Onestatement',
+      pageId: first.pageId,
+      text: 'three',
+      contentModel: 'wikitext',
+      contentFormat: 'text/x-wiki',
+      user: { id: 1, name: 'Admin' },
+      comment: 'c',
+      minor: false,
+      tags: ['mw-replace'],
+      base: { model: 'wikitext', text: 'one [[Link]]', size: 12 },
     };
     await assert.rejects(saveRevisionOnBase(db, codec, { ...input, baseRevId: first.newRevId }), (e: unknown) => e instanceof ServiceError && e.mwCode === 'editconflict');
     assert.equal(await count(), before, 'nothing written');

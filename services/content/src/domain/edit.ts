@@ -1,13 +1,5 @@
 import crypto from 'node:crypto';
-import {
-  alreadyExists,
-  conflict,
-  invalidArgument,
-  notFound,
-  permissionDenied,
-  ServiceError,
-  type Db,
-} from '@quire/kit';
+import { alreadyExists, conflict, invalidArgument, notFound, permissionDenied, ServiceError, type Db } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { sha1Base36 } from '../content/sha1.js';
@@ -175,14 +167,11 @@ async function undoText(deps: EditDeps, req: EditRequest, page: CurrentPage | un
     if (!page || rev.pageId !== page.id) throw invalidArgument('revwrongpage', `r${rev.id} is not a revision of ${prefixedTitle}.`);
   }
   const current = page!.latest;
-  const text =
-    current.id === undoRev.id || current.content === undoRev.content ? afterRev.content : merge3(undoRev.content, afterRev.content, current.content);
+  const text = current.id === undoRev.id || current.content === undoRev.content ? afterRev.content : merge3(undoRev.content, afterRev.content, current.content);
   if (text === undefined) throw invalidArgument('undofailure', 'The edit could not be undone due to conflicting intermediate edits.');
   // A summary is made only when exactly one revision is undone.
   const single = (await deps.revisions.neighbourId(afterRev, 'next')) === undoRev.id;
-  const summary = single
-    ? `Undo revision ${undoRev.id} by [[Special:Contributions/${undoRev.userText}|${undoRev.userText}]] ([[User talk:${undoRev.userText}|talk]])`
-    : undefined;
+  const summary = single ? `Undo revision ${undoRev.id} by [[Special:Contributions/${undoRev.userText}|${undoRev.userText}]] ([[User talk:${undoRev.userText}|talk]])` : undefined;
   return { text, summary, model: isContentModel(afterRev.contentModel) ? afterRev.contentModel : page!.model };
 }
 
@@ -300,11 +289,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     await enforceRateLimit(deps.limiter, 'edit', actor);
   }
   const maxBytes = req.maxArticleSizeKb * 1024;
-  const tooBig = () =>
-    invalidArgument(
-      'contenttoobig',
-      `The content you supplied exceeds the article size limit of ${req.maxArticleSizeKb} ${req.maxArticleSizeKb === 1 ? 'kibibyte' : 'kibibytes'}.`,
-    );
+  const tooBig = () => invalidArgument('contenttoobig', `The content you supplied exceeds the article size limit of ${req.maxArticleSizeKb} ${req.maxArticleSizeKb === 1 ? 'kibibyte' : 'kibibytes'}.`);
   if (Buffer.byteLength(text, 'utf8') > maxBytes) throw tooBig();
 
   // Section and summary of a new section (EditPage::newSectionSummary).
@@ -330,8 +315,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     // ApiEditPage: without basetimestamp and baserevid the page's current time is the base.
     const editTime = baseTime ?? (req.baseRevId > 0 ? undefined : latest.timestamp);
     const editRevId = req.baseRevId > 0 ? req.baseRevId : undefined;
-    let isConflict =
-      (editTime !== undefined && ISO_SECOND(editTime) !== ISO_SECOND(latest.timestamp)) || (editRevId !== undefined && editRevId !== latest.id);
+    let isConflict = (editTime !== undefined && ISO_SECOND(editTime) !== ISO_SECOND(latest.timestamp)) || (editRevId !== undefined && editRevId !== latest.id);
     if (isConflict && section === 'new') {
       // A new comment never conflicts, unless it repeats the last edit (a resent request).
       isConflict = latest.userText === actor.name && latest.comment === (summary ?? '');
@@ -359,10 +343,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   // DerivedPageDataUpdater::prepareContent: the pre-save transform of the page's whole new text
   // (after section replacement and merge, before the nochange check); md5 was checked against
   // the text as sent. Other models only get their line endings normalized.
-  content =
-    model === 'wikitext'
-      ? await deps.pst(content, target, { name: actor.name, anonymous: actor.id === 0 }, now)
-      : prepareContent(model, content);
+  content = model === 'wikitext' ? await deps.pst(content, target, { name: actor.name, anonymous: actor.id === 0 }, now) : prepareContent(model, content);
 
   const title = codec.prefixedText(target.ns, target.dbkey);
   const dbkey = codec.prefixedDbKey(target.ns, target.dbkey);
@@ -457,10 +438,7 @@ export async function editPage(deps: EditDeps, req: EditRequest): Promise<EditRe
   const actor = req.actor;
   if (!actor) throw invalidArgument('missingparam', 'The edit has no actor.');
   if (req.redirect && req.prependText === undefined && req.appendText === undefined && req.section !== 'new') {
-    throw invalidArgument(
-      'redirect-appendonly',
-      'You have attempted to edit using the redirect-following mode, which must be used in conjunction with section=new, prependtext, or appendtext.',
-    );
+    throw invalidArgument('redirect-appendonly', 'You have attempted to edit using the redirect-following mode, which must be used in conjunction with section=new, prependtext, or appendtext.');
   }
   let target = await resolveTarget(deps, req);
   const followed = req.redirect ? await followRedirect(deps, target) : undefined;

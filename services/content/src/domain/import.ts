@@ -121,7 +121,11 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
   const record = (n: number, r: ImportPageOutcome) => Object.assign(out[n]!, { pageId: r.pageId, revisions: r.imported, skipped: r.skipped });
   if (!opts.log && todo.length > 1) {
     try {
-      const rs = await importPageBatch(db, codec, todo.map((t) => t.input));
+      const rs = await importPageBatch(
+        db,
+        codec,
+        todo.map((t) => t.input),
+      );
       rs.forEach((r, i) => {
         record(todo[i]!.n, r);
       });
@@ -140,11 +144,7 @@ const PAGE_BATCH = 200;
 const REVISION_BATCH = 100;
 
 /** WikiExporter's order: pages by id, each followed by its revisions by id (or only its latest). */
-export async function* exportPages(
-  db: Db,
-  codec: TitleCodec,
-  req: { pageIds: number[]; namespaces: number[]; currentOnly: boolean; afterPageId: number },
-): AsyncGenerator<ExportItem> {
+export async function* exportPages(db: Db, codec: TitleCodec, req: { pageIds: number[]; namespaces: number[]; currentOnly: boolean; afterPageId: number }): AsyncGenerator<ExportItem> {
   let after = req.afterPageId;
   for (;;) {
     const pages = await exportPageBatch(db, req, after, PAGE_BATCH);

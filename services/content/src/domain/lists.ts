@@ -3,7 +3,17 @@
  * strictly, ApiBase::dieContinueUsageIf) and ApiQueryRandom's wrap-around from a random point.
  */
 import { invalidArgument } from '@quire/kit';
-import { ListStore, type AllLinkRow, type ForeignLinkTable, type CategoryRow, type LinkTableName, type ListedPageRow, type PageFilter, type ProtectedTitleRow, type RandomPageRow } from '../store/lists.js';
+import {
+  ListStore,
+  type AllLinkRow,
+  type ForeignLinkTable,
+  type CategoryRow,
+  type LinkTableName,
+  type ListedPageRow,
+  type PageFilter,
+  type ProtectedTitleRow,
+  type RandomPageRow,
+} from '../store/lists.js';
 import type { Db } from '@quire/kit';
 
 const BAD_CONTINUE = 'Invalid continue param. You should pass the original value returned by the previous query.';
@@ -34,7 +44,10 @@ function phpInt(s: string): number {
 
 /** MediaWiki's TS_MW ("20261125143808") of a time. */
 export function tsMw(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, '').replace(/[-:T]/g, '');
+  return d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '')
+    .replace(/[-:T]/g, '');
 }
 
 function fromTsMw(s: string): Date {
@@ -185,7 +198,14 @@ export class ListQueries {
   }
 
   /** ApiQueryIWLinks: continuation "<page id>|<prefix>|<title>". */
-  async interwikiLinks(q: { pageIds: number[]; prefix?: string; title?: string; descending: boolean; limit: number; continue: string }): Promise<Listing<{ from: number; prefix: string; title: string }>> {
+  async interwikiLinks(q: {
+    pageIds: number[];
+    prefix?: string;
+    title?: string;
+    descending: boolean;
+    limit: number;
+    continue: string;
+  }): Promise<Listing<{ from: number; prefix: string; title: string }>> {
     checkLimit(q.limit);
     let after: { from: number; prefix: string; title: string } | undefined;
     if (q.continue !== '') {

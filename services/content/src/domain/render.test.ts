@@ -23,7 +23,10 @@ for (const backend of testBackends()) {
     const html = () => unary(client, client.getRevisionHtml, { title: '', revId });
     // A changed entry gets a new render time, as any rewrite does (the service memoizes per revision and render time).
     const setEntry = (sql: string, params: unknown[]) =>
-      svc.runtime.db.query(`UPDATE ${svc.runtime.db.schema}.parser_cache SET ${sql}, pc_rendered_at = pc_rendered_at + interval '1 second' WHERE pc_rev_id = $1 AND pc_mode = 'parsoid'`, [revId, ...params]);
+      svc.runtime.db.query(`UPDATE ${svc.runtime.db.schema}.parser_cache SET ${sql}, pc_rendered_at = pc_rendered_at + interval '1 second' WHERE pc_rev_id = $1 AND pc_mode = 'parsoid'`, [
+        revId,
+        ...params,
+      ]);
 
     before(async () => {
       // No background jobs: the only writes to the cache are the reads under test.
@@ -65,7 +68,9 @@ for (const backend of testBackends()) {
       const again = await html();
       assert.doesNotMatch(again.body, /stale/);
       assert.match(again.body, /href="\.\/Main_Page"/);
-      const row = await svc.runtime.db.query<{ v: number }>(`SELECT (pc_meta->>'rendererVersion')::int AS v FROM ${svc.runtime.db.schema}.parser_cache WHERE pc_rev_id = $1 AND pc_mode = 'parsoid'`, [revId]);
+      const row = await svc.runtime.db.query<{ v: number }>(`SELECT (pc_meta->>'rendererVersion')::int AS v FROM ${svc.runtime.db.schema}.parser_cache WHERE pc_rev_id = $1 AND pc_mode = 'parsoid'`, [
+        revId,
+      ]);
       assert.equal(row.rows[0]?.v, 2);
     });
   });

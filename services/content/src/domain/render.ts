@@ -82,7 +82,8 @@ export class RenderService {
     const row = await parserCacheGet(this.db, src.revId, mode);
     // An entry of an older renderer is rendered again; and cached HTML passes the output stage's
     // safety pass once more, so nothing in the table is served without it.
-    if (row && row.meta.rendererVersion === RENDERER_VERSION) return { html: removeUnsafeAttributes(row.html), meta: { ...row.meta, displayTitle: removeUnsafeAttributes(row.meta.displayTitle ?? '') }, renderedAt: row.renderedAt, rendered: false };
+    if (row && row.meta.rendererVersion === RENDERER_VERSION)
+      return { html: removeUnsafeAttributes(row.html), meta: { ...row.meta, displayTitle: removeUnsafeAttributes(row.meta.displayTitle ?? '') }, renderedAt: row.renderedAt, rendered: false };
     const out = await this.render(this.requestFor(src, mode));
     const html = RenderService.htmlOf(out, mode);
     const meta = RenderService.metaOf(out);

@@ -122,22 +122,24 @@ export async function startChunks(repo: FileRepo, userId: number, ext: string): 
   const timestamp = nowToTheSecond();
   const key = newFileKey(userId, ext);
   const s = repo.deps.db.schema;
-  const row = await repo.deps.db.tx((q) => insertStashRow(q, s, {
-    user: userId,
-    key,
-    tempName: `${tsMw(timestamp)}!${phpTempName()}.${ext}`,
-    storageKey: null,
-    metadata: [],
-    size: 0,
-    sha1: '',
-    mime: '',
-    mediaType: '',
-    width: 0,
-    height: 0,
-    bits: 0,
-    sourceType: 'chunks',
-    timestamp,
-    status: 'chunks',
-  }));
+  const row = await repo.deps.db.tx((q) =>
+    insertStashRow(q, s, {
+      user: userId,
+      key,
+      tempName: `${tsMw(timestamp)}!${phpTempName()}.${ext}`,
+      storageKey: null,
+      metadata: [],
+      size: 0,
+      sha1: '',
+      mime: '',
+      mediaType: '',
+      width: 0,
+      height: 0,
+      bits: 0,
+      sourceType: 'chunks',
+      timestamp,
+      status: 'chunks',
+    }),
+  );
   return { key, id: row.us_id };
 }

@@ -51,7 +51,13 @@ export interface CheckedName {
 function checkName(codec: TitleCodec, requested: string, detectedMime: string | undefined): CheckedName {
   let filtered = requested.replace(/[:/\\]/g, '-').replace(/[\x00-\x1f\x7f<>[\]{}|#]/g, '-');
   let dot = filtered.lastIndexOf('.');
-  let ext = dot >= 0 ? filtered.slice(dot + 1).trim().toLowerCase() : '';
+  let ext =
+    dot >= 0
+      ? filtered
+          .slice(dot + 1)
+          .trim()
+          .toLowerCase()
+      : '';
   if (ext === '') {
     const detected = detectedMime ? EXTENSION_OF_MIME[detectedMime] : undefined;
     if (!detected) throw invalidArgument('filetype-missing', 'The file has no extension (like ".jpg").');
@@ -83,10 +89,7 @@ export function checkUploadRight(codec: TitleCodec, actor: EditActor): void {
   if (actor.rights.includes('upload')) return;
   if (actor.id === 0) throw permissionDenied('mustbeloggedin', 'You must be logged in to upload this file.');
   const project = codec.namespaces.get(NS_PROJECT)?.name ?? 'Project';
-  throw permissionDenied(
-    'permissiondenied',
-    `The action you have requested is limited to users in one of the groups: [[${project}:Administrators|Administrators]], [[${project}:Users|Users]].`,
-  );
+  throw permissionDenied('permissiondenied', `The action you have requested is limited to users in one of the groups: [[${project}:Administrators|Administrators]], [[${project}:Users|Users]].`);
 }
 
 /** UploadBase::checkWarnings (the warnings this wiki can raise). */
@@ -153,8 +156,7 @@ export function validateName(repo: FileRepo, filename: string): CheckedName {
   return checkName(repo.deps.codec, filename, undefined);
 }
 
-export const hasAnyWarning = (w: UploadWarnings) =>
-  w.exists !== '' || w.badfilename !== '' || w.wasDeleted !== '' || w.duplicate.length > 0 || w.duplicateVersionTimestamps.length > 0;
+export const hasAnyWarning = (w: UploadWarnings) => w.exists !== '' || w.badfilename !== '' || w.wasDeleted !== '' || w.duplicate.length > 0 || w.duplicateVersionTimestamps.length > 0;
 
 /** UploadBase::checkWarnings for a verified file, against the current version of its name. */
 export async function warningsFor(q: Queryable, repo: FileRepo, f: VerifiedFile): Promise<UploadWarnings> {
@@ -188,50 +190,59 @@ export async function uploadFile(repo: FileRepo, req: UploadRequest): Promise<Up
     return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), filekey: kept.filekey, stashed: kept };
   }
 
-  return db.tx(async (q) => {
-    // Uploads of one name queue up: the warnings and the archive step see the latest version.
-    await lockFileName(q, s, name.dbkey);
-    await checkProtection(q, db, codec, { ns: NS_FILE, dbkey: name.dbkey }, 'upload', actor.rights);
-    const existing = (await repo.current(q, [name.dbkey])).get(name.dbkey);
-    if (existing && !actor.rights.includes('reupload') && !(actor.rights.includes('reupload-own') && existing.user_id === actor.id && actor.id > 0)) {
-      throw permissionDenied(
-        'fileexists-forbidden',
-        `A file with this name already exists, and cannot be overwritten.\nIf you still want to upload your file, please go back and use a new name.\n[[File:${name.dbkey}|thumb|center|${name.dbkey}]]`,
-      );
-    }
-    const warnings = await uploadWarnings(q, s, name, sha1, existing);
-    const hasWarnings = hasAnyWarning(warnings);
-    if (hasWarnings && !req.ignoreWarnings) return { ...emptyResponse('Warning', name.dbkey, warnings, true), filekey: KEEP_IN_STASH };
-    if (warnings.nochangeTimestamp !== '') {
-      throw invalidArgument('fileexists-no-change', `The upload is an exact duplicate of the current version of [[:File:${name.dbkey}]].`);
-    }
+  return db
+    .tx(async (q) => {
+      // Uploads of one name queue up: the warnings and the archive step see the latest version.
+      await lockFileName(q, s, name.dbkey);
+      await checkProtection(q, db, codec, { ns: NS_FILE, dbkey: name.dbkey }, 'upload', actor.rights);
+      const existing = (await repo.current(q, [name.dbkey])).get(name.dbkey);
+      if (existing && !actor.rights.includes('reupload') && !(actor.rights.includes('reupload-own') && existing.user_id === actor.id && actor.id > 0)) {
+        throw permissionDenied(
+          'fileexists-forbidden',
+          `A file with this name already exists, and cannot be overwritten.\nIf you still want to upload your file, please go back and use a new name.\n[[File:${name.dbkey}|thumb|center|${name.dbkey}]]`,
+        );
+      }
+      const warnings = await uploadWarnings(q, s, name, sha1, existing);
+      const hasWarnings = hasAnyWarning(warnings);
+      if (hasWarnings && !req.ignoreWarnings) return { ...emptyResponse('Warning', name.dbkey, warnings, true), filekey: KEEP_IN_STASH };
+      if (warnings.nochangeTimestamp !== '') {
+        throw invalidArgument('fileexists-no-change', `The upload is an exact duplicate of the current version of [[:File:${name.dbkey}]].`);
+      }
 
-    await repo.deps.store.put(storageKey, data, sniffed.mime);
-    const [major, minor] = sniffed.mime.split('/') as [string, string];
-    const { file } = await recordVersion(q, repo, actor, existing, {
-      name: name.dbkey,
-      size: data.length,
-      width: sniffed.width,
-      height: sniffed.height,
-      bits: sniffed.bits,
-      metadata: sniffed.metadata,
-      media_type: sniffed.mediaType,
-      major_mime: major,
-      minor_mime: minor,
-      sha1,
-      storage_key: storageKey,
-    }, { comment: req.comment, text: req.text, tags: req.tags });
-    const watch = await applyWatchlistParam(q, db, actor.id, { ns: NS_FILE, dbkey: name.dbkey }, req.watchlist as WatchlistMode, req.watchByPreference, undefined);
-    // A published stashed file leaves the stash (UploadFromStash::postProcessUpload).
-    if (stashed?.row) await deleteStashRow(q, s, stashed.row.us_id);
-    return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), file, watched: watch.watched };
-  }).then(async (res) => {
-    // ApiUpload::getWarningsResult: the file is stashed so that the client can publish it by
-    // filekey once the warnings are dealt with (a stashed file keeps its key).
-    if (res.filekey !== KEEP_IN_STASH) return res;
-    const kept = stashed?.row ? stashedFileOf(stashed.row) : await stashFile(repo, actor.id, data, stashInputOf(file), phpTempName(), 'file');
-    return { ...res, filekey: kept.filekey };
-  });
+      await repo.deps.store.put(storageKey, data, sniffed.mime);
+      const [major, minor] = sniffed.mime.split('/') as [string, string];
+      const { file } = await recordVersion(
+        q,
+        repo,
+        actor,
+        existing,
+        {
+          name: name.dbkey,
+          size: data.length,
+          width: sniffed.width,
+          height: sniffed.height,
+          bits: sniffed.bits,
+          metadata: sniffed.metadata,
+          media_type: sniffed.mediaType,
+          major_mime: major,
+          minor_mime: minor,
+          sha1,
+          storage_key: storageKey,
+        },
+        { comment: req.comment, text: req.text, tags: req.tags },
+      );
+      const watch = await applyWatchlistParam(q, db, actor.id, { ns: NS_FILE, dbkey: name.dbkey }, req.watchlist as WatchlistMode, req.watchByPreference, undefined);
+      // A published stashed file leaves the stash (UploadFromStash::postProcessUpload).
+      if (stashed?.row) await deleteStashRow(q, s, stashed.row.us_id);
+      return { ...emptyResponse('Success', name.dbkey, warnings, hasWarnings), file, watched: watch.watched };
+    })
+    .then(async (res) => {
+      // ApiUpload::getWarningsResult: the file is stashed so that the client can publish it by
+      // filekey once the warnings are dealt with (a stashed file keeps its key).
+      if (res.filekey !== KEEP_IN_STASH) return res;
+      const kept = stashed?.row ? stashedFileOf(stashed.row) : await stashFile(repo, actor.id, data, stashInputOf(file), phpTempName(), 'file');
+      return { ...res, filekey: kept.filekey };
+    });
 }
 
 /** Marks a Warning answer whose file is to be stashed once the transaction is over. */

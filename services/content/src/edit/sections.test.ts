@@ -7,15 +7,30 @@ import { getSection, replaceSection } from './sections.js';
 const CASES: [string, [string, string | null][]][] = [
   [
     'Intro\n<includeonly>\n== Inc ==\ninc text\n</includeonly>\n== Page ==\npage text',
-    [['1', '== Page ==\npage text'], ['T-1', '== Inc ==\ninc text\n</includeonly>'], ['T-2', '== Page ==\npage text'], ['2', null]],
+    [
+      ['1', '== Page ==\npage text'],
+      ['T-1', '== Inc ==\ninc text\n</includeonly>'],
+      ['T-2', '== Page ==\npage text'],
+      ['2', null],
+    ],
   ],
   [
     '<noinclude>\n== Doc ==\ndoc\n</noinclude>\n== Real ==\nreal',
-    [['1', '== Doc ==\ndoc\n</noinclude>'], ['2', '== Real ==\nreal'], ['T-1', '== Real ==\nreal'], ['T-2', null]],
+    [
+      ['1', '== Doc ==\ndoc\n</noinclude>'],
+      ['2', '== Real ==\nreal'],
+      ['T-1', '== Real ==\nreal'],
+      ['T-2', null],
+    ],
   ],
   [
     '== Out ==\nx\n<onlyinclude>\n== In ==\ny\n</onlyinclude>\n== After ==\nz',
-    [['1', '== Out ==\nx\n<onlyinclude>'], ['T-1', '== In ==\ny\n</onlyinclude>\n== After ==\nz'], ['T-2', null], ['3', '== After ==\nz']],
+    [
+      ['1', '== Out ==\nx\n<onlyinclude>'],
+      ['T-1', '== In ==\ny\n</onlyinclude>\n== After ==\nz'],
+      ['T-2', null],
+      ['3', '== After ==\nz'],
+    ],
   ],
 ];
 

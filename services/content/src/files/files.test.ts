@@ -36,7 +36,10 @@ function png(w: number, h: number, colorType = 2): Buffer {
 test('sniffing: PNG, GIF, JPEG, WebP, PDF and SVG with their dimensions; unknown bytes are nothing', () => {
   const p = sniffFile(png(32, 24));
   assert.deepEqual([p?.mime, p?.mediaType, p?.width, p?.height, p?.bits], ['image/png', 'BITMAP', 32, 24, 8]);
-  assert.deepEqual(p?.metadata.find((m) => m.name === 'colorType'), { name: 'colorType', value: 'truecolour' });
+  assert.deepEqual(
+    p?.metadata.find((m) => m.name === 'colorType'),
+    { name: 'colorType', value: 'truecolour' },
+  );
   assert.equal(sniffFile(png(1, 1, 6))?.metadata.find((m) => m.name === 'colorType')?.value, 'truecolour-alpha');
 
   // GIF89a 3×2, global colour table of 2^(0+1) entries, one image descriptor.
@@ -45,11 +48,7 @@ test('sniffing: PNG, GIF, JPEG, WebP, PDF and SVG with their dimensions; unknown
   assert.deepEqual([g?.mime, g?.width, g?.height], ['image/gif', 3, 2]);
 
   // A baseline JPEG header: SOI, APP0 (JFIF), SOF0 8-bit 40×30.
-  const jpeg = Buffer.concat([
-    Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'),
-    Buffer.from('ffc0000b080' + '01e' + '0028' + '01011100', 'hex'),
-    Buffer.from('ffd9', 'hex'),
-  ]);
+  const jpeg = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.from('ffc0000b080' + '01e' + '0028' + '01011100', 'hex'), Buffer.from('ffd9', 'hex')]);
   const j = sniffFile(jpeg);
   assert.deepEqual([j?.mime, j?.width, j?.height, j?.bits], ['image/jpeg', 40, 30, 8]);
 
@@ -84,7 +83,7 @@ test('scripts: HTML a browser would sniff, and SVG that could run script, are de
   assert.ok(!svgHasScript('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" style="fill:red"/><a href="https://example.org/"><text>ok</text></a></svg>'));
 });
 
-test('URLs of versions follow MediaWiki\'s hash paths', () => {
+test("URLs of versions follow MediaWiki's hash paths", () => {
   assert.equal(hashPath('Example.png'), '7/70/');
   assert.equal(fileUrlPath('Example.png'), '/w/images/7/70/Example.png');
   assert.equal(fileUrlPath('QtestA13168.png', '20261121071019!QtestA13168.png'), '/w/images/archive/c/cd/20261121071019%21QtestA13168.png');
@@ -113,7 +112,8 @@ test('Signature V4: AWS test suite "get-vanilla" and "get-vanilla-query-order-ke
   const now = new Date('2015-08-30T12:36:00Z');
   assert.equal(amzDate(now), '20150830T123600Z');
   const sign = (url: string) =>
-    signV4({ method: 'GET', url: new URL(url), headers: { Host: 'example.amazonaws.com', 'X-Amz-Date': '20150830T123600Z' }, payloadHash: EMPTY_SHA256 }, creds, 'us-east-1', 'service', now).Authorization;
+    signV4({ method: 'GET', url: new URL(url), headers: { Host: 'example.amazonaws.com', 'X-Amz-Date': '20150830T123600Z' }, payloadHash: EMPTY_SHA256 }, creds, 'us-east-1', 'service', now)
+      .Authorization;
   assert.equal(
     sign('https://example.amazonaws.com/'),
     'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31',
@@ -171,6 +171,9 @@ test('the S3 store signs path-style object requests with the payload hash', () =
   assert.equal(req.url.toString(), `http://minio:9000/wiki/files/${key}`);
   assert.equal(req.headers['x-amz-content-sha256'], sha256Hex(data));
   assert.equal(req.headers['x-amz-date'], '20260102T030405Z');
-  assert.match(req.headers.Authorization ?? '', /^AWS4-HMAC-SHA256 Credential=AK\/20260102\/eu-west-1\/s3\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
+  assert.match(
+    req.headers.Authorization ?? '',
+    /^AWS4-HMAC-SHA256 Credential=AK\/20260102\/eu-west-1\/s3\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/,
+  );
   assert.throws(() => store.objectUrl('../x'), /not a storage key/);
 });

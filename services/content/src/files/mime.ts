@@ -188,7 +188,10 @@ function svg(text: string): SniffedFile {
   const attrs = svgRootAttributes(text) ?? {};
   let width = svgLength(attrs.width);
   let height = svgLength(attrs.height);
-  const box = attrs.viewbox?.trim().split(/[\s,]+/).map(Number);
+  const box = attrs.viewbox
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (box && box.length === 4 && box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0) {
     const ratio = box[2]! / box[3]!;
     if (width === undefined && height === undefined) [width, height] = [box[2]!, box[3]!];
@@ -216,7 +219,10 @@ function svg(text: string): SniffedFile {
 
 function looksLikeSvg(b: Buffer): string | undefined {
   // XML text (optionally with a BOM, declaration, comments or doctype) whose root element is <svg>.
-  const head = b.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const head = b
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   if (!/^\s*</.test(head)) return undefined;
   const root = head.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, '').trimStart();
   return /^<(?:[\w-]+:)?svg\b/i.test(root) ? b.toString('utf8') : undefined;
@@ -256,8 +262,8 @@ export function svgHasScript(text: string): boolean {
   if (/<!entity/i.test(text)) return true;
   if (/<(?:[\w-]+:)?(script|handler|foreignobject|iframe|object|embed|set|animate|animatemotion|animatetransform)\b/.test(lower)) {
     // <set>/<animate> are refused only when they target href or event attributes (as MediaWiki).
-    const dangerous = /<(?:[\w-]+:)?(script|handler|foreignobject|iframe|object|embed)\b/.test(lower) ||
-      /<(?:[\w-]+:)?(set|animate\w*)\b[^>]*attributename\s*=\s*["']?\s*(?:[\w-]+:)?(href|on\w+)/.test(lower);
+    const dangerous =
+      /<(?:[\w-]+:)?(script|handler|foreignobject|iframe|object|embed)\b/.test(lower) || /<(?:[\w-]+:)?(set|animate\w*)\b[^>]*attributename\s*=\s*["']?\s*(?:[\w-]+:)?(href|on\w+)/.test(lower);
     if (dangerous) return true;
   }
   for (const m of text.matchAll(/\s([A-Za-z_:][-\w:.]*)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g)) {

@@ -17,4 +17,3 @@ export function hashPath(name: string): string {
 export function fileUrlPath(name: string, archiveName = ''): string {
   return archiveName === '' ? `${UPLOAD_PATH}/${hashPath(name)}${rawUrlEncode(name)}` : `${UPLOAD_PATH}/archive/${hashPath(name)}${rawUrlEncode(archiveName)}`;
 }
-

@@ -32,7 +32,11 @@ function uriEncode(s: string, keepSlash: boolean): string {
 /** The canonical URI: S3 does not normalize paths, so each segment is encoded once as given. */
 function canonicalPath(url: URL, service: string): string {
   const raw = url.pathname || '/';
-  if (service === 's3') return raw.split('/').map((seg) => uriEncode(decodeURIComponent(seg), false)).join('/');
+  if (service === 's3')
+    return raw
+      .split('/')
+      .map((seg) => uriEncode(decodeURIComponent(seg), false))
+      .join('/');
   // Other services normalize the path (the test vectors are "service" requests).
   const segments: string[] = [];
   for (const seg of raw.split('/')) {
@@ -58,7 +62,10 @@ function canonicalQuery(url: URL): string {
 
 /** 20150830T123600Z */
 export function amzDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /**

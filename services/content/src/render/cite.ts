@@ -53,15 +53,14 @@ export function renderCite(state: CiteState, item: StripItem, renderContent: (wi
     const items = refs.map((r) => {
       let back: string;
       if (r.uses <= 1) {
-        back = parsoid
-          ? `<a href="#${escapeAttr(refId(r, 0))}" rel="mw:referencedBy"><span class="mw-linkback-text">↑ </span></a>`
-          : `<a href="#${escapeAttr(refId(r, 0))}">↑</a>`;
+        back = parsoid ? `<a href="#${escapeAttr(refId(r, 0))}" rel="mw:referencedBy"><span class="mw-linkback-text">↑ </span></a>` : `<a href="#${escapeAttr(refId(r, 0))}">↑</a>`;
       } else {
         const links = Array.from({ length: r.uses }, (_, i) => `<sup><a href="#${escapeAttr(refId(r, i))}">${r.number}.${i}</a></sup>`);
         back = `↑ ${links.join(' ')}`;
       }
       const text = r.html ?? error(`The named reference <code>${r.name ?? ''}</code> was invoked but never defined.`);
-      if (parsoid) return `<li id="${safeEncodeAttr(noteId(r))}"><span class="mw-cite-backlink">${back}</span> <span id="mw-reference-text-${safeEncodeAttr(noteId(r))}" class="mw-reference-text reference-text">${text}</span></li>`;
+      if (parsoid)
+        return `<li id="${safeEncodeAttr(noteId(r))}"><span class="mw-cite-backlink">${back}</span> <span id="mw-reference-text-${safeEncodeAttr(noteId(r))}" class="mw-reference-text reference-text">${text}</span></li>`;
       return `<li id="${safeEncodeAttr(noteId(r))}"><span class="mw-cite-backlink">${back}</span> <span class="reference-text">${text}</span>\n</li>`;
     });
     if (parsoid) return `<div class="mw-references-wrap" typeof="mw:Extension/references"${dataMw}><ol class="mw-references references"${groupAttr}>${items.join('')}</ol></div>`;

@@ -370,4 +370,3 @@ export class Expander implements ExpansionHost {
     return `${MARK}T${n}${MARK}${out}${MARK}/T${n}${MARK}`;
   }
 }
-

@@ -79,7 +79,10 @@ class Parser {
     if (this.toks.length === 0) return NaN;
     const v = this.expr(0);
     const t = this.toks[this.i];
-    if (t) throw new ExprError(t.t === ')' ? 'Expression error: Unexpected closing bracket.' : t.t === 'num' ? 'Expression error: Unexpected number.' : `Expression error: Unexpected ${t.t === 'op' ? t.v : '('} operator.`);
+    if (t)
+      throw new ExprError(
+        t.t === ')' ? 'Expression error: Unexpected closing bracket.' : t.t === 'num' ? 'Expression error: Unexpected number.' : `Expression error: Unexpected ${t.t === 'op' ? t.v : '('} operator.`,
+      );
     return v;
   }
 
@@ -197,7 +200,7 @@ function apply(op: string, a: number, b: number): number {
       return a ** b;
     case 'round': {
       const f = 10 ** Math.trunc(b);
-      return Math.sign(a) * Math.round(Math.abs(a) * f) / f;
+      return (Math.sign(a) * Math.round(Math.abs(a) * f)) / f;
     }
     case '=':
       return a === b ? 1 : 0;

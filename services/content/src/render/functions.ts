@@ -96,7 +96,6 @@ async function switchFn(x: Expander, value: string, parts: Part[], frame: Frame)
   return dflt ?? '';
 }
 
-
 function urlFor(x: Expander, text: string, query: string, full: boolean): string {
   const t = x.parseTitle(text);
   if (!t) return '';

@@ -369,7 +369,8 @@ class BlockLevels {
       }
       if (prefixLength === 0) {
         const openMatch = /(?:<table|<h1|<h2|<h3|<h4|<h5|<h6|<pre|<tr|<p|<ul|<ol|<dl|<li|<\/tr|<\/td|<\/th|<figure|<section)\b/i.test(t);
-        const closeMatch = /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(t);
+        const closeMatch =
+          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(t);
         if (openMatch || closeMatch) {
           pendingPTag = false;
           output += this.closeParagraph();

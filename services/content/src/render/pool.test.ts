@@ -18,55 +18,75 @@ const codec = new TitleCodec(new NamespaceTable(site.name));
 
 /** [function or <tag>, wikitext, MediaWiki's HTML inside mw-parser-output (undefined: shape checked below)]. */
 const SAMPLES: [string, string, string | undefined][] = [
-  ["#if", "{{#if: x | yes | no}}", "<p>yes\n</p>"],
-  ["#ifeq", "{{#ifeq: 01 | 1 | equal | different}}", "<p>equal\n</p>"],
-  ["#iferror", "{{#iferror: {{#expr: 1/0}} | bad | good}}", "<p>bad\n</p>"],
-  ["#ifexpr", "{{#ifexpr: 2 > 1 | big | small}}", "<p>big\n</p>"],
-  ["#expr", "{{#expr: (2+3)*4 mod 7}}", "<p>6\n</p>"],
-  ["#ifexist", "{{#ifexist: Main Page | there | absent}}", "<p>there\n</p>"],
-  ["#switch", "{{#switch: b | a = A | b = B | #default = D}}", "<p>B\n</p>"],
-  ["#time", "{{#time: Y-m-d | 2020-02-29}}", "<p>2020-02-29\n</p>"],
-  ["#timel", "{{#timel: H:i | 2020-02-29 13:45}}", "<p>13:45\n</p>"],
-  ["#tag", "{{#tag:ref|x}}", "<p><sup id=\"cite&#95;ref-1\" class=\"reference\"><a href=\"#cite_note-1\">&#91;1&#93;</a></sup>\n</p>\n<div class=\"mw-references-wrap\"><ol class=\"references\">\n<li id=\"cite&#95;note-1\"><span class=\"mw-cite-backlink\"><a href=\"#cite_ref-1\">↑</a></span> <span class=\"reference-text\">x</span>\n</li>\n</ol></div>"],
-  ["#titleparts", "{{#titleparts: Talk:A/B/C | 2 | 2}}", "<p>B/C\n</p>"],
-  ["lc", "{{lc: ÀBC}}", "<p>àbc\n</p>"],
-  ["uc", "{{uc: àbc}}", "<p>ÀBC\n</p>"],
-  ["lcfirst", "{{lcfirst: ABC}}", "<p>aBC\n</p>"],
-  ["ucfirst", "{{ucfirst: abc}}", "<p>Abc\n</p>"],
-  ["urlencode", "{{urlencode: a b&c/d}} {{urlencode: a b|PATH}} {{urlencode: a b|WIKI}}", "<p>a+b%26c%2Fd a%20b a_b\n</p>"],
-  ["anchorencode", "{{anchorencode: A b_c ?}}", "<p>A_b_c_?\n</p>"],
-  ["fullurl", "{{fullurl: Main Page | action=edit}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit\">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit</a>\n</p>"],
-  ["fullurle", "{{fullurle: Main Page | a=1&b=2}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2\">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2</a>\n</p>"],
-  ["localurl", "{{localurl: A b}}", "<p>/wiki/A_b\n</p>"],
-  ["canonicalurl", "{{canonicalurl: A b}}", "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://127.0.0.1:8080/wiki/A_b\">http://127.0.0.1:8080/wiki/A_b</a>\n</p>"],
-  ["ns", "{{ns: 4}} {{ns: User talk}}", "<p>AnchorWiki User talk\n</p>"],
-  ["padleft", "{{padleft: 7 | 3 | 0}}", "<p>007\n</p>"],
-  ["padright", "{{padright: ab | 5 | xy}}", "<p>abxyx\n</p>"],
-  ["plural", "{{plural: 2 | one | many}}", "<p>many\n</p>"],
-  ["formatnum", "{{formatnum: 1234567.89}} {{formatnum: 1,234|R}}", "<p>1,234,567.89 1234\n</p>"],
-  ["displaytitle", "{{DISPLAYTITLE: Test}}shown", "<p>shown\n</p>"],
-  ["defaultsort", "{{DEFAULTSORT: Key}}shown", "<p>shown\n</p>"],
-  ["int", "{{int: nosuchmessage-xyz}}", "<p>⧼nosuchmessage-xyz⧽\n</p>"],
-  ["#len", "{{#len: héllo}}", "<p>5\n</p>"],
-  ["#pos", "{{#pos: abcabc | c}}", "<p>2\n</p>"],
-  ["#rpos", "{{#rpos: abcabc | c}}", "<p>5\n</p>"],
-  ["#sub", "{{#sub: abcdef | 1 | 3}}", "<p>bcd\n</p>"],
-  ["#replace", "{{#replace: a-b-c | - | +}}", "<p>a+b+c\n</p>"],
-  ["#explode", "{{#explode: a,b,c | , | 1}}", "<p>b\n</p>"],
-  ["#urldecode", "{{#urldecode: a%20b+c}}", "<p>a b c\n</p>"],
-  ["<nowiki>", "<nowiki>''x''</nowiki>", "<p>''x''\n</p>"],
-  ["<pre>", "<pre>a <b>b</b></pre>", "<pre>a &lt;b&gt;b&lt;/b&gt;</pre>"],
-  ["<ref>", "a<ref name=n>r</ref>", "<p>a<sup id=\"cite&#95;ref-n&#95;1-0\" class=\"reference\"><a href=\"#cite_note-n-1\">&#91;1&#93;</a></sup>\n</p>\n<div class=\"mw-references-wrap\"><ol class=\"references\">\n<li id=\"cite&#95;note-n-1\"><span class=\"mw-cite-backlink\"><a href=\"#cite_ref-n_1-0\">↑</a></span> <span class=\"reference-text\">r</span>\n</li>\n</ol></div>"],
-  ["<references>", "<ref>one</ref>\n<references/>", "<p><sup id=\"cite&#95;ref-1\" class=\"reference\"><a href=\"#cite_note-1\">&#91;1&#93;</a></sup>\n</p>\n<div class=\"mw-references-wrap\"><ol class=\"references\">\n<li id=\"cite&#95;note-1\"><span class=\"mw-cite-backlink\"><a href=\"#cite_ref-1\">↑</a></span> <span class=\"reference-text\">one</span>\n</li>\n</ol></div>"],
-  ["<gallery>", "<gallery>\nFile:Nope-xyz.png|c\n</gallery>", undefined],
-  ["<indicator>", "<indicator name=i>x</indicator>z", "<p>z\n</p>"],];
+  ['#if', '{{#if: x | yes | no}}', '<p>yes\n</p>'],
+  ['#ifeq', '{{#ifeq: 01 | 1 | equal | different}}', '<p>equal\n</p>'],
+  ['#iferror', '{{#iferror: {{#expr: 1/0}} | bad | good}}', '<p>bad\n</p>'],
+  ['#ifexpr', '{{#ifexpr: 2 > 1 | big | small}}', '<p>big\n</p>'],
+  ['#expr', '{{#expr: (2+3)*4 mod 7}}', '<p>6\n</p>'],
+  ['#ifexist', '{{#ifexist: Main Page | there | absent}}', '<p>there\n</p>'],
+  ['#switch', '{{#switch: b | a = A | b = B | #default = D}}', '<p>B\n</p>'],
+  ['#time', '{{#time: Y-m-d | 2020-02-29}}', '<p>2020-02-29\n</p>'],
+  ['#timel', '{{#timel: H:i | 2020-02-29 13:45}}', '<p>13:45\n</p>'],
+  [
+    '#tag',
+    '{{#tag:ref|x}}',
+    '<p><sup id="cite&#95;ref-1" class="reference"><a href="#cite_note-1">&#91;1&#93;</a></sup>\n</p>\n<div class="mw-references-wrap"><ol class="references">\n<li id="cite&#95;note-1"><span class="mw-cite-backlink"><a href="#cite_ref-1">↑</a></span> <span class="reference-text">x</span>\n</li>\n</ol></div>',
+  ],
+  ['#titleparts', '{{#titleparts: Talk:A/B/C | 2 | 2}}', '<p>B/C\n</p>'],
+  ['lc', '{{lc: ÀBC}}', '<p>àbc\n</p>'],
+  ['uc', '{{uc: àbc}}', '<p>ÀBC\n</p>'],
+  ['lcfirst', '{{lcfirst: ABC}}', '<p>aBC\n</p>'],
+  ['ucfirst', '{{ucfirst: abc}}', '<p>Abc\n</p>'],
+  ['urlencode', '{{urlencode: a b&c/d}} {{urlencode: a b|PATH}} {{urlencode: a b|WIKI}}', '<p>a+b%26c%2Fd a%20b a_b\n</p>'],
+  ['anchorencode', '{{anchorencode: A b_c ?}}', '<p>A_b_c_?\n</p>'],
+  [
+    'fullurl',
+    '{{fullurl: Main Page | action=edit}}',
+    '<p><a rel="nofollow" class="external free" href="http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;action=edit</a>\n</p>',
+  ],
+  [
+    'fullurle',
+    '{{fullurle: Main Page | a=1&b=2}}',
+    '<p><a rel="nofollow" class="external free" href="http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2">http://127.0.0.1:8080/w/index.php?title=Main_Page&amp;a=1&amp;b=2</a>\n</p>',
+  ],
+  ['localurl', '{{localurl: A b}}', '<p>/wiki/A_b\n</p>'],
+  ['canonicalurl', '{{canonicalurl: A b}}', '<p><a rel="nofollow" class="external free" href="http://127.0.0.1:8080/wiki/A_b">http://127.0.0.1:8080/wiki/A_b</a>\n</p>'],
+  ['ns', '{{ns: 4}} {{ns: User talk}}', '<p>AnchorWiki User talk\n</p>'],
+  ['padleft', '{{padleft: 7 | 3 | 0}}', '<p>007\n</p>'],
+  ['padright', '{{padright: ab | 5 | xy}}', '<p>abxyx\n</p>'],
+  ['plural', '{{plural: 2 | one | many}}', '<p>many\n</p>'],
+  ['formatnum', '{{formatnum: 1234567.89}} {{formatnum: 1,234|R}}', '<p>1,234,567.89 1234\n</p>'],
+  ['displaytitle', '{{DISPLAYTITLE: Test}}shown', '<p>shown\n</p>'],
+  ['defaultsort', '{{DEFAULTSORT: Key}}shown', '<p>shown\n</p>'],
+  ['int', '{{int: nosuchmessage-xyz}}', '<p>⧼nosuchmessage-xyz⧽\n</p>'],
+  ['#len', '{{#len: héllo}}', '<p>5\n</p>'],
+  ['#pos', '{{#pos: abcabc | c}}', '<p>2\n</p>'],
+  ['#rpos', '{{#rpos: abcabc | c}}', '<p>5\n</p>'],
+  ['#sub', '{{#sub: abcdef | 1 | 3}}', '<p>bcd\n</p>'],
+  ['#replace', '{{#replace: a-b-c | - | +}}', '<p>a+b+c\n</p>'],
+  ['#explode', '{{#explode: a,b,c | , | 1}}', '<p>b\n</p>'],
+  ['#urldecode', '{{#urldecode: a%20b+c}}', '<p>a b c\n</p>'],
+  ['<nowiki>', "<nowiki>''x''</nowiki>", "<p>''x''\n</p>"],
+  ['<pre>', '<pre>a <b>b</b></pre>', '<pre>a &lt;b&gt;b&lt;/b&gt;</pre>'],
+  [
+    '<ref>',
+    'a<ref name=n>r</ref>',
+    '<p>a<sup id="cite&#95;ref-n&#95;1-0" class="reference"><a href="#cite_note-n-1">&#91;1&#93;</a></sup>\n</p>\n<div class="mw-references-wrap"><ol class="references">\n<li id="cite&#95;note-n-1"><span class="mw-cite-backlink"><a href="#cite_ref-n_1-0">↑</a></span> <span class="reference-text">r</span>\n</li>\n</ol></div>',
+  ],
+  [
+    '<references>',
+    '<ref>one</ref>\n<references/>',
+    '<p><sup id="cite&#95;ref-1" class="reference"><a href="#cite_note-1">&#91;1&#93;</a></sup>\n</p>\n<div class="mw-references-wrap"><ol class="references">\n<li id="cite&#95;note-1"><span class="mw-cite-backlink"><a href="#cite_ref-1">↑</a></span> <span class="reference-text">one</span>\n</li>\n</ol></div>',
+  ],
+  ['<gallery>', '<gallery>\nFile:Nope-xyz.png|c\n</gallery>', undefined],
+  ['<indicator>', '<indicator name=i>x</indicator>z', '<p>z\n</p>'],
+];
 
 describe('render worker pool', () => {
   const pool = new RenderPool(2, codec, site);
   after(() => pool.close());
   const lookup = new MemoryLookup({ 'Main Page': 'x' });
-  const render = (text: string, mode?: 'parsoid') =>
-    pool.render({ text, title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false, ...(mode ? { mode } : {}) }, lookup);
+  const render = (text: string, mode?: 'parsoid') => pool.render({ text, title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false, ...(mode ? { mode } : {}) }, lookup);
 
   test('no render thread runs before the first render (issue 15: start-up memory)', async () => {
     const idle = new RenderPool(2, codec, site);
@@ -81,8 +101,14 @@ describe('render worker pool', () => {
 
   test('a sample covers every parser function and extension tag', () => {
     const covered = new Set(SAMPLES.map(([name]) => name));
-    assert.deepEqual(FUNCTION_NAMES.filter((n) => !covered.has(n)), []);
-    assert.deepEqual(EXTENSION_TAGS.filter((t) => !covered.has(`<${t}>`)), []);
+    assert.deepEqual(
+      FUNCTION_NAMES.filter((n) => !covered.has(n)),
+      [],
+    );
+    assert.deepEqual(
+      EXTENSION_TAGS.filter((t) => !covered.has(`<${t}>`)),
+      [],
+    );
   });
 
   for (const [name, text, expected] of SAMPLES) {

@@ -50,15 +50,51 @@ export interface SiteInfo {
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
 const EXT_LINK_RE = new RegExp(`\\[((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
-const FREE_PROTOCOLS = URL_PROTOCOLS.split('|').filter((p) => p !== '//').join('|');
+const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
+  .filter((p) => p !== '//')
+  .join('|');
 /** Parser::makeImage's `link=` URL: a protocol, EXT_LINK_ADDR, then EXT_LINK_URL_CLASS to the end. */
 const IMAGE_LINK_PROTOCOL_RE = new RegExp(`^(?:${URL_PROTOCOLS})`, 'i');
 const IMAGE_LINK_URL_RE = new RegExp(`^(?:${URL_PROTOCOLS})(?:[0-9.]+|\\[[0-9a-fA-F:.]+\\]|[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD])[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD]*$`, 'iu');
-const FREE_URL_RE = new RegExp(`(<a[\\s>][\\s\\S]*?</a>|<[^>]*>|\\x7f[^\\x7f]*\\x7f)|(?<![\\w/])((?:${FREE_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\uFFFD]+)`, 'gi');
+const FREE_URL_RE = new RegExp(
+  `(<a[\\s>][\\s\\S]*?</a>|<[^>]*>|\\x7f[^\\x7f]*\\x7f)|(?<![\\w/])((?:${FREE_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\uFFFD]+)`,
+  'gi',
+);
 
-const DOUBLE_UNDERSCORE = ['NOTOC', 'FORCETOC', 'TOC', 'NOEDITSECTION', 'NEWSECTIONLINK', 'NONEWSECTIONLINK', 'HIDDENCAT', 'NOINDEX', 'INDEX', 'NOGALLERY', 'STATICREDIRECT', 'DISAMBIG', 'EXPECTUNUSEDCATEGORY', 'NOTITLECONVERT', 'NOCONTENTCONVERT', 'NOTC', 'NOCC'];
+const DOUBLE_UNDERSCORE = [
+  'NOTOC',
+  'FORCETOC',
+  'TOC',
+  'NOEDITSECTION',
+  'NEWSECTIONLINK',
+  'NONEWSECTIONLINK',
+  'HIDDENCAT',
+  'NOINDEX',
+  'INDEX',
+  'NOGALLERY',
+  'STATICREDIRECT',
+  'DISAMBIG',
+  'EXPECTUNUSEDCATEGORY',
+  'NOTITLECONVERT',
+  'NOCONTENTCONVERT',
+  'NOTC',
+  'NOCC',
+];
 /** Switches that become page_props (MediaWiki's $wgDoubleUnderscore with a property). */
-const SWITCH_PROPS: Record<string, string> = { NOTOC: 'notoc', FORCETOC: 'forcetoc', NOEDITSECTION: 'noeditsection', NEWSECTIONLINK: 'newsectionlink', NONEWSECTIONLINK: 'nonewsectionlink', HIDDENCAT: 'hiddencat', NOINDEX: 'noindex', INDEX: 'index', NOGALLERY: 'nogallery', STATICREDIRECT: 'staticredirect', DISAMBIG: 'disambiguation', EXPECTUNUSEDCATEGORY: 'expectunusedcategory' };
+const SWITCH_PROPS: Record<string, string> = {
+  NOTOC: 'notoc',
+  FORCETOC: 'forcetoc',
+  NOEDITSECTION: 'noeditsection',
+  NEWSECTIONLINK: 'newsectionlink',
+  NONEWSECTIONLINK: 'nonewsectionlink',
+  HIDDENCAT: 'hiddencat',
+  NOINDEX: 'noindex',
+  INDEX: 'index',
+  NOGALLERY: 'nogallery',
+  STATICREDIRECT: 'staticredirect',
+  DISAMBIG: 'disambiguation',
+  EXPECTUNUSEDCATEGORY: 'expectunusedcategory',
+};
 
 interface ParsedLink {
   /** Offset of `[[` and of the character after `]]`. */
@@ -451,7 +487,8 @@ export class Renderer {
       if (r.kind === 'category') {
         const sort = label !== undefined ? decodeHtml(label) : '';
         this.addCategory(r.title!.dbkey, sort);
-        if (this.parsoid) out += this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`);
+        if (this.parsoid)
+          out += this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`);
         // Whitespace before a category goes with it (T2087).
         else out = out.trimEnd();
         continue;
@@ -465,7 +502,8 @@ export class Renderer {
         if (!this.images.includes(r.title!.dbkey)) this.images.push(r.title!.dbkey);
         const shown = label !== undefined ? this.replaceLinks(label) : escapeHtml(l.target.trim());
         if (file) out += `${this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
-        else out += `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
+        else
+          out += `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
         continue;
       }
       // A page link with its trail ([[A]]s shows "As").
@@ -545,7 +583,17 @@ export class Renderer {
         return this.parsoid ? `<span typeof="mw:Nowiki">${text}</span>` : text;
       }
       case 'pre':
-        return `<pre${sanitizeAttributes('pre', Object.entries(item.attrs).map(([k, v]) => `${k}="${v}"`).join(' '))}${this.extensionAttrs(item)}>${normalizeEntities((item.content ?? '').replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}</pre>`;
+        return `<pre${sanitizeAttributes(
+          'pre',
+          Object.entries(item.attrs)
+            .map(([k, v]) => `${k}="${v}"`)
+            .join(' '),
+        )}${this.extensionAttrs(item)}>${normalizeEntities(
+          (item.content ?? '')
+            .replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1')
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;'),
+        )}</pre>`;
       case 'ref':
       case 'references':
         return renderCite(this.cite, item, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid);
@@ -718,7 +766,9 @@ export class Renderer {
     const t = this.req.title;
     const main = escapeHtml(t.dbkey.replaceAll('_', ' '));
     const nsName = this.codec.namespaces.get(t.ns)?.name ?? '';
-    const standard = nsName ? `<span class="mw-page-title-namespace">${escapeHtml(nsName)}</span><span class="mw-page-title-separator">:</span><span class="mw-page-title-main">${main}</span>` : `<span class="mw-page-title-main">${main}</span>`;
+    const standard = nsName
+      ? `<span class="mw-page-title-namespace">${escapeHtml(nsName)}</span><span class="mw-page-title-separator">:</span><span class="mw-page-title-main">${main}</span>`
+      : `<span class="mw-page-title-main">${main}</span>`;
     const custom = this.exp.properties.displaytitle;
     if (custom === undefined) return standard;
     const html = this.unstripAll(this.renderInline(custom));

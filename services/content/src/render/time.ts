@@ -17,7 +17,11 @@ function parseDate(input: string, now: Date): Date | undefined {
     const secs = Number(s.slice(1));
     return Number.isFinite(secs) ? new Date(secs * 1000) : undefined;
   }
-  for (const [word, days] of [['today', 0], ['tomorrow', 1], ['yesterday', -1]] as const) {
+  for (const [word, days] of [
+    ['today', 0],
+    ['tomorrow', 1],
+    ['yesterday', -1],
+  ] as const) {
     if (s.startsWith(word)) {
       base = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
       s = s.slice(word.length).trim();

@@ -51,7 +51,6 @@ function checkLimit(limit: number): number {
   return limit;
 }
 
-
 export function archiveHandlers(ctx: ContentContext) {
   const domain = new ArchiveDomain(ctx.db, ctx.codec);
   return {
@@ -87,9 +86,7 @@ export function archiveHandlers(ctx: ContentContext) {
         uniqueTitles: req.uniqueTitles,
       });
       return {
-        revisions: rows.map(
-          (r): ArchivedRevision => ({ revision: revisionMessage(r), ns: r.ns, title: domain.prefixedText(r.ns, r.dbkey), dbkey: r.dbkey, arId: r.arId }),
-        ),
+        revisions: rows.map((r): ArchivedRevision => ({ revision: revisionMessage(r), ns: r.ns, title: domain.prefixedText(r.ns, r.dbkey), dbkey: r.dbkey, arId: r.arId })),
       };
     },
 

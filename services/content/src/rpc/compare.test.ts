@@ -108,9 +108,7 @@ for (const backend of testBackends()) {
       const first = await compare({ from: { revId: revs[0] }, toRelative: CompareRelative.COMPARE_RELATIVE_PREV });
       assert.equal(first.from?.revision, undefined);
       assert.equal(first.tableHtml, tableDiff('', TEXTS[0]!));
-      assert.deepEqual(first.warnings, [
-        { code: 'compare-no-prev', text: `Revision ${revs[0]} is the earliest revision of Diff page, there is no revision for "torelative=prev" to compare to.` },
-      ]);
+      assert.deepEqual(first.warnings, [{ code: 'compare-no-prev', text: `Revision ${revs[0]} is the earliest revision of Diff page, there is no revision for "torelative=prev" to compare to.` }]);
 
       const next = await compare({ from: { revId: revs[0] }, toRelative: CompareRelative.COMPARE_RELATIVE_NEXT });
       assert.equal(next.to?.revision?.id, revs[1]);
@@ -133,7 +131,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(onPage.warnings, []);
       const bare = await compare({ from: { text: 'a' }, to: { text: 'b' } });
       assert.equal(bare.tableHtml, tableDiff('a', 'b'));
-      assert.deepEqual(bare.warnings.map((w) => w.code), ['compare-nocontentmodel']);
+      assert.deepEqual(
+        bare.warnings.map((w) => w.code),
+        ['compare-nocontentmodel'],
+      );
     });
 
     test("MediaWiki's errors: nosuchrevid, missingtitle, nosuchpageid, invalidtitle", async () => {

@@ -152,7 +152,7 @@ async function compare(ctx: ContentContext, req: CompareRequest): Promise<Compar
   let to: Side;
   if (req.toRelative !== CompareRelative.COMPARE_RELATIVE_NONE) {
     const base = from.named;
-    if (!base) throw invalidArgument('compare-relative-to-nothing', "No 'from' revision for \"torelative\" to be relative to.");
+    if (!base) throw invalidArgument('compare-relative-to-nothing', 'No \'from\' revision for "torelative" to be relative to.');
     if (req.toRelative === CompareRelative.COMPARE_RELATIVE_PREV) {
       to = from;
       const prev = await c.relative(base, 'prev');

@@ -5,13 +5,7 @@
  * more follow, and when it starts at an offset, one row the other way to know whether it is the
  * newest; offsets carry the timestamp only.
  */
-import type {
-  Contribution,
-  CountContributionsRequest,
-  CountContributionsResponse,
-  ListContributionsRequest,
-  ListContributionsResponse,
-} from '@quire/proto/wiki/content/revisions/v1/revisions';
+import type { Contribution, CountContributionsRequest, CountContributionsResponse, ListContributionsRequest, ListContributionsResponse } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import type { RenderService } from '../domain/render.js';
 import { contributionRows, countContributions, type ContributionFilter, type ContributionRow } from '../store/contributions.js';
 import { tagMessages } from './tag-messages.js';
@@ -45,9 +39,7 @@ export function contributionHandlers(ctx: ContentContext, render: RenderService)
       const firstIndex = shown[0] ? mwTimestamp(shown[0].timestamp) : '';
       const lastIndex = shown.length ? mwTimestamp(shown[shown.length - 1]!.timestamp) : '';
       const more = rows.length > limit;
-      const flags = req.backwards
-        ? { newest: !more, oldest: isFirst, firstShown: lastIndex, lastShown: firstIndex }
-        : { newest: isFirst, oldest: !more, firstShown: firstIndex, lastShown: lastIndex };
+      const flags = req.backwards ? { newest: !more, oldest: isFirst, firstShown: lastIndex, lastShown: firstIndex } : { newest: isFirst, oldest: !more, firstShown: firstIndex, lastShown: lastIndex };
       const ordered: ContributionRow[] = req.backwards ? [...shown].reverse() : shown;
 
       const tagNames = [...new Set(ordered.flatMap((r) => r.tags))];

@@ -1,11 +1,6 @@
 /* wiki.content.v1.EditStashService: decodes, calls the stash domain, encodes. */
 import type { KvStore } from '@quire/kit';
-import type {
-  FetchStashedEditTextRequest,
-  FetchStashedEditTextResponse,
-  StashEditTextRequest,
-  StashEditTextResponse,
-} from '@quire/proto/wiki/content/v1/archive';
+import type { FetchStashedEditTextRequest, FetchStashedEditTextResponse, StashEditTextRequest, StashEditTextResponse } from '@quire/proto/wiki/content/v1/archive';
 import { fetchStashedEditText, stashEditText } from '../domain/edit-stash.js';
 import { EditStashStore } from '../store/edit-stash.js';
 

@@ -87,7 +87,10 @@ for (const backend of testBackends()) {
 
     test('GetHistory: newest first, keyset pages older and newer, exclusive of the relative revision', async () => {
       const first = await history({ pageId, limit: 5 });
-      assert.deepEqual(first.revisions.map((r) => r.id), newestFirst().slice(0, 5));
+      assert.deepEqual(
+        first.revisions.map((r) => r.id),
+        newestFirst().slice(0, 5),
+      );
       assert.equal(first.more, true);
       assert.equal(first.relativeFound, true);
       // Walk to the end with older_than, then back with newer_than.
@@ -99,10 +102,17 @@ for (const backend of testBackends()) {
       }
       assert.deepEqual(seen, newestFirst());
       const back = await history({ pageId, limit: 5, newerThan: revIds[0]! });
-      assert.deepEqual(back.revisions.map((r) => r.id), revIds.slice(1, 6).reverse(), 'newer_than pages come newest first too');
+      assert.deepEqual(
+        back.revisions.map((r) => r.id),
+        revIds.slice(1, 6).reverse(),
+        'newer_than pages come newest first too',
+      );
       assert.equal(back.more, true);
       const top = await history({ pageId, limit: 5, newerThan: revIds[8]! });
-      assert.deepEqual(top.revisions.map((r) => r.id), revIds.slice(9).reverse());
+      assert.deepEqual(
+        top.revisions.map((r) => r.id),
+        revIds.slice(9).reverse(),
+      );
       assert.equal(top.more, false);
       // Parent sizes give the delta; the first revision has none.
       const oldest = (await history({ pageId, limit: 1, newerThan: revIds[0]! })).revisions[0]!;
@@ -118,19 +128,41 @@ for (const backend of testBackends()) {
     });
 
     test('GetHistory filters: anonymous, bot (by the given bot users; hidden authors excluded), reverted, minor', async () => {
-      const ids = async (filter: HistoryFilter, hiddenUserBits = 0, botUserIds = [BOTTY.id]) =>
-        (await history({ pageId, filter, hiddenUserBits, botUserIds })).revisions.map((r) => r.id);
+      const ids = async (filter: HistoryFilter, hiddenUserBits = 0, botUserIds = [BOTTY.id]) => (await history({ pageId, filter, hiddenUserBits, botUserIds })).revisions.map((r) => r.id);
       const where = (pred: (i: number) => boolean) => newestFirst().filter((id) => pred(revIds.indexOf(id)));
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_ANONYMOUS), where((i) => i % 3 === 0));
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT), where((i) => i % 3 === 1));
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 4), where((i) => i % 3 === 1 && i !== 4), 'a caller who cannot see hidden authors does not learn them');
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_ANONYMOUS),
+        where((i) => i % 3 === 0),
+      );
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_BOT),
+        where((i) => i % 3 === 1),
+      );
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_BOT, 4),
+        where((i) => i % 3 === 1 && i !== 4),
+        'a caller who cannot see hidden authors does not learn them',
+      );
       // The author's current groups decide, not the revision's rev_bot flag.
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 0, [ALICE.id]), where((i) => i % 3 === 2), 'Alice saved no rev_bot edit, yet she is a bot now');
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_BOT, 0, [ALICE.id]),
+        where((i) => i % 3 === 2),
+        'Alice saved no rev_bot edit, yet she is a bot now',
+      );
       assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_BOT, 0, []), [], 'rev_bot edits by users in no bot group are not bot edits');
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_REVERTED), where((i) => i === 7 || i === 9));
-      assert.deepEqual(await ids(HistoryFilter.HISTORY_FILTER_MINOR), where((i) => i % 4 === 2));
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_REVERTED),
+        where((i) => i === 7 || i === 9),
+      );
+      assert.deepEqual(
+        await ids(HistoryFilter.HISTORY_FILTER_MINOR),
+        where((i) => i % 4 === 2),
+      );
       const paged = await history({ pageId, filter: HistoryFilter.HISTORY_FILTER_ANONYMOUS, limit: 2, olderThan: revIds[9]! });
-      assert.deepEqual(paged.revisions.map((r) => r.id), [revIds[6], revIds[3]]);
+      assert.deepEqual(
+        paged.revisions.map((r) => r.id),
+        [revIds[6], revIds[3]],
+      );
       assert.equal(paged.more, true);
     });
 
@@ -173,12 +205,24 @@ for (const backend of testBackends()) {
     test('GetRevisions range filters: timestamps, user, excludeuser, tag, end id', async () => {
       const ids = async (r: Partial<GetRevisionsRequest>) => (await range({ pageIds: [pageId], limit: 50, ...r })).revisions.map((x) => x.id);
       const iso = (i: number) => new Date(t0 + i * 1000).toISOString();
-      assert.deepEqual(await ids({ startTimestamp: iso(5), endTimestamp: iso(2) }), [5, 4, 3, 2].map((i) => revIds[i]));
-      assert.deepEqual(await ids({ dirNewer: true, startTimestamp: iso(9) }), [9, 10, 11].map((i) => revIds[i]));
-      assert.deepEqual(await ids({ user: 'Alice' }), [11, 8, 5, 2].map((i) => revIds[i]));
+      assert.deepEqual(
+        await ids({ startTimestamp: iso(5), endTimestamp: iso(2) }),
+        [5, 4, 3, 2].map((i) => revIds[i]),
+      );
+      assert.deepEqual(
+        await ids({ dirNewer: true, startTimestamp: iso(9) }),
+        [9, 10, 11].map((i) => revIds[i]),
+      );
+      assert.deepEqual(
+        await ids({ user: 'Alice' }),
+        [11, 8, 5, 2].map((i) => revIds[i]),
+      );
       assert.deepEqual((await ids({ excludeUser: 'Alice' })).length, 8);
       assert.deepEqual(await ids({ tag: 'mw-rollback' }), [revIds[9]]);
-      assert.deepEqual(await ids({ endId: revIds[9]! }), [11, 10, 9].map((i) => revIds[i]));
+      assert.deepEqual(
+        await ids({ endId: revIds[9]! }),
+        [11, 10, 9].map((i) => revIds[i]),
+      );
       const limited = await range({ pageIds: [pageId], limit: 2, user: 'Alice' });
       assert.equal(limited.nextId, revIds[5], 'the continuation is the next matching revision');
       await assert.rejects(range({ pageIds: [pageId], limit: 2, startTimestamp: 'yesterday' }), /ISO 8601/);
@@ -196,7 +240,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(await titles({ maxSize: 1 }), ['Banana']);
       assert.deepEqual(await titles({ descending: true, from: 'Banana', limit: 2 }), ['Banana', 'Apricot']);
       const firstPage = await list({ limit: 3 });
-      assert.deepEqual(firstPage.pages.map((p) => p.title), ['Apple', 'Apricot', 'Banana']);
+      assert.deepEqual(
+        firstPage.pages.map((p) => p.title),
+        ['Apple', 'Apricot', 'Banana'],
+      );
       assert.equal(firstPage.continueFrom, 'History_subject');
       assert.equal(firstPage.pages[1]!.redirect, true);
       assert.equal(firstPage.pages[1]!.redirectTarget, 'Apple');

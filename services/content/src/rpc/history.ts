@@ -1,12 +1,5 @@
 import { invalidArgument } from '@quire/kit';
-import {
-  CountType,
-  HistoryFilter,
-  type CountRevisionsRequest,
-  type CountRevisionsResponse,
-  type GetHistoryRequest,
-  type GetHistoryResponse,
-} from '@quire/proto/wiki/content/revisions/v1/revisions';
+import { CountType, HistoryFilter, type CountRevisionsRequest, type CountRevisionsResponse, type GetHistoryRequest, type GetHistoryResponse } from '@quire/proto/wiki/content/revisions/v1/revisions';
 import { HistoryStore, type CountType as StoreCountType, type HistoryFilter as StoreHistoryFilter } from '../store/history.js';
 import type { ContentContext } from './context.js';
 import { revisionMessage } from './records.js';
@@ -53,7 +46,7 @@ async function countRevisions(store: HistoryStore, req: CountRevisionsRequest): 
   if (!type) throw invalidArgument('badvalue', 'Unknown count type.');
   if (req.cap < 0 || req.cap > MAX_COUNT_CAP) throw invalidArgument('badvalue', `cap must be between 0 and ${MAX_COUNT_CAP}.`);
   const bounded = req.fromRevId > 0 || req.toRevId > 0;
-  if (bounded && (type !== 'edits' && type !== 'editors')) throw invalidArgument('invalidparammix', 'from and to apply to edits and editors only.');
+  if (bounded && type !== 'edits' && type !== 'editors') throw invalidArgument('invalidparammix', 'from and to apply to edits and editors only.');
   if (bounded && !(req.fromRevId > 0 && req.toRevId > 0)) throw invalidArgument('invalidparammix', 'from and to must be given together.');
   const none = { missingRevId: 0, foreignRevId: 0 };
   if (!bounded) return { ...(await store.count(req.pageId, type, req.cap, undefined, req.botUserIds)), ...none };

@@ -4,15 +4,7 @@
  */
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { invalidArgument } from '@quire/kit';
-import type {
-  ExportPagesRequest,
-  ExportPagesResponse,
-  FinishImportRequest,
-  FinishImportResponse,
-  ImportPagesRequest,
-  ImportPagesResponse,
-  ImportRevision,
-} from '@quire/proto/wiki/content/v1/import';
+import type { ExportPagesRequest, ExportPagesResponse, FinishImportRequest, FinishImportResponse, ImportPagesRequest, ImportPagesResponse, ImportRevision } from '@quire/proto/wiki/content/v1/import';
 import { exportPages, importPages, type ExportItem } from '../domain/import.js';
 import { checkApplicableTags } from '../domain/tags.js';
 import { CONTENT_FORMATS, isContentModel } from '../edit/models.js';

@@ -1,12 +1,4 @@
-import type {
-  DeletePageRequest,
-  MovePageRequest,
-  PatrolRequest,
-  ProtectPageRequest,
-  PurgePagesRequest,
-  RollbackRequest,
-  UndeletePageRequest,
-} from '@quire/proto/wiki/content/edit/v1/edit';
+import type { DeletePageRequest, MovePageRequest, PatrolRequest, ProtectPageRequest, PurgePagesRequest, RollbackRequest, UndeletePageRequest } from '@quire/proto/wiki/content/edit/v1/edit';
 import { deletePage, undeletePage } from '../domain/lifecycle/delete.js';
 import { movePage } from '../domain/lifecycle/move.js';
 import { protectPage } from '../domain/lifecycle/protect.js';

@@ -144,7 +144,11 @@ class LinkQueryRpc {
         break;
       }
       case LinkTable.LINK_TABLE_IMAGELINKS: {
-        const targets = req.targets.length ? this.parseTargets(req.targets, NS_FILE, invalid).filter((t) => t.ns === NS_FILE).map((t) => t.dbkey) : undefined;
+        const targets = req.targets.length
+          ? this.parseTargets(req.targets, NS_FILE, invalid)
+              .filter((t) => t.ns === NS_FILE)
+              .map((t) => t.dbkey)
+          : undefined;
         if (targets && !targets.length) return { links: [], continue: '', invalidTargets: invalid };
         let after;
         if (cont) {
@@ -157,7 +161,11 @@ class LinkQueryRpc {
         break;
       }
       case LinkTable.LINK_TABLE_CATEGORYLINKS: {
-        const targets = req.targets.length ? this.parseTargets(req.targets, NS_CATEGORY, invalid).filter((t) => t.ns === NS_CATEGORY).map((t) => t.dbkey) : undefined;
+        const targets = req.targets.length
+          ? this.parseTargets(req.targets, NS_CATEGORY, invalid)
+              .filter((t) => t.ns === NS_CATEGORY)
+              .map((t) => t.dbkey)
+          : undefined;
         if (targets && !targets.length) return { links: [], continue: '', invalidTargets: invalid };
         let after;
         if (cont) {
@@ -304,8 +312,7 @@ class LinkQueryRpc {
     const sortByTitle = new Set(targets.map((t) => t.dbkey)).size > 1;
     // The redirect table has no rd_from_namespace: its namespace filter is on the page only.
     const sortByFromNs = !redirects && req.namespaces.length > 1;
-    const continueOf = (r: LinkingPageRow): string =>
-      [...(sortByNs ? [r.viaNs] : []), ...(sortByTitle ? [r.viaDbkey] : []), ...(sortByFromNs ? [r.ns] : []), r.id].join('|');
+    const continueOf = (r: LinkingPageRow): string => [...(sortByNs ? [r.viaNs] : []), ...(sortByTitle ? [r.viaDbkey] : []), ...(sortByFromNs ? [r.ns] : []), r.id].join('|');
 
     let after;
     if (req.continue) {
@@ -320,13 +327,20 @@ class LinkQueryRpc {
     }
     if (redirects) {
       const fragment = req.fragmentFilter === 1 ? ('with' as const) : req.fragmentFilter === 2 ? ('without' as const) : undefined;
-      const r = await this.store.redirectsTo({ targets, namespaces: req.namespaces, limit: req.limit, ...(fragment ? { fragment } : {}), ...(after ? { after: { ns: after.ns, dbkey: after.dbkey, from: after.from } } : {}) });
+      const r = await this.store.redirectsTo({
+        targets,
+        namespaces: req.namespaces,
+        limit: req.limit,
+        ...(fragment ? { fragment } : {}),
+        ...(after ? { after: { ns: after.ns, dbkey: after.dbkey, from: after.from } } : {}),
+      });
       return {
         links: r.rows.map((row) => ({ target: this.text(row.viaNs ?? 0, row.viaDbkey ?? ''), page: this.linkingPage(row), fragment: row.fragment })),
         continue: r.next ? continueOf(r.next) : '',
       };
     }
-    const filter = req.filterRedirects === RedirectFilter.REDIRECT_FILTER_REDIRECTS ? ('only' as const) : req.filterRedirects === RedirectFilter.REDIRECT_FILTER_NONREDIRECTS ? ('none' as const) : undefined;
+    const filter =
+      req.filterRedirects === RedirectFilter.REDIRECT_FILTER_REDIRECTS ? ('only' as const) : req.filterRedirects === RedirectFilter.REDIRECT_FILTER_NONREDIRECTS ? ('none' as const) : undefined;
     const r = await this.store.linkingPages(table!, {
       targets,
       namespaces: req.namespaces,

@@ -64,7 +64,16 @@ export function listHandlers(ctx: ContentContext) {
       const table = TABLES[req.table];
       if (!table) throw invalidArgument('badvalue', 'Unknown link table.');
       const ns = table === 'imagelinks' ? NS_FILE : req.namespace;
-      const r = await lists.allLinks(table, { namespace: ns, from: opt(req.from), to: opt(req.to), prefix: opt(req.prefix), unique: req.unique, descending: req.descending, limit: req.limit, continue: req.continue });
+      const r = await lists.allLinks(table, {
+        namespace: ns,
+        from: opt(req.from),
+        to: opt(req.to),
+        prefix: opt(req.prefix),
+        unique: req.unique,
+        descending: req.descending,
+        limit: req.limit,
+        continue: req.continue,
+      });
       return {
         links: r.rows.map((l) => ({ fromPageId: l.from, ns, title: ctx.codec.prefixedText(ns, l.dbkey), fragment: l.fragment, interwiki: l.interwiki })),
         continue: r.continue,
@@ -72,7 +81,16 @@ export function listHandlers(ctx: ContentContext) {
     },
 
     async listAllCategories(req: ListAllCategoriesRequest): Promise<ListAllCategoriesResponse> {
-      const r = await lists.allCategories({ from: opt(req.from), to: opt(req.to), prefix: opt(req.prefix), min: req.min, max: req.max, descending: req.descending, limit: req.limit, continue: req.continue });
+      const r = await lists.allCategories({
+        from: opt(req.from),
+        to: opt(req.to),
+        prefix: opt(req.prefix),
+        min: req.min,
+        max: req.max,
+        descending: req.descending,
+        limit: req.limit,
+        continue: req.continue,
+      });
       return {
         categories: r.rows.map((c) => ({
           name: ctx.codec.prefixedText(NS_CATEGORY, c.name).replace(/^[^:]*:/, ''),

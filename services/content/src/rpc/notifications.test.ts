@@ -15,8 +15,7 @@ for (const backend of testBackends()) {
     let svc: RunningService;
     let notifications: NotificationServiceClient;
     let watchlist: WatchlistServiceClient;
-    const set = (r: Partial<SetNotificationTimestampsRequest>) =>
-      unary(notifications, notifications.setNotificationTimestamps, SetNotificationTimestampsRequest.fromPartial({ userId: USER, ...r }));
+    const set = (r: Partial<SetNotificationTimestampsRequest>) => unary(notifications, notifications.setNotificationTimestamps, SetNotificationTimestampsRequest.fromPartial({ userId: USER, ...r }));
     const stored = async () =>
       (
         await svc.runtime.db.query<{ wl_title: string; wl_namespace: number; ts: string | null }>(
@@ -58,9 +57,15 @@ for (const backend of testBackends()) {
 
     test('the whole watchlist: set every page, then mark everything seen', async () => {
       assert.deepEqual((await set({ entireWatchlist: true, timestamp: '2026-05-05T00:00:00Z' })).pages, []);
-      assert.deepEqual((await stored()).map((r) => r[2]), ['2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z']);
+      assert.deepEqual(
+        (await stored()).map((r) => r[2]),
+        ['2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z', '2026-05-05T00:00:00Z'],
+      );
       await set({ entireWatchlist: true, timestamp: '' });
-      assert.deepEqual((await stored()).map((r) => r[2]), [null, null, null, null]);
+      assert.deepEqual(
+        (await stored()).map((r) => r[2]),
+        [null, null, null, null],
+      );
     });
 
     test('refusals: anonymous callers, a bad timestamp', async () => {

@@ -19,9 +19,7 @@ const keyOf = (ns: number, dbkey: string) => `${ns}:${dbkey}`;
 
 /** Page records for existing rows, with the redirect target of redirect pages filled in. */
 export async function recordsFor(ctx: ContentContext, rows: PageRow[]): Promise<Map<number, PageRecord>> {
-  const targets = new Map(
-    (await ctx.pages.redirectTargets(rows.filter((r) => r.isRedirect).map((r) => r.id))).map((t) => [t.from, t]),
-  );
+  const targets = new Map((await ctx.pages.redirectTargets(rows.filter((r) => r.isRedirect).map((r) => r.id))).map((t) => [t.from, t]));
   const out = new Map<number, PageRecord>();
   for (const row of rows) {
     const t = targets.get(row.id);
@@ -136,7 +134,6 @@ async function resolvePages(ctx: ContentContext, req: ResolvePagesRequest): Prom
     pages.push('row' in r ? records.get(r.row.id)! : missingPageRecord(codec, r.ns, r.dbkey));
   }
   return { normalized, redirects, invalid, pages, missingPageIds, badRevIds, revisionPages };
-
 }
 
 async function getPage(ctx: ContentContext, req: GetPageRequest): Promise<GetPageResponse> {

@@ -32,7 +32,7 @@ test('magic words carry MediaWiki synonyms and case sensitivity for what is supp
   for (const id of [...info.variables, ...info.functionHooks]) assert.ok(byName.has(id), id);
 });
 
-test('language variants: the languages the renderer converts (Serbian), with MediaWiki\'s fallbacks', () => {
+test("language variants: the languages the renderer converts (Serbian), with MediaWiki's fallbacks", () => {
   assert.deepEqual(info.languageVariants, [
     {
       language: 'sr',

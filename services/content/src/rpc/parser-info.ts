@@ -29,7 +29,22 @@ interface MediaWikiMagicWords {
 const MEDIAWIKI: MediaWikiMagicWords = JSON.parse(readFileSync(new URL('./magicwords.json', import.meta.url), 'utf8')) as MediaWikiMagicWords;
 
 /** The behaviour switches the renderer acts on (render.ts DOUBLE_UNDERSCORE), by magic word id. */
-const SWITCHES = ['notoc', 'forcetoc', 'toc', 'noeditsection', 'newsectionlink', 'nonewsectionlink', 'hiddencat', 'index', 'noindex', 'nogallery', 'staticredirect', 'expectunusedcategory', 'notitleconvert', 'nocontentconvert'];
+const SWITCHES = [
+  'notoc',
+  'forcetoc',
+  'toc',
+  'noeditsection',
+  'newsectionlink',
+  'nonewsectionlink',
+  'hiddencat',
+  'index',
+  'noindex',
+  'nogallery',
+  'staticredirect',
+  'expectunusedcategory',
+  'notitleconvert',
+  'nocontentconvert',
+];
 /** Other magic words the parser and the pre-save transform handle. */
 const OTHER_WORDS = ['redirect', 'subst', 'safesubst', 'displaytitle', 'defaultsort', 'default'];
 

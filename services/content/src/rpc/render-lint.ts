@@ -6,12 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { invalidArgument, notFound } from '@quire/kit';
-import type {
-  GetRevisionHtmlResponse,
-  LintWikitextRequest,
-  LintWikitextResponse,
-  TransformWikitextToHtmlRequest,
-} from '@quire/proto/wiki/content/render/v1/render';
+import type { GetRevisionHtmlResponse, LintWikitextRequest, LintWikitextResponse, TransformWikitextToHtmlRequest } from '@quire/proto/wiki/content/render/v1/render';
 import { lintWikitext } from '../render/lint/index.js';
 import { jsonToParsoidBody } from '../render/transform/json.js';
 import type { RenderService } from '../domain/render.js';

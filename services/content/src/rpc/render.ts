@@ -144,7 +144,8 @@ class RenderRpc {
   }
 
   async parse(req: ParseRequest): Promise<ParseResponse> {
-    if (req.contentModel && !PARSED_MODELS.has(req.contentModel)) throw invalidArgument('badformat', `The requested format text/x-wiki is not supported for content model ${req.contentModel} used by ${req.title || 'API'}.`);
+    if (req.contentModel && !PARSED_MODELS.has(req.contentModel))
+      throw invalidArgument('badformat', `The requested format text/x-wiki is not supported for content model ${req.contentModel} used by ${req.title || 'API'}.`);
     const options = { limitReport: !req.disableLimitReport, editSections: !req.disableEditSection, ...(req.hasWrapClass ? { wrapClass: req.wrapClass } : {}) };
     if (req.hasText && (req.contentModel === 'css' || req.contentModel === 'javascript')) {
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
@@ -156,10 +157,7 @@ class RenderRpc {
       // TextContentHandler: not parsed; the text escaped (htmlspecialchars ENT_COMPAT), in ApiParse's
       // wrapper. JsonContentHandler: the value's tables, or the invalid-json-data message as is.
       const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
-      const escaped =
-        req.contentModel === 'json'
-          ? (jsonTable(req.text) ?? 'Invalid JSON: $1')
-          : req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      const escaped = req.contentModel === 'json' ? (jsonTable(req.text) ?? 'Invalid JSON: $1') : req.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
       const wrap = req.hasWrapClass ? req.wrapClass : 'mw-parser-output';
       const html = wrap ? `<div class="${wrap.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}">${escaped}</div>` : escaped;
       // The page's other facts (display title, no links) are those of an empty parse.
@@ -193,7 +191,16 @@ class RenderRpc {
     }
     const text = this.section(src.text, req.section);
     const at = new Date();
-    const out: RenderOutput = await this.svc.render({ text, title: { ns: src.ns, dbkey: src.dbkey }, pageId: src.pageId, revId: src.revId, revTimestamp: src.timestamp.toISOString(), revUser: src.userName, now: at, ...options });
+    const out: RenderOutput = await this.svc.render({
+      text,
+      title: { ns: src.ns, dbkey: src.dbkey },
+      pageId: src.pageId,
+      revId: src.revId,
+      revTimestamp: src.timestamp.toISOString(),
+      revUser: src.userName,
+      now: at,
+      ...options,
+    });
     return { ...this.toResponse(out, out.html, { ...src, text }, at), redirects };
   }
 

@@ -11,18 +11,7 @@ import { requireActor } from '../domain/lifecycle/common.js';
 import { lockPage } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry, writeLogEntry } from '../store/logging.js';
 import { recordPageChange } from '../store/page-cache.js';
-import {
-  archivedRevisions,
-  DELETED_COMMENT,
-  DELETED_RESTRICTED,
-  DELETED_TEXT,
-  DELETED_USER,
-  pageOfRevision,
-  revisionsOfPage,
-  setRevisionBits,
-  touchPage,
-  type RevDelRow,
-} from '../store/revdel.js';
+import { archivedRevisions, DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, pageOfRevision, revisionsOfPage, setRevisionBits, touchPage, type RevDelRow } from '../store/revdel.js';
 import { MalformedTitleError } from '../title/codec.js';
 import type { ContentContext } from './context.js';
 import { isoTimestamp } from './records.js';

@@ -28,7 +28,11 @@ function stripOuterParagraph(html: string): string {
 const isDisabled = (text: string) => text.trim() === '' || text.trim() === '-';
 
 export async function tagMessages(db: Db, render: RenderService, names: readonly string[]): Promise<Map<string, TagMessage>> {
-  const texts = await messageTexts(db, names.flatMap((n) => [`tag-${n}`, `tag-${n}-description`]), NS_MEDIAWIKI);
+  const texts = await messageTexts(
+    db,
+    names.flatMap((n) => [`tag-${n}`, `tag-${n}-description`]),
+    NS_MEDIAWIKI,
+  );
   const out = new Map<string, TagMessage>();
   for (const name of names) {
     const text = texts.get(`tag-${name}`);

@@ -3,19 +3,7 @@ import { invalidArgument, notFound, permissionDenied } from '@quire/kit';
 import type { ChangeTagsRequest, ChangeTagsResponse, ListTagsRequest, ListTagsResponse, ManageTagRequest, ManageTagResponse, TagInfo } from '@quire/proto/wiki/content/v1/files';
 import { publishLogEntry, writeLogEntry } from '../store/logging.js';
 import { checkApplicableTags } from '../domain/tags.js';
-import {
-  allTagDefs,
-  defineTag,
-  deleteTagEverywhere,
-  lockTagDef,
-  tagChange,
-  tagDefsNamed,
-  taggedChangeTitle,
-  tagsOfChange,
-  undefineTag,
-  untagChange,
-  type TaggedChange,
-} from '../store/tags.js';
+import { allTagDefs, defineTag, deleteTagEverywhere, lockTagDef, tagChange, tagDefsNamed, taggedChangeTitle, tagsOfChange, undefineTag, untagChange, type TaggedChange } from '../store/tags.js';
 import { MalformedTitleError } from '../title/codec.js';
 import { NS_SPECIAL } from '../title/namespaces.js';
 import type { RenderService } from '../domain/render.js';
@@ -24,8 +12,17 @@ import { tagMessages } from './tag-messages.js';
 
 /** ChangeTags::getSoftwareTags: MediaWiki's own tags, all defined and active by default. */
 export const SOFTWARE_TAGS = [
-  'mw-contentmodelchange', 'mw-new-redirect', 'mw-removed-redirect', 'mw-changed-redirect-target', 'mw-blank', 'mw-replace',
-  'mw-rollback', 'mw-undo', 'mw-manual-revert', 'mw-reverted', 'mw-server-side-upload',
+  'mw-contentmodelchange',
+  'mw-new-redirect',
+  'mw-removed-redirect',
+  'mw-changed-redirect-target',
+  'mw-blank',
+  'mw-replace',
+  'mw-rollback',
+  'mw-undo',
+  'mw-manual-revert',
+  'mw-reverted',
+  'mw-server-side-upload',
 ] as const;
 const SOFTWARE = new Set<string>(SOFTWARE_TAGS);
 
@@ -90,8 +87,7 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
         }
 
         // The target and the page its log entry names.
-        const tagged: TaggedChange =
-          req.revId > 0 ? { kind: 'revision', id: req.revId } : req.logId > 0 ? { kind: 'log', id: req.logId } : { kind: 'rc', id: req.rcId };
+        const tagged: TaggedChange = req.revId > 0 ? { kind: 'revision', id: req.revId } : req.logId > 0 ? { kind: 'log', id: req.logId } : { kind: 'rc', id: req.rcId };
         const target = await taggedChangeTitle(q, s, tagged);
         if (!target) {
           const [code, what] = { revision: ['nosuchrevid', 'revision'], log: ['nosuchlogid', 'log entry'], rc: ['nosuchrcid', 'recent change'] }[tagged.kind];
@@ -214,7 +210,11 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
       const all = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).filter((t) => req.continue === '' || t.name >= req.continue);
       const limit = Math.max(1, req.limit || 10);
       const page = all.slice(0, limit);
-      const messages = await tagMessages(db, render, page.map((t) => t.name));
+      const messages = await tagMessages(
+        db,
+        render,
+        page.map((t) => t.name),
+      );
       const tags = page.map((t): TagInfo => {
         const msg = messages.get(t.name);
         return { ...t, displayHtml: msg?.html, displayDisabled: msg?.disabled ?? false, descriptionText: msg?.description };

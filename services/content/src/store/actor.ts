@@ -33,10 +33,10 @@ export async function actorId(q: Queryable, schema: string, user: { id: number; 
 }
 
 async function lookUpActor(q: Queryable, schema: string, user: { id: number; name: string }): Promise<number> {
-  const inserted = await q.query<{ actor_id: number }>(
-    `INSERT INTO ${schema}.actor (actor_user, actor_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING actor_id`,
-    [user.id === 0 ? null : user.id, user.name],
-  );
+  const inserted = await q.query<{ actor_id: number }>(`INSERT INTO ${schema}.actor (actor_user, actor_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING actor_id`, [
+    user.id === 0 ? null : user.id,
+    user.name,
+  ]);
   if (inserted.rows[0]) return inserted.rows[0].actor_id;
   // A registered user is found by id (the name may have been recorded under another spelling).
   const found =

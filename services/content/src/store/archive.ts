@@ -119,9 +119,7 @@ export class ArchiveStore {
     const conds: string[] = [];
     if (q.titles) {
       if (q.titles.length === 0) return [];
-      conds.push(
-        `(ar.ar_namespace, ar.ar_title) IN (SELECT * FROM unnest(${args.add(q.titles.map((t) => t.ns))}::int[], ${args.add(q.titles.map((t) => t.dbkey))}::text[]))`,
-      );
+      conds.push(`(ar.ar_namespace, ar.ar_title) IN (SELECT * FROM unnest(${args.add(q.titles.map((t) => t.ns))}::int[], ${args.add(q.titles.map((t) => t.dbkey))}::text[]))`);
     }
     if (q.revIds) {
       if (q.revIds.length === 0) return [];
@@ -151,12 +149,7 @@ export class ArchiveStore {
       conds.push(`EXISTS (SELECT 1 FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id
         WHERE ct.ct_rev_id = ar.ar_rev_id AND d.ctd_name = ${args.add(q.tag)})`);
     }
-    const cols =
-      q.sort === 'title'
-        ? ['ar.ar_namespace', 'ar.ar_title', 'ar.ar_timestamp', 'ar.ar_id']
-        : q.sort === 'timestamp'
-          ? ['ar.ar_timestamp', 'ar.ar_id']
-          : ['ar.ar_rev_id', 'ar.ar_id'];
+    const cols = q.sort === 'title' ? ['ar.ar_namespace', 'ar.ar_title', 'ar.ar_timestamp', 'ar.ar_id'] : q.sort === 'timestamp' ? ['ar.ar_timestamp', 'ar.ar_id'] : ['ar.ar_rev_id', 'ar.ar_id'];
     if (q.cursor) {
       const c = q.cursor;
       const values =

@@ -48,9 +48,7 @@ function conditions(db: Db, args: SqlArgs, f: ContributionFilter): string[] {
   const where = [`a.actor_name = ${args.add(f.user)}`];
   if (f.hideBits) where.push(`(r.rev_deleted & ${args.add(f.hideBits)}) <> ${args.add(f.hideBits)}`);
   if (f.tag) {
-    where.push(
-      `EXISTS (SELECT 1 FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id WHERE ct.ct_rev_id = r.rev_id AND d.ctd_name = ${args.add(f.tag)})`,
-    );
+    where.push(`EXISTS (SELECT 1 FROM ${s}.change_tag ct JOIN ${s}.change_tag_def d ON d.ctd_id = ct.ct_tag_id WHERE ct.ct_rev_id = r.rev_id AND d.ctd_name = ${args.add(f.tag)})`);
   }
   return where;
 }
@@ -107,9 +105,6 @@ export async function countContributions(db: Db, f: ContributionFilter): Promise
   const s = db.schema;
   const args = new SqlArgs();
   const where = conditions(db, args, f);
-  const r = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor WHERE ${where.join(' AND ')}`,
-    args.values,
-  );
+  const r = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.revision r JOIN ${s}.actor a ON a.actor_id = r.rev_actor WHERE ${where.join(' AND ')}`, args.values);
   return Number(r.rows[0]?.n ?? 0);
 }

@@ -22,10 +22,12 @@ export class DbFileStore implements FileStore {
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     checkKey(key);
     // Its own statement, outside the upload's transaction: the FileStore contract is "bytes before the row".
-    await this.db.query(
-      `INSERT INTO ${this.db.schema}.file_object (fo_key, fo_content_type, fo_size, fo_data) VALUES ($1, $2, $3, $4) ON CONFLICT (fo_key) DO NOTHING`,
-      [key, contentType ?? '', data.length, data],
-    );
+    await this.db.query(`INSERT INTO ${this.db.schema}.file_object (fo_key, fo_content_type, fo_size, fo_data) VALUES ($1, $2, $3, $4) ON CONFLICT (fo_key) DO NOTHING`, [
+      key,
+      contentType ?? '',
+      data.length,
+      data,
+    ]);
   }
 
   async get(key: string): Promise<Buffer | undefined> {

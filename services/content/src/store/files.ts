@@ -18,7 +18,10 @@ export const tsMw = (d: Date) => isoTimestamp(d).replace(/[-:TZ]/g, '');
 
 /** MediaWiki's base-36 SHA-1 → hex, as imageinfo reports it. */
 export function sha1Hex(base36: string): string {
-  return [...base36].reduce((n, c) => n * 36n + BigInt(parseInt(c, 36)), 0n).toString(16).padStart(40, '0');
+  return [...base36]
+    .reduce((n, c) => n * 36n + BigInt(parseInt(c, 36)), 0n)
+    .toString(16)
+    .padStart(40, '0');
 }
 
 export interface VersionRow {
@@ -116,10 +119,7 @@ export class FileRepo {
   async current(q: Queryable, names: string[]): Promise<Map<string, VersionRow>> {
     if (names.length === 0) return new Map();
     const s = this.d.db.schema;
-    const r = await q.query<VersionRow>(
-      `SELECT ${CURRENT_COLUMNS(s)} FROM ${s}.image i JOIN ${s}.actor a ON a.actor_id = i.img_actor WHERE i.img_name = ANY($1::text[])`,
-      [names],
-    );
+    const r = await q.query<VersionRow>(`SELECT ${CURRENT_COLUMNS(s)} FROM ${s}.image i JOIN ${s}.actor a ON a.actor_id = i.img_actor WHERE i.img_name = ANY($1::text[])`, [names]);
     return new Map(r.rows.map((row) => [row.name, row]));
   }
 
@@ -274,7 +274,6 @@ export class FileRepo {
     );
     return { rows: r.rows.slice(0, limit), tooMany: r.rows.length > limit };
   }
-
 }
 
 /** Numbered parameters for a statement built from optional conditions: arg(v) is v's "$n". */
@@ -302,10 +301,7 @@ export async function lockFileName(q: Queryable, schema: string, name: string): 
 
 /** The times of the old versions of a file with this content (not deleted), newest first. */
 export async function oldVersionTimestampsWithSha1(q: Queryable, schema: string, name: string, sha1: string): Promise<Date[]> {
-  const r = await q.query<{ oi_timestamp: Date }>(
-    `SELECT oi_timestamp FROM ${schema}.oldimage WHERE oi_name = $1 AND oi_sha1 = $2 AND oi_deleted = 0 ORDER BY oi_timestamp DESC`,
-    [name, sha1],
-  );
+  const r = await q.query<{ oi_timestamp: Date }>(`SELECT oi_timestamp FROM ${schema}.oldimage WHERE oi_name = $1 AND oi_sha1 = $2 AND oi_deleted = 0 ORDER BY oi_timestamp DESC`, [name, sha1]);
   return r.rows.map((row) => row.oi_timestamp);
 }
 

@@ -127,12 +127,7 @@ export class HistoryStore {
         break;
     }
     const dir = newer ? 'ASC' : 'DESC';
-    const rows = await this.revisions.where(
-      conds.join(' AND '),
-      args.values,
-      `ORDER BY r.rev_timestamp ${dir}, r.rev_id ${dir} LIMIT ${args.add(q.limit + 1)}`,
-      false,
-    );
+    const rows = await this.revisions.where(conds.join(' AND '), args.values, `ORDER BY r.rev_timestamp ${dir}, r.rev_id ${dir} LIMIT ${args.add(q.limit + 1)}`, false);
     const more = rows.length > q.limit;
     const page = rows.slice(0, q.limit);
     return { revisions: newer ? page.reverse() : page, more, relativeFound: true };
@@ -151,13 +146,7 @@ export class HistoryStore {
     return r.rows[0]?.ts ?? undefined;
   }
 
-  async count(
-    pageId: number,
-    type: CountType,
-    cap: number,
-    between?: [RevisionPosition, RevisionPosition],
-    botUserIds: readonly number[] = [],
-  ): Promise<RevisionCount> {
+  async count(pageId: number, type: CountType, cap: number, between?: [RevisionPosition, RevisionPosition], botUserIds: readonly number[] = []): Promise<RevisionCount> {
     const args = new SqlArgs();
     const conds = [`r.rev_page = ${args.add(pageId)}`];
     let joinActor = false;

@@ -93,8 +93,7 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
       oldCountable = row.content_text !== null && countable(codec, input.ns, row.content_model!, row.content_text);
     } else {
       if (!first) return { pageId: 0, imported: 0, skipped: 0 };
-      const free =
-        input.pageId > 0 && (await q.query(`SELECT 1 FROM ${s}.page WHERE page_id = $1 UNION SELECT 1 FROM ${s}.archive WHERE ar_page_id = $1`, [input.pageId])).rowCount === 0;
+      const free = input.pageId > 0 && (await q.query(`SELECT 1 FROM ${s}.page WHERE page_id = $1 UNION SELECT 1 FROM ${s}.archive WHERE ar_page_id = $1`, [input.pageId])).rowCount === 0;
       if (free) await bumpSequence(q, `${s}.page_page_id_seq`, input.pageId);
       const ins = await q.query<{ page_id: number }>(
         `INSERT INTO ${s}.page (page_id, page_namespace, page_title, page_touched, page_content_model)
@@ -136,10 +135,10 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
       let parent: number | null;
       if (created && ts >= last.ts) parent = last.id || null;
       else {
-        const prev = await q.query<{ rev_id: number }>(
-          `SELECT rev_id FROM ${s}.revision WHERE rev_page = $1 AND rev_timestamp <= $2 ORDER BY rev_timestamp DESC, rev_id DESC LIMIT 1`,
-          [pageId, rev.timestamp],
-        );
+        const prev = await q.query<{ rev_id: number }>(`SELECT rev_id FROM ${s}.revision WHERE rev_page = $1 AND rev_timestamp <= $2 ORDER BY rev_timestamp DESC, rev_id DESC LIMIT 1`, [
+          pageId,
+          rev.timestamp,
+        ]);
         parent = prev.rows[0] ? Number(prev.rows[0].rev_id) : null;
       }
       const actorKey = `${rev.user.id}|${rev.user.name}`;
@@ -183,10 +182,11 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
         await q.query(`DELETE FROM ${s}.redirect WHERE rd_from = $1`, [pageId]);
       }
       const nowCountable = countable(codec, input.ns, newest.model, newest.text);
-      await q.query(
-        `UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1, ss_total_pages = ss_total_pages + $2, ss_good_articles = ss_good_articles + $3 WHERE ss_row_id = 1`,
-        [imported, created ? 1 : 0, Number(nowCountable) - Number(oldCountable)],
-      );
+      await q.query(`UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1, ss_total_pages = ss_total_pages + $2, ss_good_articles = ss_good_articles + $3 WHERE ss_row_id = 1`, [
+        imported,
+        created ? 1 : 0,
+        Number(nowCountable) - Number(oldCountable),
+      ]);
     } else if (imported > 0) {
       // Only older revisions arrived: the latest stays, the counters count the edits.
       await q.query(`UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1 WHERE ss_row_id = 1`, [imported]);
@@ -361,10 +361,10 @@ async function resolveActors(q: Queryable, s: string, users: { id: number; name:
   for (const u of users) if (!actors.has(`${u.id}|${u.name}`)) missing.set(`${u.id}|${u.name}`, u);
   if (missing.size === 0) return;
   const list = [...missing.values()];
-  await q.query(
-    `INSERT INTO ${s}.actor (actor_user, actor_name) SELECT NULLIF(u, 0), n FROM unnest($1::bigint[], $2::text[]) AS t(u, n) ON CONFLICT DO NOTHING`,
-    [list.map((u) => u.id), list.map((u) => u.name)],
-  );
+  await q.query(`INSERT INTO ${s}.actor (actor_user, actor_name) SELECT NULLIF(u, 0), n FROM unnest($1::bigint[], $2::text[]) AS t(u, n) ON CONFLICT DO NOTHING`, [
+    list.map((u) => u.id),
+    list.map((u) => u.name),
+  ]);
   const rows = await q.query<{ actor_id: number; actor_user: number | null; actor_name: string }>(
     `SELECT actor_id, actor_user, actor_name FROM ${s}.actor WHERE actor_name = ANY($1::text[]) OR actor_user = ANY($2::bigint[])`,
     [list.map((u) => u.name), list.filter((u) => u.id > 0).map((u) => u.id)],
@@ -467,7 +467,12 @@ export async function importPageBatch(db: Db, codec: TitleCodec, inputs: ImportP
       pageIds.forEach((id, n) => {
         if (id === 0) pageIds[n] = newPages.shift()!;
       });
-      await resolveActors(q, s, allRevs.map((r) => r.input.user), actors);
+      await resolveActors(
+        q,
+        s,
+        allRevs.map((r) => r.input.user),
+        actors,
+      );
       for (const r of allRevs) {
         if (r.revId === 0) r.revId = newRevs.shift()!;
         r.contentId = newContents.shift()!;
@@ -496,7 +501,14 @@ export async function importPageBatch(db: Db, codec: TitleCodec, inputs: ImportP
       await q.query(
         `INSERT INTO ${s}.content (content_id, content_size, content_sha1, content_model, content_format, content_text)
          SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-        [allRevs.map((r) => r.contentId), allRevs.map((r) => r.size), allRevs.map((r) => r.sha1), allRevs.map((r) => r.input.model), allRevs.map((r) => r.input.format), allRevs.map((r) => r.input.text)],
+        [
+          allRevs.map((r) => r.contentId),
+          allRevs.map((r) => r.size),
+          allRevs.map((r) => r.sha1),
+          allRevs.map((r) => r.input.model),
+          allRevs.map((r) => r.input.format),
+          allRevs.map((r) => r.input.text),
+        ],
       );
       const pageOfRev = fresh.flatMap((f, n) => f.revs.map(() => pageIds[n]!));
       await q.query(
@@ -517,26 +529,39 @@ export async function importPageBatch(db: Db, codec: TitleCodec, inputs: ImportP
         ],
       );
       // Each page's newest revision (by time, then id) becomes its latest.
-      const latest = fresh.map((f) => f.revs.reduce((a, b) => (b.input.timestamp.getTime() > a.input.timestamp.getTime() || (b.input.timestamp.getTime() === a.input.timestamp.getTime() && b.revId > a.revId) ? b : a)));
+      const latest = fresh.map((f) =>
+        f.revs.reduce((a, b) => (b.input.timestamp.getTime() > a.input.timestamp.getTime() || (b.input.timestamp.getTime() === a.input.timestamp.getTime() && b.revId > a.revId) ? b : a)),
+      );
       const redirects = latest.map((r) => (r.input.model === 'wikitext' ? redirectTarget(codec, r.input.text) : undefined));
       await q.query(
         `UPDATE ${s}.page p SET page_latest = u.latest, page_len = u.len, page_touched = u.touched, page_is_new = u.is_new, page_is_redirect = u.is_redirect, page_content_model = u.model
            FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::timestamptz[], $5::boolean[], $6::boolean[], $7::text[]) AS u(id, latest, len, touched, is_new, is_redirect, model)
           WHERE p.page_id = u.id`,
-        [pageIds, latest.map((r) => r.revId), latest.map((r) => r.size), latest.map((r) => r.input.timestamp), fresh.map((f) => f.revs.length === 1), redirects.map((r) => r !== undefined), latest.map((r) => r.input.model)],
+        [
+          pageIds,
+          latest.map((r) => r.revId),
+          latest.map((r) => r.size),
+          latest.map((r) => r.input.timestamp),
+          fresh.map((f) => f.revs.length === 1),
+          redirects.map((r) => r !== undefined),
+          latest.map((r) => r.input.model),
+        ],
       );
       const rd = redirects.flatMap((r, n) => (r ? [{ from: pageIds[n]!, ...r }] : []));
       if (rd.length) {
-        await q.query(
-          `INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])`,
-          [rd.map((r) => r.from), rd.map((r) => r.ns), rd.map((r) => r.dbkey), rd.map((r) => r.fragment)],
-        );
+        await q.query(`INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])`, [
+          rd.map((r) => r.from),
+          rd.map((r) => r.ns),
+          rd.map((r) => r.dbkey),
+          rd.map((r) => r.fragment),
+        ]);
       }
       const good = fresh.filter((f, n) => countable(codec, f.input.ns, latest[n]!.input.model, latest[n]!.input.text)).length;
-      await q.query(
-        `UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1, ss_total_pages = ss_total_pages + $2, ss_good_articles = ss_good_articles + $3 WHERE ss_row_id = 1`,
-        [allRevs.length, fresh.length, good],
-      );
+      await q.query(`UPDATE ${s}.site_stats SET ss_total_edits = ss_total_edits + $1, ss_total_pages = ss_total_pages + $2, ss_good_articles = ss_good_articles + $3 WHERE ss_row_id = 1`, [
+        allRevs.length,
+        fresh.length,
+        good,
+      ]);
       for (const [n, f] of fresh.entries()) {
         await recordPageChange(db, q, f.input.ns, f.input.dbkey);
         outcomes[f.i] = { pageId: pageIds[n]!, imported: f.revs.length, skipped: f.input.revisions.length - f.revs.length };

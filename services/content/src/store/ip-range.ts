@@ -8,14 +8,22 @@ import net from 'node:net';
 /** IPUtils::toHex of a valid address ("" for anything else). */
 export function ipHex(ip: string): string {
   const v = net.isIP(ip);
-  if (v === 4) return ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('').toUpperCase();
+  if (v === 4)
+    return ip
+      .split('.')
+      .map((o) => Number(o).toString(16).padStart(2, '0'))
+      .join('')
+      .toUpperCase();
   if (v !== 6) return '';
   const [head = '', tail] = ip.split('::');
   const parts = (s: string) => (s ? s.split(':') : []);
   const h = parts(head);
   const t = tail === undefined ? [] : parts(tail);
   const groups = [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
-  return `v6-${groups.map((g) => g.padStart(4, '0')).join('').toUpperCase()}`;
+  return `v6-${groups
+    .map((g) => g.padStart(4, '0'))
+    .join('')
+    .toUpperCase()}`;
 }
 
 /** The addresses among `names` inside `range` (a valid CIDR; the gateway checked it). */

@@ -72,10 +72,9 @@ export class JobQueue {
 
   /** Jobs claimed by a runner recently enough that it is presumably still running them. */
   private async runningElsewhere(): Promise<number> {
-    const r = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${this.db.schema}.job WHERE job_token <> '' AND job_token_timestamp > now() - make_interval(secs => $1)`,
-      [IN_FLIGHT_SECONDS],
-    );
+    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.db.schema}.job WHERE job_token <> '' AND job_token_timestamp > now() - make_interval(secs => $1)`, [
+      IN_FLIGHT_SECONDS,
+    ]);
     return r.rows[0]?.n ?? 0;
   }
 

@@ -65,7 +65,10 @@ export function externalLinkPattern(protocol: string, query: string): string {
     sub = '(?:[^/?#@:]+\\.)?';
   }
   const proto = protocol === 'http://' || protocol === 'https://' ? `(?:${escapeRegex(protocol)}|//)` : escapeRegex(protocol);
-  const hostRe = host.split('').map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('');
+  const hostRe = host
+    .split('')
+    .map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c)))
+    .join('');
   return `^${proto}(?:[^/?#@]*@)?${sub}${hostRe}(?::\\d+)?${rest ? escapeRegex(rest) : '(?:[/?#]|$)'}`;
 }
 
@@ -222,14 +225,7 @@ export class LinkQueryStore {
   }
 
   /** categorylinks of pages (ApiQueryCategories), ordered by (from, category). */
-  async categories(q: {
-    pageIds: number[];
-    targets?: string[];
-    hidden?: boolean;
-    after?: { from: number; category: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Slice<CategoryLinkRow>> {
+  async categories(q: { pageIds: number[]; targets?: string[]; hidden?: boolean; after?: { from: number; category: string }; descending: boolean; limit: number }): Promise<Slice<CategoryLinkRow>> {
     const p = new Params();
     const conds = [`cl_from = ANY(${p.add(q.pageIds)}::bigint[])`];
     if (q.targets) conds.push(`cl_to = ANY(${p.add(q.targets)}::text[])`);
@@ -287,7 +283,12 @@ export class LinkQueryStore {
   }
 
   /** Pages with external links (ApiQueryExtLinksUsage), ordered by (link key, id). */
-  async externalLinkUsage(q: { filter: ExternalLinkFilter; namespaces: number[]; after?: { key: string; id: number }; limit: number }): Promise<Slice<ExternalLinkRow & { ns: number; dbkey: string }>> {
+  async externalLinkUsage(q: {
+    filter: ExternalLinkFilter;
+    namespaces: number[];
+    after?: { key: string; id: number };
+    limit: number;
+  }): Promise<Slice<ExternalLinkRow & { ns: number; dbkey: string }>> {
     const p = new Params();
     const conds = ['page_id = el_from', ...externalLinkConditions(q.filter, p)];
     if (q.namespaces.length) conds.push(`page_namespace = ANY(${p.add(q.namespaces)}::int[])`);
@@ -348,7 +349,13 @@ export class LinkQueryStore {
    * Local redirects to targets (ApiQueryBacklinksprop for prop=redirects), ordered by target (when
    * several) and redirect page id; `fragment` filters on rd_fragment.
    */
-  async redirectsTo(q: { targets: TitleKey[]; namespaces: number[]; fragment?: 'with' | 'without'; after?: { ns: number; dbkey: string; from: number }; limit: number }): Promise<Slice<LinkingPageRow & { fragment: string }>> {
+  async redirectsTo(q: {
+    targets: TitleKey[];
+    namespaces: number[];
+    fragment?: 'with' | 'without';
+    after?: { ns: number; dbkey: string; from: number };
+    limit: number;
+  }): Promise<Slice<LinkingPageRow & { fragment: string }>> {
     const p = new Params();
     const conds = ['rd_from = page_id', "rd_interwiki = ''"];
     conds.push(`(rd_namespace, rd_title) IN (SELECT * FROM unnest(${p.add(q.targets.map((t) => t.ns))}::int[], ${p.add(q.targets.map((t) => t.dbkey))}::text[]))`);

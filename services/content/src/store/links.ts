@@ -30,8 +30,7 @@ export async function writeLinks(q: Queryable, schema: string, page: { id: numbe
   // ParserOutput::addInterwikiLink keeps the title's DB key, without its fragment.
   const iwRows = r.interwikiLinks.map((l) => [l.prefix, l.title.split('#')[0]!.trim().replaceAll(' ', '_')] as const).filter(([, title]) => title !== '');
   const props = Object.entries(r.properties);
-  const nothing =
-    !r.links.length && !r.templates.length && !r.categories.length && !r.langLinks.length && !r.images.length && !r.externalLinks.length && !iwRows.length && !props.length;
+  const nothing = !r.links.length && !r.templates.length && !r.categories.length && !r.langLinks.length && !r.images.length && !r.externalLinks.length && !iwRows.length && !props.length;
   if (nothing) return;
   await q.query(
     `WITH pl AS (

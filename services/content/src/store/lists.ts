@@ -215,10 +215,7 @@ export class ListStore {
   async pagePropNames(q: { after?: string; limit: number }): Promise<Batch<string>> {
     const b = new Bind();
     const cond = q.after !== undefined ? `WHERE pp_propname COLLATE "C" >= ${b.$(q.after)}` : '';
-    const r = await this.db.query<{ n: string }>(
-      `SELECT DISTINCT pp_propname COLLATE "C" AS n FROM ${this.s}.page_props ${cond} ORDER BY 1 LIMIT ${b.$(q.limit + 1)}`,
-      b.values,
-    );
+    const r = await this.db.query<{ n: string }>(`SELECT DISTINCT pp_propname COLLATE "C" AS n FROM ${this.s}.page_props ${cond} ORDER BY 1 LIMIT ${b.$(q.limit + 1)}`, b.values);
     return batch(
       r.rows.map((x) => x.n),
       q.limit,
@@ -336,7 +333,14 @@ export class ListStore {
   }
 
   /** Interwiki links of pages by (page, prefix, title); `after` is the row the continuation names (included). */
-  async interwikiLinks(q: { pageIds: number[]; prefix?: string; title?: string; after?: { from: number; prefix: string; title: string }; descending: boolean; limit: number }): Promise<Batch<{ from: number; prefix: string; title: string }>> {
+  async interwikiLinks(q: {
+    pageIds: number[];
+    prefix?: string;
+    title?: string;
+    after?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Batch<{ from: number; prefix: string; title: string }>> {
     const b = new Bind();
     const conds = [`iwl_from = ANY(${b.$(q.pageIds)}::bigint[])`];
     if (q.prefix !== undefined) conds.push(`iwl_prefix = ${b.$(q.prefix)}`);
@@ -369,7 +373,12 @@ export class ListStore {
    * Registered editors per page by (page, actor), user not hidden; `users` narrows to (or, with
    * `exclude`, away from) those user ids. `after` is the row the continuation names (included).
    */
-  async userContributors(q: { pageIds: number[]; users?: { ids: number[]; exclude: boolean }; after?: { page: number; actor: number }; limit: number }): Promise<Batch<{ page: number; actor: number; userId: number; name: string }>> {
+  async userContributors(q: {
+    pageIds: number[];
+    users?: { ids: number[]; exclude: boolean };
+    after?: { page: number; actor: number };
+    limit: number;
+  }): Promise<Batch<{ page: number; actor: number; userId: number; name: string }>> {
     const b = new Bind();
     const conds = [`rev_page = ANY(${b.$(q.pageIds)}::bigint[])`, 'actor_user IS NOT NULL', 'rev_deleted & 4 = 0'];
     if (q.users) conds.push(`${q.users.exclude ? 'NOT ' : ''}(actor_user = ANY(${b.$(q.users.ids)}::bigint[]))`);

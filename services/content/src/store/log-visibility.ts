@@ -63,9 +63,6 @@ export async function setLogBits(q: Queryable, db: Db, id: number, oldBits: numb
 /** Entries of `ids` whose log_deleted is not 0. */
 export async function logBits(db: Db, ids: readonly number[]): Promise<{ id: number; deleted: number }[]> {
   if (ids.length === 0) return [];
-  const r = await db.query<{ log_id: string; log_deleted: number }>(
-    `SELECT log_id, log_deleted FROM ${db.schema}.logging WHERE log_id = ANY($1::bigint[]) AND log_deleted <> 0`,
-    [ids],
-  );
+  const r = await db.query<{ log_id: string; log_deleted: number }>(`SELECT log_id, log_deleted FROM ${db.schema}.logging WHERE log_id = ANY($1::bigint[]) AND log_deleted <> 0`, [ids]);
   return r.rows.map((row) => ({ id: Number(row.log_id), deleted: row.log_deleted }));
 }

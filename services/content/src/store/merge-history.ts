@@ -14,10 +14,10 @@ export interface MergeBounds {
 }
 
 async function extremeTimestamp(q: Queryable, db: Db, fn: 'min' | 'max', pageId: number, upTo?: Date): Promise<Date | undefined> {
-  const r = await q.query<{ ts: Date | null }>(
-    `SELECT ${fn}(rev_timestamp) AS ts FROM ${db.schema}.revision WHERE rev_page = $1 AND ($2::timestamptz IS NULL OR rev_timestamp <= $2)`,
-    [pageId, upTo ?? null],
-  );
+  const r = await q.query<{ ts: Date | null }>(`SELECT ${fn}(rev_timestamp) AS ts FROM ${db.schema}.revision WHERE rev_page = $1 AND ($2::timestamptz IS NULL OR rev_timestamp <= $2)`, [
+    pageId,
+    upTo ?? null,
+  ]);
   return r.rows[0]?.ts ?? undefined;
 }
 
@@ -28,10 +28,7 @@ export async function mergeBounds(q: Queryable, db: Db, sourceId: number, destId
     const limit = await extremeTimestamp(q, db, 'max', sourceId, timestamp);
     return { ...(destFirst ? { destFirst } : {}), ...(limit ? { limit, moveUpTo: limit } : {}) };
   }
-  const latest = await q.query<{ rev_timestamp: Date }>(
-    `SELECT r.rev_timestamp FROM ${db.schema}.page p JOIN ${db.schema}.revision r ON r.rev_id = p.page_latest WHERE p.page_id = $1`,
-    [sourceId],
-  );
+  const latest = await q.query<{ rev_timestamp: Date }>(`SELECT r.rev_timestamp FROM ${db.schema}.page p JOIN ${db.schema}.revision r ON r.rev_id = p.page_latest WHERE p.page_id = $1`, [sourceId]);
   const limit = latest.rows[0]?.rev_timestamp;
   return { ...(destFirst ? { destFirst, moveUpTo: destFirst } : {}), ...(limit ? { limit } : {}) };
 }

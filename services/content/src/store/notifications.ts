@@ -10,12 +10,7 @@ const LIVE = '(wl_expiry IS NULL OR wl_expiry > now())';
 /** Sets (or clears, with null) the timestamp of the given watched pages of a user. */
 export async function setNotificationTimestamps(q: Queryable, db: Db, userId: number, pages: readonly { ns: number; dbkey: string }[], timestamp: Date | null): Promise<void> {
   for (const p of pages) {
-    await q.query(`UPDATE ${db.schema}.watchlist SET wl_notificationtimestamp = $1 WHERE wl_user = $2 AND wl_namespace = $3 AND wl_title = $4 AND ${LIVE}`, [
-      timestamp,
-      userId,
-      p.ns,
-      p.dbkey,
-    ]);
+    await q.query(`UPDATE ${db.schema}.watchlist SET wl_notificationtimestamp = $1 WHERE wl_user = $2 AND wl_namespace = $3 AND wl_title = $4 AND ${LIVE}`, [timestamp, userId, p.ns, p.dbkey]);
   }
 }
 

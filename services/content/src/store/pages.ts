@@ -43,11 +43,7 @@ export async function findPage(q: Queryable, schema: string, key: PageKey, opts:
 }
 
 /** Where a redirect page points (its redirect row), read by the page's title; undefined for a non-redirect. */
-export async function redirectOfTitle(
-  q: Queryable,
-  schema: string,
-  title: { ns: number; dbkey: string },
-): Promise<{ ns: number; dbkey: string; fragment: string; interwiki: string } | undefined> {
+export async function redirectOfTitle(q: Queryable, schema: string, title: { ns: number; dbkey: string }): Promise<{ ns: number; dbkey: string; fragment: string; interwiki: string } | undefined> {
   const r = await q.query<{ rd_namespace: number; rd_title: string; rd_fragment: string; rd_interwiki: string }>(
     `SELECT rd.rd_namespace, rd.rd_title, rd.rd_fragment, rd.rd_interwiki FROM ${schema}.page p JOIN ${schema}.redirect rd ON rd.rd_from = p.page_id
       WHERE p.page_namespace = $1 AND p.page_title = $2 AND p.page_is_redirect`,
@@ -121,10 +117,10 @@ export class PageStore {
   /** Pages by (namespace, DB key); absent ones are simply not in the result. */
   async byTitles(titles: { ns: number; dbkey: string }[]): Promise<PageRow[]> {
     if (titles.length === 0) return [];
-    const r = await this.db.query<PageSqlRow>(
-      `${this.select} JOIN unnest($1::int[], $2::text[]) AS t(ns, title) ON p.page_namespace = t.ns AND p.page_title = t.title`,
-      [titles.map((t) => t.ns), titles.map((t) => t.dbkey)],
-    );
+    const r = await this.db.query<PageSqlRow>(`${this.select} JOIN unnest($1::int[], $2::text[]) AS t(ns, title) ON p.page_namespace = t.ns AND p.page_title = t.title`, [
+      titles.map((t) => t.ns),
+      titles.map((t) => t.dbkey),
+    ]);
     return r.rows.map(toPage);
   }
 
@@ -220,9 +216,10 @@ export class PageInfoStore {
 
 /** Touches a page (a purge); answers its id and latest revision, undefined when there is no such page. */
 export async function touchPage(q: Queryable, schema: string, title: { ns: number; dbkey: string }, at: Date): Promise<{ page_id: number; page_latest: number } | undefined> {
-  const r = await q.query<{ page_id: number; page_latest: number }>(
-    `UPDATE ${schema}.page SET page_touched = $3 WHERE page_namespace = $1 AND page_title = $2 RETURNING page_id, page_latest`,
-    [title.ns, title.dbkey, at],
-  );
+  const r = await q.query<{ page_id: number; page_latest: number }>(`UPDATE ${schema}.page SET page_touched = $3 WHERE page_namespace = $1 AND page_title = $2 RETURNING page_id, page_latest`, [
+    title.ns,
+    title.dbkey,
+    at,
+  ]);
   return r.rows[0];
 }

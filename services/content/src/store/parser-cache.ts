@@ -29,7 +29,16 @@ export interface ParserCacheRow {
 /** A revision with its page and text. */
 export async function revisionSource(db: Db, revId: number): Promise<RevisionSource | undefined> {
   const s = db.schema;
-  const r = await db.query<{ rev_id: number; page_id: number; page_namespace: number; page_title: string; content_text: string; rev_timestamp: Date; content_model: string; actor_name: string | null }>(
+  const r = await db.query<{
+    rev_id: number;
+    page_id: number;
+    page_namespace: number;
+    page_title: string;
+    content_text: string;
+    rev_timestamp: Date;
+    content_model: string;
+    actor_name: string | null;
+  }>(
     `SELECT r.rev_id, p.page_id, p.page_namespace, p.page_title, c.content_text, r.rev_timestamp, c.content_model, a.actor_name
      FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.content c ON c.content_id = r.rev_content_id
      LEFT JOIN ${s}.actor a ON a.actor_id = r.rev_actor
@@ -37,7 +46,18 @@ export async function revisionSource(db: Db, revId: number): Promise<RevisionSou
     [revId],
   );
   const row = r.rows[0];
-  return row && { revId: row.rev_id, pageId: row.page_id, ns: row.page_namespace, dbkey: row.page_title, text: row.content_text, timestamp: row.rev_timestamp, contentModel: row.content_model, userName: row.actor_name ?? '' };
+  return (
+    row && {
+      revId: row.rev_id,
+      pageId: row.page_id,
+      ns: row.page_namespace,
+      dbkey: row.page_title,
+      text: row.content_text,
+      timestamp: row.rev_timestamp,
+      contentModel: row.content_model,
+      userName: row.actor_name ?? '',
+    }
+  );
 }
 
 export async function parserCacheGet(db: Db, revId: number, mode: OutputMode): Promise<ParserCacheRow | undefined> {
@@ -73,7 +93,17 @@ export async function replaceParserCache(q: Queryable, schema: string, revId: nu
 /** What a revision's HTML read needs besides the HTML: revision, page and content model, and when its Parsoid rendering was cached. */
 export async function revisionHtmlMeta(db: Db, revId: number) {
   const s = db.schema;
-  const r = await db.query<{ rev_parent_id: number | null; rev_timestamp: Date; page_id: number; page_namespace: number; page_title: string; page_latest: number; page_touched: Date; content_model: string; pc_rendered_at: Date | null }>(
+  const r = await db.query<{
+    rev_parent_id: number | null;
+    rev_timestamp: Date;
+    page_id: number;
+    page_namespace: number;
+    page_title: string;
+    page_latest: number;
+    page_touched: Date;
+    content_model: string;
+    pc_rendered_at: Date | null;
+  }>(
     `SELECT r.rev_parent_id, r.rev_timestamp, p.page_id, p.page_namespace, p.page_title, p.page_latest, p.page_touched, c.content_model, pc.pc_rendered_at
      FROM ${s}.revision r JOIN ${s}.page p ON p.page_id = r.rev_page JOIN ${s}.content c ON c.content_id = r.rev_content_id
      LEFT JOIN ${s}.parser_cache pc ON pc.pc_rev_id = r.rev_id AND pc.pc_mode = 'parsoid'

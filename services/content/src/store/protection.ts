@@ -114,12 +114,7 @@ export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: n
  * WikiPage::doUpdateRestrictions' writes, in the caller's transaction: the page's restrictions
  * become `set` (a type not in it is lifted), and expired rows go.
  */
-export async function replacePageRestrictions(
-  q: Queryable,
-  schema: string,
-  pageId: number,
-  set: { type: string; level: string; cascade: boolean; expiry: Date | null }[],
-): Promise<void> {
+export async function replacePageRestrictions(q: Queryable, schema: string, pageId: number, set: { type: string; level: string; cascade: boolean; expiry: Date | null }[]): Promise<void> {
   await q.query(`DELETE FROM ${schema}.page_restrictions WHERE pr_page = $1 AND NOT (pr_type = ANY($2::text[]))`, [pageId, set.map((p) => p.type)]);
   for (const p of set) {
     await q.query(

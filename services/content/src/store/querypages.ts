@@ -235,5 +235,8 @@ export class QueryPageStore {
 }
 
 function tsMwOf(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, '').replace(/[-:T]/g, '');
+  return d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '')
+    .replace(/[-:T]/g, '');
 }

@@ -49,5 +49,8 @@ test('MediaWiki defaults for moves, uploads and rollbacks; RATE_LIMITS adds to t
   for (let i = 0; i < 20; i++) assert.equal((await limiter.hit('move', sysop)).limited, false, 'noratelimit exempts sysops and bots');
   const anonEdits = [];
   for (let i = 0; i < 20; i++) anonEdits.push((await limiter.hit('edit', anon)).limited);
-  assert.ok(anonEdits.every((x) => !x), 'the lifted per-IP edit limit');
+  assert.ok(
+    anonEdits.every((x) => !x),
+    'the lifted per-IP edit limit',
+  );
 });

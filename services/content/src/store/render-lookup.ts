@@ -33,12 +33,7 @@ export class DbPageLookup implements PageLookup {
 
   async sources(titles: TitleRef[]): Promise<Map<string, TemplateSource>> {
     const rows = await this.rows(titles, true);
-    return new Map(
-      rows.map((r) => [
-        titleKey({ ns: r.page_namespace, dbkey: r.page_title }),
-        { pageId: r.page_id, isRedirect: r.page_is_redirect, revId: r.page_latest, text: r.content_text ?? '' },
-      ]),
-    );
+    return new Map(rows.map((r) => [titleKey({ ns: r.page_namespace, dbkey: r.page_title }), { pageId: r.page_id, isRedirect: r.page_is_redirect, revId: r.page_latest, text: r.content_text ?? '' }]));
   }
 
   async exist(titles: TitleRef[]): Promise<Map<string, PageFacts>> {
@@ -53,8 +48,6 @@ export class DbPageLookup implements PageLookup {
       `SELECT img_name, img_width, img_height, img_major_mime, img_minor_mime FROM ${this.db.schema}.image WHERE img_name = ANY($1::text[])`,
       [names],
     );
-    return new Map(
-      r.rows.map((row) => [row.img_name, { width: row.img_width, height: row.img_height, url: fileUrlPath(row.img_name), mime: `${row.img_major_mime}/${row.img_minor_mime}` }]),
-    );
+    return new Map(r.rows.map((row) => [row.img_name, { width: row.img_width, height: row.img_height, url: fileUrlPath(row.img_name), mime: `${row.img_major_mime}/${row.img_minor_mime}` }]));
   }
 }

@@ -22,9 +22,7 @@ export class ReplicaLagProbe {
     if (this.replicas.length === 0) return { lagSeconds: -1, host: '' };
     const lags = await Promise.all(
       this.replicas.map(async ({ host, pool }) => {
-        const r = await pool.query<{ lag: number }>(
-          'SELECT COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 AS lag',
-        );
+        const r = await pool.query<{ lag: number }>('SELECT COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 AS lag');
         return { host, lag: r.rows[0]?.lag ?? 0 };
       }),
     );

@@ -94,12 +94,7 @@ export async function setRevisionBits(q: Queryable, db: Db, rev: RevDelRow, newB
     const a = await q.query(`UPDATE ${s}.archive SET ar_deleted = $1 WHERE ar_rev_id = $2 AND ar_deleted = $3`, [newBits, rev.revId, rev.deleted]);
     return Boolean(a.rowCount);
   }
-  const r = await q.query(`UPDATE ${s}.revision SET rev_deleted = $1 WHERE rev_id = $2 AND rev_page = $3 AND rev_deleted = $4`, [
-    newBits,
-    rev.revId,
-    rev.pageId,
-    rev.deleted,
-  ]);
+  const r = await q.query(`UPDATE ${s}.revision SET rev_deleted = $1 WHERE rev_id = $2 AND rev_page = $3 AND rev_deleted = $4`, [newBits, rev.revId, rev.pageId, rev.deleted]);
   if (!r.rowCount) return false;
   await q.query(`UPDATE ${s}.recentchanges SET rc_deleted = $1, rc_patrolled = 2 WHERE rc_this_oldid = $2`, [newBits, rev.revId]);
   return true;

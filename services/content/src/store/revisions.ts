@@ -146,19 +146,13 @@ export class RevisionStore {
   /** RevisionStore::getPreviousRevision / getNextRevision: the id of the revision before (or after) `rev` on its page. */
   async neighbourId(rev: { pageId: number; id: number }, direction: 'previous' | 'next'): Promise<number | undefined> {
     const [cmp, order] = direction === 'previous' ? ['<', 'DESC'] : ['>', 'ASC'];
-    const r = await this.db.query<{ rev_id: number }>(
-      `SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id ${cmp} $2 ORDER BY rev_id ${order} LIMIT 1`,
-      [rev.pageId, rev.id],
-    );
+    const r = await this.db.query<{ rev_id: number }>(`SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id ${cmp} $2 ORDER BY rev_id ${order} LIMIT 1`, [rev.pageId, rev.id]);
     return r.rows[0]?.rev_id;
   }
 
   /** The revision of a page saved at a time (the base of an edit given by basetimestamp). */
   async idAt(pageId: number, timestamp: Date): Promise<number | undefined> {
-    const r = await this.db.query<{ rev_id: number }>(
-      `SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_timestamp = $2 ORDER BY rev_id DESC LIMIT 1`,
-      [pageId, timestamp],
-    );
+    const r = await this.db.query<{ rev_id: number }>(`SELECT rev_id FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_timestamp = $2 ORDER BY rev_id DESC LIMIT 1`, [pageId, timestamp]);
     return r.rows[0]?.rev_id;
   }
 
@@ -186,10 +180,10 @@ export class RevisionStore {
 
   /** The SHA-1s of the `limit` revisions of a page before revision `beforeId`, newest first. */
   async sha1sBefore(pageId: number, beforeId: number, limit: number): Promise<string[]> {
-    const r = await this.db.query<{ rev_sha1: string }>(
-      `SELECT rev_sha1 FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id < $2 ORDER BY rev_id DESC LIMIT ${Number(limit)}`,
-      [pageId, beforeId],
-    );
+    const r = await this.db.query<{ rev_sha1: string }>(`SELECT rev_sha1 FROM ${this.db.schema}.revision WHERE rev_page = $1 AND rev_id < $2 ORDER BY rev_id DESC LIMIT ${Number(limit)}`, [
+      pageId,
+      beforeId,
+    ]);
     return r.rows.map((row) => row.rev_sha1);
   }
 
@@ -263,9 +257,8 @@ export async function latestAuthors(q: Queryable, schema: string, pageId: number
 
 /** A content row's text, model and format. */
 export async function contentById(q: Queryable, schema: string, contentId: number): Promise<{ content_text: string; content_model: string; content_format: string } | undefined> {
-  const r = await q.query<{ content_text: string; content_model: string; content_format: string }>(
-    `SELECT content_text, content_model, content_format FROM ${schema}.content WHERE content_id = $1`,
-    [contentId],
-  );
+  const r = await q.query<{ content_text: string; content_model: string; content_format: string }>(`SELECT content_text, content_model, content_format FROM ${schema}.content WHERE content_id = $1`, [
+    contentId,
+  ]);
   return r.rows[0];
 }

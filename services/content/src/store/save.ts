@@ -239,11 +239,7 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
  * writes nothing and fails with `editconflict` (a deleted page with `missingtitle`), as
  * `saveRevision` does. No row lock is held across round trips.
  */
-export async function saveRevisionOnBase(
-  db: Db,
-  codec: TitleCodec,
-  input: SaveRevisionInput & { pageId: number; base: NonNullable<SaveRevisionInput['base']> },
-): Promise<SavedRevision> {
+export async function saveRevisionOnBase(db: Db, codec: TitleCodec, input: SaveRevisionInput & { pageId: number; base: NonNullable<SaveRevisionInput['base']> }): Promise<SavedRevision> {
   const s = db.schema;
   const timestamp = input.timestamp ?? nowToTheSecond();
   const size = Buffer.byteLength(input.text, 'utf8');

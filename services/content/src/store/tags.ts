@@ -87,18 +87,13 @@ const TAG_COLUMN = { revision: 'ct_rev_id', log: 'ct_log_id', rc: 'ct_rc_id' } a
 
 /** The definitions (name, user-defined) of the named tags that have one. */
 export async function tagDefsNamed(q: Queryable, schema: string, names: string[]): Promise<{ name: string; userDefined: boolean }[]> {
-  const r = await q.query<{ ctd_name: string; ctd_user_defined: boolean }>(
-    `SELECT ctd_name, ctd_user_defined FROM ${schema}.change_tag_def WHERE ctd_name = ANY($1::text[])`,
-    [names],
-  );
+  const r = await q.query<{ ctd_name: string; ctd_user_defined: boolean }>(`SELECT ctd_name, ctd_user_defined FROM ${schema}.change_tag_def WHERE ctd_name = ANY($1::text[])`, [names]);
   return r.rows.map((d) => ({ name: d.ctd_name, userDefined: d.ctd_user_defined }));
 }
 
 /** Every tag definition with its hit count. */
 export async function allTagDefs(db: Db): Promise<{ name: string; userDefined: boolean; count: number }[]> {
-  const r = await db.query<{ ctd_name: string; ctd_user_defined: boolean; ctd_count: string }>(
-    `SELECT ctd_name, ctd_user_defined, ctd_count FROM ${db.schema}.change_tag_def`,
-  );
+  const r = await db.query<{ ctd_name: string; ctd_user_defined: boolean; ctd_count: string }>(`SELECT ctd_name, ctd_user_defined, ctd_count FROM ${db.schema}.change_tag_def`);
   return r.rows.map((d) => ({ name: d.ctd_name, userDefined: d.ctd_user_defined, count: Number(d.ctd_count) }));
 }
 

@@ -150,7 +150,10 @@ export async function userContribRows(db: Db, req: ListUserContribsRequest) {
   let rangeOrder = '';
   if (req.ipRange) {
     const anon = await db.query<{ actor_name: string }>(`SELECT actor_name FROM ${s}.actor WHERE actor_user IS NULL`);
-    const names = ipsInRange(anon.rows.map((r) => r.actor_name), req.ipRange).sort((x, y) => (ipHex(x) < ipHex(y) ? -1 : 1));
+    const names = ipsInRange(
+      anon.rows.map((r) => r.actor_name),
+      req.ipRange,
+    ).sort((x, y) => (ipHex(x) < ipHex(y) ? -1 : 1));
     if (!req.newer) names.reverse();
     const list = args.add(names);
     who.push(`a.actor_name = ANY(${list}::text[])`);

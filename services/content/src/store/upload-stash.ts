@@ -59,19 +59,22 @@ export async function insertStashRow(q: Queryable, s: string, r: NewStashRow): P
 
 /** A user's unexpired stashed file by key (forUpdate: locked until the transaction ends). */
 export async function findStashRow(q: Queryable, s: string, user: number, key: string, now: Date, forUpdate = false): Promise<StashRow | undefined> {
-  const r = await q.query<StashRow>(
-    `SELECT * FROM ${s}.uploadstash WHERE us_user = $1 AND us_key = $2 AND us_timestamp >= $3${forUpdate ? ' FOR UPDATE' : ''}`,
-    [user, key, new Date(now.getTime() - UPLOAD_STASH_MAX_AGE_SECONDS * 1000)],
-  );
+  const r = await q.query<StashRow>(`SELECT * FROM ${s}.uploadstash WHERE us_user = $1 AND us_key = $2 AND us_timestamp >= $3${forUpdate ? ' FOR UPDATE' : ''}`, [
+    user,
+    key,
+    new Date(now.getTime() - UPLOAD_STASH_MAX_AGE_SECONDS * 1000),
+  ]);
   return r.rows[0];
 }
 
 /** list=mystashedfiles: a user's unexpired stashed files by id, limit + 1 rows. */
 export async function listStashRows(q: Queryable, s: string, user: number, fromId: number, limit: number, now: Date): Promise<StashRow[]> {
-  const r = await q.query<StashRow>(
-    `SELECT * FROM ${s}.uploadstash WHERE us_user = $1 AND us_id >= $2 AND us_timestamp >= $3 ORDER BY us_id LIMIT $4`,
-    [user, fromId, new Date(now.getTime() - UPLOAD_STASH_MAX_AGE_SECONDS * 1000), limit + 1],
-  );
+  const r = await q.query<StashRow>(`SELECT * FROM ${s}.uploadstash WHERE us_user = $1 AND us_id >= $2 AND us_timestamp >= $3 ORDER BY us_id LIMIT $4`, [
+    user,
+    fromId,
+    new Date(now.getTime() - UPLOAD_STASH_MAX_AGE_SECONDS * 1000),
+    limit + 1,
+  ]);
   return r.rows;
 }
 

@@ -92,10 +92,29 @@ const RC_TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, categorize: 
 
 /** Row of a watchlist change: the recent change with its actor, the watchlist row and its tags. */
 export interface WatchlistChangeRow {
-  rc_id: number; rc_type: number; rc_namespace: number; rc_title: string; rc_cur_id: number; rc_this_oldid: number; rc_last_oldid: number;
-  actor_name: string; actor_user: number | null; rc_bot: boolean; rc_new: boolean; rc_minor: boolean; rc_old_len: number | null; rc_new_len: number | null;
-  rc_timestamp: Date; wl_notificationtimestamp: Date | null; rc_comment: string; wl_expiry: Date | null; rc_log_type: string | null; rc_log_action: string | null;
-  rc_logid: number | null; tags: string[] | null; rc_patrolled: number;
+  rc_id: number;
+  rc_type: number;
+  rc_namespace: number;
+  rc_title: string;
+  rc_cur_id: number;
+  rc_this_oldid: number;
+  rc_last_oldid: number;
+  actor_name: string;
+  actor_user: number | null;
+  rc_bot: boolean;
+  rc_new: boolean;
+  rc_minor: boolean;
+  rc_old_len: number | null;
+  rc_new_len: number | null;
+  rc_timestamp: Date;
+  wl_notificationtimestamp: Date | null;
+  rc_comment: string;
+  wl_expiry: Date | null;
+  rc_log_type: string | null;
+  rc_log_action: string | null;
+  rc_logid: number | null;
+  tags: string[] | null;
+  rc_patrolled: number;
 }
 
 /** list=watchlist: recent changes of the user's watched titles, up to `limit` + 1 rows (the extra one continues). */
@@ -125,9 +144,7 @@ export async function watchlistChanges(db: Db, req: ListWatchlistRequest, limit:
       // WatchedItemQueryService: patrolled is any rc_patrolled but 0, autopatrolled is 2.
       patrolled: 'rc.rc_patrolled <> 0',
       autopatrolled: 'rc.rc_patrolled = 2',
-    }[
-      not ? flag.slice(1) : flag
-    ];
+    }[not ? flag.slice(1) : flag];
     if (cond) where.push(not ? `NOT ${cond}` : cond);
   }
   // Without allrev only the latest change of each page (and every log entry) is listed.
@@ -194,10 +211,6 @@ export async function clearNewTalk(q: Queryable, db: Db, userName: string, userI
   const s = db.schema;
   await q.query(`DELETE FROM ${s}.user_newtalk WHERE unt_user_name = $1`, [userName]);
   if (userId > 0) {
-    await q.query(`UPDATE ${s}.watchlist SET wl_notificationtimestamp = NULL WHERE wl_user = $1 AND wl_namespace = $2 AND wl_title = $3`, [
-      userId,
-      talkPage.ns,
-      talkPage.dbkey,
-    ]);
+    await q.query(`UPDATE ${s}.watchlist SET wl_notificationtimestamp = NULL WHERE wl_user = $1 AND wl_namespace = $2 AND wl_title = $3`, [userId, talkPage.ns, talkPage.dbkey]);
   }
 }

@@ -80,8 +80,7 @@ const invalid: [input: string, code: TitleErrorCode, reason: string][] = [
   ['Talk:Help talk:X', 'title-invalid-talk-namespace', 'The requested page title refers to a talk page that cannot exist.'],
   ['Talk:help:', 'title-invalid-talk-namespace', 'The requested page title refers to a talk page that cannot exist.'],
 ];
-const RELATIVE =
-  "Title has relative path. Relative page titles (./, ../) are invalid, because they will often be unreachable when handled by user's browser.";
+const RELATIVE = "Title has relative path. Relative page titles (./, ../) are invalid, because they will often be unreachable when handled by user's browser.";
 for (const input of ['./a', 'a/../b', '..', 'Foo/./bar', 'Foo/.', 'Project:Foo/..']) invalid.push([input, 'title-invalid-relative', RELATIVE]);
 
 test('invalid titles fail with MediaWiki reason and text', () => {

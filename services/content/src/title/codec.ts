@@ -15,11 +15,9 @@ const MESSAGES = {
   'title-invalid-utf8': () => 'The requested page title contains an invalid UTF-8 sequence.',
   'title-invalid-talk-namespace': () => 'The requested page title refers to a talk page that cannot exist.',
   'title-invalid-characters': (chars: string) => `The requested page title contains invalid characters: "${chars}".`,
-  'title-invalid-relative': () =>
-    "Title has relative path. Relative page titles (./, ../) are invalid, because they will often be unreachable when handled by user's browser.",
+  'title-invalid-relative': () => "Title has relative path. Relative page titles (./, ../) are invalid, because they will often be unreachable when handled by user's browser.",
   'title-invalid-magic-tilde': () => 'The requested page title contains invalid magic tilde sequence (<nowiki>~~~</nowiki>).',
-  'title-invalid-too-long': (max: string) =>
-    `The requested page title is too long. It must be no longer than ${max} ${max === '1' ? 'byte' : 'bytes'} in UTF-8 encoding.`,
+  'title-invalid-too-long': (max: string) => `The requested page title is too long. It must be no longer than ${max} ${max === '1' ? 'byte' : 'bytes'} in UTF-8 encoding.`,
   'title-invalid-leading-colon': () => 'The requested page title contains an invalid colon at the beginning.',
 } as const;
 
@@ -73,16 +71,7 @@ export function ucfirst(s: string): string {
 const trimUnderscores = (s: string) => s.replace(/^_+|_+$/g, '');
 
 function isRelativePath(dbkey: string): boolean {
-  return (
-    dbkey === '.' ||
-    dbkey === '..' ||
-    dbkey.startsWith('./') ||
-    dbkey.startsWith('../') ||
-    dbkey.includes('/./') ||
-    dbkey.includes('/../') ||
-    dbkey.endsWith('/.') ||
-    dbkey.endsWith('/..')
-  );
+  return dbkey === '.' || dbkey === '..' || dbkey.startsWith('./') || dbkey.startsWith('../') || dbkey.includes('/./') || dbkey.includes('/../') || dbkey.endsWith('/.') || dbkey.endsWith('/..');
 }
 
 export class TitleCodec {

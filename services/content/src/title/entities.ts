@@ -9,20 +9,13 @@ import fs from 'node:fs';
 
 const NAMED: Record<string, string> = JSON.parse(fs.readFileSync(new URL('./html-entities.json', import.meta.url), 'utf8'));
 /** MediaWiki-specific entity names (Sanitizer::MW_ENTITY_ALIASES). */
-const MW_ALIASES: Record<string, string> = { 'רלמ': 'rlm', 'رلم': 'rlm' };
+const MW_ALIASES: Record<string, string> = { רלמ: 'rlm', رلم: 'rlm' };
 const CHAR_REFS = /&([A-Za-z0-9\u0080-\u{10FFFF}]+);|&#([0-9]+);|&#[xX]([0-9A-Fa-f]+);/gu;
 const REPLACEMENT = '\uFFFD';
 
 /** Sanitizer::validateCodepoint: valid in both HTML5 and XML. */
 function validCodepoint(cp: number): boolean {
-  return (
-    cp === 0x09 ||
-    cp === 0x0a ||
-    (cp >= 0x20 && cp <= 0x7e) ||
-    (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) ||
-    (cp >= 0x10000 && cp <= 0x10ffff)
-  );
+  return cp === 0x09 || cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
 function decodeCodepoint(digits: string, radix: number): string {

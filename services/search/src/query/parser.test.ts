@@ -28,10 +28,13 @@ test('namespace prefixes, all: and prefix:', () => {
   assert.equal(parseQuery('Nope:foo', lookup).namespaces, undefined);
   const p = parseQuery('foo prefix:Help:Some page', lookup);
   assert.equal(p.titlePrefix, 'Help:Some page');
-  assert.deepEqual(p.groups.flat().map((l) => l.text), ['foo']);
+  assert.deepEqual(
+    p.groups.flat().map((l) => l.text),
+    ['foo'],
+  );
 });
 
-test("quotes and backslashes cannot break out of a tsquery operand; empty queries are empty", () => {
+test('quotes and backslashes cannot break out of a tsquery operand; empty queries are empty', () => {
   const q = parseQuery("it's a\\b", lookup);
   // A backslash is outside MediaWiki's legalSearchChars: it separates words, as SearchUpdate does.
   assert.equal(toTsqueryText(q, true), "('it''s':A & 'a b':A)");

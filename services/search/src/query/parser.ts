@@ -89,7 +89,10 @@ export function parseQuery(input: string, lookup: NamespaceLookup): ParsedQuery 
     groups: nonEmpty,
     ...(titlePrefix !== undefined && titlePrefix !== '' ? { titlePrefix } : {}),
     ...(namespaces !== undefined ? { namespaces } : {}),
-    highlight: nonEmpty.flat().filter((l) => !l.negated).map((l) => l.text),
+    highlight: nonEmpty
+      .flat()
+      .filter((l) => !l.negated)
+      .map((l) => l.text),
   };
 }
 

@@ -38,10 +38,7 @@ export async function setCursor(q: Queryable, schema: string, engine: Engine, po
  * `generation` was read (an engine outside the database's transactions). False when one did.
  */
 export async function advanceCursor(db: Db, engine: Engine, position: number, generation: number): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE ${db.schema}.feed_cursors SET position = GREATEST(position, $2), updated_at = now() WHERE engine = $1 AND generation = $3`,
-    [engine, position, generation],
-  );
+  const r = await db.query(`UPDATE ${db.schema}.feed_cursors SET position = GREATEST(position, $2), updated_at = now() WHERE engine = $1 AND generation = $3`, [engine, position, generation]);
   return (r.rowCount ?? 0) > 0;
 }
 

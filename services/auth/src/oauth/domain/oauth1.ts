@@ -112,7 +112,10 @@ export class OAuth1 {
     await this.checkSignature(req, c, '', '');
     const callback = param(req, 'oauth_callback');
     if (callback !== 'oob' && !(c.callback_is_prefix && callback.startsWith(c.callback_url))) {
-      throw oauthError('mwoauth-callback-not-oob-or-prefix', 'oauth_callback must be set, and must be set to "oob" (case-sensitive), or the configured callback must be a prefix of the supplied callback.');
+      throw oauthError(
+        'mwoauth-callback-not-oob-or-prefix',
+        'oauth_callback must be set, and must be set to "oob" (case-sensitive), or the configured callback must be a prefix of the supplied callback.',
+      );
     }
     const key = randomHex32();
     const token: RequestToken = { consumerId: c.id, secret: randomHex32(), callback, userId: 0, verifier: '' };
@@ -143,7 +146,8 @@ export class OAuth1 {
       await this.kv.del(`oauth1-request:${req.requestToken}`);
       return { callbackUrl: '', verifier: '' };
     }
-    if (!usableBy(c, req.userId)) throw oauthError('mwoauth-invalid-authorization-not-approved', `The app that you are trying to connect seems to be set up incorrectly. Contact the author of "${c.name}" for help.`);
+    if (!usableBy(c, req.userId))
+      throw oauthError('mwoauth-invalid-authorization-not-approved', `The app that you are trying to connect seems to be set up incorrectly. Contact the author of "${c.name}" for help.`);
     await this.consumers.acceptFor(c, req.userId, c.grants);
     const verifier = randomHex32();
     await this.kv.set(`oauth1-request:${req.requestToken}`, JSON.stringify({ ...token, userId: req.userId, verifier }), REQUEST_TOKEN_SECONDS);

@@ -112,7 +112,11 @@ export class OAuth2 {
         return this.issue(c, acceptance, acceptance.grants, false);
       }
       case '':
-        throw oauth2Error('invalid_request', 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.', 'Check the `grant_type` parameter');
+        throw oauth2Error(
+          'invalid_request',
+          'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+          'Check the `grant_type` parameter',
+        );
       default:
         throw oauth2Error('unsupported_grant_type', 'The authorization grant type is not supported by the authorization server.', 'Check that all required parameters have been provided');
     }
@@ -120,18 +124,33 @@ export class OAuth2 {
 
   private async redeemCode(c: ConsumerRow, req: IssueOAuth2TokenRequest): Promise<OAuth2Token> {
     this.authenticate(c, req.clientSecret, c.oauth2_confidential);
-    if (!req.code) throw oauth2Error('invalid_request', 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.', 'Check the `code` parameter');
+    if (!req.code)
+      throw oauth2Error(
+        'invalid_request',
+        'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+        'Check the `code` parameter',
+      );
     const key = `oauth2-code:${sha256Hex(req.code)}`;
     const raw = await this.kv.get(key);
     // Single use: only the caller whose delete removed the entry may redeem it.
-    if (!raw || !(await this.kv.del(key))) throw oauth2Error('invalid_grant', 'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.', 'Authorization code has expired or was already used');
+    if (!raw || !(await this.kv.del(key)))
+      throw oauth2Error(
+        'invalid_grant',
+        'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+        'Authorization code has expired or was already used',
+      );
     const pending = JSON.parse(raw) as PendingCode;
     if (pending.consumerId !== c.id) throw oauth2Error('invalid_request', 'Authorization code was not issued to this client');
     if (pending.redirectUri && pending.redirectUri !== req.redirectUri) throw oauth2Error('invalid_request', 'Invalid redirect URI');
     if (pending.challenge) {
       if (!/^[A-Za-z0-9._~-]{43,128}$/.test(req.codeVerifier)) throw oauth2Error('invalid_request', 'Code Verifier must follow the specifications of RFC-7636.');
       const computed = pending.challengeMethod === 'S256' ? crypto.createHash('sha256').update(req.codeVerifier).digest('base64url') : req.codeVerifier;
-      if (!safeEqual(computed, pending.challenge)) throw oauth2Error('invalid_grant', 'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.', 'Failed to verify `code_verifier`.');
+      if (!safeEqual(computed, pending.challenge))
+        throw oauth2Error(
+          'invalid_grant',
+          'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+          'Failed to verify `code_verifier`.',
+        );
     }
     const acceptance = await this.o.store.acceptanceById(pending.acceptanceId);
     if (!acceptance) throw oauth2Error('invalid_grant', 'The authorization was revoked.');
@@ -152,7 +171,13 @@ export class OAuth2 {
     const jti = crypto.randomBytes(20).toString('hex');
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = expires ? new Date((now + ACCESS_TOKEN_SECONDS) * 1000) : NEVER;
-    let jwt = new SignJWT({ scopes: grants }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setJti(jti).setAudience(c.consumer_key).setSubject(String(acceptance.user_id)).setIssuedAt(now).setNotBefore(now);
+    let jwt = new SignJWT({ scopes: grants })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti(jti)
+      .setAudience(c.consumer_key)
+      .setSubject(String(acceptance.user_id))
+      .setIssuedAt(now)
+      .setNotBefore(now);
     if (expires) jwt = jwt.setExpirationTime(now + ACCESS_TOKEN_SECONDS);
     const accessToken = await jwt.sign(this.jwtKey);
     await this.o.store.insertAccessToken({ jti, consumer_id: c.id, acceptance_id: acceptance.id, user_id: acceptance.user_id, grants, expires_at: expiresAt });

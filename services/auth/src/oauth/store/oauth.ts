@@ -69,7 +69,22 @@ export class OAuthStore {
          oauth_version, grants, owner_only, oauth2_confidential, rsa_key, secret_seed, stage)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (owner_id, name, version) DO NOTHING RETURNING id`,
-      [c.consumer_key, c.name, c.version, c.owner_id, c.description, c.callback_url, c.callback_is_prefix, c.oauth_version, c.grants, c.owner_only, c.oauth2_confidential, c.rsa_key, c.secret_seed, c.stage],
+      [
+        c.consumer_key,
+        c.name,
+        c.version,
+        c.owner_id,
+        c.description,
+        c.callback_url,
+        c.callback_is_prefix,
+        c.oauth_version,
+        c.grants,
+        c.owner_only,
+        c.oauth2_confidential,
+        c.rsa_key,
+        c.secret_seed,
+        c.stage,
+      ],
     );
     const id = r.rows[0]?.id;
     return id === undefined ? null : this.consumerById(id);
@@ -84,10 +99,10 @@ export class OAuthStore {
   }
 
   async listConsumers(ownerId: number, stage: number | undefined): Promise<ConsumerRow[]> {
-    const r = await this.db.query<ConsumerRow>(
-      `${this.consumerSelect('($1::bigint = 0 OR c.owner_id = $1) AND ($2::smallint IS NULL OR c.stage = $2)')} ORDER BY c.id DESC LIMIT 500`,
-      [ownerId, stage ?? null],
-    );
+    const r = await this.db.query<ConsumerRow>(`${this.consumerSelect('($1::bigint = 0 OR c.owner_id = $1) AND ($2::smallint IS NULL OR c.stage = $2)')} ORDER BY c.id DESC LIMIT 500`, [
+      ownerId,
+      stage ?? null,
+    ]);
     return r.rows;
   }
 
@@ -137,10 +152,14 @@ export class OAuthStore {
   }
 
   async insertAccessToken(t: Omit<AccessTokenRow, 'revoked'>): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${this.s}.oauth2_access_tokens (jti, consumer_id, acceptance_id, user_id, grants, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [t.jti, t.consumer_id, t.acceptance_id, t.user_id, t.grants, t.expires_at],
-    );
+    await this.db.query(`INSERT INTO ${this.s}.oauth2_access_tokens (jti, consumer_id, acceptance_id, user_id, grants, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      t.jti,
+      t.consumer_id,
+      t.acceptance_id,
+      t.user_id,
+      t.grants,
+      t.expires_at,
+    ]);
   }
 
   async accessToken(jti: string): Promise<AccessTokenRow | null> {

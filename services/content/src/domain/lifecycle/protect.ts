@@ -103,4 +103,3 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     return { title, cascade, protections: set.map((p) => ({ ...p, cascade: cascade && p.type === 'edit', source: '' })) };
   });
 }
-

@@ -2,27 +2,11 @@
  * RollbackPage, RecentChange::markPatrolled and ApiPurge of MediaWiki 1.39.
  */
 import { conflict, invalidArgument, notFound, permissionDenied } from '@quire/kit';
-import type {
-  PatrolRequest,
-  PatrolResponse,
-  PurgePagesRequest,
-  PurgePagesResponse,
-  RollbackRequest,
-  RollbackResponse,
-} from '@quire/proto/wiki/content/edit/v1/edit';
+import type { PatrolRequest, PatrolResponse, PurgePagesRequest, PurgePagesResponse, RollbackRequest, RollbackResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { queueJob } from '../../store/jobs.js';
 import { lockExistingPage } from '../../store/lifecycle/common.js';
 import { transcluders } from '../../store/links.js';
-import {
-  addChangeTags,
-  autopatrolRecentChanges,
-  flagRecentChangesBot,
-  lockRecentChange,
-  markRecentChangePatrolled,
-  nowToTheSecond,
-  PATROL,
-  writeLogEntry,
-} from '../../store/logging.js';
+import { addChangeTags, autopatrolRecentChanges, flagRecentChangesBot, lockRecentChange, markRecentChangePatrolled, nowToTheSecond, PATROL, writeLogEntry } from '../../store/logging.js';
 import { touchPage } from '../../store/pages.js';
 import { dropParserCache } from '../../store/parser-cache.js';
 import { checkProtection } from '../protection.js';
@@ -92,9 +76,7 @@ export async function patrol(deps: LifecycleDeps, req: PatrolRequest): Promise<P
   return db.tx(async (q) => {
     const rc = await lockRecentChange(q, s, req.rcId > 0 ? { rcId: req.rcId } : { revId: req.revId });
     if (!rc) {
-      throw req.rcId > 0
-        ? notFound('nosuchrcid', `There is no recent change with ID ${req.rcId}.`)
-        : notFound('nosuchrevid', `There is no revision with ID ${req.revId}.`);
+      throw req.rcId > 0 ? notFound('nosuchrcid', `There is no recent change with ID ${req.rcId}.`) : notFound('nosuchrevid', `There is no revision with ID ${req.revId}.`);
     }
     const title = codec.prefixedText(rc.rc_namespace, rc.rc_title);
     if (rc.actor_name === actor.name && !actor.rights.includes('autopatrol')) {

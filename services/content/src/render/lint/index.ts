@@ -26,19 +26,72 @@ const OBSOLETE = new Set(['strike', 'center', 'font', 'tt']);
 const VOID = new Set(['br', 'wbr', 'hr', 'img', 'meta', 'link', 'source', 'track', 'area', 'col', 'embed', 'param', 'input']);
 /** Block elements that outlive the paragraph or line they are opened in. */
 const BLOCK = new Set([
-  'div', 'center', 'blockquote', 'table', 'tbody', 'thead', 'tfoot', 'caption', 'tr', 'td', 'th', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'section', 'article', 'aside', 'nav', 'footer', 'header', 'figure', 'figcaption',
-  'fieldset', 'details', 'hgroup',
+  'div',
+  'center',
+  'blockquote',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'caption',
+  'tr',
+  'td',
+  'th',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'pre',
+  'section',
+  'article',
+  'aside',
+  'nav',
+  'footer',
+  'header',
+  'figure',
+  'figcaption',
+  'fieldset',
+  'details',
+  'hgroup',
 ]);
 /** Tags whose misnesting HTML5 and Tidy treat differently (Linter::getTagsWithChangedMisnestingBehavior). */
 const CHANGED_MISNESTING = new Set(['abbr', 'bdi', 'bdo', 'cite', 'data', 'del', 'dfn', 'ins', 'kbd', 'mark', 'q', 'rb', 'rp', 'rt', 'rtc', 'ruby', 'samp', 'span', 'sub', 'sup', 'time', 'var']);
 /** Literal HTML tags the sanitizer lets through (others are text, not elements). */
 const HTML_TAGS = new Set([...FORMATTING, ...BLOCK, ...CHANGED_MISNESTING, ...VOID, 'rtc', 'wbr']);
 /** Extension and parser tags whose content is not wikitext HTML for this pass. */
-const OPAQUE_TAGS = ['nowiki', 'pre', 'ref', 'references', 'gallery', 'math', 'syntaxhighlight', 'source', 'score', 'templatedata', 'poem', 'includeonly', 'noinclude', 'onlyinclude', 'timeline', 'graph', 'categorytree', 'indicator'];
+const OPAQUE_TAGS = [
+  'nowiki',
+  'pre',
+  'ref',
+  'references',
+  'gallery',
+  'math',
+  'syntaxhighlight',
+  'source',
+  'score',
+  'templatedata',
+  'poem',
+  'includeonly',
+  'noinclude',
+  'onlyinclude',
+  'timeline',
+  'graph',
+  'categorytree',
+  'indicator',
+];
 
 /** Image options Parsoid recognizes (the magic words of the reference wiki, English). */
-const IMAGE_OPTION = /^(?:thumb|thumbnail|frame|framed|frameless|border|left|right|center|centre|none|baseline|sub|super|sup|top|text-top|middle|bottom|text-bottom|upright(?:\s*=?\s*[\d.]+)?|\d*(?:x\d+)?\s*px|(?:link|alt|page|class|lang|thumb(?:nail)?)=[\s\S]*)$/;
+const IMAGE_OPTION =
+  /^(?:thumb|thumbnail|frame|framed|frameless|border|left|right|center|centre|none|baseline|sub|super|sup|top|text-top|middle|bottom|text-bottom|upright(?:\s*=?\s*[\d.]+)?|\d*(?:x\d+)?\s*px|(?:link|alt|page|class|lang|thumb(?:nail)?)=[\s\S]*)$/;
 
 /** Replaces comments, opaque tags and template calls with spaces, keeping every offset. */
 function mask(text: string): string {
@@ -366,7 +419,10 @@ export function lintWikitext(text: string, opts: LintOptions = {}): Lint[] {
   linter.finish();
   linkLints(masked, opts.isFileNamespace ?? defaultFileNamespace, linter);
   fosteredLints(masked, linter);
-  const lints = linter.lints.map((l, i) => ({ l, i })).sort((a, b) => a.l.dsr[0] - b.l.dsr[0] || a.i - b.i).map(({ l }) => l);
+  const lints = linter.lints
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => a.l.dsr[0] - b.l.dsr[0] || a.i - b.i)
+    .map(({ l }) => l);
   // Linter::detectMultipleUnclosedFormattingTags: two unclosed <small> (or <big>) outside tables.
   const seen = new Map<string, Lint>();
   for (const l of lints) {

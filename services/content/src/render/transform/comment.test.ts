@@ -11,7 +11,10 @@ const lookup: PageLookup = { sources: async () => new Map(), exist: async () => 
 const FOO = { ns: 0, dbkey: 'Foo' };
 
 test('an autocomment links to the section of its page, or on that page itself to the fragment (a new section summary)', async () => {
-  assert.equal(await formatComment('/* Hello */ new section', FOO, codec, lookup), '<span dir="auto"><span class="autocomment"><a href="/wiki/Foo#Hello" title="Foo">→\u200eHello</a>: </span> new section</span>');
+  assert.equal(
+    await formatComment('/* Hello */ new section', FOO, codec, lookup),
+    '<span dir="auto"><span class="autocomment"><a href="/wiki/Foo#Hello" title="Foo">→\u200eHello</a>: </span> new section</span>',
+  );
   assert.equal(await formatComment('/* Hello */ new section', FOO, codec, lookup, true), '<span dir="auto"><span class="autocomment"><a href="#Hello">→\u200eHello</a>: </span> new section</span>');
 });
 

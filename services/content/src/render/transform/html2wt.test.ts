@@ -41,14 +41,14 @@ export const ROUND_TRIP_CORPUS: Record<string, string> = {
   'template params out of order': '{{Box|title = Spaced|x}}',
   'template spanning blocks': 'Before.\n\n{{Two paragraphs}}\n\nAfter.',
   'template with a link parameter': "{{Cite web|title=''A page''|url=https://example.org}}",
-  references: "A claim.<ref>Source one.</ref> Another.<ref name=\"b\">Source ''two''.</ref> Again.<ref name=\"b\" />\n\n== Notes ==\n<references />",
+  references: 'A claim.<ref>Source one.</ref> Another.<ref name="b">Source \'\'two\'\'.</ref> Again.<ref name="b" />\n\n== Notes ==\n<references />',
   nowiki: 'Literal <nowiki>[[not a link]]</nowiki> and <nowiki>{{not a template}}</nowiki>.',
   'images with options': '[[File:Cat.jpg|thumb|200px|A sitting cat]]\n\n[[File:Cat.jpg|left|alt=A cat]]',
   categories: 'Text.\n\n[[Category:Animals]]\n[[Category:Pets|Cat]]',
   redirect: '#REDIRECT [[Existing]]',
   'horizontal rule': 'Above.\n\n----\nBelow.',
   'html tags': 'Some <small>small</small> and <code>code</code> and <span class="x">span</span> text.',
-  'escaped markup': 'Two apostrophes <nowiki>\'\'</nowiki> shown.',
+  'escaped markup': "Two apostrophes <nowiki>''</nowiki> shown.",
   'template producing a table': '{{Infobox|name=Felix}}\n\nText after.',
   'parser function': 'Result: {{#if: yes | shown | hidden}}.',
   'magic word': 'This is {{PAGENAME}}.',
@@ -57,7 +57,8 @@ export const ROUND_TRIP_CORPUS: Record<string, string> = {
   'interwiki and section links': 'See [[wikipedia:Cat]], [[#Behaviour]] and [[:Category:Animals]].',
   'behaviour switch': '__NOTOC__\nText.',
   'language link': 'Text.\n\n[[fr:Chat]]',
-  'mixed article': "'''Cats''' are [[Existing|animals]].<ref>Smith 2001.</ref>\n\n== Behaviour ==\n* They sleep.\n* They hunt [[Missing page|mice]].\n\n{| class=\"wikitable\"\n! Trait\n! Value\n|-\n| Legs\n| 4\n|}\n\n== References ==\n<references />\n\n[[Category:Animals]]",
+  'mixed article':
+    "'''Cats''' are [[Existing|animals]].<ref>Smith 2001.</ref>\n\n== Behaviour ==\n* They sleep.\n* They hunt [[Missing page|mice]].\n\n{| class=\"wikitable\"\n! Trait\n! Value\n|-\n| Legs\n| 4\n|}\n\n== References ==\n<references />\n\n[[Category:Animals]]",
 };
 
 async function roundTrip(text: string): Promise<string> {

@@ -496,7 +496,6 @@ function extAttrs(attrs: Record<string, string>): string {
     .join('');
 }
 
-
 function findFirst(n: Node, pred: (e: Element) => boolean): Element | undefined {
   for (const c of children(n)) {
     if (isElement(c) && pred(c)) return c;

@@ -59,7 +59,12 @@ describe('JSON content model (Parsoid Ext/JSON)', () => {
       '{"a":4.5,"b":"x/é","c":[true]}',
     );
     // Keys keep their order (PHP arrays), and keys 0..n-1 make a list.
-    assert.equal(jsonFromParsoidHtml(doc('<table class="mw-json mw-json-object"><tbody><tr><th>a</th><td class="value mw-json-number">4</td></tr><tr><th>1</th><td class="value mw-json-null">null</td></tr></tbody></table>')), '{"a":4,"1":null}');
+    assert.equal(
+      jsonFromParsoidHtml(
+        doc('<table class="mw-json mw-json-object"><tbody><tr><th>a</th><td class="value mw-json-number">4</td></tr><tr><th>1</th><td class="value mw-json-null">null</td></tr></tbody></table>'),
+      ),
+      '{"a":4,"1":null}',
+    );
     assert.equal(jsonFromParsoidHtml(doc('<table class="mw-json mw-json-object"><tbody><tr><th>0</th><td class="value mw-json-string">z</td></tr></tbody></table>')), '["z"]');
     assert.equal(jsonFromParsoidHtml(doc(jsonToParsoidBody('[[1e3]]'))), '[[1000]]');
   });

@@ -143,7 +143,9 @@ function objectFrom(table: Element): JsonValue {
 function encode(v: JsonValue): string {
   if (v === null || typeof v !== 'object') {
     if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError('JSON encoding failed.');
-    return JSON.stringify(v).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    return JSON.stringify(v)
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029');
   }
   if (Array.isArray(v)) return `[${v.map(encode).join(',')}]`;
   // A PHP array whose keys are 0..n-1 in order (or that is empty) is a JSON list.

@@ -105,5 +105,5 @@ export async function preSaveTransform(text: string, ctx: PstContext): Promise<s
     part = part.replace(/~~~~~|~~~~|~~~/g, (m) => (m.length === 5 ? time : m.length === 4 ? `${sig} ${time}` : sig));
     return pipeTrick(part, ctx.title);
   });
-  return out.replace(/[ \t\n\r\0\x0B]+$/, "");
+  return out.replace(/[ \t\n\r\0\x0B]+$/, '');
 }

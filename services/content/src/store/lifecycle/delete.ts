@@ -39,9 +39,7 @@ export async function archivePage(deps: LifecycleDeps, q: Queryable, page: Locke
   // page_latest's foreign key is deferred, so the revisions can go before the page row.
   await q.query(`DELETE FROM ${s}.revision WHERE rev_page = $1`, [page.id]);
   await q.query(`DELETE FROM ${s}.page WHERE page_id = $1`, [page.id]);
-  await q.query(`UPDATE ${s}.site_stats SET ss_total_pages = ss_total_pages - 1, ss_good_articles = ss_good_articles - $1 WHERE ss_row_id = 1`, [
-    Number(wasCountable),
-  ]);
+  await q.query(`UPDATE ${s}.site_stats SET ss_total_pages = ss_total_pages - 1, ss_good_articles = ss_good_articles - $1 WHERE ss_row_id = 1`, [Number(wasCountable)]);
   await recordPageChange(deps.db, q, page.ns, page.dbkey);
   return archived.rowCount;
 }
@@ -61,12 +59,7 @@ interface ArchiveRow {
  * if missing; the page row, redirect and counters follow when the newest restored revision becomes
  * the latest. `cantundelete` when there is nothing to restore.
  */
-export async function restoreArchivedRevisions(
-  deps: LifecycleDeps,
-  q: Queryable,
-  target: { ns: number; dbkey: string },
-  timestamps: Date[],
-): Promise<{ pageId: number; restored: ArchiveRow[] }> {
+export async function restoreArchivedRevisions(deps: LifecycleDeps, q: Queryable, target: { ns: number; dbkey: string }, timestamps: Date[]): Promise<{ pageId: number; restored: ArchiveRow[] }> {
   const s = deps.db.schema;
   // Serializes with edits and other undeletions of the title: the page row may not exist yet.
   await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${s}.title:${target.ns}:${target.dbkey}`]);
@@ -102,10 +95,11 @@ export async function restoreArchivedRevisions(
     pageId =
       inserted.rows[0]?.page_id ??
       (
-        await q.query<{ page_id: number }>(
-          `INSERT INTO ${s}.page (page_namespace, page_title, page_touched, page_content_model) VALUES ($1, $2, now(), $3) RETURNING page_id`,
-          [target.ns, target.dbkey, newest.ar_content_model],
-        )
+        await q.query<{ page_id: number }>(`INSERT INTO ${s}.page (page_namespace, page_title, page_touched, page_content_model) VALUES ($1, $2, now(), $3) RETURNING page_id`, [
+          target.ns,
+          target.dbkey,
+          newest.ar_content_model,
+        ])
       ).rows[0]!.page_id;
     created = true;
   }
@@ -120,10 +114,7 @@ export async function restoreArchivedRevisions(
 
   const becomesLatest = created || newest.ar_timestamp > existing.rows[0]!.rev_timestamp;
   if (becomesLatest) {
-    const content = await q.query<{ content_text: string; content_model: string }>(
-      `SELECT content_text, content_model FROM ${s}.content WHERE content_id = $1`,
-      [newest.ar_content_id],
-    );
+    const content = await q.query<{ content_text: string; content_model: string }>(`SELECT content_text, content_model FROM ${s}.content WHERE content_id = $1`, [newest.ar_content_id]);
     const { content_text: text, content_model: model } = content.rows[0]!;
     const redirect = model === 'wikitext' ? redirectTarget(deps.codec, text) : undefined;
     const revCount = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.revision WHERE rev_page = $1`, [pageId]);
@@ -134,18 +125,13 @@ export async function restoreArchivedRevisions(
     );
     await q.query(`DELETE FROM ${s}.redirect WHERE rd_from = $1`, [pageId]);
     if (redirect) {
-      await q.query(`INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES ($1, $2, $3, $4)`, [
-        pageId,
-        redirect.ns,
-        redirect.dbkey,
-        redirect.fragment,
-      ]);
+      await q.query(`INSERT INTO ${s}.redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES ($1, $2, $3, $4)`, [pageId, redirect.ns, redirect.dbkey, redirect.fragment]);
     }
     const nowCountable = countable(deps.codec, target.ns, model, text);
-    await q.query(
-      `UPDATE ${s}.site_stats SET ss_total_pages = ss_total_pages + $1, ss_good_articles = ss_good_articles + $2 WHERE ss_row_id = 1`,
-      [created ? 1 : 0, Number(nowCountable) - Number(oldCountable)],
-    );
+    await q.query(`UPDATE ${s}.site_stats SET ss_total_pages = ss_total_pages + $1, ss_good_articles = ss_good_articles + $2 WHERE ss_row_id = 1`, [
+      created ? 1 : 0,
+      Number(nowCountable) - Number(oldCountable),
+    ]);
   }
   return { pageId, restored };
 }

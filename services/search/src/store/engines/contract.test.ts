@@ -90,11 +90,9 @@ for (const backendKind of testBackends()) {
       let te: TestEnv;
       let opened: { backend: SearchBackend; close(): Promise<void> };
       let index: SearchIndex;
-      const search = (query: string, extra: Partial<SearchPagesRequest> = {}) =>
-        index.search(SearchPagesRequest.fromPartial({ query, limit: 10, withSnippets: true, ...extra }));
+      const search = (query: string, extra: Partial<SearchPagesRequest> = {}) => index.search(SearchPagesRequest.fromPartial({ query, limit: 10, withSnippets: true, ...extra }));
       const titles = async (query: string, extra: Partial<SearchPagesRequest> = {}) => (await search(query, extra)).hits.map((h) => h.title);
-      const complete = (prefix: string, extra: Partial<CompleteTitlesRequest> = {}) =>
-        index.complete(CompleteTitlesRequest.fromPartial({ prefix, limit: 10, resolveRedirects: true, ...extra }));
+      const complete = (prefix: string, extra: Partial<CompleteTitlesRequest> = {}) => index.complete(CompleteTitlesRequest.fromPartial({ prefix, limit: 10, resolveRedirects: true, ...extra }));
 
       before(async () => {
         te = await makeTestEnv(backendKind);
@@ -110,7 +108,10 @@ for (const backendKind of testBackends()) {
 
       test('a body word finds its page, with an escaped snippet that marks the matches', async () => {
         const r = await search('anchor');
-        assert.deepEqual(r.hits.map((h) => h.title), ['Anchor sample page']);
+        assert.deepEqual(
+          r.hits.map((h) => h.title),
+          ['Anchor sample page'],
+        );
         assert.equal(r.totalHits, 1);
         const hit = r.hits[0]!;
         assert.equal(hit.pageId, DOCS.anchor.pageId);
@@ -176,7 +177,10 @@ for (const backendKind of testBackends()) {
         assert.deepEqual(await titles('alpha', { sort: 'last_edit_desc' }), ['First letter', 'Greek letters', 'Alpha']);
         assert.deepEqual(await titles('alpha', { sort: 'last_edit_asc' }), ['Alpha', 'Greek letters', 'First letter']);
         const second = await search('alpha', { sort: 'last_edit_desc', limit: 1, offset: 1 });
-        assert.deepEqual(second.hits.map((h) => h.title), ['Greek letters']);
+        assert.deepEqual(
+          second.hits.map((h) => h.title),
+          ['Greek letters'],
+        );
         assert.equal(second.totalHits, 3);
       });
 
@@ -186,15 +190,33 @@ for (const backendKind of testBackends()) {
       });
 
       test('title completion: case-insensitive prefix, title order, namespaces, redirects resolved', async () => {
-        assert.deepEqual((await complete('gam')).matches.map((m) => [m.title, m.redirectFrom]), [['Gamma rays', '']]);
-        assert.deepEqual((await complete('gamma r', { resolveRedirects: false })).matches.map((m) => m.title), ['Gamma radiation', 'Gamma rays']);
-        assert.deepEqual((await complete('gamma rad')).matches.map((m) => [m.title, m.redirectFrom]), [['Gamma rays', 'Gamma radiation']]);
-        assert.deepEqual((await complete('talk:al')).matches.map((m) => m.title), ['Talk:Alpha']);
-        assert.deepEqual((await complete('E', { namespaces: [12] })).matches.map((m) => m.title), ['Help:Editing help']);
+        assert.deepEqual(
+          (await complete('gam')).matches.map((m) => [m.title, m.redirectFrom]),
+          [['Gamma rays', '']],
+        );
+        assert.deepEqual(
+          (await complete('gamma r', { resolveRedirects: false })).matches.map((m) => m.title),
+          ['Gamma radiation', 'Gamma rays'],
+        );
+        assert.deepEqual(
+          (await complete('gamma rad')).matches.map((m) => [m.title, m.redirectFrom]),
+          [['Gamma rays', 'Gamma radiation']],
+        );
+        assert.deepEqual(
+          (await complete('talk:al')).matches.map((m) => m.title),
+          ['Talk:Alpha'],
+        );
+        assert.deepEqual(
+          (await complete('E', { namespaces: [12] })).matches.map((m) => m.title),
+          ['Help:Editing help'],
+        );
         const page = await complete('', { namespaces: [0], limit: 2, resolveRedirects: false });
         assert.equal(page.matches.length, 0);
         const first = await complete('g', { limit: 1, resolveRedirects: false });
-        assert.deepEqual(first.matches.map((m) => m.title), ['Gamma radiation']);
+        assert.deepEqual(
+          first.matches.map((m) => m.title),
+          ['Gamma radiation'],
+        );
         assert.equal(first.hasMore, true);
       });
 

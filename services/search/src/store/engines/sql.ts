@@ -245,9 +245,7 @@ export class SqlBackend implements SearchBackend {
 
   async byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]> {
     if (titles.length === 0) return [];
-    const r = await this.db.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title) = ANY($1::text[])`, [
-      titles.map((t) => t.toLowerCase()),
-    ]);
+    const r = await this.db.query<DocRow>(`SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title) = ANY($1::text[])`, [titles.map((t) => t.toLowerCase())]);
     return r.rows.map(toDoc);
   }
 
