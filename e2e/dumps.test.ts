@@ -74,7 +74,12 @@ for (const backend of testBackends()) {
         content: v.slots.main.content,
       }));
     };
-    const pageCount = async () => Number((await wiki.api({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json().query.statistics.pages);
+    // Read with a session, never from the gateway's anonymous read cache: importDump writes
+    // through the content service, and the gateway hears of those page changes only from the
+    // change feed (polled every 200 ms), so an anonymous siteinfo read kept before the import may
+    // still be answered right after it returns (a stale count, as seen once in CI).
+    let reader: Awaited<ReturnType<typeof loggedIn>>;
+    const pageCount = async () => Number((await reader.api({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json().query.statistics.pages);
 
     before(async () => {
       wiki = await startWiki(backend);
@@ -84,6 +89,7 @@ for (const backend of testBackends()) {
       await runAdmin(['createAndPromote', 'Sysop', 'sysoppass123456', '--groups', 'sysop'], wiki.testEnv.env, quiet);
       // A local account named as one of the dump's users: importDump assigns its edits to it.
       await runAdmin(['createAndPromote', 'Alice', 'alicepass123456'], wiki.testEnv.env, quiet);
+      reader = await loggedIn(wiki, 'Alice', 'alicepass123456');
     });
     after(async () => {
       fs.rmSync(tmp, { recursive: true, force: true });
