@@ -78,6 +78,8 @@ import {
   ExpandTemplatesRequest,
   type ExpandTemplatesResponse,
   GetRevisionHtmlRequest,
+  ExpandTemplatesBatchRequest,
+  type ExpandedText,
   LintWikitextRequest,
   type LintWikitextResponse,
   TransformWikitextToHtmlRequest,
@@ -288,6 +290,11 @@ export class ContentClient {
   }
   expandTemplates(req: Partial<ExpandTemplatesRequest>, o?: CallOpts): Promise<ExpandTemplatesResponse> {
     return unary(this.s.render, this.s.render.expandTemplates, ExpandTemplatesRequest.fromPartial(req), o);
+  }
+  /** Many texts expanded in one title's context in one call, answered in order (each with its wikitext or its error). */
+  async expandTemplatesBatch(req: Partial<ExpandTemplatesBatchRequest>, o?: CallOpts): Promise<ExpandedText[]> {
+    if (!req.texts?.length) return [];
+    return (await unary(this.s.render, this.s.render.expandTemplatesBatch, ExpandTemplatesBatchRequest.fromPartial(req), o)).results;
   }
   /** The pre-save transform of wikitext (subst:, signatures, pipe trick). */
   preSaveTransform(req: Partial<PreSaveTransformRequest>, o?: CallOpts): Promise<PreSaveTransformResponse> {

@@ -15,18 +15,23 @@ const DEFAULTS: Params = { messages: ['*'], customised: 'all', enableparser: fal
 /** Runs the module over a wiki whose MediaWiki: pages are `overrides` (title without namespace → text). */
 async function run(params: Params, overrides: Record<string, string> = {}, raw: Record<string, string> = {}) {
   const { ctx, calls } = fakeContext(allmessagesModule, { ...DEFAULTS, ...params }, {}, { raw });
+  const batches: number[] = [];
   const titles = Object.keys(overrides).sort();
   const content = ctx.deps.clients.content as unknown as Record<string, unknown>;
   content.listPages = async () => ({ pages: titles.map((t, i) => ({ id: i + 1, dbkey: `MediaWiki:${t}` }) as PageRecord), continueFrom: '' });
   content.getRevisions = async (req: { pageIds: number[] }) => ({ revisions: req.pageIds.map((id) => ({ pageId: id, content: overrides[titles[id - 1]!] }) as Revision) });
-  content.expandTemplates = async (req: { text: string }) => ({
-    wikitext: req.text.replace(/\{\{SITENAME\}\}/g, 'Quire').replace(/\{\{PLURAL:(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n, a, b) => (n === '1' ? a : b)),
-  });
+  content.expandTemplatesBatch = async (req: { texts: string[] }) => {
+    batches.push(req.texts.length);
+    return req.texts.map((text) => ({
+      wikitext: text.replace(/\{\{SITENAME\}\}/g, 'Quire').replace(/\{\{PLURAL:(\d+)\|([^|}]*)\|([^}]*)\}\}/g, (_m, n, a, b) => (n === '1' ? a : b)),
+      error: text.includes('{{#fail}}') ? 'renderer failed' : '',
+    }));
+  };
   content.resolvePages = async (req: { titles: string[] }) => ({ invalid: req.titles.filter((t) => t.includes('<')).map((title) => ({ title })), pages: [] });
   const q: QueryRun = { pageSet: EMPTY_PAGE_SET, pages: new Map(), data: {}, continuation: new QueryContinuation(undefined, ['allmessages'], []), resolveRedirects: false };
   await allmessagesModule.execute(ctx, q);
   assert.equal((q.data.allmessages as { _element?: string })._element, 'message');
-  return { list: [...(q.data.allmessages as Record<string, unknown>[])], calls };
+  return { list: [...(q.data.allmessages as Record<string, unknown>[])], calls, batches };
 }
 
 test("the message table is MediaWiki 1.39 core + api + the reference wiki's extensions and skins", () => {
@@ -125,6 +130,22 @@ test('enableparser expands the text; a bad amtitle or amlang is an error of quer
     assert.equal(e.info, 'Invalid language code for parameter "amlang".');
     return true;
   });
+});
+
+test('enableparser: the messages with braces are expanded in one batch call per thousand messages; a text that fails fails the module', async () => {
+  const { list, batches } = await run({ enableparser: true });
+  assert.equal(list.length, allMessageKeys().length);
+  const withBraces = allMessageKeys().filter((k) => englishMessage(k)!.includes('{{')).length;
+  assert.equal(
+    batches.reduce((a, b) => a + b, 0),
+    withBraces,
+    'each text with braces expanded once',
+  );
+  assert.equal(batches.length, Math.ceil(allMessageKeys().length / 1000));
+  assert.equal(list.find((m) => m.name === 'aboutsite')!.content, 'About Quire');
+  const none = await run({ messages: ['mainpage'], enableparser: true });
+  assert.deepEqual(none.batches, [], 'no call without braces');
+  await assert.rejects(run({ messages: ['mainpage', 'sitenotice'], enableparser: true }, { Sitenotice: '{{#fail}}' }), /message sitenotice could not be expanded: renderer failed/);
 });
 
 test('a result past $wgAPIMaxResultSize stops at the first message that does not fit: amfrom continues there, with truncatedresult (found by the fuzzer: 2 MB amargs over every message ran the gateway out of memory)', async () => {

@@ -16,8 +16,13 @@ const CONTENT_LANGUAGE = 'en';
 const LIST_BATCH = 500;
 /** $wgAPIMaxResultSize: the bytes of values one result may hold. */
 const MAX_RESULT_SIZE = 8_388_608;
-/** Messages made (arguments, parser) at a time; expansions of one batch run side by side. */
-const EXPANSION_BATCH = 32;
+/**
+ * Messages made (arguments, parser) at a time, a batch's expansions in one ExpandTemplatesBatch
+ * call: at most this many messages, and about EXPANSION_BATCH_BYTES of their text, so that huge
+ * amargs cannot make much more text than the result limit allows.
+ */
+const EXPANSION_BATCH = 1000;
+const EXPANSION_BATCH_BYTES = 1024 * 1024;
 
 /** ApiResult::size: the bytes of every scalar value (keys and metadata not counted). */
 function resultSize(value: unknown): number {
@@ -65,13 +70,17 @@ function overrideTitle(key: string, lang: string): string {
 
 /**
  * Message::text(): the messages' wikitext after the preprocessor ({{PLURAL}}, {{SITENAME}},
- * {{int:}}…), each expanded as its own text in one call per message that has any braces.
+ * {{int:}}…), each expanded as its own text; those with any braces in one batch call.
  */
 async function transformMessages(ctx: ActionContext, texts: Map<string, string>, title: string): Promise<void> {
   const pending = [...texts].filter(([, t]) => t.includes('{{'));
-  const expanded = await Promise.all(pending.map(([, text]) => ctx.deps.clients.content.expandTemplates({ text, title, revId: 0 })));
+  if (pending.length === 0) return;
+  const expanded = await ctx.deps.clients.content.expandTemplatesBatch({ texts: pending.map(([, text]) => text), title, revId: 0 });
   pending.forEach(([name], i) => {
-    texts.set(name, expanded[i]!.wikitext);
+    const r = expanded[i];
+    // As a failed call per message did before: the module fails (an internal error), no message is left unexpanded.
+    if (r === undefined || r.error !== '') throw new Error(`message ${name} could not be expanded: ${r?.error ?? 'no answer'}`);
+    texts.set(name, r.wikitext);
   });
 }
 
@@ -197,14 +206,21 @@ export const allmessagesModule = defineModule({
     // so huge amargs cannot make more text than the limit allows.
     const list: ResultObject[] = [];
     let size = 0;
-    for (let i = 0; i < entries.length; i += EXPANSION_BATCH) {
-      const batch = entries.slice(i, i + EXPANSION_BATCH);
+    for (let i = 0; i < entries.length; ) {
+      const batch: Entry[] = [];
       const texts = new Map<string, string>();
-      for (const e of batch) {
+      let bytes = 0;
+      while (i < entries.length && batch.length < EXPANSION_BATCH && bytes < EXPANSION_BATCH_BYTES) {
+        const e = entries[i++]!;
+        batch.push(e);
         const page = e.pageId !== undefined ? contents.get(e.pageId) : undefined;
         const raw = page !== undefined ? fixMessageWhitespace(page) : e.fallback;
         if (raw === undefined) e.item.missing = true;
-        else texts.set(e.item.name as string, replaceMessageParams(raw, args));
+        else {
+          const text = replaceMessageParams(raw, args);
+          texts.set(e.item.name as string, text);
+          bytes += text.length;
+        }
       }
       if (p.enableparser) await transformMessages(ctx, texts, title);
       for (const e of batch) {

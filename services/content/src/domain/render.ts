@@ -11,7 +11,7 @@ import type { Job, JobQueue } from '../store/jobs.js';
 import { DbPageLookup } from '../store/render-lookup.js';
 import { findPage } from '../store/pages.js';
 import { parserCacheGet, parserCachePut, replaceParserCache, revisionSource, type RevisionSource } from '../store/parser-cache.js';
-import type { RenderOutput, RenderPool } from '../render/pool.js';
+import type { RenderManyResult, RenderOutput, RenderPool } from '../render/pool.js';
 import { preSaveTransform, type PstUser } from '../render/transform/pst.js';
 import type { OutputMode, RenderRequest, RenderResult, TitleRef } from '../render/types.js';
 
@@ -31,6 +31,15 @@ export interface CachedRender {
  * the HTML safety pass.
  */
 const RENDERER_VERSION = 2;
+
+/**
+ * Renders of a batch handed to one worker task: large enough that a batch of hundreds of short
+ * texts (allmessages) costs a few hand-offs, small enough that other renders queued meanwhile
+ * are not held up behind a whole batch, and that several threads share one.
+ */
+const BATCH_CHUNK = 64;
+
+export type { RenderManyResult };
 
 export class RenderService {
   readonly lookup: DbPageLookup;
@@ -52,6 +61,28 @@ export class RenderService {
     // wait for the one connection this transaction holds. Rendered here, lookups join the transaction.
     if (this.db.embedded && this.db.inTransaction()) return this.pool.renderInProcess(req, this.lookup);
     return this.pool.render(req, this.lookup);
+  }
+
+  /**
+   * Many renders answered in order, in chunks of BATCH_CHUNK per worker task (the chunks run side
+   * by side on the pool's threads). A render that fails fails only its own entry.
+   */
+  async renderBatch(reqs: RenderRequest[]): Promise<RenderManyResult[]> {
+    if (reqs.length === 0) return [];
+    // As render(): inside a transaction on the embedded database, on the calling thread.
+    if (this.db.embedded && this.db.inTransaction()) return this.pool.renderManyInProcess(reqs, this.lookup);
+    const chunks: RenderRequest[][] = [];
+    for (let i = 0; i < reqs.length; i += BATCH_CHUNK) chunks.push(reqs.slice(i, i + BATCH_CHUNK));
+    const results = await Promise.all(
+      chunks.map((chunk) =>
+        // A task that fails as a whole (its worker thread died) fails the entries of its chunk only.
+        this.pool.renderMany(chunk, this.lookup).catch((e: unknown): RenderManyResult[] => chunk.map(() => ({ ok: false, error: e instanceof Error ? e.message : String(e) }))),
+      ),
+    );
+    const out = results.flat();
+    const failed = out.filter((r): r is Extract<RenderManyResult, { ok: false }> => !r.ok);
+    if (failed.length > 0) this.log.warn({ failed: failed.length, of: out.length, error: failed[0]!.error }, 'renders of a batch failed');
+    return out;
   }
 
   /** A revision with its page and text. */

@@ -3,20 +3,25 @@
  * answered here on the main thread (where the database connection is). With 0 threads the
  * render runs in-process (a single-core deployment, or tools).
  */
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { histogram } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { renderWikitext, type SiteInfo } from './render.js';
 import type { PageLookup, RenderRequest } from './types.js';
-import type { LookupCall, LookupReply, RenderTask } from './worker.js';
+import { renderMany, type LookupCall, type LookupReply, type RenderManyResult, type RenderManyTask, type RenderTask } from './worker.js';
 
 export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
+export type { RenderManyResult };
 
 /** The worker beside this module: worker.ts under tsx, worker.js in the compiled build (dist/). */
 const WORKER_FILE = import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js';
 
-const renderSeconds = histogram('quire_render_duration_seconds', 'Wikitext render time, queueing in the worker pool included, by where it ran (worker, inprocess)', ['where']);
+const renderSeconds = histogram(
+  'quire_render_duration_seconds',
+  'Wikitext render time, queueing in the worker pool included, by where it ran (worker, inprocess); a batch of renders in one task counts once',
+  ['where'],
+);
 
 export class RenderPool {
   private readonly pool: Piscina | undefined;
@@ -57,6 +62,30 @@ export class RenderPool {
 
   async render(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
     if (!this.pool) return this.renderInProcess(req, lookup);
+    return (await this.runTask(this.pool, (port) => ({ req, site: this.site, port }) satisfies RenderTask, lookup)) as RenderOutput;
+  }
+
+  /** Renders `reqs` one after the other on the calling thread; an error fails only its entry. */
+  async renderManyInProcess(reqs: RenderRequest[], lookup: PageLookup): Promise<RenderManyResult[]> {
+    const end = renderSeconds.startTimer({ where: 'inprocess' });
+    try {
+      return await renderMany(this.codec, lookup, reqs, this.site);
+    } finally {
+      end();
+    }
+  }
+
+  /**
+   * Renders `reqs` one after the other in one task of the pool (one thread hand-off and one
+   * lookup port for all of them), answered in order; an error fails only its entry.
+   */
+  async renderMany(reqs: RenderRequest[], lookup: PageLookup): Promise<RenderManyResult[]> {
+    if (!this.pool) return this.renderManyInProcess(reqs, lookup);
+    return (await this.runTask(this.pool, (port) => ({ reqs, site: this.site, port }) satisfies RenderManyTask, lookup)) as RenderManyResult[];
+  }
+
+  /** Runs one task on a worker thread, answering its lookups here over a port of its own. */
+  private async runTask(pool: Piscina, task: (port: MessagePort) => RenderTask | RenderManyTask, lookup: PageLookup): Promise<unknown> {
     const end = renderSeconds.startTimer({ where: 'worker' });
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (m: LookupCall) => {
@@ -67,8 +96,7 @@ export class RenderPool {
       );
     });
     try {
-      const task: RenderTask = { req, site: this.site, port: port2 };
-      return (await this.pool.run(task, { transferList: [port2] })) as RenderOutput;
+      return await pool.run(task(port2), { transferList: [port2] });
     } finally {
       end();
       port1.close();

@@ -14,6 +14,16 @@ export interface RenderTask {
   port: MessagePort;
 }
 
+/** Several renders in one task (a batch): one thread hand-off and one port for all of them. */
+export interface RenderManyTask {
+  reqs: RenderRequest[];
+  site: SiteInfo;
+  port: MessagePort;
+}
+
+/** One render of a RenderManyTask: its output, or why it failed (the others still render). */
+export type RenderManyResult = { ok: true; out: Awaited<ReturnType<typeof renderWikitext>> } | { ok: false; error: string };
+
 export type LookupMethod = 'sources' | 'exist' | 'files';
 
 export interface LookupCall {
@@ -63,15 +73,33 @@ class PortLookup implements PageLookup {
   }
 }
 
-export default async function renderTask(task: RenderTask) {
-  let codec = codecs.get(task.site.name);
+function codecOf(site: SiteInfo): TitleCodec {
+  let codec = codecs.get(site.name);
   if (!codec) {
-    codec = new TitleCodec(new NamespaceTable(task.site.name));
-    codecs.set(task.site.name, codec);
+    codec = new TitleCodec(new NamespaceTable(site.name));
+    codecs.set(site.name, codec);
   }
+  return codec;
+}
+
+/** Renders each request in turn; an error fails only its own entry. */
+export async function renderMany(codec: TitleCodec, lookup: PageLookup, reqs: RenderRequest[], site: SiteInfo): Promise<RenderManyResult[]> {
+  const out: RenderManyResult[] = [];
+  for (const req of reqs) {
+    try {
+      out.push({ ok: true, out: await renderWikitext(codec, lookup, req, site) });
+    } catch (e) {
+      out.push({ ok: false, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return out;
+}
+
+export default async function renderTask(task: RenderTask | RenderManyTask) {
+  const codec = codecOf(task.site);
   const lookup = new PortLookup(task.port);
   try {
-    return await renderWikitext(codec, lookup, task.req, task.site);
+    return 'reqs' in task ? await renderMany(codec, lookup, task.reqs, task.site) : await renderWikitext(codec, lookup, task.req, task.site);
   } finally {
     task.port.close();
   }

@@ -1,11 +1,13 @@
 /*
- * Rendering RPCs: Parse (action=parse), ExpandTemplates, GetRevisionHtml (REST /html through the
- * parser cache), GetLanguageLinks and RunJobs.
+ * Rendering RPCs: Parse (action=parse), ExpandTemplates (one text, or many in one call),
+ * GetRevisionHtml (REST /html through the parser cache), GetLanguageLinks and RunJobs.
  */
 import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { invalidArgument, notFound } from '@quire/kit';
 import type {
+  ExpandTemplatesBatchRequest,
+  ExpandTemplatesBatchResponse,
   ExpandTemplatesRequest,
   ExpandTemplatesResponse,
   GetRevisionHtmlRequest,
@@ -34,6 +36,9 @@ import { parsePageTitleOrThrow } from './records.js';
 
 /** Content models action=parse renders from supplied text: wikitext, the parsed code models, plain text. */
 const PARSED_MODELS = new Set(['wikitext', 'css', 'javascript', 'json', 'text']);
+
+/** Texts per ExpandTemplatesBatch call: bounds one call's work and its answer's size. */
+export const MAX_BATCH_TEXTS = 5000;
 
 const ts14 = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
@@ -229,6 +234,16 @@ class RenderRpc {
     };
   }
 
+  /** ExpandTemplates' wikitext for many texts of one title's context, in order. */
+  async expandTemplatesBatch(req: ExpandTemplatesBatchRequest): Promise<ExpandTemplatesBatchResponse> {
+    if (req.texts.length > MAX_BATCH_TEXTS) throw invalidArgument('toomanyvalues', `At most ${MAX_BATCH_TEXTS} texts per call.`);
+    const t = parsePageTitleOrThrow(this.ctx.codec, req.title || 'API');
+    const now = new Date();
+    const title = { ns: t.ns, dbkey: t.dbkey };
+    const results = await this.svc.renderBatch(req.texts.map((text) => ({ text, title, pageId: 0, revId: req.revId, now, expandOnly: true })));
+    return { results: results.map((r) => (r.ok ? { wikitext: r.out.html, error: '' } : { wikitext: '', error: r.error })) };
+  }
+
   /**
    * Revisions never change and a rendering is identified by its time, so a read needs one small
    * query (metadata and the cached rendering's time) and takes the HTML from memory when it has
@@ -299,6 +314,7 @@ export function renderHandlers(ctx: ContentContext, svc: RenderService, jobs: Jo
   return {
     parse: (req: ParseRequest) => rpc.parse(req),
     expandTemplates: (req: ExpandTemplatesRequest) => rpc.expandTemplates(req),
+    expandTemplatesBatch: (req: ExpandTemplatesBatchRequest) => rpc.expandTemplatesBatch(req),
     getRevisionHtml: (req: GetRevisionHtmlRequest) => rpc.getRevisionHtml(req),
     getLanguageLinks: (req: GetLanguageLinksRequest) => rpc.getLanguageLinks(req),
     runJobs: (req: RunJobsRequest) => rpc.runJobs(req),

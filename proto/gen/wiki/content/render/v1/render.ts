@@ -158,6 +158,25 @@ export interface ExpandTemplatesResponse {
   limits?: LimitReport | undefined;
 }
 
+export interface ExpandTemplatesBatchRequest {
+  texts: string[];
+  /** default "API" */
+  title: string;
+  revId: number;
+}
+
+export interface ExpandTemplatesBatchResponse {
+  /** one per text, in the order of the request */
+  results: ExpandedText[];
+}
+
+export interface ExpandedText {
+  /** the expansion (ExpandTemplatesResponse.wikitext); empty on error */
+  wikitext: string;
+  /** why this text could not be expanded; empty on success */
+  error: string;
+}
+
 export interface GetRevisionHtmlRequest {
   /** The latest revision of a page by title, or one revision by id. */
   title: string;
@@ -2240,6 +2259,267 @@ export const ExpandTemplatesResponse: MessageFns<ExpandTemplatesResponse> = {
   },
 };
 
+function createBaseExpandTemplatesBatchRequest(): ExpandTemplatesBatchRequest {
+  return { texts: [], title: "", revId: 0 };
+}
+
+export const ExpandTemplatesBatchRequest: MessageFns<ExpandTemplatesBatchRequest> = {
+  encode(message: ExpandTemplatesBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.texts) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.revId !== 0) {
+      writer.uint32(24).int64(message.revId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandTemplatesBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandTemplatesBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.texts.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandTemplatesBatchRequest {
+    return {
+      texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => globalThis.String(e)) : [],
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      revId: isSet(object.revId)
+        ? globalThis.Number(object.revId)
+        : isSet(object.rev_id)
+        ? globalThis.Number(object.rev_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ExpandTemplatesBatchRequest): unknown {
+    const obj: any = {};
+    if (message.texts?.length) {
+      obj.texts = message.texts;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.revId !== 0) {
+      obj.revId = Math.round(message.revId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpandTemplatesBatchRequest>, I>>(base?: I): ExpandTemplatesBatchRequest {
+    return ExpandTemplatesBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpandTemplatesBatchRequest>, I>>(object: I): ExpandTemplatesBatchRequest {
+    const message = createBaseExpandTemplatesBatchRequest();
+    message.texts = object.texts?.map((e) => e) || [];
+    message.title = object.title ?? "";
+    message.revId = object.revId ?? 0;
+    return message;
+  },
+};
+
+function createBaseExpandTemplatesBatchResponse(): ExpandTemplatesBatchResponse {
+  return { results: [] };
+}
+
+export const ExpandTemplatesBatchResponse: MessageFns<ExpandTemplatesBatchResponse> = {
+  encode(message: ExpandTemplatesBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ExpandedText.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandTemplatesBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandTemplatesBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(ExpandedText.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandTemplatesBatchResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ExpandedText.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExpandTemplatesBatchResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ExpandedText.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpandTemplatesBatchResponse>, I>>(base?: I): ExpandTemplatesBatchResponse {
+    return ExpandTemplatesBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpandTemplatesBatchResponse>, I>>(object: I): ExpandTemplatesBatchResponse {
+    const message = createBaseExpandTemplatesBatchResponse();
+    message.results = object.results?.map((e) => ExpandedText.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExpandedText(): ExpandedText {
+  return { wikitext: "", error: "" };
+}
+
+export const ExpandedText: MessageFns<ExpandedText> = {
+  encode(message: ExpandedText, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.wikitext !== "") {
+      writer.uint32(10).string(message.wikitext);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpandedText {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpandedText();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.wikitext = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpandedText {
+    return {
+      wikitext: isSet(object.wikitext) ? globalThis.String(object.wikitext) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: ExpandedText): unknown {
+    const obj: any = {};
+    if (message.wikitext !== "") {
+      obj.wikitext = message.wikitext;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpandedText>, I>>(base?: I): ExpandedText {
+    return ExpandedText.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpandedText>, I>>(object: I): ExpandedText {
+    const message = createBaseExpandedText();
+    message.wikitext = object.wikitext ?? "";
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
 function createBaseGetRevisionHtmlRequest(): GetRevisionHtmlRequest {
   return { title: "", revId: 0 };
 }
@@ -4249,6 +4529,22 @@ export const RenderServiceService = {
       Buffer.from(ExpandTemplatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExpandTemplatesResponse => ExpandTemplatesResponse.decode(value),
   },
+  /**
+   * Many texts expanded in one title's context (meta=allmessages amenableparser), answered in
+   * order: one call instead of one per text. A text that fails carries its error; the others
+   * are answered.
+   */
+  expandTemplatesBatch: {
+    path: "/wiki.content.render.v1.RenderService/ExpandTemplatesBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExpandTemplatesBatchRequest): Buffer =>
+      Buffer.from(ExpandTemplatesBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExpandTemplatesBatchRequest => ExpandTemplatesBatchRequest.decode(value),
+    responseSerialize: (value: ExpandTemplatesBatchResponse): Buffer =>
+      Buffer.from(ExpandTemplatesBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExpandTemplatesBatchResponse => ExpandTemplatesBatchResponse.decode(value),
+  },
   /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
   getRevisionHtml: {
     path: "/wiki.content.render.v1.RenderService/GetRevisionHtml" as const,
@@ -4364,6 +4660,12 @@ export interface RenderServiceServer extends UntypedServiceImplementation {
   parse: handleUnaryCall<ParseRequest, ParseResponse>;
   /** Template expansion only (action=expandtemplates). */
   expandTemplates: handleUnaryCall<ExpandTemplatesRequest, ExpandTemplatesResponse>;
+  /**
+   * Many texts expanded in one title's context (meta=allmessages amenableparser), answered in
+   * order: one call instead of one per text. A text that fails carries its error; the others
+   * are answered.
+   */
+  expandTemplatesBatch: handleUnaryCall<ExpandTemplatesBatchRequest, ExpandTemplatesBatchResponse>;
   /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
   getRevisionHtml: handleUnaryCall<GetRevisionHtmlRequest, GetRevisionHtmlResponse>;
   /** Runs pending jobs (refreshLinks…) as MediaWiki's JobRunner (Special:RunJobs). */
@@ -4419,6 +4721,26 @@ export interface RenderServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExpandTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many texts expanded in one title's context (meta=allmessages amenableparser), answered in
+   * order: one call instead of one per text. A text that fails carries its error; the others
+   * are answered.
+   */
+  expandTemplatesBatch(
+    request: ExpandTemplatesBatchRequest,
+    callback: (error: ServiceError | null, response: ExpandTemplatesBatchResponse) => void,
+  ): ClientUnaryCall;
+  expandTemplatesBatch(
+    request: ExpandTemplatesBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExpandTemplatesBatchResponse) => void,
+  ): ClientUnaryCall;
+  expandTemplatesBatch(
+    request: ExpandTemplatesBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExpandTemplatesBatchResponse) => void,
   ): ClientUnaryCall;
   /** Parsoid-style HTML of a revision (REST /html routes), from the parser cache or rendered once. */
   getRevisionHtml(
