@@ -83,8 +83,8 @@ async function startQuire(): Promise<{ side: Side; child: ChildProcess; startSec
     {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      // $wgRateLimits does not apply to the reference wiki's bot either (noratelimit).
-      RATE_LIMITS: JSON.stringify({ edit: { ip: [1_000_000_000, 60], user: [1_000_000_000, 60] } }),
+      // Default settings, rate limits included: the bot (sysop, bot group and the highvolume grant)
+      // holds noratelimit, as the reference wiki's bot does.
       GATEWAY_DEBUG_GRPC_CALLS: '1',
     },
     port,

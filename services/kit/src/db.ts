@@ -165,6 +165,8 @@ class EmbeddedThread {
         if (m?.type === 'ready') {
           worker.off('exit', onExit);
           resolve();
+        } else if (m?.type === 'log') {
+          this.log.error(m.message);
         } else if (m?.type === 'error') {
           worker.off('exit', onExit);
           void worker.terminate();

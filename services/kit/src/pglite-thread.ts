@@ -8,10 +8,11 @@
  * Protocol with the parent: workerData {pgDir, sockPath, sharedBuffersMb}; posts {type:'ready'} once the socket
  * serves, or {type:'error', message}; on {type:'stop'} closes and posts {type:'stopped'}.
  */
+import fs from 'node:fs';
+import net from 'node:net';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { seedFromTemplate } from './pglite-template.js';
 
 interface ThreadData {
@@ -41,14 +42,11 @@ try {
   // shared_buffers is PostgreSQL's own page cache, inside the WASM memory: its default (128 MB,
   // touched as it fills) was a third of the wiki's memory. The file system's cache is still there below it.
   const db = await PGlite.create({ dataDir: pgDir, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] });
-  // One connection only: PGlite is a single backend, and multiplexing several clients onto it
-  // could interleave their extended-protocol messages.
-  const server = new PGLiteSocketServer({ db, path: sockPath, maxConnections: 1 });
-  await server.start();
+  const server = await serveWireProtocol(db, sockPath);
   port.on('message', (m: { type?: string }) => {
     if (m?.type !== 'stop') return;
     void (async () => {
-      await server.stop().catch(() => undefined);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close().catch(() => undefined);
       port.postMessage({ type: 'stopped' });
     })();
@@ -56,4 +54,101 @@ try {
   port.postMessage({ type: 'ready' });
 } catch (e) {
   port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+}
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+
+/**
+ * Serves the database on a Unix socket in PostgreSQL's wire protocol, to one client at a time
+ * (PGlite is one backend: several clients could interleave their extended-protocol messages; `pg`'s
+ * pool in db.ts holds exactly one connection).
+ *
+ * Why not @electric-sql/pglite-socket's server (issue 15, edit cost): it ran each protocol message
+ * of a statement (Parse, Bind, Describe, Execute, Sync) as its own call into PostgreSQL behind an
+ * async queue, and wrote each piece of output to the socket as PostgreSQL produced it: four or five
+ * socket writes, and as many wake-ups of the services' thread, for one statement, a quarter of this
+ * thread's time. PGlite's execProtocolRawSync runs every message of a buffer through PostgreSQL's
+ * main loop (its ignore-till-Sync error handling included) and returns the output whole, so what
+ * `pg` sent at once (it writes a statement's messages together) is run at once and answered with
+ * one write.
+ */
+async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> {
+  fs.rmSync(path, { force: true });
+  let active: net.Socket | undefined;
+  const server = net.createServer((socket) => {
+    if (active) {
+      // The one connection is taken (pg's pool never opens a second one while the first lives).
+      socket.destroy();
+      return;
+    }
+    active = socket;
+    socket.setNoDelay?.(true);
+    let pending: Buffer = Buffer.alloc(0);
+    let started = false;
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      const out: Uint8Array[] = [];
+      try {
+        for (;;) {
+          if (!started) {
+            // Untyped start-up packets: length, then a code (SSL or cancel request) or the protocol version.
+            if (pending.length < 8) break;
+            const length = pending.readInt32BE(0);
+            if (pending.length < length) break;
+            const code = pending.readInt32BE(4);
+            const packet = pending.subarray(0, length);
+            pending = pending.subarray(length);
+            if (code === SSL_REQUEST) out.push(Buffer.from('N'));
+            else if (code === CANCEL_REQUEST) continue;
+            else {
+              started = true;
+              out.push(db.execProtocolRawSync(new Uint8Array(packet)));
+            }
+            continue;
+          }
+          // Typed messages: a type byte, then a length that counts itself. Run every complete one at once.
+          let end = 0;
+          while (pending.length - end >= 5) {
+            const length = 1 + pending.readInt32BE(end + 1);
+            if (pending.length - end < length) break;
+            end += length;
+          }
+          if (end === 0) break;
+          const batch = pending.subarray(0, end);
+          pending = pending.subarray(end);
+          // 'X' (Terminate): the client goes; the socket's end follows.
+          if (batch[0] !== 0x58) out.push(db.execProtocolRawSync(new Uint8Array(batch)));
+          break;
+        }
+      } catch (err) {
+        port?.postMessage({ type: 'log', message: `embedded database protocol error: ${err instanceof Error ? err.message : String(err)}` });
+        socket.destroy();
+        return;
+      }
+      const bytes = out.filter((b) => b.length > 0);
+      if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
+    });
+    const gone = () => {
+      if (active !== socket) return;
+      active = undefined;
+      // The backend's session outlives the connection: what the client left open is rolled back
+      // (db.ts also resets the session on its next connect).
+      try {
+        if (db.isInTransaction()) void db.exec('ROLLBACK').catch(() => undefined);
+      } catch {
+        // the database is closing
+      }
+    };
+    socket.on('close', gone);
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
 }

@@ -45,7 +45,7 @@ export async function partialBlockOf(deps: GatewayDeps, caller: Caller, target: 
   return blockAppliesTo(block, { id: page.missing ? 0 : page.id, ns: page.ns }) ? block : undefined;
 }
 
-/** After a saved edit: the registered user's edit count (best effort — the edit is committed). */
+/** After a saved edit: the registered user's edit count (best effort — the edit is committed; never rejects). */
 async function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): Promise<void> {
   if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
   try {
@@ -66,7 +66,9 @@ export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFi
   const block = editBlock(caller) ?? (await partialBlockOf(deps, caller, fields));
   if (block) throw blockedError(block);
   const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
-  await countEdit(deps, caller, res);
+  // Not awaited: MediaWiki counts the edit in a deferred update after the response too
+  // (UserEditCountUpdate), and an edit's answer need not wait for the auth service's write (issue 15).
+  void countEdit(deps, caller, res);
   return res;
 }
 

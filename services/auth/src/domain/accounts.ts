@@ -14,7 +14,7 @@ import { checkPasswordPolicy, dummyPasswordHash, hashPassword, verifyPassword } 
 import { verifyTotp } from '../totp.js';
 import { formatDuration, msg } from '../messages.js';
 import { PENDING_LOGIN_MS, type SessionData, type SessionStore } from '../store/sessions.js';
-import { blockInfo, type Membership, type UserRow, type UserStore } from '../store/users.js';
+import { type BlockRow, blockInfo, type Membership, type UserRow, type UserStore } from '../store/users.js';
 import type { LogOutbox } from '../store/logoutbox.js';
 import { newUserEntry, type Performer } from './logentries.js';
 import type { Throttler } from '../throttle.js';
@@ -73,7 +73,7 @@ export class Accounts {
   }
 
   /** The User record of an account: effective groups, rights (limited by grants), block. */
-  async userRecord(row: UserRow, ip: string, grants?: string[], memberships?: Membership[]): Promise<User> {
+  async userRecord(row: UserRow, ip: string, grants?: string[], memberships?: Membership[], block?: BlockRow | null): Promise<User> {
     const explicit = (memberships ?? (await this.o.users.memberships(row.id))).map((m) => m.group);
     const groups = [...implicitGroups(row), ...explicit];
     let rights = rightsOf(this.o.perms, groups);
@@ -81,9 +81,9 @@ export class Accounts {
       const allowed = grantRights(grants);
       rights = rights.filter((r) => allowed.has(r));
     }
-    const block = await this.o.users.activeBlock(row.id, ip);
+    const active = block === undefined ? await this.o.users.activeBlock(row.id, ip) : block;
     const user: User = { id: row.id, name: row.name, anonymous: false, groups, rights };
-    if (block) user.block = blockInfo(block);
+    if (active) user.block = blockInfo(active);
     return user;
   }
 
@@ -94,8 +94,8 @@ export class Accounts {
    */
   async resolve(session: SessionData | null, ip: string): Promise<{ user: User; valid: boolean }> {
     if (session && session.userId > 0) {
-      // The account, its groups and its bot password in one statement.
-      const account = await this.o.users.sessionAccount(session.userId, session.botPassword?.appId);
+      // The account, its groups, its bot password and its block in one statement.
+      const account = await this.o.users.sessionAccount(session.userId, session.botPassword?.appId, ip);
       const row = account?.row ?? null;
       let grants: string[] | undefined = session.oauthGrants;
       let valid = row !== null;
@@ -104,7 +104,7 @@ export class Accounts {
         valid = bp !== null && passwordStamp(bp.password_hash) === session.botPassword.stamp;
         grants = bp?.grants;
       }
-      if (row && valid) return { user: await this.userRecord(row, ip, grants, account!.memberships), valid };
+      if (row && valid) return { user: await this.userRecord(row, ip, grants, account!.memberships, account!.block), valid };
       if (!valid) return { user: await this.resolveAnonymous(ip), valid: false };
     }
     return { user: await this.resolveAnonymous(ip), valid: session !== null };

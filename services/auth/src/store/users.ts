@@ -85,6 +85,23 @@ const blockColumns = (s: string) =>
    COALESCE((SELECT json_agg(json_build_object('type', r.type, 'value', r.value, 'ns', r.ns, 'title', r.title) ORDER BY r.type, r.value)
                FROM ${s}.block_restrictions r WHERE r.block_id = b.id), '[]'::json) AS restrictions`;
 
+/**
+ * The active block applying to user `userParam` (0 for an IP) from IP `ipParam`: by account, or a
+ * non-anononly block of the IP (only the IP's block for IPs); the account's own first.
+ */
+const activeBlockQuery = (s: string, userParam: string, ipParam: string) =>
+  `SELECT ${blockColumns(s)} FROM ${s}.blocks b LEFT JOIN ${s}.users u ON u.id = b.target_user_id
+    WHERE ${ACTIVE.replaceAll('expiry', 'b.expiry')}
+      AND ((b.target_user_id = ${userParam} AND ${userParam} > 0) OR (b.target_ip = ${ipParam} AND (${userParam} = 0 OR NOT b.anononly)))
+    ORDER BY b.target_user_id IS NULL, b.id LIMIT 1`;
+
+/** A block row as row_to_json gives it: timestamps as text. */
+type BlockJson = Omit<BlockRow, 'created' | 'expiry'> & { created: string; expiry: string | null };
+
+function blockFromJson(b: BlockJson): BlockRow {
+  return { ...b, created: new Date(b.created), expiry: b.expiry === null ? null : new Date(b.expiry) };
+}
+
 export class UserStore {
   constructor(private readonly db: Db) {}
 
@@ -108,26 +125,33 @@ export class UserStore {
 
   /**
    * What resolving a session reads of its account, in one statement (issue 15: every request of a
-   * logged-in caller resolves its session): the user row, its active group memberships and, for a
-   * bot-password session, that bot password's hash and grants.
+   * logged-in caller resolves its session): the user row, its active group memberships, for a
+   * bot-password session that bot password's hash and grants, and the block applying to it from `ip`
+   * (as activeBlock).
    */
-  async sessionAccount(userId: number, appId: string | undefined): Promise<{ row: UserRow; memberships: Membership[]; botPassword: Pick<BotPasswordRow, 'password_hash' | 'grants'> | null } | null> {
-    const r = await this.db.query<UserRow & { sa_groups: string[]; sa_expiries: (Date | null)[]; sa_bp_hash: string | null; sa_bp_grants: string[] | null }>(
+  async sessionAccount(
+    userId: number,
+    appId: string | undefined,
+    ip: string,
+  ): Promise<{ row: UserRow; memberships: Membership[]; botPassword: Pick<BotPasswordRow, 'password_hash' | 'grants'> | null; block: BlockRow | null } | null> {
+    const r = await this.db.query<UserRow & { sa_groups: string[]; sa_expiries: (Date | null)[]; sa_bp_hash: string | null; sa_bp_grants: string[] | null; sa_block: BlockJson | null }>(
       `SELECT u.*,
           ARRAY(SELECT grp FROM ${this.s}.user_groups WHERE user_id = u.id AND ${ACTIVE} ORDER BY grp) AS sa_groups,
           ARRAY(SELECT expiry FROM ${this.s}.user_groups WHERE user_id = u.id AND ${ACTIVE} ORDER BY grp) AS sa_expiries,
-          bp.password_hash AS sa_bp_hash, bp.grants AS sa_bp_grants
+          bp.password_hash AS sa_bp_hash, bp.grants AS sa_bp_grants,
+          (SELECT row_to_json(ab) FROM (${activeBlockQuery(this.s, '$1', '$3')}) ab) AS sa_block
         FROM ${this.s}.users u LEFT JOIN ${this.s}.bot_passwords bp ON bp.user_id = u.id AND bp.app_id = $2
        WHERE u.id = $1`,
-      [userId, appId ?? null],
+      [userId, appId ?? null, ip],
     );
     const found = r.rows[0];
     if (!found) return null;
-    const { sa_groups, sa_expiries, sa_bp_hash, sa_bp_grants, ...row } = found;
+    const { sa_groups, sa_expiries, sa_bp_hash, sa_bp_grants, sa_block, ...row } = found;
     return {
       row: row as UserRow,
       memberships: sa_groups.map((group, i) => ({ group, expiry: sa_expiries[i] ?? null })),
       botPassword: appId !== undefined && sa_bp_hash !== null ? { password_hash: sa_bp_hash, grants: sa_bp_grants ?? [] } : null,
+      block: sa_block ? blockFromJson(sa_block) : null,
     };
   }
 
@@ -281,13 +305,7 @@ export class UserStore {
 
   /** The active block applying to a logged-in user (by account, or a non-anononly block of their IP), or to an IP. */
   async activeBlock(userId: number, ip: string): Promise<BlockRow | null> {
-    const r = await this.db.query<BlockRow>(
-      `SELECT ${blockColumns(this.s)} FROM ${this.s}.blocks b LEFT JOIN ${this.s}.users u ON u.id = b.target_user_id
-        WHERE ${ACTIVE.replaceAll('expiry', 'b.expiry')}
-          AND ((b.target_user_id = $1 AND $1 > 0) OR (b.target_ip = $2 AND ($1 = 0 OR NOT b.anononly)))
-        ORDER BY b.target_user_id IS NULL, b.id LIMIT 1`,
-      [userId, ip],
-    );
+    const r = await this.db.query<BlockRow>(activeBlockQuery(this.s, '$1', '$2'), [userId, ip]);
     return r.rows[0] ?? null;
   }
 

@@ -9,6 +9,7 @@ import { isoTimestamp } from '../content/timestamp.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
 import { checkProtection } from './protection.js';
+import type { PageProtection } from '../store/protection.js';
 import { deletedSince, nowToTheSecond } from '../store/logging.js';
 import { findPage, redirectOfTitle } from '../store/pages.js';
 import { saveRevision, saveRevisionOnBase, type SaveRevisionInput } from '../store/save.js';
@@ -58,6 +59,8 @@ interface CurrentPage {
   sha1sBefore: string[];
   /** Whether the editor watches the page, as read with it. */
   watch: WatchState;
+  /** Its protection, read with it. */
+  protection: PageProtection;
 }
 
 interface Target {
@@ -92,7 +95,7 @@ async function currentPage(deps: EditDeps, target: Target, userId: number): Prom
   const latest = row.latest;
   if (!latest || latest.content === undefined) throw new Error(`page ${row.pageId} has no latest revision`);
   const model = isContentModel(row.model) ? row.model : 'wikitext';
-  return { id: row.pageId, model, latest: { ...latest, content: latest.content }, sha1sBefore: row.sha1sBefore, watch: row.watch };
+  return { id: row.pageId, model, latest: { ...latest, content: latest.content }, sha1sBefore: row.sha1sBefore, watch: row.watch, protection: row.protection };
 }
 
 async function revisionWithContent(deps: EditDeps, id: number): Promise<(RevisionRow & { content: string }) | undefined> {
@@ -222,7 +225,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
       : permissionDenied('protectednamespace', `You do not have permission to edit pages in the ${codec.namespaces.get(target.ns)?.name ?? ''} namespace.`);
   }
   // Page, cascading and create protection (PermissionManager's checks, in its order).
-  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights, { pageId: page?.id });
+  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights, { pageId: page?.id, protection: page?.protection });
   if (!page && !req.recreate) {
     // EditPage::wasDeletedSinceLastEdit: the page was deleted after the editor started editing.
     const start = parseTimestamp(req.startTimestamp, 'starttimestamp') ?? new Date();

@@ -6,7 +6,7 @@
  */
 import { permissionDenied, type Db, type Queryable } from '@quire/kit';
 import { findPage } from '../store/pages.js';
-import { cascadeSources, pageProtection, titleProtection, type CascadeSources } from '../store/protection.js';
+import { cascadeSources, pageProtection, titleProtection, type CascadeSources, type PageProtection } from '../store/protection.js';
 
 export type RestrictionType = 'edit' | 'move' | 'upload' | 'create';
 
@@ -36,8 +36,8 @@ export async function checkProtection(
   target: { ns: number; dbkey: string },
   action: RestrictionType,
   rights: readonly string[],
-  /** The page's id when the caller just read it (undefined: missing), saving a lookup. */
-  known?: { pageId: number | undefined },
+  /** The page's id when the caller just read it (undefined: missing), and its protection when read with it, saving lookups. */
+  known?: { pageId: number | undefined; protection?: PageProtection | undefined },
 ): Promise<void> {
   const has = (right: string) => right === '' || rights.includes(right);
   // UploadBase::verifyTitlePermissions: an upload is an edit and an upload of the file page.
@@ -55,7 +55,7 @@ export async function checkProtection(
     if (action === 'create') return;
   } else {
     // Own restrictions and cascading sources in one statement.
-    const both = await pageProtection(q, db, pageId, target.ns, target.dbkey);
+    const both = known?.protection ?? (await pageProtection(q, db, pageId, target.ns, target.dbkey));
     const restrictions = both.restrictions;
     cascade = both.cascade;
     const cascading = restrictions.some((r) => r.cascade);

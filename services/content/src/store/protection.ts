@@ -75,31 +75,48 @@ export async function cascadeSources(q: Queryable, db: Db, ns: number, dbkey: st
   return { sources: [...sources.values()], levels };
 }
 
+/** A row of `pageProtectionRows`: an own restriction, or a cascading source's. */
+export interface ProtectionRow {
+  own: boolean;
+  pr_type: string;
+  pr_level: string;
+  pr_cascade: boolean;
+  /** A Date from pg, text through json_agg. */
+  pr_expiry: Date | string | null;
+  page_namespace: number | null;
+  page_title: string | null;
+}
+
+/** The page's protection as checkProtection needs it: own restrictions and cascading sources. */
+export interface PageProtection {
+  restrictions: Restriction[];
+  cascade: CascadeSources;
+}
+
 /**
- * An existing page's own unexpired restrictions and its cascading sources in one statement (what
- * every edit checks: `pageRestrictions` and `cascadeSources` together, issue 15).
+ * The statement behind `pageProtection`, over SQL expressions for the page id, namespace and DB
+ * key, so that another read can carry it along (an edit's page read: `RevisionStore.pageForEdit`).
  */
-export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: number, dbkey: string): Promise<{ restrictions: Restriction[]; cascade: CascadeSources }> {
-  const s = db.schema;
-  const r = await q.query<{ own: boolean; pr_type: string; pr_level: string; pr_cascade: boolean; pr_expiry: Date | null; page_namespace: number | null; page_title: string | null }>(
-    `SELECT * FROM (
+export function pageProtectionRows(s: string, pageId: string, ns: string, dbkey: string): string {
+  return `SELECT * FROM (
        SELECT true AS own, pr_type, pr_level, pr_cascade, pr_expiry, NULL::int AS page_namespace, NULL::text AS page_title, pr_id AS ord
-         FROM ${s}.page_restrictions WHERE pr_page = $1 AND (pr_expiry IS NULL OR pr_expiry > now())
+         FROM ${s}.page_restrictions WHERE pr_page = ${pageId} AND (pr_expiry IS NULL OR pr_expiry > now())
        UNION ALL
        SELECT false, pr.pr_type, pr.pr_level, true, pr.pr_expiry, p.page_namespace, p.page_title, 0
          FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
         WHERE pr.pr_cascade AND (pr.pr_expiry IS NULL OR pr.pr_expiry > now())
-          AND pr.pr_page IN (SELECT tl_from FROM ${s}.templatelinks WHERE tl_namespace = $2 AND tl_title = $3
-                             UNION SELECT il_from FROM ${s}.imagelinks WHERE $2 = 6 AND il_to = $3)
-     ) x ORDER BY own DESC, ord, page_namespace, page_title`,
-    [pageId, ns, dbkey],
-  );
+          AND pr.pr_page IN (SELECT tl_from FROM ${s}.templatelinks WHERE tl_namespace = ${ns} AND tl_title = ${dbkey}
+                             UNION SELECT il_from FROM ${s}.imagelinks WHERE ${ns} = 6 AND il_to = ${dbkey})
+     ) x ORDER BY own DESC, ord, page_namespace, page_title`;
+}
+
+export function pageProtectionFromRows(rows: readonly ProtectionRow[]): PageProtection {
   const restrictions: Restriction[] = [];
   const sources = new Map<string, { ns: number; dbkey: string }>();
   const levels = new Map<string, Set<string>>();
-  for (const row of r.rows) {
+  for (const row of rows) {
     if (row.own) {
-      restrictions.push({ type: row.pr_type, level: row.pr_level, cascade: row.pr_cascade, expiry: row.pr_expiry ?? undefined });
+      restrictions.push({ type: row.pr_type, level: row.pr_level, cascade: row.pr_cascade, expiry: row.pr_expiry === null ? undefined : new Date(row.pr_expiry) });
       continue;
     }
     sources.set(`${row.page_namespace}:${row.page_title}`, { ns: row.page_namespace!, dbkey: row.page_title! });
@@ -108,6 +125,15 @@ export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: n
     set.add(row.pr_level);
   }
   return { restrictions, cascade: { sources: [...sources.values()], levels } };
+}
+
+/**
+ * An existing page's own unexpired restrictions and its cascading sources in one statement (what
+ * every edit checks: `pageRestrictions` and `cascadeSources` together, issue 15).
+ */
+export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: number, dbkey: string): Promise<PageProtection> {
+  const r = await q.query<ProtectionRow>(pageProtectionRows(db.schema, '$1', '$2', '$3'), [pageId, ns, dbkey]);
+  return pageProtectionFromRows(r.rows);
 }
 
 /**

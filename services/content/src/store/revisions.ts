@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '@quire/kit';
+import { type PageProtection, pageProtectionFromRows, pageProtectionRows, type ProtectionRow } from './protection.js';
 
 export interface RevisionRow {
   id: number;
@@ -71,6 +72,8 @@ export interface PageForEdit {
   sha1sBefore: string[];
   /** Whether the user asked about watches the page (false for user 0). */
   watch: { watched: boolean; expiry: Date | undefined };
+  /** The page's own restrictions and cascading sources (checkProtection's reads, read along). */
+  protection: PageProtection;
 }
 
 export interface RevisionRange {
@@ -117,14 +120,17 @@ export class RevisionStore {
   /**
    * An edit's starting point in one statement (issue 15): the page by title with its latest
    * revision and content, the SHA-1s of the `radius` revisions before that one (a manual revert
-   * restores one of them) and whether `userId` watches the page (and until when).
+   * restores one of them), whether `userId` watches the page (and until when) and its protection.
    */
   async pageForEdit(ns: number, dbkey: string, radius: number, userId: number): Promise<PageForEdit | undefined> {
     const s = this.db.schema;
-    const r = await this.db.query<RevisionSqlRow & { edit_page_id: number; edit_page_model: string; edit_sha1s: string[]; edit_watched: boolean; edit_watch_expiry: Date | null }>(
+    const r = await this.db.query<
+      RevisionSqlRow & { edit_page_id: number; edit_page_model: string; edit_sha1s: string[]; edit_watched: boolean; edit_watch_expiry: Date | null; edit_protection: ProtectionRow[] }
+    >(
       `SELECT sub.*, pg.page_id AS edit_page_id, pg.page_content_model AS edit_page_model,
           ARRAY(SELECT b.rev_sha1 FROM ${s}.revision b WHERE b.rev_page = pg.page_id AND b.rev_id < pg.page_latest ORDER BY b.rev_id DESC LIMIT ${Number(radius)}) AS edit_sha1s,
-          w.wl_user IS NOT NULL AS edit_watched, w.wl_expiry AS edit_watch_expiry
+          w.wl_user IS NOT NULL AS edit_watched, w.wl_expiry AS edit_watch_expiry,
+          (SELECT COALESCE(json_agg(pp ORDER BY pp.own DESC, pp.ord, pp.page_namespace, pp.page_title), '[]'::json) FROM (${pageProtectionRows(s, 'pg.page_id', 'pg.page_namespace', 'pg.page_title')}) pp) AS edit_protection
         FROM ${s}.page pg
         LEFT JOIN LATERAL (${this.select(true)} WHERE r.rev_id = pg.page_latest) sub ON true
         LEFT JOIN ${s}.watchlist w ON w.wl_user = $3 AND w.wl_namespace = pg.page_namespace AND w.wl_title = pg.page_title
@@ -140,6 +146,7 @@ export class RevisionStore {
       latest: row.rev_id === null ? undefined : toRevision(row),
       sha1sBefore: row.edit_sha1s,
       watch: { watched: row.edit_watched, expiry: row.edit_watch_expiry ?? undefined },
+      protection: pageProtectionFromRows(row.edit_protection),
     };
   }
 
