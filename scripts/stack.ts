@@ -6,8 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger, initTracing, loadConfig, serviceConfigSpec, startProcessMetrics, startService, warmEmbeddedDb, type MetricsJson, type MetricsServer, type RunningService } from '@quire/kit';
-import { Worker } from 'node:worker_threads';
+import {
+  createLogger,
+  initTracing,
+  loadConfig,
+  serviceConfigSpec,
+  startProcessMetrics,
+  startService,
+  threadWorker,
+  warmEmbeddedDb,
+  type MetricsJson,
+  type MetricsServer,
+  type RunningService,
+} from '@quire/kit';
+import type { Worker } from 'node:worker_threads';
 
 /** The gateway running on its own thread (scripts/gateway-thread.ts). */
 export interface GatewayThread {
@@ -27,9 +39,7 @@ export interface GatewayThread {
  * start to first answer); `start(env)` gives it its configuration (the services' addresses).
  */
 export function loadGatewayThread(): { start(env: NodeJS.ProcessEnv): Promise<GatewayThread>; terminate(): Promise<void> } {
-  // The sources need the .mjs entry registering tsx in the thread; the compiled build starts the .js.
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './gateway-thread.mjs' : './gateway-thread.js', import.meta.url);
-  const worker = new Worker(entry);
+  const worker = threadWorker(import.meta.url, 'gateway-thread');
   const exited = new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code)));
   let exitCode: number | undefined;
   void exited.then((code) => (exitCode = code));

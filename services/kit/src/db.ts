@@ -2,12 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { loadConfig, v } from './config.js';
 import { GrpcStatus, ServiceError } from './errors.js';
 import type { Logger } from './log.js';
 import { lockDataDir } from './datadir.js';
+import { threadWorker } from './thread-entry.js';
 import { dbPoolConnections, dbQueryErrors, dbQuerySeconds, onScrape } from './metrics.js';
 import { SpanKind, tracingEnabled, withSpan } from './tracing.js';
 
@@ -149,11 +150,9 @@ class EmbeddedThread {
 
   async start(): Promise<void> {
     fs.rmSync(this.sockPath, { force: true });
-    // The TypeScript sources need tsx's hooks in the thread; a compiled build starts the .js.
-    const entry = import.meta.url.endsWith('.ts') ? new URL('./pglite-thread.mjs', import.meta.url) : new URL('./pglite-thread.js', import.meta.url);
     // The thread's JavaScript only relays protocol messages: a small young generation (V8 sizes
     // it for allocation-heavy code, 16 MB and up committed) is enough (issue 15: memory).
-    const worker = new Worker(entry, {
+    const worker = threadWorker(import.meta.url, 'pglite-thread', {
       workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb },
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });

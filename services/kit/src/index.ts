@@ -10,3 +10,4 @@ export * from './request.js';
 export * from './process.js';
 export * from './metrics.js';
 export * from './tracing.js';
+export * from './thread-entry.js';
