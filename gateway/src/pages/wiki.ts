@@ -6,6 +6,7 @@
 import { ServiceError } from '@quire/kit';
 import type { PageRecord } from '../clients/types.js';
 import { ApiUsageError } from '../action/types.js';
+import { isoFromMw } from '../validation/typedefs.js';
 import { html, messageBox, SafeHtml, type SkinLink } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import { send, type PageRequest } from './request.js';
@@ -35,8 +36,7 @@ export function mwTimestamp(iso: string): string {
 
 /** ISO 8601 of a TS_MW value; "" when it is not one. */
 export function isoFromMwTimestamp(ts: string): string {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : '';
+  return /^\d{14}$/.test(ts) ? isoFromMw(ts) : '';
 }
 
 /** ChangesList::showCharacterDifference: (+12) in green, (−3) in red. */

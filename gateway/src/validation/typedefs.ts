@@ -211,6 +211,11 @@ export function isoFromMw(ts: string): string {
   return `${ts.slice(0, 4)}-${ts.slice(4, 6)}-${ts.slice(6, 8)}T${ts.slice(8, 10)}:${ts.slice(10, 12)}:${ts.slice(12, 14)}Z`;
 }
 
+/** An optional validated timestamp parameter as ISO 8601 (undefined when not given). */
+export function isoFromMwParam(ts: string | undefined): string | undefined {
+  return ts === undefined ? undefined : isoFromMw(ts);
+}
+
 /** TS_MW: 14 digits, UTC. */
 export function toMwTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);

@@ -3,7 +3,7 @@
  * to the destination and logs merge/merge, in one transaction.
  */
 import { defineModule } from '../define.js';
-import { isoFromMw } from '../query/revisions-base.js';
+import { isoFromMw } from '../../validation/typedefs.js';
 import { titleOrPageId, writingActor } from './writes.js';
 
 export const mergehistoryModule = defineModule({
@@ -31,7 +31,7 @@ export const mergehistoryModule = defineModule({
     const p = ctx.params;
     const source = titleOrPageId(p, 'from', 'fromid');
     const dest = titleOrPageId(p, 'to', 'toid');
-    const timestamp = p.timestamp !== undefined ? (isoFromMw(p.timestamp) ?? '') : '';
+    const timestamp = p.timestamp !== undefined ? isoFromMw(p.timestamp) : '';
     const res = await ctx.deps.clients.archive.mergeHistory({
       from: source.title,
       fromId: source.pageId,

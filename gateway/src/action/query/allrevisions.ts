@@ -4,10 +4,11 @@
  * generator of revisions (or, with generatetitles, of their pages).
  */
 import { continueParts, continueTimestampIso } from './continuation.js';
+import { isoFromMwParam } from '../../validation/typedefs.js';
 import { setIndexedTagName } from '../types.js';
 import { mwTimestamp } from './encoding.js';
 import { groupByTitle } from './deletedrevisions.js';
-import { DIRECTION_PARAMS, hiddenUserMask, isoFromMw, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
+import { DIRECTION_PARAMS, hiddenUserMask, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
 import { queryRunOf } from './run.js';
 import type { PagedRevision } from '../../clients/types.js';
 import { defineGenerator } from './generator.js';
@@ -25,8 +26,8 @@ async function listRevisions(ctx: ContextOf<typeof params>, limit: number, withC
   const resp = await ctx.deps.clients.archive.listAllRevisions({
     allNamespaces: namespaces === undefined,
     namespaces: namespaces ?? [],
-    startTimestamp: isoFromMw(p.start) ?? '',
-    endTimestamp: isoFromMw(p.end) ?? '',
+    startTimestamp: isoFromMwParam(p.start) ?? '',
+    endTimestamp: isoFromMwParam(p.end) ?? '',
     dirNewer: p.dir === 'newer',
     user: p.user ?? '',
     excludeUser: p.excludeuser ?? '',

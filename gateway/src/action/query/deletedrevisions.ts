@@ -8,12 +8,13 @@
  * `undelete`; revision-deleted fields are hidden per field.
  */
 import { continueParts, continueTimestampIso } from './continuation.js';
+import { isoFromMwParam } from '../../validation/typedefs.js';
 import { ArchiveOrder, type ArchivedRevision, type ListArchivedRevisionsRequest } from '../../clients/types.js';
 import { ApiUsageError, setContentValue, setIndexedTagName, type ActionContext, type ApiMessage, type ResultObject } from '../types.js';
 import { message } from '../errors.js';
 import { escapeHtmlNoQuotes, mwTimestamp, isoTimestamp } from './encoding.js';
 import { addPageSubItem, type PageSet } from './pageset.js';
-import { checkDeletedRevisionRights, DIRECTION_PARAMS, hiddenUserMask, isoFromMw, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
+import { checkDeletedRevisionRights, DIRECTION_PARAMS, hiddenUserMask, parseRevisionBase, requireOneUserFilter, REVISION_BASE_PARAMS, revisionsInfo } from './revisions-base.js';
 import { contentAwareLimit, sha1ToHex } from './revisions.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
@@ -120,8 +121,8 @@ async function selectDeleted(
       ...(byRevId ? { revIds: [...deleted.keys()] } : { titles: entries.map((e) => e.title) }),
       allNamespaces: true,
       // ApiQueryDeletedRevisions applies rvstart/rvend to title listings only.
-      startTimestamp: byRevId ? '' : (isoFromMw(p.start) ?? ''),
-      endTimestamp: byRevId ? '' : (isoFromMw(p.end) ?? ''),
+      startTimestamp: byRevId ? '' : (isoFromMwParam(p.start) ?? ''),
+      endTimestamp: byRevId ? '' : (isoFromMwParam(p.end) ?? ''),
       ...filtersOf(ctx),
       order: byRevId ? ArchiveOrder.ARCHIVE_ORDER_REV_ID : ArchiveOrder.ARCHIVE_ORDER_TITLE,
       ...(cont !== undefined ? { cursor: byRevId ? revIdCursor(cont) : titleCursor(cont) } : {}),
@@ -247,8 +248,8 @@ async function selectAllDeleted(ctx: ContextOf<typeof alldeletedrevisionsParams>
       from: p.from ?? '',
       to: p.to ?? '',
       prefix: p.prefix ?? '',
-      startTimestamp: isoFromMw(p.start) ?? '',
-      endTimestamp: isoFromMw(p.end) ?? '',
+      startTimestamp: isoFromMwParam(p.start) ?? '',
+      endTimestamp: isoFromMwParam(p.end) ?? '',
       ...filtersOf(ctx),
       order: byUser ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
       ...(cont !== undefined ? { cursor: byUser ? timestampCursor(cont) : titleCursor(cont) } : {}),
@@ -436,8 +437,8 @@ export const deletedrevsModule = defineModule({
         from: p.from ?? '',
         to: p.to ?? '',
         prefix: p.prefix ?? '',
-        startTimestamp: isoFromMw(p.start) ?? '',
-        endTimestamp: isoFromMw(p.end) ?? '',
+        startTimestamp: isoFromMwParam(p.start) ?? '',
+        endTimestamp: isoFromMwParam(p.end) ?? '',
         ...filtersOf(ctx),
         order: mode === 'user' ? ArchiveOrder.ARCHIVE_ORDER_TIMESTAMP : ArchiveOrder.ARCHIVE_ORDER_TITLE,
         ...(cont !== undefined ? { cursor: mode === 'user' ? timestampCursor(cont) : titleCursor(cont) } : {}),

@@ -123,11 +123,3 @@ export async function revisionsInfo(ctx: ActionContext, base: RevisionBase, revi
   }
   return revisions.map(({ rev }) => revisionInfo(rev, out));
 }
-
-/** A TS_MW (or ISO 8601) timestamp as ISO 8601; undefined when it is neither. */
-export function isoFromMw(ts: string | undefined): string | undefined {
-  if (ts === undefined) return undefined;
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  const iso = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
-  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
-}

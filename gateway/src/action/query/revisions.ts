@@ -6,9 +6,9 @@
 import type { Revision } from '../../clients/types.js';
 import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { messageOfFailure } from '../params.js';
-import { checkIntegerRange, type ParamFailure } from '../../validation/typedefs.js';
+import { checkIntegerRange, isoFromMwParam, type ParamFailure } from '../../validation/typedefs.js';
 import { message } from '../errors.js';
-import { badContinue } from './continuation.js';
+import { badContinue, continueTimestampIso } from './continuation.js';
 import { escapeHtmlNoQuotes, isoTimestamp, mwTimestamp } from './encoding.js';
 import { addPageSubItem } from './pageset.js';
 import { modulePath, queryRunOf, type QueryRun } from './run.js';
@@ -218,11 +218,6 @@ function hasTag(rev: Revision, tag: string | undefined): boolean {
   return tag === undefined || rev.tags.includes(tag);
 }
 
-/** A validated `timestamp` parameter (TS_MW) as ISO 8601. */
-function isoFromMw(ts: string | undefined): string | undefined {
-  return ts === undefined ? undefined : isoFromContinue(ts);
-}
-
 function readParams(ctx: ContextOf<typeof params>): RevisionsParams {
   const p = ctx.params;
   return {
@@ -233,8 +228,8 @@ function readParams(ctx: ContextOf<typeof params>): RevisionsParams {
     endid: p.endid,
     newer: p.dir === 'newer',
     continue: p.continue,
-    start: isoFromMw(p.start),
-    end: isoFromMw(p.end),
+    start: isoFromMwParam(p.start),
+    end: isoFromMwParam(p.end),
     user: p.user,
     excludeUser: p.excludeuser,
     tag: p.tag,
@@ -306,7 +301,8 @@ async function selectEnumeration(ctx: ContextOf<typeof params>, run: QueryRun, p
   let continueId: number | undefined;
   if (p.continue !== undefined) {
     const parts = p.continue.split('|');
-    if (parts.length !== 2 || !/^\d+$/.test(parts[1] ?? '') || Number.isNaN(Date.parse(isoFromContinue(parts[0] ?? '')))) throw badContinue();
+    if (parts.length !== 2 || !/^\d+$/.test(parts[1] ?? '')) throw badContinue();
+    continueTimestampIso(parts[0] ?? ''); // TS_MW or ISO 8601, else badcontinue
     continueId = Number(parts[1]);
   }
   // Revision ids grow with time, so "from this id on" is MediaWiki's timestamp|id bound.
@@ -328,12 +324,6 @@ async function selectEnumeration(ctx: ContextOf<typeof params>, run: QueryRun, p
   });
   const next = resp.revisions[limit];
   return { revisions: resp.revisions.slice(0, limit), ...(next ? { next: `${mwTimestamp(next.timestamp)}|${next.id}` } : {}) };
-}
-
-/** rvcontinue carries a TS_MW timestamp; older clients may send ISO 8601. */
-function isoFromContinue(ts: string): string {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : ts;
 }
 
 async function selectRevids(ctx: ContextOf<typeof params>, run: QueryRun, p: RevisionsParams, limit: number, withContent: boolean): Promise<Selection> {
