@@ -4,13 +4,16 @@ import { ImportServiceClient, ImportPagesRequest, type ExportPagesRequest, type 
 import type { DeepPartial } from '@quire/proto/wiki/content/v1/import';
 import type { CallOpts } from './call-options.js';
 
+/** One piece of ExportPages' stream: a page's header or one of its revisions. */
+export type ExportItem = NonNullable<ExportPagesResponse['item']>;
+
 export class DumpsClient {
   constructor(private readonly c: ImportServiceClient) {}
   static connect(addr: string): DumpsClient {
     return new DumpsClient(makeClient(ImportServiceClient, addr));
   }
   /** Pages, each followed by its revisions, in page id order (a stream: constant memory). */
-  async *exportPages(req: Partial<ExportPagesRequest>): AsyncGenerator<NonNullable<ExportPagesResponse['item']>> {
+  async *exportPages(req: Partial<ExportPagesRequest>): AsyncGenerator<ExportItem> {
     const stream = this.c.exportPages({ pageIds: [], namespaces: [], currentOnly: false, afterPageId: 0, ...req });
     try {
       for await (const msg of stream as AsyncIterable<ExportPagesResponse>) if (msg.item) yield msg.item;

@@ -8,6 +8,8 @@ import { DumpWriter, type DumpRevision, type DumpSiteInfo } from './writer.js';
 import { decompressed, DumpError, readDump, sha1Base36, type DumpItem, type DumpPageIn } from './reader.js';
 import { importDump, logItemOrigin, type ImportDeps, type ImportedLogEntry } from './importer.js';
 import { logParamsFromDump, phpUnserialize } from './log-params.js';
+import { ascendingRuns, exportXml } from './export.js';
+import type { DumpsClient } from '../clients/dumps.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -331,4 +333,25 @@ test("reader: a file page's <upload>s (XmlDumpWriter::writeUpload, with contents
   );
   assert.equal(progress.uploadsIgnored, 1);
   assert.equal(progress.revisionsImported, 1);
+});
+
+test('export: a listed selection is written in its order (one ExportPages call per run of increasing ids), else by id', async () => {
+  assert.deepEqual(ascendingRuns([7, 3, 4, 9, 2, 2]), [[7], [3, 4, 9], [2], [2]]);
+  const calls: number[][] = [];
+  const dumps = {
+    async *exportPages(req: { pageIds: number[] }) {
+      calls.push(req.pageIds);
+      for (const id of [...req.pageIds].sort((a, b) => a - b)) yield { $case: 'page' as const, value: { pageId: id, ns: 0, title: `P${id}`, redirectTitle: '' } };
+    },
+  } as unknown as DumpsClient;
+  const titles = async (listed: boolean) => {
+    let xml = '';
+    for await (const piece of exportXml(dumps, SITE, { pageIds: [5, 2, 3], listed, currentOnly: true })) xml += piece;
+    return [...xml.matchAll(/<title>(\w+)<\/title>/g)].map((m) => m[1]);
+  };
+  assert.deepEqual(await titles(true), ['P5', 'P2', 'P3']);
+  assert.deepEqual(calls, [[5], [2, 3]]);
+  calls.length = 0;
+  assert.deepEqual(await titles(false), ['P2', 'P3', 'P5']);
+  assert.deepEqual(calls, [[5, 2, 3]]);
 });

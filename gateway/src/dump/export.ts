@@ -3,7 +3,7 @@
  * from the content service's ExportPages.
  */
 import type { ListNamespacesResponse } from '../clients/types.js';
-import type { DumpsClient } from '../clients/dumps.js';
+import type { DumpsClient, ExportItem } from '../clients/dumps.js';
 import { ARTICLE_PATH, type GatewayConfig } from '../config.js';
 import { wfUrlencode } from '../action/query/encoding.js';
 import { MAIN_PAGE_TITLE, QUIRE_GENERATOR } from '../action/query/siteinfo.js';
@@ -26,6 +26,8 @@ export function dumpSiteInfo(config: Pick<GatewayConfig, 'sitename' | 'wikiId' |
 export interface ExportSelection {
   /** Empty: every page (of `namespaces`). */
   pageIds?: number[];
+  /** The pages in the order of `pageIds` (Special:Export: WikiExporter::pagesByName dumps them one by one as listed), not by id. */
+  listed?: boolean;
   namespaces?: number[];
   currentOnly: boolean;
 }
@@ -35,12 +37,33 @@ export interface ExportCounts {
   revisions: number;
 }
 
+/**
+ * Split into runs of increasing ids: ExportPages writes its pages by id, so a run is written in
+ * its listed order by one call (a list already in id order is one call).
+ */
+export function ascendingRuns(ids: number[]): number[][] {
+  const runs: number[][] = [];
+  for (const id of ids) {
+    const run = runs[runs.length - 1];
+    if (run && id > run[run.length - 1]!) run.push(id);
+    else runs.push([id]);
+  }
+  return runs;
+}
+
+async function* exportItems(dumps: DumpsClient, sel: ExportSelection): AsyncGenerator<ExportItem> {
+  const pageIds = sel.pageIds ?? [];
+  const base = { namespaces: sel.namespaces ?? [], currentOnly: sel.currentOnly };
+  if (!sel.listed || pageIds.length < 2) return yield* dumps.exportPages({ ...base, pageIds });
+  for (const run of ascendingRuns(pageIds)) yield* dumps.exportPages({ ...base, pageIds: run });
+}
+
 /** The whole document, piece by piece; `counts` is filled as it goes. */
 export async function* exportXml(dumps: DumpsClient, site: DumpSiteInfo, sel: ExportSelection, schema: DumpSchema = '0.11', counts: ExportCounts = { pages: 0, revisions: 0 }): AsyncGenerator<string> {
   const w = new DumpWriter(schema);
   yield w.open(site);
   let open = false;
-  for await (const item of dumps.exportPages({ pageIds: sel.pageIds ?? [], namespaces: sel.namespaces ?? [], currentOnly: sel.currentOnly })) {
+  for await (const item of exportItems(dumps, sel)) {
     if (item.$case === 'page') {
       if (open) yield w.closePage();
       open = true;

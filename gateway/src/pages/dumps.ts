@@ -86,7 +86,7 @@ async function sendExport(p: PageRequest, titles: string[], currentOnly: boolean
   res.status(200).set({ 'Content-Type': 'application/xml; charset=utf-8', 'X-Robots-Tag': 'noindex,nofollow' });
   if (download) res.set('Content-Disposition', `attachment;filename=${encodeURIComponent(`${p.deps.config.sitename}-${nowMw()}.xml`)}`);
   // No page: the document with its siteinfo alone (an empty id list would mean every page).
-  await pipeline(Readable.from(exportXml(p.deps.clients.dumps, site, { pageIds: pageIds.length ? pageIds : [-1], currentOnly })), res);
+  await pipeline(Readable.from(exportXml(p.deps.clients.dumps, site, { pageIds: pageIds.length ? pageIds : [-1], listed: true, currentOnly })), res);
 }
 
 /** Special:Export (SpecialExport::execute): GET `pages`/subpage → current revisions (`history` for all); POST → `curonly` decides; `addcat` adds a category's pages to the list. */

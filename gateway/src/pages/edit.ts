@@ -206,11 +206,11 @@ export async function editAction(p: PageRequest, page: PageRecord): Promise<void
       state = await initialState(p, page, section);
     } catch (e) {
       if (errorCode(e) !== 'nosuchsection') throw e;
-      // EditPage::noSuchSectionPage.
+      // EditPage::noSuchSectionPage: a 200 with 'nosuchsectiontext' (the section is not named) for "T-N" as for a number.
       return send(p, {
         title: 'Cannot find section',
-        status: 404,
-        body: html`${messageBox('error', `You tried to edit a section that does not exist (section ${section}). It may have been moved or deleted while you were viewing the page.`)}<p>Return to <a href="${articlePath(page.title)}">${page.title}</a>.</p>`,
+        body: html`<p>You tried to edit a section that does not exist.
+It may have been moved or deleted while you were viewing the page.</p><p id="mw-returnto">Return to <a href="${articlePath(page.title)}">${page.title}</a>.</p>`,
         tabs: await pageTabs(p, page, 'edit'),
       });
     }
