@@ -427,7 +427,10 @@ describe('wiki pages over HTTP', () => {
       ['/w/index.php?title=Main_Page&action=edit&section=X-1', 400],
       ['/wiki/Special:Export?pages=%00', 200],
       ['/wiki/Special:Export/Special:Version', 200],
-      ['/w/index.php?title=Special:WhatLinksHere&target=Main_Page&from=0|999999999999999999999&limit=-5', 200],
+      // Nothing links to the Main Page: 'nolinkshere' with MediaWiki's 404.
+      ['/w/index.php?title=Special:WhatLinksHere&target=Main_Page&from=0|999999999999999999999&limit=-5', 404],
+      ['/w/index.php?title=Special:WhatLinksHere&target=Main_Page&offset=-3%7C999999999999999999999&dir=prev', 404],
+      ['/w/index.php?title=Special:WhatLinksHere&target=Main_Page&offset=x%7C&dir=next&namespace=4', 404],
       ['/wiki/Special:WhatLinksHere/%3Cx%3E', 200],
       ['/wiki/Special:RecentChangesLinked/Special:Version', 200],
       ['/wiki/Special:Import', 302],
@@ -576,20 +579,48 @@ describe('wiki pages over HTTP', () => {
       assert.match(list, /Redirect in<\/a> \(redirect page\)[\s\S]*<ul><li><a href="\/wiki\/Through_redirect">Through redirect<\/a>/);
       assert.match(list, /Template:Uses target<\/a> \(transclusion\)/);
     });
-    // Paging: one at a time, "next" starts where the page before stopped, and every linking page comes once.
-    const seen: string[] = [];
-    let next = '/w/index.php?title=Special:WhatLinksHere&target=Linked_target&limit=1';
-    for (let i = 0; i < 10 && next; i++) {
-      const r = await c.get(next);
-      const list = /<ul id="mw-whatlinkshere-list">(<li><a href="[^"]*"[^>]*>([^<]*)<\/a>)/.exec(r.text);
-      assert.ok(list, r.text.slice(-2000));
-      seen.push(list[2]!);
-      next = (/<a href="([^"]*)" class="mw-nextlink">/.exec(r.text)?.[1] ?? '').replaceAll('&amp;', '&');
-    }
-    assert.deepEqual(seen.sort(), ['Links in', 'Redirect in', 'Template:Uses target']);
+    // Paging as MediaWiki 1.39 (PagerNavigationBuilder): "next" and "previous" ("next 2" above a limit of 1) carry
+    // offset=<ns>|<id> (that page excluded) and dir; one at a time forwards, then back from the last page.
+    const ids = (await c.api({ action: 'query', titles: 'Links in|Redirect in|Template:Uses target', formatversion: '2' })).json().query.pages as { title: string; pageid: number }[];
+    const idOf = (title: string) => ids.find((x) => x.title === title)!.pageid;
+    const walk = async (start: string, dir: 'next' | 'prev') => {
+      const seen: string[] = [];
+      let url = start;
+      let last = '';
+      for (let i = 0; i < 10 && url; i++) {
+        const r = await c.get(url);
+        assert.equal(r.status, 200, url);
+        const first = /<ul id="mw-whatlinkshere-list"><li><a href="[^"]*"[^>]*>([^<]*)<\/a>/.exec(r.text);
+        assert.ok(first, r.text.slice(-2000));
+        assert.match(r.text, /<p>Displayed 1 item\.<\/p><div class="mw-pager-navigation-bar">View \(/);
+        seen.push(first[1]!);
+        last = r.text;
+        url = decodeEntities(new RegExp(`<a href="([^"]*)" rel="${dir}" class="mw-${dir}link">${dir === 'prev' ? 'previous' : 'next'}</a>`).exec(r.text)?.[1] ?? '');
+      }
+      return { seen, last };
+    };
+    const forward = await walk('/w/index.php?title=Special:WhatLinksHere&target=Linked_target&limit=1', 'next');
+    assert.deepEqual(forward.seen, ['Links in', 'Redirect in', 'Template:Uses target'], 'namespace, then page id');
+    assert.match(forward.last, /<span class="mw-nextlink">next<\/span>/);
+    const back = `/w/index.php?title=Special:WhatLinksHere/Linked_target&limit=1&offset=10%7C${idOf('Template:Uses target')}&dir=prev`;
+    assert.ok(forward.last.includes(back.replace(/&/g, '&amp;')), 'the last page links back with its first row as the offset');
+    const backward = await walk(back, 'prev');
+    assert.deepEqual(backward.seen, ['Redirect in', 'Links in']);
+    assert.match(backward.last, /View \(<span class="mw-prevlink">previous<\/span> {2}\| {2}<a href="[^"]*&amp;limit=1&amp;offset=0%7C\d+&amp;dir=next" rel="next" class="mw-nextlink">next<\/a>\)/);
+    const legacy = await c.get(`/w/index.php?title=Special:WhatLinksHere&target=Linked_target&limit=2&from=${idOf('Redirect in')}`);
+    assert.match(legacy.text, /<ul id="mw-whatlinkshere-list"><li><a href="\/w\/index.php\?title=Redirect_in&amp;redirect=no"/, 'from=<id>: that page first');
+    assert.match(legacy.text, /rel="prev" class="mw-prevlink">previous 2<\/a>/);
+    const beyond = await c.get(`/w/index.php?title=Special:WhatLinksHere/Linked_target&offset=10%7C${idOf('Template:Uses target')}`);
+    assert.equal(beyond.status, 404, 'past the end: nolinkshere, with a 404 as MediaWiki');
+    const all = await c.get('/wiki/Special:WhatLinksHere/Linked_target');
+    assert.match(
+      all.text,
+      /View \(<span class="mw-prevlink">previous 50<\/span> {2}\| {2}<span class="mw-nextlink">next 50<\/span>\) \(<a href="[^"]*&amp;limit=20" class="mw-numlink">20<\/a> \| <span class="mw-numlink">50<\/span> \|/,
+    );
     const noTrans = await c.get('/w/index.php?title=Special:WhatLinksHere&target=Linked+target&hidetrans=1');
     assert.doesNotMatch(noTrans.text, /Template:Uses target<\/a>/);
     const none = await c.get('/wiki/Special:WhatLinksHere/Through_redirect');
+    assert.equal(none.status, 404);
     assert.match(none.text, /No pages link to <strong>/);
     assert.equal((await c.get('/wiki/Special:WhatLinksHere')).status, 200);
 

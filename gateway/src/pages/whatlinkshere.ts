@@ -4,7 +4,7 @@
  * SpecialWhatLinksHere lists them) and Special:RecentChangesLinked ("Related changes": the
  * recent changes of the pages a page links to, or with `showlinkedto` of those linking to it).
  */
-import { LinkTable, type LinkingPage, type PageRecord, type RecentChange } from '../clients/types.js';
+import { LinkTable, RedirectFilter, type LinkingPage, type PageRecord, type RecentChange } from '../clients/types.js';
 import { hidden, html, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import { queryParam, send, type PageHandler, type PageRequest } from './request.js';
@@ -37,20 +37,75 @@ async function namespaceSelect(p: PageRequest, selected: string): Promise<SafeHt
   return html`<select name="namespace" id="namespace"><option value=""${selected === '' ? new SafeHtml(' selected') : ''}>all</option>${namespaces.map((n) => html`<option value="${n.id}"${String(n.id) === selected ? new SafeHtml(' selected') : ''}>${n.name || '(Main)'}</option>`)}</select>`;
 }
 
-/** SpecialWhatLinksHere: the pages linking to the target, redirects with their own linkers below them. */
+/** PHP's (int) of a request value: its leading integer, 0 without one (kept within safe integers). */
+function phpInt(value: string): number {
+  const m = /^\s*[+-]?\d+/.exec(value);
+  if (!m) return 0;
+  const n = Number(m[0]);
+  return Math.max(-Number.MAX_SAFE_INTEGER + 1, Math.min(Number.MAX_SAFE_INTEGER - 1, n));
+}
+
+/** WebRequest::getBool, as FormOptions reads the hide* checkboxes: given, and neither "" nor "0". */
+function flag(p: PageRequest, name: string): boolean {
+  const v = queryParam(p, name);
+  return v !== '' && v !== '0';
+}
+
+interface ListOffset {
+  ns: number;
+  /** The page the list continues from, excluded (0: the start). */
+  id: number;
+  dir: 'next' | 'prev';
+}
+
+/**
+ * SpecialWhatLinksHere::parseOffsetAndDir: `offset=<ns>|<id>` (or a bare page id, in its page's
+ * namespace) and `dir=next|prev`, that page excluded; the legacy `from=<id>` starts at that page.
+ */
+async function listOffset(p: PageRequest): Promise<ListOffset> {
+  const from = phpInt(queryParam(p, 'from'));
+  let ns: number | undefined;
+  let id: number;
+  let dir: ListOffset['dir'] = 'next';
+  if (from) id = from - 1;
+  else {
+    if (queryParam(p, 'dir') === 'prev') dir = 'prev';
+    let [nsText, idText] = `${queryParam(p, 'offset')}|`.split('|') as [string, string];
+    if (!idText) [nsText, idText] = ['', nsText];
+    if (/^\s*[+-]?\d+\s*$/.test(nsText)) ns = phpInt(nsText);
+    id = phpInt(idText);
+  }
+  if (ns === undefined) {
+    const r = id > 0 ? await p.deps.clients.content.resolvePages({ pageIds: [id] }) : undefined;
+    ns = r?.pages.find((x) => x.id === id && !x.missing)?.ns ?? 0;
+  }
+  return { ns, id, dir };
+}
+
+/** SpecialWhatLinksHere: the pages linking to the target, redirects with their own linkers below them, 50 at a time either way. */
 export const whatLinksHerePage: PageHandler = async (p) => {
   const { asked, page } = await targetPage(p);
   const nsParam = queryParam(p, 'namespace').trim();
-  const namespaces = /^\d+$/.test(nsParam) ? [Number(nsParam)] : [];
-  const hide = (what: string) => queryParam(p, `hide${what}`) === '1';
+  const chosenNs = /^-?\d+$/.test(nsParam) ? Number(nsParam) : undefined;
+  const hide = (what: string) => flag(p, `hide${what}`);
   const form = html`<form action="/w/index.php" class="inline" id="mw-whatlinkshere-form">${hidden('title', 'Special:WhatLinksHere')}<fieldset><legend>What links here</legend>
 <label>Page: <input type="text" name="target" id="mw-whatlinkshere-target" value="${page?.title ?? asked}"></label>
-<label>Namespace: ${await namespaceSelect(p, namespaces.length ? nsParam : '')}</label> <button type="submit">Go</button></fieldset></form>`;
+<label>Namespace: ${await namespaceSelect(p, chosenNs !== undefined ? nsParam : '')}</label> <button type="submit">Go</button></fieldset></form>`;
   if (!page) return send(p, { title: 'What links here', body: form, cache: REVALIDATE });
 
   const limit = limitOf(p);
-  // `from=<ns>|<page id>`: the first linking page of this page of the list (the lists are ordered by namespace, then page id).
-  const from = /^-?\d{1,6}\|\d{1,15}$/.test(queryParam(p, 'from')) ? queryParam(p, 'from') : '';
+  const off = await listOffset(p);
+  // Every namespace named (T297754): the service then orders by namespace and page id, the order the offsets follow.
+  const namespaces = chosenNs !== undefined ? [chosenNs] : (await p.deps.site.namespaces()).namespaces.filter((n) => n.id >= 0).map((n) => n.id);
+  // The offset page is excluded: the service's continuation is the first row included, one id further on.
+  let cont = '';
+  let beyond = false;
+  if (off.id) {
+    if (namespaces.length === 1 && off.ns !== namespaces[0]) {
+      // One namespace is ordered by page id alone: an offset in another one is before or after all of it.
+      beyond = off.dir === 'next' ? off.ns > namespaces[0]! : off.ns < namespaces[0]!;
+    } else cont = `${off.ns}|${off.dir === 'next' ? off.id + 1 : off.id - 1}`;
+  }
   const { content } = p.deps.clients;
   const byId = new Map<number, Linker>();
   const add = (lp: LinkingPage, kind: 'link' | 'transclusion' | 'image') => {
@@ -59,45 +114,86 @@ export const whatLinksHerePage: PageHandler = async (p) => {
     if (lp.redirlinks.length > e.page.redirlinks.length) e.page = lp;
     byId.set(lp.id, e);
   };
-  // One more than shown from each table: what comes first after the shown ones is the next page's start.
-  const base = { title: page.title, namespaces, limit: limit + 1, continue: from };
-  const [links, trans, images] = await Promise.all([
-    hide('links') && hide('redirs') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_PAGELINKS, redirect: !hide('redirs') }),
-    hide('trans') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_TEMPLATELINKS }),
-    page.ns === 6 && !hide('images') ? content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_IMAGELINKS }) : undefined,
-  ]);
-  for (const lp of links?.pages ?? []) if (lp.redirect ? !hide('redirs') : !hide('links')) add(lp, 'link');
+  // One more than shown from each table, towards the offset's direction: whether the list goes on.
+  const base = { title: page.title, namespaces, limit: limit + 1, continue: cont, descending: off.dir === 'prev' };
+  // Links and redirects are told apart by the query (not afterwards), so the window holds what is shown.
+  const filterRedirects = hide('links') ? RedirectFilter.REDIRECT_FILTER_REDIRECTS : hide('redirs') ? RedirectFilter.REDIRECT_FILTER_NONREDIRECTS : RedirectFilter.REDIRECT_FILTER_ALL;
+  const [links, trans, images] = beyond
+    ? []
+    : await Promise.all([
+        hide('links') && hide('redirs') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_PAGELINKS, redirect: !hide('redirs'), filterRedirects }),
+        hide('trans') ? undefined : content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_TEMPLATELINKS }),
+        page.ns === 6 && !hide('images') ? content.listBacklinks({ ...base, table: LinkTable.LINK_TABLE_IMAGELINKS }) : undefined,
+      ]);
+  for (const lp of links?.pages ?? []) add(lp, 'link');
   for (const lp of trans?.pages ?? []) add(lp, 'transclusion');
   for (const lp of images?.pages ?? []) add(lp, 'image');
-  const merged = [...byId.values()].sort((a, b) => a.page.ns - b.page.ns || a.page.id - b.page.id);
-  const rows = merged.slice(0, limit);
-  const next = merged[limit]?.page;
+  const byKey = (a: LinkingPage, b: LinkingPage) => a.ns - b.ns || a.id - b.id;
+  const merged = [...byId.values()].sort((a, b) => byKey(a.page, b.page));
+  // The shown rows and the pages the "previous" and "next" links continue from.
+  let rows: Linker[];
+  let prevFrom: LinkingPage | undefined;
+  if (off.dir === 'prev') {
+    // The rows nearest the offset (MediaWiki drops the first row of the merged tables, which skips some when several tables answer).
+    rows = merged.slice(-limit);
+    if (merged.length > limit) prevFrom = rows[0]?.page;
+  } else {
+    rows = merged.slice(0, limit);
+    if (off.id) prevFrom = rows[0]?.page;
+  }
+  const nextFrom = off.dir === 'prev' || merged.length > limit ? rows[rows.length - 1]?.page : undefined;
+
+  const target = html`<strong><a href="${page.missing ? indexPath(page.title, { action: 'edit', redlink: 1 }) : page.redirect ? indexPath(page.title, { redirect: 'no' }) : articlePath(page.title)}"${page.missing ? new SafeHtml(' class="new"') : ''}>${page.title}</a></strong>`;
+  const filterLink = (what: string, label: string) => {
+    const q: Record<string, string | number> = { target: page.title, ...(chosenNs !== undefined ? { namespace: nsParam } : {}) };
+    for (const w of ['trans', 'links', 'redirs', 'images']) if (hide(w) !== (w === what)) q[`hide${w}`] = 1;
+    return html`<a href="${indexPath('Special:WhatLinksHere', q)}">${hide(what) ? 'Show' : 'Hide'} ${label}</a>`;
+  };
+  const filters = html`<fieldset class="mw-whatlinkshere-filters"><legend>Filters</legend>${filterLink('trans', 'transclusions')} | ${filterLink('links', 'links')} | ${filterLink('redirs', 'redirects')}${page.ns === 6 ? html` | ${filterLink('images', 'file links')}` : ''}</fieldset>`;
+  const title = `Pages that link to "${page.title}"`;
+  const subtitle = html`← <a href="${page.redirect ? indexPath(page.title, { redirect: 'no' }) : articlePath(page.title)}">${page.title}</a>`;
+  if (!rows.length) {
+    // 'nolinkshere' (-ns with a namespace chosen), with a 404 as MediaWiki sends it.
+    const none = html`<p class="mw-whatlinkshere-none">No pages link to ${target}${chosenNs !== undefined ? ' in the chosen namespace' : ''}.</p>`;
+    return send(p, {
+      title,
+      subtitle,
+      status: 404,
+      body: html`${form}${filters}
+${none}`,
+      noindex: true,
+      cache: REVALIDATE,
+    });
+  }
 
   const item = (lp: LinkingPage, flags: string[], nested: SafeHtml | ''): SafeHtml =>
     html`<li><a href="${lp.redirect ? indexPath(lp.title, { redirect: 'no' }) : articlePath(lp.title)}"${lp.redirect ? new SafeHtml(' class="mw-redirect"') : ''}>${lp.title}</a>${flags.length ? ` (${flags.join(' | ')})` : ''} <span class="mw-whatlinkshere-tools">(<a href="${specialPath('WhatLinksHere', lp.title.replaceAll(' ', '_'))}">← links</a> | <a href="${indexPath(lp.title, { action: 'edit' })}">edit</a>)</span>${nested}</li>`;
   const list = rows.map((e) => {
     const flags = [e.page.redirect ? 'redirect page' : '', e.transclusion ? 'transclusion' : '', e.image ? 'file link' : ''].filter(Boolean);
-    const nested = e.page.redirect && e.page.redirlinks.length ? html`<ul>${e.page.redirlinks.map((r) => item(r, r.redirect ? ['redirect page'] : [], ''))}</ul>` : '';
+    const redirlinks = [...e.page.redirlinks].sort(byKey);
+    const nested = e.page.redirect && redirlinks.length ? html`<ul>${redirlinks.map((r) => item(r, r.redirect ? ['redirect page'] : [], ''))}</ul>` : '';
     return item(e.page, flags, nested);
   });
-  const filterLink = (what: string, label: string) => {
-    const q: Record<string, string | number> = { target: page.title, ...(namespaces.length ? { namespace: nsParam } : {}) };
-    for (const w of ['trans', 'links', 'redirs', 'images']) if (hide(w) !== (w === what)) q[`hide${w}`] = 1;
-    return html`<a href="${indexPath('Special:WhatLinksHere', q)}">${hide(what) ? 'Show' : 'Hide'} ${label}</a>`;
+  // The request's options that differ from their defaults, in FormOptions' order (getChangedValues); the links keep them.
+  const keep: Record<string, string | number> = {};
+  if (chosenNs !== undefined) keep.namespace = chosenNs;
+  if (limit !== 50) keep.limit = limit;
+  if (queryParam(p, 'offset') !== '') keep.offset = queryParam(p, 'offset');
+  if (queryParam(p, 'dir') !== '' && queryParam(p, 'dir') !== 'next') keep.dir = queryParam(p, 'dir');
+  for (const w of ['redirs', 'trans', 'links', 'images']) if (hide(w)) keep[`hide${w}`] = 1;
+  // PagerNavigationBuilder: "previous N" and "next N" ("previous"/"next" for 1), the limits, on the special page's subpage.
+  const navHref = (q: Record<string, string | number>) => indexPath(`Special:WhatLinksHere/${page.title}`, { ...keep, ...q });
+  const step = (dir: 'prev' | 'next', at: LinkingPage | undefined) => {
+    const label = `${dir === 'prev' ? 'previous' : 'next'}${limit === 1 ? '' : ` ${limit}`}`;
+    return at ? html`<a href="${navHref({ dir, offset: `${at.ns}|${at.id}` })}" rel="${dir}" class="mw-${dir}link">${label}</a>` : html`<span class="mw-${dir}link">${label}</span>`;
   };
-  const keep: Record<string, string | number> = { target: page.title, ...(namespaces.length ? { namespace: nsParam } : {}) };
-  for (const w of ['trans', 'links', 'redirs', 'images']) if (hide(w)) keep[`hide${w}`] = 1;
-  const nav = html`<p class="mw-whatlinkshere-nav">View (${from ? html`<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit })}">first ${limit}</a>` : `first ${limit}`} | ${next ? html`<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit, from: `${next.ns}|${next.id}` })}" class="mw-nextlink">next ${limit}</a>` : `next ${limit}`}) (${[20, 50, 100, 250, 500].map((n, i) => html`${i ? ' | ' : ''}<a href="${indexPath('Special:WhatLinksHere', { ...keep, limit: n, ...(from ? { from } : {}) })}">${n}</a>`)})</p>`;
-  const target = html`<strong><a href="${page.missing ? indexPath(page.title, { action: 'edit', redlink: 1 }) : articlePath(page.title)}"${page.missing ? new SafeHtml(' class="new"') : ''}>${page.title}</a></strong>`;
-  const body = html`${form}<fieldset class="mw-whatlinkshere-filters"><legend>Filters</legend>${filterLink('trans', 'transclusions')} | ${filterLink('links', 'links')} | ${filterLink('redirs', 'redirects')}${page.ns === 6 ? html` | ${filterLink('images', 'file links')}` : ''}</fieldset>
-${list.length ? html`<p>The following pages link to ${target}:</p>${nav}<ul id="mw-whatlinkshere-list">${list}</ul>\n${nav}` : html`<p class="mw-whatlinkshere-none">No pages link to ${target}.</p>`}`;
-  send(p, {
-    title: `Pages that link to "${page.title}"`,
-    subtitle: html`← <a href="${page.redirect ? indexPath(page.title, { redirect: 'no' }) : articlePath(page.title)}">${page.title}</a>`,
-    body,
-    noindex: true,
-    cache: REVALIDATE,
-  });
+  const limits = [20, 50, 100, 250, 500].map(
+    (n, i) => html`${i ? ' | ' : ''}${n === limit ? html`<span class="mw-numlink">${n}</span>` : html`<a href="${navHref({ limit: n })}" class="mw-numlink">${n}</a>`}`,
+  );
+  const nav = html`<div class="mw-pager-navigation-bar">View (${step('prev', prevFrom)}  |  ${step('next', nextFrom)}) (${limits})</div>`;
+  const body = html`${form}${filters}
+<p>The following pages link to ${target}:</p><p>Displayed ${rows.length} item${rows.length === 1 ? '' : 's'}.</p>${nav}<ul id="mw-whatlinkshere-list">${list}</ul>\n${nav}`;
+  send(p, { title, subtitle, body, noindex: true, cache: REVALIDATE });
 };
 
 /** Pages scanned and changes looked at by Related changes (as feedrecentchanges bounds them). */
