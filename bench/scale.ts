@@ -21,7 +21,7 @@
  * (wiki/) and manifest.json once the import and the search index are complete; a rerun with the
  * same --pages and history length reuses them and only measures. The generation and import run
  * under `nice -n 10`, and an interrupted import resumes from importDump's checkpoint.
- * Env: BENCH_PORT (8107; the catch-up's metrics on BENCH_PORT + 50), BENCH_CONNECTIONS (10), BENCH_SCALE_REQUESTS (500),
+ * Env: BENCH_PORT (8107; the catch-up's metrics on BENCH_METRICS_PORT, default BENCH_PORT + 50), BENCH_CONNECTIONS (10), BENCH_SCALE_REQUESTS (500),
  * BENCH_SCALE_HISTORY (20100), BENCH_SCALE_DEPTH (1000).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -361,7 +361,7 @@ async function prepare(dir: string, pages: number, port: string): Promise<Manife
   const { importSeconds } = JSON.parse(fs.readFileSync(importedFile, 'utf8')) as { importSeconds: number };
   console.log(`catching up: the search index (the wiki under nice -n 10)`);
   const t = Date.now();
-  const metricsPort = String(Number(port) + 50);
+  const metricsPort = process.env.BENCH_METRICS_PORT ?? String(Number(port) + 50);
   const wiki = await startWiki(wikiDir, port, { metricsPort });
   let jobsPending: number;
   try {

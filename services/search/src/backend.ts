@@ -36,6 +36,8 @@ export interface MatchOptions {
   snippets: boolean;
   /** Exact (case-insensitive) title of the query: ranked first under relevance. */
   exactTitle: string;
+  /** false: the caller reads no total, the engine may skip counting (`total` is then a lower bound). */
+  countTotal?: boolean;
 }
 
 /** A document that matched, with its snippets (HTML, `<span class='searchmatch'>` around matches). */

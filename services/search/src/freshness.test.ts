@@ -36,6 +36,14 @@ describe('IndexFreshness.caughtUp', () => {
     assert.deepEqual(f.calls, { cursorReads: 1, headAsks: 1 });
   });
 
+  test('concurrent queries share a check, but only one that began after they did', async () => {
+    const f = fakeIndex({ head: 7, through: 7 });
+    const fresh = new IndexFreshness(f.sources, LIMITS);
+    const first = fresh.caughtUp(); // under way: the calls below may have writes it did not see
+    await Promise.all([first, fresh.caughtUp(), fresh.caughtUp(), fresh.caughtUp()]);
+    assert.deepEqual(f.calls, { cursorReads: 2, headAsks: 2 });
+  });
+
   test('a few changes behind: waits until the index has applied the head committed before the query', async () => {
     const f = fakeIndex({ head: 10, through: 7, stepMs: 20 });
     const t0 = Date.now();

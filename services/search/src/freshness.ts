@@ -38,8 +38,33 @@ export class IndexFreshness {
     private readonly limits: FreshnessLimits = DEFAULT_FRESHNESS_LIMITS,
   ) {}
 
-  /** Resolves once the index includes every change committed before the call, or when waiting is pointless or too long. */
-  async caughtUp(): Promise<void> {
+  /** The check under way, and the one that starts after it (shared by the calls made meanwhile). */
+  private current: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  /**
+   * Resolves once the index includes every change committed before the call, or when waiting is
+   * pointless or too long. Concurrent queries share a check (each costs two queries on the one
+   * embedded connection and a call to content), but only one that begins after they did: a check
+   * already under way may have read the feed's head before their writes.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.current) {
+      this.current = this.check().finally(() => {
+        this.current = undefined;
+      });
+      return this.current;
+    }
+    this.next ??= this.current
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.caughtUp();
+      });
+    return this.next;
+  }
+
+  private async check(): Promise<void> {
     let through = await this.sources.indexedThrough();
     let head: number;
     try {

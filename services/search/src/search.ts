@@ -99,6 +99,7 @@ export class SearchIndex {
       offset: req.offset,
       snippets: req.withSnippets,
       exactTitle: req.query.trim().replace(/_/g, ' '),
+      countTotal: !req.withoutTotal,
     });
     // A hit on a redirect answers its target, once, with the redirect's title.
     const targets = await this.targetsOf(page.matches.map((m) => m.doc));

@@ -42,7 +42,7 @@ export const searchPageRoute = defineRoute({
   params: searchParams,
   writes: false,
   async execute(ctx) {
-    const r = await ctx.deps.clients.search.searchPages({ query: ctx.params.q, limit: ctx.params.limit, withSnippets: true });
+    const r = await ctx.deps.clients.search.searchPages({ query: ctx.params.q, limit: ctx.params.limit, withSnippets: true, withoutTotal: true });
     return { json: { pages: r.hits.map((h) => pageObject(h.pageId, h.title, h.snippet, h.redirectTitle)) } };
   },
 });

@@ -71,9 +71,12 @@ export class ChangeFeedStore {
 
   async status(after: number): Promise<FeedStatus> {
     const s = this.db.schema;
+    // The count's upper bound (always true) keeps it on the primary key: without statistics (the
+    // embedded database has no autovacuum) `position > $1` alone was a sequential scan of the
+    // whole feed, 17 ms at 100,000 changes, paid by every search (freshness.ts) for 0 rows.
     const r = await this.db.query<{ latest: number | null; pending: number; oldest: Date | null }>(
       `SELECT (SELECT max(position) FROM ${s}.page_change_feed) AS latest,
-              (SELECT count(*)::int FROM ${s}.page_change_feed WHERE position > $1) AS pending,
+              (SELECT count(*)::int FROM ${s}.page_change_feed WHERE position > $1 AND position <= (SELECT max(position) FROM ${s}.page_change_feed)) AS pending,
               (SELECT changed_at FROM ${s}.page_change_feed WHERE position > $1 ORDER BY position LIMIT 1) AS oldest`,
       [after],
     );

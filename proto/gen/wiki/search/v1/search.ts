@@ -74,6 +74,8 @@ export interface SearchPagesRequest {
   sort: string;
   /** compute snippet/title_snippet/redirect_snippet */
   withSnippets: boolean;
+  /** the caller reads no total_hits (REST search/page): it may be a lower bound, not counted */
+  withoutTotal: boolean;
 }
 
 export interface SearchHit {
@@ -564,7 +566,16 @@ export const GetIndexStatusResponse: MessageFns<GetIndexStatusResponse> = {
 };
 
 function createBaseSearchPagesRequest(): SearchPagesRequest {
-  return { query: "", namespaces: [], what: "", limit: 0, offset: 0, sort: "", withSnippets: false };
+  return {
+    query: "",
+    namespaces: [],
+    what: "",
+    limit: 0,
+    offset: 0,
+    sort: "",
+    withSnippets: false,
+    withoutTotal: false,
+  };
 }
 
 export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
@@ -593,6 +604,9 @@ export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
     }
     if (message.withSnippets !== false) {
       writer.uint32(56).bool(message.withSnippets);
+    }
+    if (message.withoutTotal !== false) {
+      writer.uint32(64).bool(message.withoutTotal);
     }
     return writer;
   },
@@ -676,6 +690,14 @@ export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
             message.withSnippets = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.withoutTotal = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -703,6 +725,11 @@ export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
         : isSet(object.with_snippets)
         ? globalThis.Boolean(object.with_snippets)
         : false,
+      withoutTotal: isSet(object.withoutTotal)
+        ? globalThis.Boolean(object.withoutTotal)
+        : isSet(object.without_total)
+        ? globalThis.Boolean(object.without_total)
+        : false,
     };
   },
 
@@ -729,6 +756,9 @@ export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
     if (message.withSnippets !== false) {
       obj.withSnippets = message.withSnippets;
     }
+    if (message.withoutTotal !== false) {
+      obj.withoutTotal = message.withoutTotal;
+    }
     return obj;
   },
 
@@ -744,6 +774,7 @@ export const SearchPagesRequest: MessageFns<SearchPagesRequest> = {
     message.offset = object.offset ?? 0;
     message.sort = object.sort ?? "";
     message.withSnippets = object.withSnippets ?? false;
+    message.withoutTotal = object.withoutTotal ?? false;
     return message;
   },
 };

@@ -131,6 +131,31 @@ for (const backendKind of testBackends()) {
         assert.deepEqual((await titles('alpha NOT beta')).sort(), ['Alpha', 'First letter']);
       });
 
+      test('words on many pages: the pages with all of them, most occurrences first; a total only when asked', async () => {
+        // More pages than the SQL engine reads of a word's postings at first (100), few with both words.
+        const many = [
+          ...Array.from({ length: 130 }, (_, i) => doc(0, `Quokka ${i}`, `About a quokka, number ${i}.`)),
+          ...Array.from({ length: 130 }, (_, i) => doc(0, `Wombat ${i}`, `About a wombat, number ${i}.`)),
+          doc(0, 'Both once', 'A quokka met a wombat.'),
+          doc(0, 'Both often', 'A quokka and a wombat, a wombat and a quokka, and a quokka again.'),
+          doc(1, 'Both in talk', 'A quokka met a wombat.'),
+        ];
+        await opened.backend.apply(many, []);
+        try {
+          assert.deepEqual(await titles('quokka wombat'), ['Both often', 'Both once']);
+          assert.equal((await search('wombat quokka')).totalHits, 2);
+          assert.match((await search('quokka', { limit: 5 })).hits[0]!.title, /^Quokka \d+$/, 'a title match first');
+          assert.equal((await search('quokka', { limit: 5 })).totalHits, 132);
+          assert.ok((await search('quokka', { limit: 5, withoutTotal: true })).totalHits >= 5);
+          assert.deepEqual(await titles('Quokka 7'), ['Quokka 7'], 'the page titled as the query first');
+        } finally {
+          await opened.backend.apply(
+            [],
+            many.map((d) => d.pageId),
+          );
+        }
+      });
+
       test('"phrases" match words in order', async () => {
         assert.deepEqual(await titles('"brown fox"'), ['Gamma rays']);
         assert.deepEqual(await titles('"fox brown"'), []);

@@ -5,8 +5,13 @@
  * come from ts_headline over the HTML-escaped text, and completion is a case-insensitive prefix
  * match on the title. It writes in the service's database, so the indexer applies a batch and
  * advances its cursor in one transaction.
+ *
+ * The most common searches, plain words by relevance, are answered from postings instead
+ * (page_words, migrations/005: each word of a page with its score in the page, in an index by
+ * word and score), so the top hits of a word on a tenth of the wiki are an index's first entries,
+ * not every match's tsvector read and ranked (issue 15).
  */
-import type { Db } from '@quire/kit';
+import type { Db, Queryable } from '@quire/kit';
 import { lockCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
@@ -54,6 +59,17 @@ const ORDER_BY: Record<SortOrder, string> = {
   title_natural_desc: 'namespace DESC, title_text COLLATE "C" DESC',
 };
 
+/** Pages whose postings are backfilled in one transaction (~100 postings a page). */
+const BACKFILL_PAGES = 500;
+/** Postings read per word in the first round of a several-word search; each further round 4×. */
+const FIRST_DEPTH = 100;
+/**
+ * Past this depth the pages having all the words come from the GIN index instead. Scores step by
+ * 0.4, so ties with the threshold keep the algorithm reading when few pages have all the words;
+ * those few the GIN index finds at once.
+ */
+const MAX_DEPTH = 100;
+
 const DOC_COLUMNS = 'page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, touched, created';
 
 interface DocRow {
@@ -95,6 +111,8 @@ export class SqlBackend implements SearchBackend {
 
   /** The table written and read: page_index, or page_index_new while a rebuild fills it. */
   private readonly table: string;
+  /** Its postings: page_words, or page_words_new. */
+  private readonly words: string;
   /** Rows written since the planner's statistics were last gathered (embedded database only). */
   private changedSinceAnalyze = 0;
   /** The table's row count when they were. */
@@ -108,10 +126,12 @@ export class SqlBackend implements SearchBackend {
     table = 'page_index',
   ) {
     this.table = `${db.schema}.${table}`;
+    this.words = `${db.schema}.${table === NEW_TABLE ? NEW_WORDS : 'page_words'}`;
   }
 
   async init(): Promise<void> {
     // The table and its indexes are the service's migrations (002_page_index.sql).
+    await this.backfillPostings();
     if (!this.db.embedded) return;
     // An index never analyzed has no statistics (reltuples -1): the planner then filters every
     // row of the namespace instead of asking the GIN index. Gathered in the background.
@@ -120,6 +140,45 @@ export class SqlBackend implements SearchBackend {
     this.unanalyzed = rows < 0;
     this.analyzedRows = Math.max(0, rows);
     void this.analyzeIfStale();
+  }
+
+  /**
+   * Postings for the pages indexed before migration 005, BACKFILL_PAGES a transaction (each
+   * under the cursor's lock, so no indexer batch changes those pages meanwhile; a page the
+   * indexer wrote since already has its postings). Done before the service answers, once.
+   */
+  private async backfillPostings(): Promise<void> {
+    const s = this.db.schema;
+    let filled = false;
+    for (;;) {
+      const done = await this.db.tx(async (q) => {
+        await lockCursor(q, s, 'sql');
+        const r = await q.query<{ through: string | number }>(`SELECT through FROM ${s}.page_words_backfill FOR UPDATE`);
+        if (r.rows.length === 0) return true;
+        const from = Number(r.rows[0]!.through);
+        const next = await q.query<{ last: string | number | null }>(
+          `SELECT max(page_id) AS last FROM (SELECT page_id FROM ${this.table} WHERE page_id > $1 ORDER BY page_id LIMIT ${BACKFILL_PAGES}) b`,
+          [from],
+        );
+        const last = next.rows[0]?.last;
+        if (last === null || last === undefined) {
+          await q.query(`DELETE FROM ${s}.page_words_backfill`);
+          return true;
+        }
+        await q.query(
+          `INSERT INTO ${this.words} (word, page_id, namespace, score)
+           SELECT u.lexeme, p.page_id, p.namespace, ${s}.posting_score(u.weights) FROM ${this.table} p, unnest(p.tsv) u
+            WHERE p.page_id > $1 AND p.page_id <= $2 ON CONFLICT (page_id, word) DO NOTHING`,
+          [from, last],
+        );
+        await q.query(`UPDATE ${s}.page_words_backfill SET through = $1`, [last]);
+        return false;
+      });
+      if (done) break;
+      filled = true;
+    }
+    // The planner's statistics of the filled table (autovacuum's work on a server).
+    if (filled) await this.db.query(`ANALYZE ${this.words}`);
   }
 
   /**
@@ -132,7 +191,7 @@ export class SqlBackend implements SearchBackend {
     this.analyzing = true;
     const counted = this.changedSinceAnalyze;
     try {
-      await this.db.query(`ANALYZE ${this.table}`);
+      await this.db.query(`ANALYZE ${this.table}, ${this.words}`);
       const r = await this.db.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, [this.table]);
       this.analyzedRows = Math.max(0, Number(r.rows[0]?.reltuples ?? 0));
       this.unanalyzed = false;
@@ -149,9 +208,23 @@ export class SqlBackend implements SearchBackend {
       this.changedSinceAnalyze += upserts.length + deletes.length;
       this.db.onCommit(() => void this.analyzeIfStale());
     }
-    if (deletes.length > 0) await this.db.query(`DELETE FROM ${this.table} WHERE page_id = ANY($1::bigint[])`, [deletes]);
-    if (upserts.length === 0) return;
-    await this.db.query(
+    // The row and its postings change together (joining the indexer's transaction).
+    await this.db.tx(async (q) => {
+      const changed = [...deletes, ...upserts.map((d) => d.pageId)];
+      if (changed.length > 0) await q.query(`DELETE FROM ${this.words} WHERE page_id = ANY($1::bigint[])`, [changed]);
+      if (deletes.length > 0) await q.query(`DELETE FROM ${this.table} WHERE page_id = ANY($1::bigint[])`, [deletes]);
+      if (upserts.length === 0) return;
+      await this.upsertRows(q, upserts);
+      await q.query(
+        `INSERT INTO ${this.words} (word, page_id, namespace, score)
+         SELECT u.lexeme, p.page_id, p.namespace, ${this.db.schema}.posting_score(u.weights) FROM ${this.table} p, unnest(p.tsv) u WHERE p.page_id = ANY($1::bigint[])`,
+        [upserts.map((d) => d.pageId)],
+      );
+    });
+  }
+
+  private async upsertRows(q: Queryable, upserts: IndexDoc[]): Promise<void> {
+    await q.query(
       `INSERT INTO ${this.table} (page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, body, touched, created)
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])
        ON CONFLICT (page_id) DO UPDATE SET namespace = EXCLUDED.namespace, title = EXCLUDED.title, title_text = EXCLUDED.title_text,
@@ -174,6 +247,8 @@ export class SqlBackend implements SearchBackend {
   }
 
   async match(query: ParsedQuery, opts: MatchOptions): Promise<MatchPage> {
+    const words = await this.postingWords(query, opts);
+    if (words) return this.matchByPostings(query, words, opts);
     const params: unknown[] = [];
     const param = (v: unknown) => {
       params.push(v);
@@ -196,7 +271,7 @@ export class SqlBackend implements SearchBackend {
     // then reads its rows, and the snippets are made for those only.
     const inner = `SELECT page_id, namespace, title_text, touched, created,
                           ${rank} + CASE WHEN lower(title_text) = ${exact} OR lower(title) = ${exact} THEN 100 ELSE 0 END AS score,
-                          count(*) OVER () AS total
+                          ${opts.countTotal === false ? '0' : 'count(*) OVER ()'} AS total
                      FROM ${this.table} WHERE ${where.join(' AND ')}
                     ORDER BY ${ORDER_BY[opts.sort]} LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)}`;
     let snippets = `'' AS snippet, '' AS title_snippet`;
@@ -225,12 +300,146 @@ export class SqlBackend implements SearchBackend {
       : this.db.query<DocRow & { score: number; total: number; snippet: string; title_snippet: string }>(sql, params));
     const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: row.score, snippet: row.snippet, titleSnippet: row.title_snippet }));
     // Past the last page the window count is unknown; count once.
-    let total = r.rows[0]?.total ?? 0;
-    if (r.rows.length === 0 && opts.offset > 0) {
+    let total = opts.countTotal === false ? opts.offset + r.rows.length : (r.rows[0]?.total ?? 0);
+    if (r.rows.length === 0 && opts.offset > 0 && opts.countTotal !== false) {
       const c = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE ${where.join(' AND ')}`, params.slice(0, whereParams));
       total = c.rows[0]!.n;
     }
     return { matches, total };
+  }
+
+  /**
+   * The query's words as the index's lexemes when postings can answer it: by relevance, one AND
+   * group of plain words (no phrase, prefix, negation, intitle: or prefix: filter), each one
+   * lexeme or a stop word (ignored, as to_tsquery does), not all stop words. Undefined otherwise.
+   */
+  private async postingWords(query: ParsedQuery, opts: MatchOptions): Promise<string[] | undefined> {
+    if (opts.sort !== 'relevance' || opts.field !== 'all' || query.titlePrefix !== undefined || query.groups.length !== 1) return undefined;
+    const group = query.groups[0]!;
+    if (group.some((l) => l.kind !== 'word' || l.negated || l.prefix || l.titleOnly)) return undefined;
+    const r = await this.db.query<{ lexemes: string[] }>(`SELECT tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [
+      group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim()),
+    ]);
+    // A stop word has no lexeme and to_tsquery drops it; a word the parser splits is a phrase.
+    if (r.rows.length !== group.length || r.rows.some((row) => row.lexemes.length > 1)) return undefined;
+    const words = [...new Set(r.rows.flatMap((row) => row.lexemes))];
+    return words.length > 0 ? words : undefined;
+  }
+
+  /**
+   * Pages with every word, best first (score: the sum of the words' scores; the page titled as
+   * the query first), from the postings: a word alone is its index's first entries; several
+   * words by the threshold algorithm (Fagin): read each word's postings best first to a depth,
+   * complete the scores of the pages seen, and stop once the last wanted page scores above the
+   * sum of the scores at that depth, which no page not yet seen can exceed.
+   */
+  private async matchByPostings(query: ParsedQuery, words: string[], opts: MatchOptions): Promise<MatchPage> {
+    const want = opts.offset + opts.limit;
+    const ns = opts.namespaces;
+    const tsqText = toTsqueryText(query, false);
+    // The page titled as the query (case-insensitively) ranks first, if it matches.
+    const exact = await this.db.query<{ page_id: string | number; score: number }>(
+      `WITH t AS MATERIALIZED (
+         SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''}
+         UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''})
+       SELECT t.page_id, (SELECT sum(w.score) FROM ${this.words} w WHERE w.page_id = t.page_id AND w.word = ANY($3::text[]))::float8 AS score
+         FROM t WHERE t.tsv @@ to_tsquery('${CONFIG}', $2)`,
+      ns ? [opts.exactTitle.toLowerCase(), tsqText, words, ns] : [opts.exactTitle.toLowerCase(), tsqText, words],
+    );
+    const top = await this.topByPostings(words, tsqText, ns, want);
+    const scored = new Map<number, number>(top.map((h) => [h.id, h.score]));
+    for (const e of exact.rows) scored.set(Number(e.page_id), Number(e.score) + 100);
+    const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(opts.offset, want);
+
+    let snippets = `'' AS snippet, '' AS title_snippet`;
+    const params: unknown[] = [ranked.map((h) => h[0]), ranked.map((h) => h[1]), tsqText];
+    if (opts.snippets) {
+      params.push(`HighlightAll=true, ${SELECT_OPTS}`, FRAGMENT_OPTS);
+      snippets = `CASE WHEN length(p.body) <= ${WHOLE_TEXT_MAX}
+                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, $4)
+                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, $5) END AS snippet,
+                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, q.q, $4) AS title_snippet`;
+    }
+    const columns = DOC_COLUMNS.split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ');
+    const r = await this.db.query<DocRow & { score: number; snippet: string; title_snippet: string }>(
+      `SELECT ${columns}, h.score, ${snippets}
+         FROM unnest($1::bigint[], $2::float8[]) WITH ORDINALITY h(page_id, score, ord)
+         JOIN ${this.table} p ON p.page_id = h.page_id CROSS JOIN (SELECT to_tsquery('${CONFIG}', $3) AS q) q
+        ORDER BY h.ord`,
+      params,
+    );
+    const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: Number(row.score), snippet: row.snippet, titleSnippet: row.title_snippet }));
+    let total = opts.offset + matches.length;
+    if (opts.countTotal !== false && (matches.length === opts.limit || opts.offset > 0)) {
+      // Counted only when asked (the action API's totalhits): the GIN index's matches, no ranking.
+      const c = await this.db.tx(async (q) => {
+        await q.query('SET LOCAL enable_seqscan = off');
+        return q.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${this.table} WHERE tsv @@ to_tsquery('${CONFIG}', $1) ${ns ? 'AND namespace = ANY($2::int[])' : ''}`,
+          ns ? [tsqText, ns] : [tsqText],
+        );
+      });
+      total = c.rows[0]!.n;
+    }
+    return { matches, total };
+  }
+
+  /** The `want` best pages having every word (see matchByPostings), best first. */
+  private async topByPostings(words: string[], tsqText: string, ns: number[] | undefined, want: number): Promise<{ id: number; score: number }[]> {
+    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || a.id - b.id;
+    const n = words.length;
+    const nsCond = ns ? 'AND w.namespace = ANY($3::int[])' : '';
+    for (let depth = n === 1 ? want : Math.max(FIRST_DEPTH, want * 4); ; depth *= 4) {
+      if (n > 1 && depth > MAX_DEPTH) {
+        // Words seldom on the same pages: the GIN index intersects them (a few pages, mostly),
+        // and each page's scores are looked up by the primary key.
+        const all = await this.db.query<{ page_id: string | number; score: number }>(
+          `SELECT p.page_id, (SELECT sum(w.score::float8) FROM ${this.words} w WHERE w.page_id = p.page_id AND w.word = ANY($2::text[])) AS score
+             FROM ${this.table} p WHERE p.tsv @@ to_tsquery('${CONFIG}', $1) ${ns ? 'AND p.namespace = ANY($4::int[])' : ''}
+            ORDER BY score DESC, p.page_id LIMIT $3`,
+          ns ? [tsqText, words, want, ns] : [tsqText, words, want],
+        );
+        return all.rows.map((r) => ({ id: Number(r.page_id), score: Number(r.score) }));
+      }
+      const sorted = await this.db.query<{ i: number; page_id: string | number; score: number }>(
+        `SELECT t.i::int AS i, x.page_id, x.score FROM unnest($1::text[]) WITH ORDINALITY t(word, i)
+           CROSS JOIN LATERAL (SELECT w.page_id, w.score FROM ${this.words} w WHERE w.word = t.word ${nsCond}
+                                ORDER BY w.score DESC, w.page_id LIMIT $2) x`,
+        ns ? [words, depth, ns] : [words, depth],
+      );
+      const lists: { id: number; score: number }[][] = words.map(() => []);
+      for (const r of sorted.rows) lists[r.i - 1]!.push({ id: Number(r.page_id), score: Number(r.score) });
+      if (n === 1) return lists[0]!;
+      // Each seen page's score per word; the words not seen at this depth looked up.
+      const seen = new Map<number, (number | undefined)[]>();
+      lists.forEach((list, i) => {
+        for (const p of list) {
+          let s = seen.get(p.id);
+          if (!s) seen.set(p.id, (s = new Array<number | undefined>(n).fill(undefined)));
+          s[i] = p.score;
+        }
+      });
+      const partial = [...seen].filter(([, s]) => s.some((x) => x === undefined)).map(([id]) => id);
+      if (partial.length > 0) {
+        const more = await this.db.query<{ page_id: string | number; word: string; score: number }>(
+          `SELECT page_id, word, score FROM ${this.words} WHERE page_id = ANY($1::bigint[]) AND word = ANY($2::text[])`,
+          [partial, words],
+        );
+        for (const r of more.rows) seen.get(Number(r.page_id))![words.indexOf(r.word)] = Number(r.score);
+      }
+      const full: { id: number; score: number }[] = [];
+      for (const [id, s] of seen) if (s.every((x) => x !== undefined)) full.push({ id, score: s.reduce((a, b) => a + b, 0) });
+      full.sort(byScore);
+      // A word's list ended: every page with all the words has been seen.
+      if (lists.some((l) => l.length < depth)) return full.slice(0, want);
+      const threshold = lists.reduce((a, l) => a + l[l.length - 1]!.score, 0);
+      const lastId = Math.max(...lists.map((l) => l[l.length - 1]!.id));
+      // A page not seen scores at most the threshold, and on a tie comes after every list's last page.
+      const kth = full[want - 1];
+      if (kth && (kth.score > threshold || (kth.score === threshold && kth.id <= lastId))) return full.slice(0, want);
+    }
   }
 
   async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
@@ -260,13 +469,14 @@ export class SqlBackend implements SearchBackend {
    */
   async startRebuild(): Promise<IndexRebuild> {
     const s = this.db.schema;
-    await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}`);
+    await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}, ${s}.${NEW_WORDS}`);
     await this.db.query(`CREATE TABLE ${s}.${NEW_TABLE} (LIKE ${s}.page_index INCLUDING ALL)`);
+    await this.db.query(`CREATE TABLE ${s}.${NEW_WORDS} (LIKE ${s}.page_words INCLUDING ALL)`);
     return {
       target: new SqlBackend(this.db, NEW_TABLE),
       swap: (position) => swapInNewTable(this.db, position),
       abort: async () => {
-        await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}`);
+        await this.db.query(`DROP TABLE IF EXISTS ${s}.${NEW_TABLE}, ${s}.${NEW_WORDS}`);
       },
     };
   }
@@ -275,13 +485,19 @@ export class SqlBackend implements SearchBackend {
 }
 
 const NEW_TABLE = 'page_index_new';
+const NEW_WORDS = 'page_words_new';
+/** Each live table and the copy a rebuild fills. */
+const COPIES: [string, string][] = [
+  ['page_index', NEW_TABLE],
+  ['page_words', NEW_WORDS],
+];
 
 /** An index definition without its name and table, to pair an index of the copy with the original's. */
 const indexShape = (def: string) => def.replace(/^(CREATE (?:UNIQUE )?INDEX) \S+ ON \S+/, '$1 ON');
 
 /**
- * page_index_new becomes page_index in one transaction: under the cursor's row lock (so no
- * indexer batch is half applied to either table), the old table goes, the new one and its
+ * page_index_new and page_words_new become page_index and page_words in one transaction: under
+ * the cursor's row lock (so no indexer batch is half applied to either table), the old tables go, the new ones and their
  * indexes take the canonical names (later migrations name them), and the cursor moves to where
  * the rebuild read the feed. Queries wait for the transaction only, never see an empty index.
  */
@@ -293,16 +509,20 @@ async function swapInNewTable(db: Db, position: number): Promise<void> {
       `SELECT t.relname AS tbl, c.relname AS name, pg_get_indexdef(i.indexrelid) AS def
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
          JOIN pg_namespace n ON n.oid = t.relnamespace
-        WHERE n.nspname = $1 AND t.relname IN ('page_index', '${NEW_TABLE}')`,
-      [s],
+        WHERE n.nspname = $1 AND t.relname = ANY($2::text[])`,
+      [s, COPIES.flat()],
     );
-    const canonical = new Map(idx.rows.filter((r) => r.tbl === 'page_index').map((r) => [indexShape(r.def), r.name]));
-    await q.query(`DROP TABLE ${s}.page_index`);
-    await q.query(`ALTER TABLE ${s}.${NEW_TABLE} RENAME TO page_index`);
-    for (const r of idx.rows.filter((r) => r.tbl === NEW_TABLE)) {
-      const name = canonical.get(indexShape(r.def));
-      if (name && name !== r.name) await q.query(`ALTER INDEX ${s}."${r.name}" RENAME TO "${name}"`);
+    for (const [live, copy] of COPIES) {
+      const canonical = new Map(idx.rows.filter((r) => r.tbl === live).map((r) => [indexShape(r.def), r.name]));
+      await q.query(`DROP TABLE ${s}.${live}`);
+      await q.query(`ALTER TABLE ${s}.${copy} RENAME TO ${live}`);
+      for (const r of idx.rows.filter((r) => r.tbl === copy)) {
+        const name = canonical.get(indexShape(r.def));
+        if (name && name !== r.name) await q.query(`ALTER INDEX ${s}."${r.name}" RENAME TO "${name}"`);
+      }
     }
+    // The new table has every page's postings.
+    await q.query(`DELETE FROM ${s}.page_words_backfill`);
     await resetCursor(q, s, 'sql', position);
   });
 }
