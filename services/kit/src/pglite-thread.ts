@@ -122,9 +122,11 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
           break;
         }
       } catch (err) {
-        port?.postMessage({ type: 'log', message: `embedded database protocol error: ${err instanceof Error ? err.message : String(err)}` });
-        socket.destroy();
-        return;
+        // PostgreSQL answers a failing statement with an ErrorResponse; a throw is a WASM trap or
+        // abort, after which the backend's state is unknown: this thread ends, and db.ts opens the
+        // database again (PostgreSQL's crash recovery), as for a runaway statement.
+        port?.postMessage({ type: 'log', message: `embedded database failed: ${err instanceof Error ? err.message : String(err)}; opening it again` });
+        process.exit(1);
       }
       const bytes = out.filter((b) => b.length > 0);
       if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
