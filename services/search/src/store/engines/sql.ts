@@ -61,6 +61,8 @@ const ORDER_BY: Record<SortOrder, string> = {
 
 /** Pages whose postings are backfilled in one transaction (~100 postings a page). */
 const BACKFILL_PAGES = 500;
+/** Query words whose lexemes are kept. */
+const LEXEME_CACHE = 10_000;
 /** Postings read per word in the first round of a several-word search; each further round 4×. */
 const FIRST_DEPTH = 100;
 /**
@@ -120,6 +122,8 @@ export class SqlBackend implements SearchBackend {
   /** Never analyzed: no statistics at all. */
   private unanalyzed = false;
   private analyzing = false;
+  /** A query word's lexemes (the stemming is fixed): one statement less for a word seen before. */
+  private readonly lexemes = new Map<string, string[]>();
 
   constructor(
     private readonly db: Db,
@@ -317,12 +321,17 @@ export class SqlBackend implements SearchBackend {
     if (opts.sort !== 'relevance' || opts.field !== 'all' || query.titlePrefix !== undefined || query.groups.length !== 1) return undefined;
     const group = query.groups[0]!;
     if (group.some((l) => l.kind !== 'word' || l.negated || l.prefix || l.titleOnly)) return undefined;
-    const r = await this.db.query<{ lexemes: string[] }>(`SELECT tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [
-      group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim()),
-    ]);
+    const texts = group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim());
+    const unknown = texts.filter((t) => !this.lexemes.has(t));
+    if (unknown.length > 0) {
+      const r = await this.db.query<{ t: string; lexemes: string[] }>(`SELECT t, tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [unknown]);
+      if (this.lexemes.size + r.rows.length > LEXEME_CACHE) this.lexemes.clear();
+      for (const row of r.rows) this.lexemes.set(row.t, row.lexemes);
+    }
+    const lexemes = texts.map((t) => this.lexemes.get(t) ?? []);
     // A stop word has no lexeme and to_tsquery drops it; a word the parser splits is a phrase.
-    if (r.rows.length !== group.length || r.rows.some((row) => row.lexemes.length > 1)) return undefined;
-    const words = [...new Set(r.rows.flatMap((row) => row.lexemes))];
+    if (lexemes.some((l) => l.length > 1)) return undefined;
+    const words = [...new Set(lexemes.flat())];
     return words.length > 0 ? words : undefined;
   }
 
@@ -337,37 +346,49 @@ export class SqlBackend implements SearchBackend {
     const want = opts.offset + opts.limit;
     const ns = opts.namespaces;
     const tsqText = toTsqueryText(query, false);
-    // The page titled as the query (case-insensitively) ranks first, if it matches.
-    const exact = await this.db.query<{ page_id: string | number; score: number }>(
-      `WITH t AS MATERIALIZED (
-         SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''}
-         UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''})
-       SELECT t.page_id, (SELECT sum(w.score) FROM ${this.words} w WHERE w.page_id = t.page_id AND w.word = ANY($3::text[]))::float8 AS score
-         FROM t WHERE t.tsv @@ to_tsquery('${CONFIG}', $2)`,
-      ns ? [opts.exactTitle.toLowerCase(), tsqText, words, ns] : [opts.exactTitle.toLowerCase(), tsqText, words],
-    );
-    const top = await this.topByPostings(words, tsqText, ns, want);
-    const scored = new Map<number, number>(top.map((h) => [h.id, h.score]));
-    for (const e of exact.rows) scored.set(Number(e.page_id), Number(e.score) + 100);
-    const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(opts.offset, want);
-
+    const params: unknown[] = [];
+    const param = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const tsq = `to_tsquery('${CONFIG}', ${param(tsqText)})`;
+    let hits: string;
+    if (words.length === 1) {
+      // One statement: the word's first entries, and the page titled as the query (case-
+      // insensitively) first if it matches.
+      const word = param(words[0]);
+      const nsCond = (col: string) => (ns ? `AND ${col} = ANY(${param(ns)}::int[])` : '');
+      const exactTitle = param(opts.exactTitle.toLowerCase());
+      hits = `WITH ex AS MATERIALIZED (
+                 SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = ${exactTitle} ${nsCond('namespace')}
+                 UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = ${exactTitle} ${nsCond('namespace')}),
+               cand AS (
+                 (SELECT w.page_id, w.score::float8 AS score FROM ${this.words} w WHERE w.word = ${word} ${nsCond('w.namespace')}
+                   ORDER BY w.score DESC, w.page_id LIMIT ${param(want)})
+                 UNION ALL
+                 SELECT ex.page_id, coalesce((SELECT w.score::float8 FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word = ${word}), 0) + 100
+                   FROM ex WHERE ex.tsv @@ ${tsq}),
+               h AS (SELECT page_id, max(score) AS score FROM cand GROUP BY page_id ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
+    } else {
+      hits = await this.rankedByPostings(words, tsqText, ns, opts, param);
+    }
     let snippets = `'' AS snippet, '' AS title_snippet`;
-    const params: unknown[] = [ranked.map((h) => h[0]), ranked.map((h) => h[1]), tsqText];
     if (opts.snippets) {
-      params.push(`HighlightAll=true, ${SELECT_OPTS}`, FRAGMENT_OPTS);
+      const whole = param(`HighlightAll=true, ${SELECT_OPTS}`);
+      const fragments = param(FRAGMENT_OPTS);
       snippets = `CASE WHEN length(p.body) <= ${WHOLE_TEXT_MAX}
-                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, $4)
-                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, $5) END AS snippet,
-                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, q.q, $4) AS title_snippet`;
+                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, ${whole})
+                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, ${fragments}) END AS snippet,
+                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, q.q, ${whole}) AS title_snippet`;
     }
     const columns = DOC_COLUMNS.split(', ')
       .map((c) => `p.${c}`)
       .join(', ');
     const r = await this.db.query<DocRow & { score: number; snippet: string; title_snippet: string }>(
-      `SELECT ${columns}, h.score, ${snippets}
-         FROM unnest($1::bigint[], $2::float8[]) WITH ORDINALITY h(page_id, score, ord)
-         JOIN ${this.table} p ON p.page_id = h.page_id CROSS JOIN (SELECT to_tsquery('${CONFIG}', $3) AS q) q
-        ORDER BY h.ord`,
+      `${hits}
+       SELECT ${columns}, h.score, ${snippets}
+         FROM h JOIN ${this.table} p ON p.page_id = h.page_id CROSS JOIN (SELECT ${tsq} AS q) q
+        ORDER BY h.score DESC, h.page_id`,
       params,
     );
     const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: Number(row.score), snippet: row.snippet, titleSnippet: row.title_snippet }));
@@ -384,6 +405,27 @@ export class SqlBackend implements SearchBackend {
       total = c.rows[0]!.n;
     }
     return { matches, total };
+  }
+
+  /**
+   * Several words: the page of hits as a WITH clause `h(page_id, score)` over the pages the
+   * threshold algorithm ranked, the page titled as the query first if it matches.
+   */
+  private async rankedByPostings(words: string[], tsqText: string, ns: number[] | undefined, opts: MatchOptions, param: (v: unknown) => string): Promise<string> {
+    const want = opts.offset + opts.limit;
+    const exact = await this.db.query<{ page_id: string | number; score: number }>(
+      `WITH t AS MATERIALIZED (
+         SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''}
+         UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''})
+       SELECT t.page_id, (SELECT sum(w.score) FROM ${this.words} w WHERE w.page_id = t.page_id AND w.word = ANY($3::text[]))::float8 AS score
+         FROM t WHERE t.tsv @@ to_tsquery('${CONFIG}', $2)`,
+      ns ? [opts.exactTitle.toLowerCase(), tsqText, words, ns] : [opts.exactTitle.toLowerCase(), tsqText, words],
+    );
+    const top = await this.topByPostings(words, tsqText, ns, want);
+    const scored = new Map<number, number>(top.map((h) => [h.id, h.score]));
+    for (const e of exact.rows) scored.set(Number(e.page_id), Number(e.score) + 100);
+    const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(opts.offset, want);
+    return `WITH h AS (SELECT * FROM unnest(${param(ranked.map((h) => h[0]))}::bigint[], ${param(ranked.map((h) => h[1]))}::float8[]) h(page_id, score))`;
   }
 
   /** The `want` best pages having every word (see matchByPostings), best first. */
