@@ -63,14 +63,6 @@ const ORDER_BY: Record<SortOrder, string> = {
 const BACKFILL_PAGES = 500;
 /** Query words whose lexemes are kept. */
 const LEXEME_CACHE = 10_000;
-/** Postings read per word in the first round of a several-word search; each further round 4×. */
-const FIRST_DEPTH = 100;
-/**
- * Past this depth the pages having all the words come from the GIN index instead. Scores step by
- * 0.4, so ties with the threshold keep the algorithm reading when few pages have all the words;
- * those few the GIN index finds at once.
- */
-const MAX_DEPTH = 100;
 
 const DOC_COLUMNS = 'page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, touched, created';
 
@@ -337,10 +329,8 @@ export class SqlBackend implements SearchBackend {
 
   /**
    * Pages with every word, best first (score: the sum of the words' scores; the page titled as
-   * the query first), from the postings: a word alone is its index's first entries; several
-   * words by the threshold algorithm (Fagin): read each word's postings best first to a depth,
-   * complete the scores of the pages seen, and stop once the last wanted page scores above the
-   * sum of the scores at that depth, which no page not yet seen can exceed.
+   * the query first), in one statement with their docs and snippets: a word alone is its
+   * postings index's first entries; several words, the GIN index's intersection ranked.
    */
   private async matchByPostings(query: ParsedQuery, words: string[], opts: MatchOptions): Promise<MatchPage> {
     const want = opts.offset + opts.limit;
@@ -370,7 +360,15 @@ export class SqlBackend implements SearchBackend {
                    FROM ex WHERE ex.tsv @@ ${tsq}),
                h AS (SELECT page_id, max(score) AS score FROM cand GROUP BY page_id ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
     } else {
-      hits = await this.rankedByPostings(words, tsqText, ns, opts, param);
+      // Several words are seldom on many of the same pages: the GIN index intersects them and
+      // each page is ranked by the sum of the words' scores (ts_rank_cd of each word alone, what
+      // its postings hold), the page titled as the query first.
+      const exactTitle = param(opts.exactTitle.toLowerCase());
+      const rank = words.map((w) => `ts_rank_cd(tsv, quote_literal(${param(w)}::text)::tsquery)::float8`).join(' + ');
+      hits = `WITH h AS (
+                SELECT page_id, ${rank} + CASE WHEN lower(title_text) = ${exactTitle} OR lower(title) = ${exactTitle} THEN 100 ELSE 0 END AS score
+                  FROM ${this.table} WHERE tsv @@ ${tsq} ${ns ? `AND namespace = ANY(${param(ns)}::int[])` : ''}
+                 ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
     }
     let snippets = `'' AS snippet, '' AS title_snippet`;
     if (opts.snippets) {
@@ -405,83 +403,6 @@ export class SqlBackend implements SearchBackend {
       total = c.rows[0]!.n;
     }
     return { matches, total };
-  }
-
-  /**
-   * Several words: the page of hits as a WITH clause `h(page_id, score)` over the pages the
-   * threshold algorithm ranked, the page titled as the query first if it matches.
-   */
-  private async rankedByPostings(words: string[], tsqText: string, ns: number[] | undefined, opts: MatchOptions, param: (v: unknown) => string): Promise<string> {
-    const want = opts.offset + opts.limit;
-    const exact = await this.db.query<{ page_id: string | number; score: number }>(
-      `WITH t AS MATERIALIZED (
-         SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''}
-         UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = $1 ${ns ? 'AND namespace = ANY($4::int[])' : ''})
-       SELECT t.page_id, (SELECT sum(w.score) FROM ${this.words} w WHERE w.page_id = t.page_id AND w.word = ANY($3::text[]))::float8 AS score
-         FROM t WHERE t.tsv @@ to_tsquery('${CONFIG}', $2)`,
-      ns ? [opts.exactTitle.toLowerCase(), tsqText, words, ns] : [opts.exactTitle.toLowerCase(), tsqText, words],
-    );
-    const top = await this.topByPostings(words, tsqText, ns, want);
-    const scored = new Map<number, number>(top.map((h) => [h.id, h.score]));
-    for (const e of exact.rows) scored.set(Number(e.page_id), Number(e.score) + 100);
-    const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(opts.offset, want);
-    return `WITH h AS (SELECT * FROM unnest(${param(ranked.map((h) => h[0]))}::bigint[], ${param(ranked.map((h) => h[1]))}::float8[]) h(page_id, score))`;
-  }
-
-  /** The `want` best pages having every word (see matchByPostings), best first. */
-  private async topByPostings(words: string[], tsqText: string, ns: number[] | undefined, want: number): Promise<{ id: number; score: number }[]> {
-    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || a.id - b.id;
-    const n = words.length;
-    const nsCond = ns ? 'AND w.namespace = ANY($3::int[])' : '';
-    for (let depth = n === 1 ? want : Math.max(FIRST_DEPTH, want * 4); ; depth *= 4) {
-      if (n > 1 && depth > MAX_DEPTH) {
-        // Words seldom on the same pages: the GIN index intersects them (a few pages, mostly),
-        // and each page's scores are looked up by the primary key.
-        const all = await this.db.query<{ page_id: string | number; score: number }>(
-          `SELECT p.page_id, (SELECT sum(w.score::float8) FROM ${this.words} w WHERE w.page_id = p.page_id AND w.word = ANY($2::text[])) AS score
-             FROM ${this.table} p WHERE p.tsv @@ to_tsquery('${CONFIG}', $1) ${ns ? 'AND p.namespace = ANY($4::int[])' : ''}
-            ORDER BY score DESC, p.page_id LIMIT $3`,
-          ns ? [tsqText, words, want, ns] : [tsqText, words, want],
-        );
-        return all.rows.map((r) => ({ id: Number(r.page_id), score: Number(r.score) }));
-      }
-      const sorted = await this.db.query<{ i: number; page_id: string | number; score: number }>(
-        `SELECT t.i::int AS i, x.page_id, x.score FROM unnest($1::text[]) WITH ORDINALITY t(word, i)
-           CROSS JOIN LATERAL (SELECT w.page_id, w.score FROM ${this.words} w WHERE w.word = t.word ${nsCond}
-                                ORDER BY w.score DESC, w.page_id LIMIT $2) x`,
-        ns ? [words, depth, ns] : [words, depth],
-      );
-      const lists: { id: number; score: number }[][] = words.map(() => []);
-      for (const r of sorted.rows) lists[r.i - 1]!.push({ id: Number(r.page_id), score: Number(r.score) });
-      if (n === 1) return lists[0]!;
-      // Each seen page's score per word; the words not seen at this depth looked up.
-      const seen = new Map<number, (number | undefined)[]>();
-      lists.forEach((list, i) => {
-        for (const p of list) {
-          let s = seen.get(p.id);
-          if (!s) seen.set(p.id, (s = new Array<number | undefined>(n).fill(undefined)));
-          s[i] = p.score;
-        }
-      });
-      const partial = [...seen].filter(([, s]) => s.some((x) => x === undefined)).map(([id]) => id);
-      if (partial.length > 0) {
-        const more = await this.db.query<{ page_id: string | number; word: string; score: number }>(
-          `SELECT page_id, word, score FROM ${this.words} WHERE page_id = ANY($1::bigint[]) AND word = ANY($2::text[])`,
-          [partial, words],
-        );
-        for (const r of more.rows) seen.get(Number(r.page_id))![words.indexOf(r.word)] = Number(r.score);
-      }
-      const full: { id: number; score: number }[] = [];
-      for (const [id, s] of seen) if (s.every((x) => x !== undefined)) full.push({ id, score: s.reduce((a, b) => a + b, 0) });
-      full.sort(byScore);
-      // A word's list ended: every page with all the words has been seen.
-      if (lists.some((l) => l.length < depth)) return full.slice(0, want);
-      const threshold = lists.reduce((a, l) => a + l[l.length - 1]!.score, 0);
-      const lastId = Math.max(...lists.map((l) => l[l.length - 1]!.id));
-      // A page not seen scores at most the threshold, and on a tie comes after every list's last page.
-      const kth = full[want - 1];
-      if (kth && (kth.score > threshold || (kth.score === threshold && kth.id <= lastId))) return full.slice(0, want);
-    }
   }
 
   async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
