@@ -30,6 +30,16 @@ export interface LeaseTiming {
 const DEFAULT_LEASE: LeaseTiming = { ttlSeconds: 15, renewMs: 5_000 };
 /** Changes applied per transaction. */
 const BATCH = 500;
+/**
+ * After a batch, the next waits twice as long as this one took, collecting the changes meanwhile:
+ * the indexer takes at most a third of the database's time. A page edited again and again is
+ * indexed once per batch (a growing page's index row and postings cost tens of milliseconds on
+ * the embedded database), so under a stream of edits batching bounds the cost, and when writes
+ * are few a batch takes milliseconds and the delay is nothing (issue 15: concurrent edits).
+ */
+const PAUSE_PER_BATCH_MS = 2;
+/** Longest pause between batches, whatever the last one took. */
+const MAX_PAUSE_MS = 2_000;
 /** Pages per GetPagesForIndex call (the content service's own cap is 1000). */
 export const FETCH_CHUNK = 200;
 const RETRY_MS = 1_000;
@@ -156,6 +166,8 @@ export class FeedIndexer {
       if (err.code !== 1) failure = err;
       notify();
     });
+    /** When the next batch may start (performance.now()). */
+    let notBefore = 0;
     try {
       while (this.running && this.holding) {
         if (pending.length === 0) {
@@ -163,9 +175,17 @@ export class FeedIndexer {
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
+        const wait = notBefore - performance.now();
+        if (wait > 0) {
+          await sleep(wait);
+          continue;
+        }
         const batch = pending.splice(0, BATCH);
         if (stream.isPaused() && pending.length < BATCH) stream.resume();
+        const started = performance.now();
         if (!(await this.applyBatch(batch, generation))) break;
+        const done = performance.now();
+        notBefore = done + Math.min(MAX_PAUSE_MS, PAUSE_PER_BATCH_MS * (done - started));
       }
     } finally {
       stream.cancel();

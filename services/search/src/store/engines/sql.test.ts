@@ -1,0 +1,101 @@
+/*
+ * The SQL engine's postings (page_words): kept in step when a page is indexed again, and
+ * backfilled in the background for pages indexed before migration 005 while searches answer.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, openDb, type Db } from '@quire/kit';
+import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
+import { SearchPagesRequest } from '@quire/proto/wiki/search/v1/search';
+import { countWords, type IndexDoc } from '../../backend.js';
+import { SearchIndex } from '../../search.js';
+import { SqlBackend } from './sql.js';
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations');
+
+function doc(pageId: number, title: string, text: string): IndexDoc {
+  return {
+    pageId,
+    namespace: 0,
+    title,
+    titleText: title,
+    isRedirect: false,
+    redirectTitle: '',
+    size: Buffer.byteLength(text),
+    wordCount: countWords(text),
+    text,
+    touched: new Date('2024-01-01T00:00:00Z'),
+    created: new Date('2023-01-01T00:00:00Z'),
+  };
+}
+
+for (const backendKind of testBackends()) {
+  describe(`SQL engine postings (${backendKind})`, () => {
+    let te: TestEnv;
+    let db: Db;
+    before(async () => {
+      te = await makeTestEnv(backendKind);
+      db = await openDb({ url: te.env.DATABASE_URL, dataDir: te.dataDir, schema: 'search', migrationsDir, log: createLogger('test', 'silent') });
+    });
+    after(async () => {
+      await db.close();
+      await te.cleanup();
+    });
+    const postings = async (pageId: number) =>
+      Object.fromEntries((await db.query<{ word: string; score: number }>(`SELECT word, score FROM search.page_words WHERE page_id = $1 ORDER BY word`, [pageId])).rows.map((r) => [r.word, r.score]));
+    const titlesOf = async (index: SearchIndex, query: string) => (await index.search(SearchPagesRequest.fromPartial({ query, limit: 10 }))).hits.map((h) => h.title);
+
+    test('a page indexed again: changed scores updated, words gone removed, new words added, the rest kept', async () => {
+      const engine = new SqlBackend(db);
+      await engine.init();
+      const index = new SearchIndex(engine, async () => () => undefined);
+      await engine.apply([doc(1, 'Fruit', 'apple banana banana'), doc(2, 'Other', 'banana')], []);
+      const first = await postings(1);
+      assert.deepEqual(Object.keys(first), ['appl', 'banana', 'fruit']);
+      const banana = (await db.query<{ ctid: string }>(`SELECT ctid::text FROM search.page_words WHERE page_id = 1 AND word = 'banana'`)).rows[0]!.ctid;
+      await engine.apply([doc(1, 'Fruit', 'banana banana cherry cherry cherry')], []);
+      const second = await postings(1);
+      assert.deepEqual(Object.keys(second), ['banana', 'cherri', 'fruit']);
+      assert.equal(second.banana, first.banana);
+      assert.ok(second.cherri! > second.banana!);
+      // An unchanged posting is not rewritten (its row stays where it was).
+      assert.equal((await db.query<{ ctid: string }>(`SELECT ctid::text FROM search.page_words WHERE page_id = 1 AND word = 'banana'`)).rows[0]!.ctid, banana);
+      assert.deepEqual(await titlesOf(index, 'apple'), []);
+      assert.deepEqual(await titlesOf(index, 'cherry'), ['Fruit']);
+      assert.deepEqual(await titlesOf(index, 'banana'), ['Fruit', 'Other']);
+      await engine.apply([], [1]);
+      assert.deepEqual(await postings(1), {});
+      assert.deepEqual(await titlesOf(index, 'banana'), ['Other']);
+    });
+
+    test('posting_score: the weights of the occurrences summed (title A 1.0, body B 0.4, C 0.2, D 0.1), as migration 005 defined it', async () => {
+      const r = await db.query<{ fast: number; sum: number }>(
+        `SELECT search.posting_score(w) AS fast,
+                (SELECT sum(CASE x WHEN 'A' THEN 1.0 WHEN 'B' THEN 0.4 WHEN 'C' THEN 0.2 ELSE 0.1 END) FROM unnest(w) x)::real AS sum
+           FROM unnest(ARRAY['{A}', '{B}', '{A,B,B,D}', '{C,C,C}', '{B,B,B,B,B,B,B}']::text[]) AS t(w_text), LATERAL (SELECT w_text::text[] AS w) l`,
+      );
+      assert.equal(r.rows.length, 5);
+      for (const row of r.rows) assert.equal(row.fast, row.sum);
+      assert.equal(r.rows[2]!.fast, 1.9);
+    });
+
+    test('pages indexed before the postings: searches answer at once, the backfill runs behind them', async () => {
+      await db.query(`DELETE FROM search.page_words`);
+      await db.query(`INSERT INTO search.page_words_backfill (id, through) VALUES (1, -1) ON CONFLICT (id) DO UPDATE SET through = -1`);
+      const engine = new SqlBackend(db);
+      await engine.init();
+      const index = new SearchIndex(engine, async () => () => undefined);
+      assert.deepEqual(await titlesOf(index, 'banana'), ['Other']);
+      for (let i = 0; ; i++) {
+        const left = await db.query(`SELECT 1 FROM search.page_words_backfill`);
+        if (left.rows.length === 0) break;
+        assert.ok(i < 200, 'the backfill finished');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(Object.keys(await postings(2)), ['banana']); // the title's "other" is a stop word
+      assert.deepEqual(await titlesOf(index, 'banana'), ['Other']);
+    });
+  });
+}
