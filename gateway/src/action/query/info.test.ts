@@ -3,26 +3,7 @@ import assert from 'node:assert/strict';
 import type { PageRecord } from '../../clients/types.js';
 import { actionErrors, associatedTitle, mayDo, pageInfo, type InfoOptions, type PermissionContext } from './info.js';
 import type { ResultObject } from '../types.js';
-import { NAMESPACES } from './testing.js';
-
-function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
-  return {
-    id: 0,
-    dbkey: p.title.replace(/ /g, '_'),
-    missing: false,
-    special: false,
-    latestRevId: 0,
-    latestTimestamp: '',
-    touched: '',
-    length: 0,
-    redirect: false,
-    isNew: false,
-    contentModel: 'wikitext',
-    pageLanguage: 'en',
-    redirectTarget: '',
-    ...p,
-  };
-}
+import { NAMESPACES, page } from './testing.js';
 
 const options: InfoOptions = {
   props: new Set(['url', 'talkid', 'subjectid', 'associatedpage', 'displaytitle']),

@@ -1,27 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageRecord, ResolvePagesResponse } from '../../clients/types.js';
+import type { ResolvePagesResponse } from '../../clients/types.js';
 import { buildPageSet, pageSetOutput } from './pageset.js';
-import { stripMeta } from './testing.js';
-
-function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
-  return {
-    id: 0,
-    dbkey: p.title.replace(/ /g, '_'),
-    missing: false,
-    special: false,
-    latestRevId: 0,
-    latestTimestamp: '',
-    touched: '',
-    length: 0,
-    redirect: false,
-    isNew: false,
-    contentModel: 'wikitext',
-    pageLanguage: 'en',
-    redirectTarget: '',
-    ...p,
-  };
-}
+import { page, stripMeta } from './testing.js';
 
 function response(r: Partial<ResolvePagesResponse>): ResolvePagesResponse {
   return { normalized: [], redirects: [], invalid: [], pages: [], missingPageIds: [], badRevIds: [], revisionPages: [], ...r };

@@ -2,7 +2,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GOLDEN_DIR } from '@quire/kit/testing';
-import type { ListNamespacesResponse, Namespace, GetStatisticsResponse, ResolvePagesRequest, ResolvePagesResponse, GetRevisionsRequest, GetRevisionsResponse, User } from '../../clients/types.js';
+import type {
+  ListNamespacesResponse,
+  Namespace,
+  PageRecord,
+  GetStatisticsResponse,
+  ResolvePagesRequest,
+  ResolvePagesResponse,
+  GetRevisionsRequest,
+  GetRevisionsResponse,
+  User,
+} from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import type { GatewayConfig } from '../../config.js';
 import type { ActionContext, ApiMessage, ModuleDecl, Params } from '../types.js';
@@ -155,3 +165,23 @@ export const NAMESPACES: ListNamespacesResponse = {
     { id: 6, alias: 'File' },
   ],
 };
+
+/** A page record of the page set with defaults for what a test leaves out. */
+export function page(p: Partial<PageRecord> & { title: string; ns: number }): PageRecord {
+  return {
+    id: 0,
+    dbkey: p.title.replace(/ /g, '_'),
+    missing: false,
+    special: false,
+    latestRevId: 0,
+    latestTimestamp: '',
+    touched: '',
+    length: 0,
+    redirect: false,
+    isNew: false,
+    contentModel: 'wikitext',
+    pageLanguage: 'en',
+    redirectTarget: '',
+    ...p,
+  };
+}

@@ -39,8 +39,6 @@ const RENDERER_VERSION = 2;
  */
 const BATCH_CHUNK = 64;
 
-export type { RenderManyResult };
-
 export class RenderService {
   readonly lookup: DbPageLookup;
 
