@@ -3,21 +3,23 @@
  * the gRPC clients get a core of their own while the services (and the embedded database) keep
  * the main thread. Started and stopped by scripts/stack.ts.
  */
-import { parentPort } from 'node:worker_threads';
-import { createLogger, initTracing, installCrashPolicy, metricsJson, shutdownTracing } from '@quire/kit';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { createLogger, initTracing, installCrashPolicy, metricsJson, routeOverPort, shutdownTracing } from '@quire/kit';
 import { startGateway } from '@quire/gateway/server';
 
 const port = parentPort!;
 // The thread is created before the services start, to load these modules meanwhile; its
 // configuration (with the services' addresses) comes once they listen (stack.ts).
-const env = await new Promise<NodeJS.ProcessEnv>((resolve) => {
-  const onStart = (m: { type?: string; env?: NodeJS.ProcessEnv }) => {
+const { env, calls } = await new Promise<{ env: NodeJS.ProcessEnv; calls?: { port: MessagePort; addresses: string[] } }>((resolve) => {
+  const onStart = (m: { type?: string; env?: NodeJS.ProcessEnv; calls?: { port: MessagePort; addresses: string[] } }) => {
     if (m?.type !== 'start') return;
     port.off('message', onStart);
-    resolve(m.env ?? {});
+    resolve({ env: m.env ?? {}, calls: m.calls });
   };
   port.on('message', onStart);
 });
+// The services' calls go to the main thread through this port, not over loopback gRPC (stack.ts).
+const unroute = calls ? routeOverPort(calls.port, calls.addresses) : () => undefined;
 try {
   const log = createLogger('gateway', env.LOG_LEVEL ?? 'info');
   // This thread has its own tracer provider and metrics registry; the main thread's /metrics asks for the latter.
@@ -30,7 +32,11 @@ try {
       void gw
         .stop()
         .then(() => shutdownTracing())
-        .then(() => port.close());
+        .then(() => {
+          unroute();
+          calls?.port.close();
+          port.close();
+        });
     else if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'metrics') {
       const id = (m as { id: number }).id;
       metricsJson().then(

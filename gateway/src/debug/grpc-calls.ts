@@ -1,12 +1,13 @@
 /*
  * Benchmark instrumentation (issue 15): with GATEWAY_DEBUG_GRPC_CALLS=1, a request that sends
- * `X-Quire-Count-Grpc-Calls: 1` gets `X-Quire-Grpc-Calls`, the number of gRPC calls the gateway
+ * `X-Quire-Count-Grpc-Calls: 1` gets `X-Quire-Grpc-Calls`, the number of gRPC calls the gateway (in-process ones included)
  * made while serving it. Off by default; on, it patches grpc-js's Channel once and tracks only the
  * requests that ask (an AsyncLocalStorage), so the others are measured as they are served.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Channel } from '@grpc/grpc-js';
 import type { RequestHandler } from 'express';
+import { observeLocalCalls } from '@quire/kit';
 
 const current = new AsyncLocalStorage<{ calls: number }>();
 let patched = false;
@@ -22,6 +23,11 @@ function countCalls(): void {
     if (store) store.calls++;
     return original.apply(this, args);
   };
+  // Calls to services in the same process skip the channel (kit's grpc-local.ts): counted as they start.
+  observeLocalCalls(() => {
+    const store = current.getStore();
+    if (store) store.calls++;
+  });
 }
 
 /** The middleware that counts (undefined when the instrumentation is off). */

@@ -17,6 +17,7 @@ import { ServiceError } from './errors.js';
 import { REQUEST_ID_KEY, acceptRequestId, currentRequestId, newRequestId, runWithRequestId } from './request.js';
 import type { Logger } from './log.js';
 import { grpcClientHandled, grpcClientSeconds, grpcCodeName, grpcPathLabels, grpcServerHandled, grpcServerSeconds } from './metrics.js';
+import { localRouteFor, recordServedMethods } from './grpc-local.js';
 import { SpanKind, extractTraceContext, injectTraceContext, markSpanError, withSpan } from './tracing.js';
 
 /** Per-call context handed to handlers (metadata, a deadline-aware cancel flag and the request's id). */
@@ -204,7 +205,7 @@ export async function startGrpcServer(opts: {
     return serving ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING;
   };
   const watchers = new Set<ServerWritableStream<HealthCheckRequest, HealthCheckResponse>>();
-  server.addService(HealthService, {
+  const healthImpl: UntypedServiceImplementation = {
     check: (call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, cb: sendUnaryData<HealthCheckResponse>) => {
       const st = statusOf(call.request.service);
       if (st === HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN) cb({ code: GrpcStatus.NOT_FOUND, details: 'unknown service' });
@@ -215,22 +216,28 @@ export async function startGrpcServer(opts: {
       watchers.add(call);
       call.on('cancelled', () => watchers.delete(call));
     },
-  });
+  };
+  server.addService(HealthService, healthImpl);
   for (const s of opts.services) server.addService(s.definition, s.implementation);
   const host = opts.host ?? '127.0.0.1';
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
+  const address = `${host}:${port}`;
+  // Calls routed inside the process (grpc-local.ts) reach the same handlers.
+  const unrecord = recordServedMethods(address, [{ definition: HealthService, implementation: healthImpl }, ...opts.services]);
   const setServing = (v: boolean) => {
     serving = v;
     for (const w of watchers) w.write({ status: statusOf(w.request.service) });
   };
   return {
     port,
-    address: `${host}:${port}`,
+    address,
     setServing,
     async shutdown(graceMs = 10_000) {
       setServing(false);
+      // Refused from now on, as tryShutdown refuses new calls; the ones under way finish.
+      unrecord();
       for (const w of watchers) w.end();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -258,7 +265,7 @@ export function makeClient<C extends Client>(
   address: string,
   channelOptions: Record<string, string | number> = {},
 ): C {
-  return new Ctor(address, credentials.createInsecure(), {
+  const client = new Ctor(address, credentials.createInsecure(), {
     // With a dns:/// target that lists every replica (headless Service), spread calls over all.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,
@@ -266,9 +273,18 @@ export function makeClient<C extends Client>(
     'grpc.max_send_message_length': 64 * 1024 * 1024,
     ...channelOptions,
   });
+  clientAddresses.set(client, address);
+  return client;
 }
 
-type UnaryMethod<Req, Res> = (req: Req, metadata: Metadata, options: { deadline: Date }, cb: (err: GrpcServiceError | null, res: Res) => void) => unknown;
+/** The address each client was made for: calls to an address served in the process may go without the network (grpc-local.ts). */
+const clientAddresses = new WeakMap<Client, string>();
+
+type UnaryMethod<Req, Res> = ((req: Req, metadata: Metadata, options: { deadline: Date }, cb: (err: GrpcServiceError | null, res: Res) => void) => unknown) & {
+  path?: string;
+  requestSerialize?: (req: Req) => Buffer;
+  responseDeserialize?: (bytes: Buffer) => Res;
+};
 
 /**
  * Calls a unary method as a promise; failures come back as ServiceError (the one convention).
@@ -286,12 +302,49 @@ export function unary<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, r
   return withSpan(`${labels.grpc_service}/${labels.grpc_method}`, { kind: SpanKind.CLIENT, attributes }, (span) => {
     injectTraceContext(metadata);
     return new Promise<Res>((resolve, reject) => {
-      method.call(client, req, metadata, { deadline: new Date(Date.now() + (opts.deadlineMs ?? 30_000)) }, (err, res) => {
+      const deadline = new Date(Date.now() + (opts.deadlineMs ?? 30_000));
+      const done = (err: GrpcServiceError | null, res: Res) => {
         grpcClientHandled.inc({ ...labels, grpc_code: grpcCodeName(err ? err.code : GrpcStatus.OK) });
         grpcClientSeconds.observe(labels, (performance.now() - started) / 1000);
         if (err) markSpanError(span, grpcCodeName(err.code));
         if (err) reject(ServiceError.fromGrpc(err));
         else resolve(res);
+      };
+      const address = clientAddresses.get(client);
+      const route = localRouteFor(address);
+      const { path, requestSerialize, responseDeserialize } = method;
+      if (!route || !address || !path || !requestSerialize || !responseDeserialize) {
+        method.call(client, req, metadata, { deadline }, done);
+        return;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = requestSerialize(req);
+      } catch (e) {
+        // grpc-js reports a request it cannot encode as INTERNAL.
+        done(
+          Object.assign(new Error('Request message serialization failure'), {
+            code: GrpcStatus.INTERNAL,
+            details: `Request message serialization failure: ${(e as Error).message}`,
+            metadata: new Metadata(),
+          }),
+          undefined as Res,
+        );
+        return;
+      }
+      route.call(address!, path, bytes, metadata, deadline, (err, res) => {
+        if (err) {
+          done(err, undefined as Res);
+          return;
+        }
+        let value: Res;
+        try {
+          value = responseDeserialize(res!);
+        } catch {
+          done(Object.assign(new Error('Failed to parse server response'), { code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', metadata: new Metadata() }), undefined as Res);
+          return;
+        }
+        done(null, value);
       });
     });
   });

@@ -11,3 +11,4 @@ export * from './process.js';
 export * from './metrics.js';
 export * from './tracing.js';
 export * from './thread-entry.js';
+export * from './grpc-local.js';
