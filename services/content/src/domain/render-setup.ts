@@ -24,6 +24,11 @@ export const renderConfigSpec = {
   server: v.string(['WIKI_SERVER'], { default: 'http://localhost', doc: '$wgServer for {{SERVER}} and {{fullurl:}}' }),
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
   jobPollMs: v.int(['CONTENT_JOB_POLL_MS'], { default: 1000, min: 0, doc: 'how often the background runner looks for jobs; 0 leaves jobs to Special:RunJobs' }),
+  jobSettleMs: v.int(['CONTENT_JOB_SETTLE_MS'], {
+    default: 500,
+    min: 0,
+    doc: 'the background runner leaves a job this long after it was queued, so that further saves of the page join it (Special:RunJobs runs every job)',
+  }),
 };
 
 const jobQueueDepth = gauge('quire_job_queue_depth', 'Jobs waiting to run, by type', ['type']);
@@ -46,7 +51,7 @@ export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering
   let closed = false;
   const tick = () => {
     running = jobs
-      .run(20, 5000)
+      .run(20, 5000, cfg.jobSettleMs)
       .catch((err: unknown) => rt.log.warn({ err }, 'background job run failed'))
       .finally(() => {
         running = undefined;

@@ -78,7 +78,8 @@ export class JobQueue {
     return r.rows[0]?.n ?? 0;
   }
 
-  private async claim(): Promise<Job | undefined> {
+  /** Claims the oldest runnable job queued at least `settledMs` ago. */
+  private async claim(settledMs: number): Promise<Job | undefined> {
     const s = this.db.schema;
     const token = crypto.randomBytes(16).toString('hex');
     const r = await this.db.query<JobRow>(
@@ -86,16 +87,22 @@ export class JobQueue {
        WHERE job_id = (
          SELECT job_id FROM ${s}.job
          WHERE (job_token = '' OR job_token_timestamp < now() - make_interval(secs => $2)) AND job_attempts < $3
+           AND job_timestamp <= now() - make_interval(secs => $4)
          ORDER BY job_id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING job_id, job_cmd, job_namespace, job_title, job_params, job_attempts`,
-      [token, CLAIM_TTL_SECONDS, MAX_ATTEMPTS],
+      [token, CLAIM_TTL_SECONDS, MAX_ATTEMPTS, settledMs / 1000],
     );
     const row = r.rows[0];
     return row && { id: row.job_id, cmd: row.job_cmd, ns: row.job_namespace, dbkey: row.job_title, params: row.job_params, attempts: row.job_attempts };
   }
 
-  /** Runs up to `maxJobs` jobs within `maxTimeMs`; MediaWiki's JobRunner::run result shape. */
-  async run(maxJobs: number, maxTimeMs: number): Promise<{ jobs: JobOutcome[]; reached: string; elapsed: number }> {
+  /**
+   * Runs up to `maxJobs` jobs within `maxTimeMs`; MediaWiki's JobRunner::run result shape.
+   * `settledMs` leaves jobs younger than that for a later run (the background runner): while a job
+   * waits, the same job queued again is absorbed by it (queueJob), so a page saved many times in a
+   * row is re-rendered for its links once, not once per save.
+   */
+  async run(maxJobs: number, maxTimeMs: number, settledMs = 0): Promise<{ jobs: JobOutcome[]; reached: string; elapsed: number }> {
     const started = Date.now();
     const jobs: JobOutcome[] = [];
     let reached = 'none-ready';
@@ -108,7 +115,7 @@ export class JobQueue {
         reached = 'time-limit';
         break;
       }
-      const job = await this.claim();
+      const job = await this.claim(settledMs);
       if (!job) {
         // Another runner (the background one) may be running a job this moment. Waiting for it
         // makes "none-ready" mean the queue is drained: callers of Special:RunJobs (MediaWiki's
