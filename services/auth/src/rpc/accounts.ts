@@ -1,3 +1,4 @@
+import { EditCounter } from '../domain/editcount.js';
 import { invalidArgument, notFound, failedPrecondition } from '@quire/kit';
 import type { AsyncHandlers } from '@quire/kit';
 import type { AuthServiceService, BotPassword, UserDetails } from '@quire/proto/wiki/auth/v1/auth';
@@ -45,6 +46,7 @@ function botPasswordOf(row: UserRow, bp: BotPasswordRow): BotPassword {
 
 export function accountHandlers(accounts: Accounts, siteName: string): Omit<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
   const { users, sessions, outbox } = accounts.o;
+  const editCounts = new EditCounter((id, by) => users.incrementEditCount(id, by));
 
   async function details(row: UserRow, memberships: Membership[]): Promise<UserDetails> {
     const options = row.options ?? {};
@@ -286,7 +288,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       return {};
     },
     async incrementEditCount(req) {
-      await users.incrementEditCount(req.userId);
+      await editCounts.increment(req.userId);
       return {};
     },
     async changeOptions(req) {

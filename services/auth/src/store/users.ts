@@ -186,8 +186,8 @@ export class UserStore {
     return r.rows[0]?.options ?? null;
   }
 
-  async incrementEditCount(id: number): Promise<void> {
-    await this.db.query(`UPDATE ${this.s}.users SET editcount = editcount + 1, last_edit = now() WHERE id = $1`, [id]);
+  async incrementEditCount(id: number, by = 1): Promise<void> {
+    await this.db.query(`UPDATE ${this.s}.users SET editcount = editcount + $2, last_edit = now() WHERE id = $1`, [id, by]);
   }
 
   /** Explicit, unexpired memberships, by group name. */
