@@ -51,6 +51,11 @@ export interface Match {
 export interface MatchPage {
   matches: Match[];
   total: number;
+  /**
+   * The engine's feed cursor in the snapshot the matches were read from, when the engine reads
+   * both at once (SQL): the query role then checks freshness after the search instead of before it.
+   */
+  indexedThrough?: number;
 }
 
 /**
@@ -73,6 +78,8 @@ export interface SearchBackend {
    * (at-least-once; `apply` is idempotent).
    */
   readonly transactional: boolean;
+  /** True when `match` reads the engine's feed cursor with the matches (MatchPage.indexedThrough). */
+  readonly cursorWithMatches?: boolean;
   /** Creates or updates the index settings. */
   init(): Promise<void>;
   /** Upserts documents and deletes page ids; idempotent. */

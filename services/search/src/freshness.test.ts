@@ -76,3 +76,36 @@ describe('IndexFreshness.caughtUp', () => {
     }
   });
 });
+
+describe('IndexFreshness.head and stale (the search reads its cursor with its matches)', () => {
+  test('a search at the head: one status call, shared by concurrent searches that began before it', async () => {
+    const f = fakeIndex({ head: 7, through: 7 });
+    const fresh = new IndexFreshness(f.sources, LIMITS);
+    const heads = await Promise.all([fresh.head(), fresh.head(), fresh.head()]);
+    assert.deepEqual(heads, [7, 7, 7]);
+    assert.equal(await fresh.stale(7, 7), false);
+    // The first status call needs a cursor to count from; later ones use the highest seen.
+    assert.deepEqual(f.calls, { cursorReads: 1, headAsks: 2 });
+    await fresh.head();
+    assert.deepEqual(f.calls, { cursorReads: 1, headAsks: 3 });
+  });
+
+  test('a search that read the index before a write it must see: waits for the index, then searches again', async () => {
+    const f = fakeIndex({ head: 10, through: 7, stepMs: 20 });
+    const fresh = new IndexFreshness(f.sources, LIMITS);
+    assert.equal(await fresh.stale(await fresh.head(), 7), true);
+    assert.equal(f.through(), 10);
+  });
+
+  test('no waiting when it cannot help: no indexer, content unreachable, a rebuild-sized backlog', async () => {
+    for (const opts of [
+      { head: 10, through: 7, active: false },
+      { head: 10, through: 7, contentDown: true },
+      { head: 500, through: 7 },
+    ]) {
+      const f = fakeIndex(opts);
+      const fresh = new IndexFreshness(f.sources, LIMITS);
+      assert.equal(await fresh.stale(await fresh.head(), 7), false, JSON.stringify(opts));
+    }
+  });
+});

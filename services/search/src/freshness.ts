@@ -32,51 +32,96 @@ export interface FreshnessLimits {
 /** The change feed is polled by content every 200 ms; a few polls cover the last writes. */
 export const DEFAULT_FRESHNESS_LIMITS: FreshnessLimits = { maxWaitMs: 3_000, pollMs: 20, maxBacklog: 2_000 };
 
+/**
+ * A read shared by concurrent callers, but only one that began after a caller did: a read already
+ * under way may have looked before the caller's writes.
+ */
+function sharedAfterCall<T>(read: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  let next: Promise<T> | undefined;
+  const call = (): Promise<T> => {
+    if (!current) {
+      current = read().finally(() => {
+        current = undefined;
+      });
+      return current;
+    }
+    next ??= current
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return call();
+      });
+    return next;
+  };
+  return call;
+}
+
 export class IndexFreshness {
+  /** The highest cursor seen: the status call's `after` (content counts the changes past it). */
+  private known: number | undefined;
+
   constructor(
     private readonly sources: FreshnessSources,
     private readonly limits: FreshnessLimits = DEFAULT_FRESHNESS_LIMITS,
   ) {}
 
-  /** The check under way, and the one that starts after it (shared by the calls made meanwhile). */
-  private current: Promise<void> | undefined;
-  private next: Promise<void> | undefined;
-
   /**
    * Resolves once the index includes every change committed before the call, or when waiting is
    * pointless or too long. Concurrent queries share a check (each costs two queries on the one
-   * embedded connection and a call to content), but only one that begins after they did: a check
-   * already under way may have read the feed's head before their writes.
+   * embedded connection and a call to content), but only one that began after they did.
    */
-  caughtUp(): Promise<void> {
-    if (!this.current) {
-      this.current = this.check().finally(() => {
-        this.current = undefined;
-      });
-      return this.current;
-    }
-    this.next ??= this.current
-      .catch(() => undefined)
-      .then(() => {
-        this.next = undefined;
-        return this.caughtUp();
-      });
-    return this.next;
-  }
-
-  private async check(): Promise<void> {
-    let through = await this.sources.indexedThrough();
+  readonly caughtUp: () => Promise<void> = sharedAfterCall(async () => {
+    const through = await this.sources.indexedThrough();
+    this.saw(through);
     let head: number;
     try {
       head = await this.sources.feedHead(through);
     } catch {
       return; // content unreachable: the index is as fresh as it can be now
     }
-    if (head <= through || head - through > this.limits.maxBacklog || !(await this.sources.indexerActive())) return;
+    await this.waitFor(head, through);
+  });
+
+  /**
+   * The feed's head read after the call began (shared like caughtUp), undefined when content
+   * does not answer. With an engine that reads its cursor with its matches (MatchPage's
+   * indexedThrough), a search asks for it while it runs and compares after (`stale`): one call to
+   * content and no statement of its own, instead of two statements before the search.
+   */
+  readonly head: () => Promise<number | undefined> = sharedAfterCall(async () => {
+    this.known ??= await this.sources.indexedThrough();
+    try {
+      return await this.sources.feedHead(this.known);
+    } catch {
+      return undefined;
+    }
+  });
+
+  /**
+   * Whether a search that read the index at cursor `through` missed changes committed before it
+   * began (the feed's `head` then) and waiting can help: it then waits until the index has them
+   * (or for maxWaitMs) and answers true, and the search is made again.
+   */
+  async stale(head: number | undefined, through: number): Promise<boolean> {
+    this.saw(through);
+    if (head === undefined || head <= through) return false;
+    return this.waitFor(head, through);
+  }
+
+  private saw(through: number): void {
+    if (this.known === undefined || through > this.known) this.known = through;
+  }
+
+  /** Waits for the cursor to reach `head` when it can; false when it did not wait. */
+  private async waitFor(head: number, through: number): Promise<boolean> {
+    if (head <= through || head - through > this.limits.maxBacklog || !(await this.sources.indexerActive())) return false;
     const deadline = Date.now() + this.limits.maxWaitMs;
     while (through < head && Date.now() < deadline) {
       await sleep(this.limits.pollMs);
       through = await this.sources.indexedThrough();
     }
+    this.saw(through);
+    return true;
   }
 }

@@ -57,13 +57,29 @@ function hitOf(doc: Doc, m?: Match): SearchHit {
   };
 }
 
+/** Read-your-writes (freshness.ts): what the query role asks before or after reading the index. */
+export interface Freshness {
+  /** Resolves once the index includes the writes committed before the call. */
+  caughtUp(): Promise<void>;
+  /** The change feed's head, read after the call began; undefined when unknown. */
+  head(): Promise<number | undefined>;
+  /** After a read of the index at cursor `through`: true when it missed writes and the index has them now (read again). */
+  stale(head: number | undefined, through: number): Promise<boolean>;
+}
+
+/** No freshness check (tests of the engines alone). */
+const ALWAYS_FRESH: Freshness = { caughtUp: async () => {}, head: async () => undefined, stale: async () => false };
+
 export class SearchIndex {
-  /** `caughtUp` resolves once the index includes the writes committed before the query (freshness.ts). */
   constructor(
     readonly backend: SearchBackend,
     private readonly namespaces: () => Promise<NamespaceLookup>,
-    private readonly caughtUp: () => Promise<void> = async () => {},
+    private readonly freshness: Freshness = ALWAYS_FRESH,
   ) {}
+
+  private caughtUp(): Promise<void> {
+    return this.freshness.caughtUp();
+  }
 
   /** Targets of redirect docs, by lower-case prefixed title. */
   private async targetsOf(docs: Doc[]): Promise<Map<string, Doc>> {
@@ -77,7 +93,12 @@ export class SearchIndex {
     checkPaging(limit, req.offset);
     const sort = SORTS[req.sort];
     if (sort === undefined) throw invalidArgument('badvalue', `Unknown sort order ${JSON.stringify(req.sort)}.`);
-    const [lookup] = await Promise.all([this.namespaces(), this.caughtUp()]);
+    // An engine that reads its feed cursor with its matches (SQL) is searched while the feed's
+    // head is asked for, and compared after; another is waited for first.
+    const afterwards = this.backend.cursorWithMatches === true && req.what !== 'nearmatch';
+    const head = afterwards ? this.freshness.head() : undefined;
+    head?.catch(() => undefined);
+    const [lookup] = await Promise.all([this.namespaces(), afterwards ? undefined : this.caughtUp()]);
     const empty: SearchPagesResponse = { hits: [], totalHits: 0, suggestion: '', suggestionSnippet: '', rewrittenQuery: '', rewrittenQuerySnippet: '' };
     const parsed = parseQuery(req.query, lookup);
     const requested = req.namespaces.length > 0 ? req.namespaces : [0];
@@ -91,16 +112,24 @@ export class SearchIndex {
     if (req.what !== '' && req.what !== 'text' && req.what !== 'title') throw invalidArgument('badvalue', `Unknown search field ${JSON.stringify(req.what)}.`);
     if (isEmptyQuery(parsed)) return empty;
 
-    const page = await this.backend.match(parsed, {
-      namespaces,
-      field: req.what === 'title' ? 'title' : 'all',
-      sort,
-      limit,
-      offset: req.offset,
-      snippets: req.withSnippets,
-      exactTitle: req.query.trim().replace(/_/g, ' '),
-      countTotal: !req.withoutTotal,
-    });
+    const match = () =>
+      this.backend.match(parsed, {
+        namespaces,
+        field: req.what === 'title' ? 'title' : 'all',
+        sort,
+        limit,
+        offset: req.offset,
+        snippets: req.withSnippets,
+        exactTitle: req.query.trim().replace(/_/g, ' '),
+        countTotal: !req.withoutTotal,
+      });
+    let page = await match();
+    if (head) {
+      if (page.indexedThrough === undefined) {
+        await this.caughtUp();
+        page = await match();
+      } else if (await this.freshness.stale(await head, page.indexedThrough)) page = await match();
+    }
     // A hit on a redirect answers its target, once, with the redirect's title.
     const targets = await this.targetsOf(page.matches.map((m) => m.doc));
     const seen = new Set<number>();

@@ -43,11 +43,7 @@ export const searchService: ServiceModule = {
       feedHead: async (after) => (await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
       indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
     });
-    const index = new SearchIndex(
-      backend,
-      () => namespaces.lookup(),
-      () => freshness.caughtUp(),
-    );
+    const index = new SearchIndex(backend, () => namespaces.lookup(), freshness);
     const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
     /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */

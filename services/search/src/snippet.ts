@@ -64,3 +64,55 @@ export function mediaWikiSnippet(highlighted: string): string {
   }
   return snippet;
 }
+
+/** The characters of a word: PostgreSQL's parser separates words at everything else. */
+const WORD = String.raw`[\p{L}\p{N}]`;
+const PLAIN_WORD = new RegExp(`^${WORD}+$`, 'u');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Words of a text that may have one of `lexemes` as their stem: a word's English (Snowball)
+ * stem is the word less a suffix, plus at most three letters of its own ("ability" -> "abl",
+ * "valencies" -> "valenc"; "dying" -> "die" keeps one), so a word that stems to a lexeme begins with
+ * the lexeme less its last three letters. Undefined when a lexeme is no plain word (a host name,
+ * a hyphenated compound): the parser makes those of several words.
+ */
+export function stemCandidates(lexemes: string[]): RegExp | undefined {
+  if (lexemes.length === 0 || lexemes.some((l) => !PLAIN_WORD.test(l))) return undefined;
+  const prefixes = [...new Set(lexemes.map((l) => [...l].slice(0, Math.max(1, [...l].length - 3)).join('')))];
+  return new RegExp(`(?<!${WORD})(?:${prefixes.map(escapeRegExp).join('|')})${WORD}*`, 'giu');
+}
+
+/**
+ * `text` HTML-escaped with the words `isMatch` accepts (among those `candidates` finds) in
+ * searchmatch spans, as ts_headline with HighlightAll marks them; only the lines with a match, at
+ * most `maxLines` of them (by default what mediaWikiSnippet keeps of a text), or every line with `keepAll`
+ * (a title).
+ */
+export function highlightWords(text: string, candidates: RegExp, isMatch: (word: string) => boolean, opts: { maxLines?: number; keepAll?: boolean } = {}): string {
+  const out: string[] = [];
+  const maxLines = opts.maxLines ?? CONTEXT_LINES;
+  let matched = 0;
+  for (const line of text.split('\n')) {
+    if (matched === maxLines) break;
+    let html = '';
+    let at = 0;
+    let found = false;
+    for (const m of line.matchAll(candidates)) {
+      if (!isMatch(m[0])) continue;
+      found = true;
+      html += `${escapeHtml(line.slice(at, m.index))}${MATCH_OPEN}${escapeHtml(m[0])}${MATCH_CLOSE}`;
+      at = m.index + m[0].length;
+    }
+    if (found) matched++;
+    if (found || opts.keepAll) out.push(html + escapeHtml(line.slice(at)));
+  }
+  return out.join('\n');
+}
+
+/** The words of `texts` that `candidates` finds (to learn their stems). */
+export function candidateWords(texts: string[], candidates: RegExp): Set<string> {
+  const words = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(candidates)) words.add(m[0]);
+  return words;
+}

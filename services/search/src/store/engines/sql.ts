@@ -12,9 +12,10 @@
  * not every match's tsvector read and ranked (issue 15).
  */
 import type { Db, Queryable } from '@quire/kit';
-import { lockCursor, resetCursor } from '../cursor.js';
+import { lockCursor, readCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
+import { candidateWords, highlightWords, stemCandidates } from '../../snippet.js';
 
 const CONFIG = 'english';
 
@@ -61,10 +62,14 @@ const ORDER_BY: Record<SortOrder, string> = {
 
 /** Pages whose postings are backfilled in one transaction (~100 postings a page). */
 const BACKFILL_PAGES = 500;
-/** Query words whose lexemes are kept. */
-const LEXEME_CACHE = 10_000;
+/** Words whose lexemes are kept (query words, and the words of hits that may match one). */
+const LEXEME_CACHE = 100_000;
 
 const DOC_COLUMNS = 'page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, touched, created';
+
+interface CursorRow {
+  indexed_through: number | string | null;
+}
 
 interface DocRow {
   page_id: number;
@@ -102,6 +107,7 @@ export function likePrefix(s: string): string {
 export class SqlBackend implements SearchBackend {
   readonly engine = 'sql';
   readonly transactional = true;
+  readonly cursorWithMatches = true;
 
   /** The table written and read: page_index, or page_index_new while a rebuild fills it. */
   private readonly table: string;
@@ -297,7 +303,10 @@ export class SqlBackend implements SearchBackend {
     }
     if (query.titlePrefix !== undefined) where.push(`lower(title) LIKE ${param(likePrefix(query.titlePrefix))}`);
     if (opts.namespaces) where.push(`namespace = ANY(${param(opts.namespaces)}::int[])`);
-    if (where.length === 0) return { matches: [], total: 0 };
+    // Nothing to match: the answer depends on no page.
+    if (where.length === 0) return { matches: [], total: 0, indexedThrough: Number.MAX_SAFE_INTEGER };
+    // The cursor before the search: the search's snapshot is no older (read-your-writes, search.ts).
+    const through = await readCursor(this.db, 'sql');
     const whereParams = params.length;
     const exact = param(opts.exactTitle.toLowerCase());
     const rank = query.groups.length > 0 ? `ts_rank_cd(tsv, ${tsq})` : '0';
@@ -340,7 +349,7 @@ export class SqlBackend implements SearchBackend {
       const c = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE ${where.join(' AND ')}`, params.slice(0, whereParams));
       total = c.rows[0]!.n;
     }
-    return { matches, total };
+    return { matches, total, indexedThrough: through };
   }
 
   /**
@@ -348,18 +357,16 @@ export class SqlBackend implements SearchBackend {
    * group of plain words (no phrase, prefix, negation, intitle: or prefix: filter), each one
    * lexeme or a stop word (ignored, as to_tsquery does), not all stop words. Undefined otherwise.
    */
-  private async postingWords(query: ParsedQuery, opts: MatchOptions): Promise<string[] | undefined> {
+  private async postingWords(query: ParsedQuery, opts: MatchOptions): Promise<string[] | { raw: string } | undefined> {
     if (!this.postingsComplete) return undefined;
     if (opts.sort !== 'relevance' || opts.field !== 'all' || query.titlePrefix !== undefined || query.groups.length !== 1) return undefined;
     const group = query.groups[0]!;
     if (group.some((l) => l.kind !== 'word' || l.negated || l.prefix || l.titleOnly)) return undefined;
     const texts = group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim());
-    const unknown = texts.filter((t) => !this.lexemes.has(t));
-    if (unknown.length > 0) {
-      const r = await this.db.query<{ t: string; lexemes: string[] }>(`SELECT t, tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [unknown]);
-      if (this.lexemes.size + r.rows.length > LEXEME_CACHE) this.lexemes.clear();
-      for (const row of r.rows) this.lexemes.set(row.t, row.lexemes);
-    }
+    // One word not seen before whose lexeme is one plain word (the parser makes one token of
+    // letters and digits): the search statement stems it itself (a statement less, issue 15).
+    if (texts.length === 1 && !this.lexemes.has(texts[0]!) && /^[A-Za-z0-9]+$/.test(texts[0]!)) return { raw: texts[0]! };
+    await this.learnLexemes(texts);
     const lexemes = texts.map((t) => this.lexemes.get(t) ?? []);
     // A stop word has no lexeme and to_tsquery drops it; a word the parser splits is a phrase.
     if (lexemes.some((l) => l.length > 1)) return undefined;
@@ -369,10 +376,12 @@ export class SqlBackend implements SearchBackend {
 
   /**
    * Pages with every word, best first (score: the sum of the words' scores; the page titled as
-   * the query first), in one statement with their docs and snippets: a word alone is its
-   * postings index's first entries; several words, the GIN index's intersection ranked.
+   * the query first), in one statement with their docs, their texts for the snippets and the
+   * index's feed cursor in the same snapshot (read-your-writes without a statement of its own):
+   * a word alone is its postings index's first entries; several words, the GIN index's
+   * intersection ranked.
    */
-  private async matchByPostings(query: ParsedQuery, words: string[], opts: MatchOptions): Promise<MatchPage> {
+  private async matchByPostings(query: ParsedQuery, asked: string[] | { raw: string }, opts: MatchOptions): Promise<MatchPage> {
     const want = opts.offset + opts.limit;
     const ns = opts.namespaces;
     const tsqText = toTsqueryText(query, false);
@@ -382,14 +391,20 @@ export class SqlBackend implements SearchBackend {
       return `$${params.length}`;
     };
     const tsq = `to_tsquery('${CONFIG}', ${param(tsqText)})`;
+    const nsCond = (col: string) => (ns ? `AND ${col} = ANY(${param(ns)}::int[])` : '');
+    const exactTitle = param(opts.exactTitle.toLowerCase());
     let hits: string;
-    if (words.length === 1) {
+    // The word's lexeme: known, or stemmed here (none for a stop word: nothing matches).
+    const rawText = Array.isArray(asked) ? undefined : asked.raw;
+    const raw = rawText === undefined ? undefined : param(rawText);
+    let words = Array.isArray(asked) ? asked : [];
+    const lexemeSql = raw ? `(SELECT x FROM unnest(tsvector_to_array(to_tsvector('${CONFIG}', ${raw}::text))) x LIMIT 1)` : 'NULL::text';
+    if (raw || words.length === 1) {
       // One statement: the word's first entries, and the page titled as the query (case-
       // insensitively) first if it matches.
-      const word = param(words[0]);
-      const nsCond = (col: string) => (ns ? `AND ${col} = ANY(${param(ns)}::int[])` : '');
-      const exactTitle = param(opts.exactTitle.toLowerCase());
-      hits = `WITH ex AS MATERIALIZED (
+      const word = raw ? '(SELECT word FROM lx)' : param(words[0]);
+      hits = `WITH lx AS MATERIALIZED (SELECT ${lexemeSql} AS word),
+               ex AS MATERIALIZED (
                  SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = ${exactTitle} ${nsCond('namespace')}
                  UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = ${exactTitle} ${nsCond('namespace')}),
                cand AS (
@@ -402,34 +417,62 @@ export class SqlBackend implements SearchBackend {
     } else {
       // Several words are seldom on many of the same pages: the GIN index intersects them and
       // each page is ranked by the sum of the words' scores (ts_rank_cd of each word alone, what
-      // its postings hold), the page titled as the query first.
-      const exactTitle = param(opts.exactTitle.toLowerCase());
+      // its postings hold), the page titled as the query first. (Summing their postings instead
+      // cost as much on the 100,000-page wiki: 3,247 pages share two common words there, and two
+      // index probes a page cost what reading its tsvector does; issue 15.)
       const rank = words.map((w) => `ts_rank_cd(tsv, quote_literal(${param(w)}::text)::tsquery)::float8`).join(' + ');
       hits = `WITH h AS (
                 SELECT page_id, ${rank} + CASE WHEN lower(title_text) = ${exactTitle} OR lower(title) = ${exactTitle} THEN 100 ELSE 0 END AS score
-                  FROM ${this.table} WHERE tsv @@ ${tsq} ${ns ? `AND namespace = ANY(${param(ns)}::int[])` : ''}
+                  FROM ${this.table} WHERE tsv @@ ${tsq} ${nsCond('namespace')}
                  ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
     }
-    let snippets = `'' AS snippet, '' AS title_snippet`;
-    if (opts.snippets) {
+    // Snippets are made here from the texts (snippet.ts), as the highlighter marks a word whose
+    // stem is one of the query's: ts_headline parsed and stemmed every word of ten long texts on
+    // the one embedded connection (issue 15). A lexeme that is no plain word keeps ts_headline.
+    let candidates = opts.snippets ? stemCandidates(rawText !== undefined ? [rawText.toLowerCase()] : words) : undefined;
+    let snippets = `NULL::text AS body, '' AS snippet, '' AS title_snippet`;
+    if (candidates) snippets = `p.body, '' AS snippet, '' AS title_snippet`;
+    else if (opts.snippets) {
       const whole = param(`HighlightAll=true, ${SELECT_OPTS}`);
       const fragments = param(FRAGMENT_OPTS);
-      snippets = `CASE WHEN length(p.body) <= ${WHOLE_TEXT_MAX}
-                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, ${whole})
-                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, q.q, ${fragments}) END AS snippet,
-                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, q.q, ${whole}) AS title_snippet`;
+      snippets = `NULL::text AS body, CASE WHEN length(p.body) <= ${WHOLE_TEXT_MAX}
+                       THEN ts_headline('${CONFIG}', ${escapedSql('p.body')}, ${tsq}, ${whole})
+                       ELSE ts_headline('${CONFIG}', ${escapedSql('p.body')}, ${tsq}, ${fragments}) END AS snippet,
+                  ts_headline('${CONFIG}', ${escapedSql('p.title')}, ${tsq}, ${whole}) AS title_snippet`;
     }
     const columns = DOC_COLUMNS.split(', ')
       .map((c) => `p.${c}`)
       .join(', ');
-    const r = await this.db.query<DocRow & { score: number; snippet: string; title_snippet: string }>(
+    // The cursor's row, joined to the hits (none when nothing matches): what the index held.
+    const r = await this.db.query<CursorRow & Partial<DocRow> & { lexeme: string | null; score: number | null; body: string | null; snippet: string | null; title_snippet: string | null }>(
       `${hits}
-       SELECT ${columns}, h.score, ${snippets}
-         FROM h JOIN ${this.table} p ON p.page_id = h.page_id CROSS JOIN (SELECT ${tsq} AS q) q
+       SELECT c.position AS indexed_through, ${raw ? '(SELECT word FROM lx)' : 'NULL::text'} AS lexeme, ${columns}, h.score, ${snippets}
+         FROM ${this.db.schema}.feed_cursors c
+         LEFT JOIN (h JOIN ${this.table} p ON p.page_id = h.page_id) ON true
+        WHERE c.engine = 'sql'
         ORDER BY h.score DESC, h.page_id`,
       params,
     );
-    const matches: Match[] = r.rows.map((row) => ({ doc: toDoc(row), score: Number(row.score), snippet: row.snippet, titleSnippet: row.title_snippet }));
+    if (rawText !== undefined && r.rows.length > 0) {
+      const lexeme = r.rows[0]!.lexeme;
+      this.rememberLexemes([[rawText, lexeme === null ? [] : [lexeme]]]);
+      words = lexeme === null ? [] : [lexeme];
+      if (candidates) candidates = stemCandidates(words);
+    }
+    const rows = r.rows.filter((row): row is typeof row & DocRow => row.page_id !== null && row.page_id !== undefined);
+    let isMatch: (word: string) => boolean = () => false;
+    if (candidates) {
+      const texts = rows.flatMap((row) => [row.body ?? '', row.title]);
+      await this.learnLexemes([...candidateWords(texts, candidates)]);
+      const wanted = new Set(words);
+      isMatch = (w) => (this.lexemes.get(w) ?? []).some((l) => wanted.has(l));
+    }
+    const matches: Match[] = rows.map((row) => ({
+      doc: toDoc(row),
+      score: Number(row.score),
+      snippet: candidates ? highlightWords(row.body ?? '', candidates, isMatch) : (row.snippet ?? ''),
+      titleSnippet: candidates ? highlightWords(row.title, candidates, isMatch, { keepAll: true }) : (row.title_snippet ?? ''),
+    }));
     let total = opts.offset + matches.length;
     if (opts.countTotal !== false && (matches.length === opts.limit || opts.offset > 0)) {
       // Counted only when asked (the action API's totalhits): the GIN index's matches, no ranking.
@@ -442,7 +485,21 @@ export class SqlBackend implements SearchBackend {
       });
       total = c.rows[0]!.n;
     }
-    return { matches, total };
+    const through = r.rows[0]?.indexed_through;
+    return { matches, total, ...(through === undefined || through === null ? {} : { indexedThrough: Number(through) }) };
+  }
+
+  /** Learns the lexemes of texts not seen before (one statement for all of them). */
+  private async learnLexemes(texts: string[]): Promise<void> {
+    const unknown = texts.filter((t) => !this.lexemes.has(t));
+    if (unknown.length === 0) return;
+    const r = await this.db.query<{ t: string; lexemes: string[] }>(`SELECT t, tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [unknown]);
+    this.rememberLexemes(r.rows.map((row) => [row.t, row.lexemes]));
+  }
+
+  private rememberLexemes(learnt: [string, string[]][]): void {
+    if (this.lexemes.size + learnt.length > LEXEME_CACHE) this.lexemes.clear();
+    for (const [t, lexemes] of learnt) this.lexemes.set(t, lexemes);
   }
 
   async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
