@@ -105,6 +105,13 @@ for (const backend of testBackends()) {
       assert.ok(r.user!.groups.includes('sysop'));
       await auth.unblock({ id: blocked.block!.id, target: '', performerId: 0, performer: 'Maintenance script', reason: 'done', tags: [] });
       assert.equal((await auth.resolveSession(login.sessionId, '10.0.0.3')).user!.block, undefined);
+      // Who the session is was just read (and is remembered): a rights change shows at once.
+      await auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'bot', expiry: 'infinite' }], remove: ['sysop'], performerId: 0, reason: '', tags: [] });
+      const regrouped = (await auth.resolveSession(login.sessionId, '10.0.0.3')).user!;
+      assert.ok(!regrouped.groups.includes('sysop') && regrouped.groups.includes('bot'), regrouped.groups.join());
+      assert.ok(!regrouped.rights.includes('delete') && regrouped.rights.includes('bot'));
+      await auth.changeUserGroups({ username: 'Carol', userId: 0, add: [{ group: 'sysop', expiry: '2 days' }], remove: ['bot'], performerId: 0, reason: '', tags: [] });
+      assert.ok((await auth.resolveSession(login.sessionId, '10.0.0.3')).user!.rights.includes('delete'));
 
       await auth.incrementEditCount(r.user!.id);
       const details = (await auth.getUsers({ ids: [r.user!.id] })).users[0]!;

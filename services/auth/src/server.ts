@@ -1,3 +1,4 @@
+import { AccountCache } from './domain/account-cache.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, loadConfig, makeClient, v, type ServiceModule } from '@quire/kit';
@@ -48,9 +49,11 @@ export const authService: ServiceModule = {
     const relay = contentAddr ? new LogRelay(outbox, () => makeClient(LogServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
     if (relay) relay.start();
     else rt.log.info('CONTENT_GRPC_ADDR is not set: log entries (new users, blocks, rights) stay in auth.log_outbox until a relay delivers them');
+    const cache = new AccountCache(rt.kv);
     const accounts = new Accounts({
       perms,
-      users: new UserStore(rt.db),
+      users: new UserStore(rt.db, () => cache.invalidate()),
+      cache,
       outbox,
       sessions,
       loginThrottle: new Throttler(rt.kv, 'password', parseThrottle(cfg.passwordAttemptThrottle, 'AUTH_PASSWORD_ATTEMPT_THROTTLE')),

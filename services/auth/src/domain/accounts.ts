@@ -18,6 +18,7 @@ import { type BlockRow, blockInfo, type Membership, type UserRow, type UserStore
 import type { LogOutbox } from '../store/logoutbox.js';
 import { newUserEntry, type Performer } from './logentries.js';
 import type { Throttler } from '../throttle.js';
+import type { AccountCache } from './account-cache.js';
 
 const loginFailures = counter('quire_login_failures_total', 'Logins refused, by MediaWiki message code (wrongpassword, login-throttled, …)', ['reason']);
 
@@ -40,6 +41,8 @@ export interface AccountsOptions {
   creationThrottle: Throttler;
   /** OATH second-factor throttle (OATHAuth's "badoath" limit per user). */
   totpThrottle: Throttler;
+  /** Who sessions are, remembered until a change (the same one the UserStore reports its writes to); none: every call reads. */
+  cache?: AccountCache;
 }
 
 export function implicitGroups(row: UserRow): string[] {
@@ -95,7 +98,11 @@ export class Accounts {
   async resolve(session: SessionData | null, ip: string): Promise<{ user: User; valid: boolean }> {
     if (session && session.userId > 0) {
       // The account, its groups, its bot password and its block in one statement.
-      const account = await this.o.users.sessionAccount(session.userId, session.botPassword?.appId, ip);
+      const appId = session.botPassword?.appId;
+      const load = () => this.o.users.sessionAccount(session.userId, appId, ip);
+      const account = this.o.cache
+        ? await this.o.cache.get(`session|${session.userId}|${appId ?? ''}|${ip}`, load, (a) => (a ? [...a.memberships.map((m) => m.expiry), a.block?.expiry ?? null] : []))
+        : await load();
       const row = account?.row ?? null;
       let grants: string[] | undefined = session.oauthGrants;
       let valid = row !== null;
@@ -111,7 +118,9 @@ export class Accounts {
   }
 
   private async resolveAnonymous(ip: string): Promise<User> {
-    const block = await this.o.users.activeBlock(0, normalizeIp(ip));
+    const address = normalizeIp(ip);
+    const load = () => this.o.users.activeBlock(0, address);
+    const block = this.o.cache ? await this.o.cache.get(`anonymous|${address}`, load, (b) => [b?.expiry ?? null]) : await load();
     return this.anonymous(ip, block ? blockInfo(block) : undefined);
   }
 

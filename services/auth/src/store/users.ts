@@ -103,7 +103,19 @@ function blockFromJson(b: BlockJson): BlockRow {
 }
 
 export class UserStore {
-  constructor(private readonly db: Db) {}
+  /**
+   * `changed` is told of every write to accounts, groups, bot passwords and blocks (the edit count
+   * aside), at once and again when its transaction commits: the domain's AccountCache forgets.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly changed: () => Promise<void> = async () => undefined,
+  ) {}
+
+  private async wrote(): Promise<void> {
+    await this.changed();
+    if (this.db.inTransaction()) this.db.onCommit(() => void this.changed().catch(() => undefined));
+  }
 
   private get s() {
     return this.db.schema;
@@ -162,15 +174,18 @@ export class UserStore {
       u.email,
       u.realname,
     ]);
+    await this.wrote();
     return r.rows[0] ?? null;
   }
 
   async setPassword(id: number, passwordHash: string): Promise<void> {
     await this.db.query(`UPDATE ${this.s}.users SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
+    await this.wrote();
   }
 
   async setTotp(id: number, secret: string | null): Promise<void> {
     await this.db.query(`UPDATE ${this.s}.users SET totp_secret = $2 WHERE id = $1`, [id, secret]);
+    await this.wrote();
   }
 
   /**
@@ -183,6 +198,7 @@ export class UserStore {
        WHERE id = $1 RETURNING options`,
       [id, change.reset, JSON.stringify(change.set), change.unset],
     );
+    await this.wrote();
     return r.rows[0]?.options ?? null;
   }
 
@@ -226,10 +242,12 @@ export class UserStore {
 
   async addGroup(userId: number, group: string, expiry: Date | null): Promise<void> {
     await this.db.query(`INSERT INTO ${this.s}.user_groups (user_id, grp, expiry) VALUES ($1, $2, $3) ON CONFLICT (user_id, grp) DO UPDATE SET expiry = EXCLUDED.expiry`, [userId, group, expiry]);
+    await this.wrote();
   }
 
   async removeGroup(userId: number, group: string): Promise<boolean> {
     const r = await this.db.query(`DELETE FROM ${this.s}.user_groups WHERE user_id = $1 AND grp = $2 AND ${ACTIVE}`, [userId, group]);
+    await this.wrote();
     return r.rowCount > 0;
   }
 
@@ -285,6 +303,7 @@ export class UserStore {
       passwordHash,
       grants,
     ]);
+    await this.wrote();
     return r.rows[0] ?? null;
   }
 
@@ -293,11 +312,13 @@ export class UserStore {
       `UPDATE ${this.s}.bot_passwords SET grants = COALESCE($3, grants), password_hash = COALESCE($4, password_hash) WHERE user_id = $1 AND app_id = $2 RETURNING *`,
       [userId, appId, change.grants ?? null, change.passwordHash ?? null],
     );
+    await this.wrote();
     return r.rows[0] ?? null;
   }
 
   async deleteBotPassword(userId: number, appId: string): Promise<boolean> {
     const r = await this.db.query(`DELETE FROM ${this.s}.bot_passwords WHERE user_id = $1 AND app_id = $2`, [userId, appId]);
+    await this.wrote();
     return r.rowCount > 0;
   }
 
@@ -339,11 +360,13 @@ export class UserStore {
     for (const x of b.sitewide ? [] : b.restrictions) {
       await this.db.query(`INSERT INTO ${this.s}.block_restrictions (block_id, type, value, ns, title) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [id, x.type, x.value, x.ns, x.title]);
     }
+    await this.wrote();
     return (await this.blockById(id))!;
   }
 
   async deleteBlock(id: number): Promise<void> {
     await this.db.query(`DELETE FROM ${this.s}.blocks WHERE id = $1`, [id]);
+    await this.wrote();
   }
 
   async listBlocks(o: {
