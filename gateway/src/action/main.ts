@@ -429,21 +429,35 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
     };
   }
 
+  // The two walks below cover a module's whole submodule tree (all modules, for main): their
+  // answers depend only on the declarations, so each module's is computed once, not per request.
+  const namespaceNeeds = new Map<ModuleDecl, boolean>();
   function needsNamespaces(module: ModuleDecl): boolean {
-    const hasNs = (m: ModuleDecl) => Object.values(m.params).some((p) => p.type === 'namespace');
-    // An action module with a page set (purge, watch) runs its generator's namespace parameters too.
-    const generatorGroups = module.name !== 'query' ? module.params.generator?.submoduleGroup : undefined;
-    const generators = generatorGroups ? [...registry.modules('prop'), ...registry.modules('list')] : [];
-    return hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs) || generators.some(hasNs);
+    let needs = namespaceNeeds.get(module);
+    if (needs === undefined) {
+      const hasNs = (m: ModuleDecl) => Object.values(m.params).some((p) => p.type === 'namespace');
+      // An action module with a page set (purge, watch) runs its generator's namespace parameters too.
+      const generatorGroups = module.name !== 'query' ? module.params.generator?.submoduleGroup : undefined;
+      const generators = generatorGroups ? [...registry.modules('prop'), ...registry.modules('list')] : [];
+      needs = hasNs(module) || submodulesOf(registry, registry.pathOf(module)).some(hasNs) || generators.some(hasNs);
+      namespaceNeeds.set(module, needs);
+    }
+    return needs;
   }
 
   /**
    * A `user` value with a colon was sent (to the module, its submodules or a generator): telling
    * names from page titles ("Talk:X") needs the namespace names.
    */
+  const userParamNames = new Map<ModuleDecl, string[]>();
   function hasUserValue(run: ApiMainRun, module: ModuleDecl): boolean {
-    const sent = (m: ModuleDecl, prefix: string) => Object.entries(m.params).some(([name, p]) => p.type === 'user' && run.api.values.get(prefix + name)?.includes(':'));
-    return sent(module, module.prefix) || submodulesOf(registry, registry.pathOf(module)).some((m) => sent(m, m.prefix) || sent(m, `g${m.prefix}`));
+    let names = userParamNames.get(module);
+    if (!names) {
+      const of = (m: ModuleDecl, prefix: string) => Object.entries(m.params).flatMap(([name, p]) => (p.type === 'user' ? [prefix + name] : []));
+      names = [...new Set([...of(module, module.prefix), ...submodulesOf(registry, registry.pathOf(module)).flatMap((m) => [...of(m, m.prefix), ...of(m, `g${m.prefix}`)])])];
+      userParamNames.set(module, names);
+    }
+    return names.some((name) => run.api.values.get(name)?.includes(':'));
   }
 
   async function loadNamespacePrefixes(run: ApiMainRun): Promise<void> {
