@@ -4,6 +4,7 @@
  * bot session. Starts the wiki as `npm start`'s child does (scripts/serve.ts, a fresh data folder).
  *   npx tsx bench/edit-cost.ts            # 50 edits
  *   BENCH_EDITS=200 BENCH_PORT=18200 npx tsx bench/edit-cost.ts
+ *   BENCH_SESSIONS=10 BENCH_EDITS=1000 npx tsx bench/edit-cost.ts   # 10 sessions at once, a page each
  * BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the wiki's node;
  * SQL_TRACE=file writes every SQL text sent (with BEGIN/COMMIT) and its count there (bench/sql-trace.mjs).
  *
@@ -44,6 +45,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const edits = Number(process.env.BENCH_EDITS ?? 50);
+/** Bot sessions editing at once, each its own page (BENCH_SESSIONS; 1: sequential edits of one page). */
+const sessions = Number(process.env.BENCH_SESSIONS ?? 1);
 const port = Number(process.env.BENCH_PORT ?? 18200);
 const metricsPort = port + 1;
 const url = `http://127.0.0.1:${port}`;
@@ -92,19 +95,38 @@ function cpuMs(pid: number): { user: number; sys: number } {
   return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
 }
 
-const cookies = new Map<string, string>();
-async function api(params: Record<string, string>, post = false, extra: Record<string, string> = {}): Promise<{ body: any; grpc: string | null }> {
-  const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
-  const headers: Record<string, string> = { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
-  const res = post
-    ? await fetch(`${url}/w/api.php`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } })
-    : await fetch(`${url}/w/api.php?${body}`, { headers });
-  for (const c of res.headers.getSetCookie()) {
-    const [pair] = c.split(';');
-    const eq = pair!.indexOf('=');
-    cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+/** One client's cookie jar and its calls. */
+class Client {
+  readonly cookies = new Map<string, string>();
+  async api(params: Record<string, string>, post = false, extra: Record<string, string> = {}): Promise<{ body: any; grpc: string | null }> {
+    const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
+    const res = post
+      ? await fetch(`${url}/w/api.php`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } })
+      : await fetch(`${url}/w/api.php?${body}`, { headers });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+    return { body: await res.json(), grpc: res.headers.get('x-quire-grpc-calls') };
   }
-  return { body: await res.json(), grpc: res.headers.get('x-quire-grpc-calls') };
+  token = '';
+  async login(user: string, password: string): Promise<void> {
+    const lt = (await this.api({ action: 'query', meta: 'tokens', type: 'login' })).body.query.tokens.logintoken;
+    const login = (await this.api({ action: 'login', lgname: user, lgpassword: password, lgtoken: lt }, true)).body;
+    if (login.login?.result !== 'Success') throw new Error(JSON.stringify(login));
+    this.token = (await this.api({ action: 'query', meta: 'tokens' })).body.query.tokens.csrftoken;
+  }
+  async edit(title: string, n: number, count = false): Promise<string | null> {
+    const r = await this.api(
+      { action: 'edit', title, appendtext: `\nline ${n} [[Link ${n % 5}]]`, summary: 'bench', bot: '1', token: this.token },
+      true,
+      count ? { 'X-Quire-Count-Grpc-Calls': '1' } : {},
+    );
+    if (r.body.edit?.result !== 'Success') throw new Error(JSON.stringify(r.body));
+    return r.grpc;
+  }
 }
 
 try {
@@ -114,17 +136,19 @@ try {
   await admin('createAndPromote', 'Admin', 'adminpass123456', '--groups', 'sysop,bureaucrat,bot');
   const { stdout } = await admin('createBotPassword', 'Admin', 'ci', '--grants', 'basic,highvolume,editpage,createeditmovepage');
   const password = stdout.trim().split('\n').at(-1)!.trim();
-  const lt = (await api({ action: 'query', meta: 'tokens', type: 'login' })).body.query.tokens.logintoken;
-  const login = (await api({ action: 'login', lgname: 'Admin@ci', lgpassword: password, lgtoken: lt }, true)).body;
-  if (login.login?.result !== 'Success') throw new Error(JSON.stringify(login));
-  const token = (await api({ action: 'query', meta: 'tokens' })).body.query.tokens.csrftoken;
-  const edit = async (n: number, count = false) => {
-    const r = await api({ action: 'edit', title: 'Edit cost', appendtext: `\nline ${n} [[Link ${n % 5}]]`, summary: 'bench', bot: '1', token }, true, count ? { 'X-Quire-Count-Grpc-Calls': '1' } : {});
-    if (r.body.edit?.result !== 'Success') throw new Error(JSON.stringify(r.body));
-    return r.grpc;
+  const clients = Array.from({ length: sessions }, () => new Client());
+  for (const c of clients) await c.login('Admin@ci', password);
+  const title = (i: number) => (sessions === 1 ? 'Edit cost' : `Edit cost ${i}`);
+  /** `edits` edits in all: one after the other per session, the sessions at once. */
+  const editAll = async (from: number) => {
+    await Promise.all(
+      clients.map(async (c, i) => {
+        for (let n = i; n < edits; n += sessions) await c.edit(title(i), from + n);
+      }),
+    );
   };
-  await edit(0);
-  for (let i = 1; i <= 5; i++) await edit(i); // warm-up
+  await Promise.all(clients.map((c, i) => c.edit(title(i), 0)));
+  for (let i = 1; i <= 5; i++) await Promise.all(clients.map((c, j) => c.edit(title(j), i))); // warm-up
   await new Promise((r) => setTimeout(r, 1500)); // background jobs of the warm-up
   const traced = async () => {
     if (!process.env.SQL_TRACE) return new Map<string, number>();
@@ -139,7 +163,7 @@ try {
   const secondsBefore = await statements('sum');
   const cpu0 = cpuMs(child.pid!);
   const t0 = performance.now();
-  for (let i = 1; i <= edits; i++) await edit(100 + i);
+  await editAll(100);
   const ms = performance.now() - t0;
   const cpu1 = cpuMs(child.pid!);
   if (strace) {
@@ -152,14 +176,14 @@ try {
   const traceAfter = await traced();
   await new Promise((r) => setTimeout(r, 1500)); // the jobs the edits queued
   const after = await statements();
-  const grpc = await edit(9999, true);
+  const grpc = await clients[0]!.edit(title(0), 9999, true);
   const per = (a: Map<string, number>, b: Map<string, number>) => {
     const rows = [...a].map(([k, v]) => [k, (v - (b.get(k) ?? 0)) / edits] as const).filter(([, v]) => v > 0);
     return { total: rows.reduce((s, [, v]) => s + v, 0), rows };
   };
   const during = per(afterEdits, before);
   const all = per(after, before);
-  console.log(`${edits} sequential edits: ${((edits * 1000) / ms).toFixed(1)}/s, ${(ms / edits).toFixed(1)} ms each`);
+  console.log(`${edits} edits (${sessions === 1 ? 'sequential' : `${sessions} sessions at once, a page each`}): ${((edits * 1000) / ms).toFixed(1)}/s, ${(ms / edits).toFixed(1)} ms each`);
   console.log(`CPU time of the wiki process (all threads) per edit: ${((cpu.user + cpu.sys) / edits).toFixed(1)} ms (user ${(cpu.user / edits).toFixed(1)}, system ${(cpu.sys / edits).toFixed(1)})`);
   console.log(`gRPC calls of one edit (gateway): ${grpc}`);
   console.log(`SQL statements per edit while editing: ${during.total.toFixed(1)}; with the background jobs after: ${all.total.toFixed(1)}`);
