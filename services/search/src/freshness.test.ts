@@ -109,3 +109,15 @@ describe('IndexFreshness.head and stale (the search reads its cursor with its ma
     }
   });
 });
+
+describe('IndexFreshness and the indexer of this process', () => {
+  test('a query that waits asks the indexer to hurry; one at the head does not', async () => {
+    let hurried = 0;
+    const behind = fakeIndex({ head: 10, through: 7, stepMs: 5 });
+    await new IndexFreshness({ ...behind.sources, hurry: () => hurried++ }, LIMITS).caughtUp();
+    assert.equal(hurried, 1);
+    const atHead = fakeIndex({ head: 7, through: 7 });
+    await new IndexFreshness({ ...atHead.sources, hurry: () => hurried++ }, LIMITS).caughtUp();
+    assert.equal(hurried, 1);
+  });
+});

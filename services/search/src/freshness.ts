@@ -18,6 +18,8 @@ export interface FreshnessSources {
   feedHead(after: number): Promise<number>;
   /** Whether an indexer is running (holds the lease): without one the index cannot move. */
   indexerActive(): Promise<boolean>;
+  /** Asks the indexer to apply what waits now instead of after its pause between batches. */
+  hurry?(): void;
 }
 
 export interface FreshnessLimits {
@@ -116,6 +118,7 @@ export class IndexFreshness {
   /** Waits for the cursor to reach `head` when it can; false when it did not wait. */
   private async waitFor(head: number, through: number): Promise<boolean> {
     if (head <= through || head - through > this.limits.maxBacklog || !(await this.sources.indexerActive())) return false;
+    this.sources.hurry?.();
     const deadline = Date.now() + this.limits.maxWaitMs;
     while (through < head && Date.now() < deadline) {
       await sleep(this.limits.pollMs);

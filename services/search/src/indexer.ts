@@ -40,6 +40,14 @@ const BATCH = 500;
 const PAUSE_PER_BATCH_MS = 2;
 /** Longest pause between batches, whatever the last one took. */
 const MAX_PAUSE_MS = 2_000;
+/**
+ * Shortest pause between batches. A batch of one edit still costs the database several statements
+ * (the cursor, the index row, the postings): a bot saving pages back to back had the indexer
+ * taking its turn on the one embedded connection after nearly every save, and every save behind
+ * it waited (issue 15). A query waiting for the index to catch up (freshness.ts) ends the pause
+ * (hurry()); the first change after a quiet spell is indexed at once.
+ */
+const MIN_PAUSE_MS = 250;
 /** Pages per GetPagesForIndex call (the content service's own cap is 1000). */
 export const FETCH_CHUNK = 200;
 const RETRY_MS = 1_000;
@@ -68,6 +76,9 @@ export class FeedIndexer {
   private stream: ClientReadableStream<PageChange> | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private holding = false;
+  /** Ends the pause between batches (hurry()); set while the indexer pauses. */
+  private endPause: (() => void) | undefined;
+  private hurried = false;
 
   constructor(
     private readonly db: Db,
@@ -77,6 +88,12 @@ export class FeedIndexer {
     private readonly log: Logger,
     private readonly lease: LeaseTiming = DEFAULT_LEASE,
   ) {}
+
+  /** A query waits for the index: the next batch starts now rather than after the pause. */
+  hurry(): void {
+    this.hurried = true;
+    this.endPause?.();
+  }
 
   /** Whether this instance holds the lease (follows the feed) right now. */
   get active(): boolean {
@@ -91,6 +108,7 @@ export class FeedIndexer {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.endPause?.();
     this.stream?.cancel();
     await this.loop;
     if (this.renewTimer) clearInterval(this.renewTimer);
@@ -176,16 +194,24 @@ export class FeedIndexer {
           continue;
         }
         const wait = notBefore - performance.now();
-        if (wait > 0) {
-          await sleep(wait);
+        if (wait > 0 && !this.hurried) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, wait);
+            this.endPause = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          this.endPause = undefined;
           continue;
         }
+        this.hurried = false;
         const batch = pending.splice(0, BATCH);
         if (stream.isPaused() && pending.length < BATCH) stream.resume();
         const started = performance.now();
         if (!(await this.applyBatch(batch, generation))) break;
         const done = performance.now();
-        notBefore = done + Math.min(MAX_PAUSE_MS, PAUSE_PER_BATCH_MS * (done - started));
+        notBefore = done + Math.max(MIN_PAUSE_MS, Math.min(MAX_PAUSE_MS, PAUSE_PER_BATCH_MS * (done - started)));
       }
     } finally {
       stream.cancel();

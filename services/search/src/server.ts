@@ -38,13 +38,15 @@ export const searchService: ServiceModule = {
     await backend.init();
     const content = connectContent(cfg.contentAddr);
     const namespaces = new NamespaceNames(content.site);
+    const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     const freshness = new IndexFreshness({
       indexedThrough: () => readCursor(rt.db, backend.engine),
       feedHead: async (after) => (await unary(content.feed, content.feed.getChangeFeedStatus, { afterPosition: after }, { deadlineMs: 1000 })).latestPosition,
       indexerActive: async () => (await rt.kv.get(LEASE_KEY)) !== null,
+      // Only an indexer of this process can be hurried; another replica's ends its pause in time (≤ 250 ms).
+      hurry: () => indexer?.hurry(),
     });
     const index = new SearchIndex(backend, () => namespaces.lookup(), freshness);
-    const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     indexer?.start();
     /** How far the index is behind content's change feed (GetIndexStatus, metrics, maxlag). */
     const indexStatus = async () => {
