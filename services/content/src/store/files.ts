@@ -370,7 +370,7 @@ export async function recordFileVersion(q: Queryable, schema: string, v: NewFile
   await q.query(
     `INSERT INTO ${s}.job (job_cmd, job_namespace, job_title, job_params)
      SELECT 'refreshLinks', p.page_namespace, p.page_title, jsonb_build_object('pageId', p.page_id, 'cause', 'upload')
-       FROM ${s}.imagelinks il JOIN ${s}.page p ON p.page_id = il.il_from WHERE il.il_to = $1`,
+       FROM ${s}.imagelinks il JOIN ${s}.page p ON p.page_id = il.il_from WHERE il.il_to COLLATE "C" = $1`,
     [v.name],
   );
 }

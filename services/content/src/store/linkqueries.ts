@@ -3,7 +3,9 @@
  * ApiQueryImages, ApiQueryExternalLinks, ApiQueryBacklinks, ApiQueryCategoryMembers,
  * ApiQueryExtLinksUsage, ApiQueryPageProps, ApiQueryCategoryInfo). Every list is read in keyset
  * order with one row more than asked for: that row is where the continuation starts. Titles
- * compare as bytes (COLLATE "C"), as MediaWiki's varbinary columns do.
+ * compare as bytes (COLLATE "C"), as MediaWiki's varbinary columns do; an equality on an indexed
+ * title column says COLLATE "C" too, as the index does, or the planner cannot use it (a category's
+ * members were a scan of all categorylinks).
  */
 import type { Db } from '@quire/kit';
 import { NS_CATEGORY, NS_FILE } from '../title/namespaces.js';
@@ -392,7 +394,7 @@ export class LinkQueryStore {
     limit: number;
   }): Promise<CategoryMemberRow[]> {
     const p = new Params();
-    const conds = ['cl_from = page_id', `cl_to = ${p.add(q.category)}`, `cl_type = ${p.add(q.type)}`];
+    const conds = ['cl_from = page_id', `cl_to COLLATE "C" = ${p.add(q.category)}`, `cl_type = ${p.add(q.type)}`];
     if (q.namespaces.length) conds.push(`page_namespace = ANY(${p.add(q.namespaces)}::int[])`);
     const key = 'cl_sortkey COLLATE "C"';
     // addWhereRange: the start bound is the lower one when ascending.
@@ -415,7 +417,7 @@ export class LinkQueryStore {
     limit: number;
   }): Promise<CategoryMemberRow[]> {
     const p = new Params();
-    const conds = ['cl_from = page_id', `cl_to = ${p.add(q.category)}`, `cl_type = ANY(${p.add(q.types)}::text[])`];
+    const conds = ['cl_from = page_id', `cl_to COLLATE "C" = ${p.add(q.category)}`, `cl_type = ANY(${p.add(q.types)}::text[])`];
     if (q.namespaces.length) conds.push(`page_namespace = ANY(${p.add(q.namespaces)}::int[])`);
     const ts = "date_trunc('second', cl_timestamp)";
     const [low, high] = q.descending ? [q.end, q.start] : [q.start, q.end];
@@ -454,9 +456,9 @@ export class LinkQueryStore {
   async categoryCounts(names: string[]): Promise<CategoryCounts[]> {
     const r = await this.db.query<{ name: string; pages: number; subcats: number; files: number; exists: boolean; hidden: boolean }>(
       `SELECT n.name,
-         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to = n.name AND cl_type = 'page')::int AS pages,
-         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to = n.name AND cl_type = 'subcat')::int AS subcats,
-         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to = n.name AND cl_type = 'file')::int AS files,
+         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to COLLATE "C" = n.name AND cl_type = 'page')::int AS pages,
+         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to COLLATE "C" = n.name AND cl_type = 'subcat')::int AS subcats,
+         (SELECT count(*) FROM ${this.s}.categorylinks WHERE cl_to COLLATE "C" = n.name AND cl_type = 'file')::int AS files,
          EXISTS (SELECT 1 FROM ${this.s}.page WHERE page_namespace = ${NS_CATEGORY} AND page_title = n.name) AS exists,
          ${this.hiddenExpr('n.name')} AS hidden
        FROM unnest($1::text[]) AS n(name) ORDER BY n.name COLLATE "C"`,

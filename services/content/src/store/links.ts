@@ -78,11 +78,14 @@ function prefixOf(table: string): string {
   return ({ pagelinks: 'pl', templatelinks: 'tl', categorylinks: 'cl', langlinks: 'll', imagelinks: 'il', externallinks: 'el', iwlinks: 'iwl' } as Record<string, string>)[table]!;
 }
 
-/** Pages that transclude a page (directly or through other templates: templatelinks lists all). */
+/**
+ * Pages that transclude a page (directly or through other templates: templatelinks lists all).
+ * COLLATE "C" as tl_target's column is (the same equality): without it only its namespace column served.
+ */
 export async function transcluders(q: Queryable, schema: string, ns: number, dbkey: string): Promise<{ id: number; ns: number; dbkey: string }[]> {
   const r = await q.query<{ page_id: number; page_namespace: number; page_title: string }>(
     `SELECT p.page_id, p.page_namespace, p.page_title FROM ${schema}.templatelinks tl JOIN ${schema}.page p ON p.page_id = tl.tl_from
-     WHERE tl.tl_namespace = $1 AND tl.tl_title = $2 ORDER BY p.page_id`,
+     WHERE tl.tl_namespace = $1 AND tl.tl_title COLLATE "C" = $2 ORDER BY p.page_id`,
     [ns, dbkey],
   );
   return r.rows.map((x) => ({ id: x.page_id, ns: x.page_namespace, dbkey: x.page_title }));
