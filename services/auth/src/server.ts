@@ -1,10 +1,11 @@
-import { AccountCache } from './domain/account-cache.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bind, loadConfig, makeClient, v, type ServiceModule } from '@quire/kit';
 import { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
 import { LogServiceClient } from '@quire/proto/wiki/content/logs/v1/logs';
 import { Accounts } from './domain/accounts.js';
+import { AccountCache } from './domain/account-cache.js';
+import { EditCounter } from './domain/editcount.js';
 import { loadGroupPermissions } from './rights.js';
 import { SessionStore } from './store/sessions.js';
 import { UserStore } from './store/users.js';
@@ -18,6 +19,9 @@ import { createOAuth } from './oauth/index.js';
 import { AccountServiceService } from '@quire/proto/wiki/auth/v1/account';
 import { AccountSecurity } from './domain/security.js';
 import { accountServiceHandlers } from './rpc/account.js';
+
+/** How long edit-count increments are collected before one UPDATE writes them. */
+const EDIT_COUNT_DELAY_MS = 250;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -60,14 +64,17 @@ export const authService: ServiceModule = {
       creationThrottle: new Throttler(rt.kv, 'acctcreate', parseThrottle(cfg.accountCreationThrottle, 'AUTH_ACCOUNT_CREATION_THROTTLE')),
       totpThrottle: new Throttler(rt.kv, 'badoath', parseThrottle(cfg.totpThrottle, 'AUTH_TOTP_THROTTLE')),
     });
+    // Edit counts are written a quarter of a second at a time (domain/editcount.ts).
+    const editCounts = new EditCounter((id, by) => accounts.o.users.incrementEditCount(id, by), EDIT_COUNT_DELAY_MS);
     return {
       bindings: [
-        bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName) }),
+        bind('wiki.auth.v1.AuthService', AuthServiceService, { ...sessionHandlers(sessions, accounts), ...accountHandlers(accounts, cfg.siteName, editCounts) }),
         bind('wiki.auth.v1.AccountService', AccountServiceService, accountServiceHandlers(new AccountSecurity({ ...accounts.o, performer: (id, name) => accounts.performer(id, name) }))),
         bind('wiki.auth.v1.OAuthService', OAuthServiceService, createOAuth({ db: rt.db, kv: rt.kv, accounts, sessions, secretKey: rt.secretKey }).handlers),
       ],
       close: async () => {
         await relay?.stop();
+        await editCounts.flush();
       },
     };
   },

@@ -44,9 +44,12 @@ function botPasswordOf(row: UserRow, bp: BotPasswordRow): BotPassword {
   return { userId: row.id, user: row.name, appId: bp.app_id, grants: bp.grants, created: iso(bp.created) };
 }
 
-export function accountHandlers(accounts: Accounts, siteName: string): Omit<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
+export function accountHandlers(
+  accounts: Accounts,
+  siteName: string,
+  editCounts = new EditCounter((id, by) => accounts.o.users.incrementEditCount(id, by)),
+): Omit<Handlers, 'resolveSession' | 'getTokens' | 'checkToken' | 'login' | 'continueLogin' | 'logout'> {
   const { users, sessions, outbox } = accounts.o;
-  const editCounts = new EditCounter((id, by) => users.incrementEditCount(id, by));
 
   async function details(row: UserRow, memberships: Membership[]): Promise<UserDetails> {
     const options = row.options ?? {};
@@ -106,6 +109,9 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       return {};
     },
     async getUsers(req) {
+      // Edit counts still collecting are written first: three edits, then userinfo, shows all three
+      // (MediaWiki's own API tests read it so).
+      await editCounts.flush();
       const found: UserRow[] = [];
       const invalidNames: string[] = [];
       const missingNames: string[] = [];
@@ -127,6 +133,7 @@ export function accountHandlers(accounts: Accounts, siteName: string): Omit<Hand
       return { users: await detailsOf(found), invalidNames, missingNames, missingIds };
     },
     async listUsers(req) {
+      await editCounts.flush();
       const limit = Math.min(Math.max(req.limit || 10, 1), MAX_LIST_LIMIT);
       const norm = (s: string) => (s ? (canonicalUserName(s) ?? s) : '');
       const rows = await users.list({
