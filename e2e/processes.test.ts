@@ -34,19 +34,22 @@ function spawnEntry(name: string, entry: string, env: NodeJS.ProcessEnv): Proc {
   return proc;
 }
 
-/** Free TCP ports on loopback, all distinct (each probe stays open until all are chosen). */
+/**
+ * Free TCP ports on loopback, all distinct (each probe stays open until all are chosen), below the
+ * kernel's ephemeral range (32768–60999): a port the kernel handed out for a probe was free again
+ * for any test's outgoing connection in the moment before the child bound it (EADDRINUSE in CI).
+ */
 async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const s = net.createServer();
-          s.once('error', reject);
-          s.listen(0, '127.0.0.1', () => resolve(s));
-        }),
-    ),
-  );
+  const servers: net.Server[] = [];
+  while (servers.length < n) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const s = await new Promise<net.Server | undefined>((resolve) => {
+      const probe = net.createServer();
+      probe.once('error', () => resolve(undefined));
+      probe.listen(port, '127.0.0.1', () => resolve(probe));
+    });
+    if (s) servers.push(s);
+  }
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   return ports;
