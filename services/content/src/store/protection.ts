@@ -49,19 +49,28 @@ export interface CascadeSources {
   levels: Map<string, Set<string>>;
 }
 
+/*
+ * The unexpired cascading restrictions (`pr`, with their page `p`) of pages that transclude the
+ * page at `ns`/`dbkey` (SQL expressions) or, for a file, use it. Found from the cascading
+ * restrictions (a partial index; a wiki has few, often none), each checked against the links
+ * table by its primary key: driven from the links instead, the planner hashed the whole page table
+ * and the templatelinks of a namespace (tl_target is COLLATE "C", so `tl_title = …` could use only
+ * its first column) on every edit: 9–14 ms of PGlite's time on a fresh wiki (issue 15).
+ */
+function cascadingSourcesFrom(s: string, ns: string, dbkey: string): string {
+  return `FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
+      WHERE pr.pr_cascade AND (pr.pr_expiry IS NULL OR pr.pr_expiry > now())
+        AND (EXISTS (SELECT 1 FROM ${s}.templatelinks WHERE tl_from = pr.pr_page AND tl_namespace = ${ns} AND tl_title = ${dbkey})
+             OR (${ns} = 6 AND EXISTS (SELECT 1 FROM ${s}.imagelinks WHERE il_from = pr.pr_page AND il_to = ${dbkey})))`;
+}
+
 /**
  * RestrictionStore::getCascadeProtectionSources: pages with unexpired cascading protection that
- * transclude this page (templatelinks) or, for a file, use it (imagelinks). Driven from the
- * cascading restrictions, as pageProtectionRows (below) and for the same reason.
+ * transclude this page (templatelinks) or, for a file, use it (imagelinks).
  */
 export async function cascadeSources(q: Queryable, db: Db, ns: number, dbkey: string): Promise<CascadeSources> {
-  const s = db.schema;
   const r = await q.query<{ page_namespace: number; page_title: string; pr_type: string; pr_level: string }>(
-    `SELECT p.page_namespace, p.page_title, pr.pr_type, pr.pr_level
-       FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
-      WHERE pr.pr_cascade AND (pr.pr_expiry IS NULL OR pr.pr_expiry > now())
-        AND (EXISTS (SELECT 1 FROM ${s}.templatelinks WHERE tl_from = pr.pr_page AND tl_namespace = $1 AND tl_title = $2)
-             OR ($1 = 6 AND EXISTS (SELECT 1 FROM ${s}.imagelinks WHERE il_from = pr.pr_page AND il_to = $2)))
+    `SELECT p.page_namespace, p.page_title, pr.pr_type, pr.pr_level ${cascadingSourcesFrom(db.schema, '$1', '$2')}
       ORDER BY p.page_namespace, p.page_title`,
     [ns, dbkey],
   );
@@ -98,23 +107,13 @@ export interface PageProtection {
  * The statement behind `pageProtection`, over SQL expressions for the page id, namespace and DB
  * key, so that another read can carry it along (an edit's page read: `RevisionStore.pageForEdit`).
  */
-/*
- * The cascading sources are found from the cascading restrictions (a partial index; a wiki has few,
- * often none), each checked against the links table by its primary key. Driven from the links
- * instead, the planner hashed the whole page table and the templatelinks of a namespace (its
- * tl_target index is COLLATE "C", so `tl_title = …` could use only its first column) on every
- * edit: 9–14 ms of PGlite's time on a fresh wiki (issue 15).
- */
 export function pageProtectionRows(s: string, pageId: string, ns: string, dbkey: string): string {
   return `SELECT * FROM (
        SELECT true AS own, pr_type, pr_level, pr_cascade, pr_expiry, NULL::int AS page_namespace, NULL::text AS page_title, pr_id AS ord
          FROM ${s}.page_restrictions WHERE pr_page = ${pageId} AND (pr_expiry IS NULL OR pr_expiry > now())
        UNION ALL
        SELECT false, pr.pr_type, pr.pr_level, true, pr.pr_expiry, p.page_namespace, p.page_title, 0
-         FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
-        WHERE pr.pr_cascade AND (pr.pr_expiry IS NULL OR pr.pr_expiry > now())
-          AND (EXISTS (SELECT 1 FROM ${s}.templatelinks WHERE tl_from = pr.pr_page AND tl_namespace = ${ns} AND tl_title = ${dbkey})
-               OR (${ns} = 6 AND EXISTS (SELECT 1 FROM ${s}.imagelinks WHERE il_from = pr.pr_page AND il_to = ${dbkey})))
+         ${cascadingSourcesFrom(s, ns, dbkey)}
      ) x ORDER BY own DESC, ord, page_namespace, page_title`;
 }
 
