@@ -12,7 +12,10 @@
  * sequential edits), BENCH_SESSIONS (10 concurrent edit sessions), BENCH_PORT (8106),
  * BENCH_URL (use a running Quire instead; then give BENCH_BOT_USER/BENCH_BOT_PASSWORD),
  * BENCH_COMPARE_BOT_USER / BENCH_COMPARE_BOT_PASSWORD (default: the reference wiki's Admin@ci), and
- * BENCH_COMPARE_USER / BENCH_COMPARE_PASSWORD (Admin) when that bot password is refused.
+ * BENCH_COMPARE_USER / BENCH_COMPARE_PASSWORD (Admin) when that bot password is refused,
+ * BENCH_ROUNDS (3: each scenario is measured that many times, alternating the sides; the median
+ * round of each side is shown, and every round's ratio), BENCH_EDIT_WARMUP (20 edits before each
+ * edit scenario is timed, on both sides).
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +39,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const sequentialEdits = Number(process.env.BENCH_EDITS ?? 100);
 const sessions = Number(process.env.BENCH_SESSIONS ?? 10);
+/** Rounds per scenario, each measuring Quire then the other side (BENCH_ROUNDS). */
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 interface Side {
   name: string;
@@ -188,11 +193,14 @@ function editFigures(latencies: number[], ms: number): Figures {
 }
 
 const runId = Date.now().toString(36);
+/** Edits made before an edit scenario is timed (BENCH_EDIT_WARMUP), on both sides. */
+const editWarmup = Number(process.env.BENCH_EDIT_WARMUP ?? 20);
 
 /** N edits one after the other from one bot session, appending to one page. */
 async function measureSequentialEdits(side: Side): Promise<Figures> {
   const s = await Session.login(side);
-  await s.edit(`Bench ${runId} sequential`, 0);
+  // Warm-up, as the read scenarios have: the JIT, the caches and the page's first background work.
+  for (let i = 0; i < editWarmup; i++) await s.edit(`Bench ${runId} sequential`, -1 - i);
   const latencies: number[] = [];
   const t0 = performance.now();
   for (let i = 1; i <= sequentialEdits; i++) latencies.push(await s.edit(`Bench ${runId} sequential`, i));
@@ -204,7 +212,11 @@ async function measureConcurrentEdits(side: Side): Promise<Figures> {
   // One after the other: parallel logins would trip the login throttle before a success clears it.
   const all: Session[] = [];
   for (let i = 0; i < sessions; i++) all.push(await Session.login(side));
-  await Promise.all(all.map((s, i) => s.edit(`Bench ${runId} session ${i}`, 0)));
+  await Promise.all(
+    all.map(async (s, i) => {
+      for (let n = 0; n < Math.max(1, editWarmup / sessions); n++) await s.edit(`Bench ${runId} session ${i}`, -1 - n);
+    }),
+  );
   const latencies: number[] = [];
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
@@ -250,7 +262,7 @@ const compare: Side | undefined = compareUrl
   ? { name: 'compare', url: compareUrl, bot: compareBot(), account: { user: process.env.BENCH_COMPARE_USER ?? 'Admin', password: process.env.BENCH_COMPARE_PASSWORD ?? 'adminpass123456' } }
   : undefined;
 const ceiling = await startCeiling();
-const rows: { name: string; quire?: Figures; other?: Figures; target?: number }[] = [];
+const rows: { name: string; quire?: Figures; other?: Figures; target?: number; rounds: (number | undefined)[] }[] = [];
 try {
   const rssAfterStart = quire.rssMb();
   console.log(
@@ -260,7 +272,15 @@ try {
   const ceilingFigures = await measureRead({ name: 'ceiling', url: ceiling.url }, { name: 'ceiling', path: '/', target: 0 });
   const measure = async (name: string, target: number, fn: (side: Side) => Promise<Figures>) => {
     if (!wanted(name)) return;
-    const row = { name, target, quire: await fn(quire.side), other: compare ? await fn(compare) : undefined };
+    // Rounds alternate the two sides, so that a change of the machine's speed during the run
+    // (a shared host's drifts by a third within minutes) weighs on both; each side's median round counts.
+    const ours: Figures[] = [];
+    const theirs: Figures[] = [];
+    for (let round = 0; round < rounds; round++) {
+      ours.push(await fn(quire.side));
+      if (compare) theirs.push(await fn(compare));
+    }
+    const row = { name, target, quire: median(ours), other: compare ? median(theirs) : undefined, rounds: ours.map((f, i) => (theirs[i] ? f.rate / theirs[i]!.rate : undefined)) };
     rows.push(row);
     printRow(row);
   };
@@ -280,7 +300,13 @@ try {
 
 function printRow(r: (typeof rows)[number]): void {
   const ratio = r.quire && r.other ? r.quire.rate / r.other.rate : undefined;
+  const perRound = r.rounds.length > 1 && r.rounds.every((x) => x !== undefined) ? `  rounds ${r.rounds.map((x) => `${x!.toFixed(2)}×`).join(' ')}` : '';
   console.log(
-    `${r.name.padEnd(34)} ${fmt(r.quire).padEnd(34)} ${fmt(r.other).padEnd(34)} ${ratio === undefined ? '  —   ' : `${ratio.toFixed(2).padStart(5)}×`}  ≥ ${String(r.target).padStart(2)}×  ${r.quire?.grpcCalls ?? ''}`,
+    `${r.name.padEnd(34)} ${fmt(r.quire).padEnd(34)} ${fmt(r.other).padEnd(34)} ${ratio === undefined ? '  —   ' : `${ratio.toFixed(2).padStart(5)}×`}  ≥ ${String(r.target).padStart(2)}×  ${r.quire?.grpcCalls ?? ''}${perRound}`,
   );
+}
+
+/** The round with the median rate (the lower middle one of an even count). */
+function median(figures: Figures[]): Figures {
+  return [...figures].sort((a, b) => a.rate - b.rate)[Math.floor((figures.length - 1) / 2)]!;
 }

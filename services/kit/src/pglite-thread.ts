@@ -68,8 +68,8 @@ const CANCEL_REQUEST = 80877102;
  * of a statement (Parse, Bind, Describe, Execute, Sync) as its own call into PostgreSQL behind an
  * async queue, and wrote each piece of output to the socket as PostgreSQL produced it: four or five
  * socket writes, and as many wake-ups of the services' thread, for one statement, a quarter of this
- * thread's time. PGlite's execProtocolRawSync runs every message of a buffer through PostgreSQL's
- * main loop (its ignore-till-Sync error handling included) and returns the output whole, so what
+ * thread's time. PGlite's execProtocolRaw* run every message of a buffer through PostgreSQL's
+ * main loop (its ignore-till-Sync error handling included), so what
  * `pg` sent at once (it writes a statement's messages together) is run at once and answered with
  * one write.
  */
@@ -88,48 +88,59 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
     let started = false;
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      const out: Uint8Array[] = [];
-      try {
-        for (;;) {
-          if (!started) {
-            // Untyped start-up packets: length, then a code (SSL or cancel request) or the protocol version.
-            if (pending.length < 8) break;
-            const length = pending.readInt32BE(0);
-            if (pending.length < length) break;
-            const code = pending.readInt32BE(4);
-            const packet = pending.subarray(0, length);
-            pending = pending.subarray(length);
-            if (code === SSL_REQUEST) out.push(Buffer.from('N'));
-            else if (code === CANCEL_REQUEST) continue;
-            else {
-              started = true;
-              out.push(db.execProtocolRawSync(new Uint8Array(packet)));
-            }
-            continue;
+      const out: Buffer[] = [];
+      // PostgreSQL's output as it is produced (a view of the WASM memory: copied). The stream form
+      // hands it over raw; execProtocolRawSync also parsed every message of it into PGlite's own
+      // results (and decoded each row's text), work nobody read: a tenth of this thread's time.
+      const onRawData = (data: Uint8Array) => out.push(Buffer.from(data));
+      // The stream call runs PostgreSQL synchronously (syncToFs false: nothing is awaited before
+      // it returns), so `out` is complete when it returns; its promise carries a failure.
+      const run = (bytes: Uint8Array) => db.execProtocolRawStream(bytes, { syncToFs: false, onRawData });
+      let ran: Promise<void> = Promise.resolve();
+      for (;;) {
+        if (!started) {
+          // Untyped start-up packets: length, then a code (SSL or cancel request) or the protocol version.
+          if (pending.length < 8) break;
+          const length = pending.readInt32BE(0);
+          if (pending.length < length) break;
+          const code = pending.readInt32BE(4);
+          const packet = pending.subarray(0, length);
+          pending = pending.subarray(length);
+          if (code === SSL_REQUEST) out.push(Buffer.from('N'));
+          else if (code === CANCEL_REQUEST) continue;
+          else {
+            started = true;
+            ran = Promise.all([ran, run(new Uint8Array(packet))]).then(() => undefined);
           }
-          // Typed messages: a type byte, then a length that counts itself. Run every complete one at once.
-          let end = 0;
-          while (pending.length - end >= 5) {
-            const length = 1 + pending.readInt32BE(end + 1);
-            if (pending.length - end < length) break;
-            end += length;
-          }
-          if (end === 0) break;
-          const batch = pending.subarray(0, end);
-          pending = pending.subarray(end);
-          // 'X' (Terminate): the client goes; the socket's end follows.
-          if (batch[0] !== 0x58) out.push(db.execProtocolRawSync(new Uint8Array(batch)));
-          break;
+          continue;
         }
-      } catch (err) {
-        // PostgreSQL answers a failing statement with an ErrorResponse; a throw is a WASM trap or
-        // abort, after which the backend's state is unknown: this thread ends, and db.ts opens the
-        // database again (PostgreSQL's crash recovery), as for a runaway statement.
-        port?.postMessage({ type: 'log', message: `embedded database failed: ${err instanceof Error ? err.message : String(err)}; opening it again` });
-        process.exit(1);
+        // Typed messages: a type byte, then a length that counts itself. Run every complete one at once.
+        let end = 0;
+        while (pending.length - end >= 5) {
+          const length = 1 + pending.readInt32BE(end + 1);
+          if (pending.length - end < length) break;
+          end += length;
+        }
+        if (end === 0) break;
+        const batch = pending.subarray(0, end);
+        pending = pending.subarray(end);
+        // 'X' (Terminate): the client goes; the socket's end follows.
+        if (batch[0] !== 0x58) ran = Promise.all([ran, run(batch)]).then(() => undefined);
+        break;
       }
-      const bytes = out.filter((b) => b.length > 0);
-      if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
+      ran.then(
+        () => {
+          const bytes = out.filter((b) => b.length > 0);
+          if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
+        },
+        (err: unknown) => {
+          // PostgreSQL answers a failing statement with an ErrorResponse; a throw is a WASM trap or
+          // abort, after which the backend's state is unknown: this thread ends, and db.ts opens the
+          // database again (PostgreSQL's crash recovery), as for a runaway statement.
+          port?.postMessage({ type: 'log', message: `embedded database failed: ${err instanceof Error ? err.message : String(err)}; opening it again` });
+          process.exit(1);
+        },
+      );
     });
     const gone = () => {
       if (active !== socket) return;
