@@ -14,8 +14,8 @@
  * BENCH_COMPARE_BOT_USER / BENCH_COMPARE_BOT_PASSWORD (default: the reference wiki's Admin@ci), and
  * BENCH_COMPARE_USER / BENCH_COMPARE_PASSWORD (Admin) when that bot password is refused,
  * BENCH_ROUNDS (3: each scenario is measured that many times, alternating the sides; the median
- * round of each side is shown, and every round's ratio), BENCH_EDIT_WARMUP (20 edits before each
- * edit scenario is timed, on both sides).
+ * round of each side is shown, and every round's ratio), BENCH_EDIT_WARMUP (200 edits of other
+ * pages before each edit scenario is timed, on both sides).
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -194,13 +194,15 @@ function editFigures(latencies: number[], ms: number): Figures {
 
 const runId = Date.now().toString(36);
 /** Edits made before an edit scenario is timed (BENCH_EDIT_WARMUP), on both sides. */
-const editWarmup = Number(process.env.BENCH_EDIT_WARMUP ?? 20);
+const editWarmup = Number(process.env.BENCH_EDIT_WARMUP ?? 200);
 
 /** N edits one after the other from one bot session, appending to one page. */
 async function measureSequentialEdits(side: Side): Promise<Figures> {
   const s = await Session.login(side);
-  // Warm-up, as the read scenarios have: the JIT, the caches and the page's first background work.
-  for (let i = 0; i < editWarmup; i++) await s.edit(`Bench ${runId} sequential`, -1 - i);
+  // Warm-up, as the read scenarios have (the JIT: V8 was still optimizing the edit path's functions
+  // after a thousand edits), on pages of its own so that the timed page is as small as ever.
+  for (let i = 0; i < editWarmup; i++) await s.edit(`Bench ${runId} warm-up ${i % 10}`, i);
+  await s.edit(`Bench ${runId} sequential`, 0);
   const latencies: number[] = [];
   const t0 = performance.now();
   for (let i = 1; i <= sequentialEdits; i++) latencies.push(await s.edit(`Bench ${runId} sequential`, i));
@@ -214,7 +216,8 @@ async function measureConcurrentEdits(side: Side): Promise<Figures> {
   for (let i = 0; i < sessions; i++) all.push(await Session.login(side));
   await Promise.all(
     all.map(async (s, i) => {
-      for (let n = 0; n < Math.max(1, editWarmup / sessions); n++) await s.edit(`Bench ${runId} session ${i}`, -1 - n);
+      for (let n = 0; n < editWarmup / sessions; n++) await s.edit(`Bench ${runId} warm-up ${i}`, n);
+      await s.edit(`Bench ${runId} session ${i}`, 0);
     }),
   );
   const latencies: number[] = [];
