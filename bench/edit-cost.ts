@@ -5,6 +5,7 @@
  *   npx tsx bench/edit-cost.ts            # 50 edits
  *   BENCH_EDITS=200 BENCH_PORT=18200 npx tsx bench/edit-cost.ts
  *   BENCH_SESSIONS=10 BENCH_EDITS=1000 npx tsx bench/edit-cost.ts   # 10 sessions at once, a page each
+ *   BENCH_WARMUP=150 ...   # edits a session makes of other pages first (5)
  * BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to the wiki's node;
  * SQL_TRACE=file writes every SQL text sent (with BEGIN/COMMIT) and its count there (bench/sql-trace.mjs).
  *
@@ -89,6 +90,25 @@ async function statements(series: 'count' | 'sum' = 'count'): Promise<Map<string
   return out;
 }
 
+/**
+ * User + system CPU time of each thread of a process, by "tid name" (Linux /proc). Node's threads
+ * are all named "node": the services' thread is the first, V8's four helper threads (optimizing
+ * compiler, GC) come right after it, then the gateway's and the database's threads.
+ */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.split(') ')[1]!.split(' ');
+      out.set(`${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
 /** User + system CPU time of a process, all its threads (Linux /proc; clock ticks of 10 ms). */
 function cpuMs(pid: number): { user: number; sys: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -148,7 +168,8 @@ try {
     );
   };
   await Promise.all(clients.map((c, i) => c.edit(title(i), 0)));
-  for (let i = 1; i <= 5; i++) await Promise.all(clients.map((c, j) => c.edit(title(j), i))); // warm-up
+  // Warm-up on pages of their own (BENCH_WARMUP edits a session): V8 optimizes the edit path's functions over the first thousands of edits.
+  for (let i = 1; i <= Number(process.env.BENCH_WARMUP ?? 5); i++) await Promise.all(clients.map((c, j) => c.edit(`${title(j)} warm-up ${i % 10}`, i)));
   await new Promise((r) => setTimeout(r, 1500)); // background jobs of the warm-up
   const traced = async () => {
     if (!process.env.SQL_TRACE) return new Map<string, number>();
@@ -162,10 +183,14 @@ try {
   const before = await statements();
   const secondsBefore = await statements('sum');
   const cpu0 = cpuMs(child.pid!);
+  const threads0 = threadCpuMs(child.pid!);
+  const client0 = process.cpuUsage();
   const t0 = performance.now();
   await editAll(100);
   const ms = performance.now() - t0;
   const cpu1 = cpuMs(child.pid!);
+  const threads1 = threadCpuMs(child.pid!);
+  const client = process.cpuUsage(client0);
   if (strace) {
     strace.kill('SIGINT');
     await new Promise((r) => strace.once('exit', r));
@@ -185,6 +210,14 @@ try {
   const all = per(after, before);
   console.log(`${edits} edits (${sessions === 1 ? 'sequential' : `${sessions} sessions at once, a page each`}): ${((edits * 1000) / ms).toFixed(1)}/s, ${(ms / edits).toFixed(1)} ms each`);
   console.log(`CPU time of the wiki process (all threads) per edit: ${((cpu.user + cpu.sys) / edits).toFixed(1)} ms (user ${(cpu.user / edits).toFixed(1)}, system ${(cpu.sys / edits).toFixed(1)})`);
+  console.log(
+    `  by thread (at least 0.05 ms): ${[...threads1]
+      .map(([k, v]) => [k, (v - (threads0.get(k) ?? 0)) / edits] as const)
+      .filter(([, v]) => v >= 0.05)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ')}`,
+  );
+  console.log(`CPU time of this client per edit: ${((client.user + client.system) / 1000 / edits).toFixed(2)} ms`);
   console.log(`gRPC calls of one edit (gateway): ${grpc}`);
   console.log(`SQL statements per edit while editing: ${during.total.toFixed(1)}; with the background jobs after: ${all.total.toFixed(1)}`);
   for (const [k, v] of all.rows.sort()) console.log(`  ${k.padEnd(24)} ${v.toFixed(2)}   (during: ${(during.rows.find((r) => r[0] === k)?.[1] ?? 0).toFixed(2)})`);
