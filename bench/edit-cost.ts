@@ -90,29 +90,34 @@ async function statements(series: 'count' | 'sum' = 'count'): Promise<Map<string
   return out;
 }
 
+/** User and system CPU time (ms) in a /proc stat file (clock ticks of 10 ms), and the name in it. */
+function statCpu(file: string): { name: string; user: number; sys: number } {
+  const stat = fs.readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+}
+
+/** User + system CPU time of a process, all its threads (Linux /proc). */
+function cpuMs(pid: number): { user: number; sys: number } {
+  return statCpu(`/proc/${pid}/stat`);
+}
+
 /**
- * User + system CPU time of each thread of a process, by "tid name" (Linux /proc). Node's threads
- * are all named "node": the services' thread is the first, V8's four helper threads (optimizing
- * compiler, GC) come right after it, then the gateway's and the database's threads.
+ * User + system CPU time of each thread of a process, by "tid name". Node's threads are all named
+ * "node": the services' thread is the first, V8's four helper threads (optimizing compiler, GC)
+ * come right after it, then the gateway's and the database's threads.
  */
 function threadCpuMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.split(') ')[1]!.split(' ');
-      out.set(`${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, (Number(fields[11]) + Number(fields[12])) * 10);
+      const t = statCpu(`/proc/${pid}/task/${tid}/stat`);
+      out.set(`${tid} ${t.name}`, t.user + t.sys);
     } catch {
       // the thread ended
     }
   }
   return out;
-}
-
-/** User + system CPU time of a process, all its threads (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number): { user: number; sys: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
 }
 
 /** One client's cookie jar and its calls. */
