@@ -142,9 +142,9 @@ async function measureRead(side: Side, s: ReadScenario): Promise<Figures> {
 }
 
 /**
- * The edit scenarios' client: node:http on kept-alive connections. fetch (undici) cost about 1 ms of
- * CPU per edit on the 2-core machine that also runs the wiki under test: a sixth of what the
- * benchmark's own process took from Quire at 10 sessions (the other side, 10 times slower, hardly felt it).
+ * The client of logins and warm-up edits: node:http on kept-alive connections (fetch, undici, cost
+ * about 1 ms of CPU per edit on the 2-core machine that also runs the wiki under test); the timed
+ * edits go through autocannon (loadEdits).
  */
 const agent = new http.Agent({ keepAlive: true });
 function httpRequest(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ body: string; setCookies: string[] }> {
@@ -166,9 +166,13 @@ class Session {
   csrf = '';
   constructor(private readonly url: string) {}
 
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   async api(params: Record<string, string>, post = false): Promise<any> {
     const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params }).toString();
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const headers: Record<string, string> = { cookie: this.cookieHeader() };
     const res = post
       ? await httpRequest('POST', `${this.url}/w/api.php`, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body)
       : await httpRequest('GET', `${this.url}/w/api.php?${body}`, headers);
@@ -203,18 +207,69 @@ class Session {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!) : 0;
-}
-
-function editFigures(latencies: number[], ms: number): Figures {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { rate: (latencies.length * 1000) / ms, p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: latencies.length, failed: 0 };
-}
-
 const runId = Date.now().toString(36);
 /** Edits made before an edit scenario is timed (BENCH_EDIT_WARMUP), on both sides. */
 const editWarmup = Number(process.env.BENCH_EDIT_WARMUP ?? 200);
+
+/**
+ * Timed edits through autocannon, as the read scenarios are: each connection is one logged-in
+ * session (its cookie) appending numbered lines to its own page. The node:http client above took
+ * about 1 ms of CPU per edit, on the same 2 cores as the wiki under test (a sixth of all CPU at 10
+ * sessions); autocannon writes each request from a prepared header block and parses the answer
+ * with llhttp. Every answer must say `"result":"Success"`, or the scenario counts it failed.
+ */
+function loadEdits(side: Side, timed: { session: Session; title: string; line: number }[], limit: { duration: number } | { amount: number }): Promise<Figures> {
+  const byCookie = new Map(timed.map((t) => [t.session.cookieHeader(), t]));
+  let failed = 0;
+  let firstFailure = '';
+  return new Promise((resolve, reject) => {
+    let next = 0;
+    autocannon(
+      {
+        url: `${side.url}/w/api.php`,
+        connections: timed.length,
+        pipelining: 1,
+        ...limit,
+        // One session per connection, in order (setupClient runs once for each connection as it is made).
+        setupClient: (client) => {
+          const t = timed[next++]!;
+          client.setHeaders({ cookie: t.session.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' });
+        },
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              // Also called once as the connection is set up, before setupClient gave it its session.
+              const t = byCookie.get((req.headers as Record<string, string>).cookie ?? '');
+              if (!t) return req;
+              req.body = new URLSearchParams({
+                format: 'json',
+                formatversion: '2',
+                action: 'edit',
+                title: t.title,
+                appendtext: `\nline ${++t.line}`,
+                summary: 'bench',
+                bot: '1',
+                token: t.session.csrf,
+              }).toString();
+              return req;
+            },
+            onResponse: (status, body) => {
+              if (status === 200 && body.includes('"result":"Success"')) return;
+              failed++;
+              firstFailure ||= `${status} ${body.slice(0, 300)}`;
+            },
+          },
+        ],
+      },
+      (err, r) => {
+        if (err) return reject(err);
+        if (firstFailure) console.error(`${side.name}: ${failed} edits failed, the first: ${firstFailure}`);
+        resolve({ rate: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, count: r.requests.total, failed: failed + r.errors + r.timeouts });
+      },
+    );
+  });
+}
 
 /** N edits one after the other from one bot session, appending to one page. */
 async function measureSequentialEdits(side: Side): Promise<Figures> {
@@ -223,10 +278,7 @@ async function measureSequentialEdits(side: Side): Promise<Figures> {
   // after a thousand edits), on pages of its own so that the timed page is as small as ever.
   for (let i = 0; i < editWarmup; i++) await s.edit(`Bench ${runId} warm-up ${i % 10}`, i);
   await s.edit(`Bench ${runId} sequential`, 0);
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  for (let i = 1; i <= sequentialEdits; i++) latencies.push(await s.edit(`Bench ${runId} sequential`, i));
-  return editFigures(latencies, performance.now() - t0);
+  return loadEdits(side, [{ session: s, title: `Bench ${runId} sequential`, line: 0 }], { amount: sequentialEdits });
 }
 
 /** `sessions` bot sessions at once, each appending to its own page, for BENCH_SECONDS. */
@@ -240,15 +292,11 @@ async function measureConcurrentEdits(side: Side): Promise<Figures> {
       await s.edit(`Bench ${runId} session ${i}`, 0);
     }),
   );
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
-  await Promise.all(
-    all.map(async (s, i) => {
-      for (let n = 1; performance.now() < end; n++) latencies.push(await s.edit(`Bench ${runId} session ${i}`, n));
-    }),
+  return loadEdits(
+    side,
+    all.map((session, i) => ({ session, title: `Bench ${runId} session ${i}`, line: 0 })),
+    { duration: seconds },
   );
-  return editFigures(latencies, performance.now() - t0);
 }
 
 // ---------------------------------------------------------------- report

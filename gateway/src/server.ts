@@ -23,7 +23,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   // The same key as the services (Special:RunJobs checks signatures made with the wiki's secret).
   config.secretKey = resolveSecretKey(path.resolve(config.dataDir), config.secretKey || undefined);
   const addrs = { auth: config.authAddr, content: config.contentAddr, search: config.searchAddr };
-  const clients = connectClients(addrs);
+  const clients = connectClients(addrs, log);
   const deps: GatewayDeps = { clients, config, log, site: new SiteCache(clients.content) };
   const readCache = new ResponseCache();
   const feed = new ChangeFeedFollower(clients.content, readCache, log).start();
@@ -49,6 +49,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
       await closed;
       clearTimeout(timer);
       feed.stop();
+      // Edit counts still collected are sent before the connections close.
+      await clients.auth.flushEditCounts();
       closeClients(clients);
     },
   };

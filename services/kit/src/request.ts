@@ -10,9 +10,19 @@ export const REQUEST_ID_KEY = 'x-request-id';
 
 const storage = new AsyncLocalStorage<{ requestId: string }>();
 
-/** A fresh id: 24 hex digits, as the action API's `requestid` of MediaWiki (WebRequest::getRequestId). */
+/** This thread's random half of its request ids (12 hex digits), drawn once. */
+const idPrefix = crypto.randomBytes(6).toString('hex');
+let idCounter = 0;
+
+/**
+ * A fresh id: 24 hex digits, as the action API's `requestid` of MediaWiki (WebRequest::getRequestId).
+ * Ids must be unique, not secret: a random prefix per thread and a counter. Drawing 12 random
+ * bytes for each request was 1.7 % of the gateway thread's time under edit load (OpenSSL's RAND
+ * behind randomBytes).
+ */
 export function newRequestId(): string {
-  return crypto.randomBytes(12).toString('hex');
+  idCounter = (idCounter + 1) % 0x1000000000000;
+  return idPrefix + idCounter.toString(16).padStart(12, '0');
 }
 
 /** An id received from a peer is kept only when it is short and plain (it goes into logs and headers). */

@@ -45,14 +45,10 @@ export async function partialBlockOf(deps: GatewayDeps, caller: Caller, target: 
   return blockAppliesTo(block, { id: page.missing ? 0 : page.id, ns: page.ns }) ? block : undefined;
 }
 
-/** After a saved edit: the registered user's edit count (best effort — the edit is committed; never rejects). */
-async function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): Promise<void> {
+/** After a saved edit: the registered user's edit count (the auth client collects and sends it later). */
+function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): void {
   if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
-  try {
-    await deps.clients.auth.incrementEditCount(caller.user.id);
-  } catch (err) {
-    deps.log.warn({ err, userId: caller.user.id }, 'could not count an edit');
-  }
+  deps.clients.auth.incrementEditCount(caller.user.id);
 }
 
 /** An edit as action=edit and the REST page writes describe it; the actor and limits are added by saveEdit. */
@@ -68,7 +64,7 @@ export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFi
   const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
   // Not awaited: MediaWiki counts the edit in a deferred update after the response too
   // (UserEditCountUpdate), and an edit's answer need not wait for the auth service's write (issue 15).
-  void countEdit(deps, caller, res);
+  countEdit(deps, caller, res);
   return res;
 }
 

@@ -27,7 +27,7 @@ export class EditCounter {
     private readonly delayMs = 0,
   ) {}
 
-  increment(userId: number): Promise<void> {
+  increment(userId: number, by = 1): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let batch = this.collecting.get(userId);
       if (!batch) {
@@ -35,7 +35,7 @@ export class EditCounter {
         this.collecting.set(userId, batch);
         this.schedule(userId, batch);
       }
-      batch.by++;
+      batch.by += by;
       batch.waiters.push({ resolve, reject });
     });
   }

@@ -295,7 +295,7 @@ export function accountHandlers(
       return {};
     },
     async incrementEditCount(req) {
-      await editCounts.increment(req.userId);
+      await editCounts.increment(req.userId, Math.max(1, req.count));
       return {};
     },
     async changeOptions(req) {

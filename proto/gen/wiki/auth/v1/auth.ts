@@ -500,6 +500,8 @@ export interface DisableTotpResponse {
 
 export interface IncrementEditCountRequest {
   userId: number;
+  /** Edits to count; 0 counts one (callers that collect a user's edits send their sum). */
+  count: number;
 }
 
 export interface IncrementEditCountResponse {
@@ -6549,13 +6551,16 @@ export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
 };
 
 function createBaseIncrementEditCountRequest(): IncrementEditCountRequest {
-  return { userId: 0 };
+  return { userId: 0, count: 0 };
 }
 
 export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = {
   encode(message: IncrementEditCountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.userId !== 0) {
       writer.uint32(8).int64(message.userId);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
     }
     return writer;
   },
@@ -6581,6 +6586,14 @@ export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = 
             message.userId = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6600,6 +6613,7 @@ export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = 
         : isSet(object.user_id)
         ? globalThis.Number(object.user_id)
         : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
     };
   },
 
@@ -6607,6 +6621,9 @@ export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = 
     const obj: any = {};
     if (message.userId !== 0) {
       obj.userId = Math.round(message.userId);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
     }
     return obj;
   },
@@ -6617,6 +6634,7 @@ export const IncrementEditCountRequest: MessageFns<IncrementEditCountRequest> = 
   fromPartial<I extends Exact<DeepPartial<IncrementEditCountRequest>, I>>(object: I): IncrementEditCountRequest {
     const message = createBaseIncrementEditCountRequest();
     message.userId = object.userId ?? 0;
+    message.count = object.count ?? 0;
     return message;
   },
 };
