@@ -19,12 +19,12 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { httpRequest } from './http.js';
 import { ensureBuilt, runStartBench, startAsNpmStart, treeMemory } from './start.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -141,24 +141,7 @@ async function measureRead(side: Side, s: ReadScenario): Promise<Figures> {
   return figures;
 }
 
-/**
- * The client of logins and warm-up edits: node:http on kept-alive connections (fetch, undici, cost
- * about 1 ms of CPU per edit on the 2-core machine that also runs the wiki under test); the timed
- * edits go through autocannon (loadEdits).
- */
-const agent = new http.Agent({ keepAlive: true });
-function httpRequest(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ body: string; setCookies: string[] }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ body: Buffer.concat(chunks).toString('utf8'), setCookies: res.headers['set-cookie'] ?? [] }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+// Logins and warm-up edits go through node:http (http.ts); the timed edits through autocannon (loadEdits).
 
 /** A logged-in API session (cookies kept by hand). */
 class Session {

@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DumpWriter } from '@quire/gateway/dump/writer';
 import { sha1Base36 } from '@quire/gateway/dump/reader';
+import { httpRequest } from './http.js';
 import { ensureBuilt, npmStartArgs } from './start.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -419,9 +420,9 @@ async function load(urls: string[], count: (body: any) => number = () => 0, clie
       const i = next++;
       const u = urls[i]!;
       const t = performance.now();
-      const r = await fetch(u, { headers: UNCACHED });
-      const body = await r.json();
+      const r = await httpRequest('GET', u, UNCACHED);
       times[i] = performance.now() - t;
+      const body = JSON.parse(r.body);
       if (r.status !== 200 || (body as { error?: unknown }).error) throw new Error(`${u}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
       results += count(body);
     }
