@@ -182,12 +182,16 @@ class Session {
     return s;
   }
 
-  async edit(title: string, line: number): Promise<number> {
-    const t0 = performance.now();
-    const r = await this.api({ action: 'edit', title, appendtext: `\nline ${line}`, summary: 'bench', bot: '1', token: this.csrf }, true);
+  /** One untimed edit (warm-up, a page's first line); the timed ones go through loadEdits. */
+  async edit(title: string, line: number): Promise<void> {
+    const r = await this.api(editParams(title, line, this.csrf), true);
     if (r.edit?.result !== 'Success') throw new Error(`edit failed: ${JSON.stringify(r)}`);
-    return performance.now() - t0;
   }
+}
+
+/** The parameters of every benchmark edit: a numbered line appended as a bot. */
+function editParams(title: string, line: number, token: string): Record<string, string> {
+  return { action: 'edit', title, appendtext: `\nline ${line}`, summary: 'bench', bot: '1', token };
 }
 
 const runId = Date.now().toString(36);
@@ -196,10 +200,10 @@ const editWarmup = Number(process.env.BENCH_EDIT_WARMUP ?? 200);
 
 /**
  * Timed edits through autocannon, as the read scenarios are: each connection is one logged-in
- * session (its cookie) appending numbered lines to its own page. The node:http client above took
- * about 1 ms of CPU per edit, on the same 2 cores as the wiki under test (a sixth of all CPU at 10
- * sessions); autocannon writes each request from a prepared header block and parses the answer
- * with llhttp. Every answer must say `"result":"Success"`, or the scenario counts it failed.
+ * session (its cookie) appending numbered lines to its own page. On the 2 cores the wiki under
+ * test also uses, a request cost the client ~0.15 ms of CPU through autocannon, ~0.3 ms through
+ * node:http and ~1.2 ms through fetch (bench/README.md). Every answer must say
+ * `"result":"Success"`, or the scenario counts it failed.
  */
 function loadEdits(side: Side, timed: { session: Session; title: string; line: number }[], limit: { duration: number } | { amount: number }): Promise<Figures> {
   const byCookie = new Map(timed.map((t) => [t.session.cookieHeader(), t]));
@@ -230,16 +234,7 @@ function loadEdits(side: Side, timed: { session: Session; title: string; line: n
               // Also called once as the connection is set up, before setupClient gave it its session.
               const t = byCookie.get((req.headers as Record<string, string>).cookie ?? '');
               if (!t) return req;
-              req.body = new URLSearchParams({
-                format: 'json',
-                formatversion: '2',
-                action: 'edit',
-                title: t.title,
-                appendtext: `\nline ${++t.line}`,
-                summary: 'bench',
-                bot: '1',
-                token: t.session.csrf,
-              }).toString();
+              req.body = new URLSearchParams({ format: 'json', formatversion: '2', ...editParams(t.title, ++t.line, t.session.csrf) }).toString();
               return req;
             },
             onResponse: (status, body) => {
