@@ -37,9 +37,9 @@ export const PARTS = [
 /** Written last by a build: the signature of its inputs. */
 export const STAMP = path.join(root, 'scripts/dist/.build-inputs');
 
-/** The build's inputs: every non-test .ts and .json under the parts' sources, and the tsconfigs. */
+/** The build's inputs: every non-test .ts and .json under the parts' sources, the tsconfigs and the bundler's script. */
 function inputFiles() {
-  const files = ['tsconfig.base.json', 'tsconfig.build.json'].map((f) => path.join(root, f));
+  const files = ['tsconfig.base.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((f) => path.join(root, f));
   const walk = (dir, top) => {
     let entries;
     try {
@@ -175,10 +175,13 @@ export function build({ ifStale = false, allowTypeErrors = false, log = console.
       files += fs.readdirSync(target, { recursive: true }).filter((f) => String(f).endsWith('.js')).length;
     }
     fs.rmSync(out, { recursive: true, force: true });
+    // npm start's bundles (scripts/bundle.mjs); without them it runs the modules, as before.
+    const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/bundle.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (bundled.status !== 0) console.error('build: bundling failed; npm start runs the modules unbundled');
     // Type errors too are a function of the inputs: compiling the same inputs again would not help.
     fs.mkdirSync(path.dirname(STAMP), { recursive: true });
     fs.writeFileSync(STAMP, `${signature}\n`);
-    log(`build: ${files} JavaScript files in ${PARTS.map(([, d]) => d).join(', ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    log(`build: ${files} JavaScript files in ${PARTS.map(([, d]) => d).join(', ')}${bundled.status === 0 ? ', and bundled for npm start' : ''} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return true;
   });
 }

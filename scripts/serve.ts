@@ -4,13 +4,19 @@
  * SIGTERM/SIGINT or when the supervisor goes away, and after an uncaught exception stops and
  * exits 1 (kit's crash policy) so that it is started again.
  */
-import { createLogger, installCrashPolicy, runMain, UNCAUGHT_EXIT_CODE } from '@quire/kit';
-import { startStack } from './stack.js';
+// Only small modules here: the gateway's and the database's threads start (stack-early.ts)
+// before this thread loads the services' modules (stack.ts, imported below).
+import { runMain } from '@quire/kit/config';
+import { createLogger } from '@quire/kit/log';
+import { installCrashPolicy, UNCAUGHT_EXIT_CODE } from '@quire/kit/process';
+import { startEarly } from './stack-early.js';
 
 await runMain(async () => {
   const started = Date.now();
   const log = createLogger('quire', process.env.LOG_LEVEL ?? 'info');
-  const stack = await startStack(process.env);
+  const early = startEarly(process.env, log);
+  const { startStack } = await import('./stack.js');
+  const stack = await startStack(process.env, early);
   installCrashPolicy({ log, stop: () => stack.stop() });
   stack.gateway.onUnexpectedExit((code) => {
     log.fatal({ code }, 'the gateway thread died; stopping so that the process is restarted');

@@ -6,124 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  createLogger,
-  initTracing,
-  loadConfig,
-  routeInThread,
-  serveOverPort,
-  serviceConfigSpec,
-  startProcessMetrics,
-  startService,
-  threadWorker,
-  warmEmbeddedDb,
-  type MetricsJson,
-  type MetricsServer,
-  type RunningService,
-} from '@quire/kit';
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { createLogger, initTracing, loadConfig, routeInThread, serveOverPort, serviceConfigSpec, startProcessMetrics, startService, type MetricsServer, type RunningService } from '@quire/kit';
+import { MessageChannel } from 'node:worker_threads';
+import { startEarly, type EarlyStart, type GatewayThread } from './stack-early.js';
 
-/** The gateway running on its own thread (scripts/gateway-thread.ts). */
-export interface GatewayThread {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-  /** Calls `listener` if the thread ends without being stopped (it died of an uncaught exception). */
-  onUnexpectedExit(listener: (code: number) => void): void;
-  /** The thread's metrics (its own prom-client registry), for the process's one /metrics. */
-  metrics(): Promise<MetricsJson>;
-}
-
-/**
- * Starts the gateway on a worker thread, so that on a multi-core machine the HTTP side and the
- * services run in parallel inside the one process that owns the embedded database. The thread
- * is created at once and loads the gateway's modules while the services start (issue 15: first
- * start to first answer); `start(env)` gives it its configuration (the services' addresses).
- */
-export function loadGatewayThread(): { start(env: NodeJS.ProcessEnv, calls?: LocalCalls): Promise<GatewayThread>; terminate(): Promise<void> } {
-  const worker = threadWorker(import.meta.url, 'gateway-thread');
-  const exited = new Promise<number>((resolve) => worker.once('exit', (code) => resolve(code)));
-  let exitCode: number | undefined;
-  void exited.then((code) => (exitCode = code));
-  // Until started, an 'error' (its modules failed to load) is reported by start().
-  const early: unknown[] = [];
-  const onEarly = (e: unknown) => early.push(e);
-  worker.on('error', onEarly);
-  return {
-    start(env, calls) {
-      worker.off('error', onEarly);
-      if (early.length) return Promise.reject(early[0]);
-      if (exitCode !== undefined) return Promise.reject(new Error(`the gateway thread ended before it started (exit code ${exitCode})`));
-      worker.postMessage({ type: 'start', env, calls }, calls ? [calls.port] : []);
-      return gatewayThread(worker, exited);
-    },
-    async terminate() {
-      await worker.terminate();
-    },
-  };
-}
-
-/** The services' addresses the gateway thread reaches through `port` rather than over loopback gRPC (kit's grpc-local.ts). */
-export interface LocalCalls {
-  port: MessagePort;
-  addresses: string[];
-}
-
-/** The gateway thread's handle once it was told to start: resolves when it serves. */
-function gatewayThread(worker: Worker, exited: Promise<number>): Promise<GatewayThread> {
-  let stopping = false;
-  // Once started, an 'error' (an exception the thread did not catch) must not throw in this thread too: the exit reports it.
-  worker.on('error', () => undefined);
-  const pendingMetrics = new Map<number, (m: MetricsJson) => void>();
-  let nextMetricsId = 0;
-  worker.on('message', (m: { type: string; id?: number; metrics?: MetricsJson }) => {
-    if (m.type !== 'metrics' || m.id === undefined) return;
-    pendingMetrics.get(m.id)?.(m.metrics ?? []);
-    pendingMetrics.delete(m.id);
-  });
-  return new Promise((resolve, reject) => {
-    worker.once('error', reject);
-    void exited.then((code) => reject(new Error(`the gateway thread ended while starting (exit code ${code})`)));
-    worker.once('message', (m: { type: 'ready'; url: string; port: number } | { type: 'error'; name: string; message: string }) => {
-      if (m.type === 'error') {
-        reject(Object.assign(new Error(m.message), { name: m.name }));
-        return;
-      }
-      resolve({
-        metrics() {
-          const id = nextMetricsId++;
-          return new Promise<MetricsJson>((done) => {
-            // A thread that does not answer within 5 s (stopping, stuck) adds nothing to this scrape.
-            const timer = setTimeout(() => {
-              pendingMetrics.delete(id);
-              done([]);
-            }, 5000);
-            pendingMetrics.set(id, (metrics) => {
-              clearTimeout(timer);
-              done(metrics);
-            });
-            worker.postMessage({ type: 'metrics', id });
-          });
-        },
-        url: m.url,
-        port: m.port,
-        onUnexpectedExit(listener) {
-          void exited.then((code) => {
-            if (!stopping) listener(code);
-          });
-        },
-        async stop() {
-          stopping = true;
-          worker.postMessage('stop');
-          // The thread ends once its server and clients are closed; a stuck one is terminated.
-          const timer = setTimeout(() => void worker.terminate(), 15_000);
-          await exited;
-          clearTimeout(timer);
-        },
-      });
-    });
-  });
-}
+export { loadGatewayThread, startEarly, type EarlyStart, type GatewayThread, type LocalCalls } from './stack-early.js';
 
 export interface Stack {
   gateway: GatewayThread;
@@ -134,7 +21,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<Stack> {
+/**
+ * Starts the wiki. `early` is what startEarly began (npm start calls it before loading this
+ * module); without it, it begins here.
+ */
+export async function startStack(env: NodeJS.ProcessEnv = process.env, early?: EarlyStart): Promise<Stack> {
   const log = createLogger('quire', env.LOG_LEVEL ?? 'info');
   // Services bind ephemeral loopback ports unless told otherwise; the gateway is given them.
   const svcEnv: NodeJS.ProcessEnv = { AUTH_GRPC_PORT: '0', CONTENT_GRPC_PORT: '0', SEARCH_GRPC_PORT: '0', ...env };
@@ -143,9 +34,8 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
   if (!svcEnv.WIKI_SERVER && port !== '0') svcEnv.WIKI_SERVER = `http://localhost:${port}`;
   const services: RunningService[] = [];
   // The gateway's thread loads its modules meanwhile, on another core, and so does the embedded
-  // database's thread open PGlite (content, the first service, opens it; the others share it).
-  const gatewayLoading = loadGatewayThread();
-  const releaseWarmDb = warmDb(svcEnv, log);
+  // database's thread open PGlite (content, the first service, takes it over; the others share it).
+  const { gateway: gatewayLoading, releaseDb } = early ?? startEarly(svcEnv, log);
   try {
     // The services' modules are loaded here rather than imported by this file: `npm run admin`
     // uses serviceRegistryPath() only.
@@ -205,21 +95,10 @@ export async function startStack(env: NodeJS.ProcessEnv = process.env): Promise<
     };
   } catch (e) {
     await gatewayLoading.terminate().catch(() => undefined);
-    await releaseWarmDb().catch(() => undefined);
+    await releaseDb().catch(() => undefined);
     for (const s of services.reverse()) await s.stop().catch(() => undefined);
     throw e;
   }
-}
-
-/** Opens the embedded database ahead of the services when content has no database URL. */
-function warmDb(env: NodeJS.ProcessEnv, log: ReturnType<typeof createLogger>): () => Promise<void> {
-  let cfg: { dataDir: string; databaseUrl?: string | undefined };
-  try {
-    cfg = loadConfig(serviceConfigSpec('content'), env);
-  } catch {
-    return async () => undefined; // the content service reports its configuration's problems
-  }
-  return cfg.databaseUrl ? async () => undefined : warmEmbeddedDb(path.resolve(cfg.dataDir), log.child({ svc: 'content' }));
 }
 
 /** Where a running stack lists its services' addresses, so tools (npm run admin) reach them. */

@@ -110,7 +110,7 @@ test('a killed wiki is restarted and says so; a second crash within the window i
   }
 });
 
-test('npm start runs the compiled JavaScript (scripts/dist, the quire-dist condition), not the TypeScript under tsx', async () => {
+test('npm start runs the compiled JavaScript (scripts/dist, the quire-dist condition, bundled), not the TypeScript under tsx', async () => {
   const sup = await startSupervisor();
   try {
     await sup.waitFor(READY);
@@ -121,10 +121,12 @@ test('npm start runs the compiled JavaScript (scripts/dist, the quire-dist condi
       assert.ok(argv.includes('--conditions=quire-dist'), argv.join(' '));
       assert.ok(!argv.some((a) => /tsx/.test(a)), `no tsx: ${argv.join(' ')}`);
     }
+    // The build's bundle of the wiki's modules (scripts/bundle.mjs), and one for the gateway's thread.
     assert.ok(
-      wiki.some((a) => a.endsWith(path.join('scripts', 'dist', 'serve.js'))),
+      wiki.some((a) => a.endsWith(path.join('scripts', 'dist', 'serve.bundle.mjs'))),
       wiki.join(' '),
     );
+    assert.ok(fs.existsSync(path.join(ROOT, 'scripts', 'dist', 'gateway-thread.bundle.mjs')));
     assert.equal(await siteName(sup.port), 'Quire');
   } finally {
     sup.proc.kill('SIGKILL');

@@ -8,6 +8,7 @@
  * starting it again would fail the same way.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 // kit's modules one by one, not its index: the supervisor stays a small process (no gRPC, pg,
 // tracing or Redis client loaded in it; issue 15, memory of the whole process tree).
@@ -27,11 +28,17 @@ export const CRASH_LOOP_EXIT_CODE = 1;
 
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6 };
 
+/** `<name>.bundle.mjs` beside this file if the build made it, else `<name>.js`. */
+function bundledOr(name: string): string {
+  return fs.existsSync(new URL(`${name}.bundle.mjs`, import.meta.url)) ? `${name}.bundle.mjs` : `${name}.js`;
+}
+
 await runMain(async () => {
   const cfg = loadConfig(supervisorConfigSpec);
   const log = createLogger('supervisor', process.env.LOG_LEVEL ?? 'info');
-  // serve.ts beside this file under tsx, serve.js in the compiled build (npm start runs scripts/dist/).
-  const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './serve.ts' : './serve.js', import.meta.url));
+  // serve.ts beside this file under tsx; in the compiled build (npm start runs scripts/dist/) its
+  // bundle (scripts/bundle.mjs) when the build made one, else serve.js.
+  const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './serve.ts' : bundledOr('./serve'), import.meta.url));
   const restarts: number[] = [];
   let child: ChildProcess | undefined;
   let stopping: NodeJS.Signals | undefined;

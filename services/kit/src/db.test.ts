@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDb, warmEmbeddedDb, type Db } from './db.js';
+import { openDb, type Db } from './db.js';
+import { openEmbeddedThreadAhead } from './embedded-thread.js';
 import { createLogger } from './log.js';
 import { makeTestEnv, testBackends, type TestEnv } from './testing.js';
 
@@ -111,15 +112,18 @@ test('onCommit callbacks run after commit, never after a rollback', async () => 
   await te.cleanup();
 });
 
-test('warmEmbeddedDb opens the embedded database ahead: openDb shares it; the release closes it only when unused', async () => {
+test('openEmbeddedThreadAhead opens the embedded database ahead: openDb takes it over; the release closes it only when nothing took it', async () => {
   const te = await makeTestEnv('embedded');
-  const release = warmEmbeddedDb(te.dataDir, log);
+  const release = openEmbeddedThreadAhead(te.dataDir, log);
+  // The data folder is owned from the start, before any Db.
+  assert.ok(fs.existsSync(path.join(te.dataDir, 'owner.lock')));
   const db = await openDb({ dataDir: te.dataDir, schema: 'warm', log });
-  await release(); // a Db is open on it: left open
+  await release(); // the Db took it: left open
   assert.deepEqual((await db.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
   await db.close();
-  const unused = warmEmbeddedDb(te.dataDir, log);
-  await unused(); // nothing opened on it: closed, and the data folder's lock released
+  const unused = openEmbeddedThreadAhead(te.dataDir, log);
+  await unused(); // nothing took it: closed, and the data folder's lock released
+  assert.ok(!fs.existsSync(path.join(te.dataDir, 'owner.lock')));
   const again = await openDb({ dataDir: te.dataDir, schema: 'warm', log });
   await again.close();
   await te.cleanup();

@@ -2,13 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { loadConfig, v } from './config.js';
 import { GrpcStatus, ServiceError } from './errors.js';
 import type { Logger } from './log.js';
-import { lockDataDir } from './datadir.js';
-import { threadWorker } from './thread-entry.js';
+import { takeEmbeddedThread } from './embedded-thread.js';
 import { dbPoolConnections, dbQueryErrors, dbQuerySeconds, onScrape } from './metrics.js';
 import { SpanKind, tracingEnabled, withSpan } from './tracing.js';
 
@@ -94,16 +91,6 @@ const openTx = new AsyncLocalStorage<OpenTx>();
 const pools = new Map<string, Promise<PoolHandle>>();
 
 /**
- * A statement of the embedded database running longer than this is a runaway (every other
- * statement of every service waits behind it on the one backend): the database thread is
- * terminated and opened again.
- */
-const embeddedDbConfigSpec = {
-  statementTimeoutSeconds: v.int(['EMBEDDED_DB_STATEMENT_TIMEOUT_SECONDS'], { default: 60, min: 1 }),
-  sharedBuffersMb: v.int(['EMBEDDED_DB_SHARED_BUFFERS_MB'], { default: 16, min: 1, max: 4096, doc: "the embedded database's shared_buffers (its page cache inside the WASM memory)" }),
-};
-
-/**
  * A lost or refused connection to the database (a server restarting, the embedded database's
  * thread being opened again by its watchdog): the wiki is briefly unavailable. It becomes a
  * ServiceError UNAVAILABLE here, once, for every service (503 with Retry-After at the gateway),
@@ -121,186 +108,32 @@ function asUnavailable(err: unknown, log: Logger): unknown {
   return new ServiceError(GrpcStatus.UNAVAILABLE, 'serviceunavailable', 'The database is temporarily unavailable.');
 }
 
-/**
- * The embedded PGlite on its own worker thread (pglite-thread.ts), served on a Unix socket, with
- * a watchdog: PostgreSQL's WASM cannot be interrupted from inside (no signals, so no
- * statement_timeout), so a statement still running after the limit ends the thread; the
- * statement and everything queued behind it fail, and the database opens again (PostgreSQL's
- * crash recovery), instead of the whole wiki hanging on it.
- */
-class EmbeddedThread {
-  private worker: Worker | undefined;
-  private readonly running = new Map<number, { since: number; text: string }>();
-  private seq = 0;
-  private lastAnswer = Date.now();
-  private restarting: Promise<void> | undefined;
-  private readonly watchdog: NodeJS.Timeout;
-  restarts = 0;
-
-  constructor(
-    private readonly pgDir: string,
-    private readonly sockPath: string,
-    private readonly log: Logger,
-    readonly timeoutMs: number,
-    private readonly sharedBuffersMb: number,
-  ) {
-    this.watchdog = setInterval(() => this.check(), Math.min(1000, timeoutMs / 2));
-    this.watchdog.unref();
-  }
-
-  async start(): Promise<void> {
-    fs.rmSync(this.sockPath, { force: true });
-    // The thread's JavaScript only relays protocol messages: a small young generation (V8 sizes
-    // it for allocation-heavy code, 16 MB and up committed) is enough (issue 15: memory).
-    const worker = threadWorker(import.meta.url, 'pglite-thread', {
-      workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb },
-      resourceLimits: { maxYoungGenerationSizeMb: 8 },
-    });
-    this.worker = worker;
-    await new Promise<void>((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`the embedded database thread stopped while opening (exit code ${code})`));
-      worker.once('exit', onExit);
-      worker.on('message', (m: { type?: string; message?: string }) => {
-        if (m?.type === 'ready') {
-          worker.off('exit', onExit);
-          resolve();
-        } else if (m?.type === 'log') {
-          this.log.error(m.message);
-        } else if (m?.type === 'error') {
-          worker.off('exit', onExit);
-          void worker.terminate();
-          reject(new Error(`the embedded database did not open: ${m.message}`));
-        }
-      });
-      worker.once('error', (err) => {
-        worker.off('exit', onExit);
-        reject(err);
-      });
-    });
-    worker.on('exit', (code) => {
-      if (this.worker === worker && !this.restarting) {
-        this.log.error({ code }, 'the embedded database thread stopped unexpectedly; opening it again');
-        void this.restart();
-      }
-    });
-  }
-
-  /** Registers a statement sent to the database; the returned function marks it answered. */
-  track(text: string): () => void {
-    const id = ++this.seq;
-    this.running.set(id, { since: Date.now(), text });
-    return () => {
-      this.running.delete(id);
-      this.lastAnswer = Date.now();
-    };
-  }
-
-  /**
-   * Stuck means no statement answered for the limit while some wait: statements queue for the
-   * one connection, so the time since the last answer (or since the oldest was sent, after a
-   * quiet spell) is what the one executing has taken, however long the queue.
-   */
-  private check(): void {
-    if (this.restarting || this.running.size === 0) return;
-    const now = Date.now();
-    const [oldest] = this.running.values();
-    const stuckMs = now - Math.max(this.lastAnswer, oldest!.since);
-    if (stuckMs < this.timeoutMs) return;
-    this.log.error(
-      { seconds: Math.round(stuckMs / 1000), limitSeconds: this.timeoutMs / 1000, waiting: this.running.size, oldestStatement: oldest!.text.slice(0, 1000) },
-      'embedded database: no statement answered within the limit; ending the one running by opening the database again',
-    );
-    void this.restart();
-  }
-
-  private restart(): Promise<void> {
-    this.restarting ??= (async () => {
-      this.restarts++;
-      this.running.clear();
-      this.lastAnswer = Date.now();
-      const old = this.worker;
-      this.worker = undefined;
-      await old?.terminate();
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await this.start();
-          this.lastAnswer = Date.now();
-          this.log.warn({ restarts: this.restarts }, 'embedded database open again');
-          return;
-        } catch (err) {
-          this.log.error({ err, attempt }, 'embedded database: opening again failed; retrying');
-          await new Promise((r) => setTimeout(r, Math.min(5000, 200 * attempt)));
-        }
-      }
-    })().finally(() => {
-      this.restarting = undefined;
-    });
-    return this.restarting;
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.watchdog);
-    await this.restarting;
-    const worker = this.worker;
-    this.worker = undefined;
-    if (!worker) return;
-    const stopped = new Promise<void>((resolve) => {
-      worker.on('message', (m: { type?: string }) => m?.type === 'stopped' && resolve());
-      worker.once('exit', () => resolve());
-    });
-    worker.postMessage({ type: 'stop' });
-    // A thread stuck in a statement never answers: it is terminated (PostgreSQL recovers on the next open).
-    const timer = setTimeout(() => void worker.terminate(), 10_000);
-    await stopped;
-    clearTimeout(timer);
-    await worker.terminate();
-    fs.rmSync(this.sockPath, { force: true });
-  }
-}
-
-/** Embedded PGlite, owned by this process, on its own thread, served to `pg` on a Unix socket in the data folder. */
+/** Embedded PGlite, owned by this process, on its own thread (embedded-thread.ts), served to `pg` on a Unix socket in the data folder. */
 async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
-  const started = Date.now();
-  const release = lockDataDir(dataDir);
-  try {
-    const pgDir = path.join(dataDir, 'pgdata');
-    const sockDir = path.join(dataDir, 'run');
-    fs.mkdirSync(sockDir, { recursive: true });
-    const cfg = loadConfig(embeddedDbConfigSpec);
-    const thread = new EmbeddedThread(pgDir, path.join(sockDir, '.s.PGSQL.5432'), log, cfg.statementTimeoutSeconds * 1000, cfg.sharedBuffersMb);
-    try {
-      await thread.start();
-    } catch (e) {
+  const { thread, sockDir, release, started } = await takeEmbeddedThread(dataDir, log);
+  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+  pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
+  // PGlite is one backend whose session outlives a dropped socket connection: a new client must
+  // not inherit its open transaction or its prepared statements (the client would prepare them
+  // again and fail with "prepared statement already exists" from then on). pg runs this first;
+  // ROLLBACK outside a transaction is only a warning. Notices are not sent: nothing reads them,
+  // and the 100k fuzz run stalled the embedded database inside the NOTICE of to_tsquery() on a
+  // query with no lexemes (planning a prepared search, never returning; issue 12).
+  pool.on('connect', (client) => {
+    client.query('ROLLBACK; DEALLOCATE ALL; SET client_min_messages = warning').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
+  });
+  log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
+  return {
+    pool,
+    embedded: true,
+    refs: 0,
+    track: (text) => thread.track(text),
+    close: async () => {
+      await pool.end();
       await thread.stop();
-      throw e;
-    }
-    const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
-    pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
-    // PGlite is one backend whose session outlives a dropped socket connection: a new client must
-    // not inherit its open transaction or its prepared statements (the client would prepare them
-    // again and fail with "prepared statement already exists" from then on). pg runs this first;
-    // ROLLBACK outside a transaction is only a warning. Notices are not sent: nothing reads them,
-    // and the 100k fuzz run stalled the embedded database inside the NOTICE of to_tsquery() on a
-    // query with no lexemes (planning a prepared search, never returning; issue 12).
-    pool.on('connect', (client) => {
-      client.query('ROLLBACK; DEALLOCATE ALL; SET client_min_messages = warning').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
-    });
-    log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
-    return {
-      pool,
-      embedded: true,
-      refs: 0,
-      track: (text) => thread.track(text),
-      close: async () => {
-        await pool.end();
-        await thread.stop();
-        release();
-      },
-    };
-  } catch (e) {
-    release();
-    throw e;
-  }
+      release();
+    },
+  };
 }
 
 /** Whether the database answers (readiness): a trivial statement, within `timeoutMs`. */
@@ -345,30 +178,6 @@ export interface OpenDbOptions {
   migrationsDir?: string;
   log: Logger;
   poolSize?: number;
-}
-
-/**
- * Starts opening the embedded database of `dataDir` (its thread, PGlite's WASM, the cluster)
- * ahead of the first openDb of that folder, which then finds it opening: `npm start` overlaps it
- * with loading the services' modules (issue 15: first start to first answer). The returned
- * function closes it if no Db was opened on it (the start failed before).
- */
-export function warmEmbeddedDb(dataDir: string, log: Logger): () => Promise<void> {
-  const key = `embedded:${path.resolve(dataDir)}`;
-  let handleP = pools.get(key);
-  if (!handleP) {
-    handleP = openEmbedded(dataDir, log);
-    pools.set(key, handleP);
-    handleP.catch(() => pools.delete(key));
-  }
-  const warmed = handleP;
-  return async () => {
-    const handle = await warmed.catch(() => undefined);
-    if (handle && handle.refs === 0 && pools.get(key) === warmed) {
-      pools.delete(key);
-      await handle.close();
-    }
-  };
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
