@@ -36,6 +36,8 @@ test('a template of initdb and the migrations seeds a new data folder, and is st
     try {
       assert.deepEqual((await db.query('SELECT v FROM demo.t')).rows, [{ v: 'once' }], 'the migration ran once, in the template');
       assert.deepEqual((await db.query('SELECT version FROM demo.schema_migrations')).rows, [{ version: '001_t.sql' }]);
+      // The wiki's database only: no template databases to copy.
+      assert.deepEqual((await db.query('SELECT datname FROM pg_database ORDER BY datname')).rows, [{ datname: 'postgres' }]);
     } finally {
       await db.close();
     }

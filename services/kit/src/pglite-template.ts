@@ -1,7 +1,8 @@
 /*
  * A ready embedded database cluster: what PGlite's initdb makes plus every service's schema
- * migrations (services/<name>/migrations, schema <name>), made once per checkout by `npm install`
- * / `npm start` (scripts/build.mjs --embedded-template) in the repository's .cache/, and copied into
+ * migrations (services/<name>/migrations, schema <name>), without the template databases, made
+ * once per checkout by `npm install` / `npm start` (scripts/build.mjs --embedded-template) in the
+ * repository's .cache/, and copied into
  * a new data folder instead of running initdb and the migrations there. initdb in WASM takes
  * seconds and leaves a second PostgreSQL instance's memory (some 500 MB) in the thread; the
  * migrations were another second of a first start (issue 15: first start to first answer ≤ 2 s,
@@ -43,7 +44,8 @@ export function serviceMigrations(root = ROOT): { schema: string; dir: string }[
 
 /** What the template must have been made from: the PGlite version and every migration file. */
 export function templateKey(root = ROOT): string {
-  const h = crypto.createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
+  // What createTemplate does beyond initdb and the migrations is versioned here.
+  const h = crypto.createHash('sha256').update(`pglite ${pgliteVersion()}\nwithout template0 and template1\n`);
   for (const { schema, dir } of serviceMigrations(root)) {
     for (const f of fs
       .readdirSync(dir)
@@ -82,6 +84,15 @@ export async function createTemplate(dir = TEMPLATE_DIR, root = ROOT): Promise<v
       const db = await openDb({ dataDir: work, schema, migrationsDir, log, poolSize: 1 });
       await db.close();
     }
+    // The embedded cluster holds the wiki's one database: template0 and template1 (CREATE
+    // DATABASE's templates; nothing here creates databases) were two thirds of its files, copied
+    // into every new data folder on the way to its first answer (issue 15).
+    const db = await openDb({ dataDir: work, schema: 'public', log, poolSize: 1 });
+    for (const name of ['template0', 'template1']) {
+      await db.query(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+      await db.query(`DROP DATABASE ${name}`);
+    }
+    await db.close();
     const cluster = path.join(work, 'pgdata');
     fs.writeFileSync(path.join(cluster, KEY_FILE), `${key}\n`);
     fs.rmSync(dir, { recursive: true, force: true });
