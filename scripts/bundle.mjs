@@ -11,7 +11,9 @@
 // Every module keeps its own import.meta.url: files beside the sources (migrations, message and
 // language tables, the repository root, thread entries) resolve as from dist/. Left out and
 // loaded from node_modules as usual: PGlite (its WASM and data files beside its modules), piscina
-// (its worker file beside its modules) and argon2's native binding. __dirname and __filename name
+// (its worker file beside its modules), argon2's native binding, and what is imported only with a
+// server configured (ioredis with REDIS_URL, OpenTelemetry with OTEL_EXPORTER_OTLP_ENDPOINT): node's
+// own CommonJS interop gives their named exports (the bundle's did not give ioredis's `Redis`). __dirname and __filename name
 // the bundle's folder for the CommonJS modules that mention them on paths not taken (gRPC's
 // channelz, pino's transports). No source maps: stack traces name the bundle's lines.
 import fs from 'node:fs';
@@ -21,7 +23,7 @@ import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLES = ['scripts/dist/serve.js', 'scripts/dist/gateway-thread.js'];
-const EXTERNAL = ['@electric-sql/pglite', 'piscina', 'pg-native', '@node-rs/*', '*.node'];
+const EXTERNAL = ['@electric-sql/pglite', 'piscina', 'pg-native', '@node-rs/*', '*.node', 'ioredis', '@opentelemetry/*'];
 const OWN = /\/(?:proto|gateway|scripts|services\/[^/]+)\/dist\/.+\.js$/;
 
 /** Each of our modules' import.meta.url becomes its own file's URL, relative to the bundle's. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 // kit's modules one by one, not its index: the supervisor stays a small process (no gRPC, pg,
 // tracing or Redis client loaded in it; issue 15, memory of the whole process tree).
 import { loadConfig, runMain, v } from '@quire/kit/config';
-import { createLogger } from '@quire/kit/log';
+import type { Logger } from '@quire/kit/log';
 
 const supervisorConfigSpec = {
   maxRestarts: v.int(['SUPERVISOR_MAX_RESTARTS'], { default: 5, min: 0 }),
@@ -35,7 +35,10 @@ function bundledOr(name: string): string {
 
 await runMain(async () => {
   const cfg = loadConfig(supervisorConfigSpec);
-  const log = createLogger('supervisor', process.env.LOG_LEVEL ?? 'info');
+  // The logger (pino) is loaded once the wiki process is forked: it is not on the way to the first
+  // answer (issue 15); what is logged waits for it.
+  let logger: Promise<Logger> | undefined;
+  const loggerLoaded = () => (logger ??= import('@quire/kit/log').then(({ createLogger }) => createLogger('supervisor', process.env.LOG_LEVEL ?? 'info')));
   // serve.ts beside this file under tsx; in the compiled build (npm start runs scripts/dist/) its
   // bundle (scripts/bundle.mjs) when the build made one, else serve.js.
   const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './serve.ts' : bundledOr('./serve'), import.meta.url));
@@ -57,37 +60,41 @@ await runMain(async () => {
     c.on('message', (m: { type?: string }) => {
       if (m?.type === 'ready') ready = true;
     });
-    c.once('exit', (code, signal) => {
-      child = undefined;
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      if (stopping) {
-        log.info({ pid: c.pid, code, signal }, `wiki stopped (${how})`);
-        process.exit(code ?? (signal ? 128 + (SIGNAL_NUMBERS[signal] ?? 0) : 0));
-      }
-      if (!ready) {
-        log.fatal({ pid: c.pid, code, signal }, `wiki failed to start (${how}); not restarting`);
-        process.exit(code || 1);
-      }
-      const now = Date.now();
-      if (now - startedAt >= HEALTHY_AFTER_MS) consecutiveCrashes = 0;
-      consecutiveCrashes++;
-      while (restarts.length && restarts[0]! <= now - cfg.restartWindowSeconds * 1000) restarts.shift();
-      if (restarts.length >= cfg.maxRestarts) {
-        log.fatal(
-          { pid: c.pid, code, signal, restarts: restarts.length },
-          `wiki stopped unexpectedly (${how}) after ${restarts.length} restarts within ${cfg.restartWindowSeconds} s: crash loop, giving up`,
-        );
-        process.exit(CRASH_LOOP_EXIT_CODE);
-      }
-      restarts.push(now);
-      const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (consecutiveCrashes - 1));
-      log.error({ pid: c.pid, code, signal, delayMs: delay }, `wiki stopped unexpectedly (${how}); restarting in ${delay / 1000} s`);
-      backoffTimer = setTimeout(() => {
-        backoffTimer = undefined;
-        log.warn({ restart: restarts.length }, 'restarting the wiki');
-        run();
-      }, delay);
-    });
+    c.once(
+      'exit',
+      (code, signal) =>
+        void loggerLoaded().then((log) => {
+          child = undefined;
+          const how = signal ? `signal ${signal}` : `exit code ${code}`;
+          if (stopping) {
+            log.info({ pid: c.pid, code, signal }, `wiki stopped (${how})`);
+            process.exit(code ?? (signal ? 128 + (SIGNAL_NUMBERS[signal] ?? 0) : 0));
+          }
+          if (!ready) {
+            log.fatal({ pid: c.pid, code, signal }, `wiki failed to start (${how}); not restarting`);
+            process.exit(code || 1);
+          }
+          const now = Date.now();
+          if (now - startedAt >= HEALTHY_AFTER_MS) consecutiveCrashes = 0;
+          consecutiveCrashes++;
+          while (restarts.length && restarts[0]! <= now - cfg.restartWindowSeconds * 1000) restarts.shift();
+          if (restarts.length >= cfg.maxRestarts) {
+            log.fatal(
+              { pid: c.pid, code, signal, restarts: restarts.length },
+              `wiki stopped unexpectedly (${how}) after ${restarts.length} restarts within ${cfg.restartWindowSeconds} s: crash loop, giving up`,
+            );
+            process.exit(CRASH_LOOP_EXIT_CODE);
+          }
+          restarts.push(now);
+          const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (consecutiveCrashes - 1));
+          log.error({ pid: c.pid, code, signal, delayMs: delay }, `wiki stopped unexpectedly (${how}); restarting in ${delay / 1000} s`);
+          backoffTimer = setTimeout(() => {
+            backoffTimer = undefined;
+            log.warn({ restart: restarts.length }, 'restarting the wiki');
+            run();
+          }, delay);
+        }),
+    );
   };
 
   const onSignal = (sig: NodeJS.Signals) => {
@@ -102,4 +109,5 @@ await runMain(async () => {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   run();
+  void loggerLoaded();
 });

@@ -87,12 +87,17 @@ export async function createTemplate(dir = TEMPLATE_DIR, root = ROOT): Promise<v
     // The embedded cluster holds the wiki's one database: template0 and template1 (CREATE
     // DATABASE's templates; nothing here creates databases) were two thirds of its files, copied
     // into every new data folder on the way to its first answer (issue 15).
+    // (A cluster seeded from an earlier template has none left.)
     const db = await openDb({ dataDir: work, schema: 'public', log, poolSize: 1 });
-    for (const name of ['template0', 'template1']) {
-      await db.query(`ALTER DATABASE ${name} IS_TEMPLATE false`);
-      await db.query(`DROP DATABASE ${name}`);
+    try {
+      const templates = await db.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname IN ('template0', 'template1')`);
+      for (const { datname } of templates.rows) {
+        await db.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+        await db.query(`DROP DATABASE ${datname}`);
+      }
+    } finally {
+      await db.close();
     }
-    await db.close();
     const cluster = path.join(work, 'pgdata');
     fs.writeFileSync(path.join(cluster, KEY_FILE), `${key}\n`);
     fs.rmSync(dir, { recursive: true, force: true });

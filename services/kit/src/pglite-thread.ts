@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { seedFromTemplate } from './pglite-template.js';
 
 interface ThreadData {
@@ -36,12 +36,21 @@ const { pgDir, sockPath, sharedBuffersMb } = workerData as ThreadData;
 // concerns only WASM, of which PGlite is the only user in the process.
 v8.setFlagsFromString('--wasm-tiering-budget=180000000');
 
+// PostgreSQL's WASM compiles on V8's helper threads while this thread copies the template
+// cluster, rather than after it inside PGlite.create (issue 15: first start to first answer).
+// (WebAssembly is a global of node's that this project's type libraries do not declare.)
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<NonNullable<PGliteOptions['pgliteWasmModule']>> } };
+const pgliteWasm = wasm.compile(fs.readFileSync(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))));
+// A failure is PGlite.create's to report (it compiles the file itself then).
+pgliteWasm.catch(() => undefined);
+
 try {
   // A new data folder starts as a copy of the pristine cluster when there is one (pglite-template.ts), not by initdb.
   seedFromTemplate(pgDir);
   // shared_buffers is PostgreSQL's own page cache, inside the WASM memory: its default (128 MB,
   // touched as it fills) was a third of the wiki's memory. The file system's cache is still there below it.
-  const db = await PGlite.create({ dataDir: pgDir, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] });
+  const pgliteWasmModule = await pgliteWasm.catch(() => undefined);
+  const db = await PGlite.create({ dataDir: pgDir, pgliteWasmModule, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] });
   const server = await serveWireProtocol(db, sockPath);
   port.on('message', (m: { type?: string }) => {
     if (m?.type !== 'stop') return;
