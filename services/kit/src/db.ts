@@ -136,6 +136,18 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   };
 }
 
+/**
+ * Drops the cluster's template databases (template0, template1: CREATE DATABASE's templates),
+ * those there are: the embedded template cluster holds only the wiki's database (pglite-template.ts).
+ */
+export async function dropTemplateDatabases(db: Queryable): Promise<void> {
+  const templates = await db.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname IN ('template0', 'template1')`);
+  for (const { datname } of templates.rows) {
+    await db.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+    await db.query(`DROP DATABASE ${datname}`);
+  }
+}
+
 /** Whether the database answers (readiness): a trivial statement, within `timeoutMs`. */
 export async function pingDb(db: Queryable, timeoutMs = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

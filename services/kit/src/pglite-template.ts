@@ -71,7 +71,7 @@ export function templateReady(dir = TEMPLATE_DIR, root = ROOT): boolean {
  * template is whole or absent.
  */
 export async function createTemplate(dir = TEMPLATE_DIR, root = ROOT): Promise<void> {
-  const { openDb } = await import('./db.js');
+  const { dropTemplateDatabases, openDb } = await import('./db.js');
   const { createLogger } = await import('./log.js');
   const key = templateKey(root);
   const work = `${dir}.${process.pid}.tmp`;
@@ -87,14 +87,9 @@ export async function createTemplate(dir = TEMPLATE_DIR, root = ROOT): Promise<v
     // The embedded cluster holds the wiki's one database: template0 and template1 (CREATE
     // DATABASE's templates; nothing here creates databases) were two thirds of its files, copied
     // into every new data folder on the way to its first answer (issue 15).
-    // (A cluster seeded from an earlier template has none left.)
     const db = await openDb({ dataDir: work, schema: 'public', log, poolSize: 1 });
     try {
-      const templates = await db.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname IN ('template0', 'template1')`);
-      for (const { datname } of templates.rows) {
-        await db.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
-        await db.query(`DROP DATABASE ${datname}`);
-      }
+      await dropTemplateDatabases(db);
     } finally {
       await db.close();
     }
