@@ -10,8 +10,6 @@ import { createLogger, initTracing, loadConfig, routeInThread, serveOverPort, se
 import { MessageChannel } from 'node:worker_threads';
 import { startEarly, type EarlyStart, type GatewayThread } from './stack-early.js';
 
-export { loadGatewayThread, startEarly, type EarlyStart, type GatewayThread, type LocalCalls } from './stack-early.js';
-
 export interface Stack {
   gateway: GatewayThread;
   services: RunningService[];
