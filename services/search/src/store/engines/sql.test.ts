@@ -81,6 +81,35 @@ for (const backendKind of testBackends()) {
       assert.equal(r.rows[2]!.fast, 1.9);
     });
 
+    test('two words: the best sums of their postings, the page titled as the query first; more in another namespace than the first 200 sums', async () => {
+      const engine = new SqlBackend(db);
+      await engine.init();
+      const index = new SearchIndex(engine, async () => () => undefined);
+      // 210 talk pages where both words weigh most (titles), then the main namespace's pages.
+      const talk = Array.from({ length: 210 }, (_, i) => ({ ...doc(5000 + i, `Talk:Ibex yak ${i}`, 'ibex yak ibex yak'), namespace: 1, titleText: `Ibex yak ${i}` }));
+      const main = [
+        doc(6001, 'Herd', 'An ibex and a yak. The ibex and the yak.'),
+        doc(6002, 'Pair', 'An ibex met a yak.'),
+        doc(6003, 'Yak ibex', 'A page titled as the query.'),
+        doc(6004, 'Lone', 'An ibex alone.'),
+      ];
+      await engine.apply([...talk, ...main], []);
+      try {
+        assert.deepEqual(await titlesOf(index, 'yak ibex'), ['Yak ibex', 'Herd', 'Pair']);
+        const all = await index.search(SearchPagesRequest.fromPartial({ query: 'all:ibex yak', limit: 3 }));
+        assert.deepEqual(
+          all.hits.map((h) => h.namespace),
+          [1, 1, 1],
+          'every namespace: the talk pages rank first',
+        );
+      } finally {
+        await engine.apply(
+          [],
+          [...talk, ...main].map((d) => d.pageId),
+        );
+      }
+    });
+
     test('pages indexed before the postings: searches answer at once, the backfill runs behind them', async () => {
       await db.query(`DELETE FROM search.page_words`);
       await db.query(`INSERT INTO search.page_words_backfill (id, through) VALUES (1, -1) ON CONFLICT (id) DO UPDATE SET through = -1`);

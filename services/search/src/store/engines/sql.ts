@@ -11,7 +11,7 @@
  * word and score), so the top hits of a word on a tenth of the wiki are an index's first entries,
  * not every match's tsvector read and ranked (issue 15).
  */
-import type { Db, Queryable } from '@quire/kit';
+import { invalidArgument, type Db, type Queryable } from '@quire/kit';
 import { lockCursor, readCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
@@ -60,16 +60,15 @@ const ORDER_BY: Record<SortOrder, string> = {
   title_natural_desc: 'namespace DESC, title_text COLLATE "C" DESC',
 };
 
-/** Pages of two words' joined postings ranked again (matchByPostings). */
+/** Two words' best sums whose namespace is checked before the join is checked whole (matchByPostings). */
 const PAIR_CANDIDATES = 200;
-/**
- * How far below the last wanted page's sum of postings a page may rank first by ts_rank_cd: the
- * two round differently, by less than two float4 steps of a score (at most 512: a word keeps 256
- * positions), 1.2e-4.
- */
-const PAIR_BAND = 1e-3;
 /** Pages whose postings are backfilled in one transaction (~100 postings a page). */
 const BACKFILL_PAGES = 500;
+/**
+ * Below this size (the tables and their indexes; a new wiki's are ~1 MB of empty GIN and B-tree
+ * pages) the planner's missing statistics cost nothing worth a VACUUM (ANALYZE) at start.
+ */
+const SMALL_TABLES_BYTES = 4 * 1024 * 1024;
 /** Words whose lexemes are kept (query words, and the words of hits that may match one). */
 const LEXEME_CACHE = 100_000;
 
@@ -105,6 +104,12 @@ function toDoc(r: DocRow): Omit<IndexDoc, 'text'> {
     touched: r.touched,
     created: r.created,
   };
+}
+
+/** A count spelled into SQL: a non-negative safe integer, or the search is refused. */
+function sqlInteger(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw invalidArgument('badvalue', `Not a count: ${n}.`);
+  return n;
 }
 
 /** LIKE pattern of a literal prefix. */
@@ -154,14 +159,19 @@ export class SqlBackend implements SearchBackend {
     if (!this.db.embedded) return;
     // An index never analyzed has no statistics (reltuples -1): the planner then filters every
     // row of the namespace instead of asking the GIN index. Gathered in the background.
-    const r = await this.db.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, [this.table]);
-    const rows = Number(r.rows[0]?.reltuples ?? -1);
     // Index-only scans of the postings (two words' join) need their pages marked all-visible,
-    // VACUUM's work, which autovacuum does on a server: done here when most are not.
-    const vm = await this.db.query<{ pages: number; visible: number }>(`SELECT relpages AS pages, relallvisible AS visible FROM pg_class WHERE oid = $1::regclass`, [this.words]);
-    const v = vm.rows[0];
-    if (v && Number(v.visible) < 0.9 * Number(v.pages)) this.unvacuumed = true;
-    this.unanalyzed = rows < 0;
+    // VACUUM's work, which autovacuum does on a server: done here when most are not. A table of
+    // a few pages (a new wiki's) needs neither yet: autovacuum's rule below takes over as it
+    // grows, and a first start does not wait on a VACUUM of nothing (issue 15).
+    const r = await this.db.query<{ reltuples: number; bytes: number; pages: number; visible: number }>(
+      `SELECT t.reltuples, pg_total_relation_size(t.oid) + pg_total_relation_size(w.oid) AS bytes, w.relpages AS pages, w.relallvisible AS visible
+         FROM pg_class t, pg_class w WHERE t.oid = $1::regclass AND w.oid = $2::regclass`,
+      [this.table, this.words],
+    );
+    const stats = r.rows[0];
+    const rows = Number(stats?.reltuples ?? -1);
+    if (stats && Number(stats.visible) < 0.9 * Number(stats.pages)) this.unvacuumed = true;
+    this.unanalyzed = rows < 0 && Number(stats?.bytes ?? Infinity) > SMALL_TABLES_BYTES;
     this.analyzedRows = Math.max(0, rows);
     void this.analyzeIfStale();
   }
@@ -394,11 +404,16 @@ export class SqlBackend implements SearchBackend {
    * Pages with every word, best first (score: the sum of the words' scores; the page titled as
    * the query first), in one statement with their docs, their texts for the snippets and the
    * index's feed cursor in the same snapshot (read-your-writes without a statement of its own):
-   * a word alone is its postings index's first entries; several words, the GIN index's
-   * intersection ranked.
+   * a word alone is its postings index's first entries; two words, their postings joined; more,
+   * the GIN index's intersection ranked.
    */
   private async matchByPostings(query: ParsedQuery, asked: string[] | { raw: string }, opts: MatchOptions): Promise<MatchPage> {
-    const want = opts.offset + opts.limit;
+    // LIMIT and OFFSET are literals, not parameters: a generic plan assumes a LIMIT parameter
+    // passes a tenth of the rows, so PostgreSQL planned these statements at every execution
+    // (about 1 ms of the one embedded connection a search, issue 15); with literals it keeps one
+    // plan per statement text (a few: the limits clients use).
+    const [limit, offset] = [sqlInteger(opts.limit), sqlInteger(opts.offset)];
+    const want = limit + offset;
     const ns = opts.namespaces;
     const tsqText = toTsqueryText(query, false);
     const params: unknown[] = [];
@@ -415,58 +430,56 @@ export class SqlBackend implements SearchBackend {
     const raw = rawText === undefined ? undefined : param(rawText);
     let words = Array.isArray(asked) ? asked : [];
     const lexemeSql = raw ? `(SELECT x FROM unnest(tsvector_to_array(to_tsvector('${CONFIG}', ${raw}::text))) x LIMIT 1)` : 'NULL::text';
-    if (raw || words.length === 1) {
-      // One statement: the word's first entries, and the page titled as the query (case-
-      // insensitively) first if it matches.
-      const word = raw ? '(SELECT word FROM lx)' : param(words[0]);
+    if (raw || words.length <= 2) {
+      // One statement: the best pages by their postings' scores (one word: its postings index's
+      // first entries; two words: their postings joined, index-only scans of page_words_rank
+      // once the table is vacuumed, ranked by the sum of the two scores), and the page titled as
+      // the query (case-insensitively) first if it matches. (Two words were the best 200 sums
+      // ranked again by ts_rank_cd, whose rounding differs from the postings' by less than 1e-4,
+      // with the GIN query as a fallback: planning that statement and reading the candidates'
+      // tsvectors was over half of a two-word search on the one embedded connection, issue 15.)
+      const [first, second] = raw ? ['(SELECT word FROM lx)'] : words.map((w) => param(w));
+      const joined = (nsFilter: string, limit: string) =>
+        `SELECT x.page_id, x.score::float8 + y.score::float8 AS score
+           FROM ${this.words} x JOIN ${this.words} y ON y.page_id = x.page_id AND y.word = ${second}
+          WHERE x.word = ${first} ${nsFilter} ORDER BY score DESC, x.page_id LIMIT ${limit}`;
+      let best: string;
+      if (second === undefined) {
+        best = `SELECT w.page_id, w.score::float8 AS score FROM ${this.words} w WHERE w.word = ${first} ${nsCond('w.namespace')}
+                 ORDER BY w.score DESC, w.page_id LIMIT ${want}`;
+      } else if (!ns) best = joined('', String(want));
+      else {
+        // The postings' rank index has no namespace: checked on the best PAIR_CANDIDATES sums
+        // rather than on every page of the join (a heap read each); when fewer than wanted of
+        // them are in the namespaces, the join with the check answers.
+        const wantP = String(want);
+        best = `WITH pair AS MATERIALIZED (${joined('', String(PAIR_CANDIDATES))}),
+                     inns AS MATERIALIZED (
+                       SELECT pair.page_id, pair.score FROM pair JOIN ${this.table} p ON p.page_id = pair.page_id
+                        WHERE true ${nsCond('p.namespace')} ORDER BY pair.score DESC, pair.page_id LIMIT ${wantP})
+                SELECT page_id, score FROM inns
+                UNION ALL
+                SELECT page_id, score FROM (${joined(nsCond('x.namespace'), wantP)}) f
+                 WHERE (SELECT count(*) FROM inns) < ${wantP} AND (SELECT count(*) FROM pair) = ${PAIR_CANDIDATES}`;
+      }
+      const titledScore =
+        second === undefined
+          ? `(SELECT w.score::float8 FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word = ${first})`
+          : `(SELECT sum(w.score::float8) FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word IN (${first}, ${second}))`;
       hits = `WITH lx AS MATERIALIZED (SELECT ${lexemeSql} AS word),
                ex AS MATERIALIZED (
                  SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = ${exactTitle} ${nsCond('namespace')}
                  UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = ${exactTitle} ${nsCond('namespace')}),
-               cand AS (
-                 (SELECT w.page_id, w.score::float8 AS score FROM ${this.words} w WHERE w.word = ${word} ${nsCond('w.namespace')}
-                   ORDER BY w.score DESC, w.page_id LIMIT ${param(want)})
-                 UNION ALL
-                 SELECT ex.page_id, coalesce((SELECT w.score::float8 FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word = ${word}), 0) + 100
-                   FROM ex WHERE ex.tsv @@ ${tsq}),
-               h AS (SELECT page_id, max(score) AS score FROM cand GROUP BY page_id ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
+               cand AS ((${best}) UNION ALL SELECT ex.page_id, coalesce(${titledScore}, 0) + 100 FROM ex WHERE ex.tsv @@ ${tsq}),
+               h AS (SELECT page_id, max(score) AS score FROM cand GROUP BY page_id ORDER BY score DESC, page_id LIMIT ${limit} OFFSET ${offset})`;
     } else {
-      // Several words: the GIN index intersects them and each page is ranked by the sum of the
-      // words' scores (ts_rank_cd of each word alone, what its postings hold), the page titled
-      // as the query first.
+      // Three words or more: the GIN index intersects them and each page is ranked by the sum of
+      // the words' scores (ts_rank_cd of each word alone, what its postings hold), the page
+      // titled as the query first.
       const rank = words.map((w) => `ts_rank_cd(tsv, quote_literal(${param(w)}::text)::tsquery)::float8`).join(' + ');
       const bonus = `CASE WHEN lower(title_text) = ${exactTitle} OR lower(title) = ${exactTitle} THEN 100 ELSE 0 END`;
-      const full = `SELECT page_id, ${rank} + ${bonus} AS score FROM ${this.table} WHERE tsv @@ ${tsq} ${nsCond('namespace')}`;
-      // The main namespace holds most pages: for the others, the top pairs are seldom theirs.
-      if (words.length !== 2 || (ns !== undefined && !ns.includes(0))) hits = `WITH h AS (${full} ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})`;
-      else {
-        // Two words: their postings joined (index-only scans of page_words_rank once the table
-        // is vacuumed: 17 ms for two words on 13,000 pages each, against 150-190 ms ranking the
-        // GIN index's 3,247 pages), the best PAIR_CANDIDATES by the sum of their scores; those in
-        // the namespaces whose sum is within PAIR_BAND of the last wanted one are ranked as above
-        // (ts_rank_cd's rounding differs from the postings' by less), with the page titled as the
-        // query. When the candidates may miss a page of that band, the GIN query answers.
-        const [a, b] = [param(words[0]), param(words[1])];
-        const wantP = param(want);
-        hits = `WITH pair AS MATERIALIZED (
-                  SELECT x.page_id, x.score::float8 + y.score::float8 AS s
-                    FROM ${this.words} x JOIN ${this.words} y ON y.page_id = x.page_id AND y.word = ${b}
-                   WHERE x.word = ${a} ORDER BY s DESC, x.page_id LIMIT ${PAIR_CANDIDATES}),
-                 inns AS MATERIALIZED (
-                  SELECT pair.page_id, pair.s FROM pair JOIN ${this.table} p ON p.page_id = pair.page_id WHERE true ${nsCond('p.namespace')}),
-                 edge AS MATERIALIZED (
-                  SELECT e.s AS s, (SELECT count(*) FROM pair) < ${PAIR_CANDIDATES} OR (e.s IS NOT NULL AND (SELECT min(s) FROM pair) < e.s - ${PAIR_BAND}) AS ok
-                    FROM (SELECT (SELECT s FROM inns ORDER BY s DESC, page_id OFFSET ${wantP} - 1 LIMIT 1) AS s) e),
-                 cand AS (
-                  SELECT inns.page_id FROM inns, edge WHERE inns.s >= coalesce(edge.s, '-infinity'::float8) - ${PAIR_BAND}
-                  UNION SELECT page_id FROM ${this.table} WHERE lower(title) = ${exactTitle} AND tsv @@ ${tsq} ${nsCond('namespace')}
-                  UNION SELECT page_id FROM ${this.table} WHERE lower(title_text) = ${exactTitle} AND tsv @@ ${tsq} ${nsCond('namespace')}),
-                 h AS (
-                  (SELECT p.page_id, ${rank} + ${bonus} AS score FROM cand JOIN ${this.table} p ON p.page_id = cand.page_id
-                    WHERE (SELECT ok FROM edge) ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)})
-                  UNION ALL
-                  (${full} AND NOT (SELECT ok FROM edge) ORDER BY score DESC, page_id LIMIT ${param(opts.limit)} OFFSET ${param(opts.offset)}))`;
-      }
+      hits = `WITH h AS (SELECT page_id, ${rank} + ${bonus} AS score FROM ${this.table} WHERE tsv @@ ${tsq} ${nsCond('namespace')}
+                         ORDER BY score DESC, page_id LIMIT ${limit} OFFSET ${offset})`;
     }
     // Snippets are made here from the texts (snippet.ts), as the highlighter marks a word whose
     // stem is one of the query's: ts_headline parsed and stemmed every word of ten long texts on
