@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { candidateWords, highlightWords, mediaWikiSnippet, stemCandidates } from './snippet.js';
+import { candidatesIn, highlightWords, learnSnippetWords, mediaWikiSnippet, stemCandidates } from './snippet.js';
 
 const hl = (s: string) => `<span class='searchmatch'>${s}</span>`;
 
@@ -35,11 +35,37 @@ describe('highlightWords (snippets made from the text, issue 15)', () => {
   const STEMS: Record<string, string> = { category: 'categori', categories: 'categori', categorical: 'categor', cat: 'cat', cats: 'cat', catalog: 'catalog' };
   const isMatch = (lexemes: string[]) => (w: string) => lexemes.includes(STEMS[w.toLowerCase()] ?? w.toLowerCase());
 
-  test('candidates: words beginning with a lexeme less its last three letters, whole words only', () => {
+  test('candidates: words beginning with a lexeme less its last two letters, whole words only', () => {
     const c = stemCandidates(['categori', 'cat'])!;
-    assert.deepEqual([...candidateWords(['Category: categories, categorical; concat cat_cats', 'scatter'], c)], ['Category', 'categories', 'categorical', 'concat', 'cat', 'cats']);
+    const found = (text: string) => candidatesIn(text, c).map((m) => m.word);
+    assert.deepEqual(found('Category: categories, categorical; concat cat_cats scatter'), ['Category', 'categories', 'categorical', 'concat', 'cat', 'cats']);
+    const c2 = stemCandidates(['categori', 'die'])!;
+    assert.deepEqual(
+      candidatesIn('Dying, died; categ, catego', c2).map((m) => m.word),
+      ['Dying', 'died', 'catego'],
+      '"dying" stems to "die"; "categ" is short of "catego"',
+    );
     assert.equal(stemCandidates(['example.com']), undefined, 'a host name is no plain word');
     assert.equal(stemCandidates([]), undefined);
+  });
+
+  test('the words learnt: line by line, until a text has two lines with a match or ends', async () => {
+    const c = stemCandidates(['cat'])!;
+    const isCat = (w: string) => learnt.has(w) && /^cats?$/i.test(w);
+    const learnt = new Set<string>();
+    const rounds: string[][] = [];
+    const learn = async (words: string[]) => {
+      rounds.push(words);
+      for (const w of words) learnt.add(w);
+    };
+    const long = ['cat one', 'cow', 'cats two', ...Array.from({ length: 100 }, (_, i) => `cow${i} cattle${i}`)].join('\n');
+    const late = [...Array.from({ length: 10 }, (_, i) => `copper${i}`), 'cat at last'].join('\n');
+    await learnSnippetWords([long, late, 'no candidate'], c, isCat, learn);
+    assert.ok(!learnt.has('cattle50'), 'the long text is not read past its second match');
+    assert.ok(learnt.has('cat') && learnt.has('cats'));
+    assert.ok(learnt.has('copper9'), 'a text without a match yet is read on');
+    assert.equal(highlightWords(late, c, isCat), `${hl('cat')} at last`);
+    assert.ok(rounds.length <= 3, JSON.stringify(rounds.map((r) => r.length)));
   });
 
   test('only the matching lines, at most two, escaped, each match in a span; a title whole', () => {

@@ -65,22 +65,48 @@ export function mediaWikiSnippet(highlighted: string): string {
   return snippet;
 }
 
-/** The characters of a word: PostgreSQL's parser separates words at everything else. */
-const WORD = String.raw`[\p{L}\p{N}]`;
-const PLAIN_WORD = new RegExp(`^${WORD}+$`, 'u');
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A word: what PostgreSQL's parser separates at everything else. One expression, compiled once:
+ * an expression made per search (the query's prefixes, case-insensitive, of Unicode classes)
+ * was compiled again at its first use, most of the search thread's time (issue 15).
+ */
+const WORDS = /[\p{L}\p{N}]+/gu;
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/** What a word must begin with (lower-cased) to be one of the query's (stemCandidates). */
+export interface StemCandidates {
+  readonly prefixes: readonly string[];
+}
 
 /**
- * Words of a text that may have one of `lexemes` as their stem: a word's English (Snowball)
- * stem is the word less a suffix, plus at most three letters of its own ("ability" -> "abl",
- * "valencies" -> "valenc"; "dying" -> "die" keeps one), so a word that stems to a lexeme begins with
- * the lexeme less its last three letters. Undefined when a lexeme is no plain word (a host name,
- * a hyphenated compound): the parser makes those of several words.
+ * Words of a text that may have one of `lexemes` as their stem: an English (Snowball) stem is
+ * the word less a suffix, whose last letter or two may differ from the word's ("happy" ->
+ * "happi", "ability" -> "abl", "dying" -> "die"), so a word that stems to a lexeme begins with
+ * the lexeme less its last two letters (checked on the 133,618 plain words of Debian's
+ * american-english-large list: none begins otherwise; less one letter missed dying, lying and
+ * tying). Undefined when a lexeme is no plain word (a host name, a hyphenated compound): the
+ * parser makes those of several words.
  */
-export function stemCandidates(lexemes: string[]): RegExp | undefined {
+export function stemCandidates(lexemes: string[]): StemCandidates | undefined {
   if (lexemes.length === 0 || lexemes.some((l) => !PLAIN_WORD.test(l))) return undefined;
-  const prefixes = [...new Set(lexemes.map((l) => [...l].slice(0, Math.max(1, [...l].length - 3)).join('')))];
-  return new RegExp(`(?<!${WORD})(?:${prefixes.map(escapeRegExp).join('|')})${WORD}*`, 'giu');
+  return { prefixes: [...new Set(lexemes.map((l) => [...l].slice(0, Math.max(1, [...l].length - 2)).join('')))] };
+}
+
+/** The words of `line` that `candidates` accepts, with where they begin. */
+export function candidatesIn(line: string, candidates: StemCandidates): { word: string; index: number }[] {
+  const out: { word: string; index: number }[] = [];
+  const lower = line.toLowerCase();
+  // Lower-casing kept every character's place (nearly always): a line without a prefix is passed
+  // over, and a word's is compared in place.
+  const inPlace = lower.length === line.length;
+  if (inPlace && !candidates.prefixes.some((p) => lower.includes(p))) return out;
+  WORDS.lastIndex = 0;
+  for (let m = WORDS.exec(line); m !== null; m = WORDS.exec(line)) {
+    const at = m.index;
+    const word = m[0];
+    if (inPlace ? candidates.prefixes.some((p) => lower.startsWith(p, at)) : candidates.prefixes.some((p) => word.toLowerCase().startsWith(p))) out.push({ word, index: at });
+  }
+  return out;
 }
 
 /**
@@ -89,7 +115,7 @@ export function stemCandidates(lexemes: string[]): RegExp | undefined {
  * most `maxLines` of them (by default what mediaWikiSnippet keeps of a text), or every line with `keepAll`
  * (a title).
  */
-export function highlightWords(text: string, candidates: RegExp, isMatch: (word: string) => boolean, opts: { maxLines?: number; keepAll?: boolean } = {}): string {
+export function highlightWords(text: string, candidates: StemCandidates, isMatch: (word: string) => boolean, opts: { maxLines?: number; keepAll?: boolean } = {}): string {
   const out: string[] = [];
   const maxLines = opts.maxLines ?? CONTEXT_LINES;
   let matched = 0;
@@ -98,11 +124,11 @@ export function highlightWords(text: string, candidates: RegExp, isMatch: (word:
     let html = '';
     let at = 0;
     let found = false;
-    for (const m of line.matchAll(candidates)) {
-      if (!isMatch(m[0])) continue;
+    for (const { word, index } of candidatesIn(line, candidates)) {
+      if (!isMatch(word)) continue;
       found = true;
-      html += `${escapeHtml(line.slice(at, m.index))}${MATCH_OPEN}${escapeHtml(m[0])}${MATCH_CLOSE}`;
-      at = m.index + m[0].length;
+      html += `${escapeHtml(line.slice(at, index))}${MATCH_OPEN}${escapeHtml(word)}${MATCH_CLOSE}`;
+      at = index + word.length;
     }
     if (found) matched++;
     if (found || opts.keepAll) out.push(html + escapeHtml(line.slice(at)));
@@ -110,9 +136,38 @@ export function highlightWords(text: string, candidates: RegExp, isMatch: (word:
   return out.join('\n');
 }
 
-/** The words of `texts` that `candidates` finds (to learn their stems). */
-export function candidateWords(texts: string[], candidates: RegExp): Set<string> {
-  const words = new Set<string>();
-  for (const t of texts) for (const m of t.matchAll(candidates)) words.add(m[0]);
-  return words;
+/**
+ * Learns (`learn`) the words `candidates` finds in the lines of `texts` a snippet may show: line
+ * by line, in rounds of growing length, until a text has `maxLines` lines with a word `isMatch`
+ * accepts (once learnt) or ends. highlightWords reads no line past those, so a long text is not
+ * scanned whole, nor every candidate of it learnt.
+ */
+export async function learnSnippetWords(
+  texts: string[],
+  candidates: StemCandidates,
+  isMatch: (word: string) => boolean,
+  learn: (words: string[]) => Promise<void>,
+  maxLines = CONTEXT_LINES,
+): Promise<void> {
+  const states = texts.map((t) => ({ lines: t.split('\n'), next: 0, matched: 0 }));
+  for (let round = maxLines + 2; ; round *= 4) {
+    const words = new Set<string>();
+    const scanned: { state: (typeof states)[number]; lineWords: string[][] }[] = [];
+    for (const state of states) {
+      if (state.matched >= maxLines || state.next >= state.lines.length) continue;
+      const lineWords: string[][] = [];
+      let withCandidates = 0;
+      while (state.next < state.lines.length && withCandidates < round) {
+        const found = candidatesIn(state.lines[state.next]!, candidates).map((c) => c.word);
+        state.next++;
+        lineWords.push(found);
+        if (found.length > 0) withCandidates++;
+        for (const w of found) words.add(w);
+      }
+      scanned.push({ state, lineWords });
+    }
+    if (scanned.length === 0) return;
+    if (words.size > 0) await learn([...words]);
+    for (const { state, lineWords } of scanned) for (const found of lineWords) if (found.some(isMatch)) state.matched++;
+  }
 }

@@ -15,7 +15,7 @@ import { invalidArgument, type Db, type Queryable } from '@quire/kit';
 import { lockCursor, readCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
-import { candidateWords, highlightWords, stemCandidates } from '../../snippet.js';
+import { candidatesIn, highlightWords, learnSnippetWords, stemCandidates } from '../../snippet.js';
 
 const CONFIG = 'english';
 
@@ -517,10 +517,24 @@ export class SqlBackend implements SearchBackend {
     const rows = r.rows.filter((row): row is typeof row & DocRow => row.page_id !== null && row.page_id !== undefined);
     let isMatch: (word: string) => boolean = () => false;
     if (candidates) {
-      const texts = rows.flatMap((row) => [row.body ?? '', row.title]);
-      await this.learnLexemes([...candidateWords(texts, candidates)]);
       const wanted = new Set(words);
       isMatch = (w) => (this.lexemes.get(w) ?? []).some((l) => wanted.has(l));
+      // The titles are shown whole (their words learnt with the texts' first); of the texts, the
+      // lines up to the snippet's last.
+      const found = candidates;
+      let titleWords = rows.flatMap((row) => candidatesIn(row.title, found).map((c) => c.word));
+      const learnWithTitles = async (texts: string[]) => {
+        const all = [...texts, ...titleWords];
+        titleWords = [];
+        await this.learnLexemes(all);
+      };
+      await learnSnippetWords(
+        rows.map((row) => row.body ?? ''),
+        found,
+        isMatch,
+        learnWithTitles,
+      );
+      if (titleWords.length > 0) await learnWithTitles([]);
     }
     const matches: Match[] = rows.map((row) => ({
       doc: toDoc(row),
