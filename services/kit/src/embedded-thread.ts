@@ -30,9 +30,9 @@ const embeddedDbConfigSpec = {
 
 const MB = 1024 * 1024;
 /** shared_buffers of a new or small database: the whole cache is touched as PGlite opens (start time and memory). */
-export const MIN_SHARED_BUFFERS_MB = 16;
+const MIN_SHARED_BUFFERS_MB = 16;
 /** The most the embedded database takes unasked, and at most an eighth of the machine's memory. */
-export const MAX_AUTO_SHARED_BUFFERS_MB = 256;
+const MAX_AUTO_SHARED_BUFFERS_MB = 256;
 
 /**
  * shared_buffers for a cluster of `clusterBytes` on a machine of `totalMemBytes`: an eighth of
