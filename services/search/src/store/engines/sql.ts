@@ -243,7 +243,7 @@ export class SqlBackend implements SearchBackend {
   /**
    * Without autovacuum (the embedded database; a server with it off), VACUUM (ANALYZE) is done here, by
    * autovacuum's rule: once the rows written since the last one exceed 500 + 10 % of the table
-   * (and at start when the postings were never vacuumed). On a database server autovacuum does it.
+   * (and at start when the postings were never vacuumed). Where autovacuum runs, it does this.
    */
   private async analyzeIfStale(): Promise<void> {
     if (this.analyzing || (!this.unanalyzed && !this.unvacuumed && this.changedSinceAnalyze <= 500 + 0.1 * this.analyzedRows)) return;
