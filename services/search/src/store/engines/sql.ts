@@ -15,7 +15,7 @@ import { invalidArgument, type Db, type Queryable } from '@quire/kit';
 import { lockCursor, readCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
-import { candidatesIn, highlightWords, learnSnippetWords, stemCandidates } from '../../snippet.js';
+import { highlightWords, learnSnippetWords, stemCandidates } from '../../snippet.js';
 
 const CONFIG = 'english';
 
@@ -447,28 +447,27 @@ export class SqlBackend implements SearchBackend {
       // with the GIN query as a fallback: planning that statement and reading the candidates'
       // tsvectors was over half of a two-word search on the one embedded connection, issue 15.)
       const [first, second] = raw ? ['(SELECT word FROM lx)'] : words.map((w) => param(w));
-      const joined = (nsFilter: string, limit: string) =>
+      const joined = (nsFilter: string, count: number) =>
         `SELECT x.page_id, x.score::float8 + y.score::float8 AS score
            FROM ${this.words} x JOIN ${this.words} y ON y.page_id = x.page_id AND y.word = ${second}
-          WHERE x.word = ${first} ${nsFilter} ORDER BY score DESC, x.page_id LIMIT ${limit}`;
+          WHERE x.word = ${first} ${nsFilter} ORDER BY score DESC, x.page_id LIMIT ${count}`;
       let best: string;
       if (second === undefined) {
         best = `SELECT w.page_id, w.score::float8 AS score FROM ${this.words} w WHERE w.word = ${first} ${nsCond('w.namespace')}
                  ORDER BY w.score DESC, w.page_id LIMIT ${want}`;
-      } else if (!ns) best = joined('', String(want));
+      } else if (!ns) best = joined('', want);
       else {
         // The postings' rank index has no namespace: checked on the best PAIR_CANDIDATES sums
         // rather than on every page of the join (a heap read each); when fewer than wanted of
         // them are in the namespaces, the join with the check answers.
-        const wantP = String(want);
-        best = `WITH pair AS MATERIALIZED (${joined('', String(PAIR_CANDIDATES))}),
+        best = `WITH pair AS MATERIALIZED (${joined('', PAIR_CANDIDATES)}),
                      inns AS MATERIALIZED (
                        SELECT pair.page_id, pair.score FROM pair JOIN ${this.table} p ON p.page_id = pair.page_id
-                        WHERE true ${nsCond('p.namespace')} ORDER BY pair.score DESC, pair.page_id LIMIT ${wantP})
+                        WHERE true ${nsCond('p.namespace')} ORDER BY pair.score DESC, pair.page_id LIMIT ${want})
                 SELECT page_id, score FROM inns
                 UNION ALL
-                SELECT page_id, score FROM (${joined(nsCond('x.namespace'), wantP)}) f
-                 WHERE (SELECT count(*) FROM inns) < ${wantP} AND (SELECT count(*) FROM pair) = ${PAIR_CANDIDATES}`;
+                SELECT page_id, score FROM (${joined(nsCond('x.namespace'), want)}) f
+                 WHERE (SELECT count(*) FROM inns) < ${want} AND (SELECT count(*) FROM pair) = ${PAIR_CANDIDATES}`;
       }
       const titledScore =
         second === undefined
@@ -527,22 +526,9 @@ export class SqlBackend implements SearchBackend {
     if (candidates) {
       const wanted = new Set(words);
       isMatch = (w) => (this.lexemes.get(w) ?? []).some((l) => wanted.has(l));
-      // The titles are shown whole (their words learnt with the texts' first); of the texts, the
-      // lines up to the snippet's last.
-      const found = candidates;
-      let titleWords = rows.flatMap((row) => candidatesIn(row.title, found).map((c) => c.word));
-      const learnWithTitles = async (texts: string[]) => {
-        const all = [...texts, ...titleWords];
-        titleWords = [];
-        await this.learnLexemes(all);
-      };
-      await learnSnippetWords(
-        rows.map((row) => row.body ?? ''),
-        found,
-        isMatch,
-        learnWithTitles,
-      );
-      if (titleWords.length > 0) await learnWithTitles([]);
+      // The titles (one line each, shown whole) with the texts, of which the lines up to the
+      // snippet's last.
+      await learnSnippetWords([...rows.map((row) => row.body ?? ''), ...rows.map((row) => row.title)], candidates, isMatch, (texts) => this.learnLexemes(texts));
     }
     const matches: Match[] = rows.map((row) => ({
       doc: toDoc(row),
