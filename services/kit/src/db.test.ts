@@ -74,6 +74,41 @@ for (const backend of testBackends()) {
       );
       assert.equal((await db.query("SELECT 1 FROM things.item WHERE name LIKE 'p%'")).rowCount, n);
     });
+
+    test('statements asked at once (pipelined on the embedded connection): each gets its own answer, a failing one fails alone, transactions beside them stay whole', async () => {
+      const asked = Array.from({ length: 60 }, (_, i) => {
+        if (i % 10 === 3)
+          return db.query('SELECT 1 / ($1::int - $1::int) AS x', [i]).then(
+            () => 'no error',
+            (e: Error) => e.message,
+          );
+        if (i % 10 === 7)
+          return db.query('SELEC broken').then(
+            () => 'no error',
+            (e: Error) => (/syntax/.test(e.message) ? 'syntax' : e.message),
+          );
+        if (i % 10 === 5)
+          return db
+            .tx(async (q) => {
+              await q.query('INSERT INTO things.item (name) VALUES ($1)', [`t${i}`]);
+              if (i % 20 === 15) throw new Error('rolled back');
+              await q.query('UPDATE things.item SET name = $2 WHERE name = $1', [`t${i}`, `tx${i}`]);
+              return 'committed';
+            })
+            .catch((e: Error) => e.message);
+        return db.query<{ n: number; t: string }>('SELECT $1::int AS n, repeat($2, $1::int) AS t', [i, 'x']).then((r) => `${r.rows[0]!.n}:${r.rows[0]!.t.length}`);
+      });
+      const answers = await Promise.all(asked);
+      answers.forEach((a, i) => {
+        const want = i % 10 === 3 ? 'division by zero' : i % 10 === 7 ? 'syntax' : i % 10 === 5 ? (i % 20 === 15 ? 'rolled back' : 'committed') : `${i}:${i}`;
+        assert.equal(a, want, `statement ${i}`);
+      });
+      const names = await db.query<{ name: string }>("SELECT name FROM things.item WHERE name LIKE 't%' ORDER BY name");
+      assert.deepEqual(
+        names.rows.map((r) => r.name),
+        ['tx25', 'tx45', 'tx5'],
+      );
+    });
   });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { GrpcStatus, ServiceError } from './errors.js';
 import type { Logger } from './log.js';
+import { ConnectionGate } from './connection-gate.js';
 import { takeEmbeddedThread } from './embedded-thread.js';
 import { dbPoolConnections, dbQueryErrors, dbQuerySeconds, onScrape } from './metrics.js';
 import { SpanKind, tracingEnabled, withSpan } from './tracing.js';
@@ -43,6 +44,8 @@ export interface Db extends Queryable {
 
 interface PoolHandle {
   pool: pg.Pool;
+  /** Embedded only: its one connection shared by statements, alone for a transaction. */
+  gate?: ConnectionGate<pg.PoolClient>;
   embedded: boolean;
   refs: number;
   /** Embedded only: registers a statement with the watchdog; the result marks it answered. */
@@ -111,7 +114,8 @@ function asUnavailable(err: unknown, log: Logger): unknown {
 /** Embedded PGlite, owned by this process, on its own thread (embedded-thread.ts), served to `pg` on a Unix socket in the data folder. */
 async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   const { thread, sockDir, release, started } = await takeEmbeddedThread(dataDir, log);
-  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+  // Pipeline mode: statements asked at once are written at once (connection-gate.ts).
+  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0, pipeline: true });
   pool.on('error', (err) => log.error({ err }, 'embedded pool error'));
   // PGlite is one backend whose session outlives a dropped socket connection: a new client must
   // not inherit its open transaction or its prepared statements (the client would prepare them
@@ -125,6 +129,10 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
   return {
     pool,
+    gate: new ConnectionGate(
+      () => pool.connect(),
+      (client, err) => client.release(err),
+    ),
     embedded: true,
     refs: 0,
     track: (text) => thread.track(text),
@@ -231,14 +239,15 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   }
 
   const run = async <R>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
-    const target = openTx.getStore()?.client ?? pool;
+    const inTx = openTx.getStore()?.client;
     if (params) params = params.map(withoutNul);
     const name = params && params.length > 0 ? statementName(text) : undefined;
     const op = statementKind(text);
     const started = performance.now();
     const answered = handle.track?.(text);
+    const send = (target: pg.Pool | pg.PoolClient) => (name ? target.query({ name, text, values: params }) : target.query(text, params as unknown[]));
     try {
-      const r = name ? await target.query({ name, text, values: params }) : await target.query(text, params as unknown[]);
+      const r = await (inTx ? send(inTx) : handle.gate ? handle.gate.withShared(send) : send(pool));
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
       dbQueryErrors.inc({ schema: opts.schema });
@@ -257,6 +266,26 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
         )
       : run<R>(text, params);
 
+  /** A transaction's connection, alone: the embedded one through its gate, or a client of the pool. */
+  const exclusively = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    if (handle.gate) return handle.gate.withExclusive(fn);
+    const client = await pool.connect();
+    // A connection lost while checked out (the server went away) emits 'error' on the client,
+    // which pg's pool only listens for while it is idle: unheard, it would end the process. It
+    // is noted and the client is destroyed on release. (The gate does the same.)
+    let lost: Error | undefined;
+    const onLost = (err: Error) => {
+      lost = err;
+    };
+    client.on('error', onLost);
+    try {
+      return await fn(client);
+    } finally {
+      client.off('error', onLost);
+      client.release(lost);
+    }
+  };
+
   let closed = false;
   const db: Db = {
     schema: opts.schema,
@@ -264,30 +293,22 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     query,
     async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       if (openTx.getStore()) return fn(db); // nested: join the open transaction
-      const client = await pool.connect().catch((e: unknown) => {
-        throw asUnavailable(e, opts.log);
-      });
-      // A connection lost while checked out (the embedded thread restarted, the server went
-      // away) emits 'error' on the client, which pg's pool only listens for while it is idle:
-      // unheard, it would end the process. It is noted and the client is destroyed on release.
-      let lost: Error | undefined;
-      const onLost = (err: Error) => {
-        lost = err;
-      };
-      client.on('error', onLost);
-      const tx: OpenTx = { client, afterCommit: [] };
       try {
-        await client.query('BEGIN');
-        const result = await openTx.run(tx, () => fn(db));
-        await client.query('COMMIT');
-        for (const cb of tx.afterCommit) cb();
-        return result;
+        return await exclusively(async (client) => {
+          const tx: OpenTx = { client, afterCommit: [] };
+          try {
+            await client.query('BEGIN');
+            const result = await openTx.run(tx, () => fn(db));
+            await client.query('COMMIT');
+            for (const cb of tx.afterCommit) cb();
+            return result;
+          } catch (e) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            throw e;
+          }
+        });
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
         throw asUnavailable(e, opts.log);
-      } finally {
-        client.off('error', onLost);
-        client.release(lost);
       }
     },
     inTransaction() {

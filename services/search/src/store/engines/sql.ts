@@ -16,6 +16,7 @@ import { lockCursor, readCursor, resetCursor } from '../cursor.js';
 import { MATCH_CLOSE, MATCH_OPEN, type IndexRebuild, type IndexDoc, type Match, type MatchOptions, type MatchPage, type SearchBackend, type SortOrder } from '../../backend.js';
 import type { Literal, ParsedQuery } from '../../query/parser.js';
 import { highlightWords, learnSnippetWords, stemCandidates } from '../../snippet.js';
+import { cannotMatch } from '../../stem.js';
 
 const CONFIG = 'english';
 
@@ -71,6 +72,9 @@ const BACKFILL_PAGES = 500;
 const SMALL_TABLES_BYTES = 4 * 1024 * 1024;
 /** Words whose lexemes are kept (query words, and the words of hits that may match one). */
 const LEXEME_CACHE = 100_000;
+
+/** A word the database lower-cases the same in every locale: ASCII letters but "I". */
+const ASCII_LETTERS = /^[A-HJ-Za-z]+$/;
 
 const DOC_COLUMNS = 'page_id, namespace, title, title_text, is_redirect, redirect_title, size, word_count, touched, created';
 
@@ -399,9 +403,9 @@ export class SqlBackend implements SearchBackend {
     const texts = group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim());
     // One word not seen before whose lexeme is one plain word (the parser makes one token of
     // letters and digits): the search statement stems it itself (a statement less, issue 15).
-    if (texts.length === 1 && !this.lexemes.has(texts[0]!) && /^[A-Za-z0-9]+$/.test(texts[0]!)) return { raw: texts[0]! };
+    if (texts.length === 1 && this.knownLexemes(texts[0]!) === undefined && /^[A-Za-z0-9]+$/.test(texts[0]!)) return { raw: texts[0]! };
     await this.learnLexemes(texts);
-    const lexemes = texts.map((t) => this.lexemes.get(t) ?? []);
+    const lexemes = texts.map((t) => this.knownLexemes(t) ?? []);
     // A stop word has no lexeme and to_tsquery drops it; a word the parser splits is a phrase.
     if (lexemes.some((l) => l.length > 1)) return undefined;
     const words = [...new Set(lexemes.flat())];
@@ -525,10 +529,10 @@ export class SqlBackend implements SearchBackend {
     let isMatch: (word: string) => boolean = () => false;
     if (candidates) {
       const wanted = new Set(words);
-      isMatch = (w) => (this.lexemes.get(w) ?? []).some((l) => wanted.has(l));
+      isMatch = (w) => (this.knownLexemes(w) ?? []).some((l) => wanted.has(l));
       // The titles (one line each, shown whole) with the texts, of which the lines up to the
-      // snippet's last.
-      await learnSnippetWords([...rows.map((row) => row.body ?? ''), ...rows.map((row) => row.title)], candidates, isMatch, (texts) => this.learnLexemes(texts));
+      // snippet's last. Only the words that may match are learnt from the database (stem.ts).
+      await learnSnippetWords([...rows.map((row) => row.body ?? ''), ...rows.map((row) => row.title)], candidates, isMatch, (texts) => this.learnLexemes(texts.filter((t) => !cannotMatch(t, wanted))));
     }
     const matches: Match[] = rows.map((row) => ({
       doc: toDoc(row),
@@ -554,10 +558,22 @@ export class SqlBackend implements SearchBackend {
 
   /** Learns the lexemes of texts not seen before (one statement for all of them). */
   private async learnLexemes(texts: string[]): Promise<void> {
-    const unknown = texts.filter((t) => !this.lexemes.has(t));
+    const unknown = texts.filter((t) => this.knownLexemes(t) === undefined);
     if (unknown.length === 0) return;
+    if (process.env.PROBE_SQL && Math.random() < 0.02) console.error('PROBE_LEARN', this.lexemes.size, JSON.stringify(unknown).slice(0, 300), new Error().stack?.split('\n').slice(2, 4).join(' | '));
     const r = await this.db.query<{ t: string; lexemes: string[] }>(`SELECT t, tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [unknown]);
     this.rememberLexemes(r.rows.map((row) => [row.t, row.lexemes]));
+  }
+
+  /**
+   * A text's lexemes when known: learnt for it, or for a word of ASCII letters, learnt for it in
+   * lower case (PostgreSQL lower-cases the word first: "Category" is "category"), unless it has
+   * an "I", which some locales lower-case otherwise (Turkish: "ı").
+   */
+  private knownLexemes(t: string): string[] | undefined {
+    const known = this.lexemes.get(t);
+    if (known !== undefined || !ASCII_LETTERS.test(t)) return known;
+    return this.lexemes.get(t.toLowerCase());
   }
 
   private rememberLexemes(learnt: [string, string[]][]): void {
