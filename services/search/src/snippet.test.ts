@@ -23,6 +23,9 @@ describe('mediaWikiSnippet (SearchHighlighter::highlightSimple)', () => {
     // Entities count as one character each and stay escaped.
     const quotes = '&#039;'.repeat(76);
     assert.equal(mediaWikiSnippet(`${quotes}${hl('x')} &lt;b&gt;`), `...${'&#039;'.repeat(75)}${hl('x')} &lt;b&gt;\n`);
+    // Characters outside the BMP count as one each, and are never cut in half.
+    assert.equal(mediaWikiSnippet(`a${'\u{1F600}'.repeat(80)}${hl('x')}${'\u{1D11E}'.repeat(76)}b`), `...${'\u{1F600}'.repeat(75)}${hl('x')}${'\u{1D11E}'.repeat(75)}...\n`);
+    assert.equal(mediaWikiSnippet(`${'\u{1F600}'.repeat(75)}${hl('x')}`), `${'\u{1F600}'.repeat(75)}${hl('x')}\n`);
   });
 
   test('earlier matches inside the kept context stay marked', () => {

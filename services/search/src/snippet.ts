@@ -29,18 +29,38 @@ function pieces(line: string): Piece[] {
   return out.filter((p) => p.text !== '');
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Code points of `s`: its length when it has no surrogate pair (nearly always). A text spread
+ * into an array of characters per piece was the snippets' largest cost on a long line.
+ */
+function codePoints(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** The first, or with `fromEnd` the last, `n` code points of `s`. */
+function someCodePoints(s: string, n: number, fromEnd: boolean): string {
+  if (!SURROGATE.test(s)) return fromEnd ? s.slice(s.length - n) : s.slice(0, n);
+  const chars = [...s];
+  return (fromEnd ? chars.slice(chars.length - n) : chars.slice(0, n)).join('');
+}
+
 /** Keeps at most `max` characters (code points) of `pieces`, from the start or from the end. */
 function clip(list: Piece[], max: number, fromEnd: boolean): Piece[] {
-  const total = list.reduce((n, p) => n + [...p.text].length, 0);
+  let total = 0;
+  for (const p of list) total += codePoints(p.text);
   if (total <= max) return list;
   const kept: Piece[] = [];
   let room = max;
   for (const p of fromEnd ? [...list].reverse() : list) {
     if (room === 0) break;
-    const chars = [...p.text];
-    const text = chars.length <= room ? p.text : (fromEnd ? chars.slice(chars.length - room) : chars.slice(0, room)).join('');
-    room -= [...text].length;
-    kept.push({ text, match: p.match });
+    const n = codePoints(p.text);
+    kept.push({ text: n <= room ? p.text : someCodePoints(p.text, room, fromEnd), match: p.match });
+    room -= Math.min(n, room);
   }
   const ellipsis = { text: ELLIPSIS, match: false };
   return fromEnd ? [ellipsis, ...kept.reverse()] : [...kept, ellipsis];
