@@ -75,6 +75,25 @@ for (const backend of testBackends()) {
       assert.equal((await db.query("SELECT 1 FROM things.item WHERE name LIKE 'p%'")).rowCount, n);
     });
 
+    test('writeGeneration: moved by a committed transaction or a write outside one, not by a read (embedded); unknown on a server', async () => {
+      const g = db.writeGeneration();
+      if (backend !== 'embedded') {
+        assert.equal(g, undefined);
+        return;
+      }
+      assert.equal(typeof g, 'number');
+      await db.query('SELECT count(*) FROM things.item');
+      assert.equal(db.writeGeneration(), g);
+      await db.query("INSERT INTO things.item (name) VALUES ('gen')");
+      const g1 = db.writeGeneration()!;
+      assert.ok(g1 > g!);
+      await db.tx(async (q) => {
+        await q.query("UPDATE things.item SET name = 'gen2' WHERE name = 'gen'");
+        assert.equal(db.writeGeneration(), g1, 'not before the commit');
+      });
+      assert.ok(db.writeGeneration()! > g1);
+    });
+
     test('statements asked at once (pipelined on the embedded connection): each gets its own answer, a failing one fails alone, transactions beside them stay whole', async () => {
       const asked = Array.from({ length: 60 }, (_, i) => {
         if (i % 10 === 3)

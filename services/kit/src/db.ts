@@ -39,11 +39,19 @@ export interface Db extends Queryable {
   onCommit(fn: () => void): void;
   /** Whether the caller runs inside `tx` (its queries hold the transaction's connection). */
   inTransaction(): boolean;
+  /**
+   * A count of the writes this process committed, when it is the database's only writer (the
+   * embedded database: one owner process): a read's result stays true while the count has not
+   * moved. Undefined on a server, where other processes write.
+   */
+  writeGeneration(): number | undefined;
   close(): Promise<void>;
 }
 
 interface PoolHandle {
   pool: pg.Pool;
+  /** Embedded only: bumped by every committed transaction and every statement outside one but a SELECT. */
+  writes?: { generation: number };
   /** Embedded only: its one connection shared by statements, alone for a transaction. */
   gate?: ConnectionGate<pg.PoolClient>;
   embedded: boolean;
@@ -129,6 +137,7 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   log.info({ dataDir, ms: Date.now() - started }, 'embedded PGlite ready');
   return {
     pool,
+    writes: { generation: 0 },
     gate: new ConnectionGate(
       () => pool.connect(),
       (client, err) => client.release(err),
@@ -247,6 +256,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     const answered = handle.track?.(text);
     const send = (target: pg.Pool | pg.PoolClient) => (name ? target.query({ name, text, values: params }) : target.query(text, params as unknown[]));
     try {
+      // A write outside a transaction counts once sent: it may be visible before its answer.
+      if (!inTx && handle.writes && op !== 'SELECT') handle.writes.generation++;
       const r = await (inTx ? send(inTx) : handle.gate ? handle.gate.withShared(send) : send(pool));
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     } catch (e) {
@@ -299,6 +310,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
           try {
             await client.query('BEGIN');
             const result = await openTx.run(tx, () => fn(db));
+            if (handle.writes) handle.writes.generation++;
             await client.query('COMMIT');
             for (const cb of tx.afterCommit) cb();
             return result;
@@ -313,6 +325,9 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     },
     inTransaction() {
       return openTx.getStore() !== undefined;
+    },
+    writeGeneration() {
+      return handle.writes?.generation;
     },
     onCommit(fn: () => void) {
       const tx = openTx.getStore();

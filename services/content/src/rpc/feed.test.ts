@@ -121,6 +121,25 @@ for (const backend of testBackends()) {
       assert.equal(s.oldestPendingAt, '');
     });
 
+    test('the status asked again answers each write since: a save, a save in a transaction, a move by a statement of its own', async () => {
+      const ask = async (after: number) => unary(client, client.getChangeFeedStatus, { afterPosition: after });
+      const start = (await ask(0)).latestPosition;
+      assert.equal((await ask(start)).pending, 0);
+      assert.equal((await ask(start)).pending, 0);
+      const saved = await saveRevision(db(), codec, edit('Status_page', 0, 'one'));
+      const afterSave = await ask(start);
+      assert.equal(afterSave.pending, 1);
+      assert.ok(afterSave.latestPosition > start);
+      await db().tx(async () => {
+        await saveRevision(db(), codec, edit('Status_page', saved.revId, 'two'));
+      });
+      assert.equal((await ask(start)).pending, 2);
+      await db().query(`UPDATE ${db().schema}.page SET page_title = 'Status_page_moved' WHERE page_id = $1`, [saved.pageId]);
+      const afterMove = await ask(start);
+      assert.equal(afterMove.pending, 3, 'the trigger wrote the move to the feed');
+      assert.equal((await ask(afterMove.latestPosition)).pending, 0);
+    });
+
     test('a stream delivers changes committed after it started (live tail)', async () => {
       const { latestPosition } = await unary(client, client.getChangeFeedStatus, { afterPosition: 0 });
       const pending = collect(client, latestPosition, 1, 5000);

@@ -36,6 +36,14 @@ export interface FeedStatus {
 }
 
 export class ChangeFeedStore {
+  /**
+   * The last status answered, while the database's writes have not moved (embedded: this process
+   * is its only writer, and the feed grows only by writes): every search asks for the feed's head
+   * (search's freshness check), a statement each on the one embedded connection for an answer
+   * that changes only with an edit.
+   */
+  private lastStatus: { generation: number; after: number; status: FeedStatus } | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly codec: TitleCodec,
@@ -70,6 +78,9 @@ export class ChangeFeedStore {
   }
 
   async status(after: number): Promise<FeedStatus> {
+    const generation = this.db.writeGeneration();
+    const last = this.lastStatus;
+    if (generation !== undefined && last?.generation === generation && last.after === after) return last.status;
     const s = this.db.schema;
     // The count's upper bound (always true) keeps it on the primary key: without statistics (the
     // embedded database has no autovacuum) `position > $1` alone was a sequential scan of the
@@ -81,7 +92,10 @@ export class ChangeFeedStore {
       [after],
     );
     const row = r.rows[0]!;
-    return { latestPosition: row.latest ?? 0, pending: row.pending, oldestPendingAt: row.oldest ?? undefined };
+    const status = { latestPosition: row.latest ?? 0, pending: row.pending, oldestPendingAt: row.oldest ?? undefined };
+    // Inside a transaction the answer may hold its own uncommitted writes: not kept.
+    if (generation !== undefined && !this.db.inTransaction()) this.lastStatus = { generation, after, status };
+    return status;
   }
 
   /** Existing pages among `ids` with their latest revision's content; missing ids are left out. */
