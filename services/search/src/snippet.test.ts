@@ -52,6 +52,25 @@ describe('highlightWords (snippets made from the text, issue 15)', () => {
     assert.equal(stemCandidates([]), undefined);
   });
 
+  test('candidates found in place are the words of the line (as PostgreSQL separates them) that begin with a prefix', () => {
+    // The reference: every word of the line, kept when it begins with a prefix.
+    const reference = (line: string, prefixes: readonly string[]) =>
+      [...line.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => prefixes.some((p) => m[0].toLowerCase().startsWith(p))).map((m) => ({ word: m[0], index: m.index }));
+    const pieces = ['ca', 'cat', 'Cat', 'CATS', 'x', '1', ' ', '-', '_', "'", '\u00e9', 'caf\u00e9', 'e\u0301', '\u{1F600}', '\u{1D400}', '\u{10400}', 'dy', 'die', '\u0130', '\u00df'];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const line = Array.from({ length: 1 + rand(12) }, () => pieces[rand(pieces.length)]).join('');
+      for (const lexemes of [['cat'], ['dies', 'cat'], ['\u00e9t\u00e9'], ['ca1x']]) {
+        const c = stemCandidates(lexemes)!;
+        assert.deepEqual(candidatesIn(line, c), reference(line, c.prefixes), JSON.stringify({ line, lexemes }));
+      }
+    }
+  });
+
   test('the words learnt: line by line, until a text has two lines with a match or ends', async () => {
     const c = stemCandidates(['cat'])!;
     const isCat = (w: string) => learnt.has(w) && /^cats?$/i.test(w);

@@ -112,19 +112,53 @@ export function stemCandidates(lexemes: string[]): StemCandidates | undefined {
   return { prefixes: [...new Set(lexemes.map((l) => [...l].slice(0, Math.max(1, [...l].length - 2)).join('')))] };
 }
 
+/** A letter or digit (what WORDS is made of), at `at` of `s` (a pair of surrogates read whole). */
+const WORD_CHAR_AT = /[\p{L}\p{N}]/uy;
+/** The rest of a word from where it is read. */
+const WORD_REST_AT = /[\p{L}\p{N}]*/uy;
+
+/** Whether a word of WORDS may begin at `at`: the line begins there, or the character before is no letter or digit. */
+function wordStartsAt(line: string, at: number): boolean {
+  if (at === 0) return true;
+  let before = at - 1;
+  const unit = line.charCodeAt(before);
+  if (unit >= 0xdc00 && unit <= 0xdfff && before > 0) {
+    const high = line.charCodeAt(before - 1);
+    if (high >= 0xd800 && high <= 0xdbff) before--;
+  }
+  WORD_CHAR_AT.lastIndex = before;
+  return !WORD_CHAR_AT.test(line);
+}
+
 /** The words of `line` that `candidates` accepts, with where they begin. */
 export function candidatesIn(line: string, candidates: StemCandidates): { word: string; index: number }[] {
   const out: { word: string; index: number }[] = [];
   const lower = line.toLowerCase();
-  // Lower-casing kept every character's place (nearly always): a line without a prefix is passed
-  // over, and a word's is compared in place.
-  const inPlace = lower.length === line.length;
-  if (inPlace && !candidates.prefixes.some((p) => lower.includes(p))) return out;
+  if (lower.length === line.length) {
+    // Lower-casing kept every character's place (nearly always): each prefix is looked for in
+    // place, and taken where a word begins (reading every word of a long line with WORDS was
+    // most of the snippets' time).
+    for (const p of candidates.prefixes) {
+      for (let at = lower.indexOf(p); at >= 0; at = lower.indexOf(p, at + 1)) {
+        if (!wordStartsAt(line, at)) continue;
+        WORD_REST_AT.lastIndex = at;
+        WORD_REST_AT.test(line);
+        const end = WORD_REST_AT.lastIndex;
+        // A prefix must lie within the word (it is letters and digits, so it always does, but
+        // for a prefix that is no plain word, which stemCandidates never makes).
+        if (end - at >= p.length) out.push({ word: line.slice(at, end), index: at });
+      }
+    }
+    if (candidates.prefixes.length > 1) {
+      out.sort((a, b) => a.index - b.index);
+      return out.filter((c, i) => i === 0 || c.index !== out[i - 1]!.index);
+    }
+    return out;
+  }
   WORDS.lastIndex = 0;
   for (let m = WORDS.exec(line); m !== null; m = WORDS.exec(line)) {
-    const at = m.index;
     const word = m[0];
-    if (inPlace ? candidates.prefixes.some((p) => lower.startsWith(p, at)) : candidates.prefixes.some((p) => word.toLowerCase().startsWith(p))) out.push({ word, index: at });
+    if (candidates.prefixes.some((p) => word.toLowerCase().startsWith(p))) out.push({ word, index: m.index });
   }
   return out;
 }
