@@ -66,6 +66,9 @@ try {
 }
 
 const SSL_REQUEST = 80877103;
+/** Message types that end a statement: Sync (extended protocol), Query (simple protocol). */
+const SYNC = 0x53;
+const QUERY = 0x51;
 const CANCEL_REQUEST = 80877102;
 
 /**
@@ -106,6 +109,10 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
       const onRawData = (data: Uint8Array) => out.push(Buffer.from(data));
       const runs: Promise<void>[] = [];
       const run = (bytes: Uint8Array) => runs.push(db.execProtocolRawStream(bytes, { syncToFs: false, onRawData }));
+      const flush = () => {
+        const bytes = out.splice(0).filter((b) => b.length > 0);
+        if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
+      };
       for (;;) {
         if (!started) {
           // Untyped start-up packets: length, then a code (SSL or cancel request) or the protocol version.
@@ -123,25 +130,35 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
           }
           continue;
         }
-        // Typed messages: a type byte, then a length that counts itself. Run every complete one at once.
+        // Typed messages: a type byte, then a length that counts itself. Every complete one is
+        // run, a statement at a time: `pg` pipelines (db.ts), so a chunk may hold several
+        // statements, each ending in Sync (or a simple Query), and each one's answer is written
+        // as soon as it is made rather than after the slowest of them.
         let end = 0;
+        let statementStart = 0;
+        // 'X' (Terminate): the client goes; the socket's end follows.
+        const runUpTo = (stop: number) => {
+          const statement = pending.subarray(statementStart, stop);
+          if (statement.length > 0 && statement[0] !== 0x58) run(statement);
+          statementStart = stop;
+        };
         while (pending.length - end >= 5) {
+          const type = pending[end];
           const length = 1 + pending.readInt32BE(end + 1);
           if (pending.length - end < length) break;
           end += length;
+          if (type === SYNC || type === QUERY) {
+            runUpTo(end);
+            flush();
+          }
         }
         if (end === 0) break;
-        const batch = pending.subarray(0, end);
+        runUpTo(end);
         pending = pending.subarray(end);
-        // 'X' (Terminate): the client goes; the socket's end follows.
-        if (batch[0] !== 0x58) run(batch);
         break;
       }
       Promise.all(runs).then(
-        () => {
-          const bytes = out.filter((b) => b.length > 0);
-          if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
-        },
+        () => flush(),
         (err: unknown) => {
           // PostgreSQL answers a failing statement with an ErrorResponse; a throw is a WASM trap or
           // abort, after which the backend's state is unknown: this thread ends, and db.ts opens the
