@@ -560,7 +560,6 @@ export class SqlBackend implements SearchBackend {
   private async learnLexemes(texts: string[]): Promise<void> {
     const unknown = texts.filter((t) => this.knownLexemes(t) === undefined);
     if (unknown.length === 0) return;
-    if (process.env.PROBE_SQL && Math.random() < 0.02) console.error('PROBE_LEARN', this.lexemes.size, JSON.stringify(unknown).slice(0, 300), new Error().stack?.split('\n').slice(2, 4).join(' | '));
     const r = await this.db.query<{ t: string; lexemes: string[] }>(`SELECT t, tsvector_to_array(to_tsvector('${CONFIG}', t)) AS lexemes FROM unnest($1::text[]) t`, [unknown]);
     this.rememberLexemes(r.rows.map((row) => [row.t, row.lexemes]));
   }
