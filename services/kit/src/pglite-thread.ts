@@ -65,10 +65,16 @@ try {
   port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
 }
 
+/**
+ * Whether output ends with a ReadyForQuery message ('Z', length 5, a status byte), the end of a
+ * statement's answer. (A row's bytes that look like one only make a write happen earlier.)
+ */
+function endsWithReadyForQuery(data: Uint8Array): boolean {
+  const n = data.length;
+  return n >= 6 && data[n - 6] === 0x5a && data[n - 5] === 0 && data[n - 4] === 0 && data[n - 3] === 0 && data[n - 2] === 5;
+}
+
 const SSL_REQUEST = 80877103;
-/** Message types that end a statement: Sync (extended protocol), Query (simple protocol). */
-const SYNC = 0x53;
-const QUERY = 0x51;
 const CANCEL_REQUEST = 80877102;
 
 /**
@@ -106,13 +112,19 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
       // results (and decoded each row's text), work nobody read: 6% of this thread's time with ten
       // edit sessions. The stream call runs PostgreSQL synchronously (syncToFs false: nothing is
       // awaited before it returns), so `out` is complete when it returns; its promise carries a failure.
-      const onRawData = (data: Uint8Array) => out.push(Buffer.from(data));
-      const runs: Promise<void>[] = [];
-      const run = (bytes: Uint8Array) => runs.push(db.execProtocolRawStream(bytes, { syncToFs: false, onRawData }));
       const flush = () => {
         const bytes = out.splice(0).filter((b) => b.length > 0);
         if (bytes.length > 0) socket.write(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
       };
+      // `pg` pipelines (db.ts): a chunk may hold several statements, run in one call. PostgreSQL
+      // flushes its output at each statement's ReadyForQuery, which is written to the socket then,
+      // not after the chunk's slowest statement (two-word searches took 30-50 ms together).
+      const onRawData = (data: Uint8Array) => {
+        out.push(Buffer.from(data));
+        if (endsWithReadyForQuery(data)) flush();
+      };
+      const runs: Promise<void>[] = [];
+      const run = (bytes: Uint8Array) => runs.push(db.execProtocolRawStream(bytes, { syncToFs: false, onRawData }));
       for (;;) {
         if (!started) {
           // Untyped start-up packets: length, then a code (SSL or cancel request) or the protocol version.
@@ -130,31 +142,18 @@ async function serveWireProtocol(db: PGlite, path: string): Promise<net.Server> 
           }
           continue;
         }
-        // Typed messages: a type byte, then a length that counts itself. Every complete one is
-        // run, a statement at a time: `pg` pipelines (db.ts), so a chunk may hold several
-        // statements, each ending in Sync (or a simple Query), and each one's answer is written
-        // as soon as it is made rather than after the slowest of them.
+        // Typed messages: a type byte, then a length that counts itself. Run every complete one at once.
         let end = 0;
-        let statementStart = 0;
-        // 'X' (Terminate): the client goes; the socket's end follows.
-        const runUpTo = (stop: number) => {
-          const statement = pending.subarray(statementStart, stop);
-          if (statement.length > 0 && statement[0] !== 0x58) run(statement);
-          statementStart = stop;
-        };
         while (pending.length - end >= 5) {
-          const type = pending[end];
           const length = 1 + pending.readInt32BE(end + 1);
           if (pending.length - end < length) break;
           end += length;
-          if (type === SYNC || type === QUERY) {
-            runUpTo(end);
-            flush();
-          }
         }
         if (end === 0) break;
-        runUpTo(end);
+        const batch = pending.subarray(0, end);
         pending = pending.subarray(end);
+        // 'X' (Terminate): the client goes; the socket's end follows.
+        if (batch[0] !== 0x58) run(batch);
         break;
       }
       Promise.all(runs).then(
