@@ -698,7 +698,9 @@ export class Renderer {
       prevLevel = level;
       sublevelCount[toclevel] = (sublevelCount[toclevel] ?? 0) + 1;
       const number = sublevelCount.slice(1, toclevel + 1).join('.');
-      const htmlText = this.unstripAll(inner);
+      // Without the markers of transclusions (parsoid mode), which become elements at the end:
+      // inside the id attribute one broke out of its quotes.
+      const htmlText = stripTransclusionMarkers(this.unstripAll(inner));
       const plain = decodeHtml(stripTags(htmlText)).trim();
       let anchor = plain.replace(/[\t\n\f\r ]+/g, '_');
       const seen = used.get(anchor.toLowerCase()) ?? 0;

@@ -143,6 +143,17 @@ describe('sanitizer', () => {
     assert.equal(checkCss('color: red; margin: 1em'), 'color: red; margin: 1em');
   });
 
+  test('a heading over a transclusion: its id carries no markup in either mode (found by the fuzz below)', async () => {
+    const pages = new MemoryLookup({ 'Main Page': 'x' });
+    const source = '=[{{fullurl:Main Page}} x]=';
+    for (const mode of ['legacy', 'parsoid'] as const) {
+      const r = await renderTest(source, { pages, req: { mode } });
+      const html = mode === 'parsoid' ? (r.parsoidBody ?? '') : r.html;
+      assertSafe(html, source);
+      assert.match(html, /<h1 id="[^"<>]*"|<span class="mw-headline" id="[^"<>]*"/);
+    }
+  });
+
   test('fuzz: no combination of injection fragments survives rendering', async () => {
     const pages = new MemoryLookup({ 'Template:Evil': '<span {{{1|}}} onclick="alert(1)">{{{1|}}}</span>[[{{{1}}}]]', 'Main Page': 'x' });
     // An existing file: link= and the image markup only show on files that exist.
