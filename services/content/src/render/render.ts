@@ -15,7 +15,7 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
+import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
@@ -422,8 +422,8 @@ export class Renderer {
     const fileText = name.replaceAll('_', ' ');
     const altText = alt ?? (framed ? (caption ? '' : fileText) : captionText || fileText);
     const tooltip = framed ? '' : captionText;
-    const titleAttr = (text: string) => (text ? ` title="${escapeAttr(text)}"` : '');
-    const img = `<img alt="${escapeAttr(altText)}" src="${escapeAttr(file.url)}" decoding="async"${link.kind === 'none' ? titleAttr(tooltip) : ''} width="${w}" height="${h}"${framed ? ' class="thumbimage"' : ''} />`;
+    const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
+    const img = `<img alt="${encodeAttr(altText)}" src="${escapeAttr(file.url)}" decoding="async"${link.kind === 'none' ? titleAttr(tooltip) : ''} width="${w}" height="${h}"${framed ? ' class="thumbimage"' : ''} />`;
     // ThumbnailImage::toHtml's link: custom URL, custom title, none, or the description page.
     const linked =
       link.kind === 'none'

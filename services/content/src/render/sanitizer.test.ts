@@ -154,6 +154,15 @@ describe('sanitizer', () => {
     }
   });
 
+  test("an image's alt and title keep a caption's line break as a reference: no paragraph pass splits them (found by the fuzz below)", async () => {
+    const pages = new MemoryLookup({});
+    pages.addFile('Pic.png', { width: 400, height: 300, url: '/w/images/a/ab/Pic.png', mime: 'image/png' });
+    const source = '[[File:Pic.png|link=<div style="width: expression(alert(1))">\n<script>alert(1)</script>]]';
+    const r = await renderTest(source, { pages, req: { mode: 'legacy' } });
+    assertSafe(r.html, source);
+    assert.match(r.html, /<img alt="link=&#10;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/);
+  });
+
   test('fuzz: no combination of injection fragments survives rendering', async () => {
     const pages = new MemoryLookup({ 'Template:Evil': '<span {{{1|}}} onclick="alert(1)">{{{1|}}}</span>[[{{{1}}}]]', 'Main Page': 'x' });
     // An existing file: link= and the image markup only show on files that exist.

@@ -154,6 +154,14 @@ export function escapeAttr(v: string): string {
   return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Sanitizer::encodeAttribute: HTML-escaped, line breaks and tabs as references (Html::element's
+ * attribute values), so that no line-based pass (paragraphs) splits a value.
+ */
+export function encodeAttr(v: string): string {
+  return escapeAttr(v).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
 /** Sanitizer::safeEncodeAttribute's armour: what later passes (links, templates, magic links) would act on. */
 const WIKI_SIGNIFICANT: Record<string, string> = { '{': '&#123;', '}': '&#125;', '[': '&#91;', ']': '&#93;', '|': '&#124;', _: '&#95;', ISBN: '&#73;SBN', RFC: '&#82;FC', PMID: '&#80;MID' };
 const PROTOCOL_RE = new RegExp(`(?:${URL_PROTOCOLS_PATTERN})`, 'gi');
