@@ -143,10 +143,7 @@ export function candidatesIn(line: string, candidates: StemCandidates): { word: 
         if (!wordStartsAt(line, at)) continue;
         WORD_REST_AT.lastIndex = at;
         WORD_REST_AT.test(line);
-        const end = WORD_REST_AT.lastIndex;
-        // A prefix must lie within the word (it is letters and digits, so it always does, but
-        // for a prefix that is no plain word, which stemCandidates never makes).
-        if (end - at >= p.length) out.push({ word: line.slice(at, end), index: at });
+        out.push({ word: line.slice(at, WORD_REST_AT.lastIndex), index: at });
       }
     }
     if (candidates.prefixes.length > 1) {

@@ -173,11 +173,8 @@ const PROTOCOL_RE = new RegExp(`(?:${URL_PROTOCOLS_PATTERN})`, 'gi');
  * every URL protocol, so that no later pass can act inside an attribute value.
  */
 export function safeEncodeAttr(v: string): string {
-  return escapeAttr(v)
+  return encodeAttr(v)
     .replace(/'/g, '&#39;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;')
     .replace(/[{}[\]|_]|ISBN|RFC|PMID/g, (c) => WIKI_SIGNIFICANT[c]!)
     .replace(PROTOCOL_RE, (p) => p.replace(':', '&#58;'));
 }
