@@ -102,5 +102,15 @@ for (const backend of testBackends()) {
       const sitewide = await auth.block({ ...base, allowusertalk: true, partial: false, pages: [], namespaces: [] });
       assert.deepEqual({ partial: sitewide.block?.partial, pages: sitewide.block?.pages, namespaces: sitewide.block?.namespaces }, { partial: false, pages: [], namespaces: [] });
     });
+    test("a block's log entry is stamped with the clock reading its expiry counts from: 1 day ends exactly a day after the entry", async () => {
+      const names = ['10.9.0.1', '10.9.0.2', '10.9.0.3', '10.9.0.4', '10.9.0.5'];
+      for (const ip of names) await block(ip, '1 day');
+      const rows = await svc.runtime.db.query<{ target: string; at: Date; expiry: Date }>(
+        `SELECT o.target_dbkey AS target, o.created_at AS at, (o.params->>'expiry')::timestamptz AS expiry FROM ${svc.runtime.db.schema}.log_outbox o WHERE o.target_dbkey = ANY($1::text[])`,
+        [names],
+      );
+      assert.equal(rows.rows.length, names.length);
+      for (const r of rows.rows) assert.equal(r.expiry.getTime() - r.at.getTime(), 86_400_000, r.target);
+    });
   });
 }

@@ -23,18 +23,18 @@ const MAX_LIST_LIMIT = 5000;
  * `pastexpiry` with ApiUserrights' messages) or of a block (BlockUser::placeBlockUnsafe:
  * `invalidexpiry` "Expiry time invalid." — also past 50 characters — and `ipb_expiry_old`).
  */
-function expiryOf(raw: string, of: 'membership' | 'block'): Date | null {
+function expiryOf(raw: string, of: 'membership' | 'block', now = new Date()): Date | null {
   const invalid = () =>
     of === 'block' ? invalidArgument('invalidexpiry', 'Expiry time invalid.', { expiry: raw }) : invalidArgument('invalidexpiry', `Invalid expiry time "${raw}".`, { expiry: raw });
   if (of === 'block' && raw.length > 50) throw invalid();
   let d: Date | null;
   try {
-    d = parseExpiry(raw || 'infinite');
+    d = parseExpiry(raw || 'infinite', now);
   } catch (e) {
     if (e instanceof BadExpiryError) throw invalid();
     throw e;
   }
-  if (d && d.getTime() <= Date.now()) {
+  if (d && d.getTime() <= now.getTime()) {
     throw of === 'block' ? invalidArgument('ipb_expiry_old', 'Expiry time is in the past.', { expiry: raw }) : invalidArgument('pastexpiry', `Expiry time "${raw}" is in the past.`, { expiry: raw });
   }
   return d;
@@ -178,7 +178,10 @@ export function accountHandlers(
     },
     async block(req) {
       const target = await blockTarget(req.target);
-      const expiry = expiryOf(req.expiry, 'block');
+      // One clock reading, in whole seconds, for the expiry and the log entry's time, so "3 days"
+      // ends exactly three days after the logged block (not a second before, across a tick).
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const expiry = expiryOf(req.expiry, 'block', now);
       // BlockUser::placeBlockUnsafe: a partial block must let the user edit their own talk page
       // unless it restricts the User talk namespace.
       if (req.partial && !req.allowusertalk && !req.namespaces.includes(3)) {
@@ -203,7 +206,7 @@ export function accountHandlers(
           sitewide: !req.partial,
           restrictions: [...req.pages.map((pg) => ({ type: 1, value: pg.id, ns: pg.ns, title: pg.title })), ...req.namespaces.map((ns) => ({ type: 2, value: ns, ns: null, title: null }))],
         });
-        await outbox.append({ ...blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)), tags: req.tags });
+        await outbox.append({ ...blockEntry(existing ? 'reblock' : 'block', b, req.expiry || 'infinite', await accounts.performer(req.performerId, req.performer)), tags: req.tags, at: now });
         return blockListEntry(b);
       });
     },

@@ -24,6 +24,8 @@ export interface OutboxEntry {
   publish: boolean;
   /** Change tags of the entry (already checked by the gateway). */
   tags?: readonly string[];
+  /** The entry's time when the change computed others from it (a block's expiry); else the commit's clock. */
+  at?: Date;
 }
 
 export interface OutboxRow {
@@ -60,9 +62,9 @@ export class LogOutbox {
    */
   async append(e: OutboxEntry): Promise<number> {
     const r = await this.db.query<{ id: number }>(
-      `INSERT INTO ${this.s}.log_outbox (log_type, log_action, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish, tags)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-      [e.type, e.action, e.performer.id, e.performer.name, USER_NAMESPACE, e.targetName.replace(/ /g, '_'), e.comment, JSON.stringify(e.params), e.bot, e.publish, e.tags ?? []],
+      `INSERT INTO ${this.s}.log_outbox (log_type, log_action, performer_id, performer_name, target_ns, target_dbkey, comment, params, bot, publish, tags, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, COALESCE($12::timestamptz, date_trunc('second', now()))) RETURNING id`,
+      [e.type, e.action, e.performer.id, e.performer.name, USER_NAMESPACE, e.targetName.replace(/ /g, '_'), e.comment, JSON.stringify(e.params), e.bot, e.publish, e.tags ?? [], e.at ?? null],
     );
     this.db.onCommit(() => {
       for (const fn of this.appended) fn();
