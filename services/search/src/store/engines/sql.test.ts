@@ -110,6 +110,65 @@ for (const backendKind of testBackends()) {
       }
     });
 
+    test("two words past the threshold algorithm's depth: the same pages in the same order as the whole join, in one namespace and in all, with ties", async () => {
+      const engine = new SqlBackend(db);
+      await engine.init();
+      const index = new SearchIndex(engine, async () => () => undefined);
+      // Scores are multiples of 0.4 (body occurrences), so sums tie often. Seed 1: a few pages
+      // with both words many times (the best postings of each: the threshold holds); seed 2: each
+      // word's best pages lack the other (the join answers); seed 3: small counts, many ties.
+      const shapes: Record<number, (rand: () => number, i: number) => [number, number]> = {
+        1: (rand, i) => (i < 15 ? [6, 6] : [Math.floor(rand() * 4), Math.floor(rand() * 4)]),
+        2: (rand, i) => (i < 120 ? [5 + Math.floor(rand() * 3), 0] : i < 240 ? [0, 5 + Math.floor(rand() * 3)] : [1 + Math.floor(rand() * 2), 1 + Math.floor(rand() * 2)]),
+        3: (rand) => [Math.floor(rand() * 3), Math.floor(rand() * 3)],
+        // Seed 4: a sum equal to the bound outside the pages read. Each word's 100th best posting
+        // is 4 occurrences (page 98); the 10th best sum read (8 + 0 pages of 6+3, then pages 98
+        // and 203) is 5+3 on page 203, which equals 4+4 exactly (as float8 sums of the reals), so
+        // page 99 (4+4, read by neither word) ranks before it: the bound must be beaten, not met.
+        4: (_, i) => (i < 90 ? [9, 0] : i < 98 ? [6, 3] : i < 104 ? [4, 4] : i < 203 ? [0, 9] : i === 203 ? [5, 3] : [0, 0]),
+      };
+      for (const [seed, shape] of Object.entries(shapes)) {
+        let x = Number(seed) * 7919;
+        const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
+        const docs = Array.from({ length: 300 }, (_, i) => {
+          const [a, b] = shape(rand, i);
+          const words = [...Array(a).fill('ibex'), ...Array(b).fill('yak'), 'filler'];
+          return { ...doc(7000 + i, `Page ${seed} ${i}`, words.join(' ')), namespace: seed !== '4' && rand() < 0.2 ? 1 : 0 };
+        });
+        await engine.apply(docs, []);
+        try {
+          const joined = async (nsList: readonly number[] | null) =>
+            (
+              await db.query<{ page_id: string }>(
+                `SELECT x.page_id FROM search.page_words x JOIN search.page_words y ON y.page_id = x.page_id AND y.word = 'yak'
+                  WHERE x.word = 'ibex' ${nsList ? 'AND x.namespace = ANY($1::int[])' : ''} ORDER BY x.score::float8 + y.score::float8 DESC, x.page_id`,
+                nsList ? [nsList] : [],
+              )
+            ).rows.map((r) => `Page ${seed} ${Number(r.page_id) - 7000}`);
+          for (const [prefix, nsList] of [
+            ['', [0]],
+            ['all:', null],
+          ] as const) {
+            const expected = await joined(nsList);
+            assert.ok(expected.length >= 15, `seed ${seed}: pages with both words (${expected.length})`);
+            for (const offset of [0, 10, 20]) {
+              const r = await index.search(SearchPagesRequest.fromPartial({ query: `${prefix}ibex yak`, limit: 10, offset }));
+              assert.deepEqual(
+                r.hits.map((h) => h.title),
+                expected.slice(offset, offset + 10),
+                `seed ${seed}, ${prefix || 'main namespace'}, offset ${offset}`,
+              );
+            }
+          }
+        } finally {
+          await engine.apply(
+            [],
+            docs.map((d) => d.pageId),
+          );
+        }
+      }
+    });
+
     test('pages indexed before the postings: searches answer at once, the backfill runs behind them', async () => {
       await db.query(`DELETE FROM search.page_words`);
       await db.query(`INSERT INTO search.page_words_backfill (id, through) VALUES (1, -1) ON CONFLICT (id) DO UPDATE SET through = -1`);
