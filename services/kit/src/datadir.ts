@@ -23,24 +23,50 @@ function pidAlive(pid: number): boolean {
 }
 
 /**
- * Takes the data folder's owner lock (a pid file created with O_EXCL). A lock left by a dead
- * process is taken over; one held by a live process fails with DataDirLockedError.
+ * When a process started (Linux: /proc/<pid>/stat's starttime, clock ticks since boot), or
+ * undefined where that cannot be read. A pid alone is reused: a container's wiki is pid 1 at
+ * every start, so a lock left by a killed one would name the new process itself.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock's owner (its pid and, when recorded, its start) is this running process or another live one. */
+function ownerRuns(pid: number, start: string | undefined): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = processStart(pid);
+  return now === undefined || now === start;
+}
+
+/**
+ * Takes the data folder's owner lock (a file created with O_EXCL holding the owner's pid and
+ * start time). A lock left by a process that is gone (or whose pid now names another process)
+ * is taken over; one held by a live process fails with DataDirLockedError.
  * Returns a release function.
  */
 export function lockDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
   const lockPath = path.join(dir, 'owner.lock');
+  const self = [String(process.pid), processStart(process.pid)].filter((x) => x !== undefined).join(' ');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
+      fs.writeSync(fd, self);
       fs.closeSync(fd);
       let released = false;
       const release = () => {
         if (released) return;
         released = true;
         try {
-          if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.unlinkSync(lockPath);
+          if (fs.readFileSync(lockPath, 'utf8').trim() === self) fs.unlinkSync(lockPath);
         } catch {
           /* already gone */
         }
@@ -49,9 +75,9 @@ export function lockDataDir(dir: string): () => void {
       return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid)) throw new DataDirLockedError(dir, pid);
-      if (pid === process.pid) throw new DataDirLockedError(dir, pid);
+      const [pidText, start] = fs.readFileSync(lockPath, 'utf8').trim().split(/\s+/);
+      const pid = Number(pidText);
+      if (ownerRuns(pid, start)) throw new DataDirLockedError(dir, pid);
       fs.rmSync(lockPath, { force: true }); // stale: its owner is gone
     }
   }
