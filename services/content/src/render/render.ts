@@ -50,6 +50,8 @@ export interface SiteInfo {
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
 const EXT_LINK_RE = new RegExp(`\\[((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
+/** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
+const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\x7f/T\\1\\x7f`, 'gi');
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
   .filter((p) => p !== '//')
   .join('|');
@@ -522,6 +524,10 @@ export class Renderer {
 
   /** External links `[url text]` and free URLs. */
   private replaceExternal(text: string): string {
+    // Parsoid mode: a template whose output starts a link's target (`[{{fullurl:A}} text]`) left
+    // its markers around the URL; the link is made of the URL (its target is an expanded
+    // attribute, not a transclusion of its own) rather than shown as a bracketed free URL.
+    if (this.parsoid) text = text.replace(MARKED_LINK_TARGET_RE, '[$2');
     text = text.replace(EXT_LINK_RE, (_all, url: string, label: string) => {
       const href = decodeHtml(url);
       this.noteExternal(href);

@@ -143,14 +143,16 @@ describe('sanitizer', () => {
     assert.equal(checkCss('color: red; margin: 1em'), 'color: red; margin: 1em');
   });
 
-  test('a heading over a transclusion: its id carries no markup in either mode (found by the fuzz below)', async () => {
+  test("a heading over a transclusion: its id carries no markup in either mode (found by the fuzz below), and the template-made URL is the link's", async () => {
     const pages = new MemoryLookup({ 'Main Page': 'x' });
     const source = '=[{{fullurl:Main Page}} x]=';
     for (const mode of ['legacy', 'parsoid'] as const) {
       const r = await renderTest(source, { pages, req: { mode } });
       const html = mode === 'parsoid' ? (r.parsoidBody ?? '') : r.html;
       assertSafe(html, source);
-      assert.match(html, /<h1 id="[^"<>]*"|<span class="mw-headline" id="[^"<>]*"/);
+      assert.match(html, /<h1 id="x"|<span class="mw-headline" id="x"/);
+      // The template made the link's URL: a link labelled x in both modes, not a bracketed free URL.
+      assert.match(html, /<a rel="(?:mw:ExtLink )?nofollow" class="external text" href="http:\/\/[^"]+\/wiki\/Main_Page"(?: id="mw\w+")?>x<\/a>/, mode);
     }
   });
 
