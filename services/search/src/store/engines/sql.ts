@@ -63,8 +63,6 @@ const ORDER_BY: Record<SortOrder, string> = {
 
 /** Two words' best sums whose namespace is checked before the join is checked whole (matchByPostings). */
 const PAIR_CANDIDATES = 200;
-/** Each word's best postings read for two words' threshold algorithm (matchByPostings). */
-const PAIR_DEPTH = 100;
 /** Pages whose postings are backfilled in one transaction (~100 postings a page). */
 const BACKFILL_PAGES = 500;
 /**
@@ -458,7 +456,6 @@ export class SqlBackend implements SearchBackend {
            FROM ${this.words} x JOIN ${this.words} y ON y.page_id = x.page_id AND y.word = ${second}
           WHERE x.word = ${first} ${nsFilter} ORDER BY score DESC, x.page_id LIMIT ${count}`;
       let best: string;
-      let pairCtes = '';
       if (second === undefined) {
         best = `SELECT w.page_id, w.score::float8 AS score FROM ${this.words} w WHERE w.word = ${first} ${nsCond('w.namespace')}
                  ORDER BY w.score DESC, w.page_id LIMIT ${want}`;
@@ -476,35 +473,11 @@ export class SqlBackend implements SearchBackend {
                 SELECT page_id, score FROM (${joined(nsCond('x.namespace'), want)}) f
                  WHERE (SELECT count(*) FROM inns) < ${want} AND (SELECT count(*) FROM pair) = ${PAIR_CANDIDATES}`;
       }
-      if (second !== undefined) {
-        // The threshold algorithm (Fagin's), before the join: each word's PAIR_DEPTH best postings
-        // (its rank index's first entries) and the other word's score on those pages (a primary
-        // key probe each). A page of both words outside these scores at most the two last scores
-        // read, so when the best sums found beat that strictly, they are the join's best, ties
-        // included; also when a word has fewer postings than that (all of them were read). Else
-        // the join answers (a hash join of both words' postings: 12-28 ms on the embedded
-        // database for two words on 5,000 pages each, the costliest searches, issue 15).
-        pairCtes = `,
-               xa AS MATERIALIZED (SELECT w.page_id, w.score::float8 AS s FROM ${this.words} w WHERE w.word = ${first} ORDER BY w.score DESC, w.page_id LIMIT ${PAIR_DEPTH}),
-               ya AS MATERIALIZED (SELECT w.page_id, w.score::float8 AS s FROM ${this.words} w WHERE w.word = ${second} ORDER BY w.score DESC, w.page_id LIMIT ${PAIR_DEPTH}),
-               ta AS MATERIALIZED (
-                 SELECT page_id, score FROM (
-                   SELECT xa.page_id, xa.s + y.score::float8 AS score FROM xa JOIN ${this.words} y ON y.page_id = xa.page_id AND y.word = ${second} ${nsCond('y.namespace')}
-                   UNION
-                   SELECT ya.page_id, x.score::float8 + ya.s AS score FROM ya JOIN ${this.words} x ON x.page_id = ya.page_id AND x.word = ${first} ${nsCond('x.namespace')}) u
-                 ORDER BY score DESC, page_id LIMIT ${want}),
-               exact AS MATERIALIZED (
-                 SELECT (SELECT count(*) FROM xa) < ${PAIR_DEPTH} OR (SELECT count(*) FROM ya) < ${PAIR_DEPTH}
-                     OR ((SELECT count(*) FROM ta) = ${want} AND (SELECT min(score) FROM ta) > (SELECT min(s) FROM xa) + (SELECT min(s) FROM ya)) AS yes)`;
-        best = `SELECT page_id, score FROM ta WHERE (SELECT yes FROM exact)
-                UNION ALL
-                SELECT page_id, score FROM (${best}) j WHERE NOT (SELECT yes FROM exact)`;
-      }
       const titledScore =
         second === undefined
           ? `(SELECT w.score::float8 FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word = ${first})`
           : `(SELECT sum(w.score::float8) FROM ${this.words} w WHERE w.page_id = ex.page_id AND w.word IN (${first}, ${second}))`;
-      hits = `WITH lx AS MATERIALIZED (SELECT ${lexemeSql} AS word)${pairCtes},
+      hits = `WITH lx AS MATERIALIZED (SELECT ${lexemeSql} AS word),
                ex AS MATERIALIZED (
                  SELECT page_id, tsv FROM ${this.table} WHERE lower(title) = ${exactTitle} ${nsCond('namespace')}
                  UNION ALL SELECT page_id, tsv FROM ${this.table} WHERE lower(title_text) = ${exactTitle} ${nsCond('namespace')}),
