@@ -11,7 +11,8 @@ import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
 import { SearchPagesRequest } from '@quire/proto/wiki/search/v1/search';
 import { countWords, type IndexDoc } from '../../backend.js';
 import { SearchIndex } from '../../search.js';
-import { SqlBackend } from './sql.js';
+import { parseQuery } from '../../query/parser.js';
+import { SqlBackend, toTsqueryText } from './sql.js';
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations');
 
@@ -163,6 +164,66 @@ for (const backendKind of testBackends()) {
             docs.map((d) => d.pageId),
           );
         }
+      }
+    });
+
+    test("title searches read the titles' index and match exactly what the A-weighted lexemes of tsv match: words, phrases, prefixes, negations, OR", async () => {
+      const engine = new SqlBackend(db);
+      await engine.init();
+      const index = new SearchIndex(engine, async () => () => undefined);
+      const titles = [
+        'Running water',
+        'Water running uphill',
+        'Runner of the water',
+        'Dry land',
+        'Waterfalls of the north',
+        'The north wind',
+        'Wind and water',
+        'Notes/Water wheel',
+        "Miller's pond.notes",
+      ];
+      // Each body has the words of another title: a body match must never count.
+      const docs = titles.map((t, i) => doc(8000 + i, t, `${titles[(i + 3) % titles.length]} and more text`));
+      await engine.apply(docs, []);
+      try {
+        const queries = ['water', 'notes', 'wheel', 'pond', "miller's", 'run', 'running water', '"running water"', 'water -running', 'wat*', 'north OR dry', 'wind -north', '"north wind"', 'the'];
+        for (const q of queries) {
+          const byEngine = (await index.search(SearchPagesRequest.fromPartial({ query: q, limit: 50, what: 'title' }))).hits.map((h) => h.title).sort();
+          const parsed = parseQuery(q, () => undefined);
+          const byTsv = (
+            await db.query<{ title: string }>(`SELECT title FROM search.page_index WHERE page_id >= 8000 AND page_id < 9000 AND tsv @@ to_tsquery('english', $1) ORDER BY title`, [
+              toTsqueryText(parsed, true),
+            ])
+          ).rows.map((r) => r.title);
+          assert.deepEqual(byEngine, byTsv, q);
+          const intitle = (
+            await index.search(
+              SearchPagesRequest.fromPartial({
+                query: q
+                  .split(' ')
+                  .map((w) => (w === 'OR' || w.startsWith('"') ? w : w.startsWith('-') ? `-intitle:${w.slice(1)}` : `intitle:${w}`))
+                  .join(' '),
+                limit: 50,
+              }),
+            )
+          ).hits
+            .map((h) => h.title)
+            .sort();
+          if (!q.includes('"')) assert.deepEqual(intitle, byTsv, `intitle: ${q}`);
+        }
+        // The expression is the index's (a few rows: sequential scans off, as the engine asks).
+        const plan = await db.tx(async (q) => {
+          await q.query('SET LOCAL enable_seqscan = off');
+          return q.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN SELECT page_id FROM search.page_index WHERE to_tsvector('english', regexp_replace(title_text, '[^A-Za-z0-9_''.\\u0080-\\uFFFF-]+', ' ', 'g')) @@ to_tsquery('english', 'water')`,
+          );
+        });
+        assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /page_index_title_words/);
+      } finally {
+        await engine.apply(
+          [],
+          docs.map((d) => d.pageId),
+        );
       }
     });
 

@@ -41,6 +41,14 @@ export function toTsqueryText(q: ParsedQuery, titleOnly: boolean): string {
   return q.groups.map((g) => `(${g.map((l) => literalTsquery(l, titleOnly)).join(' & ')})`).join(' | ');
 }
 
+/** The index expression of the titles' words (migration 007: tsv's title part, migration 003). */
+const TITLE_WORDS = `to_tsvector('${CONFIG}', regexp_replace(title_text, '[^A-Za-z0-9_''.\\u0080-\\uFFFF-]+', ' ', 'g'))`;
+
+/** A query of titles only as a to_tsquery text for TITLE_WORDS: the words without the A label. */
+export function titleTsqueryText(q: ParsedQuery): string {
+  return toTsqueryText({ ...q, groups: q.groups.map((g) => g.map((l) => ({ ...l, titleOnly: false }))) }, false);
+}
+
 /** The SQL of HTML-escaping a text column (htmlspecialchars with ENT_QUOTES). */
 function escapedSql(col: string): string {
   return `replace(replace(replace(replace(replace(${col}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#039;')`;
@@ -337,7 +345,10 @@ export class SqlBackend implements SearchBackend {
     let tsq = "''::tsquery";
     if (query.groups.length > 0) {
       tsq = `to_tsquery('${CONFIG}', ${param(toTsqueryText(query, opts.field === 'title'))})`;
-      where.push(`tsv @@ ${tsq}`);
+      // A title search asks the titles' own index (migration 007: the same matches as tsv's
+      // A-weighted lexemes), not every page with the words in its text.
+      if (opts.field === 'title' || query.groups.every((g) => g.every((l) => l.titleOnly))) where.push(`${TITLE_WORDS} @@ to_tsquery('${CONFIG}', ${param(titleTsqueryText(query))})`);
+      else where.push(`tsv @@ ${tsq}`);
     }
     if (query.titlePrefix !== undefined) where.push(`lower(title) LIKE ${param(likePrefix(query.titlePrefix))}`);
     if (opts.namespaces) where.push(`namespace = ANY(${param(opts.namespaces)}::int[])`);
