@@ -28,11 +28,11 @@ test("a lock whose pid now names another process (a container's pid 1 after a ki
   try {
     const start = processStart(child.pid!);
     assert.match(start ?? '', /^\d+$/, 'Linux: /proc/<pid>/stat has the start time');
-    // The dead owner had this process's pid (or the child's) but started at another time.
-    for (const pid of [process.pid, child.pid!]) {
-      fs.writeFileSync(lock, `${pid} ${Number(start) - 1}`);
+    // The dead owner had this process's pid (or the child's) but started at another time, or wrote its pid alone (an earlier version).
+    for (const content of [`${process.pid} ${Number(start) - 1}`, `${child.pid} ${Number(start) - 1}`, String(process.pid)]) {
+      fs.writeFileSync(lock, content);
       lockDataDir(dir)();
-      assert.equal(fs.existsSync(lock), false, `pid ${pid} with another start: taken over and released`);
+      assert.equal(fs.existsSync(lock), false, `"${content}": taken over and released`);
     }
     fs.writeFileSync(lock, `${child.pid} ${start}`);
     assert.throws(() => lockDataDir(dir), DataDirLockedError);

@@ -75,9 +75,12 @@ export function lockDataDir(dir: string): () => void {
       return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const [pidText, start] = fs.readFileSync(lockPath, 'utf8').trim().split(/\s+/);
+      const content = fs.readFileSync(lockPath, 'utf8').trim();
+      const [pidText, start] = content.split(/\s+/);
       const pid = Number(pidText);
-      if (ownerRuns(pid, start)) throw new DataDirLockedError(dir, pid);
+      // This process's own pid is its lock only if this process wrote it (a lock of an earlier
+      // version, a pid alone, left by a killed container's pid 1 is not).
+      if (pid === process.pid ? content === self : ownerRuns(pid, start)) throw new DataDirLockedError(dir, pid);
       fs.rmSync(lockPath, { force: true }); // stale: its owner is gone
     }
   }
