@@ -148,7 +148,7 @@ for (const backend of testBackends()) {
       const indexes = await db.query<{ n: string }>(`SELECT indexname AS n FROM pg_indexes WHERE schemaname = 'search' AND tablename = 'page_index' ORDER BY 1`);
       assert.deepEqual(
         indexes.rows.map((r) => r.n),
-        ['page_index_completion', 'page_index_created', 'page_index_pkey', 'page_index_title', 'page_index_touched', 'page_index_tsv'],
+        ['page_index_completion', 'page_index_created', 'page_index_pkey', 'page_index_title', 'page_index_title_words', 'page_index_touched', 'page_index_tsv'],
       );
       const afterRow = await db.query<{ generation: number }>(`SELECT generation FROM search.feed_cursors WHERE engine = 'sql'`);
       assert.equal(afterRow.rows[0]!.generation, before.rows[0]!.generation + 1);
