@@ -38,7 +38,7 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-/** Whether the lock's owner (its pid and, when recorded, its start) is this running process or another live one. */
+/** Whether another process's lock (its pid and, when recorded, its start) names a process that still runs. */
 function ownerRuns(pid: number, start: string | undefined): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return false;
   if (start === undefined) return true;

@@ -49,9 +49,11 @@ export interface SiteInfo {
 }
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
-const EXT_LINK_RE = new RegExp(`\\[((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
+/** An external link's URL: a protocol and the characters up to a space, bracket or quote. */
+const EXT_LINK_URL = `(?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+`;
+const EXT_LINK_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
 /** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
-const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f((?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+)\\x7f/T\\1\\x7f`, 'gi');
+const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'gi');
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
   .filter((p) => p !== '//')
   .join('|');
