@@ -62,8 +62,10 @@ make_env() {
   [ -f "$env_file" ] && return
   local rnd
   rnd() { node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))"; }
-  umask 077
-  printf 'SECRET_KEY=%s\nPOSTGRES_PASSWORD=%s\n' "$(rnd)" "$(rnd)" >"$env_file"
+  # In a subshell: the umask that keeps the secrets private must not leak into the image builds
+  # that follow (a base image built under umask 077 made /app unreadable to the services' uid 1000).
+  (umask 077 && printf 'SECRET_KEY=%s\nPOSTGRES_PASSWORD=%s\n' "$(rnd)" "$(rnd)" >"$env_file")
+  chmod 0600 "$env_file"
   log "made $env_file (random SECRET_KEY and POSTGRES_PASSWORD)"
 }
 

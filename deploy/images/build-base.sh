@@ -11,6 +11,8 @@
 # machine nothing here is needed. Usage: deploy/images/build-base.sh [--force] [node|postgres|redis ...]
 # Needs root, debootstrap, docker, npm. Only images that are missing are built unless --force.
 set -euo pipefail
+# Every file and folder these images hold is read by uid 1000: modes never come from the caller's umask.
+umask 022
 here="$(cd "$(dirname "$0")" && pwd)"
 NODE_VERSION="${NODE_VERSION:-20.20.2}"
 NPM_VERSION="${NPM_VERSION:-10.9.3}"
@@ -98,12 +100,12 @@ build_node() {
   # The official image's user: "node", uid/gid 1000.
   chroot "$root" groupadd -g 1000 node
   chroot "$root" useradd -u 1000 -g 1000 -m -s /bin/sh node
-  mkdir -p "$root/app"
+  install -d -m 0755 "$root/app"
   import_root "$root" quire-base/node:20 -c 'ENV PATH=/usr/local/bin:/usr/bin:/bin' -c 'WORKDIR /app' -c 'CMD ["node"]'
   # The build image: npm (from the registry's npm package) and the host's CA bundle.
   broot="$work/node-build"
   rm -rf "$broot" && cp -a "$root" "$broot"
-  mkdir -p "$broot/usr/local/lib/node_modules"
+  install -d -m 0755 "$broot/usr/local/lib/node_modules"
   (cd "$work" && rm -rf package npm-*.tgz && npm pack --silent "npm@$NPM_VERSION" >/dev/null && tar xzf npm-*.tgz && rm -rf "$broot/usr/local/lib/node_modules/npm" && mv package "$broot/usr/local/lib/node_modules/npm" && rm -f npm-*.tgz)
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$broot/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$broot/usr/local/bin/npx"
@@ -122,7 +124,7 @@ build_postgres() {
   rm -rf "$root"/var/lib/postgresql/15/main "$root"/etc/postgresql/15/main
   install -m 0755 "$here/postgres-entrypoint.sh" "$root/usr/local/bin/docker-entrypoint.sh"
   # A named volume mounted on the data folder takes its owner from the image: postgres, 0700.
-  mkdir -p "$root/docker-entrypoint-initdb.d" "$root/var/run/postgresql" "$root/var/lib/postgresql/data"
+  install -d -m 0755 "$root/docker-entrypoint-initdb.d" "$root/var/run/postgresql" "$root/var/lib/postgresql/data"
   chroot "$root" chown postgres:postgres /var/run/postgresql /var/lib/postgresql/data
   chmod 0700 "$root/var/lib/postgresql/data"
   import_root "$root" quire-base/postgres:15 -c 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/bin:/usr/bin:/bin' \
@@ -136,7 +138,7 @@ build_redis() {
   root="$(copy_root redis)"
   apt_in "$root" redis-server redis-tools
   slim "$root"
-  mkdir -p "$root/data" && chroot "$root" chown redis:redis /data
+  install -d -m 0755 "$root/data" && chroot "$root" chown redis:redis /data
   import_root "$root" quire-base/redis:7 -c 'WORKDIR /data' -c 'USER redis' -c 'EXPOSE 6379' -c 'CMD ["redis-server", "--protected-mode", "no"]'
 }
 
