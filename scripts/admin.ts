@@ -13,7 +13,8 @@
  * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
  */
 import fs from 'node:fs';
-import { makeClient, runMain, startService, type RunningService } from '@quire/kit';
+import path from 'node:path';
+import { loadConfig, makeClient, resolveSecretKey, runMain, serviceConfigSpec, signServiceCallsWith, startService, type RunningService } from '@quire/kit';
 import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
 import { authService } from '@quire/auth/server';
 import { AuthClient } from '@quire/gateway/clients/index';
@@ -82,6 +83,12 @@ function runningAddress(env: NodeJS.ProcessEnv, service: string): string | undef
     return undefined;
   }
   return reg.services[service];
+}
+
+/** The wiki's secret, which every call to its services is signed with (SECRET_KEY, else the data folder's key). */
+function wikiSecret(env: NodeJS.ProcessEnv): string {
+  const cfg = loadConfig(serviceConfigSpec('auth'), env);
+  return resolveSecretKey(path.resolve(cfg.dataDir), cfg.secretKey);
 }
 
 /** The content service of a running stack, or one started on the data folder for the command. */
@@ -208,6 +215,8 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
+  // The services of a running wiki answer only callers that hold its secret.
+  signServiceCallsWith(wikiSecret(env));
   // Needs content and search, not auth.
   if (command === 'rebuildSearchIndex') return rebuildSearchIndex(env, options, out);
   await withAuth(env, async (auth, oauth) => {

@@ -23,7 +23,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   // The same key as the services (Special:RunJobs checks signatures made with the wiki's secret).
   config.secretKey = resolveSecretKey(path.resolve(config.dataDir), config.secretKey || undefined);
   const addrs = { auth: config.authAddr, content: config.contentAddr, search: config.searchAddr };
-  const clients = connectClients(addrs, log);
+  const clients = connectClients(addrs, log, config.secretKey);
   const deps: GatewayDeps = { clients, config, log, site: new SiteCache(clients.content) };
   const readCache = new ResponseCache();
   const feed = new ChangeFeedFollower(clients.content, readCache, log).start();

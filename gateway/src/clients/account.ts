@@ -11,8 +11,8 @@ import type { CallOpts } from './call-options.js';
 
 export class AccountClient {
   constructor(private readonly c: AccountServiceClient) {}
-  static connect(addr: string): AccountClient {
-    return new AccountClient(makeClient(AccountServiceClient, addr));
+  static connect(addr: string, secretKey?: string): AccountClient {
+    return new AccountClient(makeClient(AccountServiceClient, addr, {}, secretKey));
   }
   getSessionAuthentication(sessionId: string, o?: CallOpts): Promise<GetSessionAuthenticationResponse> {
     return unary(this.c, this.c.getSessionAuthentication, { sessionId }, o);

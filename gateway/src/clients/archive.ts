@@ -28,8 +28,12 @@ export class ArchiveClient {
     private readonly stash: EditStashServiceClient,
     private readonly text: RevisionTextServiceClient,
   ) {}
-  static connect(addr: string): ArchiveClient {
-    return new ArchiveClient(makeClient(ArchiveServiceClient, addr), makeClient(EditStashServiceClient, addr), makeClient(RevisionTextServiceClient, addr));
+  static connect(addr: string, secretKey?: string): ArchiveClient {
+    return new ArchiveClient(
+      makeClient(ArchiveServiceClient, addr, {}, secretKey),
+      makeClient(EditStashServiceClient, addr, {}, secretKey),
+      makeClient(RevisionTextServiceClient, addr, {}, secretKey),
+    );
   }
   /** Revisions of deleted pages (prop=deletedrevisions, list=alldeletedrevisions, list=deletedrevs). */
   listArchivedRevisions(req: DeepPartial<ListArchivedRevisionsRequest>, o?: CallOpts): Promise<ListArchivedRevisionsResponse> {

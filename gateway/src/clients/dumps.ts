@@ -9,8 +9,8 @@ export type ExportItem = NonNullable<ExportPagesResponse['item']>;
 
 export class DumpsClient {
   constructor(private readonly c: ImportServiceClient) {}
-  static connect(addr: string): DumpsClient {
-    return new DumpsClient(makeClient(ImportServiceClient, addr));
+  static connect(addr: string, secretKey?: string): DumpsClient {
+    return new DumpsClient(makeClient(ImportServiceClient, addr, {}, secretKey));
   }
   /** Pages, each followed by its revisions, in page id order (a stream: constant memory). */
   async *exportPages(req: Partial<ExportPagesRequest>): AsyncGenerator<ExportItem> {

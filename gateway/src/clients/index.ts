@@ -215,19 +215,19 @@ export interface ContentStubs {
 }
 
 /** One stub per service, all to the content service's address (grpc-js shares the connection between stubs with the same address and options). */
-export function connectContentStubs(addr: string): ContentStubs {
+export function connectContentStubs(addr: string, secretKey?: string): ContentStubs {
   return {
-    site: makeClient(SiteServiceClient, addr),
-    pages: makeClient(PageServiceClient, addr),
-    revisions: makeClient(RevisionServiceClient, addr),
-    edit: makeClient(EditServiceClient, addr),
-    render: makeClient(RenderServiceClient, addr),
-    links: makeClient(LinkServiceClient, addr),
-    logs: makeClient(LogServiceClient, addr),
-    feed: makeClient(FeedServiceClient, addr),
-    files: makeClient(FileServiceClient, addr),
-    watchlist: makeClient(WatchlistServiceClient, addr),
-    tags: makeClient(TagServiceClient, addr),
+    site: makeClient(SiteServiceClient, addr, {}, secretKey),
+    pages: makeClient(PageServiceClient, addr, {}, secretKey),
+    revisions: makeClient(RevisionServiceClient, addr, {}, secretKey),
+    edit: makeClient(EditServiceClient, addr, {}, secretKey),
+    render: makeClient(RenderServiceClient, addr, {}, secretKey),
+    links: makeClient(LinkServiceClient, addr, {}, secretKey),
+    logs: makeClient(LogServiceClient, addr, {}, secretKey),
+    feed: makeClient(FeedServiceClient, addr, {}, secretKey),
+    files: makeClient(FileServiceClient, addr, {}, secretKey),
+    watchlist: makeClient(WatchlistServiceClient, addr, {}, secretKey),
+    tags: makeClient(TagServiceClient, addr, {}, secretKey),
   };
 }
 
@@ -634,18 +634,21 @@ export interface Clients {
   dumps: DumpsClient;
 }
 
-/** `log` hears of edit counts the auth client could not send (the edits themselves are saved). */
-export function connectClients(addr: { content: string; auth: string; search: string }, log?: Logger): Clients {
+/**
+ * `log` hears of edit counts the auth client could not send (the edits themselves are saved);
+ * `secretKey` (the wiki's secret) signs every call, as the services require (kit's service-auth.ts).
+ */
+export function connectClients(addr: { content: string; auth: string; search: string }, log?: Logger, secretKey?: string): Clients {
   return {
-    content: new ContentClient(connectContentStubs(addr.content)),
-    auth: new AuthClient(makeClient(AuthServiceClient, addr.auth), (err, userId) => log?.warn({ err, userId }, 'could not count an edit')),
-    oauth: OAuthClient.connect(addr.auth),
-    notifications: NotificationsClient.connect(addr.content),
-    account: AccountClient.connect(addr.auth),
-    search: new SearchClient(makeClient(SearchServiceClient, addr.search)),
-    archive: ArchiveClient.connect(addr.content),
-    lists: ListsClient.connect(addr.content),
-    dumps: DumpsClient.connect(addr.content),
+    content: new ContentClient(connectContentStubs(addr.content, secretKey)),
+    auth: new AuthClient(makeClient(AuthServiceClient, addr.auth, {}, secretKey), (err, userId) => log?.warn({ err, userId }, 'could not count an edit')),
+    oauth: OAuthClient.connect(addr.auth, secretKey),
+    notifications: NotificationsClient.connect(addr.content, secretKey),
+    account: AccountClient.connect(addr.auth, secretKey),
+    search: new SearchClient(makeClient(SearchServiceClient, addr.search, {}, secretKey)),
+    archive: ArchiveClient.connect(addr.content, secretKey),
+    lists: ListsClient.connect(addr.content, secretKey),
+    dumps: DumpsClient.connect(addr.content, secretKey),
   };
 }
 

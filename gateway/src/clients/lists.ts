@@ -31,8 +31,8 @@ import type { CallOpts } from './call-options.js';
 
 export class ListsClient {
   constructor(private readonly c: ListServiceClient) {}
-  static connect(addr: string): ListsClient {
-    return new ListsClient(makeClient(ListServiceClient, addr));
+  static connect(addr: string, secretKey?: string): ListsClient {
+    return new ListsClient(makeClient(ListServiceClient, addr, {}, secretKey));
   }
   listAllLinks(req: Partial<ListAllLinksRequest>, o?: CallOpts): Promise<ListAllLinksResponse> {
     return unary(this.c, this.c.listAllLinks, ListAllLinksRequest.fromPartial(req), o);

@@ -5,8 +5,8 @@ import type { CallOpts } from './call-options.js';
 
 export class NotificationsClient {
   constructor(private readonly c: NotificationServiceClient) {}
-  static connect(addr: string): NotificationsClient {
-    return new NotificationsClient(makeClient(NotificationServiceClient, addr));
+  static connect(addr: string, secretKey?: string): NotificationsClient {
+    return new NotificationsClient(makeClient(NotificationServiceClient, addr, {}, secretKey));
   }
   setNotificationTimestamps(req: SetNotificationTimestampsRequest, o?: CallOpts): Promise<SetNotificationTimestampsResponse> {
     return unary(this.c, this.c.setNotificationTimestamps, req, o);

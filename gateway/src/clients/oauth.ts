@@ -21,8 +21,8 @@ import type { CallOpts } from './call-options.js';
 
 export class OAuthClient {
   constructor(private readonly c: OAuthServiceClient) {}
-  static connect(addr: string): OAuthClient {
-    return new OAuthClient(makeClient(OAuthServiceClient, addr));
+  static connect(addr: string, secretKey?: string): OAuthClient {
+    return new OAuthClient(makeClient(OAuthServiceClient, addr, {}, secretKey));
   }
   proposeConsumer(req: Partial<ProposeConsumerRequest> & Pick<ProposeConsumerRequest, 'userId' | 'name' | 'version' | 'oauthVersion'>, o?: CallOpts): Promise<ConsumerSecrets> {
     return unary(this.c, this.c.proposeConsumer, ProposeConsumerRequest.fromPartial(req), o);

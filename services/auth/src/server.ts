@@ -50,7 +50,7 @@ export const authService: ServiceModule = {
     const sessions = new SessionStore(rt.kv, cfg.sessionTtl, cfg.persistentSessionTtl);
     const outbox = new LogOutbox(rt.db);
     const { contentAddr } = cfg;
-    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(LogServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
+    const relay = contentAddr ? new LogRelay(outbox, () => makeClient(LogServiceClient, contentAddr, CONTENT_CHANNEL_OPTIONS, rt.secretKey), rt.kv, rt.log.child({ role: 'log-relay' })) : undefined;
     if (relay) relay.start();
     else rt.log.info('CONTENT_GRPC_ADDR is not set: log entries (new users, blocks, rights) stay in auth.log_outbox until a relay delivers them');
     const cache = new AccountCache(rt.kv);

@@ -101,7 +101,21 @@ export function resolveSecretKey(dataDir: string, fromEnv?: string): string {
   } catch {
     /* first start */
   }
+  // Written aside and linked into place: processes and threads starting side by side on a new
+  // folder (npm start's gateway thread and services) all end up with the one key that won.
   const key = crypto.randomBytes(32).toString('hex');
-  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
+  const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(aside, `${key}\n`, { mode: 0o600 });
+  try {
+    fs.linkSync(aside, file);
+    return key;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const won = fs.readFileSync(file, 'utf8').trim();
+    if (won.length >= 32) return won;
+    fs.renameSync(aside, file); // a damaged key file (too short to be ours) is replaced
+    return key;
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
 }

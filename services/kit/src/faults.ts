@@ -83,6 +83,7 @@ export async function startServiceWithFaults(mod: ServiceModule, env: NodeJS.Pro
     port: 0,
     log,
     inflight,
+    secretKey: runtime.secretKey,
     services: created.bindings.map((b) => ({
       name: b.name,
       definition: b.definition,

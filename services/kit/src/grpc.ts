@@ -19,6 +19,7 @@ import type { Logger } from './log.js';
 import { grpcClientHandled, grpcClientSeconds, grpcCodeName, grpcPathLabels, grpcServerHandled, grpcServerSeconds } from './metrics.js';
 import { localRouteFor, recordServedMethods } from './grpc-local.js';
 import { SpanKind, extractTraceContext, injectTraceContext, markSpanError, withSpan } from './tracing.js';
+import { serviceAuthClientInterceptor, serviceAuthServerInterceptor, serviceCallKey } from './service-auth.js';
 
 /** Per-call context handed to handlers (metadata, a deadline-aware cancel flag and the request's id). */
 export interface CallContext {
@@ -189,8 +190,12 @@ export async function startGrpcServer(opts: {
   inflight: Set<Promise<unknown>>;
   /** Whether the dependencies answer (READINESS_SERVICE); always ready without it. */
   ready?: () => boolean;
+  /** The wiki's secret: only callers that prove they hold it are answered (service-auth.ts; health checks are open). */
+  secretKey?: string;
 }): Promise<RunningGrpcServer> {
+  const callerKey = opts.secretKey ? serviceCallKey(opts.secretKey) : undefined;
   const server = new Server({
+    ...(callerKey ? { interceptors: [serviceAuthServerInterceptor(callerKey)] } : {}),
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
     // Clients re-resolve DNS only when a connection ends: ageing connections out lets replicas
@@ -224,6 +229,8 @@ export async function startGrpcServer(opts: {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   const address = `${host}:${port}`;
+  // A client made in this process for this address signs with this server's key (makeClient).
+  if (callerKey) servedKeys.set(address, callerKey);
   // Calls routed inside the process (grpc-local.ts) reach the same handlers.
   const unrecord = recordServedMethods(address, [{ definition: HealthService, implementation: healthImpl }, ...opts.services]);
   const setServing = (v: boolean) => {
@@ -238,6 +245,7 @@ export async function startGrpcServer(opts: {
       setServing(false);
       // Refused from now on, as tryShutdown refuses new calls; the ones under way finish.
       unrecord();
+      if (servedKeys.get(address) === callerKey) servedKeys.delete(address);
       for (const w of watchers) w.end();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -256,16 +264,32 @@ export async function startGrpcServer(opts: {
   };
 }
 
+/** The caller keys of the servers this process runs, by address. */
+const servedKeys = new Map<string, Buffer>();
+/** The key of a process that serves one wiki and calls its services from outside (the admin CLI). */
+let processKey: Buffer | undefined;
+
+/** Signs this process's calls made without a secret of their own with the wiki's `secret` (a one-wiki tool such as the admin CLI). */
+export function signServiceCallsWith(secret: string): void {
+  processKey = serviceCallKey(secret);
+}
+
 /**
  * Creates a grpc-js client for a generated ts-proto client constructor. `channelOptions` adds or
  * overrides grpc-js channel arguments (e.g. a shorter 'grpc.max_reconnect_backoff_ms').
+ * `secretKey` is the wiki's secret the calls are signed with (service-auth.ts); without it, a
+ * server this process runs at `address` lends its key, else signServiceCallsWith's, and otherwise
+ * calls go unsigned (a service then answers only its health checks).
  */
 export function makeClient<C extends Client>(
   Ctor: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
   address: string,
   channelOptions: Record<string, string | number> = {},
+  secretKey?: string,
 ): C {
+  const callerKey = secretKey ? serviceCallKey(secretKey) : (servedKeys.get(address) ?? processKey);
   const client = new Ctor(address, credentials.createInsecure(), {
+    ...(callerKey ? { interceptors: [serviceAuthClientInterceptor(callerKey)] } : {}),
     // With a dns:/// target that lists every replica (headless Service), spread calls over all.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.keepalive_time_ms': 30_000,

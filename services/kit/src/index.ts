@@ -12,3 +12,4 @@ export * from './metrics.js';
 export * from './tracing.js';
 export * from './thread-entry.js';
 export * from './grpc-local.js';
+export * from './service-auth.js';

@@ -68,6 +68,7 @@ export async function startService(mod: ServiceModule, env: NodeJS.ProcessEnv = 
       log: logger,
       inflight,
       ready: () => deps.ready,
+      secretKey: runtime.secretKey,
       services: created.bindings.map((b) => ({
         name: b.name,
         definition: b.definition,

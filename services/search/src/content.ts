@@ -13,8 +13,13 @@ export interface ContentStubs {
   pages: PageServiceClient;
 }
 
-export function connectContent(addr: string): ContentStubs {
-  return { feed: makeClient(FeedServiceClient, addr), site: makeClient(SiteServiceClient, addr), pages: makeClient(PageServiceClient, addr) };
+/** `secretKey`: the wiki's secret, which every call to the content service is signed with. */
+export function connectContent(addr: string, secretKey: string): ContentStubs {
+  return {
+    feed: makeClient(FeedServiceClient, addr, {}, secretKey),
+    site: makeClient(SiteServiceClient, addr, {}, secretKey),
+    pages: makeClient(PageServiceClient, addr, {}, secretKey),
+  };
 }
 
 export function closeContent(c: ContentStubs): void {

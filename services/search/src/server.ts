@@ -36,7 +36,7 @@ export const searchService: ServiceModule = {
     if (!ROLES.includes(cfg.role)) throw new ConfigError([`SEARCH_ROLE=${JSON.stringify(cfg.role)} is not one of ${ROLES.join(', ')}`]);
     const backend: SearchBackend = cfg.meilisearchUrl ? new MeilisearchBackend(cfg.meilisearchUrl, cfg.meilisearchApiKey, cfg.meilisearchIndex, rt.db) : new SqlBackend(rt.db);
     await backend.init();
-    const content = connectContent(cfg.contentAddr);
+    const content = connectContent(cfg.contentAddr, rt.secretKey);
     const namespaces = new NamespaceNames(content.site);
     const indexer = cfg.role === 'query' ? undefined : new FeedIndexer(rt.db, backend, content.feed, rt.kv, rt.log.child({ role: 'indexer' }));
     const freshness = new IndexFreshness({
