@@ -130,10 +130,16 @@ for (const backend of testBackends()) {
       const byTitle = Object.fromEntries(info.query.pages.map((p: any) => [p.title, p]));
       assert.equal(byTitle['Dumps fixture/Redirect'].redirect, true);
       assert.equal(byTitle['User:Admin/dumps-fixture.json'].contentmodel, 'json');
-      // The dump's revision ids are kept where free.
+      // Fresh revision ids, as MediaWiki's importer gives them (the dump's name another wiki's rows), in time order.
       const ids = (await wiki.api({ action: 'query', formatversion: '2', prop: 'revisions', titles: 'Dumps fixture/Alpha', rvlimit: '10', rvdir: 'newer', rvprop: 'ids' })).json();
+      const revids: number[] = ids.query.pages[0].revisions.map((r: any) => r.revid);
+      assert.equal(revids.length, fixture[0]!.revisions.length);
       assert.deepEqual(
-        ids.query.pages[0].revisions.map((r: any) => r.revid),
+        revids,
+        [...revids].sort((a, b) => a - b),
+      );
+      assert.notDeepEqual(
+        revids,
         fixture[0]!.revisions.map((r) => r.id),
       );
     });
@@ -256,6 +262,27 @@ for (const backend of testBackends()) {
       assert.equal((await history('User:Sysop/Imported/Dumps fixture/Alpha')).length, 5);
     });
 
+    test("action=import: a dump's huge ids are not kept (later edits and recent changes work), a revision over $wgMaxArticleSize is refused", async () => {
+      const sysop = await importer(wiki, 'Sysop', 'sysoppass123456');
+      const dump = (title: string, id: string, text: string) =>
+        `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11"><page><title>${title}</title><ns>0</ns><id>${id}</id><revision><id>${id}</id><timestamp>2024-01-02T03:04:05Z</timestamp><contributor><ip>127.0.0.1</ip></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision></page></mediawiki>`;
+      const r = await sysop.importXml(dump('Huge ids', '9007199254740989', 'imported text'), { interwikiprefix: 'src' });
+      assert.deepEqual(r.import, [{ ns: 0, title: 'Huge ids', revisions: 1 }]);
+      const page = (await wiki.api({ action: 'query', formatversion: '2', prop: 'revisions', titles: 'Huge ids', rvprop: 'ids' })).json().query.pages[0];
+      assert.ok(page.pageid < 1e6 && page.revisions[0].revid < 1e6, JSON.stringify(page));
+      const c = await loggedIn(wiki, 'Sysop', 'sysoppass123456');
+      const edit = (await c.post('/w/api.php', { action: 'edit', format: 'json', title: 'After huge ids', text: 'works', token: c.csrf })).json();
+      assert.equal(edit.edit?.result, 'Success', JSON.stringify(edit));
+      const rc = (await wiki.api({ action: 'query', formatversion: '2', list: 'recentchanges', rclimit: '5' })).json();
+      assert.ok(Array.isArray(rc.query?.recentchanges), JSON.stringify(rc));
+      // WikiImporter::makeContent: over $wgMaxArticleSize (2048 KiB) the import fails, and nothing is written.
+      const before = await pageCount();
+      const big = await sysop.importXml(dump('Too big', '12', 'a'.repeat(2048 * 1024 + 1)), { interwikiprefix: 'src' });
+      assert.equal(big.error?.code, 'import-unknownerror');
+      assert.match(big.error.info, /The text of the revision with ID 12 exceeds the maximum allowable size \(2048 KiB\)/);
+      assert.equal(await pageCount(), before);
+    });
+
     test("importDump: the reference wiki's log items (dumpBackup --logs) are logged once, without recent changes; namespaces by name", async () => {
       const logs = path.join(ROOT, 'gateway/src/dump/fixtures/reference-logs.xml');
       // A move with its typed parameters, as MediaWiki 1.39 writes one, besides the reference's create and newusers items.
@@ -326,8 +353,8 @@ for (const backend of testBackends()) {
         const ours = dumped.find((p) => p.title === page.title);
         assert.ok(ours, page.title);
         assert.deepEqual(
-          ours.revisions.map((r) => [r.id, r.timestamp, r.text, r.sha1, r.comment, r.minor, r.model, r.format]),
-          page.revisions.map((r) => [r.id, r.timestamp, r.text, r.sha1, r.comment, r.minor, r.model, r.format]),
+          ours.revisions.map((r) => [r.timestamp, r.text, r.sha1, r.comment, r.minor, r.model, r.format]),
+          page.revisions.map((r) => [r.timestamp, r.text, r.sha1, r.comment, r.minor, r.model, r.format]),
           page.title,
         );
         assert.equal(ours.redirect, page.redirect);

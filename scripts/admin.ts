@@ -7,7 +7,7 @@
  *   npm run admin -- createOAuthConsumer --user U --name N --version V --description D \
  *       --callbackUrl URL --grants basic,editpage --oauthVersion 1|2 [--ownerOnly] [--approve] [--json]
  *   npm run admin -- dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
- *   npm run admin -- importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+ *   npm run admin -- importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users] [--max-article-size-kb N]
  *   npm run admin -- rebuildSearchIndex [--engine sql|meilisearch]
  * It talks to the auth service over gRPC: the one of a running stack on the same DATA_DIR
  * (DATA_DIR/run/services.json), or one it starts itself on the data folder for the command.
@@ -34,7 +34,7 @@ const USAGE = `Usage: npm run admin -- <command> …
   createOAuthConsumer --user U --name N --version V --description D --callbackUrl URL [--callbackIsPrefix]
       --grants basic,editpage,… --oauthVersion 1|2 [--ownerOnly] [--approve] [--rsaKey public.pem] [--json]
   dumpBackup --full|--current [--namespaces 0,1] [--output FILE.xml(.gz)]
-  importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users]
+  importDump FILE|- [--namespaces 0,1] [--skip-to N] [--dry-run] [--username-prefix P] [--no-local-users] [--max-article-size-kb N]
   rebuildSearchIndex [--engine sql|meilisearch]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */

@@ -60,6 +60,14 @@ function contentClient(address: string): { content: ContentClient; close(): void
   return { content: clients.content, close: () => closeClients(clients) };
 }
 
+/** --max-article-size-kb, $wgMaxArticleSize for the import (its default, 2048, when not given). */
+function maxRevisionKb(options: Record<string, string>): number | undefined {
+  const v = options['max-article-size-kb'];
+  if (v === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(v)) throw new DumpUsageError('--max-article-size-kb takes a positive number of KiB');
+  return Number(v);
+}
+
 function rate(n: number, ms: number): string {
   return (n / Math.max(ms / 1000, 0.001)).toFixed(1);
 }
@@ -173,7 +181,7 @@ export async function importDumpCommand(
   try {
     const namespaces = namespaceList(options.namespaces, await content.content.listNamespaces());
     const progress = await importDump(
-      readDump(decompressed(counter)),
+      readDump(decompressed(counter), { maxRevisionKb: maxRevisionKb(options) }),
       {
         dumps,
         localUsers: async (names) => {

@@ -355,3 +355,71 @@ test('export: a listed selection is written in its order (one ExportPages call p
   assert.deepEqual(await titles(false), ['P2', 'P3', 'P5']);
   assert.deepEqual(calls, [[5, 2, 3]]);
 });
+
+/** A dump of one page whose one revision has `text`, as MediaWiki writes it. */
+function onePageDump(text: string, revId = 7): string {
+  return `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11"><page><title>Big</title><ns>0</ns><id>1</id><revision><id>${revId}</id><timestamp>2024-01-02T03:04:05Z</timestamp><contributor><ip>127.0.0.1</ip></contributor><model>wikitext</model><format>text/x-wiki</format><text bytes="${Buffer.byteLength(text)}" xml:space="preserve">${text}</text></revision></page></mediawiki>`;
+}
+
+test("a revision over $wgMaxArticleSize is refused with WikiImporter's message; one at the limit is read", async () => {
+  const atLimit = 'a'.repeat(4 * 1024);
+  const read = pagesOf(await collectWith(onePageDump(atLimit), { maxRevisionKb: 4 }));
+  assert.equal(read[0]!.revisions[0]!.text, atLimit);
+  // Bytes, as PHP's strlen: 2 KiB of two-byte characters is 4 KiB.
+  await assert.rejects(collectWith(onePageDump(`${'é'.repeat(2 * 1024)}x`), { maxRevisionKb: 4 }), (e: unknown) => {
+    assert.ok(e instanceof DumpError);
+    assert.equal(e.message, 'line 1: The text of the revision with ID 7 exceeds the maximum allowable size (4 KiB)');
+    return true;
+  });
+});
+
+test('a gzip bomb (one 200 MB text in 200 KB) is refused after reading a few megabytes, quickly', async () => {
+  const zlib = await import('node:zlib');
+  const head = Buffer.from(onePageDump('SPLIT').split('SPLIT')[0]!);
+  const tail = Buffer.from(onePageDump('SPLIT').split('SPLIT')[1]!);
+  // 200 MB of one letter, compressed as a stream without building it.
+  const gz = zlib.createGzip({ level: 9 });
+  const parts: Buffer[] = [];
+  gz.on('data', (b: Buffer) => parts.push(b));
+  const done = new Promise((r) => gz.on('end', r));
+  gz.write(head);
+  const mb = Buffer.alloc(1024 * 1024, 0x61);
+  for (let i = 0; i < 200; i++) gz.write(mb);
+  gz.end(tail);
+  await done;
+  const bomb = Buffer.concat(parts);
+  assert.ok(bomb.length < 400 * 1024, `${bomb.length} bytes`);
+  let decompressedBytes = 0;
+  const counting = async function* () {
+    for await (const chunk of decompressed(Readable.from([bomb]))) {
+      decompressedBytes += chunk.length;
+      yield chunk;
+    }
+  };
+  const started = performance.now();
+  await assert.rejects(
+    (async () => {
+      for await (const item of readDump(counting())) void item;
+    })(),
+    /exceeds the maximum allowable size \(2048 KiB\)/,
+  );
+  assert.ok(performance.now() - started < 5000, `${Math.round(performance.now() - started)} ms`);
+  assert.ok(decompressedBytes < 32 * 1024 * 1024, `${decompressedBytes} bytes decompressed`);
+});
+
+test('decompressed: more than maxBytes once decompressed is a DumpError', async () => {
+  const zlib = await import('node:zlib');
+  const gz = zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x61));
+  await assert.rejects(
+    (async () => {
+      for await (const chunk of decompressed(Readable.from([gz]), { maxBytes: 1024 * 1024 })) void chunk;
+    })(),
+    (e: unknown) => e instanceof DumpError && /larger than 1 MiB once decompressed/.test(e.message),
+  );
+});
+
+async function collectWith(xml: string, opts: { maxRevisionKb: number }): Promise<DumpItem[]> {
+  const out: DumpItem[] = [];
+  for await (const item of readDump(decompressed(Readable.from([Buffer.from(xml)])), opts)) out.push(item);
+  return out;
+}

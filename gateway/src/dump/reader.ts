@@ -109,11 +109,35 @@ function integer(value: string, what: string, line: number): number {
   return Number(value.trim());
 }
 
+/** $wgMaxArticleSize's default (KiB): WikiImporter refuses a revision whose text is longer. */
+export const DEFAULT_MAX_REVISION_KB = 2048;
+
+/** The models whose text WikiImporter::makeContent holds to $wgMaxArticleSize ('' is none given). */
+const SIZE_CHECKED_MODELS = new Set(['wikitext', 'css', 'json', 'javascript', 'text', '']);
+
+/** WikiImporter's message for a revision over $wgMaxArticleSize. */
+function tooLarge(revId: number, maxKb: number, line: number): DumpError {
+  return new DumpError(`The text of ${revId ? `the revision with ID ${revId}` : 'a revision'} exceeds the maximum allowable size (${maxKb} KiB)`, line);
+}
+
+export interface ReadDumpOptions {
+  /** $wgMaxArticleSize in KiB (DEFAULT_MAX_REVISION_KB). */
+  maxRevisionKb?: number;
+}
+
 /**
  * Parses a dump, yielding the schema, the siteinfo, then each complete page (with all its
- * revisions) and each log item. The source gives bytes (decompressed) or strings.
+ * revisions) and each log item. The source gives bytes (decompressed) or strings. A revision's
+ * text over `maxRevisionKb` is refused as WikiImporter refuses it, and without waiting for its
+ * end: a few compressed bytes can hold gigabytes of one text (saxes keeps a text until the next
+ * tag), so the characters read since the last tag are bounded too.
  */
-export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGenerator<DumpItem> {
+export async function* readDump(source: AsyncIterable<Buffer | string>, opts: ReadDumpOptions = {}): AsyncGenerator<DumpItem> {
+  const maxKb = opts.maxRevisionKb ?? DEFAULT_MAX_REVISION_KB;
+  // A text's characters may be written as references (&amp; is five for one): the bound between tags allows for that.
+  const maxUntagged = maxKb * 1024 * 6 + 64 * 1024;
+  let tagEvents = 0;
+  let untagged = 0;
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const queue: DumpItem[] = [];
   const stack: string[] = [];
@@ -134,6 +158,7 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
     throw new DumpError(`malformed XML: ${e.message.replace(/^\d+:\d+: /, '')}`, parser.line);
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
+    tagEvents++;
     const name = tag.name;
     const path = stack.join('/');
     stack.push(name);
@@ -174,6 +199,7 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
   parser.on('text', (t) => buf?.push(t));
   parser.on('cdata', (t) => buf?.push(t));
   parser.on('closetag', (tag) => {
+    tagEvents++;
     const name = tag.name;
     stack.pop();
     const path = stack.join('/');
@@ -217,6 +243,7 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
           rev.format = value.trim();
           break;
         case 'text':
+          if (SIZE_CHECKED_MODELS.has(rev.model) && Buffer.byteLength(value, 'utf8') > maxKb * 1024) throw tooLarge(rev.id, maxKb, line);
           rev.text = value;
           break;
         case 'sha1':
@@ -257,8 +284,11 @@ export async function* readDump(source: AsyncIterable<Buffer | string>): AsyncGe
   // The pages completed before a fault in the same chunk are still handed out, then the fault.
   async function* write(text: string): AsyncGenerator<DumpItem> {
     let fault: unknown;
+    const tagsBefore = tagEvents;
     try {
       parser.write(text);
+      untagged = tagEvents === tagsBefore ? untagged + text.length : 0;
+      if (untagged > maxUntagged) throw tooLarge(rev?.id ?? 0, maxKb, parser.line);
     } catch (e) {
       fault = e;
     }
@@ -297,12 +327,21 @@ function finishRevision(rev: DumpRevisionIn, textSha1: string, revIds: Set<numbe
 
 /**
  * The dump's bytes, decompressed by their magic number: gzip (1f 8b), bzip2 ("BZh") or plain.
- * Corrupt compressed data is a DumpError too (the input's fault, not ours).
+ * Corrupt compressed data is a DumpError too (the input's fault, not ours), and so is more than
+ * `maxBytes` of it once decompressed (a small upload can unpack to gigabytes).
  */
-export async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
+export async function* decompressed(input: Readable, opts: { maxBytes?: number } = {}): AsyncGenerator<Buffer> {
   const compressed = { is: false };
+  let total = 0;
   try {
-    yield* decompress(input, compressed);
+    for await (const chunk of decompress(input, compressed)) {
+      total += chunk.length;
+      if (opts.maxBytes !== undefined && total > opts.maxBytes) {
+        input.destroy();
+        throw new DumpError(`the dump is larger than ${Math.round(opts.maxBytes / 1024 / 1024)} MiB once decompressed`, 0);
+      }
+      yield chunk;
+    }
   } catch (e) {
     if (!compressed.is || e instanceof DumpError) throw e;
     throw new DumpError(`the compressed data is corrupt or truncated (${e instanceof Error ? e.message : String(e)})`, 0);

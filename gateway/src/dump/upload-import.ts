@@ -33,7 +33,15 @@ export interface UploadImportOptions {
   summary: string;
   tags: string[];
   performer: EditActor;
+  /** $wgMaxArticleSize (KiB): a longer revision fails the import, as WikiImporter's does. */
+  maxRevisionKb: number;
 }
+
+/**
+ * The most an uploaded dump may hold once decompressed: it is read whole before anything is
+ * written, so this bounds the memory a few compressed bytes can ask for.
+ */
+export const UPLOAD_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The null revision's comment: "1 revision imported" / "$1 revisions imported", and ": summary". */
 function detailMessage(summary: string, one: boolean): string {
@@ -49,7 +57,7 @@ function detailMessage(summary: string, one: boolean): string {
  */
 export async function importUploadedDump(deps: { dumps: DumpsClient; auth: AuthClient; content: ContentClient }, data: Buffer, opts: UploadImportOptions): Promise<UploadImportResult> {
   const items: DumpItem[] = [];
-  for await (const item of readDump(decompressed(Readable.from([data])))) items.push(item);
+  for await (const item of readDump(decompressed(Readable.from([data]), { maxBytes: UPLOAD_IMPORT_MAX_BYTES }), { maxRevisionKb: opts.maxRevisionKb })) items.push(item);
   const out: ImportPageResult[] = [];
   const progress = await importDump(
     items,

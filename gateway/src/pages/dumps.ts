@@ -213,6 +213,7 @@ const importPage: PageHandler = async (p) => {
           rootPage: mapping === 'subpage' ? (values.rootpage ?? '').trim() : '',
           summary: values['log-comment'] ?? '',
           tags: [],
+          maxRevisionKb: p.deps.config.maxArticleSizeKb,
           performer: editActor(p.caller),
         });
         const report = importReport(results.pages, results.logItems);

@@ -58,6 +58,7 @@ export const importModule = defineModule({
           rootPage: p.rootpage ?? '',
           summary: p.summary ?? '',
           tags: p.tags ?? [],
+          maxRevisionKb: ctx.deps.config.maxArticleSizeKb,
           performer: editActor(ctx.caller),
         })
       ).pages;

@@ -19,10 +19,10 @@ import {
   type ImportRevisionInput,
 } from '../store/import.js';
 
+/** A dump's page. Its page and revision ids are not kept: an import gives fresh ones, as MediaWiki's does. */
 export interface DumpPage {
   title: string;
   ns: number;
-  pageId: number;
   revisions: ImportRevisionInput[];
 }
 
@@ -115,7 +115,7 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
       continue;
     }
     out.push({ title: codec.prefixedText(title.ns, title.dbkey), ns: title.ns, pageId: 0, revisions: opts.dryRun ? page.revisions.length : 0, skipped: 0, invalid: false, error: '' });
-    todo.push({ n: out.length - 1, input: { ns: title.ns, dbkey: title.dbkey, pageId: page.pageId, revisions: page.revisions } });
+    todo.push({ n: out.length - 1, input: { ns: title.ns, dbkey: title.dbkey, revisions: page.revisions } });
   }
   if (opts.dryRun || todo.length === 0) return out;
   const record = (n: number, r: ImportPageOutcome) => Object.assign(out[n]!, { pageId: r.pageId, revisions: r.imported, skipped: r.skipped });

@@ -24,7 +24,6 @@ function revisionInput(r: ImportRevision, title: string): ImportRevisionInput {
   if (!CONTENT_FORMATS.includes(r.format)) throw invalidArgument('badvalue', `Revision ${r.id} of "${title}": unknown content format "${r.format}".`);
   if (r.userName === '') throw invalidArgument('badvalue', `Revision ${r.id} of "${title}" has no contributor.`);
   return {
-    id: r.id,
     timestamp: new Date(Math.floor(ms / 1000) * 1000),
     user: { id: r.userId, name: r.userName },
     comment: r.comment,
@@ -75,7 +74,7 @@ export function importHandlers(ctx: ContentContext) {
     },
     async importPages(req: ImportPagesRequest): Promise<ImportPagesResponse> {
       if (req.pages.length > MAX_PAGES) throw invalidArgument('toomanyvalues', `At most ${MAX_PAGES} pages per call.`);
-      const pages = req.pages.map((p) => ({ title: p.title, ns: p.ns, pageId: p.pageId, revisions: p.revisions.map((r) => revisionInput(r, p.title)) }));
+      const pages = req.pages.map((p) => ({ title: p.title, ns: p.ns, revisions: p.revisions.map((r) => revisionInput(r, p.title)) }));
       if (req.log?.tags.length) await checkApplicableTags(ctx.db, req.log.performer ?? { id: 0, name: '', rights: [], groups: [], ip: '' }, req.log.tags);
       const log = req.log && {
         performer: { id: req.log.performer?.id ?? 0, name: req.log.performer?.name ?? '' },

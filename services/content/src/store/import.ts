@@ -13,8 +13,6 @@ import { recordPageChange } from './page-cache.js';
 import { countable } from './save.js';
 
 export interface ImportRevisionInput {
-  /** The dump's id; kept when free. */
-  id: number;
   timestamp: Date;
   user: { id: number; name: string };
   comment: string;
@@ -28,8 +26,6 @@ export interface ImportRevisionInput {
 export interface ImportPageInput {
   ns: number;
   dbkey: string;
-  /** The dump's page id; kept for a new page when free. */
-  pageId: number;
   revisions: ImportRevisionInput[];
 }
 
@@ -47,22 +43,6 @@ export interface ImportPageOutcome {
   pageId: number;
   imported: number;
   skipped: number;
-}
-
-/** Moves a serial past an explicitly inserted id, so later default ids never collide with it. */
-async function bumpSequence(q: Queryable, sequence: string, id: number): Promise<void> {
-  await q.query(`SELECT setval('${sequence}', GREATEST($1::bigint, (SELECT last_value FROM ${sequence})))`, [id]);
-}
-
-/** The ids among `ids` that a live or archived revision already holds. */
-async function takenRevisionIds(q: Queryable, s: string, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const r = await q.query<{ id: number }>(
-    `SELECT rev_id AS id FROM ${s}.revision WHERE rev_id = ANY($1::bigint[])
-     UNION SELECT ar_rev_id AS id FROM ${s}.archive WHERE ar_rev_id = ANY($1::bigint[])`,
-    [ids],
-  );
-  return new Set(r.rows.map((row) => Number(row.id)));
 }
 
 /**
@@ -93,21 +73,13 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
       oldCountable = row.content_text !== null && countable(codec, input.ns, row.content_model!, row.content_text);
     } else {
       if (!first) return { pageId: 0, imported: 0, skipped: 0 };
-      const free = input.pageId > 0 && (await q.query(`SELECT 1 FROM ${s}.page WHERE page_id = $1 UNION SELECT 1 FROM ${s}.archive WHERE ar_page_id = $1`, [input.pageId])).rowCount === 0;
-      if (free) await bumpSequence(q, `${s}.page_page_id_seq`, input.pageId);
       const ins = await q.query<{ page_id: number }>(
-        `INSERT INTO ${s}.page (page_id, page_namespace, page_title, page_touched, page_content_model)
-         VALUES (COALESCE($1, nextval('${s}.page_page_id_seq')), $2, $3, $4, $5) RETURNING page_id`,
-        [free ? input.pageId : null, input.ns, input.dbkey, first.timestamp, first.model],
+        `INSERT INTO ${s}.page (page_namespace, page_title, page_touched, page_content_model) VALUES ($1, $2, $3, $4) RETURNING page_id`,
+        [input.ns, input.dbkey, first.timestamp, first.model],
       );
       pageId = Number(ins.rows[0]!.page_id);
       created = true;
     }
-
-    const wanted = input.revisions.map((r) => r.id).filter((id) => id > 0);
-    const taken = await takenRevisionIds(q, s, wanted);
-    const keep = wanted.filter((id) => !taken.has(id));
-    if (keep.length) await bumpSequence(q, `${s}.revision_rev_id_seq`, Math.max(...keep));
 
     const actors = new Map<string, number>();
     const seen = new Set<string>();
@@ -152,12 +124,10 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
         `INSERT INTO ${s}.content (content_size, content_sha1, content_model, content_format, content_text) VALUES ($1, $2, $3, $4, $5) RETURNING content_id`,
         [size, sha1, rev.model, rev.format, rev.text],
       );
-      const ownId = rev.id > 0 && !taken.has(rev.id) ? rev.id : null;
-      if (ownId !== null) taken.add(ownId); // a second revision with this id gets a new one
       const ins = await q.query<{ rev_id: number }>(
-        `INSERT INTO ${s}.revision (rev_id, rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_deleted, rev_len, rev_sha1, rev_content_id)
-         VALUES (COALESCE($1, nextval('${s}.revision_rev_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING rev_id`,
-        [ownId, pageId, parent, rev.timestamp, actor, rev.comment, rev.minor, rev.deleted, size, sha1, content.rows[0]!.content_id],
+        `INSERT INTO ${s}.revision (rev_page, rev_parent_id, rev_timestamp, rev_actor, rev_comment, rev_minor_edit, rev_deleted, rev_len, rev_sha1, rev_content_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING rev_id`,
+        [pageId, parent, rev.timestamp, actor, rev.comment, rev.minor, rev.deleted, size, sha1, content.rows[0]!.content_id],
       );
       const revId = Number(ins.rows[0]!.rev_id);
       imported++;
@@ -427,46 +397,16 @@ export async function importPageBatch(db: Db, codec: TitleCodec, inputs: ImportP
     }
     const allRevs = fresh.flatMap((f) => f.revs);
     if (fresh.length) {
-      // Ids: the dump's where free (sequences moved past them first), new ones for the rest.
-      const wantedPages = fresh.map((f) => f.input.pageId).filter((id) => id > 0);
-      const wantedRevs = allRevs.map((r) => r.input.id).filter((id) => id > 0);
-      const busy = await q.query<{ kind: string; id: number }>(
-        `SELECT 'page' AS kind, id FROM unnest($1::bigint[]) id WHERE EXISTS (SELECT 1 FROM ${s}.page WHERE page_id = id) OR EXISTS (SELECT 1 FROM ${s}.archive WHERE ar_page_id = id)
-         UNION ALL
-         SELECT 'rev', id FROM unnest($2::bigint[]) id WHERE EXISTS (SELECT 1 FROM ${s}.revision WHERE rev_id = id) OR EXISTS (SELECT 1 FROM ${s}.archive WHERE ar_rev_id = id)`,
-        [wantedPages, wantedRevs],
-      );
-      const busyPages = new Set(busy.rows.filter((r) => r.kind === 'page').map((r) => Number(r.id)));
-      const busyRevs = new Set(busy.rows.filter((r) => r.kind === 'rev').map((r) => Number(r.id)));
-      const pageIds = fresh.map((f) => (f.input.pageId > 0 && !busyPages.has(f.input.pageId) ? f.input.pageId : 0));
-      // Two pages of one batch with one id: the second gets a new one.
-      const usedPages = new Set<number>();
-      pageIds.forEach((id, n) => {
-        if (id && usedPages.has(id)) pageIds[n] = 0;
-        usedPages.add(id);
-      });
-      for (const r of allRevs) {
-        if (r.input.id > 0 && !busyRevs.has(r.input.id)) {
-          r.revId = r.input.id;
-          busyRevs.add(r.input.id);
-        }
-      }
-      const maxPage = Math.max(0, ...pageIds);
-      const maxRev = Math.max(0, ...allRevs.map((r) => r.revId));
-      const needPages = pageIds.filter((id) => id === 0).length;
-      const needRevs = allRevs.filter((r) => r.revId === 0).length;
+      // Fresh ids, as MediaWiki's importer gives them: the dump's ids name another wiki's rows
+      // (and one near 2^53 would leave this wiki no ids to give).
       const ids = await q.query<{ kind: string; id: number }>(
-        `SELECT 'bump' AS kind, setval('${s}.page_page_id_seq', GREATEST($1::bigint, (SELECT last_value FROM ${s}.page_page_id_seq))) + setval('${s}.revision_rev_id_seq', GREATEST($2::bigint, (SELECT last_value FROM ${s}.revision_rev_id_seq))) AS id
-         UNION ALL SELECT 'page', nextval('${s}.page_page_id_seq') FROM generate_series(1, $3::int)
-         UNION ALL SELECT 'rev', nextval('${s}.revision_rev_id_seq') FROM generate_series(1, $4::int)
-         UNION ALL SELECT 'content', nextval('${s}.content_content_id_seq') FROM generate_series(1, $5::int)`,
-        [maxPage || 1, maxRev || 1, needPages, needRevs, allRevs.length],
+        `SELECT 'page' AS kind, nextval('${s}.page_page_id_seq') AS id FROM generate_series(1, $1::int)
+         UNION ALL SELECT 'rev', nextval('${s}.revision_rev_id_seq') FROM generate_series(1, $2::int)
+         UNION ALL SELECT 'content', nextval('${s}.content_content_id_seq') FROM generate_series(1, $2::int)`,
+        [fresh.length, allRevs.length],
       );
       const newIds = (kind: string) => ids.rows.filter((r) => r.kind === kind).map((r) => Number(r.id));
-      const [newPages, newRevs, newContents] = [newIds('page'), newIds('rev'), newIds('content')];
-      pageIds.forEach((id, n) => {
-        if (id === 0) pageIds[n] = newPages.shift()!;
-      });
+      const [pageIds, newRevs, newContents] = [newIds('page'), newIds('rev'), newIds('content')];
       await resolveActors(
         q,
         s,
@@ -474,7 +414,7 @@ export async function importPageBatch(db: Db, codec: TitleCodec, inputs: ImportP
         actors,
       );
       for (const r of allRevs) {
-        if (r.revId === 0) r.revId = newRevs.shift()!;
+        r.revId = newRevs.shift()!;
         r.contentId = newContents.shift()!;
         r.actor = actors.get(`${r.input.user.id}|${r.input.user.name}`)!;
       }
