@@ -73,10 +73,12 @@ export async function importPage(db: Db, codec: TitleCodec, input: ImportPageInp
       oldCountable = row.content_text !== null && countable(codec, input.ns, row.content_model!, row.content_text);
     } else {
       if (!first) return { pageId: 0, imported: 0, skipped: 0 };
-      const ins = await q.query<{ page_id: number }>(
-        `INSERT INTO ${s}.page (page_namespace, page_title, page_touched, page_content_model) VALUES ($1, $2, $3, $4) RETURNING page_id`,
-        [input.ns, input.dbkey, first.timestamp, first.model],
-      );
+      const ins = await q.query<{ page_id: number }>(`INSERT INTO ${s}.page (page_namespace, page_title, page_touched, page_content_model) VALUES ($1, $2, $3, $4) RETURNING page_id`, [
+        input.ns,
+        input.dbkey,
+        first.timestamp,
+        first.model,
+      ]);
       pageId = Number(ins.rows[0]!.page_id);
       created = true;
     }
