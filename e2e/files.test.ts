@@ -205,6 +205,20 @@ for (const backend of testBackends()) {
       assert.equal(scripted.error.info, 'This file contains HTML or script code that may be erroneously interpreted by a web browser.');
       const handler = await upload(admin, { filename: 'Evil2.svg', ignorewarnings: '1' }, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect onclick="alert(1)"/></svg>'));
       assert.deepEqual(handler.error.details, ['uploadscripted']);
+      // MimeAnalyzer: PHP after the image's end makes the file PHP; UploadBase: an SVG may not load another site's image.
+      const polyglot = await upload(admin, { filename: 'Polyglot.png', ignorewarnings: '1' }, Buffer.concat([png(3, 3, 5), Buffer.from('<?php system($_GET["c"]); ?>')]), 'image/png');
+      assert.equal(polyglot.error.code, 'verification-error');
+      assert.deepEqual(polyglot.error.details, ['filetype-mime-mismatch', 'png', 'application/x-php']);
+      const tracking = await upload(
+        admin,
+        { filename: 'Tracking.svg', ignorewarnings: '1' },
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="1" height="1"><image xlink:href="http://evil.example/t.png" width="1" height="1"/></svg>',
+        ),
+      );
+      assert.equal(tracking.error.code, 'verification-error');
+      const found = (await wiki.api({ action: 'query', titles: 'File:Polyglot.png|File:Tracking.svg', prop: 'imageinfo', formatversion: '2' })).json().query.pages;
+      assert.ok(found.every((p: { missing?: boolean }) => p.missing));
       const clean = await upload(admin, { filename: 'Clean.svg', ignorewarnings: '1' }, Buffer.from(CLEAN_SVG), 'text/plain');
       assert.equal(clean.upload.result, 'Success');
       assert.deepEqual([clean.upload.imageinfo.mime, clean.upload.imageinfo.mediatype, clean.upload.imageinfo.width, clean.upload.imageinfo.height], ['image/svg+xml', 'DRAWING', 10, 20]);

@@ -83,6 +83,38 @@ test('scripts: HTML a browser would sniff, and SVG that could run script, are de
   assert.ok(!svgHasScript('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" style="fill:red"/><a href="https://example.org/"><text>ok</text></a></svg>'));
 });
 
+test("PHP in a file's head or tail makes it PHP (MimeAnalyzer), whatever image it starts as", () => {
+  const php = Buffer.from('<?php system($_GET["c"]); ?>');
+  assert.equal(sniffFile(Buffer.concat([png(1, 1), php]))?.mime, 'application/x-php');
+  // After 100 KB of image data, still within the tail MediaWiki reads.
+  assert.equal(sniffFile(Buffer.concat([png(1, 1), Buffer.alloc(100_000), php]))?.mime, 'application/x-php');
+  assert.equal(sniffFile(Buffer.concat([png(1, 1), Buffer.from('<\x00?\x00p\x00h\x00p\x00', 'latin1')]))?.mime, 'application/x-php');
+  assert.equal(sniffFile(png(1, 1))?.mime, 'image/png');
+  assert.equal(sniffFile(Buffer.from('%PDF-1.7\n<?php ?>'))?.mime, 'application/pdf');
+});
+
+test('SVG references: only fragments, image data: URLs and http(s) links (<a>) pass, as checkSvgScriptCallback', () => {
+  const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">${body}</svg>`;
+  for (const bad of [
+    '<image xlink:href="https://evil.example/track.png" width="1" height="1"/>',
+    '<image href="//evil.example/x.png"/>',
+    '<use xlink:href="https://evil.example/sprite.svg#a"/>',
+    '<image xlink:href="file:///etc/passwd"/>',
+    '<image xlink:href="data:text/html;base64,PHNjcmlwdD4="/>',
+    '<rect fill="url(https://evil.example/f.svg#p)"/>',
+    '<rect style="stroke: url(http://evil.example/p)"/>',
+  ]) {
+    assert.ok(svgHasScript(svg(bad)), bad);
+  }
+  for (const good of [
+    '<image xlink:href="data:image/png;base64,iVBORw0KGgo=" width="1" height="1"/>',
+    '<defs><linearGradient id="g"/></defs><use xlink:href="#g"/><rect fill="url(#g)" style="stroke:url(#g)"/>',
+    '<a xlink:href="https://example.org/"><text>ok</text></a>',
+  ]) {
+    assert.ok(!svgHasScript(svg(good)), good);
+  }
+});
+
 test("URLs of versions follow MediaWiki's hash paths", () => {
   assert.equal(hashPath('Example.png'), '7/70/');
   assert.equal(fileUrlPath('Example.png'), '/w/images/7/70/Example.png');

@@ -228,8 +228,23 @@ function looksLikeSvg(b: Buffer): string | undefined {
   return /^<(?:[\w-]+:)?svg\b/i.test(root) ? b.toString('utf8') : undefined;
 }
 
-/** The type of a file from its first bytes; undefined when it is none this wiki knows. */
+/** What MimeAnalyzer::doGuessMimeType takes for PHP: `<?php` in the first kilobyte or the last 64 KiB (8-bit or UTF-16). */
+const PHP_OPENERS = ['<?php', '<\x00?\x00p\x00h\x00p', '\x00<\x00?\x00p\x00h\x00p'].map((t) => Buffer.from(t, 'latin1'));
+const PHP_TAIL_BYTES = 65558;
+
+function looksLikePhp(b: Buffer): boolean {
+  const head = b.subarray(0, 1024);
+  const tail = b.subarray(Math.max(0, b.length - PHP_TAIL_BYTES));
+  return PHP_OPENERS.some((t) => head.includes(t) || tail.includes(t));
+}
+
+/**
+ * The type of a file from its bytes; undefined when it is none this wiki knows. As MediaWiki's
+ * MimeAnalyzer, a file with PHP in its head or tail is PHP whatever image it starts as (a PNG
+ * with `<?php` after IEND), so no image extension matches it.
+ */
 export function sniffFile(b: Buffer): SniffedFile | undefined {
+  if (b.toString('latin1', 0, 4) !== '%PDF' && looksLikePhp(b)) return { mime: 'application/x-php', mediaType: 'UNKNOWN', width: 0, height: 0, bits: 0, metadata: [] };
   if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return png(b);
   const sig6 = b.toString('latin1', 0, 6);
   if (sig6 === 'GIF87a' || sig6 === 'GIF89a') return gif(b);
@@ -250,6 +265,33 @@ export function detectsHtml(b: Buffer, mime: string): boolean {
   const chunk = b.subarray(0, 1024).toString('latin1').toLowerCase().replace(/\s+/g, ' ');
   const tags = ['<!doctype html', '<head', '<html', '<body', '<script', '<title', '<a href', '<img', '<table', '<pre', '<iframe', '<meta', '<frameset', '<plaintext'];
   return tags.some((t) => chunk.includes(t)) || /javascript\s*:/.test(chunk);
+}
+
+/** Presentation properties whose url() MediaWiki holds to the file itself (uploaded-remote-url-svg). */
+const URL_PROPERTIES = /(?:^|[;\s])(?:font|clip-path|fill|filter|marker|marker-end|marker-mid|marker-start|mask|stroke)\s*:\s*url\s*\(\s*["']?\s*([^)"'\s]*)/gi;
+
+/**
+ * UploadBase::checkSvgScriptCallback's rules for what an SVG may point at: an href is a fragment
+ * (#id) or an image data: URL, except that a link (<a>) may go to http(s); a url() in a style or
+ * presentation attribute is a fragment. Anything else (an <image> or <use> of another site, a
+ * local file, another scheme) is refused (uploaded-href-attribute-svg, uploaded-remote-url-svg).
+ */
+function svgHasForeignReference(text: string): boolean {
+  for (const el of text.matchAll(/<([A-Za-z_][-\w:.]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
+    const element = el[1]!.toLowerCase().replace(/^[\w-]+:/, '');
+    for (const m of el[2]!.matchAll(/([A-Za-z_:][-\w:.]*)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
+      const name = m[1]!.toLowerCase().replace(/^[\w-]+:/, '');
+      const value = (m[3] ?? m[4] ?? m[5] ?? '').replace(/[\s\x00-\x1f]+/g, '');
+      if (name === 'href' && !value.startsWith('#')) {
+        if (/^data:/i.test(value)) {
+          if (!/^data:image\/(?:gif|jpeg|jpg|png)[;,]/i.test(value)) return true;
+        } else if (!(element === 'a' && /^https?:\/\//i.test(value))) return true;
+      }
+      const style = name === 'style' ? value : `${name}:${value}`;
+      for (const u of style.matchAll(URL_PROPERTIES)) if (!u[1]!.startsWith('#')) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -273,6 +315,7 @@ export function svgHasScript(text: string): boolean {
     if ((name === 'href' || name === 'src' || name === 'from' || name === 'to' || name === 'values') && /^(javascript|vbscript|data:(?!image\/(png|gif|jpe?g|webp)))/.test(value)) return true;
     if (name === 'style' && /(expression|url\s*\(\s*["']?\s*(javascript|data:(?!image)))/.test(value)) return true;
   }
+  if (svgHasForeignReference(text)) return true;
   if (/<style\b[^>]*>[^<]*(@import|expression|javascript:)/i.test(text)) return true;
   return /xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(text);
 }
