@@ -39,6 +39,9 @@ await runMain(async () => {
   process.on('disconnect', () => stop('supervisor gone'));
   // Announced only now that the signals are handled: a SIGTERM sent on seeing this line (a test
   // on a loaded machine did) would otherwise end the process ungracefully (exit by signal).
-  process.stdout.write(`Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` + `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/)\n`);
+  // Where it listens, said plainly: every interface unless HOST narrows it (as a web server's Listen).
+  const host = process.env.HOST || '0.0.0.0';
+  const where = host === '0.0.0.0' || host === '::' ? `listening on every interface (${host}); HOST=127.0.0.1 keeps it to this machine` : `listening on ${host}`;
+  process.stdout.write(`Quire is ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.url}/ ` + `(action API ${stack.url}/w/api.php, REST ${stack.url}/w/rest.php/v1/), ${where}\n`);
   process.send?.({ type: 'ready', url: stack.url });
 });
