@@ -25,7 +25,8 @@ import { SearchServiceClient, type RebuildIndexProgress } from '@quire/proto/wik
 import { serviceRegistryPath, type ServiceRegistryFile } from './stack.js';
 import { dumpBackup, DumpUsageError, importDumpCommand } from './dumps.js';
 
-const USAGE = `Usage: npm run admin -- <command> …
+const USAGE = `Usage: npm run admin -- <command> … [--create]
+  (on the wiki in DATA_DIR, ./data when unset; --create makes a new wiki there if it has none)
   createAndPromote <name> <password> [--groups sysop,bureaucrat,bot]
   createBotPassword <user> <botname> --grants basic,editpage,…
   changePassword <name> <password>
@@ -38,7 +39,7 @@ const USAGE = `Usage: npm run admin -- <command> …
   rebuildSearchIndex [--engine sql|meilisearch]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */
-const SWITCHES = new Set(['ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic', 'full', 'current', 'dry-run', 'no-local-users']);
+const SWITCHES = new Set(['help', 'create', 'ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic', 'full', 'current', 'dry-run', 'no-local-users']);
 
 class UsageError extends Error {}
 
@@ -83,6 +84,20 @@ function runningAddress(env: NodeJS.ProcessEnv, service: string): string | undef
     return undefined;
   }
   return reg.services[service];
+}
+
+/**
+ * The data folder a command works on, which must hold a wiki (an embedded database that `npm
+ * start` made) unless the wiki's data is on a database server or `--create` asks for a new one:
+ * without DATA_DIR the CLI would otherwise make an empty ./data beside a wiki that runs elsewhere.
+ */
+function wikiDataFolder(env: NodeJS.ProcessEnv, options: Record<string, string>): string {
+  const dir = path.resolve(loadConfig(serviceConfigSpec('auth'), env).dataDir);
+  const onServers = (['auth', 'content', 'search'] as const).some((svc) => loadConfig(serviceConfigSpec(svc), env).databaseUrl);
+  if (onServers || options.create === 'true' || fs.existsSync(path.join(dir, 'pgdata'))) return dir;
+  throw new UsageError(
+    `There is no wiki in ${dir} (${env.DATA_DIR ? 'DATA_DIR' : 'DATA_DIR is unset, so ./data'}). Set DATA_DIR to the data folder of the wiki (the one npm start uses), or add --create to make a new wiki there.`,
+  );
 }
 
 /** The wiki's secret, which every call to its services is signed with (SECRET_KEY, else the data folder's key). */
@@ -201,6 +216,10 @@ function need(args: string[], n: number): void {
 
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<void> {
   const { command, args, options } = parse(argv);
+  if (options.help === 'true' || command === 'help' || (command === '' && args.length === 0)) {
+    out(USAGE);
+    return;
+  }
   const arity: Record<string, number> = {
     createAndPromote: 2,
     createBotPassword: 2,
@@ -215,6 +234,8 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, out: (lin
   // Checked before anything starts: a typo must not open the data folder.
   if (arity[command] === undefined) throw new UsageError(USAGE);
   need(args, arity[command]);
+  const dataFolder = wikiDataFolder(env, options);
+  if (!env.DATA_DIR) process.stderr.write(`admin: the wiki in ${dataFolder} (DATA_DIR)\n`);
   // The services of a running wiki answer only callers that hold its secret.
   signServiceCallsWith(wikiSecret(env));
   // Needs content and search, not auth.
