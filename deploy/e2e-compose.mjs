@@ -4,6 +4,7 @@
  *
  * 1. `deploy/compose.sh up`: builds what is missing (base images included) and starts a stack of
  *    its own (COMPOSE_PROJECT_NAME quire-e2e, a fresh set of volumes).
+ *    Each service's image runs as uid 1000, which can read every file under /app.
  * 2. The real client libraries of the conformance run (conformance/run.mjs --against) through
  *    gateway A, with an account and a bot password made by `deploy/compose.sh admin`.
  * 3. A login made through gateway A is a session on gateway B. A file uploaded through A is
@@ -105,6 +106,41 @@ class Api {
 function admin(...a) {
   const r = composeSh('admin', ...a);
   return r.stdout.trim().split('\n');
+}
+
+/**
+ * Each service's image runs as uid 1000 and that user can read every file under /app and enter
+ * every folder (a base image built under umask 077 once left /app root-only: every service
+ * crash-looped with "Cannot find module").
+ */
+function imagesReadableByTheirUser() {
+  const tag = env.QUIRE_TAG ?? 'latest';
+  const walk = `
+    const fs = require('fs'), path = require('path');
+    const bad = [];
+    let files = 0;
+    const visit = (p) => {
+      const st = fs.lstatSync(p);
+      if (st.isSymbolicLink()) return;
+      try { fs.accessSync(p, st.isDirectory() ? fs.constants.R_OK | fs.constants.X_OK : fs.constants.R_OK); } catch { bad.push(p); return; }
+      if (st.isDirectory()) for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+      else files++;
+    };
+    visit('/app');
+    console.log(JSON.stringify({ uid: process.getuid(), files, bad: bad.slice(0, 5), unreadable: bad.length }));`;
+  for (const name of ['auth', 'content', 'search', 'gateway']) {
+    const image = `quire-${name}:${tag}`;
+    const user = sh('docker', ['image', 'inspect', '-f', '{{.Config.User}}', image], { capture: true }).stdout.trim();
+    check(user === '1000:1000', `${image} runs as uid 1000 (USER ${user || 'unset'})`);
+    const r = sh('docker', ['run', '--rm', '--read-only', '--entrypoint', 'node', image, '-e', walk], { capture: true, allowFail: true });
+    let seen;
+    try {
+      seen = JSON.parse(r.stdout.trim().split('\n').pop());
+    } catch {
+      seen = { uid: -1, files: 0, unreadable: -1, bad: [r.stdout] };
+    }
+    check(seen.uid === 1000 && seen.files > 0 && seen.unreadable === 0, `${image}: uid ${seen.uid} reads all ${seen.files} files under /app (unreadable: ${seen.unreadable}${seen.bad.length ? `, e.g. ${seen.bad.join(', ')}` : ''})`);
+  }
 }
 
 async function clientsThroughA(user, password) {
@@ -439,6 +475,7 @@ async function main() {
   const password = `e2e-${crypto.randomBytes(9).toString('hex')}`;
   try {
     await phase('checks', async () => {
+      imagesReadableByTheirUser();
       admin('createAndPromote', user, password, '--groups', 'sysop,bureaucrat,interface-admin');
       const site = await (await fetch(`${P}/w/api.php?action=query&meta=siteinfo&format=json`)).json();
       check(site.query?.general?.sitename !== undefined, 'the proxy answers siteinfo');
