@@ -138,15 +138,15 @@ async function startQuire() {
     // The two settings MediaWiki's own CI changes for this suite (see the README).
     RATE_LIMITS: JSON.stringify({ edit: { ip: [1000000, 60] } }),
     REST_DEV_ROUTES: '1',
-    // $wgServer as MediaWiki's installer records it: the address the suite talks to, so the
-    // absolute links of REST responses (contributions segments) reach the same cookie host.
-    WIKI_SERVER: `http://127.0.0.1:${port}`,
     LOG_LEVEL: process.env.CONFORMANCE_LOG_LEVEL ?? 'warn',
   };
   // The embedded default: no external servers, exactly as a fresh `npm start`.
   for (const k of Object.keys(env)) if (/^(|AUTH_|CONTENT_|SEARCH_)(DATABASE_URL|REDIS_URL)$/.test(k)) delete env[k];
   delete env.MEILISEARCH_URL;
   delete env.SECRET_KEY;
+  // No WIKI_SERVER: the wiki's URL is the address the suite uses (127.0.0.1, not the localhost
+  // a fresh start names), as MediaWiki detects $wgServer from the request.
+  delete env.WIKI_SERVER;
   const logFile = path.join(dataDir, 'quire.log');
   const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--conditions=quire-dist', 'scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', out, out] });

@@ -1,3 +1,4 @@
+import { withRequestServer } from './request-server.js';
 import express from 'express';
 import { GrpcStatus } from '@quire/kit';
 import { HealthClient, HealthCheckResponse_ServingStatus } from './clients/types.js';
@@ -73,6 +74,8 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // calls carry it to the services, and whatever is logged while it is served (an uncaught error
   // included, see kit's crash policy) names it.
   app.use((req, res, next) => ensureRequestId(req, res, next, deps.config.allowExternalRequestId !== false));
+  // The wiki's URL is the one this request was made to, unless WIKI_SERVER fixes it.
+  app.use(withRequestServer(deps.config, (_req, _res: express.Response, next: express.NextFunction) => next()));
   const countGrpcCalls = grpcCallCounter();
   if (countGrpcCalls) app.use(countGrpcCalls);
   if (readCache) {
@@ -83,7 +86,10 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   }
 
   // Every HTML document of the APIs and pages (not uploaded files, which carry their own sandbox).
-  app.use([`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')], htmlDocumentSafety(deps.config.server));
+  app.use(
+    [`${SCRIPT_PATH}/api.php`, `${SCRIPT_PATH}/rest.php`, `${SCRIPT_PATH}/index.php`, ARTICLE_PATH.replace('/$1', '')],
+    htmlDocumentSafety(() => deps.config.server),
+  );
   if (readCache) app.get(`${SCRIPT_PATH}/api.php`, cachedReads(readCache, actionReadCacheability));
   app.all(`${SCRIPT_PATH}/api.php`, createActionApiHandler(deps));
   // The OAuth extension's OAuth 2.0 endpoints, ahead of the REST route table.

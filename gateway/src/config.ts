@@ -1,5 +1,6 @@
 import { loadConfig, v, ConfigError, DEFAULT_GRPC_PORTS, type ConfigOf } from '@quire/kit';
 import { compileTrustedProxies, type ProxyTrust } from './client-ip.js';
+import { currentRequestServer } from './request-server.js';
 
 /** Gateway configuration: where it listens, where the services are, and the wiki's site settings. */
 export const gatewayConfigSpec = {
@@ -8,7 +9,7 @@ export const gatewayConfigSpec = {
   authAddr: v.string(['AUTH_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.auth}` }),
   contentAddr: v.string(['CONTENT_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.content}` }),
   searchAddr: v.string(['SEARCH_GRPC_ADDR'], { default: `127.0.0.1:${DEFAULT_GRPC_PORTS.search}` }),
-  /** Public base URL, e.g. https://wiki.example.org; default http://localhost:PORT. */
+  /** Public base URL, e.g. https://wiki.example.org; unset, the address each request was made to (request-server.ts). */
   server: v.url(['WIKI_SERVER'], { protocols: ['http', 'https'] }),
   sitename: v.string(['WIKI_NAME'], { default: 'Quire' }),
   wikiId: v.string(['WIKI_ID'], { default: 'quire' }),
@@ -48,7 +49,13 @@ export const gatewayConfigSpec = {
 
 /** `secretKey` is "" until startGateway resolves it as the services do (SECRET_KEY, else DATA_DIR/secret.key). */
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & {
+  /**
+   * The wiki's URL ($wgServer): WIKI_SERVER, else the address of the request being served, else
+   * (outside a request) `http://localhost:PORT`. Assigning it sets that last fallback.
+   */
   server: string;
+  /** WIKI_SERVER was given: the URL does not follow the request. */
+  serverFixed: boolean;
   corsOriginList: string[];
   secretKey: string;
   /** TRUSTED_PROXIES compiled; absent means no proxy is trusted. */
@@ -73,13 +80,23 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (c.metricsPort !== undefined && c.metricsPort !== 0 && c.metricsPort === c.port) {
     throw new ConfigError([`METRICS_PORT=${c.metricsPort} is the public PORT: metrics are served on a port of their own`]);
   }
-  return {
+  const fixed = c.server?.replace(/\/$/, '');
+  let fallback = fixed ?? `http://localhost:${c.port}`;
+  const config = {
     ...c,
     isTrustedProxy,
-    server: (c.server ?? `http://localhost:${c.port}`).replace(/\/$/, ''),
+    serverFixed: fixed !== undefined,
     secretKey: c.secretKey ?? '',
     corsOriginList: commaList(c.corsOrigins),
-  };
+  } as GatewayConfig;
+  Object.defineProperty(config, 'server', {
+    enumerable: true,
+    get: () => fixed ?? currentRequestServer() ?? fallback,
+    set: (url: string) => {
+      fallback = url.replace(/\/$/, '');
+    },
+  });
+  return config;
 }
 
 /** Path layout, as MediaWiki's $wgScriptPath / $wgArticlePath. */

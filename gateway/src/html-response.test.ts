@@ -13,7 +13,10 @@ describe('htmlDocumentSafety', () => {
   let base = '';
   before(async () => {
     const app = express();
-    app.use('/doc', htmlDocumentSafety('http://wiki.example:8080/'));
+    app.use(
+      '/doc',
+      htmlDocumentSafety(() => 'http://wiki.example:8080/'),
+    );
     app.get('/doc/send', (_req, res) => res.type('text/html').send(ATTACK));
     app.get('/doc/end', (_req, res) => {
       res.setHeader('Content-Type', 'text/html;charset=UTF-8');

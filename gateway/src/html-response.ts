@@ -46,9 +46,9 @@ type EndArgs = [chunk?: unknown, encoding?: unknown, callback?: unknown];
  * content policy above unless the handler set a stricter one, as the special pages do). It hooks
  * `res.end`, where every body (`res.send`, `res.end`) passes, as compression middleware does.
  */
-export function htmlDocumentSafety(server: string): RequestHandler {
-  const policy = contentSecurityPolicy(server);
+export function htmlDocumentSafety(server: () => string): RequestHandler {
   return (_req, res, next) => {
+    const policy = contentSecurityPolicy(server());
     const end = res.end.bind(res) as (...args: EndArgs) => Response;
     res.end = ((...args: EndArgs) => {
       if (!res.headersSent && isHtmlContentType(String(res.getHeader('Content-Type') ?? ''))) {

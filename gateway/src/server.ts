@@ -9,6 +9,7 @@ import { createGatewayApp } from './app.js';
 import { answerFromCache, ChangeFeedFollower, ResponseCache } from './cache/response-cache.js';
 import type { GatewayDeps } from './context.js';
 import { observeRequests } from './observability.js';
+import { withRequestServer } from './request-server.js';
 
 export interface RunningGateway {
   url: string;
@@ -28,7 +29,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, log: Lo
   const readCache = new ResponseCache();
   const feed = new ChangeFeedFollower(clients.content, readCache, log).start();
   const app = createGatewayApp(deps, addrs, readCache);
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, observeRequests(answerFromCache(readCache, app), { externalRequestIds: config.allowExternalRequestId }));
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, observeRequests(withRequestServer(config, answerFromCache(readCache, app)), { externalRequestIds: config.allowExternalRequestId }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

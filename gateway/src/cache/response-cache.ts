@@ -12,6 +12,7 @@
  * Only callers without any credentials (no Cookie, no Authorization) and without an Origin
  * (CORS headers follow it) share entries; the keys are the exact request URLs.
  */
+import { currentRequestServer } from '../request-server.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientReadableStream } from '@grpc/grpc-js';
@@ -194,6 +195,11 @@ function replay(req: IncomingMessage, res: ServerResponse, hit: CachedResponse):
   res.end(notModified ? undefined : hit.body);
 }
 
+/** An answer's key: its URL, and the wiki's URL when that follows the request (answers name it in their links). */
+function cacheKey(url: string): string {
+  return `${currentRequestServer() ?? ''}${url}`;
+}
+
 /**
  * In front of the whole app (server.ts): a GET that only an anonymous caller without an Origin
  * could make, whose URL is in the cache, is answered without express. Entries were stored by
@@ -203,7 +209,7 @@ export function answerFromCache(cache: ResponseCache, app: (req: IncomingMessage
   return (req, res) => {
     const h = req.headers;
     const plain = req.method === 'GET' && !h.cookie && !h.authorization && !h.origin && !h['treat-as-untrusted'] && !h['if-match'] && !h['if-unmodified-since'] && !h['x-quire-count-grpc-calls'];
-    const hit = plain && req.url ? cache.get(req.url) : undefined;
+    const hit = plain && req.url ? cache.get(cacheKey(req.url)) : undefined;
     if (hit) replay(req, res, hit);
     else app(req, res);
   };
@@ -214,7 +220,7 @@ export function cachedReads(cache: ResponseCache, cacheability: Cacheability): R
   return (req, res, next) => {
     const rule = cacheability(req);
     if (!rule) return next();
-    const key = req.originalUrl;
+    const key = cacheKey(req.originalUrl);
     const hit = cache.get(key);
     if (hit) return replay(req, res, hit);
     responseCacheLookups.inc({ result: 'miss' });

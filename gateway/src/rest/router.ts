@@ -95,7 +95,8 @@ async function runRoute(route: RouteDecl, ctx: RestContext<ParamDecls, Record<st
 export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}): express.Router {
   const routes = opts.routes ?? (deps.config.restDevRoutes ? [...coreRoutes, ...devRoutes] : coreRoutes);
   const matcher = new PathMatcher(routes);
-  const origins = allowedOrigins(deps.config);
+  // Fixed with WIKI_SERVER; else the wiki's own origin is the request's.
+  const fixedOrigins = deps.config.serverFixed ? allowedOrigins(deps.config) : undefined;
   const resolveCaller = opts.resolveCaller ?? resolveSessionCaller;
   const bodyLimit = bodyLimitBytes(deps);
 
@@ -116,7 +117,7 @@ export function createRestRouter(deps: GatewayDeps, opts: RestRouterOptions = {}
   }
 
   async function handle(req: Request, res: Response): Promise<void> {
-    const cors = decideCors(req.get('Origin'), origins);
+    const cors = decideCors(req.get('Origin'), fixedOrigins ?? allowedOrigins(deps.config));
     const queryAt = req.url.indexOf('?');
     const relPath = queryAt < 0 ? req.url : req.url.slice(0, queryAt);
     const search = queryAt < 0 ? '' : req.url.slice(queryAt + 1);
