@@ -139,7 +139,10 @@ function imagesReadableByTheirUser() {
     } catch {
       seen = { uid: -1, files: 0, unreadable: -1, bad: [r.stdout] };
     }
-    check(seen.uid === 1000 && seen.files > 0 && seen.unreadable === 0, `${image}: uid ${seen.uid} reads all ${seen.files} files under /app (unreadable: ${seen.unreadable}${seen.bad.length ? `, e.g. ${seen.bad.join(', ')}` : ''})`);
+    check(
+      seen.uid === 1000 && seen.files > 0 && seen.unreadable === 0,
+      `${image}: uid ${seen.uid} reads all ${seen.files} files under /app (unreadable: ${seen.unreadable}${seen.bad.length ? `, e.g. ${seen.bad.join(', ')}` : ''})`,
+    );
   }
 }
 

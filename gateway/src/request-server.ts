@@ -26,7 +26,7 @@ export function detectServer(req: IncomingMessage, trust: ProxyTrust | undefined
   const proto = clientProtocol(req, trust);
   const standard = proto === 'https' ? 443 : 80;
   const peer = req.socket.remoteAddress;
-  const fromProxy = peer !== undefined && trust !== undefined && trust(peer, 0);
+  const fromProxy = peer !== undefined && trust?.(peer, 0) === true;
   const given = (fromProxy ? first(req.headers['x-forwarded-host']) : undefined) ?? first(req.headers.host);
   const m = given ? HOST_AND_PORT.exec(given) : null;
   if (!m) return undefined;
