@@ -39,7 +39,21 @@ const USAGE = `Usage: npm run admin -- <command> … [--create]
   rebuildSearchIndex [--engine sql|meilisearch]`;
 
 /** Options that take no value (createOAuthConsumer.php's switches). */
-const SWITCHES = new Set(['help', 'create', 'ownerOnly', 'approve', 'json', 'jsonOnSuccess', 'callbackIsPrefix', 'oauth2IsConfidential', 'oauth2IsPublic', 'full', 'current', 'dry-run', 'no-local-users']);
+const SWITCHES = new Set([
+  'help',
+  'create',
+  'ownerOnly',
+  'approve',
+  'json',
+  'jsonOnSuccess',
+  'callbackIsPrefix',
+  'oauth2IsConfidential',
+  'oauth2IsPublic',
+  'full',
+  'current',
+  'dry-run',
+  'no-local-users',
+]);
 
 class UsageError extends Error {}
 
