@@ -27,6 +27,8 @@ const MESSAGES: Record<string, string> = {
   'apierror-badmodule-badsubmodule': 'The module <kbd>$1</kbd> does not have a submodule "$2".',
   'apierror-badmodule-nosubmodules': 'The module <kbd>$1</kbd> has no submodules.',
   'apierror-toomanyvalues': 'Too many values supplied for parameter <var>$1</var>. The limit is $2.',
+  'apierror-badgenerator-unknown': 'Unknown <kbd>generator=$1</kbd>.',
+  'apierror-badgenerator-notgenerator': 'Module <kbd>$1</kbd> cannot be used as a generator.',
   'apiwarn-unsupportedarray': 'Parameter <var>$1</var> uses unsupported PHP array syntax.',
   'apiwarn-xslt-disabled': 'The xslt option is disabled on this wiki.',
   'apiwarn-errorprinterfailed': 'Error printer failed. Will retry without params.',

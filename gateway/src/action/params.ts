@@ -116,6 +116,10 @@ export function validateParam(name: string, decl: ParamDecl, raw: string | undef
   }
 
   if (!decl.multi) {
+    if (decl.unknownValue && Array.isArray(decl.type) && !decl.type.includes(value)) {
+      const e = decl.unknownValue(value);
+      fail(e.code, e.key, e.params);
+    }
     if (value.startsWith('\x1f')) fail('badvalue', 'paramvalidator-notmulti', [name], undefined, [plaintextParam(name), plaintextParam(value.replace(/\x1f/g, '\ufffd'))]);
     return validateOne(name, decl, value, env, false, isDefault);
   }

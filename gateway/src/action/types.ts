@@ -61,6 +61,11 @@ export interface ParamDecl {
    * modules (`generator` names modules of both prop and list).
    */
   submoduleGroup?: ModuleGroup | readonly ModuleGroup[];
+  /**
+   * For an enum: the error of a value outside it, when the module answers that itself rather
+   * than the validator's badvalue (ApiPageSet's `badgenerator`).
+   */
+  unknownValue?(value: string): { code: string; key: string; params: string[] };
 }
 
 /** UserDef's kinds of user parameter values (shared with the REST API's validator). */

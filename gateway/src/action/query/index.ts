@@ -240,6 +240,11 @@ export const queryModule = defineModule({
     generator: {
       type: generatorNames(),
       submoduleGroup: ['prop', 'list'],
+      // ApiPageSet::executeInternal: a module that is no generator, or no module at all.
+      unknownValue: (name) =>
+        querySubmodules.some((m) => m.name === name && (m.group === 'prop' || m.group === 'list'))
+          ? { code: 'badgenerator', key: 'apierror-badgenerator-notgenerator', params: [name] }
+          : { code: 'badgenerator', key: 'apierror-badgenerator-unknown', params: [name] },
       help: 'Get the list of pages to work on by executing the specified query module.',
     },
     pageids: { type: 'integer', multi: true, multiLimit1: 50, multiLimit2: 500, help: 'A list of page IDs to work on.' },

@@ -1,0 +1,27 @@
+/*
+ * Requests as real clients send them, answered as MediaWiki answers: an unknown generator is
+ * `badgenerator` (ApiPageSet), a module that is no generator too, and PHP array syntax on
+ * `action` is warned about.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startWiki, type TestWiki } from './harness.js';
+
+describe('request quirks', () => {
+  let wiki: TestWiki;
+  before(async () => {
+    wiki = await startWiki('embedded');
+  });
+  after(async () => wiki?.close());
+
+  test('generator=nosuchgen is badgenerator; a module that is no generator too', async () => {
+    const unknown = (await wiki.api({ action: 'query', generator: 'nosuchgen' })).json();
+    assert.equal(unknown.error.code, 'badgenerator');
+    assert.equal(unknown.error.info, 'Unknown "generator=nosuchgen".');
+    const notGenerator = (await wiki.api({ action: 'query', generator: 'info', titles: 'Main Page' })).json();
+    assert.equal(notGenerator.error.code, 'badgenerator');
+    assert.equal(notGenerator.error.info, 'Module "info" cannot be used as a generator.');
+    const fine = (await wiki.api({ action: 'query', generator: 'allpages', gaplimit: '1', formatversion: '2' })).json();
+    assert.equal(fine.error, undefined);
+  });
+});
