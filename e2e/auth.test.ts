@@ -443,6 +443,22 @@ for (const backend of testBackends()) {
       for (let i = 0; i < 12; i++) assert.equal((await login(client(wiki), 'Bob', 'bobpass123456789')).body.login.result, 'Success', `login ${i + 1}`);
     });
 
+    test('ten bot sessions logging in at the same moment with the right bot password all succeed; wrong ones are still throttled', async () => {
+      const lines: string[] = [];
+      await runAdmin(['createBotPassword', 'Bob', 'fleet2', '--grants', 'basic'], wiki.testEnv.env, (l) => lines.push(l));
+      const password = lines.at(-1)!;
+      assert.match(password, /^[a-z2-7]{32}$/);
+      const results = await Promise.all(Array.from({ length: 10 }, () => login(client(wiki), 'Bob@fleet2', password!)));
+      assert.deepEqual(
+        results.map((r) => r.body.login.result),
+        Array(10).fill('Success'),
+      );
+      const wrong = await Promise.all(Array.from({ length: 5 }, () => login(client(wiki), 'Bob@fleet2', 'not-the-password')));
+      assert.ok(wrong.every((r) => r.body.login.result === 'Failed'));
+      const after = await login(client(wiki), 'Bob@fleet2', password!);
+      assert.equal(after.body.login.reason, 'You have made too many recent login attempts. Please wait 5 minutes before trying again.');
+    });
+
     test('account creations per IP', async () => {
       const c = client(wiki);
       const { createaccounttoken } = await tokens(c, 'createaccount');

@@ -52,11 +52,16 @@ export class Throttler {
 
   /** Whether the limit is already reached, without counting an attempt (pingLimiter with an increment of 0). */
   async exceeded(subjects: string[]): Promise<boolean> {
+    return (await this.exceededCondition(subjects)) !== null;
+  }
+
+  /** The first condition whose limit is already reached, without counting an attempt; null when none is. */
+  async exceededCondition(subjects: string[]): Promise<ThrottleCondition | null> {
     for (const [i, c] of this.conditions.entries()) {
       if (c.count <= 0) continue;
-      for (const s of subjects) if (Number((await this.kv.get(this.key(i, s))) ?? 0) >= c.count) return true;
+      for (const s of subjects) if (Number((await this.kv.get(this.key(i, s))) ?? 0) >= c.count) return c;
     }
-    return false;
+    return null;
   }
 
   async clear(subjects: string[]): Promise<void> {

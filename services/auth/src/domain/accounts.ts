@@ -167,10 +167,22 @@ export class Accounts {
     };
   }
 
-  private async throttled(subjects: string[]): Promise<LoginResponse | null> {
-    const hit = await this.o.loginThrottle.increase(subjects);
-    if (hit) rateLimitRefusals.inc({ action: 'login' });
-    return hit ? this.fail('login-throttled', msg('login-throttled', [formatDuration(hit.seconds)])) : null;
+  /**
+   * $wgPasswordAttemptThrottle around one password check: refused once the failures of the
+   * subject reach a limit; a failure counts, a success clears. Only failures count, so logins
+   * with the right password at the same moment (ten bot sessions starting) never throttle each
+   * other, while wrong guesses still do.
+   */
+  private async throttledCheck(subjects: string[], check: () => Promise<boolean>): Promise<{ ok: boolean; refused?: LoginResponse }> {
+    const limit = await this.o.loginThrottle.exceededCondition(subjects);
+    if (limit) {
+      rateLimitRefusals.inc({ action: 'login' });
+      return { ok: false, refused: this.fail('login-throttled', msg('login-throttled', [formatDuration(limit.seconds)])) };
+    }
+    const ok = await check();
+    if (ok) await this.o.loginThrottle.clear(subjects);
+    else await this.o.loginThrottle.increase(subjects);
+    return { ok };
   }
 
   async login(req: { sessionId: string; username: string; password: string; ip: string; botPasswordAllowed: boolean; remember: boolean }): Promise<LoginResponse> {
@@ -182,13 +194,14 @@ export class Accounts {
       const userName = canonicalUserName(req.username.slice(0, sep));
       const appId = req.username.slice(sep + 1).trim();
       if (userName && appId) {
-        const throttled = await this.throttled([loginThrottleSubject(ip, `${userName}@${appId}`)]);
-        if (throttled) return throttled;
         const row = await this.o.users.byName(userName);
         const bp = row ? await this.o.users.botPassword(row.id, appId) : null;
-        const ok = await verifyPassword(bp?.password_hash ?? (await dummyPasswordHash()), req.password);
+        const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, `${userName}@${appId}`)], async () =>
+          Boolean(row && bp && (await verifyPassword(bp.password_hash, req.password))),
+        );
+        if (refused) return refused;
+        if (!(row && bp) && !ok) await verifyPassword(await dummyPasswordHash(), req.password); // the same time whether or not it exists
         if (row && bp && ok) {
-          await this.o.loginThrottle.clear([loginThrottleSubject(ip, `${userName}@${appId}`)]);
           return this.pass(req.sessionId, row, ip, { remember: false, botPassword: { appId, grants: bp.grants, stamp: passwordStamp(bp.password_hash) } });
         }
         // Otherwise the name may still be a main account's ("Foo@bar" cannot be created, though).
@@ -197,12 +210,10 @@ export class Accounts {
     if (req.password === '') return this.fail('wrongpasswordempty', msg('wrongpasswordempty'));
     const name = canonicalUserName(req.username);
     if (!name) return this.fail('noname', msg('noname'));
-    const throttled = await this.throttled([loginThrottleSubject(ip, name)]);
-    if (throttled) return throttled;
     const row = await this.o.users.byName(name);
-    const ok = await verifyPassword(row?.password_hash || (await dummyPasswordHash()), req.password);
+    const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, name)], async () => verifyPassword(row?.password_hash || (await dummyPasswordHash()), req.password).then((v) => v && row !== null));
+    if (refused) return refused;
     if (!row || !ok) return wrong();
-    await this.o.loginThrottle.clear([loginThrottleSubject(ip, name)]);
     if (row.totp_secret) {
       if (req.botPasswordAllowed) return this.fail('api-login-fail-aborted', msg('api-login-fail-aborted'), LoginStatus.ABORTED);
       // The password step passed: the session remembers it until the code arrives.
