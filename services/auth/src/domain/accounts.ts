@@ -196,9 +196,7 @@ export class Accounts {
       if (userName && appId) {
         const row = await this.o.users.byName(userName);
         const bp = row ? await this.o.users.botPassword(row.id, appId) : null;
-        const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, `${userName}@${appId}`)], async () =>
-          Boolean(row && bp && (await verifyPassword(bp.password_hash, req.password))),
-        );
+        const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, `${userName}@${appId}`)], async () => Boolean(row && bp && (await verifyPassword(bp.password_hash, req.password))));
         if (refused) return refused;
         if (!(row && bp) && !ok) await verifyPassword(await dummyPasswordHash(), req.password); // the same time whether or not it exists
         if (row && bp && ok) {
@@ -211,7 +209,9 @@ export class Accounts {
     const name = canonicalUserName(req.username);
     if (!name) return this.fail('noname', msg('noname'));
     const row = await this.o.users.byName(name);
-    const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, name)], async () => verifyPassword(row?.password_hash || (await dummyPasswordHash()), req.password).then((v) => v && row !== null));
+    const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, name)], async () =>
+      verifyPassword(row?.password_hash || (await dummyPasswordHash()), req.password).then((v) => v && row !== null),
+    );
     if (refused) return refused;
     if (!row || !ok) return wrong();
     if (row.totp_secret) {
