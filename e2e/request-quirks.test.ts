@@ -24,4 +24,15 @@ describe('request quirks', () => {
     const fine = (await wiki.api({ action: 'query', generator: 'allpages', gaplimit: '1', formatversion: '2' })).json();
     assert.equal(fine.error, undefined);
   });
+
+  test('action[]=query: the help page, with the unsupported-array warning above it as MediaWiki writes it', async () => {
+    const r = await wiki.get('/w/api.php?action[]=query&format=json');
+    assert.equal(r.status, 200);
+    assert.ok(
+      r.text.startsWith(
+        '<!-- API warnings and errors:\n{\n    "warnings": {\n        "main": {\n            "warnings": "Parameter \\"action\\" uses unsupported PHP array syntax."\n        }\n    }\n}\n-->\n<!DOCTYPE html>',
+      ),
+      r.text.slice(0, 300),
+    );
+  });
 });

@@ -134,7 +134,7 @@ export const helpModule = defineModule({
     if (p.wrap) {
       ctx.result.help = { mime: 'text/html', filename: 'api-help.html', help: html };
     } else {
-      ctx.setRawOutput({ contentType: 'text/html', filename: 'api-help.html', body: html });
+      ctx.setRawOutput({ contentType: 'text/html', filename: 'api-help.html', body: ctx.warningsComment() + html });
     }
   },
 });

@@ -13,7 +13,8 @@ import { ApiUsageError, type ActionContext, type ApiMessage, type CacheMode, typ
 import { ErrorFormatter, ERROR_FORMATS, message, messageOf, MessageUsageError, usageError, type ErrorFormat } from './errors.js';
 import { validateParams, type ParamHolder, type ValidationEnv } from './params.js';
 import { createDefaultRegistry, type ModuleRegistry } from './registry.js';
-import { DEFAULT_FORMAT, type FormatModuleDecl, type Printed } from './format.js';
+import { DEFAULT_FORMAT, encodeJson, type FormatModuleDecl, type Printed } from './format.js';
+import { transformResult } from './result.js';
 import { cleanUpText } from './query/encoding.js';
 import { readApiRequest, type ApiRequest } from './request.js';
 import { submodulesOf } from './paraminfo.js';
@@ -417,6 +418,13 @@ export function createActionApiHandler(deps: GatewayDeps, opts: ActionApiOptions
       addWarning: (name, msg) => run.warn(resolvePath(name), msg),
       setRawOutput: (output) => {
         run.rawOutput = output;
+      },
+      warningsComment: () => {
+        const warnings = run.errorFormatter.renderWarnings();
+        if (warnings === undefined) return '';
+        // FormatJson::encode( …, pretty ), "--" escaped so that it cannot end the comment.
+        const json = encodeJson(transformResult({ warnings }, { types: { assocAsObject: true }, strip: 'all' }), { pretty: true, asciiOnly: false }).replaceAll('--', '-\\u002D');
+        return `<!-- API warnings and errors:\n${json}\n-->\n`;
       },
       markUsed: (name) => run.used.add(name),
       validateSubmodule: (sub) => run.validate(sub, registry.pathOf(sub), sub.name),

@@ -157,6 +157,11 @@ export interface ActionContext<P extends Params = Params> {
    * used by action=help); errors still use the requested format.
    */
   setRawOutput(output: { contentType: string; filename: string; body: string }): void;
+  /**
+   * The warnings so far as ApiHelp writes them above a raw HTML page: an HTML comment of their
+   * JSON (`<!-- API warnings and errors: … -->` and a line break), or "" when there are none.
+   */
+  warningsComment(): string;
   /** The registered modules (help and paraminfo read it; query resolves its submodules with it). */
   readonly registry: ModuleLookup;
   /**

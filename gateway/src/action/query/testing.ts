@@ -110,6 +110,7 @@ export function fakeContext(
     setRawOutput: () => {
       throw new Error('query modules never send raw output');
     },
+    warningsComment: () => '',
     validateSubmodule: (sub) => opts.subParams?.[sub.name] ?? {},
     requirePostedParameters: () => {},
     setCacheMode: () => {},
