@@ -35,4 +35,14 @@ describe('request quirks', () => {
       r.text.slice(0, 300),
     );
   });
+
+  test("a multipart body as Python's email package writes it (pywikibot) is read as PHP reads it", async () => {
+    const b = '===============8140555481445819803==';
+    const part = (name: string, value: string) => `--${b}\nContent-Type: text/plain; charset="utf-8"\nMIME-Version: 1.0\nContent-disposition: form-data; name="${name}"\n\n${value}\n`;
+    const body = `${part('action', 'parse')}${part('format', 'json')}${part('contentmodel', 'wikitext')}${part('text', "''two''\nlines")}--${b}--\n`;
+    const r = await fetch(`${wiki.baseUrl}/w/api.php`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary="${b}"` }, body });
+    const json = (await r.json()) as { parse?: { text: { '*': string } } };
+    assert.ok(json.parse, JSON.stringify(json).slice(0, 300));
+    assert.match(json.parse.text['*'], /<i>two<\/i>\nlines/);
+  });
 });

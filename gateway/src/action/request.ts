@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import busboy from 'busboy';
+import { canonicalMultipart, multipartBoundary } from '../multipart.js';
 
 export interface UploadedFile {
   filename: string;
@@ -97,21 +98,23 @@ function readBody(req: Request): Promise<Buffer> {
 
 /**
  * Reads a multipart/form-data body. Like PHP, a body it cannot parse (no boundary, a malformed
- * part, cut short) yields the values read before the problem rather than an error; the rest of the
- * body is still read and dropped, so that the connection can carry the next request.
+ * part, cut short) yields the values read before the problem rather than an error; and like PHP
+ * it reads the forms real libraries write (LF line ends, a quoted boundary, a preamble:
+ * canonicalMultipart).
  */
-function readMultipart(req: Request, values: Map<string, string>, arrays: Set<string>, files: Map<string, UploadedFile>): Promise<void> {
-  return new Promise((resolve) => {
-    const giveUp = () => {
-      req.unpipe();
-      req.resume();
-      resolve();
-    };
+async function readMultipart(req: Request, values: Map<string, string>, arrays: Set<string>, files: Map<string, UploadedFile>): Promise<void> {
+  const contentType = String(req.headers['content-type'] ?? '');
+  const boundary = multipartBoundary(contentType);
+  const body = await readBody(req);
+  if (!boundary) return;
+  const canonical = canonicalMultipart(body, boundary);
+  await new Promise<void>((resolve) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES } });
+      // The boundary as parsed here, plainly: busboy's own reading of a quoted one is stricter.
+      bb = busboy({ headers: { 'content-type': `multipart/form-data; boundary="${boundary.replace(/["\\]/g, '\\$&')}"` }, limits: { fileSize: MAX_BODY_BYTES } });
     } catch {
-      giveUp();
+      resolve();
       return;
     }
     // A part without a name (no or malformed Content-Disposition) sets nothing, as in PHP.
@@ -132,8 +135,8 @@ function readMultipart(req: Request, values: Map<string, string>, arrays: Set<st
       });
     });
     bb.on('close', () => resolve());
-    bb.on('error', giveUp);
-    req.pipe(bb);
+    bb.on('error', () => resolve());
+    bb.end(canonical);
   });
 }
 

@@ -4,6 +4,7 @@
  * `{error: "parameter-validation-failed", name, value, failureCode, failureData}` for parameters.
  */
 import busboy from 'busboy';
+import { canonicalMultipart, multipartBoundary } from '../multipart.js';
 import { BOOLEAN_FALSE_VALUES, BOOLEAN_TRUE_VALUES, booleanValue, checkIntegerRange, enumValue, integerValue, ParamFailure, userValue } from '../validation/typedefs.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, MULTIPART_CONTENT_TYPE, RestError, type BodyFieldDecl, type BodySchema, type ParamDecls, type RestParamDecl } from './types.js';
 
@@ -198,8 +199,10 @@ function multipartFields(contentTypeHeader: string, raw: Buffer): Promise<[strin
   return new Promise((resolve, reject) => {
     const fields: [string, string][] = [];
     let parser: busboy.Busboy;
+    const boundary = multipartBoundary(contentTypeHeader);
     try {
-      parser = busboy({ headers: { 'content-type': contentTypeHeader }, limits: { fieldSize: Math.max(raw.length, 1) } });
+      if (!boundary) throw new Error('no boundary');
+      parser = busboy({ headers: { 'content-type': `multipart/form-data; boundary="${boundary.replace(/["\\]/g, '\\$&')}"` }, limits: { fieldSize: Math.max(raw.length, 1) } });
     } catch (e) {
       // No boundary, or one busboy cannot use.
       reject(new RestError(400, `Bad multipart/form-data body: ${(e as Error).message}`, {}, { localized: false }));
@@ -209,7 +212,7 @@ function multipartFields(contentTypeHeader: string, raw: Buffer): Promise<[strin
     parser.on('file', (_name, stream) => stream.resume());
     parser.on('close', () => resolve(fields));
     parser.on('error', (e: Error) => reject(new RestError(400, `Bad multipart/form-data body: ${e.message}`, {}, { localized: false })));
-    parser.end(raw);
+    parser.end(canonicalMultipart(raw, boundary!));
   });
 }
 
