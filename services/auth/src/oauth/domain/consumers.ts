@@ -9,6 +9,7 @@ import { GRANT_PERMISSIONS } from '../../grants.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { UserRow } from '../../store/users.js';
 import type { AcceptanceRow, ConsumerRow, OAuthStore } from '../store/oauth.js';
+import { parseCallback } from './callback.js';
 import { deriveSecret, randomHex32 } from './secrets.js';
 
 /** Grants only the OAuth extension has: identification without any API right. */
@@ -60,18 +61,14 @@ export function normalizeGrants(grants: readonly string[]): string[] {
   return ['basic', ...cleaned.filter((g) => g !== 'basic')];
 }
 
+/** ConsumerSubmitControl's callbackUrl check: a URL the callback rule can parse (callback.ts), at most 2000 characters. */
 function checkCallbackUrl(url: string, required: boolean): void {
   if (!url) {
     if (required) throw invalidArgument('mwoauth-invalid-field', 'A callback URL is required.', { field: 'callbackUrl' });
     return;
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
-  }
-  if (!/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)) throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
+  const parsed = parseCallback(url);
+  if (!parsed || !/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)) throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
 }
 
 /** A PEM RSA public key (the extension's "mwoauth-invalid-rsa-key" otherwise). */
