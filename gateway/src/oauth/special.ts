@@ -19,6 +19,7 @@ import { grantCheckboxes } from '../pages/botpasswords.js';
 import { GRANT_LABELS, grantsFromForm } from '../pages/grants.js';
 import { hidden, html, messageBox, SafeHtml } from '../pages/html.js';
 import { articlePath } from '../pages/paths.js';
+import { lacksRight } from '../pages/wiki.js';
 import { anonymousCaller, csrfToken, field, fields, param, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from '../pages/request.js';
 import { oauthCredentials, signedRequest } from './verify.js';
 
@@ -275,6 +276,7 @@ async function registrationPage(p: PageRequest): Promise<void> {
   const oauth = p.deps.clients.oauth;
   const [action, key = ''] = (p.subpage ?? '').split('/');
   if (action === 'propose') {
+    if (lacksRight(p, 'mwoauthproposeconsumer', 'propose new OAuth consumers')) return;
     if (p.method === 'GET') return proposeForm(p);
     if (!(await validCsrf(p))) return proposeForm(p, SESSION_FAILURE);
     try {
@@ -298,6 +300,7 @@ async function registrationPage(p: PageRequest): Promise<void> {
     }
   }
   if (action === 'update' && key) {
+    if (lacksRight(p, 'mwoauthupdateownconsumer', 'update OAuth consumers you control')) return;
     let consumer: Consumer;
     try {
       consumer = await oauth.getConsumer(key);
@@ -360,7 +363,7 @@ async function submission(p: PageRequest, act: () => Promise<string>): Promise<S
 
 async function manageConsumersPage(p: PageRequest): Promise<void> {
   if (p.caller.user.anonymous) return loginRedirect(p, 'Special:OAuthManageConsumers');
-  if (!p.caller.user.groups.includes('sysop')) return send(p, { title: 'Permission error', status: 403, body: messageBox('error', 'You do not have permission to manage OAuth consumers.') });
+  if (lacksRight(p, 'mwoauthmanageconsumer', 'manage OAuth consumers')) return;
   const oauth = p.deps.clients.oauth;
   const notice = await submission(p, async () => {
     const c = await oauth.manageConsumer({ performerId: p.caller.user.id, key: field(p, 'wpconsumerKey'), action: field(p, 'wpaction'), reason: field(p, 'wpreason') });
@@ -385,6 +388,7 @@ async function manageConsumersPage(p: PageRequest): Promise<void> {
 
 async function manageMyGrantsPage(p: PageRequest): Promise<void> {
   if (p.caller.user.anonymous) return loginRedirect(p, 'Special:OAuthManageMyGrants');
+  if (lacksRight(p, 'mwoauthmanagemygrants', 'manage your OAuth grants')) return;
   const oauth = p.deps.clients.oauth;
   const notice = await submission(p, async () => {
     await oauth.revokeAuthorization(p.caller.user.id, field(p, 'wpconsumerKey'));

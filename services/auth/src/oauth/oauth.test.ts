@@ -13,6 +13,8 @@ import { ConsumerStage, type SignedRequest } from '@quire/proto/wiki/auth/v1/oau
 import { AuthClient } from '@quire/gateway/clients/index';
 import { OAuthClient } from '@quire/gateway/clients/oauth';
 import { authService } from '../server.js';
+import { GRANTS, grantRights } from '../grants.js';
+import { DEFAULT_GROUP_PERMISSIONS } from '../rights.js';
 import { callbackMatches } from './domain/callback.js';
 import { rfc3986, signatureBaseString } from './domain/oauth1.js';
 
@@ -79,6 +81,20 @@ test('callback URLs under a registered prefix: scheme, host and port exactly, th
   for (const [registered, given, allowed] of cases) assert.equal(callbackMatches(registered, given), allowed, `${registered} ← ${given}`);
 });
 
+test('OAuth rights: by default users propose and manage their grants, administrators manage consumers; no grant gives any', () => {
+  const oauthRights = ['mwoauthproposeconsumer', 'mwoauthupdateownconsumer', 'mwoauthmanagemygrants', 'mwoauthmanageconsumer'];
+  assert.deepEqual(
+    oauthRights.map((r) => DEFAULT_GROUP_PERMISSIONS.user?.[r] === true),
+    [true, true, true, false],
+  );
+  assert.equal(DEFAULT_GROUP_PERMISSIONS.sysop?.mwoauthmanageconsumer, true);
+  const granted = grantRights(GRANTS);
+  assert.deepEqual(
+    oauthRights.filter((r) => granted.has(r)),
+    [],
+  );
+});
+
 /** A request signed as a client does (HMAC-SHA1 over the base string). */
 function sign(
   url: string,
@@ -117,7 +133,8 @@ for (const backend of testBackends()) {
     let admin = 0;
 
     before(async () => {
-      env = await makeTestEnv(backend, { AUTH_GRPC_PORT: '0' });
+      // The bot group may manage consumers here: the service checks the right, not a group's name.
+      env = await makeTestEnv(backend, { AUTH_GRPC_PORT: '0', GROUP_PERMISSIONS_JSON: JSON.stringify({ bot: { mwoauthmanageconsumer: true } }) });
       svc = await startService(authService, env.env);
       auth = new AuthClient(makeClient(AuthServiceClient, svc.address));
       oauth = OAuthClient.connect(svc.address);
@@ -146,11 +163,13 @@ for (const backend of testBackends()) {
       const approved = await oauth.manageConsumer({ performerId: admin, key: r.consumer!.key, action: 'approve', reason: '' });
       assert.equal(approved.stage, ConsumerStage.CONSUMER_STAGE_APPROVED);
       await rejects(oauth.manageConsumer({ performerId: admin, key: r.consumer!.key, action: 'approve', reason: '' }), 'mwoauthmanageconsumers-wrong-stage');
+      // Whoever has the right (here a bot, through GROUP_PERMISSIONS_JSON), not a group named sysop.
+      const robot = (await auth.createAccount({ username: 'Robot', password: 'robotpass123456', ip: '10.0.0.1' })).user!.id;
+      await auth.changeUserGroups({ username: 'Robot', userId: 0, add: [{ group: 'bot', expiry: 'infinite' }], remove: [], performerId: 0, reason: '', tags: [] });
+      const other = await oauth.proposeConsumer({ ...base, name: 'Other tool', grants: ['editpage'] });
+      assert.equal((await oauth.manageConsumer({ performerId: robot, key: other.consumer!.key, action: 'reject', reason: 'spam' })).stage, ConsumerStage.CONSUMER_STAGE_REJECTED);
       const listed = await oauth.listConsumers({ ownerId: owner });
-      assert.deepEqual(
-        listed.map((c) => c.key),
-        [r.consumer!.key],
-      );
+      assert.deepEqual(listed.map((c) => c.key).sort(), [r.consumer!.key, other.consumer!.key].sort());
       // A reset gives a new secret; an update by someone else is refused.
       await rejects(oauth.updateConsumer({ userId: admin, key: r.consumer!.key, resetSecret: true }), 'mwoauth-consumer-not-owner');
       const reset = await oauth.updateConsumer({ userId: owner, key: r.consumer!.key, resetSecret: true });
