@@ -14,7 +14,7 @@ import { ConsumerStage, type Consumer } from '../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { clientAddress } from '../client-ip.js';
 import type { GatewayDeps } from '../context.js';
-import { resolveCaller } from '../caller.js';
+import { OAuthNotApiError, resolvePageCaller } from '../caller.js';
 import { grantCheckboxes } from '../pages/botpasswords.js';
 import { GRANT_LABELS, grantsFromForm } from '../pages/grants.js';
 import { hidden, html, messageBox, SafeHtml } from '../pages/html.js';
@@ -437,10 +437,11 @@ export function createOAuthPages(deps: GatewayDeps): express.Router {
       }
       if (method === 'POST') await parse(req, res);
       // Special:OAuth's endpoints are signed by the consumer; the user is only the consent page's.
-      if (!(target.page === 'OAuth' && /^(initiate|token|identify)/i.test(target.subpage))) caller = await resolveCaller(req, deps, { allowCredentials: true });
+      if (!(target.page === 'OAuth' && /^(initiate|token|identify)/i.test(target.subpage))) caller = await resolvePageCaller(req, deps);
       await HANDLERS[target.page]({ req, res, deps, caller, method, subpage: target.subpage });
     } catch (e) {
       if (res.headersSent) return deps.log.error({ err: e, path: req.path }, 'OAuth page failed after its response started');
+      if (e instanceof OAuthNotApiError) return fail(400, e.message);
       const status = (e as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) return fail(status, 'The submitted form could not be read.');
       if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED))

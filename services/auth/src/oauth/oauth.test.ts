@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, ServiceError, startService, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
+import { AuthServiceClient, SessionKind } from '@quire/proto/wiki/auth/v1/auth';
 import { ConsumerStage, type SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { OAuthClient } from '@quire/gateway/clients/oauth';
@@ -228,7 +228,8 @@ for (const backend of testBackends()) {
         oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access, { timestamp: Math.floor(Date.now() / 1000) - 1000 }), ip: '' }),
         'mwoauth-invalid-authorization',
       );
-      // The CSRF tokens of the request's session work and stay the same across requests.
+      // The CSRF tokens of the request's session work and stay the same across requests; it is the API's only.
+      assert.equal((await auth.resolveSession(r.sessionId, '')).sessionKind, SessionKind.SESSION_KIND_OAUTH);
       const tokens = await auth.getTokens(r.sessionId, ['csrf']);
       assert.equal((await auth.checkToken(r.sessionId, 'csrf', tokens.csrf!)).valid, true);
       const again = await oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access), ip: '' });
