@@ -353,14 +353,16 @@ for (const backend of testBackends()) {
       assert.equal((await c.get('/wiki/Main_Page')).status, 200);
     });
 
-    test('a bot-password session may not manage bot passwords', async () => {
+    test("a bot-password session is the API's only: Special:BotPasswords sends it to log in", async () => {
       const lines: string[] = [];
       await runAdmin(['createBotPassword', 'Bob', 'everything', '--grants', GRANTS.join(',')], wiki.testEnv.env, (l) => lines.push(l));
       const bot = new WikiClient(wiki.baseUrl);
       assert.equal((await apiLogin(bot, 'Bob@everything', lines[1]!)).result, 'Success');
+      // BotPasswordSessionProvider gives no session outside the API: the page sees an anonymous visitor.
       const r = await bot.get(BOTPASSWORDS);
-      assertHtmlPage(r, 403);
-      assert.match(r.text, /You do not have permission to edit your private information\./);
+      assert.equal(r.status, 302);
+      assert.equal(r.headers.get('location'), '/w/index.php?title=Special%3AUserLogin&returnto=Special%3ABotPasswords&returntoquery=&warning=exception-nologin-text');
+      assert.equal((await apiUserinfo(bot)).name, 'Bob');
     });
 
     test('Special:UserLogout: a confirmation form, then the session ends', async () => {

@@ -4,6 +4,18 @@ import { SESSION_COOKIE_SUFFIX } from './context.js';
 import { clientAddress, clientProtocol } from './client-ip.js';
 import { oauthCredentials, resolveOAuthCaller } from './oauth/verify.js';
 import type { AnonymousCallers } from './cache/anonymous-callers.js';
+import { SessionKind } from './clients/types.js';
+
+/** Sessions of the API only (BotPasswordSessionProvider, the OAuth extension's SessionProvider). */
+const API_ONLY_SESSIONS: readonly SessionKind[] = [SessionKind.SESSION_KIND_BOT_PASSWORD, SessionKind.SESSION_KIND_OAUTH];
+
+/** OAuth credentials on a web page: MediaWiki's `mwoauth-not-api` (the OAuth extension's SessionProvider outside the API). */
+export class OAuthNotApiError extends Error {
+  readonly code = 'mwoauth-not-api';
+  constructor() {
+    super('OAuth can only be used with the API');
+  }
+}
 
 /** The gateways that keep anonymous callers (createGatewayApp with a read cache). */
 const anonymousCallers = new WeakMap<GatewayDeps, AnonymousCallers>();
@@ -51,19 +63,35 @@ export async function resolveCaller(req: Request, deps: GatewayDeps, opts: Calle
   // OAuth credentials take the place of the session (the OAuth extension's session provider).
   const oauth = opts.allowCredentials ? oauthCredentials(req) : null;
   if (oauth) return resolveOAuthCaller(req, deps, ip, oauth, opts.formParams);
-  const sid = opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '';
+  return sessionCaller(req, deps, ip, opts.allowCredentials ? readCookie(req, sessionCookieName(deps)) : '', opts.token);
+}
+
+/** The caller of a session cookie's value ("" = none), as the auth service resolves it. */
+async function sessionCaller(req: Request, deps: GatewayDeps, ip: string, sid: string, token?: CallerOptions['token']): Promise<Caller> {
   // A read without a session: the anonymous caller of this IP, when known (no auth call).
   const kept = !sid && (req.method === 'GET' || req.method === 'HEAD') ? anonymousCallers.get(deps) : undefined;
   const known = kept?.get(ip);
   if (known) return withCookies(req, deps, { user: known, sessionId: '', sessionLost: false, ip });
   const since = kept?.begin();
-  const r = await deps.clients.auth.resolveSession(sid, ip, undefined, opts.token);
+  const r = await deps.clients.auth.resolveSession(sid, ip, undefined, token);
   const user = r.user ?? { id: 0, name: ip, anonymous: true, groups: ['*'], rights: [] };
   if (kept && r.user) kept.put(ip, since!, r.user);
   const caller: Caller = { user, sessionId: sid && r.sessionValid ? sid : '', sessionLost: sid !== '' && !r.sessionValid, ip };
+  if (API_ONLY_SESSIONS.includes(r.sessionKind)) caller.apiOnly = true;
   // (An auth service that did not check it answers no tokenValid: checkToken then asks.)
-  if (opts.token && typeof r.tokenValid === 'boolean') caller.checkedToken = { ...opts.token, valid: r.tokenValid };
+  if (token && typeof r.tokenValid === 'boolean') caller.checkedToken = { ...token, valid: r.tokenValid };
   return withCookies(req, deps, caller);
+}
+
+/**
+ * The caller of a web page (index.php, /wiki/…, the OAuth consent): credentials of the API only
+ * are not theirs. OAuth credentials are refused (OAuthNotApiError); a bot password's session is an
+ * anonymous visitor here, as BotPasswordSessionProvider gives no session outside the API.
+ */
+export async function resolvePageCaller(req: Request, deps: GatewayDeps): Promise<Caller> {
+  if (oauthCredentials(req)) throw new OAuthNotApiError();
+  const caller = await resolveCaller(req, deps, { allowCredentials: true });
+  return caller.apiOnly ? sessionCaller(req, deps, caller.ip, '') : caller;
 }
 
 function withCookies(req: Request, deps: GatewayDeps, caller: Caller): Caller {

@@ -23,6 +23,8 @@ export interface Caller {
   cookies?: SessionCookieWriter;
   /** Credentials a browser never attaches by itself (OAuth): REST writes need no CSRF token. */
   csrfSafe?: boolean;
+  /** Credentials of the API only (a bot password's session, OAuth): web pages never act as this caller (resolvePageCaller). */
+  apiOnly?: boolean;
   /** A token checked with the session when it was resolved (one auth call for a write, not two). */
   checkedToken?: { type: string; token: string; valid: boolean };
 }

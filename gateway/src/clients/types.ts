@@ -16,6 +16,7 @@ export {
   LoginResponse_Status,
   Message,
   ResolveSessionResponse,
+  SessionKind,
   User,
   UserDetails,
 } from '@quire/proto/wiki/auth/v1/auth';

@@ -12,6 +12,7 @@ import { GrpcStatus, ServiceError } from '@quire/kit';
 import type { GatewayDeps } from '../context.js';
 import { clientAddress } from '../client-ip.js';
 import { articlePath } from '../pages/paths.js';
+import { OAuthNotApiError } from '../caller.js';
 import { oauthCredentials } from './verify.js';
 
 function sendOAuth2Error(res: Response, deps: GatewayDeps, e: unknown): void {
@@ -53,6 +54,11 @@ export function createOAuth2Router(deps: GatewayDeps): express.Router {
 
   router.get('/authorize', async (req, res) => {
     noStore(res);
+    // The way to the consent page, a web page: OAuth credentials are the API's only.
+    if (oauthCredentials(req)) {
+      const e = new OAuthNotApiError();
+      return res.status(400).json({ error: e.code, error_description: e.message, message: e.message });
+    }
     const q = (n: string) => str(req.query[n]);
     try {
       await oauth.authorizeOAuth2({

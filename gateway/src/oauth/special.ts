@@ -14,11 +14,12 @@ import { ConsumerStage, type Consumer } from '../clients/types.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { clientAddress } from '../client-ip.js';
 import type { GatewayDeps } from '../context.js';
-import { resolveCaller } from '../caller.js';
+import { OAuthNotApiError, resolvePageCaller } from '../caller.js';
 import { grantCheckboxes } from '../pages/botpasswords.js';
 import { GRANT_LABELS, grantsFromForm } from '../pages/grants.js';
 import { hidden, html, messageBox, SafeHtml } from '../pages/html.js';
 import { articlePath } from '../pages/paths.js';
+import { lacksRight } from '../pages/wiki.js';
 import { anonymousCaller, csrfToken, field, fields, param, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from '../pages/request.js';
 import { oauthCredentials, signedRequest } from './verify.js';
 
@@ -275,6 +276,7 @@ async function registrationPage(p: PageRequest): Promise<void> {
   const oauth = p.deps.clients.oauth;
   const [action, key = ''] = (p.subpage ?? '').split('/');
   if (action === 'propose') {
+    if (lacksRight(p, 'mwoauthproposeconsumer', 'propose new OAuth consumers')) return;
     if (p.method === 'GET') return proposeForm(p);
     if (!(await validCsrf(p))) return proposeForm(p, SESSION_FAILURE);
     try {
@@ -298,6 +300,7 @@ async function registrationPage(p: PageRequest): Promise<void> {
     }
   }
   if (action === 'update' && key) {
+    if (lacksRight(p, 'mwoauthupdateownconsumer', 'update OAuth consumers you control')) return;
     let consumer: Consumer;
     try {
       consumer = await oauth.getConsumer(key);
@@ -360,7 +363,7 @@ async function submission(p: PageRequest, act: () => Promise<string>): Promise<S
 
 async function manageConsumersPage(p: PageRequest): Promise<void> {
   if (p.caller.user.anonymous) return loginRedirect(p, 'Special:OAuthManageConsumers');
-  if (!p.caller.user.groups.includes('sysop')) return send(p, { title: 'Permission error', status: 403, body: messageBox('error', 'You do not have permission to manage OAuth consumers.') });
+  if (lacksRight(p, 'mwoauthmanageconsumer', 'manage OAuth consumers')) return;
   const oauth = p.deps.clients.oauth;
   const notice = await submission(p, async () => {
     const c = await oauth.manageConsumer({ performerId: p.caller.user.id, key: field(p, 'wpconsumerKey'), action: field(p, 'wpaction'), reason: field(p, 'wpreason') });
@@ -385,6 +388,7 @@ async function manageConsumersPage(p: PageRequest): Promise<void> {
 
 async function manageMyGrantsPage(p: PageRequest): Promise<void> {
   if (p.caller.user.anonymous) return loginRedirect(p, 'Special:OAuthManageMyGrants');
+  if (lacksRight(p, 'mwoauthmanagemygrants', 'manage your OAuth grants')) return;
   const oauth = p.deps.clients.oauth;
   const notice = await submission(p, async () => {
     await oauth.revokeAuthorization(p.caller.user.id, field(p, 'wpconsumerKey'));
@@ -433,10 +437,11 @@ export function createOAuthPages(deps: GatewayDeps): express.Router {
       }
       if (method === 'POST') await parse(req, res);
       // Special:OAuth's endpoints are signed by the consumer; the user is only the consent page's.
-      if (!(target.page === 'OAuth' && /^(initiate|token|identify)/i.test(target.subpage))) caller = await resolveCaller(req, deps, { allowCredentials: true });
+      if (!(target.page === 'OAuth' && /^(initiate|token|identify)/i.test(target.subpage))) caller = await resolvePageCaller(req, deps);
       await HANDLERS[target.page]({ req, res, deps, caller, method, subpage: target.subpage });
     } catch (e) {
       if (res.headersSent) return deps.log.error({ err: e, path: req.path }, 'OAuth page failed after its response started');
+      if (e instanceof OAuthNotApiError) return fail(400, e.message);
       const status = (e as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) return fail(status, 'The submitted form could not be read.');
       if (e instanceof ServiceError && (e.grpcCode === GrpcStatus.UNAVAILABLE || e.grpcCode === GrpcStatus.DEADLINE_EXCEEDED))

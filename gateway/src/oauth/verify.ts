@@ -61,5 +61,5 @@ export function signedRequest(req: Request, deps: GatewayDeps, ip: string, heade
 /** The caller of a request with OAuth credentials; a ServiceError (mwoauth-invalid-authorization, …) when they do not verify. */
 export async function resolveOAuthCaller(req: Request, deps: GatewayDeps, ip: string, creds: OAuthCredentials, formParams?: ReadonlyArray<readonly [string, string]>): Promise<Caller> {
   const r = await deps.clients.oauth.resolveOAuthRequest(creds.kind === 'bearer' ? { bearerToken: creds.token, ip } : { signed: signedRequest(req, deps, ip, creds.headerParams, formParams), ip });
-  return { user: r.user!, sessionId: r.sessionId, sessionLost: false, ip, csrfSafe: true };
+  return { user: r.user!, sessionId: r.sessionId, sessionLost: false, ip, csrfSafe: true, apiOnly: true };
 }

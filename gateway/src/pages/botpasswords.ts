@@ -10,6 +10,7 @@ import { GRANT_LABELS, GRANT_NAMES, HIDDEN_GRANTS, grantsFromForm } from './gran
 import { hidden, html, messageBox, multiline, SafeHtml } from './html.js';
 import { loginPath, specialPath } from './paths.js';
 import { csrfToken, field, fields, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { lacksRight } from './wiki.js';
 
 /** BotPassword::APPID_MAXLENGTH. */
 const APPID_MAX_LENGTH = 32;
@@ -152,10 +153,8 @@ export const botPasswordsPage: PageHandler = async (p) => {
     const here = p.subpage === null ? 'Special:BotPasswords' : `Special:BotPasswords/${p.subpage}`;
     return redirect(p, loginPath(here, 'exception-nologin-text'));
   }
-  // The page's restriction (editmyprivateinfo): bot-password sessions lack it, so they cannot mint more.
-  if (!caller.user.rights.includes('editmyprivateinfo')) {
-    return send(p, { title: 'Permission error', status: 403, body: messageBox('error', 'You do not have permission to edit your private information.') });
-  }
+  // The page's restriction (editmyprivateinfo; a bot password's session never gets here: web pages see it as anonymous).
+  if (lacksRight(p, 'editmyprivateinfo', 'edit your private information')) return;
   // $par as MediaWiki has it: the title's DB key after the "/", without surrounding blanks.
   const appId = p.subpage?.replace(/^[\s_]+|[\s_]+$/g, '') ?? '';
   if (appId === '') {

@@ -9,7 +9,7 @@ import { CompareRelative, type CompareSideResult, type PageRecord } from '../cli
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { queryParam, send, type PageRequest } from './request.js';
-import { errorCode, errorText, formatTime, pageTabs, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+import { errorCode, errorText, formatTime, hasRight, pageTabs, sizeDiff, summaryHtml, userLinks } from './wiki.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -95,7 +95,7 @@ export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> 
   const tabs = await pageTabs(p, page, 'view');
   let r;
   try {
-    r = await content.compare({ ...req, withRelatives: true, canViewDeleted: p.caller.user.rights.includes('deletedtext'), canViewSuppressed: p.caller.user.rights.includes('viewsuppressed') });
+    r = await content.compare({ ...req, withRelatives: true, canViewDeleted: hasRight(p, 'deletedtext'), canViewSuppressed: hasRight(p, 'viewsuppressed') });
   } catch (e) {
     const code = errorCode(e);
     if (code === 'nosuchrevid' || code === 'nosuchrevid-compare' || code.startsWith('compare-') || code === 'missingcontent' || code === 'baddiff') {

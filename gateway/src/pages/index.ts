@@ -6,7 +6,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
-import { resolveCaller } from '../caller.js';
+import { OAuthNotApiError, resolvePageCaller } from '../caller.js';
 import { clientAddress } from '../client-ip.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
@@ -80,7 +80,7 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
     // Until the session is resolved (an error page may have to be shown before it is).
     let caller = anonymousCaller(clientAddress(req, deps.config.isTrustedProxy));
     try {
-      caller = await resolveCaller(req, deps, { allowCredentials: true });
+      caller = await resolvePageCaller(req, deps);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== 'GET' && method !== 'POST') {
         res.set('Allow', 'GET, HEAD, POST');
@@ -107,6 +107,7 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
         deps.log.error({ err: e, path: req.path }, 'special page failed after its response started');
         return;
       }
+      if (e instanceof OAuthNotApiError) return sendError(res, deps, caller, 400, 'Error', e.message);
       // body-parser's errors carry the HTTP status of the problem (413 too large, 400 malformed, 415 charset).
       const status = (e as { status?: unknown }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {

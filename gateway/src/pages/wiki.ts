@@ -106,8 +106,23 @@ export async function associatedTitle(p: PageRequest, page: PageRecord): Promise
   return { title: ns.name ? `${ns.name}:${text}` : text, talk };
 }
 
+/** Whether the caller has a right: what every page checks, never a group's name (groups are configurable). */
 export function hasRight(p: PageRequest, right: string): boolean {
   return p.caller.user.rights.includes(right);
+}
+
+/**
+ * Whether the caller lacks `right`, answering MediaWiki's permission error when so (PermissionsError;
+ * `action` is the right's action-<right> text, "manage OAuth consumers").
+ */
+export function lacksRight(p: PageRequest, right: string, action: string): boolean {
+  if (hasRight(p, right)) return false;
+  send(p, {
+    title: 'Permission error',
+    status: 403,
+    body: messageBox('error', `You do not have permission to ${action}, for the following reason: You are not allowed to execute the action you have requested.`),
+  });
+  return true;
 }
 
 export type TabName = 'view' | 'edit' | 'history' | 'watch' | 'delete' | 'move' | 'protect' | 'info' | 'purge' | 'none';

@@ -34,6 +34,11 @@ export const DEFAULT_GROUP_PERMISSIONS: GroupPermissions = {
     'editcontentmodel',
     // OATHAuth's (extension.json GroupPermissions): Quire has its two-factor login.
     'oathauth-enable',
+    // The OAuth extension's: it gives `user` only mwoauthmanagemygrants and leaves proposing to the
+    // wiki's configuration; Quire's users propose and update their own consumers by default.
+    'mwoauthmanagemygrants',
+    'mwoauthproposeconsumer',
+    'mwoauthupdateownconsumer',
   ),
   autoconfirmed: grant('autoconfirmed', 'editsemiprotected'),
   bot: grant('bot', 'autoconfirmed', 'editsemiprotected', 'nominornewtalk', 'autopatrol', 'suppressredirect', 'apihighlimits', 'writeapi'),
@@ -80,6 +85,9 @@ export const DEFAULT_GROUP_PERMISSIONS: GroupPermissions = {
     'oathauth-disable-for-user',
     'oathauth-verify-user',
     'oathauth-view-log',
+    // The OAuth extension (1.39) gives it to no group (Wikimedia's wikis to "oauthadmin"): here a
+    // fresh wiki's administrators approve consumers.
+    'mwoauthmanageconsumer',
   ),
   'interface-admin': grant('editinterface', 'editsitecss', 'editsitejson', 'editsitejs', 'editusercss', 'edituserjson', 'edituserjs'),
   bureaucrat: grant('userrights', 'noratelimit'),

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, ServiceError, startService, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { AuthServiceClient, LoginResponse_Status } from '@quire/proto/wiki/auth/v1/auth';
+import { AuthServiceClient, LoginResponse_Status, SessionKind } from '@quire/proto/wiki/auth/v1/auth';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { authService } from './server.js';
 
@@ -52,6 +52,8 @@ for (const backend of testBackends()) {
       await auth.updateBotPassword({ user: 'Carol', appId: 'tool', grants: ['basic'] });
       const session = await auth.resolveSession(first.sessionId, '10.0.0.2');
       assert.equal(session.user!.rights.includes('edit'), false, 'grants apply to live sessions');
+      // The API's only: the gateway's web pages see an anonymous visitor.
+      assert.equal(session.sessionKind, SessionKind.SESSION_KIND_BOT_PASSWORD);
 
       const reset = await auth.resetBotPassword({ user: 'Carol', appId: 'tool' });
       assert.notEqual(reset.password, created.password);
@@ -100,6 +102,7 @@ for (const backend of testBackends()) {
         tags: [],
       });
       const r = await auth.resolveSession(login.sessionId, '10.0.0.3');
+      assert.equal(r.sessionKind, SessionKind.SESSION_KIND_LOGIN);
       assert.equal(r.user!.block?.id, blocked.block!.id);
       assert.equal(r.user!.block?.expiry, 'infinite');
       assert.ok(r.user!.groups.includes('sysop'));
@@ -119,7 +122,8 @@ for (const backend of testBackends()) {
       assert.equal((await auth.getUserStatistics()).activeUsers, 1);
 
       await auth.logout(login.sessionId);
-      assert.equal((await auth.resolveSession(login.sessionId, '10.0.0.3')).sessionValid, false);
+      const ended = await auth.resolveSession(login.sessionId, '10.0.0.3');
+      assert.deepEqual([ended.sessionValid, ended.sessionKind], [false, SessionKind.SESSION_KIND_UNSPECIFIED]);
     });
 
     test('log outbox: each account creation, block and rights change writes its entry with it; failures none', async () => {

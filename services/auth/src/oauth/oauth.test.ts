@@ -8,11 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeClient, ServiceError, startService, type RunningService } from '@quire/kit';
 import { makeTestEnv, testBackends, type TestEnv } from '@quire/kit/testing';
-import { AuthServiceClient } from '@quire/proto/wiki/auth/v1/auth';
+import { AuthServiceClient, SessionKind } from '@quire/proto/wiki/auth/v1/auth';
 import { ConsumerStage, type SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
 import { AuthClient } from '@quire/gateway/clients/index';
 import { OAuthClient } from '@quire/gateway/clients/oauth';
 import { authService } from '../server.js';
+import { GRANTS, grantRights } from '../grants.js';
+import { DEFAULT_GROUP_PERMISSIONS } from '../rights.js';
+import { callbackMatches } from './domain/callback.js';
 import { rfc3986, signatureBaseString } from './domain/oauth1.js';
 
 async function rejects(p: Promise<unknown>, mwCode: string) {
@@ -37,6 +40,58 @@ test('signature base string: RFC 5849 section 3.4.1.1 example', () => {
   assert.equal(
     signatureBaseString('POST', 'http://EXAMPLE.COM:80/request', params),
     'POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7',
+  );
+});
+
+test('callback URLs under a registered prefix: scheme, host and port exactly, the path extended (MWOAuthServer::checkCallback)', () => {
+  const cases: [registered: string, given: string, allowed: boolean][] = [
+    // A string prefix is not a match: other hosts.
+    ['http://client.example', 'http://client.example.evil.example/steal', false],
+    ['http://client.example', 'http://client.example@evil.example/', false],
+    ['http://client.example', 'http://client.example:8080/', false],
+    ['http://client.example', 'http://client.example/', true],
+    ['http://client.example', 'http://client.example/any/path?state=1', true],
+    ['http://client.example', 'HTTP://Client.Example/cb', true],
+    // http may become https, not the other way round; other schemes stay.
+    ['http://client.example/cb', 'https://client.example/cb', true],
+    ['https://client.example/cb', 'http://client.example/cb', false],
+    ['myapp://callback', 'https://callback/', false],
+    // The path extends the registered one; dot segments are resolved first.
+    ['https://tool.example/cb', 'https://tool.example/cb', true],
+    ['https://tool.example/cb', 'https://tool.example/cb/more?x=1', true],
+    ['https://tool.example/cb', 'https://tool.example/c', false],
+    ['https://tool.example/cb', 'https://tool.example/cb/../steal', false],
+    ['https://tool.example/cb', 'https://tool.example/cb/%2e%2e/steal', false],
+    // A registered query: the path exactly, the query extended.
+    ['https://tool.example/cb?app=1', 'https://tool.example/cb?app=1&state=2', true],
+    ['https://tool.example/cb?app=1', 'https://tool.example/cb/more?app=1', false],
+    ['https://tool.example/cb?app=1', 'https://tool.example/cb?app=2', false],
+    ['https://tool.example/cb?app=1', 'https://tool.example/cb', false],
+    ['https://tool.example?app=1', 'https://tool.example/anywhere?app=1', true],
+    // Port 1: any port (local development); otherwise the same port.
+    ['http://localhost:1/cb', 'http://localhost:5173/cb/x', true],
+    ['http://localhost:8080/cb', 'http://localhost:8081/cb', false],
+    ['http://localhost:8080/cb', 'http://localhost:8080/cb', true],
+    // Not URLs.
+    ['https://tool.example/cb', '', false],
+    ['https://tool.example/cb', 'oob', false],
+    ['https://tool.example/cb', '/cb', false],
+    ['https://tool.example/cb', `https://tool.example/cb/${'x'.repeat(2000)}`, false],
+  ];
+  for (const [registered, given, allowed] of cases) assert.equal(callbackMatches(registered, given), allowed, `${registered} ← ${given}`);
+});
+
+test('OAuth rights: by default users propose and manage their grants, administrators manage consumers; no grant gives any', () => {
+  const oauthRights = ['mwoauthproposeconsumer', 'mwoauthupdateownconsumer', 'mwoauthmanagemygrants', 'mwoauthmanageconsumer'];
+  assert.deepEqual(
+    oauthRights.map((r) => DEFAULT_GROUP_PERMISSIONS.user?.[r] === true),
+    [true, true, true, false],
+  );
+  assert.equal(DEFAULT_GROUP_PERMISSIONS.sysop?.mwoauthmanageconsumer, true);
+  const granted = grantRights(GRANTS);
+  assert.deepEqual(
+    oauthRights.filter((r) => granted.has(r)),
+    [],
   );
 });
 
@@ -78,7 +133,8 @@ for (const backend of testBackends()) {
     let admin = 0;
 
     before(async () => {
-      env = await makeTestEnv(backend, { AUTH_GRPC_PORT: '0' });
+      // The bot group may manage consumers here: the service checks the right, not a group's name.
+      env = await makeTestEnv(backend, { AUTH_GRPC_PORT: '0', GROUP_PERMISSIONS_JSON: JSON.stringify({ bot: { mwoauthmanageconsumer: true } }) });
       svc = await startService(authService, env.env);
       auth = new AuthClient(makeClient(AuthServiceClient, svc.address));
       oauth = OAuthClient.connect(svc.address);
@@ -107,11 +163,13 @@ for (const backend of testBackends()) {
       const approved = await oauth.manageConsumer({ performerId: admin, key: r.consumer!.key, action: 'approve', reason: '' });
       assert.equal(approved.stage, ConsumerStage.CONSUMER_STAGE_APPROVED);
       await rejects(oauth.manageConsumer({ performerId: admin, key: r.consumer!.key, action: 'approve', reason: '' }), 'mwoauthmanageconsumers-wrong-stage');
+      // Whoever has the right (here a bot, through GROUP_PERMISSIONS_JSON), not a group named sysop.
+      const robot = (await auth.createAccount({ username: 'Robot', password: 'robotpass123456', ip: '10.0.0.1' })).user!.id;
+      await auth.changeUserGroups({ username: 'Robot', userId: 0, add: [{ group: 'bot', expiry: 'infinite' }], remove: [], performerId: 0, reason: '', tags: [] });
+      const other = await oauth.proposeConsumer({ ...base, name: 'Other tool', grants: ['editpage'] });
+      assert.equal((await oauth.manageConsumer({ performerId: robot, key: other.consumer!.key, action: 'reject', reason: 'spam' })).stage, ConsumerStage.CONSUMER_STAGE_REJECTED);
       const listed = await oauth.listConsumers({ ownerId: owner });
-      assert.deepEqual(
-        listed.map((c) => c.key),
-        [r.consumer!.key],
-      );
+      assert.deepEqual(listed.map((c) => c.key).sort(), [r.consumer!.key, other.consumer!.key].sort());
       // A reset gives a new secret; an update by someone else is refused.
       await rejects(oauth.updateConsumer({ userId: admin, key: r.consumer!.key, resetSecret: true }), 'mwoauth-consumer-not-owner');
       const reset = await oauth.updateConsumer({ userId: owner, key: r.consumer!.key, resetSecret: true });
@@ -133,7 +191,8 @@ for (const backend of testBackends()) {
       const consumer = { key: c.consumer!.key, secret: c.secret };
       const rt = await oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: 'oob' }, consumer));
       assert.match(rt.key, /^[0-9a-f]{32}$/);
-      await rejects(oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: 'https://evil.example/' }, consumer)), 'mwoauth-callback-not-oob-or-prefix');
+      // Its callback is not a prefix: "oob" only (MWOAuthServer::checkCallback).
+      await rejects(oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: 'https://tool.example/one' }, consumer)), 'mwoauth-callback-not-oob');
       await rejects(oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: 'oob' }, { ...consumer, secret: 'x' })), 'mwoauth-invalid-authorization');
       const described = await oauth.describeRequestToken(consumer.key, rt.key);
       assert.equal(described.name, 'One');
@@ -169,7 +228,8 @@ for (const backend of testBackends()) {
         oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access, { timestamp: Math.floor(Date.now() / 1000) - 1000 }), ip: '' }),
         'mwoauth-invalid-authorization',
       );
-      // The CSRF tokens of the request's session work and stay the same across requests.
+      // The CSRF tokens of the request's session work and stay the same across requests; it is the API's only.
+      assert.equal((await auth.resolveSession(r.sessionId, '')).sessionKind, SessionKind.SESSION_KIND_OAUTH);
       const tokens = await auth.getTokens(r.sessionId, ['csrf']);
       assert.equal((await auth.checkToken(r.sessionId, 'csrf', tokens.csrf!)).valid, true);
       const again = await oauth.resolveOAuthRequest({ signed: sign(API, { action: 'query' }, consumer, access), ip: '' });
@@ -268,6 +328,49 @@ for (const backend of testBackends()) {
       await oauth.manageConsumer({ performerId: admin, key: clientId, action: 'disable', reason: 'abuse' });
       await rejects(oauth.resolveOAuthRequest({ bearerToken: refreshed.accessToken, ip: '' }), 'mwoauth-invalid-authorization-not-approved');
       await rejects(oauth.resolveOAuthRequest({ bearerToken: 'not.a.jwt', ip: '' }), 'mwoauth-invalid-authorization');
+    });
+
+    test('callbacks under a registered prefix: 1.0a initiate and authorize, 2.0 authorize and token, host by host', async () => {
+      const prefixed = { userId: owner, version: '1', description: '', callbackUrl: 'http://client.example', callbackIsPrefix: true, grants: ['editpage'], approve: true };
+      const one = await oauth.proposeConsumer({ ...prefixed, name: 'Prefix one', oauthVersion: 1 });
+      const consumer = { key: one.consumer!.key, secret: one.secret };
+      const initiate = (callback: string) => oauth.initiateOAuth1(sign(INDEX, { title: 'Special:OAuth/initiate', oauth_callback: callback }, consumer));
+      await rejects(initiate('http://client.example.evil.example/steal'), 'mwoauth-callback-not-oob-or-prefix');
+      await rejects(initiate('http://client.example@evil.example/'), 'mwoauth-callback-not-oob-or-prefix');
+      await rejects(initiate(''), 'mwoauth-callback-not-oob-or-prefix');
+      const rt = await initiate('https://client.example/app/cb?x=1');
+      const answer = await oauth.authorizeOAuth1({ userId: owner, consumerKey: consumer.key, requestToken: rt.key, approve: true });
+      const back = new URL(answer.callbackUrl);
+      assert.equal(back.origin + back.pathname, 'https://client.example/app/cb');
+      assert.equal(back.searchParams.get('x'), '1');
+      assert.equal(back.searchParams.get('oauth_token'), rt.key);
+
+      // A public 2.0 client: whoever holds the PKCE verifier redeems its code, so the code must only reach the client.
+      const two = await oauth.proposeConsumer({ ...prefixed, name: 'Prefix two', oauthVersion: 2, oauth2Public: true });
+      const clientId = two.consumer!.key;
+      const verifier = crypto.randomBytes(32).toString('base64url');
+      const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+      const ask = { clientId, responseType: 'code', codeChallenge: challenge, codeChallengeMethod: 'S256', userId: owner, approve: true };
+      for (const stolen of ['http://client.example.evil.example/steal', 'http://client.example@evil.example/', 'http://client.example:8080/cb']) {
+        await rejects(oauth.authorizeOAuth2({ ...ask, redirectUri: stolen }), 'invalid_client');
+      }
+      const good = 'http://client.example/app/cb';
+      const { code, redirectUri } = await oauth.authorizeOAuth2({ ...ask, redirectUri: good });
+      assert.equal(redirectUri, good);
+      const redeem = { grantType: 'authorization_code', clientId, code, codeVerifier: verifier };
+      // The token request's redirect_uri: allowed for the client, then the authorization's exactly.
+      await rejects(oauth.issueOAuth2Token({ ...redeem, redirectUri: 'http://client.example.evil.example/app/cb' }), 'invalid_client');
+      await rejects(oauth.issueOAuth2Token({ ...redeem, redirectUri: '' }), 'invalid_request');
+      const second = await oauth.authorizeOAuth2({ ...ask, redirectUri: good });
+      await rejects(oauth.issueOAuth2Token({ ...redeem, code: second.code, redirectUri: 'http://client.example/app/other' }), 'invalid_request');
+      const third = await oauth.authorizeOAuth2({ ...ask, redirectUri: good });
+      const t = await oauth.issueOAuth2Token({ ...redeem, code: third.code, redirectUri: good });
+      assert.equal((await oauth.resolveOAuthRequest({ bearerToken: t.accessToken, ip: '' })).user!.name, 'Dana');
+      // Without redirect_uri at authorize, the token request names none either (AuthCodeGrant).
+      const plain = await oauth.authorizeOAuth2({ ...ask, redirectUri: '' });
+      await rejects(oauth.issueOAuth2Token({ ...redeem, code: plain.code, redirectUri: good }), 'invalid_request');
+      const fourth = await oauth.authorizeOAuth2({ ...ask, redirectUri: '' });
+      assert.equal((await oauth.issueOAuth2Token({ ...redeem, code: fourth.code })).tokenType, 'Bearer');
     });
   });
 }

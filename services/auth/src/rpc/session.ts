@@ -1,6 +1,6 @@
 import { ServiceError } from '@quire/kit';
 import type { AsyncHandlers } from '@quire/kit';
-import type { AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
+import { SessionKind, type AuthServiceService } from '@quire/proto/wiki/auth/v1/auth';
 import type { Accounts } from '../domain/accounts.js';
 import type { SessionData, SessionStore } from '../store/sessions.js';
 import { ANON_TOKEN, checkToken, sessionTokens, SESSION_TOKEN_TYPES_FOR_ANONYMOUS } from '../tokens.js';
@@ -12,6 +12,14 @@ function secretFor(session: SessionData | null, type: string): string | null {
   if (!session) return null;
   if (session.userId > 0 || SESSION_TOKEN_TYPES_FOR_ANONYMOUS.includes(type)) return session.secret;
   return null;
+}
+
+/** What a valid session was made from: bot-password and OAuth sessions are the API's only. */
+function sessionKind(session: SessionData | null): SessionKind {
+  if (!session || session.userId === 0) return SessionKind.SESSION_KIND_UNSPECIFIED;
+  if (session.botPassword) return SessionKind.SESSION_KIND_BOT_PASSWORD;
+  if (session.oauthGrants) return SessionKind.SESSION_KIND_OAUTH;
+  return SessionKind.SESSION_KIND_LOGIN;
 }
 
 /** CheckToken's answer for a session as loaded (null: none). */
@@ -33,7 +41,7 @@ export function sessionHandlers(sessions: SessionStore, accounts: Accounts): Pic
       // The token check of a write in the same call (CheckToken's answer for the session as loaded).
       // (A session just dropped is none, as CheckToken would find it.)
       const tokenValid = req.tokenType !== '' && tokenCheck(session && r.valid ? session : null, req.tokenType, req.token).valid;
-      return { user: r.user, sessionValid: r.valid, tokenValid };
+      return { user: r.user, sessionValid: r.valid, tokenValid, sessionKind: sessionKind(r.valid ? session : null) };
     },
     async getTokens(req) {
       let session = await load(req.sessionId);

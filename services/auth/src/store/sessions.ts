@@ -16,10 +16,12 @@ export interface SessionData {
   /** Per-session secret every token of the session is derived from. */
   secret: string;
   createdAt: number;
-  /** Set for a bot-password session: its grants limit the session's rights. */
-  /** A bot-password session: its grants limit the rights; `stamp` ties it to the password it used. */
+  /**
+   * A bot-password session: its grants limit the rights; `stamp` ties it to the password it used.
+   * The API's only: ResolveSession says so (SESSION_KIND_BOT_PASSWORD) and web pages see an anonymous visitor.
+   */
   botPassword?: { appId: string; grants: string[]; stamp: string };
-  /** An OAuth request's session (never a cookie): its grants limit the rights, as a bot password's. */
+  /** An OAuth request's session (never a cookie): its grants limit the rights, as a bot password's; the API's only too. */
   oauthGrants?: string[];
   pendingLogin?: PendingLogin;
   /** "Remember me": the session lives (and its cookie persists) for the persistent TTL. */

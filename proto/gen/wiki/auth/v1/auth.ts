@@ -23,6 +23,60 @@ export const protobufPackage = "wiki.auth.v1";
 
 export const protobufFileName = "wiki/auth/v1/auth.proto";
 
+/**
+ * What a session was made from. Bot-password and OAuth sessions are the API's only: web pages
+ * see their visitor as anonymous (MediaWiki's BotPasswordSessionProvider and the OAuth
+ * extension's SessionProvider give no session outside the API).
+ */
+export enum SessionKind {
+  /** SESSION_KIND_UNSPECIFIED - no session, an unknown one, or an anonymous one (login tokens) */
+  SESSION_KIND_UNSPECIFIED = 0,
+  /** SESSION_KIND_LOGIN - a login with the account's own password: web pages and the API */
+  SESSION_KIND_LOGIN = 1,
+  /** SESSION_KIND_BOT_PASSWORD - action=login with "<user>@<bot>": the API only */
+  SESSION_KIND_BOT_PASSWORD = 2,
+  /** SESSION_KIND_OAUTH - an OAuth request's session (never a cookie): the API only */
+  SESSION_KIND_OAUTH = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function sessionKindFromJSON(object: any): SessionKind {
+  switch (object) {
+    case 0:
+    case "SESSION_KIND_UNSPECIFIED":
+      return SessionKind.SESSION_KIND_UNSPECIFIED;
+    case 1:
+    case "SESSION_KIND_LOGIN":
+      return SessionKind.SESSION_KIND_LOGIN;
+    case 2:
+    case "SESSION_KIND_BOT_PASSWORD":
+      return SessionKind.SESSION_KIND_BOT_PASSWORD;
+    case 3:
+    case "SESSION_KIND_OAUTH":
+      return SessionKind.SESSION_KIND_OAUTH;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SessionKind.UNRECOGNIZED;
+  }
+}
+
+export function sessionKindToJSON(object: SessionKind): string {
+  switch (object) {
+    case SessionKind.SESSION_KIND_UNSPECIFIED:
+      return "SESSION_KIND_UNSPECIFIED";
+    case SessionKind.SESSION_KIND_LOGIN:
+      return "SESSION_KIND_LOGIN";
+    case SessionKind.SESSION_KIND_BOT_PASSWORD:
+      return "SESSION_KIND_BOT_PASSWORD";
+    case SessionKind.SESSION_KIND_OAUTH:
+      return "SESSION_KIND_OAUTH";
+    case SessionKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface User {
   /** 0 for anonymous */
   id: number;
@@ -92,6 +146,7 @@ export interface ResolveSessionResponse {
   sessionValid: boolean;
   /** CheckToken's valid for token_type/token; false when none was asked */
   tokenValid: boolean;
+  sessionKind: SessionKind;
 }
 
 export interface GetTokensRequest {
@@ -1335,7 +1390,7 @@ export const ResolveSessionRequest: MessageFns<ResolveSessionRequest> = {
 };
 
 function createBaseResolveSessionResponse(): ResolveSessionResponse {
-  return { user: undefined, sessionValid: false, tokenValid: false };
+  return { user: undefined, sessionValid: false, tokenValid: false, sessionKind: 0 };
 }
 
 export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
@@ -1348,6 +1403,9 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     }
     if (message.tokenValid !== false) {
       writer.uint32(24).bool(message.tokenValid);
+    }
+    if (message.sessionKind !== 0) {
+      writer.uint32(32).int32(message.sessionKind);
     }
     return writer;
   },
@@ -1389,6 +1447,14 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
             message.tokenValid = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sessionKind = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1414,6 +1480,11 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
         : isSet(object.token_valid)
         ? globalThis.Boolean(object.token_valid)
         : false,
+      sessionKind: isSet(object.sessionKind)
+        ? sessionKindFromJSON(object.sessionKind)
+        : isSet(object.session_kind)
+        ? sessionKindFromJSON(object.session_kind)
+        : 0,
     };
   },
 
@@ -1428,6 +1499,9 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     if (message.tokenValid !== false) {
       obj.tokenValid = message.tokenValid;
     }
+    if (message.sessionKind !== 0) {
+      obj.sessionKind = sessionKindToJSON(message.sessionKind);
+    }
     return obj;
   },
 
@@ -1439,6 +1513,7 @@ export const ResolveSessionResponse: MessageFns<ResolveSessionResponse> = {
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.sessionValid = object.sessionValid ?? false;
     message.tokenValid = object.tokenValid ?? false;
+    message.sessionKind = object.sessionKind ?? 0;
     return message;
   },
 };

@@ -9,15 +9,14 @@ import { GRANT_PERMISSIONS } from '../../grants.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { UserRow } from '../../store/users.js';
 import type { AcceptanceRow, ConsumerRow, OAuthStore } from '../store/oauth.js';
+import { parseCallback } from './callback.js';
 import { deriveSecret, randomHex32 } from './secrets.js';
 
 /** Grants only the OAuth extension has: identification without any API right. */
 export const AUTH_ONLY_GRANTS = ['mwoauth-authonly', 'mwoauth-authonlyprivate'];
 
-/** The right Special:OAuthManageConsumers needs ($wgGroupPermissions['sysop']['mwoauthmanageconsumer'] on most wikis). */
+/** The right Special:OAuthManageConsumers needs (group `sysop` by default: src/rights.ts). */
 export const MANAGE_RIGHT = 'mwoauthmanageconsumer';
-/** Who has it here: sysops (Quire's rights table has no OAuth rights). */
-export const MANAGE_GROUPS = ['sysop'];
 
 export interface OAuthContext {
   store: OAuthStore;
@@ -60,18 +59,14 @@ export function normalizeGrants(grants: readonly string[]): string[] {
   return ['basic', ...cleaned.filter((g) => g !== 'basic')];
 }
 
+/** ConsumerSubmitControl's callbackUrl check: a URL the callback rule can parse (callback.ts), at most 2000 characters. */
 function checkCallbackUrl(url: string, required: boolean): void {
   if (!url) {
     if (required) throw invalidArgument('mwoauth-invalid-field', 'A callback URL is required.', { field: 'callbackUrl' });
     return;
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
-  }
-  if (!/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)) throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
+  const parsed = parseCallback(url);
+  if (!parsed || !/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol)) throw invalidArgument('mwoauth-invalid-field', `Invalid callback URL: ${url}`, { field: 'callbackUrl' });
 }
 
 /** A PEM RSA public key (the extension's "mwoauth-invalid-rsa-key" otherwise). */
@@ -199,11 +194,10 @@ export class Consumers {
 
   /** Special:OAuthManageConsumers: approve (proposed), reject (proposed), disable (approved), reenable (disabled). */
   async manage(req: ManageConsumerRequest): Promise<Consumer> {
+    // The performer's right, as the wiki's groups give it (never a group's name).
     const performer = await this.o.accounts.o.users.byId(req.performerId);
-    const memberships = performer ? await this.o.accounts.o.users.memberships(performer.id) : [];
-    if (!performer || !memberships.some((m) => MANAGE_GROUPS.includes(m.group))) {
-      throw permissionDenied('permissiondenied', 'You do not have permission to manage OAuth consumers.');
-    }
+    const rights = performer ? (await this.o.accounts.userRecord(performer, '')).rights : [];
+    if (!rights.includes(MANAGE_RIGHT)) throw permissionDenied('permissiondenied', 'You do not have permission to manage OAuth consumers.');
     const row = await this.byKey(req.key);
     const S = ConsumerStage;
     const transitions: Record<string, { from: ConsumerStage[]; to: ConsumerStage }> = {

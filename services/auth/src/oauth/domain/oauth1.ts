@@ -9,6 +9,7 @@ import { SignJWT } from 'jose';
 import { unauthenticated, invalidArgument, type KvStore } from '@quire/kit';
 import type { AuthorizeOAuth1Request, AuthorizeOAuth1Response, OAuth1Credentials, SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
 import type { AcceptanceRow, ConsumerRow } from '../store/oauth.js';
+import { callbackMatches } from './callback.js';
 import { usableBy, type Consumers, type OAuthContext } from './consumers.js';
 import { randomHex32, safeEqual } from './secrets.js';
 
@@ -49,6 +50,23 @@ export function signatureBaseString(method: string, url: string, params: Readonl
 function normalizeBaseUrl(url: string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname}`;
+}
+
+/**
+ * MWOAuthServer::checkCallback: "oob" (the registered callback), or, when the registered callback
+ * is a prefix, a URL under it (callback.ts).
+ */
+function checkCallback(c: ConsumerRow, callback: string): void {
+  if (!c.callback_is_prefix) {
+    if (callback !== 'oob') throw oauthError('mwoauth-callback-not-oob', 'oauth_callback must be set, and must be set to "oob" (case-sensitive)');
+    return;
+  }
+  if (callback !== 'oob' && !callbackMatches(c.callback_url, callback)) {
+    throw oauthError(
+      'mwoauth-callback-not-oob-or-prefix',
+      'oauth_callback must be set, and must be set to "oob" (case-sensitive), or the configured callback must be a prefix of the supplied callback.',
+    );
+  }
 }
 
 function param(req: SignedRequest, name: string): string {
@@ -111,12 +129,7 @@ export class OAuth1 {
     if (c.owner_only) throw oauthError('mwoauthserver-consumer-owner-only', `Owner-only consumer "${c.name}" cannot use the authorization handshake.`);
     await this.checkSignature(req, c, '', '');
     const callback = param(req, 'oauth_callback');
-    if (callback !== 'oob' && !(c.callback_is_prefix && callback.startsWith(c.callback_url))) {
-      throw oauthError(
-        'mwoauth-callback-not-oob-or-prefix',
-        'oauth_callback must be set, and must be set to "oob" (case-sensitive), or the configured callback must be a prefix of the supplied callback.',
-      );
-    }
+    checkCallback(c, callback);
     const key = randomHex32();
     const token: RequestToken = { consumerId: c.id, secret: randomHex32(), callback, userId: 0, verifier: '' };
     await this.kv.set(`oauth1-request:${key}`, JSON.stringify(token), REQUEST_TOKEN_SECONDS);
@@ -148,6 +161,8 @@ export class OAuth1 {
     }
     if (!usableBy(c, req.userId))
       throw oauthError('mwoauth-invalid-authorization-not-approved', `The app that you are trying to connect seems to be set up incorrectly. Contact the author of "${c.name}" for help.`);
+    // The consumer's callback may have changed since initiate: the token's must still be allowed.
+    checkCallback(c, token.callback);
     await this.consumers.acceptFor(c, req.userId, c.grants);
     const verifier = randomHex32();
     await this.kv.set(`oauth1-request:${req.requestToken}`, JSON.stringify({ ...token, userId: req.userId, verifier }), REQUEST_TOKEN_SECONDS);

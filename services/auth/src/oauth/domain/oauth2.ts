@@ -9,6 +9,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { ServiceError, GrpcStatus, type KvStore } from '@quire/kit';
 import type { AuthorizeOAuth2Request, AuthorizeOAuth2Response, IssueOAuth2TokenRequest, OAuth2Token } from '@quire/proto/wiki/auth/v1/oauth';
 import type { AccessTokenRow, AcceptanceRow, ConsumerRow } from '../store/oauth.js';
+import { callbackMatches } from './callback.js';
 import { toConsumer, usableBy, type Consumers, type OAuthContext } from './consumers.js';
 import { safeEqual, sha256Hex } from './secrets.js';
 
@@ -39,6 +40,11 @@ export function oauth2Error(error: string, description: string, hint = ''): Serv
   return new ServiceError(grpc, error, description, { api: { error, error_description: description, message: description, ...(hint ? { hint } : {}) } });
 }
 
+/** OAuthServerException::invalidRequest: a parameter missing or wrong (`hint` says which). */
+function invalidRequest(parameter: string, hint = `Check the \`${parameter}\` parameter`): ServiceError {
+  return oauth2Error('invalid_request', 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.', hint);
+}
+
 export class OAuth2 {
   private readonly jwtKey: Uint8Array;
 
@@ -56,10 +62,10 @@ export class OAuth2 {
     return row;
   }
 
-  /** The redirect URI a request may use: the registered one, or one under a registered prefix. */
+  /** The redirect URI a request may use: the registered one, or one under a registered prefix (callback.ts, as OAuth 1.0a's). */
   private redirectUri(c: ConsumerRow, given: string): string {
     if (!given) return c.callback_url;
-    const ok = c.callback_is_prefix ? given.startsWith(c.callback_url) : given === c.callback_url;
+    const ok = c.callback_is_prefix ? callbackMatches(c.callback_url, given) : given === c.callback_url;
     if (!ok) throw oauth2Error('invalid_client', 'Client authentication failed', 'The redirect URI does not match the registered callback');
     return given;
   }
@@ -112,11 +118,7 @@ export class OAuth2 {
         return this.issue(c, acceptance, acceptance.grants, false);
       }
       case '':
-        throw oauth2Error(
-          'invalid_request',
-          'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
-          'Check the `grant_type` parameter',
-        );
+        throw invalidRequest('grant_type');
       default:
         throw oauth2Error('unsupported_grant_type', 'The authorization grant type is not supported by the authorization server.', 'Check that all required parameters have been provided');
     }
@@ -124,12 +126,9 @@ export class OAuth2 {
 
   private async redeemCode(c: ConsumerRow, req: IssueOAuth2TokenRequest): Promise<OAuth2Token> {
     this.authenticate(c, req.clientSecret, c.oauth2_confidential);
-    if (!req.code)
-      throw oauth2Error(
-        'invalid_request',
-        'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
-        'Check the `code` parameter',
-      );
+    // AbstractGrant::validateClient: a redirect URI given is one the client may use (the code stays unused otherwise).
+    if (req.redirectUri) this.redirectUri(c, req.redirectUri);
+    if (!req.code) throw invalidRequest('code');
     const key = `oauth2-code:${sha256Hex(req.code)}`;
     const raw = await this.kv.get(key);
     // Single use: only the caller whose delete removed the entry may redeem it.
@@ -140,8 +139,10 @@ export class OAuth2 {
         'Authorization code has expired or was already used',
       );
     const pending = JSON.parse(raw) as PendingCode;
-    if (pending.consumerId !== c.id) throw oauth2Error('invalid_request', 'Authorization code was not issued to this client');
-    if (pending.redirectUri && pending.redirectUri !== req.redirectUri) throw oauth2Error('invalid_request', 'Invalid redirect URI');
+    if (pending.consumerId !== c.id) throw invalidRequest('code', 'Authorization code was not issued to this client');
+    // AuthCodeGrant: the authorization request's redirect URI, given again exactly (or absent from both).
+    if (pending.redirectUri && !req.redirectUri) throw invalidRequest('redirect_uri');
+    if (pending.redirectUri !== req.redirectUri) throw invalidRequest('redirect_uri', 'Invalid redirect URI');
     if (pending.challenge) {
       if (!/^[A-Za-z0-9._~-]{43,128}$/.test(req.codeVerifier)) throw oauth2Error('invalid_request', 'Code Verifier must follow the specifications of RFC-7636.');
       const computed = pending.challengeMethod === 'S256' ? crypto.createHash('sha256').update(req.codeVerifier).digest('base64url') : req.codeVerifier;
