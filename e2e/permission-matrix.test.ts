@@ -232,7 +232,7 @@ describe('permission matrix: every write × every kind of caller', () => {
     await post({ action: 'edit', title: 'Matrix blocked page', text: 'x' });
     const blocks: Record<string, string>[] = [
       { user: 'Matrix blocked', expiry: 'infinite', reason: 'matrix' },
-      { user: 'Matrix partial', expiry: 'infinite', reason: 'matrix', partial: '1', pagerestrictions: 'Matrix blocked page' },
+      { user: 'Matrix partial', expiry: 'infinite', reason: 'matrix', partial: '1', allowusertalk: '1', pagerestrictions: 'Matrix blocked page' },
     ];
     for (const block of blocks) {
       const b = await post({ action: 'block', ...block });
