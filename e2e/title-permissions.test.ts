@@ -154,5 +154,37 @@ for (const backend of testBackends()) {
       assert.equal(un.error?.code, 'customcssprotected', JSON.stringify(un));
       assert.equal(await latestText(sysop, 'User:Owner/rb.css'), undefined, 'still deleted');
     });
+
+    test('a partial block covers moves (from and to) and content model changes of its pages, as edits', async () => {
+      await runAdmin(['createAndPromote', 'Eve', 'evepass1234567'], wiki.testEnv.env, quiet);
+      const eve = await loggedIn(wiki, 'Eve', 'evepass1234567');
+      const sysop = caller('Sysie').client;
+      assert.equal((await post(sysop, { action: 'edit', title: 'Guarded page', text: 'guarded' })).edit.result, 'Success');
+      assert.equal((await post(eve, { action: 'edit', title: 'User:Eve/draft', text: 'draft' })).edit.result, 'Success');
+      const block = await post(sysop, { action: 'block', user: 'Eve', partial: '1', pagerestrictions: 'Guarded page', namespacerestrictions: '10', expiry: 'infinite', allowusertalk: '1' });
+      assert.ok(block.block, JSON.stringify(block));
+
+      const refusals = {
+        edit: await post(eve, { action: 'edit', title: 'Guarded page', text: 'vandal' }),
+        moveFrom: await post(eve, { action: 'move', from: 'Guarded page', to: 'Elsewhere' }),
+        moveTo: await post(eve, { action: 'move', from: 'User:Eve/draft', to: 'Template:Draft' }),
+        changecontentmodel: await post(eve, { action: 'changecontentmodel', title: 'Guarded page', model: 'text' }),
+      };
+      for (const [what, r] of Object.entries(refusals)) {
+        assert.equal(r.error?.code, 'blocked', `${what}: ${JSON.stringify(r)}`);
+        assert.equal(r.error?.info, 'You have been blocked from editing this page.', what);
+        assert.equal(r.error?.blockinfo?.blockpartial, true, what);
+      }
+      // Nothing changed: the page, its model, and both titles of the refused moves.
+      const info = (await eve.api({ action: 'query', prop: 'info', titles: 'Guarded page|Elsewhere|Template:Draft|User:Eve/draft', formatversion: '2' })).json().query.pages;
+      const byTitle = Object.fromEntries(info.map((pg: { title: string; missing?: boolean; contentmodel: string }) => [pg.title, pg]));
+      assert.equal(byTitle['Guarded page'].contentmodel, 'wikitext');
+      assert.equal(byTitle.Elsewhere.missing, true);
+      assert.equal(byTitle['Template:Draft'].missing, true);
+      assert.equal(byTitle['User:Eve/draft'].missing, undefined);
+      assert.equal(await latestText(eve, 'Guarded page'), 'guarded');
+      // The block is partial: elsewhere Eve writes as before.
+      assert.equal((await post(eve, { action: 'move', from: 'User:Eve/draft', to: 'User:Eve/final' })).move?.to, 'User:Eve/final');
+    });
   });
 }
