@@ -13,7 +13,9 @@ import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { deleteAction, protectAction } from './sysop.js';
-import { formatDateAt, formatTime, hasRight, joinHtml, pageTabs, resolveTitle, summaryHtml, userLinks } from './wiki.js';
+import { authorOf, deletedRevisionHeader, revComment, revUserTools } from './revdel-html.js';
+import { DELETED_COMMENT, DELETED_USER, userCanSee } from '../revdel.js';
+import { formatDateAt, formatTime, hasRight, joinHtml, pageTabs, resolveTitle, userLinks } from './wiki.js';
 
 type ArticleAction = (p: PageRequest, page: PageRecord) => Promise<void>;
 
@@ -140,7 +142,8 @@ function titleOfFile(page: PageRecord): string {
 
 /** The subtitle of an old revision (Article::setOldSubtitle): its date and author, and the navigation. */
 async function oldRevisionSubtitle(p: PageRequest, page: PageRecord, rev: Revision): Promise<SafeHtml> {
-  const [comment] = await p.deps.clients.content.formatComments([{ title: page.title, comment: rev.comment }]);
+  // A summary hidden from the reader is not even formatted.
+  const [comment] = userCanSee(rev.deleted, DELETED_COMMENT, p.caller.user.rights) ? await p.deps.clients.content.formatComments([{ title: page.title, comment: rev.comment }]) : [''];
   const isLatest = rev.id === page.latestRevId;
   const older = rev.parentId
     ? html`<a href="${indexPath(page.title, { diff: 'prev', oldid: rev.id })}">diff</a>) <a href="${indexPath(page.title, { oldid: rev.parentId })}">← Older revision</a>`
@@ -148,7 +151,8 @@ async function oldRevisionSubtitle(p: PageRequest, page: PageRecord, rev: Revisi
   const newer = isLatest
     ? html`Newer revision → (diff)`
     : html`<a href="${indexPath(page.title, { direction: 'next', oldid: rev.id })}">Newer revision →</a> (<a href="${indexPath(page.title, { diff: 'next', oldid: rev.id })}">diff</a>)`;
-  return html`<div class="mw-revision"><div id="mw-revision-info">${isLatest ? 'Latest revision' : 'Revision'} as of ${formatTime(rev.timestamp)} by ${userLinks(rev.userText, rev.userId === 0)} ${summaryHtml(comment ?? '')}</div>
+  const rights = p.caller.user.rights;
+  return html`<div class="mw-revision"><div id="mw-revision-info">${isLatest ? 'Latest revision' : 'Revision'} as of ${formatTime(rev.timestamp)} by ${revUserTools(authorOf(rev), rights)} ${revComment(rev.deleted, comment ?? '', rights)}</div>
 <div id="mw-revision-nav">(${older} | <a href="${articlePath(page.title)}">Latest revision</a> (${isLatest ? 'diff' : html`<a href="${indexPath(page.title, { diff: 'cur', oldid: rev.id })}">diff</a>`}) | ${newer}</div></div>`;
 }
 
@@ -202,6 +206,19 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
       pageTools: { title: page.title, exists: false, ns: page.ns },
     });
   }
+  const hiddenText = rev && deletedRevisionHeader(rev, page.title, p.caller.user.rights, queryParam(p, 'unhide') === '1');
+  if (rev && hiddenText && !hiddenText.show) {
+    // Article::showDeletedRevisionHeader: the box instead of the text (and no render of it).
+    return send(p, {
+      title: page.title,
+      subtitle: await oldRevisionSubtitle(p, page, rev),
+      body: hiddenText.box,
+      tabs: await pageTabs(p, page, 'view'),
+      noindex: true,
+      cache: REVALIDATE,
+      pageTools: { title: page.title, exists: true, ns: page.ns, revId: rev.id },
+    });
+  }
   const r = await content.parse(rev ? { revId: rev.id } : { page: page.title, redirects: follow });
   const subtitle: SafeHtml[] = [];
   let shown = page;
@@ -211,7 +228,7 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
   }
   if (rev) subtitle.push(await oldRevisionSubtitle(p, page, rev));
   const body = html`<div id="siteSub">From ${p.deps.config.sitename}</div>
-${rev && rev.id !== page.latestRevId ? messageBox('warning', html`This is an old revision of this page, as edited by ${rev.userText} at ${formatTime(rev.timestamp)}. It may differ significantly from the <a href="${articlePath(page.title)}">current revision</a>.`) : ''}
+${hiddenText?.box ?? ''}${rev && rev.id !== page.latestRevId ? messageBox('warning', html`This is an old revision of this page, as edited by ${userCanSee(rev.deleted, DELETED_USER, p.caller.user.rights) ? rev.userText : '(username removed)'} at ${formatTime(rev.timestamp)}. It may differ significantly from the <a href="${articlePath(page.title)}">current revision</a>.`) : ''}
 ${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}</div>${members}`;
   send(p, {
     title: shown.title,
@@ -309,9 +326,9 @@ ${
   first && latest
     ? html`<h2 id="Edit_history">Edit history</h2>
 <table class="wikitable mw-page-info">
-${row('mw-pageinfo-firstuser', 'Page creator', userLinks(first.userText, first.userId === 0))}
+${row('mw-pageinfo-firstuser', 'Page creator', revUserTools(authorOf(first), p.caller.user.rights))}
 ${row('mw-pageinfo-firsttime', 'Date of page creation', html`<a href="${indexPath(page.title, { oldid: first.id })}">${formatTime(first.timestamp)}</a>`)}
-${row('mw-pageinfo-lastuser', 'Latest editor', userLinks(latest.userText, latest.userId === 0))}
+${row('mw-pageinfo-lastuser', 'Latest editor', revUserTools(authorOf(latest), p.caller.user.rights))}
 ${row('mw-pageinfo-lasttime', 'Date of latest edit', html`<a href="${indexPath(page.title, { oldid: latest.id })}">${formatTime(latest.timestamp)}</a>`)}
 ${row('mw-pageinfo-edits', 'Total number of edits', count)}
 </table>`

@@ -9,7 +9,10 @@ import { CompareRelative, type CompareSideResult, type PageRecord } from '../cli
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { queryParam, send, type PageRequest } from './request.js';
-import { errorCode, errorText, formatTime, hasRight, pageTabs, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+import { errorCode, errorText, formatTime, pageTabs, sizeDiff } from './wiki.js';
+import { authorOf, deletedDiffBox, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
+import { DELETED_COMMENT, DELETED_TEXT, textAccess, userCanSee } from '../revdel.js';
+import { ServiceError } from '@quire/kit';
 
 const DEFAULT_LIMIT = 50;
 
@@ -28,7 +31,9 @@ export async function historyAction(p: PageRequest, page: PageRecord): Promise<v
   const towardsNewer = queryParam(p, 'dir') === 'prev' && offset > 0;
   const r = await p.deps.clients.content.getHistory({ pageId: page.id, limit, ...(offset > 0 ? (towardsNewer ? { newerThan: offset } : { olderThan: offset }) : {}) });
   const revs = r.revisions;
-  const comments = await p.deps.clients.content.formatComments(revs.map((x) => ({ title: page.title, comment: x.comment })));
+  const rights = p.caller.user.rights;
+  // Summaries hidden from the reader are not formatted (their text never reaches the page).
+  const comments = await p.deps.clients.content.formatComments(revs.map((x) => ({ title: page.title, comment: userCanSee(x.deleted, DELETED_COMMENT, rights) ? x.comment : '' })));
   const newest = revs[0];
   const oldest = revs.at(-1);
   const hasNewer = towardsNewer ? r.more : offset > 0;
@@ -37,15 +42,18 @@ export async function historyAction(p: PageRequest, page: PageRecord): Promise<v
   const rows = revs.map((rev, i) => {
     const isCur = rev.id === page.latestRevId;
     const prevSize = Math.max(rev.parentSize, 0);
+    // HistoryPager::curLink/lastLink: no diff link to a text the reader may not see (the parent's
+    // visibility is not known here: the diff page itself refuses a hidden one).
+    const linkable = textLinkable(rev.deleted, rights);
     return html`<li data-mw-revid="${rev.id}">
-<span class="mw-history-histlinks">(${isCur ? 'cur' : html`<a href="${indexPath(page.title, { diff: page.latestRevId, oldid: rev.id })}">cur</a>`} | ${rev.parentId ? html`<a href="${indexPath(page.title, { diff: rev.id, oldid: rev.parentId })}">prev</a>` : 'prev'})</span>
-<input type="radio" name="oldid" value="${rev.id}" aria-label="Select a revision to compare"${i === 1 ? new SafeHtml(' checked') : ''}${isCur ? new SafeHtml(' disabled') : ''}>
-<input type="radio" name="diff" value="${rev.id}" aria-label="Select a revision to compare"${i === 0 ? new SafeHtml(' checked') : ''}>
-<a href="${indexPath(page.title, { oldid: rev.id })}" class="mw-changeslist-date">${formatTime(rev.timestamp)}</a>
-${userLinks(rev.userText, rev.userId === 0)}
+<span class="mw-history-histlinks">(${isCur || !linkable ? 'cur' : html`<a href="${indexPath(page.title, { diff: page.latestRevId, oldid: rev.id })}">cur</a>`} | ${rev.parentId && linkable ? html`<a href="${indexPath(page.title, { diff: rev.id, oldid: rev.parentId })}">prev</a>` : 'prev'})</span>
+<input type="radio" name="oldid" value="${rev.id}" aria-label="Select a revision to compare"${i === 1 ? new SafeHtml(' checked') : ''}${isCur || !linkable ? new SafeHtml(' disabled') : ''}>
+<input type="radio" name="diff" value="${rev.id}" aria-label="Select a revision to compare"${i === 0 ? new SafeHtml(' checked') : ''}${linkable ? '' : new SafeHtml(' disabled')}>
+${revDateLink(rev, page.title, formatTime(rev.timestamp), rights)}
+${revUserTools(authorOf(rev), rights)}
 ${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr>` : ''}
 <span class="history-size">(${rev.size} bytes)</span> ${sizeDiff(Number(rev.size) - Number(prevSize))}
-${summaryHtml(comments[i] ?? '')}
+${revComment(rev.deleted, comments[i] ?? '', rights)}
 </li>`;
   });
   const body = html`<p class="help">Diff selection: Mark the radio buttons of the revisions to compare and hit enter or the button at the bottom.<br>Legend: <strong>(cur)</strong> = difference with latest revision, <strong>(prev)</strong> = difference with preceding revision, <strong>m</strong> = minor edit.</p>
@@ -70,13 +78,13 @@ ${nav}`;
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */
-function sideHeader(page: PageRecord, side: CompareSideResult | undefined, comment: string, nav: SafeHtml | ''): SafeHtml {
+function sideHeader(page: PageRecord, side: CompareSideResult | undefined, comment: string, nav: SafeHtml | '', rights: readonly string[]): SafeHtml {
   const rev = side?.revision;
   if (!rev) return html`<div>${side?.page?.title ?? ''}</div>`;
   const isLatest = rev.id === page.latestRevId;
   return html`<div id="mw-diff-${rev.id === page.latestRevId ? 'ntitle1' : 'title1'}"><strong><a href="${indexPath(page.title, { oldid: rev.id })}">${isLatest ? 'Latest revision' : 'Revision'} as of ${formatTime(rev.timestamp)}</a></strong></div>
-<div>${userLinks(rev.userText, rev.userId === 0)}</div>
-<div>${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${summaryHtml(comment)}</div>
+<div>${revUserTools(authorOf(rev), rights)}</div>
+<div>${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${revComment(rev.deleted, comment, rights)}</div>
 <div>${nav}</div>`;
 }
 
@@ -93,11 +101,18 @@ export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> 
   else if (oldid > 0) req = { from: { revId: Math.min(oldid, diffId) }, to: { revId: Math.max(oldid, diffId) } };
   else req = { from: { revId: diffId }, toRelative: CompareRelative.COMPARE_RELATIVE_PREV };
   const tabs = await pageTabs(p, page, 'view');
+  const rights = p.caller.user.rights;
   let r;
   try {
-    r = await content.compare({ ...req, withRelatives: true, canViewDeleted: hasRight(p, 'deletedtext'), canViewSuppressed: hasRight(p, 'viewsuppressed') });
+    r = await content.compare({ ...req, withRelatives: true, ...textAccess(rights) });
   } catch (e) {
     const code = errorCode(e);
+    // DifferenceEngine::showDiffPage: a side whose text is hidden from the reader (rev-deleted-no-diff).
+    if (code === 'missingcontent' && e instanceof ServiceError) {
+      const [hiddenRev] = (await content.getRevisions({ revIds: [Number(e.data.revid) | 0] })).revisions;
+      const body = deletedDiffBox(page.title, hiddenRev?.deleted ?? DELETED_TEXT, rights, false, {});
+      return send(p, { title: `${page.title}: Difference between revisions`, tabs, noindex: true, cache: REVALIDATE, body: body?.box ?? html`` });
+    }
     if (code === 'nosuchrevid' || code === 'nosuchrevid-compare' || code.startsWith('compare-') || code === 'missingcontent' || code === 'baddiff') {
       return send(p, {
         title: 'Difference between revisions',
@@ -111,18 +126,24 @@ export async function diffPage(p: PageRequest, page: PageRecord): Promise<void> 
   // A diff of a revision with nothing before it (the first revision, diff=prev): that revision alone.
   const fromRev = r.from?.revision;
   const toRev = r.to?.revision;
+  const shownComment = (rev: typeof fromRev) => (rev && userCanSee(rev.deleted, DELETED_COMMENT, rights) ? rev.comment : '');
   const [fromComment, toComment] = await content.formatComments([
-    { title: page.title, comment: fromRev?.comment ?? '' },
-    { title: page.title, comment: toRev?.comment ?? '' },
+    { title: page.title, comment: shownComment(fromRev) },
+    { title: page.title, comment: shownComment(toRev) },
   ]);
   const olderNav = fromRev && r.from?.prevRevId ? html`<a href="${indexPath(page.title, { diff: 'prev', oldid: fromRev.id })}" id="differences-prevlink">← Older edit</a>` : '';
   const newerNav = toRev && r.to?.nextRevId ? html`<a href="${indexPath(page.title, { diff: 'next', oldid: toRev.id })}" id="differences-nextlink">Newer edit →</a>` : '';
+  // A side whose text the reader may see although hidden: shown only with unhide=1.
+  const hiddenDiff = deletedDiffBox(page.title, (fromRev?.deleted ?? 0) | (toRev?.deleted ?? 0), rights, queryParam(p, 'unhide') === '1', oldid > 0 ? { diff: diffParam, oldid } : { diff: diffParam });
+  if (hiddenDiff && !hiddenDiff.show) {
+    return send(p, { title: `${page.title}: Difference between revisions`, tabs, noindex: true, cache: REVALIDATE, body: hiddenDiff.box });
+  }
   const rows = r.tableHtml.trim() === '' ? html`<tr><td colspan="4" class="diff-notice"><div class="mw-diff-empty">(No difference)</div></td></tr>` : new SafeHtml(r.tableHtml);
   const diffOnly = queryParam(p, 'diffonly') === '1';
   const rendered = toRev && !diffOnly ? await content.parse({ revId: toRev.id }) : undefined;
-  const body = html`<table class="diff diff-contentalign-left diff-editfont-monospace" data-mw="interface">
+  const body = html`${hiddenDiff?.box ?? ''}<table class="diff diff-contentalign-left diff-editfont-monospace" data-mw="interface">
 <colgroup><col class="diff-marker"><col class="diff-content"><col class="diff-marker"><col class="diff-content"></colgroup>
-<tr class="diff-title" lang="${p.deps.config.lang}"><td colspan="2" class="diff-otitle diff-side-deleted">${sideHeader(page, r.from, fromComment ?? '', olderNav)}</td><td colspan="2" class="diff-ntitle diff-side-added">${sideHeader(page, r.to, toComment ?? '', newerNav)}</td></tr>
+<tr class="diff-title" lang="${p.deps.config.lang}"><td colspan="2" class="diff-otitle diff-side-deleted">${sideHeader(page, r.from, fromComment ?? '', olderNav, rights)}</td><td colspan="2" class="diff-ntitle diff-side-added">${sideHeader(page, r.to, toComment ?? '', newerNav, rights)}</td></tr>
 ${rows}
 </table>
 ${

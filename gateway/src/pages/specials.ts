@@ -13,6 +13,8 @@ import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { plainSnippet } from './snippet.js';
 import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
+import { DELETED_COMMENT, hiddenAuthorBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
 
 /** `limit` of a listing: MediaWiki's 50 by default, at most 500. */
 function limitParam(p: PageRequest, fallback = 50): number {
@@ -97,7 +99,17 @@ const LOG_VERBS: Record<string, string> = {
   'patrol/patrol': 'marked as patrolled a revision of',
 };
 
-function logLine(e: { type: string; action: string; user: string; title: string; paramsJson: string }): SafeHtml {
+/** A log entry's line; its performer and action (target and parameters) as the reader may see them (LogFormatter). */
+function logLine(e: { type: string; action: string; user: string; title: string; paramsJson: string; deleted: number }, rights: readonly string[]): SafeHtml {
+  const performer = revUserTools({ deleted: e.deleted, user: e.user, anon: false }, rights);
+  if (e.deleted & LOG_DELETED_ACTION) {
+    const shown = logFieldVisible(e.deleted, LOG_DELETED_ACTION, rights) ? logAction(e) : html`(log details removed)`;
+    return html`${performer} <span class="${deletedClass(e.deleted)}">${shown}</span>`;
+  }
+  return html`${performer} ${logAction(e)}`;
+}
+
+function logAction(e: { type: string; action: string; title: string; paramsJson: string }): SafeHtml {
   const verb = LOG_VERBS[`${e.type}/${e.action}`] ?? `performed ${e.type}/${e.action} on`;
   let target: SafeHtml | '' = '';
   if (e.type === 'move') {
@@ -108,16 +120,19 @@ function logLine(e: { type: string; action: string; user: string; title: string;
       target = '';
     }
   }
-  return html`${userLinks(e.user)} ${verb} ${pageLink(e.title)}${target}`;
+  return html`${verb} ${pageLink(e.title)}${target}`;
 }
 
 /** The lines of a changes list (ChangesList::recentChangesLine): edits with diff/hist links, log entries with their text. */
 export async function changeRows(p: PageRequest, changes: RecentChange[]): Promise<SafeHtml[]> {
-  const comments = await p.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment })));
+  const rights = p.caller.user.rights;
+  const comments = await p.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })));
   const rows = changes.map((c, i) => {
+    const comment = revComment(c.deleted, comments[i] ?? '', rights);
     if (c.type === 'log')
-      return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson })} ${summaryHtml(comments[i] ?? '')}</li>`;
-    return html`<li class="mw-changeslist-edit">(${c.new ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`;
+      return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson, deleted: c.deleted }, rights)} ${comment}</li>`;
+    const diff = c.new || !textLinkable(c.deleted, rights) ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`;
+    return html`<li class="mw-changeslist-edit">(${diff} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${revUserTools(c, rights)} ${comment}</li>`;
   });
   return rows;
 }
@@ -145,11 +160,13 @@ const contributionsPage: PageHandler = async (p) => {
   const form = html`<form action="/w/index.php">${hidden('title', 'Special:Contributions')}<label class="field" for="target">IP address or username:</label><input type="text" name="target" id="target" value="${target}"> <button type="submit">Search</button></form>`;
   if (!target) return send(p, { title: 'User contributions', body: form });
   const limit = limitParam(p);
-  const r = await p.deps.clients.content.listUserContribs({ users: [target], limit, hideBits: hasRight(p, 'deletedhistory') ? 0 : 4 });
-  const comments = await p.deps.clients.content.formatComments(r.contribs.map((c) => ({ title: c.title, comment: c.comment })));
+  const rights = p.caller.user.rights;
+  // ContribsPager: revisions whose author is hidden from the reader are left out.
+  const r = await p.deps.clients.content.listUserContribs({ users: [target], limit, hideBits: hiddenAuthorBits(rights) });
+  const comments = await p.deps.clients.content.formatComments(r.contribs.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })));
   const rows = r.contribs.map(
     (c, i) =>
-      html`<li data-mw-revid="${c.revId}"><a href="${indexPath(c.title, { oldid: c.revId })}" class="mw-changeslist-date">${formatTime(c.timestamp)}</a> (${c.parentId ? html`<a href="${indexPath(c.title, { diff: 'prev', oldid: c.revId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${sizeDiff(c.sizeDiff)} . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${pageLink(c.title)} ${summaryHtml(comments[i] ?? '')}${c.top ? html` <span class="mw-uctop">(current)</span>` : ''}</li>`,
+      html`<li data-mw-revid="${c.revId}">${revDateLink({ id: c.revId, deleted: c.deleted }, c.title, formatTime(c.timestamp), rights)} (${c.parentId && textLinkable(c.deleted, rights) ? html`<a href="${indexPath(c.title, { diff: 'prev', oldid: c.revId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${sizeDiff(c.sizeDiff)} . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${pageLink(c.title)} ${revComment(c.deleted, comments[i] ?? '', rights)}${c.top ? html` <span class="mw-uctop">(current)</span>` : ''}</li>`,
   );
   send(p, {
     title: `User contributions`,
@@ -171,8 +188,14 @@ const logPage: PageHandler = async (p) => {
   }
   const r = await p.deps.clients.content.listLogEvents({ type: type === 'all' ? '' : type, user, limit, namespace: -1, ...titleFilter });
   const events = r.events.slice(0, limit);
-  const comments = await p.deps.clients.content.formatComments(events.map((e) => ({ title: e.title, comment: e.comment })));
-  const rows = events.map((e, i) => html`<li data-mw-logid="${e.logId}" class="mw-logline-${e.type}">${formatTime(e.timestamp)} ${logLine(e)} ${summaryHtml(comments[i] ?? '')}</li>`);
+  const rights = p.caller.user.rights;
+  // Fields hidden by revision deletion of log entries (log_deleted).
+  const bits = await p.deps.clients.archive.logEntryVisibility(events.map((e) => e.logId));
+  const shown = events.map((e) => ({ ...e, deleted: bits.get(e.logId) ?? 0 }));
+  const comments = await p.deps.clients.content.formatComments(shown.map((e) => ({ title: e.title, comment: logFieldVisible(e.deleted, DELETED_COMMENT, rights) ? e.comment : '' })));
+  const rows = shown.map(
+    (e, i) => html`<li data-mw-logid="${e.logId}" class="mw-logline-${e.type}">${formatTime(e.timestamp)} ${logLine(e, rights)} ${revComment(e.deleted, comments[i] ?? '', rights)}</li>`,
+  );
   const types = ['', 'block', 'delete', 'move', 'newusers', 'protect', 'rights', 'upload', 'create', 'patrol'];
   const body = html`<form action="/w/index.php" class="inline">${hidden('title', 'Special:Log')}<fieldset><legend>Logs</legend>
 <select name="type" aria-label="Log type">${types.map((t) => html`<option value="${t}"${t === type ? new SafeHtml(' selected') : ''}>${t ? `${t[0]!.toUpperCase()}${t.slice(1)} log` : 'All public logs'}</option>`)}</select>

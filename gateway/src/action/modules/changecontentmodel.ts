@@ -3,7 +3,7 @@
  * in the new model and logs contentmodel/change, in one transaction.
  */
 import { defineModule } from '../define.js';
-import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 /** The content models that support direct editing (ContentHandler::supportsDirectEditing). */
 const MODELS = ['css', 'javascript', 'json', 'text', 'wikitext'] as const;
@@ -29,13 +29,14 @@ export const changecontentmodelModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const target = titleOrPageId(p);
+    const actor = await pageWritingActor(ctx, [target]);
     const res = await ctx.deps.clients.archive.changeContentModel({
       ...target,
       model: p.model,
       summary: p.summary ?? '',
       tags: p.tags ?? [],
       bot: p.bot,
-      actor: writingActor(ctx),
+      actor,
     });
     ctx.result.changecontentmodel = { result: 'Success', title: res.title, pageid: res.pageId, contentmodel: res.contentModel, logid: res.logId, revid: res.revId };
   },

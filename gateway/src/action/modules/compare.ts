@@ -11,6 +11,7 @@ import { ApiUsageError, setContentValue, type ActionContext, type ParamDecl, typ
 import { apiError } from './support.js';
 import { defineModule } from '../define.js';
 import { CONTENT_FORMAT_VALUES as CONTENT_FORMATS, CONTENT_MODEL_VALUES as CONTENT_MODELS, supportsFormat } from '../content-formats.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, textAccess, userCanSee } from '../../revdel.js';
 
 /** ContentHandlerFactory::getContentModels and getAllContentFormats of MediaWiki 1.39 core. */
 /** SlotRoleRegistry::getKnownRoles: only the main slot exists. */
@@ -23,12 +24,6 @@ const RELATIVE: Record<string, CompareRelative> = {
   next: CompareRelative.COMPARE_RELATIVE_NEXT,
   cur: CompareRelative.COMPARE_RELATIVE_CUR,
 };
-
-/** RevisionRecord::DELETED_* bits. */
-const DELETED_TEXT = 1;
-const DELETED_COMMENT = 2;
-const DELETED_USER = 4;
-const DELETED_RESTRICTED = 8;
 
 type Prefix = 'from' | 'to';
 
@@ -165,8 +160,7 @@ function addSideVals(vals: ResultObject, prefix: Prefix, side: CompareSideResult
   const page = side?.page;
   if (!rev) return;
   const deleted = rev.deleted;
-  const canSee = (field: number) =>
-    (deleted & field) === 0 || (deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory']).some((r) => rights.includes(r));
+  const canSee = (field: number) => userCanSee(deleted, field, rights);
   if (props.has('ids')) {
     vals[`${prefix}id`] = page?.id ?? rev.pageId;
     vals[`${prefix}revid`] = rev.id;
@@ -238,8 +232,7 @@ export const compareModule = defineModule({
       ...(to ? { to: known(to) } : { toRelative: RELATIVE[relative!]! }),
       format: p.difftype === 'inline' ? DiffFormat.DIFF_FORMAT_INLINE : DiffFormat.DIFF_FORMAT_TABLE,
       withRelatives: props.has('rel'),
-      canViewDeleted: rights.includes('deletedtext'),
-      canViewSuppressed: rights.includes('suppressrevision') || rights.includes('viewsuppressed'),
+      ...textAccess(rights),
     });
     for (const w of res.warnings) ctx.addWarning('compare', { code: w.code, text: w.text });
 

@@ -3,7 +3,7 @@ import type { MovedPage } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { setIndexedTagName } from '../types.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 /** One moved subpage as ApiMove::moveSubpages reports it: from/to, or the error that stopped it. */
 function subpageResult(m: MovedPage): Record<string, unknown> {
@@ -34,7 +34,8 @@ export const moveModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const from = titleOrPageId(p, 'from', 'fromid');
-    const actor = writingActor(ctx);
+    // A partial block of either title refuses the move (MovePage checks edit of both).
+    const actor = await pageWritingActor(ctx, [from, { title: p.to }]);
     const res = await ctx.deps.clients.content.movePage({
       from: from.title,
       fromId: from.pageId,

@@ -8,10 +8,11 @@
  */
 import type { ParseResponse } from '../../clients/types.js';
 import { escapeHtml, message } from '../errors.js';
-import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, META, setArrayType, setContentValue, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';
 import { SKINS } from '../query/siteinfo-props.js';
 import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
+import { DELETED_TEXT, DELETED_TEXT_DENIED, userCanSee } from '../../revdel.js';
 
 const PROPS = [
   'text',
@@ -89,6 +90,12 @@ function stripSectionName(name: string): string {
 }
 
 /** ParserOutput::getText with allowTOC off: the table of contents is left out. */
+/** ApiParse with oldid: a revision whose text is hidden from the caller is refused (a missing one is the parse's nosuchrevid). */
+async function assertOldTextVisible(ctx: ActionContext, oldId: number): Promise<void> {
+  const [rev] = (await ctx.deps.clients.content.getRevisions({ revIds: [oldId] })).revisions;
+  if (rev && !userCanSee(rev.deleted, DELETED_TEXT, ctx.caller.user.rights)) throw new ApiUsageError('permissiondenied', DELETED_TEXT_DENIED);
+}
+
 function withoutToc(html: string): string {
   return html.replace(/<div id="toc" class="toc"[\s\S]*?<\/ul>\n<\/div>/, '');
 }
@@ -187,6 +194,7 @@ export const parseModule = defineModule({
     if (fromText && p.contentformat !== undefined && !supportsFormat(model, p.contentformat)) {
       throw new ApiUsageError('badformat-generic', `The requested format ${p.contentformat} is not supported for content model ${model}.`);
     }
+    if (oldId !== undefined) await assertOldTextVisible(ctx, oldId);
     const r = await ctx.deps.clients.content.parse({
       hasText: fromText,
       text: (p.pst ? pstText : undefined) ?? text ?? '',

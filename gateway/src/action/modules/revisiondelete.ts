@@ -3,8 +3,7 @@
  * summary and author of revisions; type=logging the action, summary and performer of log entries.
  */
 import type { StatusMessage } from '../../clients/types.js';
-import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
-import { LOG_DELETED_ACTION, logFieldVisible } from '../query/logevents.js';
+import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
 import { escapeHtml, stripMarkup } from '../errors.js';
 import { type ContextOf, defineModule, defineParams } from '../define.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';

@@ -1,7 +1,7 @@
 /* action=rollback (ApiRollback): reverts the named user's consecutive latest edits, with the rollback token. */
 import { defineModule } from '../define.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 export const rollbackModule = defineModule({
   name: 'rollback',
@@ -23,7 +23,7 @@ export const rollbackModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const target = titleOrPageId(p);
-    const actor = writingActor(ctx);
+    const actor = await pageWritingActor(ctx, [target]);
     const summary = p.summary !== '' ? p.summary : undefined;
     const res = await ctx.deps.clients.content.rollback({ ...target, user: p.user, summary, markBot: p.markbot, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchrollback'])) });
     ctx.result.rollback = { title: res.title, pageid: res.pageId, summary: res.summary, revid: res.revid, old_revid: res.oldRevid, last_revid: res.lastRevid };

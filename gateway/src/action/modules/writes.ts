@@ -45,6 +45,28 @@ export async function partialBlockOf(deps: GatewayDeps, caller: Caller, target: 
   return blockAppliesTo(block, { id: page.missing ? 0 : page.id, ns: page.ns }) ? block : undefined;
 }
 
+/**
+ * The block that refuses this caller's write to these pages: a sitewide block, or a partial one
+ * that applies to any of them (PermissionManager::checkUserBlock: a partial block covers every
+ * write to its pages and namespaces — edits, moves from and to them, content model changes, rollback).
+ */
+export async function pageWriteBlock(deps: GatewayDeps, caller: Caller, pages: readonly { title?: string; pageId?: number }[]): Promise<BlockInfo | undefined> {
+  const sitewide = editBlock(caller);
+  if (sitewide) return sitewide;
+  for (const page of pages) {
+    const partial = await partialBlockOf(deps, caller, page);
+    if (partial) return partial;
+  }
+  return undefined;
+}
+
+/** The actor of a write to these pages, refused (`blocked`) when a block applies to any of them. */
+export async function pageWritingActor(ctx: ActionContext, pages: readonly { title?: string; pageId?: number }[]) {
+  const block = await pageWriteBlock(ctx.deps, ctx.caller, pages);
+  if (block) throw blockedError(block);
+  return editActor(ctx.caller);
+}
+
 /** After a saved edit: the registered user's edit count (the auth client collects and sends it later). */
 function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): void {
   if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
@@ -59,7 +81,7 @@ export type EditFields = Omit<Partial<EditRequest>, 'actor' | 'maxArticleSizeKb'
  * block, sent with the caller as actor and the wiki's size limit, then counted for the editor.
  */
 export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFields): Promise<EditResponse> {
-  const block = editBlock(caller) ?? (await partialBlockOf(deps, caller, fields));
+  const block = await pageWriteBlock(deps, caller, [fields]);
   if (block) throw blockedError(block);
   const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
   // Not awaited: MediaWiki counts the edit in a deferred update after the response too

@@ -20,6 +20,7 @@ import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { lacksSameOriginSecurity } from './tokens.js';
 import { type ContextOf, defineModule, defineParam, defineParams } from '../define.js';
 import { defineGenerator } from './generator.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
 
 const USER_TYPES = ['name', 'ip', 'interwiki'] as const;
 
@@ -302,19 +303,6 @@ export const alldeletedrevisionsModule = defineGenerator({
     return { revIds: selection.rows.map((r) => r.revision!.id) };
   },
 });
-
-/** RevisionRecord::DELETED_* bits. */
-const DELETED_TEXT = 1;
-const DELETED_COMMENT = 2;
-const DELETED_USER = 4;
-const DELETED_RESTRICTED = 8;
-
-/** RevisionRecord::userCanBitfield. */
-function userCanSee(deleted: number, field: number, rights: readonly string[]): boolean {
-  if (!(deleted & field)) return true;
-  const needed = deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory'];
-  return needed.some((r) => rights.includes(r));
-}
 
 /** apiwarn-deprecation-deletedrevs. */
 const DEPRECATION: ApiMessage = {

@@ -3,6 +3,7 @@ import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js'
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineModule } from '../define.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible } from '../../revdel.js';
 
 const LOG_TYPES = [
   '',
@@ -79,18 +80,6 @@ const PARAM_ORDER: Record<string, readonly string[]> = {
   contentmodel: ['oldmodel', 'newmodel'],
   merge: ['dest_ns', 'dest_title', 'mergepoint'],
 };
-
-/** LogPage::DELETED_* bits of log_deleted. */
-export const LOG_DELETED_ACTION = 1;
-export const LOG_DELETED_COMMENT = 2;
-export const LOG_DELETED_USER = 4;
-export const LOG_DELETED_RESTRICTED = 8;
-
-/** LogEventsList::userCanBitfield: a hidden field needs deletedhistory, or suppression rights when restricted. */
-export function logFieldVisible(bits: number, field: number, rights: readonly string[]): boolean {
-  if (!(bits & field)) return true;
-  return bits & LOG_DELETED_RESTRICTED ? rights.includes('suppressrevision') || rights.includes('viewsuppressed') : rights.includes('deletedhistory');
-}
 
 function orderedParams(type: string, params: ResultObject): ResultObject {
   const order = PARAM_ORDER[type];
@@ -183,28 +172,28 @@ export const logeventsModule = defineModule({
           out.action = e.action;
         }
         if (props.has('user') || props.has('userid')) {
-          if (bits & LOG_DELETED_USER) {
+          if (bits & DELETED_USER) {
             out.userhidden = true;
             anyHidden = true;
           }
-          if (canSee(LOG_DELETED_USER)) {
+          if (canSee(DELETED_USER)) {
             if (props.has('user')) out.user = e.user;
             if (props.has('userid')) out.userid = e.userId;
           }
         }
         if (props.has('timestamp')) out.timestamp = e.timestamp;
         if (props.has('comment') || props.has('parsedcomment')) {
-          if (bits & LOG_DELETED_COMMENT) {
+          if (bits & DELETED_COMMENT) {
             out.commenthidden = true;
             anyHidden = true;
           }
-          if (canSee(LOG_DELETED_COMMENT)) {
+          if (canSee(DELETED_COMMENT)) {
             if (props.has('comment')) out.comment = e.comment;
             if (props.has('parsedcomment')) out.parsedcomment = parsed[i]!;
           }
         }
         if (props.has('tags')) out.tags = setIndexedTagName([...e.tags], 'tag');
-        if (anyHidden && bits & LOG_DELETED_RESTRICTED) out.suppressed = true;
+        if (anyHidden && bits & DELETED_RESTRICTED) out.suppressed = true;
         return out;
       }),
       'item',

@@ -8,6 +8,7 @@ import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator } from './generator.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
 
 const SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!redirect', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'redirect', 'unpatrolled'];
 
@@ -23,8 +24,11 @@ function showFilters(show: string[]): Record<'minor' | 'bot' | 'anon' | 'redirec
   return f;
 }
 
-function changeResult(c: RecentChange, props: Set<string>, parsedComment: string | undefined): ResultObject {
+/** ApiQueryRecentChanges::extractRowInfo: a hidden author, summary, log action or text hash is flagged, and shown only to who may see it. */
+function changeResult(c: RecentChange, props: Set<string>, parsedComment: string | undefined, rights: readonly string[]): ResultObject {
   const out: ResultObject = { type: c.type };
+  const canSee = (field: number) => userCanSee(c.deleted, field, rights);
+  let anyHidden = false;
   if (props.has('title')) {
     out.ns = c.ns;
     out.title = c.title;
@@ -35,11 +39,17 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
     out.old_revid = c.oldRevId;
     out.rcid = c.rcId;
   }
-  if (props.has('user')) {
-    out.user = c.user;
-    if (c.anon) out.anon = true;
+  if (props.has('user') || props.has('userid')) {
+    if (c.deleted & DELETED_USER) {
+      out.userhidden = true;
+      anyHidden = true;
+    }
+    if (canSee(DELETED_USER)) {
+      if (props.has('user')) out.user = c.user;
+      if (props.has('userid')) out.userid = c.userId;
+      if (c.anon) out.anon = true;
+    }
   }
-  if (props.has('userid')) out.userid = c.userId;
   if (props.has('flags')) {
     out.bot = c.bot;
     out.new = c.new;
@@ -50,8 +60,16 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
     out.newlen = c.newLen;
   }
   if (props.has('timestamp')) out.timestamp = c.timestamp;
-  if (props.has('comment')) out.comment = c.comment;
-  if (parsedComment !== undefined) out.parsedcomment = parsedComment;
+  if (props.has('comment') || props.has('parsedcomment')) {
+    if (c.deleted & DELETED_COMMENT) {
+      out.commenthidden = true;
+      anyHidden = true;
+    }
+    if (canSee(DELETED_COMMENT)) {
+      if (props.has('comment')) out.comment = c.comment;
+      if (parsedComment !== undefined) out.parsedcomment = parsedComment;
+    }
+  }
   if (props.has('redirect')) out.redirect = c.redirect;
   if (props.has('patrolled')) {
     out.patrolled = c.patrolled !== 0;
@@ -59,13 +77,26 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
     out.autopatrolled = c.patrolled === 2;
   }
   if (props.has('loginfo') && c.type === 'log') {
-    out.logid = c.logId;
-    out.logtype = c.logType;
-    out.logaction = c.logAction;
-    out.logparams = setArrayType(JSON.parse(c.logParamsJson || '{}') as ResultObject, 'assoc');
+    if (c.deleted & LOG_DELETED_ACTION) {
+      out.actionhidden = true;
+      anyHidden = true;
+    }
+    if (logFieldVisible(c.deleted, LOG_DELETED_ACTION, rights)) {
+      out.logid = c.logId;
+      out.logtype = c.logType;
+      out.logaction = c.logAction;
+      out.logparams = setArrayType(JSON.parse(c.logParamsJson || '{}') as ResultObject, 'assoc');
+    }
   }
   if (props.has('tags')) out.tags = setIndexedTagName([...c.tags], 'tag');
-  if (props.has('sha1') && c.type !== 'log') out.sha1 = c.sha1;
+  if (props.has('sha1') && c.type !== 'log') {
+    if (c.deleted & DELETED_TEXT) {
+      out.sha1hidden = true;
+      anyHidden = true;
+    }
+    if (canSee(DELETED_TEXT)) out.sha1 = c.sha1;
+  }
+  if (anyHidden && c.deleted & DELETED_RESTRICTED) out.suppressed = true;
   return out;
 }
 
@@ -145,9 +176,12 @@ export const recentchangesModule = defineGenerator({
   async execute(ctx, query) {
     const run = queryRunOf(query);
     const { props, changes, next } = await fetchChanges(ctx);
-    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
+    const rights = ctx.caller.user.rights;
+    const parsed = props.has('parsedcomment')
+      ? await ctx.deps.clients.content.formatComments(changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })))
+      : [];
     run.data.recentchanges = setIndexedTagName(
-      changes.map((c, i) => changeResult(c, props, parsed[i])),
+      changes.map((c, i) => changeResult(c, props, parsed[i], rights)),
       'rc',
     );
     if (next) run.continuation.addContinueParam('recentchanges', 'rccontinue', continueOf(next));

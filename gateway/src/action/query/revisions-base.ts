@@ -11,6 +11,7 @@ import { escapeHtmlNoQuotes } from './encoding.js';
 import { contentAwareLimit, REVISION_PROPS, SLOT_ROLES, revisionInfo, type RevisionOutputOptions } from './revisions.js';
 import { modulePath } from './run.js';
 import { CONTENT_OPTION_PARAMS, deriveContent, parseContentOptions, type ContentOptions } from './revisions-content.js';
+import { hiddenAuthorBits } from '../../revdel.js';
 
 /** ApiQueryRevisionsBase::getAllowedParams (the parameters this wiki implements). */
 export const REVISION_BASE_PARAMS = defineParams({
@@ -81,18 +82,11 @@ export function checkDeletedRevisionRights(ctx: ActionContext, base: RevisionBas
   }
 }
 
-/** RevisionRecord::DELETED_USER and DELETED_RESTRICTED. */
-const DELETED_USER = 4;
-const DELETED_RESTRICTED = 8;
-
 /** The "paranoia" mask of a user/excludeuser filter (T19342): revisions whose author the caller may not see are left out. */
 export function hiddenUserMask(ctx: UserFilterContext): number {
   const p = ctx.params;
   if (p.user === undefined && p.excludeuser === undefined) return 0;
-  const rights = ctx.caller.user.rights;
-  if (!rights.includes('deletedhistory')) return DELETED_USER;
-  if (!rights.includes('suppressrevision') && !rights.includes('viewsuppressed')) return DELETED_USER | DELETED_RESTRICTED;
-  return 0;
+  return hiddenAuthorBits(ctx.caller.user.rights);
 }
 
 /** ApiBase::requireMaxOneParameter for user and excludeuser. */

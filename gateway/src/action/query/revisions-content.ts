@@ -9,6 +9,7 @@ import { type Revision, CompareRelative } from '../../clients/types.js';
 import { ApiUsageError, setContentValue, type ActionContext, type ResultObject } from '../types.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { CONTENT_FORMAT_VALUES, FORMATS_OF } from '../content-formats.js';
+import { DELETED_TEXT, textAccess, userCanSee } from '../../revdel.js';
 
 /** $wgAPIMaxUncachedDiffs: diffs computed per request; later revisions get `notcached`. */
 const MAX_UNCACHED_DIFFS = 1;
@@ -72,7 +73,7 @@ export async function parseContentOptions(
     if (/^\d+$/.test(diffto) && Number(diffto) !== 0) {
       const rev = (await ctx.deps.clients.content.getRevisions({ revIds: [Number(diffto)] })).revisions[0];
       if (!rev) throw new ApiUsageError('nosuchrevid', `There is no revision with ID ${diffto}.`);
-      if (rev.deleted & 1 && !ctx.caller.user.rights.includes('deletedtext')) {
+      if (!userCanSee(rev.deleted, DELETED_TEXT, ctx.caller.user.rights)) {
         warn(`Couldn't diff to r${rev.id}: content is hidden.`, 'difftohidden');
         diffto = undefined;
       }
@@ -108,7 +109,8 @@ export interface DerivedContent {
 
 /** rvsection over the revisions' texts (WikitextContent::getSection; other models have no sections). */
 async function applySection(ctx: ActionContext, o: ContentOptions, revisions: readonly Revision[], out: DerivedContent): Promise<void> {
-  const withText = revisions.filter((r) => r.content !== undefined);
+  // A text hidden from the caller is neither shown nor parsed, expanded or diffed.
+  const withText = revisions.filter((r) => r.content !== undefined && userCanSee(r.deleted, DELETED_TEXT, ctx.caller.user.rights));
   if (o.section === undefined) {
     for (const r of withText) out.text.set(r.id, r.content!);
     return;
@@ -196,7 +198,7 @@ async function deprecatedFields(
       const res = await content.compare({
         from: { revId: rev.id },
         ...(relative !== undefined ? { toRelative: relative } : { to: { revId: Number(o.diffto) } }),
-        canViewDeleted: ctx.caller.user.rights.includes('deletedtext'),
+        ...textAccess(ctx.caller.user.rights),
       });
       const from = res.from?.revision?.id ?? 0;
       const to = res.to?.revision?.id ?? 0;

@@ -15,6 +15,7 @@ import { modulePath, queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
 import { CONTENT_OPTION_PARAMS, deriveContent, parseContentOptions, type DerivedContent } from './revisions-content.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, userCanSee } from '../../revdel.js';
 
 export const REVISION_PROPS = [
   'ids',
@@ -35,12 +36,6 @@ export const REVISION_PROPS = [
   'parsetree',
 ] as const;
 export const SLOT_ROLES = ['main'] as const;
-
-/** RevisionRecord::DELETED_* visibility bits. */
-const DELETED_TEXT = 1;
-const DELETED_COMMENT = 2;
-const DELETED_USER = 4;
-const DELETED_RESTRICTED = 8;
 
 /** ApiBase::LIMIT_BIG1/2, and LIMIT_SML1/2 when content is fetched. */
 export function revisionLimits(withContent: boolean): { max: number; highMax: number } {
@@ -78,8 +73,7 @@ export interface RevisionOutputOptions {
 /** Bits IS_DELETED (1) and CANNOT_VIEW (2) of ApiQueryRevisionsBase::checkRevDel. */
 function revDel(rev: Revision, field: number, rights: readonly string[]): { deleted: boolean; cannotView: boolean } {
   if (!(rev.deleted & field)) return { deleted: false, cannotView: false };
-  const needed = rev.deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory'];
-  return { deleted: true, cannotView: !needed.some((r) => rights.includes(r)) };
+  return { deleted: true, cannotView: !userCanSee(rev.deleted, field, rights) };
 }
 
 /** ApiQueryRevisionsBase::extractSlotInfo for the main slot. */

@@ -10,7 +10,7 @@ import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse } from '../types.js';
 import { titleParam } from './pageContent.js';
-import { revisionIdParam } from './revision.js';
+import { assertTextVisible, loadRevision, revisionIdParam } from './revision.js';
 
 /** Parsoid's transform routes are never cached (ParsoidHandler sets it on every response). */
 export const transformCacheControl = () => 'private,no-cache,s-maxage=0';
@@ -47,7 +47,8 @@ export const revisionLintRoute = defineRoute({
   writes: false,
   cacheControl: transformCacheControl,
   async execute(ctx) {
-    if (ctx.params.id < 1) throw missingRevision(ctx.params.id)();
+    // The lints quote the text: a revision whose text is hidden is refused as its source is.
+    assertTextVisible(await loadRevision(ctx.deps, ctx.params.id, false));
     return lints(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
   },
 });

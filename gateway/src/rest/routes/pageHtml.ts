@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../../context.js';
 import { restMessages } from '../responses.js';
 import { defineRoute, RestError, type RestResponse, type Validators } from '../types.js';
 import { loadPage, pageCacheControl, pageMetadata, titleParam, type LoadedPage } from './pageContent.js';
-import { loadRevision, revisionIdParam, revisionMetadata } from './revision.js';
+import { assertTextVisible, loadRevision, revisionIdParam, revisionMetadata } from './revision.js';
 
 const HTML_CONTENT_TYPE = 'text/html;charset=UTF-8';
 const STYLES = '/w/load.php?lang=en&amp;modules=mediawiki.skinning.content.parsoid%7Cmediawiki.skinning.interface%7Csite.styles&amp;only=styles&amp;skin=vector';
@@ -149,7 +149,7 @@ export const revisionHtmlRoute = defineRoute({
   writes: false,
   cacheControl: pageCacheControl,
   async execute(ctx) {
-    if (ctx.params.id < 1) throw missingRevision(ctx.params.id)();
+    assertTextVisible(await loadRevision(ctx.deps, ctx.params.id, false));
     const r = await revisionHtml(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
     return htmlResponse(ctx.deps, r, ctx.params['accept-language']);
   },
@@ -164,6 +164,7 @@ export const revisionWithHtmlRoute = defineRoute({
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadRevision(ctx.deps, ctx.params.id, false);
+    assertTextVisible(loaded);
     const rendered = await revisionHtml(ctx.deps, { revId: ctx.params.id }, missingRevision(ctx.params.id));
     return withHtmlResponse(ctx.deps, await revisionMetadata(ctx, loaded), rendered, ctx.params['accept-language']);
   },

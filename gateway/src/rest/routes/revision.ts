@@ -8,23 +8,11 @@ import type { PageRecord, Revision } from '../../clients/types.js';
 import type { GatewayDeps } from '../../context.js';
 import { defineRoute, RestError, type RestContext, type Validators } from '../types.js';
 import { isoTimestamp, LICENSE, pageCacheControl } from './pageContent.js';
-
-/** RevisionRecord::DELETED_* bits. */
-export const DELETED_TEXT = 1;
-const DELETED_COMMENT = 2;
-export const DELETED_USER = 4;
-export const DELETED_RESTRICTED = 8;
+import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, publicCanSee, userCanSee } from '../../revdel.js';
 
 export const revisionIdParam = {
   id: { source: 'path', type: 'integer', required: true, description: 'Revision id' },
 } as const;
-
-/** RevisionRecord::userCanBitfield: whether a caller with `rights` sees a field hidden by `field`. */
-export function canSee(deleted: number, field: number, rights: readonly string[]): boolean {
-  if (!(deleted & field)) return true;
-  const needed = deleted & DELETED_RESTRICTED ? ['suppressrevision', 'viewsuppressed'] : field === DELETED_TEXT ? ['deletedtext'] : ['deletedhistory'];
-  return needed.some((r) => rights.includes(r));
-}
 
 /** The caller's rights, asked for only when a revision hides something (most reads never need them). */
 export async function rightsIfHidden(ctx: RestContext, revisions: readonly Revision[]): Promise<readonly string[]> {
@@ -34,8 +22,8 @@ export async function rightsIfHidden(ctx: RestContext, revisions: readonly Revis
 /** `user` and `comment` as the caller may see them: null when hidden from them. */
 export function authorAndComment(rev: Revision, rights: readonly string[]) {
   return {
-    user: canSee(rev.deleted, DELETED_USER, rights) ? { id: rev.userId === 0 ? null : rev.userId, name: rev.userText } : null,
-    comment: canSee(rev.deleted, DELETED_COMMENT, rights) ? rev.comment : null,
+    user: userCanSee(rev.deleted, DELETED_USER, rights) ? { id: rev.userId === 0 ? null : rev.userId, name: rev.userText } : null,
+    comment: userCanSee(rev.deleted, DELETED_COMMENT, rights) ? rev.comment : null,
   };
 }
 
@@ -78,7 +66,7 @@ export async function revisionMetadata(ctx: RestContext, { revision, page }: Loa
 
 /** PageContentHelper::getETag/getLastModified for a revision: its id and whether it is public. */
 export function revisionValidators({ revision }: LoadedRevision): Validators {
-  const accessible = canSee(revision.deleted, DELETED_TEXT, []);
+  const accessible = publicCanSee(revision.deleted, DELETED_TEXT);
   return {
     etag: `"${createHash('sha1')
       .update(`${revision.id}${accessible ? 'a1' : 'a0'}`)
@@ -87,9 +75,12 @@ export function revisionValidators({ revision }: LoadedRevision): Validators {
   };
 }
 
-/** Revisions whose text is hidden are not served by the source routes (the content is not public). */
+/**
+ * RevisionContentHelper::checkAccess: every revision route (source, bare, html, with_html) refuses
+ * a revision whose text is hidden, whoever asks — their answers are cacheable (FOR_PUBLIC).
+ */
 export function assertTextVisible({ revision }: LoadedRevision): void {
-  if (!canSee(revision.deleted, DELETED_TEXT, [])) throw new RestError(403, `User doesn't have access to the requested revision (${revision.id}).`);
+  if (!publicCanSee(revision.deleted, DELETED_TEXT)) throw new RestError(403, `User doesn't have access to the requested revision (${revision.id}).`);
 }
 
 export const revisionSourceRoute = defineRoute({

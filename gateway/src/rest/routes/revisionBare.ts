@@ -1,6 +1,6 @@
 import { defineRoute } from '../types.js';
 import { pageCacheControl } from './pageContent.js';
-import { loadRevision, revisionIdParam, revisionMetadata, revisionValidators } from './revision.js';
+import { assertTextVisible, loadRevision, revisionIdParam, revisionMetadata, revisionValidators } from './revision.js';
 
 /** GET /v1/revision/{id}/bare: the revision's metadata and the URL of its HTML (RevisionSourceHandler, format "bare"). */
 export const revisionBareRoute = defineRoute({
@@ -12,6 +12,7 @@ export const revisionBareRoute = defineRoute({
   cacheControl: pageCacheControl,
   async execute(ctx) {
     const loaded = await loadRevision(ctx.deps, ctx.params.id, false);
+    assertTextVisible(loaded);
     const html_url = ctx.routeUrl('/v1/revision/{id}/html', { id: String(loaded.revision.id) });
     return { json: { ...(await revisionMetadata(ctx, loaded)), html_url }, validators: revisionValidators(loaded) };
   },

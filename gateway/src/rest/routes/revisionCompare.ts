@@ -6,7 +6,7 @@
 import { ServiceError } from '@quire/kit';
 import { DiffFormat, type CompareSideResult } from '../../clients/types.js';
 import { defineRoute, RestError } from '../types.js';
-import { canSee, DELETED_TEXT } from './revision.js';
+import { textAccess } from '../../revdel.js';
 
 /** The `from` / `to` object of the response. */
 function sideJson(side: CompareSideResult | undefined) {
@@ -38,8 +38,7 @@ export const revisionCompareRoute = defineRoute({
         to: { revId: ctx.params.to },
         format: DiffFormat.DIFF_FORMAT_INLINE_JSON,
         withSections: true,
-        canViewDeleted: canSee(DELETED_TEXT, DELETED_TEXT, rights),
-        canViewSuppressed: canSee(DELETED_TEXT | 8, DELETED_TEXT, rights),
+        ...textAccess(rights),
       });
     } catch (e) {
       const side = e instanceof ServiceError ? String(e.data.side ?? '') : '';

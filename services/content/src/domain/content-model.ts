@@ -10,7 +10,7 @@ import { checkApplicableTags } from './tags.js';
 import { requireActor, targetOf, userOf, type LifecycleDeps } from './lifecycle/common.js';
 import { latestContent, lockPage } from '../store/lifecycle/common.js';
 import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
-import { checkProtection } from './protection.js';
+import { checkTitlePermissions, checkTitleRules } from './protection.js';
 import { saveRevision } from '../store/save.js';
 
 /** content-model-* messages (English). */
@@ -29,7 +29,9 @@ export async function changeContentModel(deps: LifecycleDeps, req: ChangeContent
     if (!actor.rights.includes('editcontentmodel')) throw permissionDenied('permissiondenied', "You don't have permission to edit the content model of a page.");
     // ContentModelChange::authorizeChange: editing the page (and its protection) is needed too.
     if (!actor.rights.includes('edit')) throw permissionDenied('permissiondenied', "You don't have permission to edit this page.");
-    await checkProtection(q, deps.db, deps.codec, target, 'edit', actor.rights);
+    // …of the page as it is and as it would be in the new model (a user's JavaScript is another user's to edit).
+    await checkTitlePermissions(q, deps.db, deps.codec, target, 'edit', actor, { model: page.model, known: { pageId: page.id } });
+    checkTitleRules(deps.codec, target, newModel, 'edit', actor);
     if (req.tags.length > 0) await checkApplicableTags(deps.db, actor, req.tags);
     const old = await latestContent(q, deps.db, page);
     if (old.model === newModel) throw invalidArgument('nochanges', 'No changes were requested.');

@@ -4,11 +4,11 @@ import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { sha1Base36 } from '../content/sha1.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
-import { NS_MEDIAWIKI, NS_PROJECT } from '../title/namespaces.js';
+import { NS_PROJECT } from '../title/namespaces.js';
 import { isoTimestamp } from '../content/timestamp.js';
 import type { RevisionRow, RevisionStore } from '../store/revisions.js';
 import { enforceRateLimit, type RateLimiter } from '../store/ratelimit.js';
-import { checkProtection } from './protection.js';
+import { checkTitlePermissions, checkTitleRules } from './protection.js';
 import type { PageProtection } from '../store/protection.js';
 import { deletedSince, nowToTheSecond } from '../store/logging.js';
 import { findPage, redirectOfTitle } from '../store/pages.js';
@@ -215,17 +215,8 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   if (req.createOnly && page) throw alreadyExists('articleexists', 'The article you tried to create has been created already.');
   if (req.noCreate && !page) throw notFound('missingtitle', "The page you specified doesn't exist.");
   if (!has(actor, 'edit')) throw permissionDeniedEdit(codec);
-  const protection = codec.namespaces.get(target.ns)?.protection ?? '';
-  if (protection !== '' && !has(actor, protection)) {
-    throw target.ns === NS_MEDIAWIKI
-      ? permissionDenied(
-          'protectednamespace-interface',
-          'This page provides interface text for the software on this wiki, and is protected to prevent abuse.\nTo add or change translations for all wikis, please use [https://translatewiki.net/ translatewiki.net], the MediaWiki localisation project.',
-        )
-      : permissionDenied('protectednamespace', `You do not have permission to edit pages in the ${codec.namespaces.get(target.ns)?.name ?? ''} namespace.`);
-  }
-  // Page, cascading and create protection (PermissionManager's checks, in its order).
-  await checkProtection(deps.db, deps.db, codec, target, 'edit', actor.rights, { pageId: page?.id, protection: page?.protection });
+  // The title's own rules (namespace, site and user CSS/JSON/JS), then page, cascading and create protection.
+  await checkTitlePermissions(deps.db, deps.db, codec, target, 'edit', actor, { model: pageModel, known: { pageId: page?.id, protection: page?.protection } });
   if (!page && !req.recreate) {
     // EditPage::wasDeletedSinceLastEdit: the page was deleted after the editor started editing.
     const start = parseTimestamp(req.startTimestamp, 'starttimestamp') ?? new Date();
@@ -278,6 +269,8 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   if (model !== pageModel && !undoModelChange && !has(actor, 'editcontentmodel')) {
     throw permissionDenied('cantchangecontentmodel', "You don't have permission to change the content model of a page.");
   }
+  // A new model makes another kind of page (a user's JavaScript…): the title's rules with it (ApiEditPage).
+  if (model !== pageModel) checkTitleRules(codec, target, model, 'edit', actor);
   const isTalk = target.ns > 0 && target.ns % 2 === 1;
   if (!page && !has(actor, isTalk ? 'createtalk' : 'createpage')) {
     throw actor.id === 0

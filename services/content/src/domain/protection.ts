@@ -7,6 +7,7 @@
 import { permissionDenied, type Db, type Queryable } from '@quire/kit';
 import { findPage } from '../store/pages.js';
 import { cascadeSources, pageProtection, titleProtection, type CascadeSources, type PageProtection } from '../store/protection.js';
+import { NS_MEDIAWIKI, NS_USER, type NamespaceDef } from '../title/namespaces.js';
 
 export type RestrictionType = 'edit' | 'move' | 'upload' | 'create';
 
@@ -78,3 +79,82 @@ export async function checkProtection(
     }
   }
 }
+
+/**
+ * The actions PermissionManager checks a title for on the write paths: `edit` (edits, the pages
+ * of a move, content model changes, rollback), `create`, `move` and `move-target`, `undelete`,
+ * `upload`, and the deletions that the user-config check leaves alone.
+ */
+export type TitleAction = RestrictionType | 'move-target' | 'undelete' | 'delete' | 'deleterevision' | 'suppressrevision';
+
+export interface TitleCodec extends ProtectionTitleFormatter {
+  namespaces: { get(id: number): Pick<NamespaceDef, 'name' | 'protection'> | undefined };
+}
+
+/** The caller as the title checks know it. */
+export interface TitleActor {
+  name: string;
+  rights: readonly string[];
+}
+
+const MODEL_KINDS: Record<string, 'css' | 'json' | 'js'> = { css: 'css', json: 'json', javascript: 'js' };
+const KIND_WORD = { css: 'CSS', json: 'JSON', js: 'JavaScript' } as const;
+
+/**
+ * PermissionManager::checkSpecialsAndNSPermissions, checkSiteConfigPermissions and
+ * checkUserConfigPermissions — the title's own rules, before its protection: $wgNamespaceProtection
+ * (`protectednamespace`, `protectednamespace-interface` for MediaWiki:), MediaWiki: CSS/JSON/JS
+ * (`sitecssprotected`… without editsitecss/editsitejson/editsitejs) and another user's CSS/JSON/JS
+ * subpages (`customcssprotected`… without editusercss/edituserjson/edituserjs; one's own need
+ * editmyusercss…, `mycustomcssprotected`…). `model` is the page's content model (a missing page's
+ * default for its title), as Title::getContentModel.
+ */
+export function checkTitleRules(codec: TitleCodec, target: { ns: number; dbkey: string }, model: string, action: TitleAction, actor: TitleActor): void {
+  const has = (...rights: string[]) => rights.some((r) => actor.rights.includes(r));
+  const ns = codec.namespaces.get(target.ns);
+  if (ns && ns.protection !== '' && !has(ns.protection)) {
+    throw target.ns === NS_MEDIAWIKI
+      ? permissionDenied(
+          'protectednamespace-interface',
+          'This page provides interface text for the software on this wiki, and is protected to prevent abuse.\nTo add or change translations for all wikis, please use [https://translatewiki.net/ translatewiki.net], the MediaWiki localisation project.',
+        )
+      : permissionDenied('protectednamespace', `You do not have permission to edit pages in the ${ns.name} namespace.`);
+  }
+  if (target.ns === NS_MEDIAWIKI && !['deleterevision', 'suppressrevision'].includes(action)) {
+    // Title::isSiteCssConfigPage and kin: the model, or the name's extension (a mismatch is a mistake, T112937).
+    const ext = /\.(css|json|js)$/.exec(target.dbkey)?.[1] as 'css' | 'json' | 'js' | undefined;
+    const kind = MODEL_KINDS[model] ?? ext;
+    if (kind && !has(`editsite${kind}`)) {
+      throw permissionDenied(`site${kind}protected`, `You do not have permission to edit this ${KIND_WORD[kind]} page because it may affect all visitors.`);
+    }
+  }
+  const kind = MODEL_KINDS[model];
+  if (target.ns !== NS_USER || !target.dbkey.includes('/') || !kind) return;
+  if (target.dbkey.startsWith(`${actor.name.replaceAll(' ', '_')}/`)) {
+    if (!has(`editmyuser${kind}`, `edituser${kind}`)) throw permissionDenied(`mycustom${kind}protected`, `You do not have permission to edit this ${KIND_WORD[kind]} page.`);
+  } else if (!['delete', 'deleterevision', 'suppressrevision'].includes(action) && !has(`edituser${kind}`)) {
+    // Deletion is left alone: a user's abusive subpage must not need an interface administrator to go.
+    throw permissionDenied(`custom${kind}protected`, `You do not have permission to edit this ${KIND_WORD[kind]} page because it contains another user's personal settings.`);
+  }
+}
+
+/**
+ * May this caller change this title: the title's own rules (checkTitleRules), then its page,
+ * cascading and create protection (checkProtection) — the one check every write path makes, in
+ * PermissionManager's order. Blocks are the gateway's (the auth service owns them).
+ */
+export async function checkTitlePermissions(
+  q: Queryable,
+  db: Db,
+  codec: TitleCodec,
+  target: { ns: number; dbkey: string },
+  action: TitleAction,
+  actor: TitleActor,
+  page: { model: string; known?: { pageId: number | undefined; protection?: PageProtection | undefined } },
+): Promise<void> {
+  checkTitleRules(codec, target, page.model, action, actor);
+  const restriction: RestrictionType | undefined = action === 'move-target' ? 'create' : RESTRICTION_TYPES.has(action) ? (action as RestrictionType) : undefined;
+  if (restriction) await checkProtection(q, db, codec, target, restriction, actor.rights, page.known);
+}
+
+const RESTRICTION_TYPES = new Set<string>(['edit', 'move', 'upload', 'create']);

@@ -13,6 +13,8 @@ import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { NS_FILE } from '../../title/namespaces.js';
 import { applyRequestedWatch, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { checkTitleRules } from '../protection.js';
+import { defaultModelFor } from '../../edit/models.js';
 
 /** $wgDeleteRevisionsLimit: deleting longer histories needs `bigdelete`. */
 const DELETE_REVISIONS_LIMIT = 5000;
@@ -67,6 +69,8 @@ export async function undeletePage(deps: LifecycleDeps, req: UndeletePageRequest
     return d;
   });
   return deps.db.tx(async (q) => {
+    // UndeletePage::authorizeUndeletion: the title's rules (a user's CSS/JSON/JS) with the model its name gives.
+    checkTitleRules(deps.codec, target, defaultModelFor(target.ns, target.dbkey), 'undelete', actor);
     const { pageId, restored } = await restoreArchivedRevisions(deps, q, target, timestamps);
     // PageArchive::undeleteAsUser: without chosen timestamps the file versions come back too.
     const files = target.ns === NS_FILE && timestamps.length === 0 ? await restoreFileVersions(deps, q, target.dbkey) : 0;

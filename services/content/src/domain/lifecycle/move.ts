@@ -15,7 +15,8 @@ import { archivePage } from '../../store/lifecycle/delete.js';
 import { renamePage, singleRevisionRedirectTarget, subpageTitles } from '../../store/lifecycle/move.js';
 import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
 import { pageRestrictions } from '../../store/protection.js';
-import { checkProtection } from '../protection.js';
+import { checkTitlePermissions } from '../protection.js';
+import { defaultModelFor } from '../../edit/models.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { saveRevision } from '../../store/save.js';
 import { findPage } from '../../store/pages.js';
@@ -43,9 +44,11 @@ async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: T
   const suppress = req.noRedirect && actor.rights.includes('suppressredirect');
   return db.tx(async (q) => {
     const page = await lockExistingPage(q, db, from.ns, from.dbkey);
-    await checkProtection(q, db, codec, from, 'move', actor.rights);
-    await checkProtection(q, db, codec, from, 'edit', actor.rights);
-    await checkProtection(q, db, codec, to, 'create', actor.rights);
+    // MovePage::authorizeInternal: move and edit of the old title, move-target and edit of the new one.
+    const known = { pageId: page.id };
+    await checkTitlePermissions(q, db, codec, from, 'move', actor, { model: page.model, known });
+    await checkTitlePermissions(q, db, codec, from, 'edit', actor, { model: page.model, known });
+    await checkTitlePermissions(q, db, codec, to, 'move-target', actor, { model: defaultModelFor(to.ns, to.dbkey) });
     const existing = await lockPage(q, db, to.ns, to.dbkey);
     let overRedirect = false;
     if (existing) {

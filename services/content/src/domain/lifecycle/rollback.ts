@@ -9,7 +9,7 @@ import { transcluders } from '../../store/links.js';
 import { addChangeTags, autopatrolRecentChanges, flagRecentChangesBot, lockRecentChange, markRecentChangePatrolled, nowToTheSecond, PATROL, writeLogEntry } from '../../store/logging.js';
 import { touchPage } from '../../store/pages.js';
 import { dropParserCache } from '../../store/parser-cache.js';
-import { checkProtection } from '../protection.js';
+import { checkTitlePermissions } from '../protection.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { contentById, latestAuthors } from '../../store/revisions.js';
 import { saveRevision } from '../../store/save.js';
@@ -23,7 +23,7 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
   const target = await targetOf(deps, req.title, req.pageId);
   return db.tx(async (q) => {
     const page = await lockExistingPage(q, db, target.ns, target.dbkey);
-    await checkProtection(q, db, codec, target, 'edit', actor.rights);
+    await checkTitlePermissions(q, db, codec, target, 'edit', actor, { model: page.model, known: { pageId: page.id } });
     const title = codec.prefixedText(page.ns, page.dbkey);
     const history = { rows: await latestAuthors(q, s, page.id, 500) };
     const top = history.rows[0]!;
