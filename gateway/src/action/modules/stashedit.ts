@@ -6,6 +6,8 @@
  * at save time.
  */
 import { ApiUsageError } from '../types.js';
+import { requireRight } from './support.js';
+import { pageWritingActor } from './writes.js';
 import { defineModule } from '../define.js';
 import { CONTENT_FORMAT_VALUES, CONTENT_MODEL_VALUES, supportsFormat } from '../content-formats.js';
 
@@ -53,6 +55,9 @@ export const stasheditModule = defineModule({
     } else {
       text = (p.text ?? '').replace(/\r\n/g, '\n').replace(/[ \t\n\r\0\x0B]+$/, '');
     }
+    // ApiStashEdit::checkTitleUserPermissions( 'edit' ): the right, then the blocks that cover the page.
+    requireRight(ctx, 'edit', 'edit this page');
+    await pageWritingActor(ctx, [{ title: p.title }]);
     const page = resolved.pages[0];
     if (page && !page.missing && !page.special && page.id > 0) {
       // RevisionLookup::getRevisionByPageId: the base must be a revision of this page.

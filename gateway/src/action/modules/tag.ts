@@ -3,7 +3,8 @@ import { GrpcStatus, ServiceError } from '@quire/kit';
 import { defineModule } from '../define.js';
 import { ApiUsageError, setIndexedTagName, type ResultObject } from '../types.js';
 import { apiError } from './support.js';
-import { editActor } from './writes.js';
+import { editActor, editBlock } from './writes.js';
+import { blockedError } from '../blockinfo.js';
 
 export const tagModule = defineModule({
   name: 'tag',
@@ -32,6 +33,9 @@ export const tagModule = defineModule({
     if (!ctx.caller.user.rights.includes('changetags')) {
       throw apiError('permissiondenied', 'apierror-permissiondenied', ['add and remove arbitrary tags on individual revisions and log entries']);
     }
+    // ApiTag: a sitewide block refuses early (a partial one does not cover tagging).
+    const block = editBlock(ctx.caller);
+    if (block) throw blockedError(block);
     const kind = given[0]!;
     const ids = p[kind] ?? [];
     const field = { rcid: 'rcId', revid: 'revId', logid: 'logId' }[kind];

@@ -35,12 +35,13 @@ export function requireRight(actor: EditActor, right: string): void {
 
 /**
  * PermissionManager::checkQuickPermissions for `move`: anonymous callers are told to log in
- * (`cantmove-anon`, as the default user group may move), others get `movenotallowed`.
+ * (`cantmove-anon`, as the default user group may move), others get the message `movenotallowed`,
+ * whose API code is `cantmove` (ApiMessageTrait's map).
  */
 export function requireMoveRight(actor: EditActor): void {
   if (actor.rights.includes('move')) return;
   if (actor.id === 0) throw permissionDenied('cantmove-anon', 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.');
-  throw permissionDenied('movenotallowed', 'You do not have permission to move pages.');
+  throw permissionDenied('cantmove', 'You do not have permission to move pages.');
 }
 
 export const userOf = (actor: EditActor) => ({ id: actor.id, name: actor.name });
