@@ -118,6 +118,8 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
   const n = text.length;
   let atLineStart = true;
   const special = /[{}[\]|=<\n]/g;
+  /** Where the run of `}` or `]` that `i` is in ends, once counted. */
+  let closeRunEnd = 0;
   while (i < n) {
     if (atLineStart && stack.length === 0 && opts.headings && text[i] === '=') {
       const end = text.indexOf('\n', i);
@@ -201,8 +203,13 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
       continue;
     }
     if (c === '}' || c === ']') {
-      let run = 1;
-      while (text[i + run] === c) run++;
+      // A run of closers is consumed a few at a time; its end is counted once (recounting it at
+      // each step was quadratic in the run's length).
+      if (closeRunEnd <= i) {
+        closeRunEnd = i + 1;
+        while (text[closeRunEnd] === c) closeRunEnd++;
+      }
+      const run = closeRunEnd - i;
       const top = stack[stack.length - 1];
       const matches = top && ((c === '}' && top.open === '{') || (c === ']' && top.open === '['));
       if (!top || !matches) {
