@@ -222,7 +222,7 @@ export class Renderer {
   private linkDepth = 0;
   private readonly switches = new Set<string>();
   private autonumber = 0;
-  private readonly cite: CiteState = { refs: [], byName: new Map(), counter: 0, listed: new Set() };
+  private readonly cite: CiteState = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set() };
 
   constructor(
     private readonly codec: TitleCodec,
@@ -915,7 +915,7 @@ export class Renderer {
     t = this.unstripAll(t, false);
     t = doBlockLevels(t, { parsoid: this.parsoid });
     // References used without <references/> are listed at the end, as Cite does.
-    if (this.cite.refs.some((r) => !this.cite.listed.has(r.group))) {
+    if ([...this.cite.groups.keys()].some((group) => !this.cite.listed.has(group))) {
       x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
       t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
     }
@@ -1026,8 +1026,13 @@ function trimEndPieces(pieces: string[]): void {
   }
 }
 
+const STRAY_AMPERSAND_RE = /&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/;
+
 /** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
 function escapeStrayAmpersands(html: string): string {
+  // Most pages have none: then the pass over every tag of the output (megabytes for a page of
+  // many headings) is skipped.
+  if (!STRAY_AMPERSAND_RE.test(html)) return html;
   return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (_all, markup: string | undefined) => markup ?? '&amp;');
 }
 
