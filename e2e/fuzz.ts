@@ -5,12 +5,17 @@
  * submodule of the module registry and every route of the REST route table, so new modules and
  * routes are fuzzed without touching this file. Each request is checked against the properties
  * of `checkResponse`: no 5xx (except 503 with Retry-After, the documented overload answer), no
- * internal_api_error, errors in the API's own shape, and an answer within 5 s.
+ * internal_api_error, errors in the API's own shape, and an answer within 5 s. Texts include the
+ * shapes that once made one render quadratic (`[[`, `{{`, `<ref>`… repeated up to 100,000 times),
+ * ids far past any integer type, and gzip bodies that inflate a thousandfold; and while the run
+ * goes on, a probe (a small uncached parse) checks that no request slows another by more than
+ * a second (PROBE_MAX_MS).
  *
  * Request i of a run with seed S is drawn from seed `requestSeed(S, i)`, so any failure is
  * replayed alone with `npm run fuzz -- --seed S --replay i`.
  */
 import http from 'node:http';
+import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { createDefaultRegistry } from '@quire/gateway/action/registry';
 import { coreRoutes } from '@quire/gateway/rest/routes/index';
@@ -18,6 +23,8 @@ import type { ModuleDecl, ParamDecl } from '@quire/gateway/action/types';
 import type { BodyFieldDecl, RouteDecl } from '@quire/gateway/rest/types';
 
 export const MAX_LATENCY_MS = 5000;
+/** The probe's bound: a small parse answered within this while any fuzz request runs. */
+export const PROBE_MAX_MS = 1000;
 
 /** Token types a request may need; the run fetches each one for the logged-in identity. */
 export const TOKEN_TYPES = ['csrf', 'watch', 'patrol', 'rollback', 'userrights', 'createaccount', 'login'] as const;
@@ -35,7 +42,9 @@ export interface FuzzRequest {
   body?:
     | { kind: 'form'; params: [string, Value][] }
     | { kind: 'multipart'; params: [string, Value][]; file?: { field: string; name: string; bytes: number[] } }
-    | { kind: 'raw'; contentType: string; text: string };
+    | { kind: 'raw'; contentType: string; text: string }
+    /** The text gzip-compressed, sent with Content-Encoding: gzip (a bomb when the text is huge and repetitive). */
+    | { kind: 'gzip'; contentType: string; text: string };
   /** Sent with the logged-in sysop's session cookie, or anonymously. */
   as: 'anon' | 'user';
   /** The module or route, for the per-target figures. */
@@ -206,6 +215,62 @@ export const nestedMarkup: fc.Arbitrary<string> = fc
   )
   .map(([[open, close], depth, closed]) => `${open.repeat(depth)}x${closed ? close.repeat(depth) : ''}`);
 
+/**
+ * Hostile shapes at up to 100,000 units (texts of up to a megabyte): openers that never close,
+ * constructs nested thousands deep, and mixes: each once took one render quadratic time.
+ */
+export const hostileShape: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(
+      '[[',
+      '[[:',
+      '[[#',
+      '[http://x ',
+      '[[File:',
+      '[[a|',
+      '[',
+      '{{',
+      '{{{',
+      '{{a|{{x}}',
+      "''",
+      "'''''x",
+      '<ref>',
+      '<ref>x</ref>',
+      '<nowiki>',
+      '<pre>',
+      '<gallery>',
+      '<!---->',
+      '<div>',
+      '</b>',
+      '{|',
+      '{|\n|\n',
+      '*',
+      ':',
+      '#',
+      '*#:;',
+      '=',
+      '=x=\n',
+      '-{',
+      '__TOC__',
+      '&amp;',
+      '&',
+      '[[Category:A]] ',
+      '[[en:A]] ',
+      'http://x,',
+      'x',
+    ),
+    fc.constantFrom(2_000, 20_000, 100_000),
+    fc.constantFrom('', ']]', '}}', '</ref>', '\n'),
+  )
+  .map(([unit, n, closer]) => {
+    // Shapes whose output is many times their size (a table of contents line per heading) stay smaller.
+    const units = unit.includes('\n') || unit.includes('</') || unit.includes('{{x') ? Math.min(n, 20_000) : n;
+    return unit.repeat(units) + closer.repeat(closer === '\n' ? 1 : units);
+  });
+
+/** Two hostile shapes side by side. */
+const hostileMix: fc.Arbitrary<string> = fc.tuple(hostileShape, hostileShape).map(([a, b]) => a.slice(0, 200_000) + b.slice(0, 200_000));
+
 /** Values far larger than any field expects. */
 export const hugeText: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom('x', 'é', '😀', '{{a}}', '[[a]]', '|', '\u202e', '%', '=\n'), fc.constantFrom(300, 5_000, 70_000, 400_000))
@@ -216,6 +281,8 @@ export const wikitext: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: hostileText },
   { weight: 2, arbitrary: nestedMarkup },
   { weight: 1, arbitrary: hugeText },
+  { weight: 2, arbitrary: hostileShape },
+  { weight: 1, arbitrary: hostileMix },
   {
     weight: 3,
     arbitrary: fc
@@ -280,7 +347,25 @@ const invalidUtf8: fc.Arbitrary<{ bytes: number[] }> = fc
   .array(fc.oneof(fc.constantFrom(0xc3, 0x28, 0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0xe2, 0x82, 0xf4, 0x90, 0x00, 0x25), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 24 })
   .map((bytes) => ({ bytes }));
 
-const integerish = fc.oneof(fc.integer().map(String), fc.constantFrom('0', '-1', '1', 'max', '99999999999999999999', '1e3', '0x10', ' 5', '5 ', '+5', '', '1.5', 'NaN', '-0', '２'));
+/** Ids and numbers of every size: past 32 and 64 bits, past a double's integers, hundreds of digits. */
+const hugeId = fc.constantFrom(
+  '2147483648',
+  '4294967296',
+  '9007199254740993',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551616',
+  '-9223372036854775809',
+  '1e999',
+  '0x7fffffffffffffff',
+  `1${'0'.repeat(400)}`,
+  '9'.repeat(5000),
+);
+const integerish = fc.oneof(
+  { weight: 4, arbitrary: fc.integer().map(String) },
+  { weight: 4, arbitrary: fc.constantFrom('0', '-1', '1', 'max', '99999999999999999999', '1e3', '0x10', ' 5', '5 ', '+5', '', '1.5', 'NaN', '-0', '２') },
+  { weight: 2, arbitrary: hugeId },
+);
 const timestamp = fc.oneof(
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
   fc.constantFrom('now', '0', '20010115000000', '1970-01-01T00:00:00Z', '99999999999999', '-1', 'infinity', '2038-01-19T03:14:08Z', '0000-00-00T00:00:00Z'),
@@ -467,6 +552,9 @@ const headers: fc.Arbitrary<Record<string, string>> = fc
 // ---------------------------------------------------------------------------------------------
 // Requests
 
+/** What a gzip body adds to its form: nothing, or megabytes of one letter (a few KB compressed). */
+const gzipPadding = fc.constantFrom('', '', `&pad=${'a'.repeat(8_000_000)}`, `&text=${'%5B%5B'.repeat(1_000_000)}`);
+
 function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
   const query = t.actions.find((m) => m.name === 'query');
   const moduleChoice = fc.oneof(
@@ -488,7 +576,7 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
       fc.constantFrom('anon', 'user') as fc.Arbitrary<'anon' | 'user'>,
       fc.oneof({ weight: 8, arbitrary: fc.constant('json') }, { weight: 1, arbitrary: fc.constantFrom(...t.formats) }),
       fc.constantFrom('1', '2'),
-      fc.constantFrom('GET', 'POST-form', 'POST-multipart', 'POST-form', 'POST-multipart', 'PUT', 'DELETE'),
+      fc.constantFrom('GET', 'POST-form', 'POST-multipart', 'POST-form', 'POST-multipart', 'PUT', 'DELETE', 'POST-gzip'),
       fc.boolean(),
       headers,
       fc.option(
@@ -504,8 +592,13 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
       ),
     )
     .chain(([choice, as, format, fv, method, wantToken, hdrs, file]) =>
-      fc.tuple(...choice.modules.map((m) => moduleParams(m, wantToken))).map((paramLists): FuzzRequest => {
+      fc.tuple(fc.tuple(...choice.modules.map((m) => moduleParams(m, wantToken))), gzipPadding).map(([paramLists, padding]): FuzzRequest => {
         const params: [string, Value][] = [...choice.fixed, ['format', format], ['formatversion', fv], ...paramLists.flat()];
+        if (method === 'POST-gzip') {
+          // A form compressed, and now and then padded to inflate a thousandfold (a gzip bomb).
+          const text = params.map(([k, v]) => `${encodeValue(k)}=${typeof v === 'object' && 'token' in v ? `{{token:${v.token}}}` : encodeValue(v)}`).join('&') + padding;
+          return { api: 'action', method: 'POST', path: '/w/api.php', headers: hdrs, body: { kind: 'gzip', contentType: 'application/x-www-form-urlencoded', text }, as, target: choice.target };
+        }
         if (method === 'GET' || method === 'PUT' || method === 'DELETE') {
           const qs = params.map(([k, v]) => `${encodeValue(k)}=${typeof v === 'object' && 'token' in v ? `{{token:${v.token}}}` : encodeValue(v)}`).join('&');
           return { api: 'action', method, path: `/w/api.php?${qs}`, headers: hdrs, as, target: choice.target };
@@ -541,6 +634,10 @@ function restBody(route: RouteDecl): fc.Arbitrary<FuzzRequest['body']> {
   });
   return fc.oneof(
     { weight: 6, arbitrary: json.map((text) => ({ kind: 'raw' as const, contentType: 'application/json', text })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(json, gzipPadding).map(([text, padding]) => ({ kind: 'gzip' as const, contentType: 'application/json', text: padding ? `${text.slice(0, -1)},"pad":"${padding}"}` : text })),
+    },
     {
       weight: 2,
       arbitrary: fc
@@ -712,6 +809,10 @@ export function materialize(req: FuzzRequest, id: Identity | undefined): { metho
       'utf8',
     );
     if (req.body.contentType) headers['content-type'] = req.body.contentType;
+  } else if (req.body?.kind === 'gzip') {
+    body = zlib.gzipSync(req.body.text.replace(/\{\{token:(\w+)\}\}/g, (_, type: TokenType) => encodeValue(id ? id.tokens[type] : '+\\')));
+    headers['content-type'] = req.body.contentType;
+    headers['content-encoding'] = 'gzip';
   }
   return { method: req.method, path, headers, ...(body ? { body } : {}) };
 }
@@ -806,6 +907,9 @@ export interface FuzzFailure {
 }
 
 export interface FuzzFigures {
+  /** Probes sent (a small parse while the run goes on) and the slowest one. */
+  probes: number;
+  maxProbeMs: number;
   seed: number;
   requests: number;
   statuses: Record<string, number>;
@@ -831,6 +935,8 @@ export interface FuzzRunOptions {
   alive(): boolean | Promise<boolean>;
   /** Only these request indexes (replay). */
   only?: readonly number[];
+  /** Whether to probe with a small parse while the run goes on (default true). */
+  probe?: boolean;
   onProgress?(f: FuzzFigures): void;
   /** Called as each request starts and ends (`npm run fuzz -- --trace FILE`): a stalled server shows which requests are in flight. */
   onRequest?(event: 'start' | 'end', index: number, target: string, status?: number | string): void;
@@ -861,19 +967,66 @@ export async function loginIdentity(baseUrl: string, name: string, password: str
   return { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), tokens };
 }
 
+/** The probe: an anonymous action=parse of a short text seen for the first time (no cache has it). */
+function probeRequest(n: number): FuzzRequest {
+  return {
+    api: 'action',
+    method: 'GET',
+    path: `/w/api.php?action=parse&format=json&contentmodel=wikitext&text=${encodeValue(`''probe ${n}'' [[Main Page]]`)}`,
+    headers: {},
+    as: 'anon',
+    target: 'probe',
+  };
+}
+
 /** Runs `requests` fuzz requests and returns the figures; failures are collected, not thrown. */
 export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
   const arb = fuzzRequestArbitrary();
-  const figures: FuzzFigures = { seed: o.seed, requests: 0, statuses: {}, maxLatencyMs: 0, maxLatencyTarget: '', failures: [], crashes: 0, slowOnlyUnderLoad: 0, elapsedMs: 0 };
+  const figures: FuzzFigures = {
+    seed: o.seed,
+    requests: 0,
+    statuses: {},
+    maxLatencyMs: 0,
+    maxLatencyTarget: '',
+    failures: [],
+    crashes: 0,
+    slowOnlyUnderLoad: 0,
+    elapsedMs: 0,
+    probes: 0,
+    maxProbeMs: 0,
+  };
   const started = performance.now();
   let identity = await o.login();
   const indexes = o.only ?? Array.from({ length: o.requests }, (_, i) => i);
   let next = 0;
   let dead = false;
+  let done = 0;
+  /** The fuzz requests in flight, by index (what a slow probe waited behind). */
+  const inFlight = new Map<number, FuzzRequest>();
+  // The probe: a small parse no cache answers (its text is new each time), sent over and over
+  // while the fuzz requests run. Over PROBE_MAX_MS twice in a row (once may be the machine), the
+  // requests in flight held it: one request slowed another by more than a second.
+  const probe = async () => {
+    let slowBefore = false;
+    while (!dead && done < indexes.length) {
+      const p = await send(o.baseUrl, probeRequest(figures.probes), undefined).catch(() => undefined);
+      figures.probes++;
+      const ms = p?.latencyMs ?? Number.POSITIVE_INFINITY;
+      figures.maxProbeMs = Math.max(figures.maxProbeMs, ms);
+      const slow = ms > PROBE_MAX_MS || p?.status !== 200;
+      if (slow && slowBefore && inFlight.size > 0) {
+        const [index, req] = [...inFlight][0]!;
+        figures.failures.push({ index, target: req.target, problem: `a small parse took ${Math.round(ms)} ms (over ${PROBE_MAX_MS}, twice) while this ran`, request: describeRequest(req, identity) });
+        slowBefore = false;
+      } else slowBefore = slow;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
   const worker = async () => {
     while (!dead && next < indexes.length) {
       const index = indexes[next++]!;
       const req = drawRequest(arb, o.seed, index);
+      inFlight.set(index, req);
       let problem: string | undefined;
       o.onRequest?.('start', index, req.target);
       try {
@@ -901,11 +1054,13 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
         problem = `the server process died${problem ? ` (${problem})` : ''}`;
         dead = true;
       }
+      inFlight.delete(index);
+      done++;
       if (problem) figures.failures.push({ index, target: req.target, problem, request: describeRequest(req, identity) });
       if (figures.requests % 500 === 0) o.onProgress?.({ ...figures, elapsedMs: performance.now() - started });
     }
   };
-  await Promise.all(Array.from({ length: o.concurrency ?? 2 }, worker));
+  await Promise.all([...Array.from({ length: o.concurrency ?? 2 }, worker), o.probe === false ? undefined : probe()]);
   // A shared machine under load can slow any request: one over the bound counts only when it is
   // slow again when replayed alone.
   if (!dead) {
@@ -939,6 +1094,7 @@ export function formatFigures(f: FuzzFigures): string {
     `seed ${f.seed}: ${f.requests} requests in ${(f.elapsedMs / 1000).toFixed(1)} s (${(f.requests / (f.elapsedMs / 1000)).toFixed(0)}/s)`,
     `statuses: ${statuses}`,
     `5xx: ${fivexx}, crashes: ${f.crashes}, max latency ${Math.round(f.maxLatencyMs)} ms (${f.maxLatencyTarget}); over ${MAX_LATENCY_MS} ms only under load (in time when replayed alone): ${f.slowOnlyUnderLoad}`,
+    `probes (a small parse while the run goes on): ${f.probes}, slowest ${Math.round(f.maxProbeMs)} ms (bound ${PROBE_MAX_MS} ms)`,
     `failures: ${f.failures.length}`,
     ...f.failures.slice(0, 50).map((x) => `  #${x.index} [${x.target}] ${x.problem}\n    replay: npm run fuzz -- --seed ${f.seed} --replay ${x.index}\n    ${x.request}`),
   ];

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { gauge, loadConfig, onScrape, v, type ServiceRuntime } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { JobQueue } from '../store/jobs.js';
-import { RenderPool } from '../render/pool.js';
+import { DEFAULT_RENDER_TIMEOUT_MS, RenderPool } from '../render/pool.js';
 import { RenderService } from './render.js';
 
 /**
@@ -23,6 +23,18 @@ export const renderConfigSpec = {
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
   server: v.string(['WIKI_SERVER'], { default: 'http://localhost', doc: '$wgServer for {{SERVER}} and {{fullurl:}}' }),
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
+  renderTimeoutSeconds: v.int(['CONTENT_RENDER_TIMEOUT_SECONDS'], {
+    default: DEFAULT_RENDER_TIMEOUT_MS / 1000,
+    min: 1,
+    max: 600,
+    doc: 'a render on a worker thread still running after this long is stopped (its thread terminated) and fails with timeouterror-text',
+  }),
+  renderSpareThreads: v.int(['CONTENT_RENDER_SPARE_THREADS'], {
+    default: 1,
+    min: 0,
+    max: 16,
+    doc: 'render threads started beyond CONTENT_RENDER_THREADS only while all of those are busy, so one slow render does not queue the others',
+  }),
   jobPollMs: v.int(['CONTENT_JOB_POLL_MS'], { default: 1000, min: 0, doc: 'how often the background runner looks for jobs; 0 leaves jobs to Special:RunJobs' }),
   jobSettleMs: v.int(['CONTENT_JOB_SETTLE_MS'], {
     default: 500,
@@ -43,7 +55,12 @@ export interface Rendering {
 
 export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering {
   const cfg = loadConfig(renderConfigSpec, rt.env);
-  const pool = new RenderPool(cfg.renderThreads, codec, { name: cfg.wikiName, server: cfg.server.replace(/\/$/, '') });
+  const pool = new RenderPool(
+    cfg.renderThreads,
+    codec,
+    { name: cfg.wikiName, server: cfg.server.replace(/\/$/, '') },
+    { timeoutMs: cfg.renderTimeoutSeconds * 1000, spareThreads: cfg.renderSpareThreads },
+  );
   const jobs = new JobQueue(rt.db);
   const service = new RenderService(rt.db, codec, pool, jobs, rt.log);
   let timer: NodeJS.Timeout | undefined;

@@ -5,6 +5,7 @@
  * get markers that carry their section index and byte offset, and in Parsoid mode every
  * top-level transclusion is bracketed by markers so the HTML can carry `typeof="mw:Transclusion"`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import { preprocess, type PNode, type Part, type TemplateNode } from './preprocess.js';
@@ -22,6 +23,14 @@ export const LIMITS = {
   maxDepth: 100,
   maxExpensive: 100,
   maxUnstripSize: 5_000_000,
+  /**
+   * Nested expansions (a template's name, an argument's name or value, a template's text: as
+   * MediaWiki's $wgMaxPPExpandDepth counts PPFrame::expand calls). Deeper is the error MediaWiki
+   * shows; `{{{` or `{{` nested thousands deep otherwise exhausted the stack, each level copying
+   * the text of those inside it. Higher than MediaWiki's 100: this expander nests a little more
+   * per template, and the template depth limit (maxDepth) comes first on real pages.
+   */
+  maxExpandNesting: 400,
 };
 
 /** Marker delimiters: DEL never survives the sanitizer, so wikitext cannot forge markers. */
@@ -57,6 +66,9 @@ export interface TransclusionInfo {
 }
 
 export type { Frame } from './frame.js';
+
+/** How many expand() calls the current one is inside (LIMITS.maxExpandNesting). */
+const expandNesting = new AsyncLocalStorage<number>();
 
 /** Nodes back to the wikitext they came from. */
 export function nodesToWikitext(nodes: PNode[]): string {
@@ -148,6 +160,17 @@ export class Expander implements ExpansionHost {
   }
 
   async expand(nodes: PNode[], frame: Frame, headingOwner?: string): Promise<string> {
+    // Counted along each chain of calls (the parts of a template expand side by side, each
+    // waiting on its own lookups: a count of all calls in progress would add those up).
+    const nesting = expandNesting.getStore() ?? 0;
+    if (nesting >= LIMITS.maxExpandNesting) {
+      this.warn('Expansion depth limit exceeded', 'Pages where the expansion depth is exceeded');
+      return '<span class="error">Expansion depth limit exceeded</span>';
+    }
+    return expandNesting.run(nesting + 1, () => this.expandNodes(nodes, frame, headingOwner));
+  }
+
+  private async expandNodes(nodes: PNode[], frame: Frame, headingOwner: string | undefined): Promise<string> {
     let out = '';
     for (const node of nodes) {
       this.nodes++;

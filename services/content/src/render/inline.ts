@@ -450,7 +450,7 @@ function findColonNoLinks(s: string): number {
     else if (!tag && s.startsWith(']]', i)) depth = Math.max(0, depth - 1);
     else if (!tag && depth === 0 && c === ':') {
       // Not the colon of a URL scheme.
-      if (/[a-z]$/i.test(s.slice(0, i)) && s.startsWith('//', i + 1)) continue;
+      if (i > 0 && /[a-z]/i.test(s[i - 1]!) && s.startsWith('//', i + 1)) continue;
       return i;
     }
   }

@@ -6,10 +6,12 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { GrpcStatus, ServiceError } from '@quire/kit';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
 import { FUNCTION_NAMES } from './functions.js';
 import { RenderPool } from './pool.js';
+import type { RenderRequest } from './types.js';
 import { EXTENSION_TAGS } from './preprocess.js';
 import { MemoryLookup } from './testing.js';
 
@@ -134,5 +136,66 @@ describe('render worker pool', () => {
       assert.match(r.html, new RegExp(`yes${i}\\b`));
       assert.match(r.html, new RegExp(`<span class="reference-text">n${i}</span>`));
     });
+  });
+});
+
+/**
+ * Templates whose expansion doubles at each level: {{T<k>}} expands 2^k templates (seconds from
+ * about k = 16, up to the node-count limit), a render slow enough to hold a thread.
+ */
+function doublingTemplates(levels: number): MemoryLookup {
+  const pages: Record<string, string> = { 'Template:T0': 'x' };
+  for (let k = 1; k <= levels; k++) pages[`Template:T${k}`] = `{{T${k - 1}}}{{T${k - 1}}}`;
+  return new MemoryLookup(pages);
+}
+
+const request = (text: string): RenderRequest => ({ text, title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false });
+
+describe('render deadlines: no render holds the render threads', () => {
+  const slowLookup = doublingTemplates(20);
+
+  test('a render still running at its deadline is stopped (its thread ended) with timeouterror-text; the pool renders on', async () => {
+    const pool = new RenderPool(1, codec, site, { timeoutMs: 1500 });
+    try {
+      await pool.render(request('warm'), slowLookup);
+      const started = performance.now();
+      await assert.rejects(pool.render(request('{{T20}}'), slowLookup), (e: unknown) => {
+        assert.ok(e instanceof ServiceError, String(e));
+        assert.equal(e.grpcCode, GrpcStatus.RESOURCE_EXHAUSTED);
+        assert.equal(e.mwCode, 'timeouterror-text');
+        assert.equal(e.message, 'The maximum request time of 2 seconds was exceeded.');
+        return true;
+      });
+      // Stopped at its deadline, not when it would have finished (seconds later).
+      const waited = performance.now() - started;
+      assert.ok(waited < 4000, `the render was stopped after ${Math.round(waited)} ms`);
+      const next = await pool.render(request("''x''"), slowLookup);
+      assert.equal(next.html, '<div class="mw-parser-output"><p><i>x</i>\n</p></div>');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('while one render runs for seconds on the only render thread, a small one is answered at once (a spare thread)', async () => {
+    const pool = new RenderPool(1, codec, site, { timeoutMs: 20_000 });
+    try {
+      // Both threads started first: a thread's start (loading the renderer) is not what is measured.
+      await Promise.all([pool.render(request('a'), slowLookup), pool.render(request('b'), slowLookup)]);
+      const slowStarted = performance.now();
+      const slow = pool.render(request('{{T17}}'), slowLookup).then(
+        () => performance.now() - slowStarted,
+        () => performance.now() - slowStarted,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = performance.now();
+      const small = await pool.render(request("''small''"), slowLookup);
+      const smallMs = performance.now() - started;
+      assert.match(small.html, /<i>small<\/i>/);
+      const slowMs = await slow;
+      assert.ok(slowMs > 1500, `the slow render took only ${Math.round(slowMs)} ms: not slow enough to show anything`);
+      assert.ok(smallMs < 1000, `the small render waited ${Math.round(smallMs)} ms behind one of ${Math.round(slowMs)} ms`);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -2,10 +2,15 @@
  * Rendering off the request path: a piscina pool of worker threads, each rendering with lookups
  * answered here on the main thread (where the database connection is). With 0 threads the
  * render runs in-process (a single-core deployment, or tools).
+ *
+ * No render holds a thread for long: one still running at its deadline is stopped (its thread is
+ * terminated; another starts on demand) and fails with `timeouterror-text`. And the pool may start
+ * spare threads while every other one is busy, so that one slow render (a hostile text) does not
+ * queue every other page view and parse behind it until its deadline.
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { histogram } from '@quire/kit';
+import { counter, GrpcStatus, histogram, ServiceError } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { renderWikitext, type SiteInfo } from './render.js';
 import type { PageLookup, RenderRequest } from './types.js';
@@ -23,20 +28,52 @@ const renderSeconds = histogram(
   ['where'],
 );
 
+const renderTimeouts = counter('quire_render_timeouts_total', 'Renders stopped at their deadline (their worker thread terminated)');
+
+export interface RenderPoolOptions {
+  /** A render on a worker thread still running after this long is stopped (default 10 s). */
+  timeoutMs?: number;
+  /** Threads the pool may start beyond `threads` while all of those are busy (default 1). */
+  spareThreads?: number;
+}
+
+export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+
+/**
+ * A render stopped at its deadline, as MediaWiki's request time limit reports itself (its
+ * RequestTimeout's message; WikiLambda dies with the same): a resource the request exhausted,
+ * not a fault of the wiki, and not worth retrying at once.
+ */
+export function renderTimeoutError(timeoutMs: number): ServiceError {
+  const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+  return new ServiceError(GrpcStatus.RESOURCE_EXHAUSTED, 'timeouterror-text', `The maximum request time of ${seconds} ${seconds === 1 ? 'second' : 'seconds'} was exceeded.`, {
+    retryAfter: seconds,
+  });
+}
+
 export class RenderPool {
   private readonly pool: Piscina | undefined;
+  private readonly timeoutMs: number;
 
   constructor(
     threads: number,
     private readonly codec: TitleCodec,
     private readonly site: SiteInfo,
+    opts: RenderPoolOptions = {},
   ) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
     this.pool =
       threads > 0
         ? // No thread until the first render, and none kept once idle for a minute: a render thread
           // loads the whole renderer (tens of MB); a wiki that is only read from its caches needs
-          // none (issue 15: start-up time and memory).
-          new Piscina({ filename: new URL(WORKER_FILE, import.meta.url).href, minThreads: 0, maxThreads: threads, idleTimeout: 60_000 })
+          // none (issue 15: start-up time and memory). Piscina starts a thread beyond those busy
+          // only for a task that would otherwise wait, so the spare ones run only under load.
+          new Piscina({
+            filename: new URL(WORKER_FILE, import.meta.url).href,
+            minThreads: 0,
+            maxThreads: threads + (opts.spareThreads ?? 1),
+            idleTimeout: 60_000,
+          })
         : undefined;
   }
 
@@ -95,8 +132,17 @@ export class RenderPool {
         (e: unknown) => port1.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies LookupReply),
       );
     });
+    // Queueing counts: the deadline is the caller's whole wait. Aborting a running task makes
+    // piscina terminate its thread (the only way to stop a synchronous render).
+    const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      return await pool.run(task(port2), { transferList: [port2] });
+      return await pool.run(task(port2), { transferList: [port2], signal });
+    } catch (e) {
+      if (signal.aborted) {
+        renderTimeouts.inc();
+        throw renderTimeoutError(this.timeoutMs);
+      }
+      throw e;
     } finally {
       end();
       port1.close();

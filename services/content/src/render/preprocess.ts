@@ -118,13 +118,44 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
   const n = text.length;
   let atLineStart = true;
   const special = /[{}[\]|=<\n]/g;
+  /** Where the run of `}` or `]` that `i` is in ends, once counted. */
+  let closeRunEnd = 0;
+  // Offsets are asked in increasing order: each answer carries on from the last one, where
+  // counting from the start of the text (or back to it) for every heading or comment was quadratic.
+  let bytesAt = { pos: 0, bytes: 0 };
+  const byteOffset = (pos: number): number => {
+    bytesAt = { pos, bytes: bytesAt.bytes + utf8Length(text.slice(bytesAt.pos, pos)) };
+    return bytesAt.bytes;
+  };
+  let newlineScan = { upTo: 0, last: -1 };
+  const lastNewlineBefore = (pos: number): number => {
+    let at = newlineScan.last;
+    for (let k = text.indexOf('\n', newlineScan.upTo); k !== -1 && k < pos; k = text.indexOf('\n', k + 1)) at = k;
+    newlineScan = { upTo: pos, last: at };
+    return at;
+  };
+  // Where each extension tag's closing tag is at or after a position, remembered: an opening tag
+  // that never closes searched the rest of the text, once for every such tag.
+  // (at -1: none from `from` on).
+  const closings = new Map<string, { from: number; at: number; end: number }>();
+  const closingTag = (name: string, from: number): { at: number; end: number } | undefined => {
+    let found = closings.get(name);
+    if (!found || from < found.from || (found.at !== -1 && from > found.at)) {
+      const re = new RegExp(`</${name}\\s*>`, 'ig');
+      re.lastIndex = from;
+      const m = re.exec(text);
+      found = m ? { from, at: m.index, end: m.index + m[0].length } : { from, at: -1, end: -1 };
+      closings.set(name, found);
+    }
+    return found.at === -1 ? undefined : found;
+  };
   while (i < n) {
     if (atLineStart && stack.length === 0 && opts.headings && text[i] === '=') {
       const end = text.indexOf('\n', i);
-      const line = text.slice(i, end === -1 ? n : end).replace(/(?:<!--[\s\S]*?-->|\s)*$/, '');
+      const line = withoutTrailingComments(text.slice(i, end === -1 ? n : end));
       if (line.length >= 3 && line.endsWith('=') && /^=+[^=]/.test(line)) {
         headingIndex++;
-        const offset = offsetShift === undefined ? -1 : utf8Length(text.slice(0, i));
+        const offset = offsetShift === undefined ? -1 : byteOffset(i);
         push(acc(), { kind: 'heading', index: headingIndex, byteOffset: offset });
       }
     }
@@ -150,7 +181,7 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
         const close = text.indexOf('-->', i + 4);
         const endC = close === -1 ? n : close + 3;
         // A comment alone on its line takes the line's newline with it.
-        const before = text.lastIndexOf('\n', i - 1);
+        const before = lastNewlineBefore(i);
         const lineBefore = text.slice(before + 1, i);
         if (/^[ \t]*$/.test(lineBefore) && text[endC] === '\n' && (before !== -1 || i === 0) && /^[ \t]*$/.test(lineBefore)) {
           const a = acc();
@@ -173,12 +204,10 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
           nodeCount++;
           continue;
         }
-        const closeRe = new RegExp(`</${name}\\s*>`, 'ig');
-        closeRe.lastIndex = openEnd;
-        const cm = closeRe.exec(text);
+        const cm = closingTag(name, openEnd);
         if (cm) {
-          push(acc(), { kind: 'ext', name, attrs, inner: text.slice(openEnd, cm.index), src: text.slice(i, cm.index + cm[0].length) });
-          i = cm.index + cm[0].length;
+          push(acc(), { kind: 'ext', name, attrs, inner: text.slice(openEnd, cm.at), src: text.slice(i, cm.end) });
+          i = cm.end;
           nodeCount++;
           continue;
         }
@@ -201,8 +230,13 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
       continue;
     }
     if (c === '}' || c === ']') {
-      let run = 1;
-      while (text[i + run] === c) run++;
+      // A run of closers is consumed a few at a time; its end is counted once (recounting it at
+      // each step was quadratic in the run's length).
+      if (closeRunEnd <= i) {
+        closeRunEnd = i + 1;
+        while (text[closeRunEnd] === c) closeRunEnd++;
+      }
+      const run = closeRunEnd - i;
       const top = stack[stack.length - 1];
       const matches = top && ((c === '}' && top.open === '{') || (c === ']' && top.open === '['));
       if (!top || !matches) {
@@ -282,14 +316,35 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
     push(acc(), '=');
     i++;
   }
-  // Unclosed constructs are text.
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    const a = acc();
-    push(a, el.open.repeat(el.count));
-    for (const x of flattenParts(el.parts)) push(a, x);
+  // Unclosed constructs are text. Each one's text ends the last part of the one below it, so they
+  // are written out in order, bottom first (copying each into the one below, from the top down,
+  // was quadratic in how deep they nest).
+  for (const el of stack) {
+    push(root, el.open.repeat(el.count));
+    for (const x of flattenParts(el.parts)) push(root, x);
   }
   return { nodes: root, nodeCount: nodeCount + root.length };
+}
+
+/**
+ * The line without the whitespace and comments at its end, as `line.replace(/(?:<!--[\s\S]*?-->|\s)*$/, '')`
+ * (a comment may hold `-->`: it ends at any `-->` that only whitespace and comments follow), in
+ * one pass from the end: that pattern tried every position of the line against the rest of it.
+ */
+export function withoutTrailingComments(line: string): string {
+  // From the end: whether line[q..] is whitespace and comments only, and the furthest `-->` end
+  // with that property (a comment opening at q may end at it).
+  let cut = line.length;
+  let furthestEnd = line.endsWith('-->') ? line.length : -1;
+  for (let q = line.length - 1; q >= 0; q--) {
+    let ok = false;
+    if (/\s/.test(line[q]!)) ok = cut === q + 1;
+    if (!ok && line.startsWith('<!--', q)) ok = furthestEnd >= q + 7;
+    if (!ok) continue;
+    cut = q;
+    if (q >= 3 && line.startsWith('-->', q - 3) && furthestEnd < q) furthestEnd = q;
+  }
+  return line.slice(0, cut);
 }
 
 /** Parts back to one node list joined with '|' (and '=' where a part was split). */

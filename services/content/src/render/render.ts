@@ -51,7 +51,13 @@ export interface SiteInfo {
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
 /** An external link's URL: a protocol and the characters up to a space, bracket or quote. */
 const EXT_LINK_URL = `(?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+`;
-const EXT_LINK_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*([^\\]\\x00-\\x08\\x0a-\\x1F]*?)\\]`, 'gi');
+/**
+ * `[`, an external link's URL and the spaces after it: where its label starts. The label runs to
+ * the first `]` (EXT_LINK_LABEL_END_RE); a control character or line break before it is no link.
+ * One pattern for both (a lazy label up to `]`) tried every `[` against the rest of its line.
+ */
+const EXT_LINK_OPEN_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*`, 'gi');
+const EXT_LINK_LABEL_END_RE = /[\]\x00-\x08\x0a-\x1F]/g;
 /** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
 const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'gi');
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
@@ -105,44 +111,73 @@ interface ParsedLink {
   start: number;
   end: number;
   target: string;
-  /** Text after the first `|` (undefined: none). */
+  /** Text after the first `|` (undefined: none), and where it starts in the text. */
   rest: string | undefined;
+  restStart: number;
 }
 
-/** Finds `[[…]]` spans with nested brackets balanced (image captions hold links). */
-export function findLinks(text: string): ParsedLink[] {
+/** Each `[[` of a text (by offset) with the end of the `]]` that balances it. */
+export type LinkPairs = Map<number, number>;
+
+/**
+ * Links inside links' labels and images' captions deeper than this stay text (MediaWiki nests
+ * none but image captions; each level reads its label again).
+ */
+const MAX_LINK_NESTING = 16;
+
+/** What ends an internal link's target: its `|`, or a character no target may hold. */
+const TARGET_END_RE = /[|\n<>[\]{}]/g;
+
+/**
+ * Pairs every `[[` of the text with the `]]` that balances it, in one pass with a stack (scanning
+ * the rest of the text from each opener was quadratic). The scan findLinks would start at any
+ * opener it looks at is a suffix of this one (it resumes at a `[[` found from the end of a
+ * token), and a link's label is balanced, so these are the pairs a scan of any of them finds.
+ */
+export function pairLinks(text: string): LinkPairs {
+  const endOf: LinkPairs = new Map();
+  const open: number[] = [];
+  const first = text.indexOf('[[');
+  if (first === -1) return endOf;
+  for (let j = first; j < text.length; ) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5b && text.charCodeAt(j + 1) === 0x5b) {
+      open.push(j);
+      j += 2;
+    } else if (c === 0x5d && text.charCodeAt(j + 1) === 0x5d) {
+      const o = open.pop();
+      if (o !== undefined) endOf.set(o, j + 2);
+      j += 2;
+    } else j++;
+  }
+  return endOf;
+}
+
+/**
+ * Finds `[[…]]` spans with nested brackets balanced (image captions hold links) in text[from, to)
+ * (a link's label, with the pairs of the whole text: labels are not scanned again).
+ */
+export function findLinks(text: string, pairs: LinkPairs = pairLinks(text), from = 0, to = text.length): ParsedLink[] {
   const out: ParsedLink[] = [];
-  let i = text.indexOf('[[');
-  while (i !== -1) {
-    let depth = 0;
-    let j = i;
-    let end = -1;
-    while (j < text.length) {
-      if (text.startsWith('[[', j)) {
-        depth++;
-        j += 2;
-      } else if (text.startsWith(']]', j)) {
-        depth--;
-        j += 2;
-        if (depth === 0) {
-          end = j;
-          break;
-        }
-      } else j++;
-    }
-    if (end === -1) {
+  let i = text.indexOf('[[', from);
+  while (i !== -1 && i < to) {
+    const end = pairs.get(i);
+    if (end === undefined) {
       // Unbalanced: try the innermost link from the next '[[' on.
       i = text.indexOf('[[', i + 2);
       continue;
     }
-    const inner = text.slice(i + 2, end - 2);
-    const bar = inner.indexOf('|');
-    const target = bar === -1 ? inner : inner.slice(0, bar);
-    if (/[\n<>[\]{}]/.test(target)) {
+    // The target runs to the first '|' (the closing `]]` stops the search at the latest); a
+    // newline, tag or bracket before it is no link.
+    TARGET_END_RE.lastIndex = i + 2;
+    const stop = TARGET_END_RE.exec(text)!.index;
+    const bar = stop < end - 2 && text[stop] === '|' ? stop : -1;
+    if (bar === -1 && stop < end - 2) {
       i = text.indexOf('[[', i + 2);
       continue;
     }
-    out.push({ start: i, end, target, rest: bar === -1 ? undefined : inner.slice(bar + 1) });
+    const target = text.slice(i + 2, bar === -1 ? end - 2 : bar);
+    out.push({ start: i, end, target, rest: bar === -1 ? undefined : text.slice(bar + 1, end - 2), restStart: bar + 1 });
     i = text.indexOf('[[', end);
   }
   return out;
@@ -177,13 +212,17 @@ export class Renderer {
   private readonly holders: string[] = [];
   private readonly links = new Map<string, LinkRef>();
   private readonly categories = new Map<string, CategoryRef>();
-  private readonly images: string[] = [];
-  private readonly externalLinks: string[] = [];
+  private readonly images = new Set<string>();
+  /** Sets, not arrays searched on every add: a page may have a hundred thousand of them. */
+  private readonly externalLinks = new Set<string>();
   private readonly langLinks: LangLink[] = [];
   private readonly iwLinks: InterwikiLink[] = [];
+  private readonly iwLinkKeys = new Set<string>();
+  /** How deep replaceLinks is in labels and captions (MAX_LINK_NESTING). */
+  private linkDepth = 0;
   private readonly switches = new Set<string>();
   private autonumber = 0;
-  private readonly cite: CiteState = { refs: [], byName: new Map(), counter: 0, listed: new Set() };
+  private readonly cite: CiteState = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set() };
 
   constructor(
     private readonly codec: TitleCodec,
@@ -239,8 +278,9 @@ export class Renderer {
   private async prefetch(texts: string[]): Promise<void> {
     const pages = new Map<string, TitleRef>();
     const files = new Set<string>();
-    const visit = (text: string) => {
-      for (const l of findLinks(text)) {
+    const visit = (text: string, pairs: LinkPairs, from: number, to: number, depth: number) => {
+      if (depth >= MAX_LINK_NESTING) return;
+      for (const l of findLinks(text, pairs, from, to)) {
         const r = this.resolve(l.target);
         if (r.title && (r.kind === 'page' || r.kind === 'category')) pages.set(titleKey(r.title), r.title);
         if (r.title && (r.kind === 'file' || r.kind === 'media')) {
@@ -254,10 +294,10 @@ export class Renderer {
             if (target?.kind === 'title') pages.set(titleKey(target.title), target.title);
           }
         }
-        if (l.rest) visit(l.rest);
+        if (l.rest) visit(text, pairs, l.restStart, l.end - 2, depth + 1);
       }
     };
-    texts.forEach(visit);
+    for (const text of texts) visit(text, pairLinks(text), 0, text.length, 0);
     for (const t of this.exp.existenceChecks.values()) pages.set(titleKey(t), t);
     for (const c of this.exp.trackingCategories) {
       const t = { ns: NS_CATEGORY, dbkey: c.replaceAll(' ', '_') };
@@ -342,7 +382,7 @@ export class Renderer {
 
   private renderFile(t: TitleRef, rest: string | undefined): string {
     const name = t.dbkey;
-    if (!this.images.includes(name)) this.images.push(name);
+    this.images.add(name);
     const file = this.files.get(name);
     const params = rest === undefined ? [] : splitParams(rest);
     let caption = '';
@@ -449,17 +489,37 @@ export class Renderer {
 
   /** Internal links, images, categories and language links of a text. */
   private replaceLinks(text: string): string {
-    const links = findLinks(text);
-    if (links.length === 0) return text;
-    let out = '';
-    let pos = 0;
-    for (const l of links) {
-      out += text.slice(pos, l.start);
+    return this.replaceLinksIn(text, pairLinks(text), 0, text.length);
+  }
+
+  /** replaceLinks of text[from, to) (a link's label: the pairs are those of the whole text). */
+  private replaceLinksIn(text: string, pairs: LinkPairs, from: number, to: number): string {
+    // Links in labels and captions nested deeper than any page needs stay text: the recursion
+    // must not exhaust the stack.
+    if (this.linkDepth >= MAX_LINK_NESTING) return text.slice(from, to);
+    this.linkDepth++;
+    try {
+      return this.replaceLinksAt(text, pairs, from, to);
+    } finally {
+      this.linkDepth--;
+    }
+  }
+
+  private replaceLinksAt(text: string, pairs: LinkPairs, from: number, to: number): string {
+    const links = findLinks(text, pairs, from, to);
+    if (links.length === 0) return text.slice(from, to);
+    const labelOf = (l: ParsedLink) => this.replaceLinksIn(text, pairs, l.restStart, l.end - 2);
+    // Pieces, not one string: trimming the end of a string built with += copies all of it.
+    const out: string[] = [];
+    let pos = from;
+    for (let k = 0; k < links.length; k++) {
+      const l = links[k]!;
+      out.push(text.slice(pos, l.start));
       pos = l.end;
       const r = this.resolve(l.target);
       const label = l.rest;
       if (r.kind === 'invalid') {
-        out += `[[${this.replaceLinks(l.target)}${label !== undefined ? `|${this.replaceLinks(label)}` : ''}]]`;
+        out.push(`[[${this.replaceLinks(l.target)}${label !== undefined ? `|${labelOf(l)}` : ''}]]`);
         continue;
       }
       if (r.kind === 'lang') {
@@ -468,12 +528,12 @@ export class Renderer {
           this.langLinks.push({ lang: r.prefix!, title: r.iwTitle!, url: iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))) });
         }
         if (this.parsoid) {
-          out += this.hold(`<link rel="mw:PageProp/Language" href="${escapeAttr(iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))))}"/>`);
+          out.push(this.hold(`<link rel="mw:PageProp/Language" href="${escapeAttr(iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))))}"/>`));
           continue;
         }
         // Parser::handleInternalLinks2 strips the whitespace language links leave (T10897).
-        out = out.trimEnd();
-        const next = links.find((x) => x.start >= pos)?.start ?? text.length;
+        trimEndPieces(out);
+        const next = links[k + 1]?.start ?? to;
         if (text.slice(pos, next).replace(/\n/g, '') === '') pos = next;
         continue;
       }
@@ -481,47 +541,58 @@ export class Renderer {
         const iw = INTERWIKI[r.prefix!]!;
         const url = iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_')));
         const shown = `${r.prefix}:${r.iwTitle}`;
-        if (!this.iwLinks.some((x) => x.prefix === r.prefix && x.title === r.iwTitle)) this.iwLinks.push({ prefix: r.prefix!, title: r.iwTitle!, url });
-        const trail = /^[a-z]+/.exec(text.slice(pos))?.[0] ?? '';
+        const iwKey = `${r.prefix}:${r.iwTitle}`;
+        if (!this.iwLinkKeys.has(iwKey)) {
+          this.iwLinkKeys.add(iwKey);
+          this.iwLinks.push({ prefix: r.prefix!, title: r.iwTitle!, url });
+        }
+        const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
         pos += trail.length;
         const rel = this.parsoid ? ' rel="mw:WikiLink/Interwiki"' : '';
-        out += `${this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">`)}${label !== undefined && label !== '' ? this.replaceLinks(label) : escapeHtml(l.target.replace(/^:/, '').trim())}${trail}</a>`;
+        out.push(
+          `${this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">`)}${label !== undefined && label !== '' ? labelOf(l) : escapeHtml(l.target.replace(/^:/, '').trim())}${trail}</a>`,
+        );
         continue;
       }
       if (r.kind === 'category') {
         const sort = label !== undefined ? decodeHtml(label) : '';
         this.addCategory(r.title!.dbkey, sort);
         if (this.parsoid)
-          out += this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`);
+          out.push(this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`));
         // Whitespace before a category goes with it (T2087).
-        else out = out.trimEnd();
+        else trimEndPieces(out);
         continue;
       }
       if (r.kind === 'file') {
-        out += this.renderFile(r.title!, label);
+        out.push(this.renderFile(r.title!, label));
         continue;
       }
       if (r.kind === 'media') {
         const file = this.files.get(r.title!.dbkey);
-        if (!this.images.includes(r.title!.dbkey)) this.images.push(r.title!.dbkey);
-        const shown = label !== undefined ? this.replaceLinks(label) : escapeHtml(l.target.trim());
-        if (file) out += `${this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
+        this.images.add(r.title!.dbkey);
+        const shown = label !== undefined ? labelOf(l) : escapeHtml(l.target.trim());
+        if (file) out.push(`${this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`);
         else
-          out += `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`;
+          out.push(
+            `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`,
+          );
         continue;
       }
       // A page link with its trail ([[A]]s shows "As").
-      const trail = /^[a-z]+/.exec(text.slice(pos))?.[0] ?? '';
+      const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
       pos += trail.length;
-      const shown = label !== undefined && label !== '' ? this.replaceLinks(label) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
+      const shown = label !== undefined && label !== '' ? labelOf(l) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
       if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment) {
         const href = `#${wikiUrlencode(r.fragment.replaceAll(' ', '_'))}`;
-        out += `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`;
+        out.push(
+          `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`,
+        );
         continue;
       }
-      out += `${this.linkOpen(r.title!, r.fragment ?? '')}${shown}${trail}</a>`;
+      out.push(`${this.linkOpen(r.title!, r.fragment ?? '')}${shown}${trail}</a>`);
     }
-    return out + text.slice(pos);
+    out.push(text.slice(pos, to));
+    return out.join('');
   }
 
   /** External links `[url text]` and free URLs. */
@@ -530,7 +601,7 @@ export class Renderer {
     // its markers around the URL; the link is made of the URL (its target is an expanded
     // attribute, not a transclusion of its own) rather than shown as a bracketed free URL.
     if (this.parsoid) text = text.replace(MARKED_LINK_TARGET_RE, '[$2');
-    text = text.replace(EXT_LINK_RE, (_all, url: string, label: string) => {
+    text = replaceExternalLinks(text, (url, label) => {
       const href = decodeHtml(url);
       this.noteExternal(href);
       const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
@@ -542,13 +613,12 @@ export class Renderer {
     });
     return text.replace(FREE_URL_RE, (all, skip: string | undefined, url: string | undefined) => {
       if (skip || !url) return all;
-      let u = url;
-      let trailing = '';
-      const m = /[,;.:!?]+$/.exec(u);
-      if (m) {
-        trailing = m[0];
-        u = u.slice(0, -m[0].length);
-      }
+      // Trailing punctuation is no part of the URL (counted from the end: a pattern anchored at
+      // the end retried every position of a long run of it).
+      let cut = url.length;
+      while (cut > 0 && ',;.:!?'.includes(url[cut - 1]!)) cut--;
+      let u = url.slice(0, cut);
+      let trailing = url.slice(cut);
       if (u.endsWith(')') && !u.includes('(')) {
         trailing = `)${trailing}`;
         u = u.slice(0, -1);
@@ -561,7 +631,7 @@ export class Renderer {
   }
 
   private noteExternal(url: string): void {
-    if (!this.externalLinks.includes(url)) this.externalLinks.push(url);
+    this.externalLinks.add(url);
   }
 
   /** Inline wikitext (captions, reference bodies): everything but paragraphs and sections. */
@@ -845,7 +915,7 @@ export class Renderer {
     t = this.unstripAll(t, false);
     t = doBlockLevels(t, { parsoid: this.parsoid });
     // References used without <references/> are listed at the end, as Cite does.
-    if (this.cite.refs.some((r) => !this.cite.listed.has(r.group))) {
+    if ([...this.cite.groups.keys()].some((group) => !this.cite.listed.has(group))) {
       x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
       t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
     }
@@ -866,8 +936,8 @@ export class Renderer {
       links: [...this.links.values()],
       templates: [...x.templatesUsed.values()].map((tpl) => ({ ns: tpl.ns, dbkey: tpl.dbkey, exists: tpl.exists })),
       categories: [...this.categories.values()],
-      images: this.images,
-      externalLinks: this.externalLinks,
+      images: [...this.images],
+      externalLinks: [...this.externalLinks],
       langLinks: this.langLinks,
       interwikiLinks: this.iwLinks,
       sections: this.sectionsOut,
@@ -916,8 +986,53 @@ export class Renderer {
   }
 }
 
+/**
+ * `[url label]` links, each replaced by `link(url, label)`, as one global lazy pattern would:
+ * the URL as long as it goes, the spaces after it, then the label to the first `]`. The first
+ * `]` or control character after a position is looked up once for all the links that share it.
+ */
+function replaceExternalLinks(text: string, link: (url: string, label: string) => string): string {
+  let out = '';
+  let pos = 0;
+  let labelEnd = -1;
+  EXT_LINK_OPEN_RE.lastIndex = 0;
+  for (let m = EXT_LINK_OPEN_RE.exec(text); m; m = EXT_LINK_OPEN_RE.exec(text)) {
+    const labelStart = m.index + m[0].length;
+    if (labelEnd < labelStart) {
+      EXT_LINK_LABEL_END_RE.lastIndex = labelStart;
+      labelEnd = EXT_LINK_LABEL_END_RE.exec(text)?.index ?? text.length;
+    }
+    if (text[labelEnd] !== ']') {
+      // No label ends on this line: not a link; a shorter URL or fewer spaces would not end it either.
+      EXT_LINK_OPEN_RE.lastIndex = m.index + 1;
+      continue;
+    }
+    out += text.slice(pos, m.index) + link(m[1]!, text.slice(labelStart, labelEnd));
+    pos = labelEnd + 1;
+    EXT_LINK_OPEN_RE.lastIndex = pos;
+  }
+  return pos === 0 ? text : out + text.slice(pos);
+}
+
+/** Drops the whitespace at the end of text kept as pieces (String.trimEnd across them). */
+function trimEndPieces(pieces: string[]): void {
+  while (pieces.length > 0) {
+    const last = pieces[pieces.length - 1]!.trimEnd();
+    if (last !== '') {
+      pieces[pieces.length - 1] = last;
+      return;
+    }
+    pieces.pop();
+  }
+}
+
+const STRAY_AMPERSAND_RE = /&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/;
+
 /** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
 function escapeStrayAmpersands(html: string): string {
+  // Most pages have none: then the pass over every tag of the output (megabytes for a page of
+  // many headings) is skipped.
+  if (!STRAY_AMPERSAND_RE.test(html)) return html;
   return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (_all, markup: string | undefined) => markup ?? '&amp;');
 }
 

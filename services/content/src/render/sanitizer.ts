@@ -251,6 +251,14 @@ export function removeHtmlTags(text: string): string {
   const pieces = text.split('<');
   let out = escapeGt(pieces[0]!);
   const stack: string[] = [];
+  // How many of each tag the stack holds: a closing tag of none open is known without searching
+  // the stack (thousands of open tags and as many stray closings were quadratic).
+  const opened = new Map<string, number>();
+  const pop = (): string => {
+    const tag = stack.pop()!;
+    opened.set(tag, opened.get(tag)! - 1);
+    return tag;
+  };
   for (let k = 1; k < pieces.length; k++) {
     const x = pieces[k]!;
     const m = /^(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(\/?>)([\s\S]*)$/.exec(x);
@@ -262,14 +270,14 @@ export function removeHtmlTags(text: string): string {
     const closing = m[1] === '/';
     const rest = escapeGt(m[5]!);
     if (closing) {
-      const at = stack.lastIndexOf(tag);
+      const at = opened.get(tag) ? stack.lastIndexOf(tag) : -1;
       if (at === -1 || SINGLE_ONLY.has(tag)) {
         // A stray closing tag is dropped, as tidying does; </br> is a line break.
         out += tag === 'br' ? `<br />${rest}` : rest;
         continue;
       }
       // Close intervening open tags first (MediaWiki's tag stack does the same).
-      while (stack.length > at) out += `</${stack.pop()}>`;
+      while (stack.length > at) out += `</${pop()}>`;
       out += rest;
       continue;
     }
@@ -282,6 +290,7 @@ export function removeHtmlTags(text: string): string {
     else if (m[4] === '/>') out += `<${tag}${attrs}></${tag}>${rest}`;
     else {
       stack.push(tag);
+      opened.set(tag, (opened.get(tag) ?? 0) + 1);
       out += `<${tag}${attrs}>${rest}`;
     }
   }
