@@ -137,6 +137,7 @@ function importReport(results: ImportPageResult[], logItems: number): { list: Sa
   let pages = 0;
   const items = results.map((r) => {
     if (r.invalid) return html`<li>Page "${r.title}" was not imported because the name to which it would be imported is invalid on this wiki.</li>`;
+    if (r.error === 'import-error-edit') return html`<li>Page "${r.title}" was not imported because you are not allowed to edit it.</li>`;
     pages++;
     const link = html`<a href="${articlePath(r.title)}">${r.title}</a>`;
     return r.revisions > 0

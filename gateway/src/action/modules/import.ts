@@ -66,7 +66,10 @@ export const importModule = defineModule({
       if (!(e instanceof DumpError)) throw e;
       throw usageError('import-unknownerror', 'apierror-import-unknownerror', [`${e.line ? 'XML error at ' : ''}${e.message.replace(/\.$/, '')}`]);
     }
-    const out: ResultObject[] = results.map((r) => (r.invalid ? { title: r.title, invalid: true } : { ns: r.ns, title: r.title, revisions: r.revisions }));
+    // A page the user may not edit is only a notice in WikiImporter (import-error-edit): ApiImportReporter lists it not.
+    const out: ResultObject[] = results
+      .filter((r) => r.error !== 'import-error-edit')
+      .map((r) => (r.invalid ? { title: r.title, invalid: true } : { ns: r.ns, title: r.title, revisions: r.revisions }));
     ctx.result.import = setIndexedTagName(out, 'page');
   },
 });

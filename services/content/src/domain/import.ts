@@ -3,7 +3,8 @@
  * dump's page gets (WikiImporter's ImportTitleFactory implementations), the import of each page,
  * and the export stream of pages and revisions.
  */
-import { invalidArgument, type Db } from '@quire/kit';
+import { GrpcStatus, invalidArgument, ServiceError, type Db } from '@quire/kit';
+import { checkTitlePermissions, type TitleActor } from './protection.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import {
@@ -32,7 +33,15 @@ export interface ImportOptions {
   rootPage: string;
   log?: ImportLogInput;
   dryRun: boolean;
+  /**
+   * Who imports, when not maintenance (WikiImporter::processTitle outside the command line): a
+   * page this user may not edit is skipped with `import-error-edit`.
+   */
+  editor?: TitleActor;
 }
+
+/** WikiImporter's code for a page the importing user may not edit. */
+export const IMPORT_ERROR_EDIT = 'import-error-edit';
 
 export interface PageImportResult {
   title: string;
@@ -114,7 +123,12 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
       out.push({ title: page.title, ns: page.ns, pageId: 0, revisions: 0, skipped: 0, invalid: true, error: e.message });
       continue;
     }
-    out.push({ title: codec.prefixedText(title.ns, title.dbkey), ns: title.ns, pageId: 0, revisions: opts.dryRun ? page.revisions.length : 0, skipped: 0, invalid: false, error: '' });
+    const prefixed = codec.prefixedText(title.ns, title.dbkey);
+    if (opts.editor && !(await mayEdit(db, codec, title, page.revisions.at(-1)?.model ?? 'wikitext', opts.editor))) {
+      out.push({ title: prefixed, ns: title.ns, pageId: 0, revisions: 0, skipped: page.revisions.length, invalid: false, error: IMPORT_ERROR_EDIT });
+      continue;
+    }
+    out.push({ title: prefixed, ns: title.ns, pageId: 0, revisions: opts.dryRun ? page.revisions.length : 0, skipped: 0, invalid: false, error: '' });
     todo.push({ n: out.length - 1, input: { ns: title.ns, dbkey: title.dbkey, revisions: page.revisions } });
   }
   if (opts.dryRun || todo.length === 0) return out;
@@ -136,6 +150,17 @@ export async function importPages(db: Db, codec: TitleCodec, pages: DumpPage[], 
   }
   for (const t of todo) record(t.n, await importPage(db, codec, t.input, opts.log));
   return out;
+}
+
+/** PermissionManager::userCan( 'edit' ) for an imported page: the title's rules and its protection. */
+async function mayEdit(db: Db, codec: TitleCodec, title: { ns: number; dbkey: string }, model: string, editor: TitleActor): Promise<boolean> {
+  try {
+    await checkTitlePermissions(db, db, codec, title, 'edit', editor, { model });
+    return true;
+  } catch (e) {
+    if (e instanceof ServiceError && e.grpcCode === GrpcStatus.PERMISSION_DENIED) return false;
+    throw e;
+  }
 }
 
 export type ExportItem = { page: ExportPageRow & { title: string; redirectTitle: string } } | { revision: ExportRevisionRow };

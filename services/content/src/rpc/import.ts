@@ -84,7 +84,9 @@ export function importHandlers(ctx: ContentContext) {
         tags: req.log.tags,
         action: req.log.action || 'upload',
       };
-      const results = await importPages(ctx.db, ctx.codec, pages, { targetNamespace: req.targetNamespace, rootPage: req.rootPage, log, dryRun: req.dryRun });
+      // An upload (action=import, Special:Import) is by a user who must be able to edit each page; importDump runs as maintenance.
+      const editor = req.log?.performer ? { name: req.log.performer.name, rights: req.log.performer.rights } : undefined;
+      const results = await importPages(ctx.db, ctx.codec, pages, { targetNamespace: req.targetNamespace, rootPage: req.rootPage, log, dryRun: req.dryRun, editor });
       return { pages: results };
     },
     async finishImport(req: FinishImportRequest): Promise<FinishImportResponse> {
