@@ -81,4 +81,30 @@ describe('special pages in Chromium', () => {
     assert.ok(!info.rights.includes('delete'), 'no delete grant: the sysop right is withheld');
     assert.ok(!info.rights.includes('block'));
   });
+  test('a first visitor creates an account: the session failure never shows, mistakes do, and the welcome page is logged in', async () => {
+    browser ??= await launchChromium();
+    const { context, page, cspViolations } = await watchedPage(browser);
+    assert.deepEqual(await context.cookies(), [], 'a fresh browser');
+    await page.goto(`${wiki.baseUrl}/wiki/Special:CreateAccount`);
+    assert.equal((await context.cookies()).length, 1, 'the form page starts a session');
+    const fill = async (name: string, password: string, retype: string) => {
+      await page.fill('#wpName2', name);
+      await page.fill('#wpPassword2', password);
+      await page.fill('#wpRetype', retype);
+      await Promise.all([page.waitForLoadState('load'), page.click('#wpCreateaccount')]);
+    };
+    await fill('Browsernew', 'okapi-meadow-4711', 'okapi-meadow-4712');
+    assert.equal(await page.locator('.msg-error').innerText(), 'The passwords you entered do not match.');
+    await fill('Carol', 'okapi-meadow-4711', 'okapi-meadow-4711');
+    assert.match(await page.locator('.msg-error').innerText(), /^Username entered already in use\./);
+    await fill('Browsernew', 'okapi-meadow-4711', 'okapi-meadow-4711');
+    assert.equal(await page.locator('h1').innerText(), 'Welcome, Browsernew!');
+    assert.equal(await page.locator('#pt-userpage').innerText(), 'Browsernew');
+    assert.equal(await page.locator('#pt-createaccount').count(), 0);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/quire-createaccount-welcome.png`, fullPage: true });
+    await Promise.all([page.waitForURL(/\/wiki\/Main_Page$/), page.click('#mw-returnto a')]);
+    assert.equal(await page.locator('#pt-userpage').innerText(), 'Browsernew');
+    assert.deepEqual(cspViolations, []);
+    await context.close();
+  });
 });

@@ -43,9 +43,15 @@ function oauthTitle(title: string | null): { page: OAuthPage; subpage: string } 
   return page ? { page, subpage: (m[2] ?? '').replace(/ /g, '_') } : null;
 }
 
+/** A parameter's value: the last one of a repeated parameter, as PHP's $_GET and $_POST keep it. */
+function lastString(value: unknown): string | null {
+  const last = [value].flat().at(-1);
+  return typeof last === 'string' ? last : null;
+}
+
 function pathTitle(req: Request): string | null {
   const prefix = ARTICLE_PATH.replace('$1', '');
-  if (req.path === `${SCRIPT_PATH}/index.php`) return typeof req.query.title === 'string' ? req.query.title : null;
+  if (req.path === `${SCRIPT_PATH}/index.php`) return lastString(req.query.title);
   if (!req.path.startsWith(prefix)) return null;
   try {
     return decodeURIComponent(req.path.slice(prefix.length));
@@ -91,7 +97,8 @@ function sendOAuthError(p: PageRequest, e: unknown): void {
 async function oauthEndpoint(p: PageRequest, step: 'initiate' | 'token' | 'identify'): Promise<void> {
   const creds = oauthCredentials(p.req);
   const headerParams = creds?.kind === 'oauth1' ? creds.headerParams : [];
-  const form = Object.entries((p.req.body ?? {}) as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
+  // Every value of a repeated field (the parser gives those as an array).
+  const form = Object.entries((p.req.body ?? {}) as Record<string, unknown>).flatMap(([name, v]) => [v].flat().flatMap((value) => (typeof value === 'string' ? [[name, value] as const] : [])));
   const signed = signedRequest(p.req, p.deps, p.caller.ip, headerParams, form);
   const oauth = p.deps.clients.oauth;
   try {
@@ -425,8 +432,7 @@ export function createOAuthPages(deps: GatewayDeps): express.Router {
       let title = pathTitle(req);
       if (title === null && req.method === 'POST' && req.path === `${SCRIPT_PATH}/index.php`) {
         await parse(req, res);
-        const t = (req.body as Record<string, unknown> | undefined)?.title;
-        title = typeof t === 'string' ? t : null;
+        title = lastString((req.body as Record<string, unknown> | undefined)?.title);
       }
       const target = oauthTitle(title);
       if (!target) return next();

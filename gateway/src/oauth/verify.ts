@@ -11,12 +11,22 @@ import type { Caller, GatewayDeps } from '../context.js';
 
 export type OAuthCredentials = { kind: 'bearer'; token: string } | { kind: 'oauth1'; headerParams: Param[] };
 
-function decode(value: string): string {
+/** OAuthUtil::urldecode_rfc3986 (PHP's urldecode): percent-escapes, and '+' is a space. */
+function urldecode(value: string): string {
+  const spaced = value.replace(/\+/g, ' ');
   try {
-    return decodeURIComponent(value);
+    return decodeURIComponent(spaced);
   } catch {
-    return value;
+    return spaced;
   }
+}
+
+/**
+ * OAuthUtil::split_header: the oauth_* parameters of an `Authorization: OAuth` header (RFC 5849
+ * 3.5.1), quoted or bare values; `realm` and any other name are no parameter of the signature.
+ */
+function authorizationParams(header: string): Param[] {
+  return [...header.matchAll(/(oauth_[a-z_-]*)=(?::?"([^"]*)"|([^,]*))/g)].map((m) => ({ name: m[1]!, value: urldecode(m[2] || m[3] || '') }));
 }
 
 /** The OAuth credentials of a request, or null when it carries none (Utils::hasOAuthHeaders, ResourceServer::isOAuth2Request). */
@@ -27,12 +37,7 @@ export function oauthCredentials(req: Request): OAuthCredentials | null {
   const bearer = /^Bearer(?:\s+(.*))?$/i.exec(header);
   if (bearer) return { kind: 'bearer', token: (bearer[1] ?? '').trim() };
   if (!/^OAuth\s/i.test(header)) return null;
-  const headerParams: Param[] = [];
-  // RFC 5849 3.5.1: name="percent-encoded value" pairs separated by commas.
-  for (const m of header.slice(6).matchAll(/([A-Za-z0-9_.~%-]+)\s*=\s*"([^"]*)"/g)) {
-    headerParams.push({ name: decode(m[1]!), value: decode(m[2]!) });
-  }
-  return { kind: 'oauth1', headerParams };
+  return { kind: 'oauth1', headerParams: authorizationParams(header) };
 }
 
 function queryParams(req: Request): Param[] {
@@ -42,18 +47,47 @@ function queryParams(req: Request): Param[] {
   return [...new URLSearchParams(url.slice(q + 1))].map(([name, value]) => ({ name, value }));
 }
 
+/** One value per name, the last given (PHP's $_GET; split_header's array). */
+function lastOfEach(params: readonly Param[]): Param[] {
+  return [...new Map(params.map((p) => [p.name, p])).values()];
+}
+
 /**
- * The signed request as the client signed it: the URL it asked for (scheme, Host, path) and every
- * parameter of the query, of a form body (`formParams`, read by the caller) and of the header.
+ * The parameters an OAuth 1.0a signature covers, as MWOAuthRequest::fromRequest merges the places
+ * RFC 5849 3.5 allows: the query string (last value of a name), then a form body (every value of
+ * a name: OAuthUtil::parse_parameters), then the Authorization header (array_merge). A name given
+ * in a later place replaces all its values from the earlier ones, so a parameter that a client
+ * sends in two places is signed once.
+ */
+export function oauthSignedParams(query: readonly Param[], form: readonly Param[], header: readonly Param[]): Param[] {
+  const merged = new Map<string, Param[]>();
+  for (const place of [lastOfEach(query), form, lastOfEach(header)]) {
+    const byName = new Map<string, Param[]>();
+    for (const p of place) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    for (const [name, values] of byName) merged.set(name, values);
+  }
+  return [...merged.values()].flat();
+}
+
+/** MWOAuthRequest::fromRequest reads a body only when it is a form: a POST of application/x-www-form-urlencoded. */
+function isFormPost(req: Request): boolean {
+  return req.method === 'POST' && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+}
+
+/**
+ * The signed request as the client signed it: the URL it asked for (scheme, Host, path) and the
+ * parameters of the query, of a form body (`formParams`, read by the caller) and of the header,
+ * merged as MediaWiki merges them (oauthSignedParams).
  */
 export function signedRequest(req: Request, deps: GatewayDeps, ip: string, headerParams: Param[], formParams: ReadonlyArray<readonly [string, string]> = []): SignedRequest {
   const url = req.originalUrl ?? req.url;
   const path = url.split('?')[0]!;
   const host = req.headers.host ?? new URL(deps.config.server).host;
+  const form = isFormPost(req) ? formParams.map(([name, value]) => ({ name, value })) : [];
   return {
     method: req.method === 'HEAD' ? 'GET' : req.method,
     url: `${clientProtocol(req, deps.config.isTrustedProxy)}://${host}${path}`,
-    params: [...queryParams(req), ...formParams.map(([name, value]) => ({ name, value })), ...headerParams],
+    params: oauthSignedParams(queryParams(req), form, headerParams),
     ip,
   };
 }

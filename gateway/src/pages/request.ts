@@ -41,6 +41,17 @@ export function param(p: PageRequest, name: string): string {
   return field(p, name) || queryParam(p, name);
 }
 
+/**
+ * Tokens of the visitor's session for a form, starting an anonymous session (and setting its
+ * cookie) when there is none, as MediaWiki's login and account-creation forms do: a first visitor's
+ * form then comes back with tokens its session validates.
+ */
+export async function sessionFormTokens<T extends string>(p: PageRequest, types: readonly T[], sessionId = p.caller.sessionId): Promise<Record<T, string>> {
+  const r = await p.deps.clients.auth.getTokensWithSession(sessionId, [...types]);
+  if (r.newSessionId) p.caller.cookies?.set(r.newSessionId);
+  return Object.fromEntries(types.map((t) => [t, r.tokens[t] ?? ''])) as Record<T, string>;
+}
+
 /** The session's csrf token (wpEditToken of every form of a logged-in page). */
 export async function csrfToken(p: PageRequest): Promise<string> {
   return (await p.deps.clients.auth.getTokens(p.caller.sessionId, ['csrf'])).csrf ?? '';

@@ -10,7 +10,7 @@ import { editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';
 import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
-import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, sessionFormTokens, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { plainSnippet } from './snippet.js';
 import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
 import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
@@ -316,16 +316,31 @@ const versionPage: PageHandler = async (p) => {
   send(p, { title: 'Version', body, cache: REVALIDATE });
 };
 
+/** MediaWiki's "welcomeuser" page after a visitor's account creation: logged in, with the return link. */
+function welcomePage(p: PageRequest): void {
+  const returnTo = param(p, 'returnto').trim() || 'Main Page';
+  const body = html`<p>Your account has been created.
+You can change your ${p.deps.config.sitename} <a href="${specialPath('Preferences')}">preferences</a> if you wish.
+</p><p id="mw-returnto">Return to <a href="${returnToPath(returnTo, param(p, 'returntoquery'))}">${returnTo.replace(/_/g, ' ')}</a>.</p>`;
+  send(p, { title: `Welcome, ${p.caller.user.name}!`, body });
+}
+
+/**
+ * Special:CreateAccount, MediaWiki's form (wpName, wpPassword, retype, email, realname; the
+ * session's wpCreateaccountToken is the one checked). The form opens a session for a first visitor;
+ * a visitor's new account is logged in, a logged-in user's is only created.
+ */
 const createAccountPage: PageHandler = async (p) => {
   const show = async (error?: string) => {
-    const token = (await p.deps.clients.auth.getTokensWithSession(p.caller.sessionId, ['createaccount'])).tokens.createaccount ?? '';
+    const tokens = await sessionFormTokens(p, ['createaccount', 'csrf']);
     const body = html`${error ? messageBox('error', multiline(error)) : ''}
 <form method="post" action="${specialPath('CreateAccount')}" name="userlogin2" id="userlogin2">
 <label class="field" for="wpName2">Username</label><input type="text" id="wpName2" name="wpName" value="${field(p, 'wpName')}" autocomplete="username" required>
 <label class="field" for="wpPassword2">Password</label><input type="password" id="wpPassword2" name="wpPassword" autocomplete="new-password" required>
 <label class="field" for="wpRetype">Confirm password</label><input type="password" id="wpRetype" name="retype" autocomplete="new-password" required>
-<label class="field" for="wpEmail">Email address (optional)</label><input type="text" id="wpEmail" name="email" value="${field(p, 'email')}">
-${hidden('wpCreateaccountToken', token)}${param(p, 'returnto') ? hidden('returnto', param(p, 'returnto')) : ''}
+<label class="field" for="wpEmail">Email address (optional)</label><input type="email" id="wpEmail" name="email" value="${field(p, 'email')}" autocomplete="email">
+<label class="field" for="wpRealName">Real name (optional)</label><input type="text" id="wpRealName" name="realname" value="${field(p, 'realname')}" autocomplete="name">
+${hidden('wpEditToken', tokens.csrf)}${hidden('authAction', 'create')}${hidden('wpCreateaccountToken', tokens.createaccount)}${param(p, 'returnto') ? hidden('returnto', param(p, 'returnto')) : ''}${param(p, 'returntoquery') ? hidden('returntoquery', param(p, 'returntoquery')) : ''}
 <div class="buttons"><button type="submit" class="primary" id="wpCreateaccount" name="wpCreateaccount" value="1">Create your account</button></div></form>`;
     send(p, { title: 'Create account', body });
   };
@@ -334,12 +349,25 @@ ${hidden('wpCreateaccountToken', token)}${param(p, 'returnto') ? hidden('returnt
   if (field(p, 'wpPassword') !== field(p, 'retype')) return show('The passwords you entered do not match.');
   const registered = !p.caller.user.anonymous;
   const r = await p.deps.clients.auth.createAccount(
-    CreateAccountRequest.fromPartial({ sessionId: p.caller.sessionId, username: field(p, 'wpName'), password: field(p, 'wpPassword'), email: field(p, 'email'), ip: p.caller.ip, logIn: !registered }),
+    CreateAccountRequest.fromPartial({
+      sessionId: p.caller.sessionId,
+      username: field(p, 'wpName'),
+      password: field(p, 'wpPassword'),
+      email: field(p, 'email'),
+      realname: field(p, 'realname'),
+      ip: p.caller.ip,
+      logIn: !registered,
+    }),
   );
   if (!r.ok) return show(plainTextLines(r.message) || 'The account could not be created.');
-  if (!registered && r.sessionId) p.caller.cookies?.set(r.sessionId);
-  if (param(p, 'returnto')) return redirect(p, returnToPath(param(p, 'returnto'), ''));
-  send(p, { title: 'Account created', body: messageBox('success', html`The user account for <a href="${articlePath(`User:${r.user?.name ?? ''}`)}">${r.user?.name ?? ''}</a> has been created.`) });
+  if (registered) {
+    const name = r.user?.name ?? '';
+    return send(p, { title: 'Account created', body: messageBox('success', html`The user account for <a href="${articlePath(`User:${name}`)}">${name}</a> has been created.`) });
+  }
+  // The visitor is now the new user: the page and its header are theirs.
+  p.caller.cookies?.set(r.sessionId);
+  const session = await p.deps.clients.auth.resolveSession(r.sessionId, p.caller.ip);
+  welcomePage({ ...p, caller: { ...p.caller, sessionId: r.sessionId, user: session.user ?? r.user! } });
 };
 
 const uploadPage: PageHandler = async (p) => {

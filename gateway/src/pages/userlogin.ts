@@ -7,7 +7,7 @@ import { LoginResponse_Status as Status, type LoginResponse } from '../clients/t
 import { plainTextLines } from '../action/modules/support.js';
 import { hidden, html, messageBox, multiline, type SafeHtml } from './html.js';
 import { returnToPath, specialPath } from './paths.js';
-import { anonymousCaller, csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
+import { anonymousCaller, csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, sessionFormTokens, validCsrf, type PageHandler, type PageRequest } from './request.js';
 
 /** Login page notices MediaWiki shows for `warning=<key>` (only these keys; the parameter is never echoed). */
 const LOGIN_WARNINGS: Record<string, string> = {
@@ -31,15 +31,8 @@ function returnFields(p: PageRequest): SafeHtml {
   return html`${returnTo ? hidden('returnto', returnTo) : ''}${returnToQuery ? hidden('returntoquery', returnToQuery) : ''}`;
 }
 
-/** A login token of `sessionId`, opening an anonymous session (and setting its cookie) when there is none. */
-async function loginToken(p: PageRequest, sessionId: string): Promise<string> {
-  const r = await p.deps.clients.auth.getTokensWithSession(sessionId, ['login']);
-  if (r.newSessionId) p.caller.cookies?.set(r.newSessionId);
-  return r.tokens.login ?? '';
-}
-
 async function showLoginForm(p: PageRequest, state: LoginFormState): Promise<void> {
-  const token = await loginToken(p, p.caller.sessionId);
+  const token = (await sessionFormTokens(p, ['login'])).login;
   const warning = LOGIN_WARNINGS[queryParam(p, 'warning')];
   const body = html`
 ${warning ? messageBox('warning', warning) : ''}
@@ -59,7 +52,7 @@ ${hidden('wpLoginToken', token)}${hidden('authAction', 'login')}${returnFields(p
 
 /** The second step for an account with two-factor: the code from the authenticator app. */
 async function showTotpForm(p: PageRequest, sessionId: string, r: LoginResponse): Promise<void> {
-  const token = await loginToken(p, sessionId);
+  const token = (await sessionFormTokens(p, ['login'], sessionId)).login;
   const failed = r.messageCode === 'oathauth-login-failed';
   const body = html`
 ${messageBox(failed ? 'error' : 'notice', multiline(plainTextLines(r.message)))}
