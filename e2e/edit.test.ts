@@ -187,8 +187,8 @@ for (const backend of testBackends()) {
       assert.equal((await errorCode(wiki, { title: 'Data', text: '{}', contentmodel: 'json' })).code, 'cantchangecontentmodel');
       // The MediaWiki namespace needs editinterface (invalid JSON itself: edit/merge.test.ts).
       assert.equal((await errorCode(wiki, { title: 'MediaWiki:Data.json', text: '{}' })).code, 'protectednamespace-interface');
-      const css = await editJson(wiki, { title: 'User:Anon/style.css', text: 'body {}', contentmodel: 'css', contentformat: 'text/css' });
-      assert.equal(css.edit.contentmodel, 'css');
+      // A user's CSS is theirs alone (PermissionManager::checkUserConfigPermissions): not an anonymous caller's.
+      assert.equal((await errorCode(wiki, { title: 'User:Anon/style.css', text: 'body {}', contentmodel: 'css', contentformat: 'text/css' })).code, 'customcssprotected');
       assert.equal((await errorCode(wiki, { title: 'User:Anon/x.css', text: 'x', contentformat: 'text/x-wiki' })).code, 'badformat');
     });
 
