@@ -14,7 +14,7 @@ import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, s
 import { plainSnippet } from './snippet.js';
 import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
 import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
-import { DELETED_COMMENT, hiddenAuthorBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
+import { DELETED_COMMENT, hiddenAuthorBits, hiddenLogTypes, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
 
 /** `limit` of a listing: MediaWiki's 50 by default, at most 500. */
 function limitParam(p: PageRequest, fallback = 50): number {
@@ -181,14 +181,20 @@ const logPage: PageHandler = async (p) => {
   const user = queryParam(p, 'user').trim();
   const pageTitle = queryParam(p, 'page').trim();
   const limit = limitParam(p);
+  const rights = p.caller.user.rights;
+  const hiddenTypes = hiddenLogTypes(rights);
+  if (hiddenTypes.includes(type)) {
+    // SpecialLog::execute: a restricted log the caller may not read is a permission error (answered with 200).
+    const reason = 'You do not have permission to view this private log, for the following reason: The action you have requested is limited to users in the group: Suppressors.';
+    return send(p, { title: 'Permission error', body: messageBox('error', reason) });
+  }
   let titleFilter = {};
   if (pageTitle) {
     const t = (await p.deps.clients.content.resolvePages({ titles: [pageTitle] })).pages[0];
     if (t) titleFilter = { hasTitle: true, ns: t.ns, dbkey: t.dbkey.slice(t.dbkey.indexOf(':') + 1 && t.ns !== 0 ? t.dbkey.indexOf(':') + 1 : 0) };
   }
-  const r = await p.deps.clients.content.listLogEvents({ type: type === 'all' ? '' : type, user, limit, namespace: -1, ...titleFilter });
+  const r = await p.deps.clients.content.listLogEvents({ type: type === 'all' ? '' : type, user, limit, namespace: -1, hiddenTypes, ...titleFilter });
   const events = r.events.slice(0, limit);
-  const rights = p.caller.user.rights;
   // Fields hidden by revision deletion of log entries (log_deleted).
   const bits = await p.deps.clients.archive.logEntryVisibility(events.map((e) => e.logId));
   const shown = events.map((e) => ({ ...e, deleted: bits.get(e.logId) ?? 0 }));

@@ -47,6 +47,8 @@ export async function logEventRows(db: Db, req: ListLogEventsRequest) {
     where.push(`l.log_type = ${args.add(type)}`);
     if (action && action !== '*') where.push(`l.log_action = ${args.add(action)}`);
   }
+  // $wgLogRestrictions: the types the caller may not read are left out of every listing.
+  if (req.hiddenTypes.length) where.push(`l.log_type <> ALL(${args.add(req.hiddenTypes)}::text[])`);
   if (req.user) where.push(`a.actor_name = ${args.add(req.user)}`);
   if (req.hasTitle) where.push(`l.log_namespace = ${args.add(req.ns)} AND l.log_title = ${args.add(req.dbkey)}`);
   if (req.namespace >= 0 && !req.hasTitle) where.push(`l.log_namespace = ${args.add(req.namespace)}`);

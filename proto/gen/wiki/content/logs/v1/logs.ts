@@ -65,6 +65,11 @@ export interface ListLogEventsRequest {
   tag: string;
   /** -1: any */
   namespace: number;
+  /**
+   * Log types the caller may not read ($wgLogRestrictions: suppress without suppressionlog);
+   * their entries are left out whatever the other filters (LogEventsList::getExcludeClause).
+   */
+  hiddenTypes: string[];
 }
 
 export interface ListLogEventsResponse {
@@ -481,6 +486,7 @@ function createBaseListLogEventsRequest(): ListLogEventsRequest {
     continueId: 0,
     tag: "",
     namespace: 0,
+    hiddenTypes: [],
   };
 }
 
@@ -527,6 +533,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     }
     if (message.namespace !== 0) {
       writer.uint32(112).int32(message.namespace);
+    }
+    for (const v of message.hiddenTypes) {
+      writer.uint32(122).string(v!);
     }
     return writer;
   },
@@ -656,6 +665,14 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
             message.namespace = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.hiddenTypes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -696,6 +713,11 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
         : 0,
       tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
       namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      hiddenTypes: globalThis.Array.isArray(object?.hiddenTypes)
+        ? object.hiddenTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.hidden_types)
+        ? object.hidden_types.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -743,6 +765,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     if (message.namespace !== 0) {
       obj.namespace = Math.round(message.namespace);
     }
+    if (message.hiddenTypes?.length) {
+      obj.hiddenTypes = message.hiddenTypes;
+    }
     return obj;
   },
 
@@ -765,6 +790,7 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     message.continueId = object.continueId ?? 0;
     message.tag = object.tag ?? "";
     message.namespace = object.namespace ?? 0;
+    message.hiddenTypes = object.hiddenTypes?.map((e) => e) || [];
     return message;
   },
 };
