@@ -12,7 +12,7 @@ import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './htm
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, sessionFormTokens, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { plainSnippet } from './snippet.js';
-import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+import { errorText, formatTime, hasRight, sizeDiff, userLinks } from './wiki.js';
 import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
 import { DELETED_COMMENT, hiddenAuthorBits, hiddenLogTypes, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
 
@@ -238,10 +238,12 @@ const categoriesPage: PageHandler = async (p) => {
 const watchlistPage: PageHandler = async (p) => {
   if (p.caller.user.anonymous) return redirect(p, `/w/index.php?title=Special:UserLogin&returnto=Special:Watchlist&warning=exception-nologin-text`);
   const r = await p.deps.clients.content.listWatchlist({ userId: p.caller.user.id, limit: limitParam(p), end: new Date(Date.now() - 7 * 86400_000).toISOString() });
-  const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: c.comment })));
+  const rights = p.caller.user.rights;
+  // ChangesList: an author or summary hidden by revision deletion is "removed" for who may not see it.
+  const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })));
   const rows = r.changes.map(
     (c, i) =>
-      html`<li>(${c.oldRevId && c.revId ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`,
+      html`<li>(${c.oldRevId && c.revId && textLinkable(c.deleted, rights) ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${revUserTools(c, rights)} ${revComment(c.deleted, comments[i] ?? '', rights)}</li>`,
   );
   const raw = await p.deps.clients.content.listWatchlistRaw({ userId: p.caller.user.id, limit: 500 });
   const subjects = raw.pages.filter((x) => x.ns % 2 === 0).length;

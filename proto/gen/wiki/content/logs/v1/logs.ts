@@ -138,6 +138,11 @@ export interface ListRecentChangesRequest {
   hasTitle: boolean;
   titleNs: number;
   titleDbkey: string;
+  /**
+   * The rc_deleted bits that leave a change out when filtering on user or exclude_user: its author
+   * is hidden from the caller (ApiQueryRecentChanges, "avoid brute force searches"). 0: none.
+   */
+  authorHideBits: number;
 }
 
 export interface ListRecentChangesResponse {
@@ -1447,6 +1452,7 @@ function createBaseListRecentChangesRequest(): ListRecentChangesRequest {
     hasTitle: false,
     titleNs: 0,
     titleDbkey: "",
+    authorHideBits: 0,
   };
 }
 
@@ -1521,6 +1527,9 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     }
     if (message.titleDbkey !== "") {
       writer.uint32(178).string(message.titleDbkey);
+    }
+    if (message.authorHideBits !== 0) {
+      writer.uint32(184).int32(message.authorHideBits);
     }
     return writer;
   },
@@ -1724,6 +1733,14 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
             message.titleDbkey = reader.string();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.authorHideBits = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1790,6 +1807,11 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
         : isSet(object.title_dbkey)
         ? globalThis.String(object.title_dbkey)
         : "",
+      authorHideBits: isSet(object.authorHideBits)
+        ? globalThis.Number(object.authorHideBits)
+        : isSet(object.author_hide_bits)
+        ? globalThis.Number(object.author_hide_bits)
+        : 0,
     };
   },
 
@@ -1861,6 +1883,9 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     if (message.titleDbkey !== "") {
       obj.titleDbkey = message.titleDbkey;
     }
+    if (message.authorHideBits !== 0) {
+      obj.authorHideBits = Math.round(message.authorHideBits);
+    }
     return obj;
   },
 
@@ -1891,6 +1916,7 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     message.hasTitle = object.hasTitle ?? false;
     message.titleNs = object.titleNs ?? 0;
     message.titleDbkey = object.titleDbkey ?? "";
+    message.authorHideBits = object.authorHideBits ?? 0;
     return message;
   },
 };
