@@ -21,7 +21,8 @@ for (const backend of testBackends()) {
     let deleteLogId = 0;
 
     before(async () => {
-      wiki = await startWiki(backend);
+      // A sysop who may delete log entries (as on Wikimedia's wikis) but may not read the suppression log.
+      wiki = await startWiki(backend, { GROUP_PERMISSIONS_JSON: JSON.stringify({ sysop: { deletelogentry: true } }) });
       const env = wiki.testEnv.env;
       await runAdmin(['createAndPromote', 'Supp', 'supppass1234567', '--groups', 'sysop,suppress'], env, quiet);
       await runAdmin(['createAndPromote', 'Sysie', 'sysiepass123456', '--groups', 'sysop'], env, quiet);
@@ -114,6 +115,30 @@ for (const backend of testBackends()) {
           assert.equal(r.text.includes('Permission error'), !suppressor, `${name}: ${path}`);
         }
       }
+    });
+
+    test('action=revisiondelete type=logging: an entry of the suppression log is not touched nor shown without suppressionlog', async () => {
+      const sysop = callers.find((c) => c.name === 'sysop')!.client as WikiClient & { csrf: string };
+      const supp = callers.find((c) => c.name === 'suppressor')!.client as WikiClient & { csrf: string };
+      const hide = async (c: WikiClient & { csrf: string }) =>
+        (await c.post('/w/api.php', { action: 'revisiondelete', type: 'logging', ids: String(logId), hide: 'comment', reason: 'r', format: 'json', formatversion: '2', token: c.csrf })).json();
+      const denied = await hide(sysop);
+      assert.equal(denied.error, undefined, JSON.stringify(denied));
+      const item = denied.revisiondelete.items[0];
+      assert.equal(item.status, 'Fail');
+      assert.equal(item.errors?.[0]?.code, 'revdelete-modify-no-access', JSON.stringify(item));
+      assert.equal(item.id, logId);
+      for (const field of ['user', 'userid', 'comment', 'params']) assert.equal(field in item, false, `${field}: ${JSON.stringify(item)}`);
+      // The entry is unchanged: its summary is not hidden.
+      const before = (await logevents(supp, { letype: 'suppress' }))[0] as Record<string, unknown>;
+      assert.equal(before.commenthidden, undefined);
+      assert.equal(before.comment, REASON);
+      // The suppressor may.
+      const done = await hide(supp);
+      assert.equal(done.revisiondelete.items[0].status, 'Success', JSON.stringify(done));
+      assert.equal(done.revisiondelete.items[0].comment, REASON);
+      const after = (await logevents(supp, { letype: 'suppress' })).find((e) => e.logid === logId) as Record<string, unknown>;
+      assert.equal(after.commenthidden, true);
     });
 
     test('list=recentchanges: the suppression log is not published there', async () => {

@@ -83,3 +83,8 @@ export function hiddenLogTypes(rights: readonly string[]): string[] {
     .filter(([, right]) => !rights.includes(right))
     .map(([type]) => type);
 }
+
+/** LogEventsList::userCan: a field of a log entry, by its bits and its log's type. */
+export function logEntryFieldVisible(type: string, deleted: number, field: number, rights: readonly string[]): boolean {
+  return logFieldVisible(deleted, field, rights) && !hiddenLogTypes(rights).includes(type);
+}
