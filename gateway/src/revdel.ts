@@ -70,3 +70,21 @@ export function hiddenAuthorBits(rights: readonly string[]): number {
   if (!rights.includes('suppressrevision') && !rights.includes('viewsuppressed')) return DELETED_USER | DELETED_RESTRICTED;
   return 0;
 }
+
+/** $wgLogRestrictions of MediaWiki 1.39: a log type and the right needed to read its entries. */
+export const LOG_RESTRICTIONS: Readonly<Record<string, string>> = { suppress: 'suppressionlog' };
+
+/**
+ * LogEventsList::getExcludeClause: the log types whose entries the caller may not read; every
+ * listing of log entries leaves them out (ListLogEventsRequest.hiddenTypes).
+ */
+export function hiddenLogTypes(rights: readonly string[]): string[] {
+  return Object.entries(LOG_RESTRICTIONS)
+    .filter(([, right]) => !rights.includes(right))
+    .map(([type]) => type);
+}
+
+/** LogEventsList::userCan: a field of a log entry, by its bits and its log's type. */
+export function logEntryFieldVisible(type: string, deleted: number, field: number, rights: readonly string[]): boolean {
+  return logFieldVisible(deleted, field, rights) && !hiddenLogTypes(rights).includes(type);
+}

@@ -12,9 +12,9 @@ import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './htm
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, sessionFormTokens, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { plainSnippet } from './snippet.js';
-import { errorText, formatTime, hasRight, sizeDiff, summaryHtml, userLinks } from './wiki.js';
+import { errorText, formatTime, hasRight, sizeDiff, userLinks } from './wiki.js';
 import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
-import { DELETED_COMMENT, hiddenAuthorBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
+import { DELETED_COMMENT, hiddenAuthorBits, hiddenLogTypes, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
 
 /** `limit` of a listing: MediaWiki's 50 by default, at most 500. */
 function limitParam(p: PageRequest, fallback = 50): number {
@@ -181,14 +181,20 @@ const logPage: PageHandler = async (p) => {
   const user = queryParam(p, 'user').trim();
   const pageTitle = queryParam(p, 'page').trim();
   const limit = limitParam(p);
+  const rights = p.caller.user.rights;
+  const hiddenTypes = hiddenLogTypes(rights);
+  if (hiddenTypes.includes(type)) {
+    // SpecialLog::execute: a restricted log the caller may not read is a permission error (answered with 200).
+    const reason = 'You do not have permission to view this private log, for the following reason: The action you have requested is limited to users in the group: Suppressors.';
+    return send(p, { title: 'Permission error', body: messageBox('error', reason) });
+  }
   let titleFilter = {};
   if (pageTitle) {
     const t = (await p.deps.clients.content.resolvePages({ titles: [pageTitle] })).pages[0];
     if (t) titleFilter = { hasTitle: true, ns: t.ns, dbkey: t.dbkey.slice(t.dbkey.indexOf(':') + 1 && t.ns !== 0 ? t.dbkey.indexOf(':') + 1 : 0) };
   }
-  const r = await p.deps.clients.content.listLogEvents({ type: type === 'all' ? '' : type, user, limit, namespace: -1, ...titleFilter });
+  const r = await p.deps.clients.content.listLogEvents({ type: type === 'all' ? '' : type, user, limit, namespace: -1, hiddenTypes, ...titleFilter });
   const events = r.events.slice(0, limit);
-  const rights = p.caller.user.rights;
   // Fields hidden by revision deletion of log entries (log_deleted).
   const bits = await p.deps.clients.archive.logEntryVisibility(events.map((e) => e.logId));
   const shown = events.map((e) => ({ ...e, deleted: bits.get(e.logId) ?? 0 }));
@@ -232,10 +238,12 @@ const categoriesPage: PageHandler = async (p) => {
 const watchlistPage: PageHandler = async (p) => {
   if (p.caller.user.anonymous) return redirect(p, `/w/index.php?title=Special:UserLogin&returnto=Special:Watchlist&warning=exception-nologin-text`);
   const r = await p.deps.clients.content.listWatchlist({ userId: p.caller.user.id, limit: limitParam(p), end: new Date(Date.now() - 7 * 86400_000).toISOString() });
-  const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: c.comment })));
+  const rights = p.caller.user.rights;
+  // ChangesList: an author or summary hidden by revision deletion is "removed" for who may not see it.
+  const comments = await p.deps.clients.content.formatComments(r.changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })));
   const rows = r.changes.map(
     (c, i) =>
-      html`<li>(${c.oldRevId && c.revId ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${userLinks(c.user, c.anon)} ${summaryHtml(comments[i] ?? '')}</li>`,
+      html`<li>(${c.oldRevId && c.revId && textLinkable(c.deleted, rights) ? html`<a href="${indexPath(c.title, { diff: c.revId, oldid: c.oldRevId })}">diff</a>` : 'diff'} | <a href="${indexPath(c.title, { action: 'history' })}">hist</a>) . . ${pageLink(c.title)}; ${formatTime(c.timestamp)} . . ${revUserTools(c, rights)} ${revComment(c.deleted, comments[i] ?? '', rights)}</li>`,
   );
   const raw = await p.deps.clients.content.listWatchlistRaw({ userId: p.caller.user.id, limit: 500 });
   const subjects = raw.pages.filter((x) => x.ns % 2 === 0).length;

@@ -28,7 +28,7 @@ test('items: "comment (user)", the diff or the log entry URL, the section anchor
   assert.equal(sectionAnchor('/* Intro % part */ fix'), '#Intro_%_part');
   assert.equal(sectionAnchor('/* 100%25 [[Done|done]] */'), '#100%2525_done');
   assert.equal(sectionAnchor('no section'), '');
-  assert.deepEqual(watchlistFeedItem('http://w', ROW, true), {
+  assert.deepEqual(watchlistFeedItem('http://w', ROW, true, []), {
     title: 'HelperC Feed',
     description: '/* Intro % part */ fix (Admin)',
     url: 'http://w/w/index.php?title=HelperC_Feed&diff=4#Intro_%_part',
@@ -36,7 +36,7 @@ test('items: "comment (user)", the diff or the log entry URL, the section anchor
     author: 'Admin',
     comments: '',
   });
-  assert.equal(watchlistFeedItem('http://w', { ...ROW, type: 'log', revId: 0, logId: 9 }, false).url, 'http://w/w/index.php?title=Special:Log&logid=9');
+  assert.equal(watchlistFeedItem('http://w', { ...ROW, type: 'log', revId: 0, logId: 9 }, false, [])!.url, 'http://w/w/index.php?title=Special:Log&logid=9');
 });
 
 test("feedwatchlist: the caller's list of the last hours, or the owner's with their token", async () => {

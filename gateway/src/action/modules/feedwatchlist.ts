@@ -8,7 +8,9 @@ import { messageOf } from '../errors.js';
 import { FEED_FORMAT_PARAM, FEED_LIMIT, fullUrl, sendFeed, type FeedItem } from '../feed.js';
 import { ApiUsageError, type ActionContext } from '../types.js';
 import { defineModule } from '../define.js';
-import { checkShow, requirePatrolFlagRight, OWNER_TOKEN_PARAMS, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
+import { checkShow, requirePatrolFlagRight, OWNER_TOKEN_PARAMS, watchlistResult, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
+import { WatchlistChange } from '../../clients/types.js';
+import { hiddenAuthorBits } from '../../revdel.js';
 
 /** Parser::guessSectionNameFromWikiText for an edit summary's section, as a URL fragment ($wgFragmentMode html5). */
 export function sectionAnchor(comment: string): string {
@@ -26,13 +28,25 @@ interface WatchlistRow {
   comment: string;
   timestamp: string;
   user: string;
+  /** rc_deleted; 0 when absent. */
+  deleted?: number;
 }
 
-/** ApiFeedWatchlist::createFeedItem. */
-export function watchlistFeedItem(server: string, row: WatchlistRow, linkToSections: boolean): FeedItem {
-  let url = row.revId === 0 && row.logId ? fullUrl(server, 'Special:Log', { logid: row.logId }) : fullUrl(server, row.title, { diff: row.revId });
-  if (linkToSections) url += sectionAnchor(row.comment);
-  return { title: row.title, description: `${row.comment} (${row.user})`, url, date: row.timestamp, author: row.user, comments: '' };
+/** The list=watchlist properties ApiFeedWatchlist asks for. */
+const FEED_PROPS: ReadonlySet<string> = new Set(['title', 'user', 'comment', 'timestamp', 'ids', 'loginfo']);
+
+/**
+ * ApiFeedWatchlist::createFeedItem over list=watchlist's result for the caller: a change whose title
+ * is hidden (a log entry's action) is left out; a hidden author or summary is left out of the text.
+ */
+export function watchlistFeedItem(server: string, row: WatchlistRow, linkToSections: boolean, rights: readonly string[]): FeedItem | undefined {
+  const info = watchlistResult({ ...WatchlistChange.fromPartial(row), deleted: row.deleted ?? 0 }, FEED_PROPS, undefined, rights);
+  if (typeof info.title !== 'string') return undefined;
+  const comment = typeof info.comment === 'string' ? info.comment : '';
+  let url = info.revid === 0 && typeof info.logid === 'number' ? fullUrl(server, 'Special:Log', { logid: info.logid }) : fullUrl(server, info.title, { diff: Number(info.revid) });
+  if (linkToSections && typeof info.comment === 'string') url += sectionAnchor(comment);
+  const user = typeof info.user === 'string' ? info.user : '';
+  return { title: info.title, description: typeof info.user === 'string' ? `${comment} (${user})` : comment, url, date: row.timestamp, author: user, comments: '' };
 }
 
 const mwToIso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -80,8 +94,9 @@ export const feedwatchlistModule = defineModule({
         excludeUser: p.wlexcludeuser ?? '',
         show,
         allRevisions: p.allrev,
+        authorHideBits: hiddenAuthorBits(ctx.caller.user.rights),
       });
-      items = resp.changes.map((c) => watchlistFeedItem(config.server, c, p.linktosections));
+      items = resp.changes.flatMap((c) => watchlistFeedItem(config.server, c, p.linktosections, ctx.caller.user.rights) ?? []);
     } catch (e) {
       if (!(e instanceof ApiUsageError)) throw e;
       ctx.setCacheMaxAge(0);

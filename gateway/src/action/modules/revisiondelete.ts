@@ -3,7 +3,7 @@
  * summary and author of revisions; type=logging the action, summary and performer of log entries.
  */
 import type { StatusMessage } from '../../clients/types.js';
-import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
+import { DELETED_COMMENT, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, logEntryFieldVisible, userCanSee } from '../../revdel.js';
 import { escapeHtml, stripMarkup } from '../errors.js';
 import { type ContextOf, defineModule, defineParams } from '../define.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
@@ -94,12 +94,14 @@ async function deleteLogEntries(ctx: RevisionDeleteContext, ids: number[], actio
     out.userhidden = (item.deleted & DELETED_USER) !== 0;
     out.commenthidden = (item.deleted & DELETED_COMMENT) !== 0;
     out.actionhidden = (item.deleted & LOG_DELETED_ACTION) !== 0;
-    if (logFieldVisible(item.deleted, LOG_DELETED_ACTION, rights)) out.params = setArrayType(JSON.parse(item.paramsJson || '{}') as ResultObject, 'assoc');
-    if (logFieldVisible(item.deleted, DELETED_USER, rights)) {
+    // RevDelLogItem::getApiData: LogEventsList::userCan, by the bits and the log's type.
+    const canSee = (field: number) => logEntryFieldVisible(item.type, item.deleted, field, rights);
+    if (canSee(LOG_DELETED_ACTION)) out.params = setArrayType(JSON.parse(item.paramsJson || '{}') as ResultObject, 'assoc');
+    if (canSee(DELETED_USER)) {
       out.userid = item.userId;
       out.user = item.user;
     }
-    if (logFieldVisible(item.deleted, DELETED_COMMENT, rights)) out.comment = item.comment;
+    if (canSee(DELETED_COMMENT)) out.comment = item.comment;
     return out;
   });
   ctx.result.revisiondelete = { status: 'Success', target: res.target, items: setIndexedTagName(items, 'i') };

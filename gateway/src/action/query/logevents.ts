@@ -3,7 +3,7 @@ import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js'
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineModule } from '../define.js';
-import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible } from '../../revdel.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, LOG_DELETED_ACTION, hiddenLogTypes, logFieldVisible } from '../../revdel.js';
 
 const LOG_TYPES = [
   '',
@@ -134,6 +134,7 @@ export const logeventsModule = defineModule({
       namespace: typeof p.namespace === 'number' ? p.namespace : -1,
       tag: p.tag ?? '',
       limit,
+      hiddenTypes: hiddenLogTypes(ctx.caller.user.rights),
       ...timeWindow(p),
     });
     const events = resp.events.slice(0, limit);

@@ -8,7 +8,7 @@ import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator } from './generator.js';
-import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, hiddenAuthorBits, logFieldVisible, userCanSee } from '../../revdel.js';
 
 const SHOW = ['!anon', '!autopatrolled', '!bot', '!minor', '!patrolled', '!redirect', 'anon', 'autopatrolled', 'bot', 'minor', 'patrolled', 'redirect', 'unpatrolled'];
 
@@ -154,6 +154,7 @@ async function fetchChanges(ctx: ActionContext<ParamsOf<typeof params>>) {
     titleNs: title?.ns ?? 0,
     titleDbkey: title?.dbkey ?? '',
     limit,
+    authorHideBits: hiddenAuthorBits(ctx.caller.user.rights),
     ...filters,
     ...timeWindow(p),
   });

@@ -12,6 +12,8 @@ import { badContinue, continueInt, continueTimestampIso } from './continuation.j
 import { queryRunOf } from './run.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator } from './generator.js';
+import type { WatchlistChange } from '../../clients/types.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, hiddenAuthorBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
 
 /** wlcontinue `timestamp|rc_id` (ApiQueryWatchlist) in the form the content service reads: ISO timestamp and id. */
 function watchlistContinue(value: string): string {
@@ -117,7 +119,87 @@ async function fetchWatchlist(ctx: ActionContext<ParamsOf<typeof WATCHLIST_PARAM
     excludeUser: p.excludeuser ?? '',
     show,
     allRevisions: p.allrev,
+    authorHideBits: hiddenAuthorBits(ctx.caller.user.rights),
   });
+}
+
+/**
+ * ApiQueryWatchlist::extractOutputData: a hidden log action (with its title), author or summary is
+ * flagged, and shown only to a caller who may see it (the caller's rights, whoever owns the list).
+ */
+export function watchlistResult(c: WatchlistChange, props: ReadonlySet<string>, parsedComment: string | undefined, rights: readonly string[]): ResultObject {
+  const v: ResultObject = { type: c.type };
+  let anyHidden = false;
+  if (props.has('title') || props.has('ids')) {
+    if (c.type === 'log' && c.deleted & LOG_DELETED_ACTION) {
+      v.actionhidden = true;
+      anyHidden = true;
+    }
+    if (c.type !== 'log' || logFieldVisible(c.deleted, LOG_DELETED_ACTION, rights)) {
+      if (props.has('title')) {
+        v.ns = c.ns;
+        v.title = c.title;
+      }
+      if (props.has('ids')) {
+        v.pageid = c.pageId;
+        v.revid = c.revId;
+        v.old_revid = c.oldRevId;
+      }
+    }
+  }
+  if (props.has('user') || props.has('userid')) {
+    if (c.deleted & DELETED_USER) {
+      v.userhidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(c.deleted, DELETED_USER, rights)) {
+      if (props.has('user')) v.user = c.user;
+      if (props.has('userid')) v.userid = c.userId;
+      v.anon = c.anon;
+    }
+  }
+  if (props.has('flags')) {
+    v.bot = c.bot;
+    v.new = c.new;
+    v.minor = c.minor;
+  }
+  if (props.has('sizes')) {
+    v.oldlen = c.oldLen;
+    v.newlen = c.newLen;
+  }
+  if (props.has('timestamp')) v.timestamp = c.timestamp;
+  if (props.has('notificationtimestamp')) v.notificationtimestamp = c.notificationTimestamp;
+  if (props.has('comment') || props.has('parsedcomment')) {
+    if (c.deleted & DELETED_COMMENT) {
+      v.commenthidden = true;
+      anyHidden = true;
+    }
+    if (userCanSee(c.deleted, DELETED_COMMENT, rights)) {
+      if (props.has('comment')) v.comment = c.comment;
+      if (parsedComment !== undefined) v.parsedcomment = parsedComment;
+    }
+  }
+  if (props.has('patrol')) {
+    // ChangesList::isUnpatrolled: the caller is a patroller (checked above).
+    v.patrolled = c.patrolled !== 0;
+    v.unpatrolled = c.patrolled === 0;
+    v.autopatrolled = c.patrolled === 2;
+  }
+  if (props.has('loginfo') && c.type === 'log') {
+    if (c.deleted & LOG_DELETED_ACTION) {
+      v.actionhidden = true;
+      anyHidden = true;
+    }
+    if (logFieldVisible(c.deleted, LOG_DELETED_ACTION, rights)) {
+      v.logid = c.logId;
+      v.logtype = c.logType;
+      v.logaction = c.logAction;
+    }
+  }
+  if (props.has('tags')) v.tags = setIndexedTagName([...c.tags], 'tag');
+  if (props.has('expiry')) v.expiry = c.expiry === '' ? false : c.expiry;
+  if (anyHidden && c.deleted & DELETED_RESTRICTED) v.suppressed = true;
+  return v;
 }
 
 export const watchlistModule = defineGenerator({
@@ -137,52 +219,12 @@ export const watchlistModule = defineGenerator({
     const run = queryRunOf(query);
     const props = new Set(ctx.params.prop ?? ['ids', 'title', 'flags']);
     const resp = await fetchWatchlist(ctx, props);
-    const parsed = props.has('parsedcomment') ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: c.comment }))) : [];
+    const rights = ctx.caller.user.rights;
+    const parsed = props.has('parsedcomment')
+      ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })))
+      : [];
     run.data.watchlist = setIndexedTagName(
-      resp.changes.map((c, i): ResultObject => {
-        const v: ResultObject = { type: c.type };
-        if (props.has('title') || props.has('ids')) {
-          v.ns = c.ns;
-          v.title = c.title;
-        }
-        if (props.has('ids')) {
-          v.pageid = c.pageId;
-          v.revid = c.revId;
-          v.old_revid = c.oldRevId;
-        }
-        if (props.has('user') || props.has('userid')) {
-          if (props.has('user')) v.user = c.user;
-          if (props.has('userid')) v.userid = c.userId;
-          v.anon = c.anon;
-        }
-        if (props.has('flags')) {
-          v.bot = c.bot;
-          v.new = c.new;
-          v.minor = c.minor;
-        }
-        if (props.has('sizes')) {
-          v.oldlen = c.oldLen;
-          v.newlen = c.newLen;
-        }
-        if (props.has('timestamp')) v.timestamp = c.timestamp;
-        if (props.has('notificationtimestamp')) v.notificationtimestamp = c.notificationTimestamp;
-        if (props.has('comment')) v.comment = c.comment;
-        if (props.has('parsedcomment')) v.parsedcomment = parsed[i]!;
-        if (props.has('patrol')) {
-          // ChangesList::isUnpatrolled: the caller is a patroller (checked above).
-          v.patrolled = c.patrolled !== 0;
-          v.unpatrolled = c.patrolled === 0;
-          v.autopatrolled = c.patrolled === 2;
-        }
-        if (props.has('loginfo') && c.type === 'log') {
-          v.logid = c.logId;
-          v.logtype = c.logType;
-          v.logaction = c.logAction;
-        }
-        if (props.has('tags')) v.tags = setIndexedTagName([...c.tags], 'tag');
-        if (props.has('expiry')) v.expiry = c.expiry === '' ? false : c.expiry;
-        return v;
-      }),
+      resp.changes.map((c, i) => watchlistResult(c, props, parsed[i], rights)),
       'item',
     );
     if (resp.continueFrom) run.continuation.addContinueParam('watchlist', 'wlcontinue', watchlistContinueOut(resp.continueFrom));

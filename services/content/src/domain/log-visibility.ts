@@ -10,6 +10,12 @@ import { logBits, logEntries, setLogBits, type LogVisibilityRow } from '../store
 import { NS_SPECIAL } from '../title/namespaces.js';
 import { applyVisibility, authorizeVisibilityChange, logVisibilityChange } from './visibility.js';
 
+/** $wgLogRestrictions of MediaWiki 1.39: a log type and the right needed to read its entries. */
+const LOG_RESTRICTIONS: Readonly<Record<string, string>> = { suppress: 'suppressionlog' };
+
+/** LogEventsList::userCanViewLogType. */
+const canViewLogType = (type: string, rights: readonly string[]) => !(type in LOG_RESTRICTIONS) || rights.includes(LOG_RESTRICTIONS[type]!);
+
 export async function revisionDeleteLogEntries(deps: LifecycleDeps, req: RevisionDeleteLogEntriesRequest): Promise<RevisionDeleteLogEntriesResponse> {
   const actor = requireActor(req.actor);
   await authorizeVisibilityChange(deps.db, actor, { right: 'deletelogentry', text: 'delete log entries' }, req, req.ids.length);
@@ -20,7 +26,8 @@ export async function revisionDeleteLogEntries(deps: LifecycleDeps, req: Revisio
     const types = new Set(rows.map((r) => r.type));
     const targetKey = types.size === 1 ? `Log/${[...types][0]}` : 'Log';
     const outcome = await applyVisibility(
-      rows.map((r) => ({ key: String(r.id), ref: r.id, timestamp: r.timestamp, deleted: r.deleted })),
+      // RevDelLogItem::canView: LogEventsList::userCan, the bits and the log's type.
+      rows.map((r) => ({ key: String(r.id), ref: r.id, timestamp: r.timestamp, deleted: r.deleted, viewable: canViewLogType(r.type, actor.rights) })),
       req.ids.map(String),
       { first: req.action, comment: req.comment, user: req.user, suppress: req.suppress },
       actor.rights,

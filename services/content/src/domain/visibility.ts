@@ -29,6 +29,8 @@ export interface VisibilityItem {
   ref: number;
   timestamp: Date;
   deleted: number;
+  /** RevDelItem::canView beyond the bits: false for an entry of a log the actor may not read. */
+  viewable?: boolean;
 }
 
 export interface ItemStatus {
@@ -93,7 +95,7 @@ export async function applyVisibility(
     const params = itemWhen(item.timestamp);
     const newBits = requestedBits(req, item.deleted);
     if (newBits === item.deleted) status.warnings.push({ key: 'revdelete-no-change', params });
-    else if (!mayTouch(item.deleted, rights)) {
+    else if (item.viewable === false || !mayTouch(item.deleted, rights)) {
       status.ok = false;
       status.errors.push({ key: item.deleted !== 0 && newBits === 0 ? 'revdelete-show-no-access' : 'revdelete-modify-no-access', params });
     } else if (newBits === DELETED_RESTRICTED) status.warnings.push({ key: 'revdelete-only-restricted', params });

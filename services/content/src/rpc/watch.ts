@@ -86,6 +86,7 @@ export function watchHandlers(ctx: ContentContext) {
           logId: Number(row.rc_logid ?? 0),
           tags: row.tags ?? [],
           patrolled: Number(row.rc_patrolled),
+          deleted: Number(row.rc_deleted),
         })),
         continueFrom: next ? `${isoTimestamp(next.rc_timestamp)}|${next.rc_id}` : '',
       };

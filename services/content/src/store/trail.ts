@@ -47,6 +47,8 @@ export async function logEventRows(db: Db, req: ListLogEventsRequest) {
     where.push(`l.log_type = ${args.add(type)}`);
     if (action && action !== '*') where.push(`l.log_action = ${args.add(action)}`);
   }
+  // $wgLogRestrictions: the types the caller may not read are left out of every listing.
+  if (req.hiddenTypes.length) where.push(`l.log_type <> ALL(${args.add(req.hiddenTypes)}::text[])`);
   if (req.user) where.push(`a.actor_name = ${args.add(req.user)}`);
   if (req.hasTitle) where.push(`l.log_namespace = ${args.add(req.ns)} AND l.log_title = ${args.add(req.dbkey)}`);
   if (req.namespace >= 0 && !req.hasTitle) where.push(`l.log_namespace = ${args.add(req.namespace)}`);
@@ -86,6 +88,11 @@ export async function recentChangeRows(db: Db, req: ListRecentChangesRequest) {
   if (req.namespaces.length) where.push(`rc.rc_namespace = ANY(${args.add(req.namespaces)}::int[])`);
   if (req.user) where.push(`a.actor_name = ${args.add(req.user)}`);
   if (req.excludeUser) where.push(`a.actor_name <> ${args.add(req.excludeUser)}`);
+  // A change whose author is hidden from the caller matches no user filter (no guessing who it was).
+  if ((req.user || req.excludeUser) && req.authorHideBits) {
+    const bits = args.add(req.authorHideBits);
+    where.push(`(rc.rc_deleted & ${bits}::int) <> ${bits}::int`);
+  }
   if (req.tag) where.push(tagFilter(s, args, 'ct_rc_id', 'rc.rc_id', req.tag));
   if (req.hasTitle) where.push(`rc.rc_namespace = ${args.add(req.titleNs)} AND rc.rc_title = ${args.add(req.titleDbkey)}`);
   tri(where, req.minor, 'rc.rc_minor');

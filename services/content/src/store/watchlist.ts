@@ -115,6 +115,7 @@ export interface WatchlistChangeRow {
   rc_logid: number | null;
   tags: string[] | null;
   rc_patrolled: number;
+  rc_deleted: number;
 }
 
 /** list=watchlist: recent changes of the user's watched titles, up to `limit` + 1 rows (the extra one continues). */
@@ -134,6 +135,8 @@ export async function watchlistChanges(db: Db, req: ListWatchlistRequest, limit:
   if (req.end) where.push(`rc.rc_timestamp ${older ? '>=' : '<='} ${arg(new Date(req.end))}`);
   if (req.user) where.push(`a.actor_name = ${arg(req.user)}`);
   if (req.excludeUser) where.push(`a.actor_name <> ${arg(req.excludeUser)}`);
+  // A change whose author is hidden from the caller matches no user filter (no guessing who it was).
+  if ((req.user || req.excludeUser) && req.authorHideBits) where.push(`(rc.rc_deleted & ${arg(req.authorHideBits)}::int) <> ${arg(req.authorHideBits)}::int`);
   for (const flag of req.show) {
     const not = flag.startsWith('!');
     const cond = {

@@ -359,6 +359,12 @@ export interface ListWatchlistRequest {
   /** minor, !minor, bot, !bot, anon, !anon, unread, !unread */
   show: string[];
   allRevisions: boolean;
+  /**
+   * The rev_deleted bits (DELETED_USER, DELETED_RESTRICTED) that leave a change out when filtering
+   * on user or exclude_user: its author is hidden from the caller (WatchedItemQueryService::
+   * getUserRelatedConds, "avoid brute force searches"). 0: none.
+   */
+  authorHideBits: number;
 }
 
 export interface WatchlistChange {
@@ -387,6 +393,8 @@ export interface WatchlistChange {
   tags: string[];
   /** rc_patrolled: 0 unpatrolled, 1 patrolled, 2 autopatrolled (wlprop=patrol). */
   patrolled: number;
+  /** rc_deleted: the revision's (or log entry's) deletion bits */
+  deleted: number;
 }
 
 export interface ListWatchlistResponse {
@@ -4883,6 +4891,7 @@ function createBaseListWatchlistRequest(): ListWatchlistRequest {
     excludeUser: "",
     show: [],
     allRevisions: false,
+    authorHideBits: 0,
   };
 }
 
@@ -4927,6 +4936,9 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     }
     if (message.allRevisions !== false) {
       writer.uint32(96).bool(message.allRevisions);
+    }
+    if (message.authorHideBits !== 0) {
+      writer.uint32(104).int32(message.authorHideBits);
     }
     return writer;
   },
@@ -5050,6 +5062,14 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
             message.allRevisions = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.authorHideBits = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5098,6 +5118,11 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
         : isSet(object.all_revisions)
         ? globalThis.Boolean(object.all_revisions)
         : false,
+      authorHideBits: isSet(object.authorHideBits)
+        ? globalThis.Number(object.authorHideBits)
+        : isSet(object.author_hide_bits)
+        ? globalThis.Number(object.author_hide_bits)
+        : 0,
     };
   },
 
@@ -5139,6 +5164,9 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     if (message.allRevisions !== false) {
       obj.allRevisions = message.allRevisions;
     }
+    if (message.authorHideBits !== 0) {
+      obj.authorHideBits = Math.round(message.authorHideBits);
+    }
     return obj;
   },
 
@@ -5159,6 +5187,7 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     message.excludeUser = object.excludeUser ?? "";
     message.show = object.show?.map((e) => e) || [];
     message.allRevisions = object.allRevisions ?? false;
+    message.authorHideBits = object.authorHideBits ?? 0;
     return message;
   },
 };
@@ -5189,6 +5218,7 @@ function createBaseWatchlistChange(): WatchlistChange {
     logId: 0,
     tags: [],
     patrolled: 0,
+    deleted: 0,
   };
 }
 
@@ -5265,6 +5295,9 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     }
     if (message.patrolled !== 0) {
       writer.uint32(192).int32(message.patrolled);
+    }
+    if (message.deleted !== 0) {
+      writer.uint32(200).int32(message.deleted);
     }
     return writer;
   },
@@ -5474,6 +5507,14 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
             message.patrolled = reader.int32();
             continue;
           }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.deleted = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5558,6 +5599,7 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
         ? object.tags.map((e: any) => globalThis.String(e))
         : [],
       patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
+      deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
     };
   },
 
@@ -5635,6 +5677,9 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     if (message.patrolled !== 0) {
       obj.patrolled = Math.round(message.patrolled);
     }
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
+    }
     return obj;
   },
 
@@ -5667,6 +5712,7 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     message.logId = object.logId ?? 0;
     message.tags = object.tags?.map((e) => e) || [];
     message.patrolled = object.patrolled ?? 0;
+    message.deleted = object.deleted ?? 0;
     return message;
   },
 };

@@ -65,6 +65,11 @@ export interface ListLogEventsRequest {
   tag: string;
   /** -1: any */
   namespace: number;
+  /**
+   * Log types the caller may not read ($wgLogRestrictions: suppress without suppressionlog);
+   * their entries are left out whatever the other filters (LogEventsList::getExcludeClause).
+   */
+  hiddenTypes: string[];
 }
 
 export interface ListLogEventsResponse {
@@ -133,6 +138,11 @@ export interface ListRecentChangesRequest {
   hasTitle: boolean;
   titleNs: number;
   titleDbkey: string;
+  /**
+   * The rc_deleted bits that leave a change out when filtering on user or exclude_user: its author
+   * is hidden from the caller (ApiQueryRecentChanges, "avoid brute force searches"). 0: none.
+   */
+  authorHideBits: number;
 }
 
 export interface ListRecentChangesResponse {
@@ -481,6 +491,7 @@ function createBaseListLogEventsRequest(): ListLogEventsRequest {
     continueId: 0,
     tag: "",
     namespace: 0,
+    hiddenTypes: [],
   };
 }
 
@@ -527,6 +538,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     }
     if (message.namespace !== 0) {
       writer.uint32(112).int32(message.namespace);
+    }
+    for (const v of message.hiddenTypes) {
+      writer.uint32(122).string(v!);
     }
     return writer;
   },
@@ -656,6 +670,14 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
             message.namespace = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.hiddenTypes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -696,6 +718,11 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
         : 0,
       tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
       namespace: isSet(object.namespace) ? globalThis.Number(object.namespace) : 0,
+      hiddenTypes: globalThis.Array.isArray(object?.hiddenTypes)
+        ? object.hiddenTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.hidden_types)
+        ? object.hidden_types.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -743,6 +770,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     if (message.namespace !== 0) {
       obj.namespace = Math.round(message.namespace);
     }
+    if (message.hiddenTypes?.length) {
+      obj.hiddenTypes = message.hiddenTypes;
+    }
     return obj;
   },
 
@@ -765,6 +795,7 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     message.continueId = object.continueId ?? 0;
     message.tag = object.tag ?? "";
     message.namespace = object.namespace ?? 0;
+    message.hiddenTypes = object.hiddenTypes?.map((e) => e) || [];
     return message;
   },
 };
@@ -1421,6 +1452,7 @@ function createBaseListRecentChangesRequest(): ListRecentChangesRequest {
     hasTitle: false,
     titleNs: 0,
     titleDbkey: "",
+    authorHideBits: 0,
   };
 }
 
@@ -1495,6 +1527,9 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     }
     if (message.titleDbkey !== "") {
       writer.uint32(178).string(message.titleDbkey);
+    }
+    if (message.authorHideBits !== 0) {
+      writer.uint32(184).int32(message.authorHideBits);
     }
     return writer;
   },
@@ -1698,6 +1733,14 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
             message.titleDbkey = reader.string();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.authorHideBits = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1764,6 +1807,11 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
         : isSet(object.title_dbkey)
         ? globalThis.String(object.title_dbkey)
         : "",
+      authorHideBits: isSet(object.authorHideBits)
+        ? globalThis.Number(object.authorHideBits)
+        : isSet(object.author_hide_bits)
+        ? globalThis.Number(object.author_hide_bits)
+        : 0,
     };
   },
 
@@ -1835,6 +1883,9 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     if (message.titleDbkey !== "") {
       obj.titleDbkey = message.titleDbkey;
     }
+    if (message.authorHideBits !== 0) {
+      obj.authorHideBits = Math.round(message.authorHideBits);
+    }
     return obj;
   },
 
@@ -1865,6 +1916,7 @@ export const ListRecentChangesRequest: MessageFns<ListRecentChangesRequest> = {
     message.hasTitle = object.hasTitle ?? false;
     message.titleNs = object.titleNs ?? 0;
     message.titleDbkey = object.titleDbkey ?? "";
+    message.authorHideBits = object.authorHideBits ?? 0;
     return message;
   },
 };
