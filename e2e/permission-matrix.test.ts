@@ -173,10 +173,11 @@ const REST_ROUTES: Record<string, { rights: string[]; blockable: boolean } | { s
   'POST /v1/transform/html/to/wikitext': { skip: 'renders only: no right needed' },
 };
 
+const REGISTRY = createDefaultRegistry();
+
 /** The action modules that write or need a token. */
 function writeModules(): string[] {
-  return createDefaultRegistry()
-    .modules('action')
+  return REGISTRY.modules('action')
     .filter((m) => m.flags.writeMode === true || m.flags.needsToken !== undefined)
     .map((m) => m.name);
 }
@@ -332,7 +333,7 @@ describe('permission matrix: every write × every kind of caller', () => {
         const laterPage = `${page} later`;
         await sysop.client.post('/w/api.php', { format: 'json', action: 'edit', title: laterPage, text: 'later', token: sysopToken });
         const f: Fixture = { page: target, laterPage, archiveName, revid: made.edit.newrevid, blockedPage: 'Matrix blocked page', caller, n };
-        const module = createDefaultRegistry().get('action', name)!;
+        const module = REGISTRY.get('action', name)!;
         const tokenType = module.flags.needsToken;
         const params: Record<string, string> = { action: name, format: 'json', formatversion: '2', errorformat: 'plaintext', ...entry.params(f) };
         if (tokenType) params.token = await caller.token(tokenType);

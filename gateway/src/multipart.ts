@@ -25,7 +25,7 @@ export function canonicalMultipart(body: Buffer, boundary: string): Buffer {
     if (i === 0 || body[i - 1] === 0x0a) starts.push(i);
   }
   if (starts.length === 0) return body;
-  const strict = starts.every((i) => i === 0 || (i >= 2 && body[i - 2] === 0x0d)) && !hasBareLfHeaders(body, starts, dash.length);
+  const strict = starts.every((i) => i === 0 || (i >= 2 && body[i - 2] === 0x0d)) && !hasBareLfDelimiterLines(body, starts, dash.length);
   if (strict) return body;
   const out: Buffer[] = [];
   for (let n = 0; n < starts.length; n++) {
@@ -61,8 +61,8 @@ function emptyLine(body: Buffer, from: number, limit: number): { start: number; 
   return undefined;
 }
 
-/** Whether some part's header lines end in a bare LF (delimiters in CRLF but headers not). */
-function hasBareLfHeaders(body: Buffer, starts: number[], dashLength: number): boolean {
+/** Whether some delimiter line ends in a bare LF (its line break before it may still be CRLF). */
+function hasBareLfDelimiterLines(body: Buffer, starts: number[], dashLength: number): boolean {
   for (const s of starts) {
     const lineEnd = body.indexOf(0x0a, s + dashLength);
     if (lineEnd > 0 && body[lineEnd - 1] !== 0x0d) return true;

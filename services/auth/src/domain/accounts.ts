@@ -198,7 +198,7 @@ export class Accounts {
         const bp = row ? await this.o.users.botPassword(row.id, appId) : null;
         const { ok, refused } = await this.throttledCheck([loginThrottleSubject(ip, `${userName}@${appId}`)], async () => Boolean(row && bp && (await verifyPassword(bp.password_hash, req.password))));
         if (refused) return refused;
-        if (!(row && bp) && !ok) await verifyPassword(await dummyPasswordHash(), req.password); // the same time whether or not it exists
+        if (!(row && bp)) await verifyPassword(await dummyPasswordHash(), req.password); // the same time whether or not it exists
         if (row && bp && ok) {
           return this.pass(req.sessionId, row, ip, { remember: false, botPassword: { appId, grants: bp.grants, stamp: passwordStamp(bp.password_hash) } });
         }
