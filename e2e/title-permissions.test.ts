@@ -186,5 +186,46 @@ for (const backend of testBackends()) {
       // The block is partial: elsewhere Eve writes as before.
       assert.equal((await post(eve, { action: 'move', from: 'User:Eve/draft', to: 'User:Eve/final' })).move?.to, 'User:Eve/final');
     });
+
+    test("a partial block covers a sysop's delete, protect, undelete and history merge of its pages, on the API and the web pages", async () => {
+      await runAdmin(['createAndPromote', 'Pam', 'pampass12345678', '--groups', 'sysop'], wiki.testEnv.env, quiet);
+      const pam = await loggedIn(wiki, 'Pam', 'pampass12345678');
+      const sysop = caller('Sysie').client;
+      for (const title of ['Pam guarded', 'Pam free', 'Pam older', 'Template:Pam gone']) {
+        assert.equal((await post(sysop, { action: 'edit', title, text: `text of ${title}` })).edit.result, 'Success');
+      }
+      assert.ok((await post(sysop, { action: 'delete', title: 'Template:Pam gone' })).delete);
+      const block = await post(sysop, { action: 'block', user: 'Pam', partial: '1', pagerestrictions: 'Pam guarded', namespacerestrictions: '10', expiry: 'infinite', allowusertalk: '1' });
+      assert.ok(block.block, JSON.stringify(block));
+
+      const refusals = {
+        delete: await post(pam, { action: 'delete', title: 'Pam guarded' }),
+        protect: await post(pam, { action: 'protect', title: 'Pam guarded', protections: 'edit=sysop', expiry: 'infinite' }),
+        undelete: await post(pam, { action: 'undelete', title: 'Template:Pam gone' }),
+        mergehistory: await post(pam, { action: 'mergehistory', from: 'Pam older', to: 'Pam guarded' }),
+      };
+      for (const [what, r] of Object.entries(refusals)) {
+        assert.equal(r.error?.code, 'blocked', `${what}: ${JSON.stringify(r)}`);
+        assert.equal(r.error?.blockinfo?.blockpartial, true, what);
+      }
+      // The web pages refuse the same, before any form.
+      const webDelete = await pam.get('/w/index.php?title=Pam_guarded&action=delete');
+      assert.equal(webDelete.status, 403);
+      assert.match(webDelete.text, /You are blocked from performing this action/);
+      const webProtect = await pam.get('/w/index.php?title=Pam_guarded&action=protect');
+      assert.match(webProtect.text, /View protection of/, 'the protection form is read-only');
+      const webUndelete = await pam.post('/wiki/Special:Undelete/Template:Pam_gone', { wpEditToken: pam.csrf, target: 'Template:Pam gone', restore: '1', wpComment: 'x' });
+      assert.match(webUndelete.text, /You are blocked from performing this action/);
+
+      // Nothing changed: the page is there and unprotected, the template still deleted, the older page's history unmerged.
+      assert.equal(await latestText(pam, 'Pam guarded'), 'text of Pam guarded');
+      const info = (await pam.api({ action: 'query', prop: 'info', inprop: 'protection', titles: 'Pam guarded|Template:Pam gone|Pam older', formatversion: '2' })).json().query.pages;
+      const byTitle = Object.fromEntries(info.map((pg: { title: string }) => [pg.title, pg]));
+      assert.deepEqual(byTitle['Pam guarded'].protection, []);
+      assert.equal(byTitle['Template:Pam gone'].missing, true);
+      assert.equal(await latestText(pam, 'Pam older'), 'text of Pam older');
+      // Elsewhere Pam acts as before.
+      assert.ok((await post(pam, { action: 'delete', title: 'Pam free' })).delete, 'a page the block does not name');
+    });
   });
 }

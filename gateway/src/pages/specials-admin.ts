@@ -7,11 +7,11 @@
  * wpDisableUTEdit). Every POST carries the session's token.
  */
 import { LoginResponse_Status } from '../clients/types.js';
-import { editActor } from '../action/modules/writes.js';
+import { editActor, pageWriteBlock } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
-import { mayAct } from './sysop.js';
+import { BLOCKED_ACTION, mayAct } from './sysop.js';
 import { errorText, formatTime, userLinks } from './wiki.js';
 
 /** Login-only pages send anonymous visitors to the login form, which brings them back. */
@@ -140,24 +140,27 @@ const movePage: PageHandler = async (p) => {
   if (p.method === 'POST' && !notice) {
     const ns = namespaces.find((n) => String(n.id) === field(p, 'wpNewTitleNs'));
     const to = ns?.name ? `${ns.name}:${field(p, 'wpNewTitleMain')}` : field(p, 'wpNewTitleMain');
-    try {
-      const r = await p.deps.clients.content.movePage({
-        from: source.title,
-        to,
-        reason: field(p, 'wpReason'),
-        moveTalk: field(p, 'wpMovetalk') !== '',
-        noRedirect: field(p, 'wpLeaveRedirect') === '',
-        actor: editActor(p.caller),
-        watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
-      });
-      const moved = r.page?.to ?? to;
-      return send(p, {
-        title: 'Move succeeded',
-        body: messageBox('success', html`"<a href="${indexPath(source.title, { redirect: 'no' })}">${source.title}</a>" has been moved to "<a href="${articlePath(moved)}">${moved}</a>".`),
-      });
-    } catch (e) {
-      notice = messageBox('error', errorText(e));
-    }
+    // A partial block covers moves from and to its pages and namespaces, as action=move.
+    if (await pageWriteBlock(p.deps, p.caller, [{ title: source.title }, { title: to }])) notice = messageBox('error', BLOCKED_ACTION);
+    else
+      try {
+        const r = await p.deps.clients.content.movePage({
+          from: source.title,
+          to,
+          reason: field(p, 'wpReason'),
+          moveTalk: field(p, 'wpMovetalk') !== '',
+          noRedirect: field(p, 'wpLeaveRedirect') === '',
+          actor: editActor(p.caller),
+          watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
+        });
+        const moved = r.page?.to ?? to;
+        return send(p, {
+          title: 'Move succeeded',
+          body: messageBox('success', html`"<a href="${indexPath(source.title, { redirect: 'no' })}">${source.title}</a>" has been moved to "<a href="${articlePath(moved)}">${moved}</a>".`),
+        });
+      } catch (e) {
+        notice = messageBox('error', errorText(e));
+      }
   }
   const text = source.ns === 0 ? source.title : source.title.slice(source.title.indexOf(':') + 1);
   const body = html`${notice ?? ''}<p>Using the form below will rename a page, moving all of its history to the new name. The old title will become a redirect page to the new title.</p>
@@ -184,12 +187,14 @@ const undeletePage: PageHandler = async (p) => {
   }
   let notice = await postProblem(p);
   if (p.method === 'POST' && !notice) {
-    try {
-      const r = await content.undeletePage({ title: target, reason: field(p, 'wpComment'), actor: editActor(p.caller) });
-      return send(p, { title: 'Undelete', body: messageBox('success', html`${r.revisions} revision${r.revisions === 1 ? '' : 's'} restored. <a href="${articlePath(target)}">${target}</a>`) });
-    } catch (e) {
-      notice = messageBox('error', errorText(e));
-    }
+    if (await pageWriteBlock(p.deps, p.caller, [{ title: target }])) notice = messageBox('error', BLOCKED_ACTION);
+    else
+      try {
+        const r = await content.undeletePage({ title: target, reason: field(p, 'wpComment'), actor: editActor(p.caller) });
+        return send(p, { title: 'Undelete', body: messageBox('success', html`${r.revisions} revision${r.revisions === 1 ? '' : 's'} restored. <a href="${articlePath(target)}">${target}</a>`) });
+      } catch (e) {
+        notice = messageBox('error', errorText(e));
+      }
   }
   const r = await archive.listArchivedRevisions({ titles: [target], allNamespaces: true, limit: 500 });
   const rows = r.revisions.map(

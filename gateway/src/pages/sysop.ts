@@ -6,19 +6,24 @@
  */
 import type { PageRecord, ProtectionLevel } from '../clients/types.js';
 import { moduleExpiry } from '../action/modules/support.js';
-import { editActor, editBlock } from '../action/modules/writes.js';
+import { editActor, pageWriteBlock } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { csrfToken, field, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { errorText, hasRight, pageTabs } from './wiki.js';
 
-/** A sysop action's guard: the right, not blocked; answers the refusal and returns false otherwise. */
+/** MediaWiki's refusal of a blocked user's action (the `blockedtext` page, in short). */
+export const BLOCKED_ACTION = 'You are blocked from performing this action.';
+
+/**
+ * A sysop action's guard: the right, and no block that covers the page (a sitewide block, or a
+ * partial one naming the page or its namespace: PermissionManager::checkUserBlock); answers the
+ * refusal and returns false otherwise.
+ */
 export async function mayAct(p: PageRequest, right: string, what: string, page?: PageRecord): Promise<boolean> {
-  const block = editBlock(p.caller);
+  const block = await pageWriteBlock(p.deps, p.caller, page ? [{ title: page.title }] : []);
   if (hasRight(p, right) && !block) return true;
-  const reason = block
-    ? 'You are blocked from performing this action.'
-    : `You do not have permission to ${what}, for the following reason: The action you have requested is limited to users in the group: Administrators.`;
+  const reason = block ? BLOCKED_ACTION : `You do not have permission to ${what}, for the following reason: The action you have requested is limited to users in the group: Administrators.`;
   send(p, { title: 'Permission error', status: 403, body: messageBox('error', reason), tabs: page ? await pageTabs(p, page, 'none') : undefined });
   return false;
 }
@@ -66,7 +71,7 @@ const LEVELS: [string, string][] = [
 ];
 
 export async function protectAction(p: PageRequest, page: PageRecord): Promise<void> {
-  const canProtect = hasRight(p, 'protect') && !editBlock(p.caller);
+  const canProtect = hasRight(p, 'protect') && !(await pageWriteBlock(p.deps, p.caller, [{ title: page.title }]));
   const title = `${canProtect ? 'Protect' : 'View protection of'} "${page.title}"`;
   const tabs = await pageTabs(p, page, 'protect');
   const types = page.missing ? ['create'] : ['edit', 'move'];

@@ -1,7 +1,7 @@
 /* action=delete (ApiDelete): the content service archives the page's revisions and logs it, in one transaction. */
 import { defineModule } from '../define.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 export const deleteModule = defineModule({
   name: 'delete',
@@ -25,7 +25,7 @@ export const deleteModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const target = titleOrPageId(p);
-    const actor = writingActor(ctx);
+    const actor = await pageWritingActor(ctx, [target]);
     // The deprecated watch/unwatch flags win over watchlist (ApiDelete::execute).
     const watchlist = p.watch ? 'watch' : p.unwatch ? 'unwatch' : p.watchlist;
     const watch = await watchlistFields(ctx, ['watchdeletion'], watchlist);

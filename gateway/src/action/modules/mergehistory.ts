@@ -4,7 +4,7 @@
  */
 import { defineModule } from '../define.js';
 import { isoFromMw } from '../../validation/typedefs.js';
-import { titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, titleOrPageId } from './writes.js';
 
 export const mergehistoryModule = defineModule({
   name: 'mergehistory',
@@ -39,7 +39,7 @@ export const mergehistoryModule = defineModule({
       toId: dest.pageId,
       timestamp,
       reason: p.reason,
-      actor: writingActor(ctx),
+      actor: await pageWritingActor(ctx, [source, dest]),
     });
     // ApiMergeHistory echoes the timestamp parameter (wfTimestamp of an unset one: now).
     const echoed = timestamp !== '' ? timestamp : new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -7,7 +7,7 @@ import { defineModule } from '../define.js';
 import { ApiUsageError, setIndexedTagName } from '../types.js';
 import { apiError, moduleExpiry } from './support.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { TAGS_PARAM, titleOrPageId, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 /** $wgRestrictionTypes and $wgRestrictionLevels ('' shown as "all"), in MediaWiki's order. */
 export const RESTRICTION_TYPES = ['create', 'edit', 'move', 'upload'];
@@ -50,7 +50,7 @@ export const protectModule = defineModule({
   async execute(ctx) {
     const p = ctx.params;
     const target = titleOrPageId(p);
-    const actor = writingActor(ctx);
+    const actor = await pageWritingActor(ctx, [target]);
     const protections = p.protections.filter((v) => v !== '');
     const expiries = p.expiry;
     if (expiries.length !== 1 && expiries.length !== protections.length) {

@@ -2,7 +2,7 @@
 import { defineModule } from '../define.js';
 import { isoFromMw } from '../../validation/typedefs.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { TAGS_PARAM, writingActor } from './writes.js';
+import { pageWritingActor, TAGS_PARAM } from './writes.js';
 
 export const undeleteModule = defineModule({
   name: 'undelete',
@@ -23,7 +23,7 @@ export const undeleteModule = defineModule({
   examples: { 'action=undelete&title=Main%20Page&token=123ABC&reason=Restoring%20main%20page': 'Undelete page Main Page.' },
   async execute(ctx) {
     const p = ctx.params;
-    const actor = writingActor(ctx);
+    const actor = await pageWritingActor(ctx, [{ title: p.title }]);
     const timestamps = (p.timestamps ?? []).map(isoFromMw);
     const res = await ctx.deps.clients.content.undeletePage({ title: p.title, reason: p.reason, timestamps, tags: p.tags ?? [], actor, ...(await watchlistFields(ctx, ['watchdefault'])) });
     ctx.result.undelete = { title: res.title, revisions: res.revisions, fileversions: 0, reason: res.reason };
