@@ -137,5 +137,25 @@ for (const backend of testBackends()) {
         assert.deepEqual((await rc({})).length, cases.length, `${name}: no filter`);
       }
     });
+    test('a log entry whose action is hidden from the caller is left out of the watchlist (it would name its page)', async () => {
+      const supp = callers.find((c) => c.name === 'suppressor')!.client;
+      const post = async (form: Record<string, string>) => (await supp.post('/w/api.php', { format: 'json', formatversion: '2', token: supp.csrf, ...form })).json();
+      const logIds: { logid: number; suppressed: boolean }[] = [];
+      for (const [i, c] of cases.entries()) {
+        assert.ok((await post({ action: 'protect', title: c.page, protections: 'edit=autoconfirmed', expiry: 'infinite', reason: `wl protect ${i}` })).protect);
+        const ev = (await supp.api({ action: 'query', list: 'logevents', letype: 'protect', letitle: c.page, formatversion: '2' })).json().query.logevents[0];
+        const hid = await post({ action: 'revisiondelete', type: 'logging', ids: String(ev.logid), hide: 'content', ...(c.suppressed ? { suppress: 'yes' } : {}), reason: 'x' });
+        assert.equal(hid.revisiondelete?.items?.[0]?.status, 'Success', JSON.stringify(hid));
+        logIds.push({ logid: ev.logid, suppressed: c.suppressed });
+      }
+      for (const { name, client, level } of callers) {
+        const listed = ((await client.api({ action: 'query', list: 'watchlist', wltype: 'log', wlprop: 'ids|title|loginfo', formatversion: '2' })).json().query.watchlist as { logid?: number }[]).map(
+          (x) => x.logid,
+        );
+        for (const { logid, suppressed } of logIds) {
+          assert.equal(listed.includes(logid), level >= (suppressed ? 2 : 1), `${name}: log entry ${logid} (suppressed: ${suppressed})`);
+        }
+      }
+    });
   });
 }

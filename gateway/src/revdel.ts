@@ -71,6 +71,17 @@ export function hiddenAuthorBits(rights: readonly string[]): number {
   return 0;
 }
 
+/**
+ * WatchedItemQueryService::getExtraDeletedPageLogEntryRelatedCond: the log_deleted bits that leave
+ * a log entry out of the watchlist altogether (a hidden action hides its page, so the row would
+ * name it); 0 when the caller may see every hidden action.
+ */
+export function hiddenLogActionBits(rights: readonly string[]): number {
+  if (!rights.includes('deletedhistory')) return LOG_DELETED_ACTION;
+  if (!rights.includes('suppressrevision') && !rights.includes('viewsuppressed')) return LOG_DELETED_ACTION | DELETED_RESTRICTED;
+  return 0;
+}
+
 /** $wgLogRestrictions of MediaWiki 1.39: a log type and the right needed to read its entries. */
 export const LOG_RESTRICTIONS: Readonly<Record<string, string>> = { suppress: 'suppressionlog' };
 

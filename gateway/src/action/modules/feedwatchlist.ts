@@ -10,7 +10,7 @@ import { ApiUsageError, type ActionContext } from '../types.js';
 import { defineModule } from '../define.js';
 import { checkShow, requirePatrolFlagRight, OWNER_TOKEN_PARAMS, watchlistResult, watchlistUserId, WL_SHOW, WL_TYPES } from '../query/watchlist.js';
 import { WatchlistChange } from '../../clients/types.js';
-import { hiddenAuthorBits } from '../../revdel.js';
+import { hiddenAuthorBits, hiddenLogActionBits } from '../../revdel.js';
 
 /** Parser::guessSectionNameFromWikiText for an edit summary's section, as a URL fragment ($wgFragmentMode html5). */
 export function sectionAnchor(comment: string): string {
@@ -95,6 +95,7 @@ export const feedwatchlistModule = defineModule({
         show,
         allRevisions: p.allrev,
         authorHideBits: hiddenAuthorBits(ctx.caller.user.rights),
+        logActionHideBits: hiddenLogActionBits(ctx.caller.user.rights),
       });
       items = resp.changes.flatMap((c) => watchlistFeedItem(config.server, c, p.linktosections, ctx.caller.user.rights) ?? []);
     } catch (e) {

@@ -13,7 +13,7 @@ import { queryRunOf } from './run.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator } from './generator.js';
 import type { WatchlistChange } from '../../clients/types.js';
-import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, hiddenAuthorBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
+import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, hiddenAuthorBits, hiddenLogActionBits, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../../revdel.js';
 
 /** wlcontinue `timestamp|rc_id` (ApiQueryWatchlist) in the form the content service reads: ISO timestamp and id. */
 function watchlistContinue(value: string): string {
@@ -120,6 +120,7 @@ async function fetchWatchlist(ctx: ActionContext<ParamsOf<typeof WATCHLIST_PARAM
     show,
     allRevisions: p.allrev,
     authorHideBits: hiddenAuthorBits(ctx.caller.user.rights),
+    logActionHideBits: hiddenLogActionBits(ctx.caller.user.rights),
   });
 }
 

@@ -365,6 +365,12 @@ export interface ListWatchlistRequest {
    * getUserRelatedConds, "avoid brute force searches"). 0: none.
    */
   authorHideBits: number;
+  /**
+   * The log_deleted bits (DELETED_ACTION, DELETED_RESTRICTED) that leave a log entry out entirely:
+   * its hidden action hides the page too, so listing it would reveal the title
+   * (WatchedItemQueryService::getExtraDeletedPageLogEntryRelatedCond). 0: none.
+   */
+  logActionHideBits: number;
 }
 
 export interface WatchlistChange {
@@ -4892,6 +4898,7 @@ function createBaseListWatchlistRequest(): ListWatchlistRequest {
     show: [],
     allRevisions: false,
     authorHideBits: 0,
+    logActionHideBits: 0,
   };
 }
 
@@ -4939,6 +4946,9 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     }
     if (message.authorHideBits !== 0) {
       writer.uint32(104).int32(message.authorHideBits);
+    }
+    if (message.logActionHideBits !== 0) {
+      writer.uint32(112).int32(message.logActionHideBits);
     }
     return writer;
   },
@@ -5070,6 +5080,14 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
             message.authorHideBits = reader.int32();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.logActionHideBits = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5123,6 +5141,11 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
         : isSet(object.author_hide_bits)
         ? globalThis.Number(object.author_hide_bits)
         : 0,
+      logActionHideBits: isSet(object.logActionHideBits)
+        ? globalThis.Number(object.logActionHideBits)
+        : isSet(object.log_action_hide_bits)
+        ? globalThis.Number(object.log_action_hide_bits)
+        : 0,
     };
   },
 
@@ -5167,6 +5190,9 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     if (message.authorHideBits !== 0) {
       obj.authorHideBits = Math.round(message.authorHideBits);
     }
+    if (message.logActionHideBits !== 0) {
+      obj.logActionHideBits = Math.round(message.logActionHideBits);
+    }
     return obj;
   },
 
@@ -5188,6 +5214,7 @@ export const ListWatchlistRequest: MessageFns<ListWatchlistRequest> = {
     message.show = object.show?.map((e) => e) || [];
     message.allRevisions = object.allRevisions ?? false;
     message.authorHideBits = object.authorHideBits ?? 0;
+    message.logActionHideBits = object.logActionHideBits ?? 0;
     return message;
   },
 };
