@@ -12,7 +12,7 @@ import { type ContextOf, defineModule, defineParams } from '../define.js';
 /** UserGroupManager::listAllGroups (the explicit groups; implicit ones have no members to match). */
 const GROUPS = ['bot', 'bureaucrat', 'interface-admin', 'suppress', 'sysop'] as const;
 
-/** PermissionManager::getAllPermissions on MediaWiki 1.39 with the reference wiki's extensions. */
+/** PermissionManager::getAllPermissions on MediaWiki 1.39 with the reference wiki's extensions, and OAuth's (which Quire has built in). */
 export const ALL_RIGHTS = [
   'apihighlimits',
   'applychangetags',
@@ -67,6 +67,11 @@ export const ALL_RIGHTS = [
   'move-rootuserpages',
   'move-subpages',
   'movefile',
+  // The OAuth extension's rights Quire grants (services/auth/src/rights.ts).
+  'mwoauthmanageconsumer',
+  'mwoauthmanagemygrants',
+  'mwoauthproposeconsumer',
+  'mwoauthupdateownconsumer',
   'nominornewtalk',
   'noratelimit',
   'oathauth-api-all',
