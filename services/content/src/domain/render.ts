@@ -62,6 +62,14 @@ export class RenderService {
   }
 
   /**
+   * Renders one after the other as one unit under one render deadline (RenderPool.renderSequence):
+   * in one worker task, or here inside a transaction on the embedded database (as render()).
+   */
+  renderSequence(reqs: RenderRequest[]): Promise<RenderManyResult[]> {
+    return this.pool.renderSequence(reqs, this.lookup, this.db.embedded && this.db.inTransaction());
+  }
+
+  /**
    * Many renders answered in order, in chunks of BATCH_CHUNK per worker task (the chunks run side
    * by side on the pool's threads). A render that fails fails only its own entry.
    */
@@ -159,6 +167,10 @@ export function wikitextPst(codec: TitleCodec, svc: RenderService): WikitextPst 
       title: codec.prefixedText(page.ns, page.dbkey),
       user,
       now,
-      expand: async (wikitext) => (await svc.render({ text: wikitext, title: page, pageId: 0, revId: 0, now, expandOnly: true })).html,
+      expandAll: async (texts) =>
+        (await svc.renderSequence(texts.map((text) => ({ text, title: page, pageId: 0, revId: 0, now, expandOnly: true })))).map((r) => {
+          if (!r.ok) throw new Error(r.error);
+          return r.out.html;
+        }),
     });
 }

@@ -198,4 +198,25 @@ describe('render deadlines: no render holds the render threads', () => {
       await pool.close();
     }
   });
+
+  test("a sequence of renders (the pre-save transform's substitutions) is one unit under one deadline, on a thread and in-process", async () => {
+    for (const threads of [1, 0]) {
+      const pool = new RenderPool(threads, codec, site, { timeoutMs: 1500 });
+      try {
+        const small = await pool.renderSequence([request("''a''"), request('b')], slowLookup, false);
+        assert.deepEqual(
+          small.map((r) => r.ok && r.out.html),
+          ['<div class="mw-parser-output"><p><i>a</i>\n</p></div>', '<div class="mw-parser-output"><p>b\n</p></div>'],
+        );
+        // Each render alone is well within the deadline; all of them together are not.
+        const many = Array.from({ length: 400 }, () => request('{{T11}}'));
+        const started = performance.now();
+        await assert.rejects(pool.renderSequence(many, slowLookup, threads === 0), (e: unknown) => e instanceof ServiceError && e.mwCode === 'timeouterror-text');
+        const waited = performance.now() - started;
+        assert.ok(waited < 4000, `${threads} threads: the sequence was stopped after ${Math.round(waited)} ms`);
+      } finally {
+        await pool.close();
+      }
+    }
+  });
 });

@@ -14,7 +14,7 @@ import { counter, GrpcStatus, histogram, ServiceError } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { renderWikitext, type SiteInfo } from './render.js';
 import type { PageLookup, RenderRequest } from './types.js';
-import { renderMany, type LookupCall, type LookupReply, type RenderManyResult, type RenderManyTask, type RenderTask } from './worker.js';
+import { renderMany, SEQUENCE_DEADLINE_PASSED, type LookupCall, type LookupReply, type RenderManyResult, type RenderManyTask, type RenderTask } from './worker.js';
 
 export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
 export type { RenderManyResult };
@@ -119,6 +119,33 @@ export class RenderPool {
   async renderMany(reqs: RenderRequest[], lookup: PageLookup): Promise<RenderManyResult[]> {
     if (!this.pool) return this.renderManyInProcess(reqs, lookup);
     return (await this.runTask(this.pool, (port) => ({ reqs, site: this.site, port }) satisfies RenderManyTask, lookup)) as RenderManyResult[];
+  }
+
+  /**
+   * Renders `reqs` one after the other as one unit of work under one deadline (the pre-save
+   * transform's substitutions: thousands of small renders must not cost thousands of hand-offs,
+   * nor run past the deadline a single render has). In a worker task when `inProcess` is false;
+   * on the calling thread the deadline is checked between renders. Fails with the timeout error
+   * when the deadline passes.
+   */
+  async renderSequence(reqs: RenderRequest[], lookup: PageLookup, inProcess: boolean): Promise<RenderManyResult[]> {
+    if (reqs.length === 0) return [];
+    if (this.pool && !inProcess) return this.renderMany(reqs, lookup);
+    const results = await this.renderManyInProcessBy(reqs, lookup, Date.now() + this.timeoutMs);
+    if (results.some((r) => !r.ok && r.error === SEQUENCE_DEADLINE_PASSED)) {
+      renderTimeouts.inc();
+      throw renderTimeoutError(this.timeoutMs);
+    }
+    return results;
+  }
+
+  private async renderManyInProcessBy(reqs: RenderRequest[], lookup: PageLookup, deadline: number): Promise<RenderManyResult[]> {
+    const end = renderSeconds.startTimer({ where: 'inprocess' });
+    try {
+      return await renderMany(this.codec, lookup, reqs, this.site, deadline);
+    } finally {
+      end();
+    }
   }
 
   /** Runs one task on a worker thread, answering its lookups here over a port of its own. */

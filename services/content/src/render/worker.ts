@@ -6,7 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
 import { renderWikitext, type SiteInfo } from './render.js';
-import type { FileFacts, PageFacts, PageLookup, RenderRequest, TemplateSource, TitleRef } from './types.js';
+import { titleKey, type FileFacts, type PageFacts, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 
 export interface RenderTask {
   req: RenderRequest;
@@ -82,10 +82,62 @@ function codecOf(site: SiteInfo): TitleCodec {
   return codec;
 }
 
-/** Renders each request in turn; an error fails only its own entry. */
-export async function renderMany(codec: TitleCodec, lookup: PageLookup, reqs: RenderRequest[], site: SiteInfo): Promise<RenderManyResult[]> {
+/**
+ * A lookup remembering its answers (absences too) for one sequence of renders: the renders of a
+ * pre-save transform's substitutions mostly ask for the same few templates, and each question
+ * would otherwise cross to the database again.
+ */
+class RememberingLookup implements PageLookup {
+  private readonly memo = { sources: new Map<string, TemplateSource | undefined>(), exist: new Map<string, PageFacts | undefined>(), files: new Map<string, FileFacts | undefined>() };
+
+  constructor(private readonly lookup: PageLookup) {}
+
+  private async ask<K, V>(memo: Map<string, V | undefined>, keys: K[], keyOf: (k: K) => string, fetch: (ks: K[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const missing = keys.filter((k) => !memo.has(keyOf(k)));
+    if (missing.length) {
+      const got = await fetch(missing);
+      for (const k of missing) memo.set(keyOf(k), got.get(keyOf(k)));
+    }
+    const out = new Map<string, V>();
+    for (const k of keys) {
+      const v = memo.get(keyOf(k));
+      if (v !== undefined) out.set(keyOf(k), v);
+    }
+    return out;
+  }
+
+  sources(titles: TitleRef[]) {
+    return this.ask(this.memo.sources, titles, titleKey, (t) => this.lookup.sources(t));
+  }
+  exist(titles: TitleRef[]) {
+    return this.ask(this.memo.exist, titles, titleKey, (t) => this.lookup.exist(t));
+  }
+  files(names: string[]) {
+    return this.ask(
+      this.memo.files,
+      names,
+      (n) => n,
+      (n) => this.lookup.files(n),
+    );
+  }
+}
+
+/** A render of a sequence not started: the sequence's deadline had passed. */
+export const SEQUENCE_DEADLINE_PASSED = 'the deadline of the sequence passed';
+
+/**
+ * Renders each request in turn; an error fails only its own entry. With a deadline (ms since the
+ * epoch), the renders not started by then fail (SEQUENCE_DEADLINE_PASSED): on the calling thread
+ * nothing else can stop a long sequence.
+ */
+export async function renderMany(codec: TitleCodec, lookup: PageLookup, reqs: RenderRequest[], site: SiteInfo, deadline?: number): Promise<RenderManyResult[]> {
   const out: RenderManyResult[] = [];
+  if (reqs.length > 1) lookup = new RememberingLookup(lookup);
   for (const req of reqs) {
+    if (deadline !== undefined && Date.now() > deadline) {
+      out.push({ ok: false, error: SEQUENCE_DEADLINE_PASSED });
+      continue;
+    }
     try {
       out.push({ ok: true, out: await renderWikitext(codec, lookup, req, site) });
     } catch (e) {
