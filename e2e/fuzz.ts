@@ -258,6 +258,9 @@ export const hostileShape: fc.Arbitrary<string> = fc
       '[[en:A]] ',
       'http://x,',
       'x',
+      // The pre-save transform's: one substitution after another, and a link target full of parentheses.
+      '{{subst:x}}',
+      ' (y), (',
     ),
     fc.constantFrom(2_000, 20_000, 100_000),
     fc.constantFrom('', ']]', '}}', '</ref>', '\n'),
@@ -265,6 +268,10 @@ export const hostileShape: fc.Arbitrary<string> = fc
   .map(([unit, n, closer]) => {
     // Shapes whose output is many times their size (a table of contents line per heading) stay smaller.
     const units = unit.includes('\n') || unit.includes('</') || unit.includes('{{x') ? Math.min(n, 20_000) : n;
+    // Each substitution is a render of its own (MediaWiki takes 0.5 s for 5,000).
+    if (unit === '{{subst:x}}') return unit.repeat(Math.min(n, 5_000));
+    // One long pipe-trick target: `[[x (y), (y), …|]]`.
+    if (unit === ' (y), (') return `[[x${unit.repeat(units)}|]]`;
     return unit.repeat(units) + closer.repeat(closer === '\n' ? 1 : units);
   });
 
