@@ -178,6 +178,55 @@ async function loginAcrossGateways(user, password) {
   check(servedA === 'gateway-a' && servedB === 'gateway-b', `gateway A and B are two processes (servedby ${servedA}, ${servedB})`);
 }
 
+/**
+ * Issue 32's reproductions on the stack as deployed, through the proxy: each is refused here as on
+ * npm start (e2e/permission-matrix.test.ts and e2e/revdel-reads.test.ts hold the full matrix).
+ */
+async function refusalsOnTheStack(user) {
+  // A bot password's session is API-only: a web page treats it as anonymous (BotPasswordSessionProvider).
+  const lines = admin('createBotPassword', user, `basic${crypto.randomBytes(3).toString('hex')}`, '--grants', 'basic');
+  const header = /^Bot password for (.+) \(grants .*\):$/.exec(lines.at(-2) ?? '');
+  if (!header) throw new Error(`createBotPassword: ${lines.join('\n')}`);
+  const bot = new Api(P);
+  await bot.login(header[1], lines.at(-1).trim());
+  const page = await fetch(`${P}/wiki/Special:OAuthManageConsumers/proposed`, {
+    headers: { cookie: [...bot.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    redirect: 'manual',
+  });
+  check(
+    page.status === 302 && /Special%3AUserLogin/.test(page.headers.get('location') ?? ''),
+    `a basic-only bot password's session is anonymous on Special:OAuthManageConsumers (${page.status} ${page.headers.get('location')})`,
+  );
+
+  // A plain user may not edit another user's JavaScript.
+  const plainName = `E2eplain${crypto.randomBytes(3).toString('hex')}`;
+  const plainPassword = `plain-${crypto.randomBytes(9).toString('hex')}`;
+  admin('createAndPromote', plainName, plainPassword);
+  const plain = new Api(P);
+  await plain.login(plainName, plainPassword);
+  const js = await plain.call({ action: 'edit', title: `User:${user}/common.js`, text: 'alert(1);', token: await plain.csrf() }, { post: true });
+  check(js.error?.code === 'customjsprotected', `a plain user editing User:${user}/common.js: ${js.error?.code ?? JSON.stringify(js).slice(0, 120)}`);
+
+  // Revision-deleted text is not readable by others (hidden by a suppressor: MediaWiki gives
+  // deleterevision to the suppress group only).
+  const suppName = `E2esupp${crypto.randomBytes(3).toString('hex')}`;
+  const suppPassword = `supp-${crypto.randomBytes(9).toString('hex')}`;
+  admin('createAndPromote', suppName, suppPassword, '--groups', 'sysop,suppress');
+  const sysop = new Api(P);
+  await sysop.login(suppName, suppPassword);
+  const token = await sysop.csrf();
+  const title = `E2e hidden ${crypto.randomBytes(3).toString('hex')}`;
+  const first = await sysop.call({ action: 'edit', title, text: 'SECRETE2ETEXT', token }, { post: true });
+  await sysop.call({ action: 'edit', title, text: 'public', token }, { post: true });
+  const oldid = first.edit?.newrevid;
+  const hid = await sysop.call({ action: 'revisiondelete', type: 'revision', ids: String(oldid), hide: 'content', reason: 'e2e', token }, { post: true });
+  check(hid.revisiondelete?.items?.[0]?.status === 'Success', `revision ${oldid} hidden`);
+  const anonParse = await new Api(P).call({ action: 'parse', oldid: String(oldid) });
+  check(anonParse.error?.code === 'permissiondenied', `action=parse of hidden revision text, anonymous: ${anonParse.error?.code ?? 'served'}`);
+  const rest = await fetch(`${P}/w/rest.php/v1/revision/${oldid}/html`);
+  check(rest.status === 403 && !(await rest.text()).includes('SECRETE2ETEXT'), `REST /revision/${oldid}/html of hidden text: ${rest.status}`);
+}
+
 /** A PNG of w×h pixels (a gradient), made here: no image library needed. */
 function makePng(w, h) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -485,6 +534,7 @@ async function main() {
       await loginAcrossGateways(user, password);
       await searchAcrossGateways(user, password);
       await uploadAcrossReplicas(user, password);
+      await refusalsOnTheStack(user);
     });
     if (!opt('--no-clients')) await phase('clients', () => clientsThroughA(user, password));
     if (!opt('--no-kill')) await phase('kill test', () => killTest(user, password));
