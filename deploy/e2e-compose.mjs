@@ -227,6 +227,23 @@ async function refusalsOnTheStack(user) {
   check(rest.status === 403 && !(await rest.text()).includes('SECRETE2ETEXT'), `REST /revision/${oldid}/html of hidden text: ${rest.status}`);
 }
 
+/**
+ * A process on the stack's network that is not a Quire component calls the auth service's
+ * ChangeUserGroups without the signed caller token: refused with UNAUTHENTICATED (16) by kit's
+ * interceptor, before the handler runs. From the gateway's container, which has @grpc/grpc-js.
+ */
+function unsignedGrpcCallRefused() {
+  const script = [
+    "import { Client, Metadata, credentials } from '@grpc/grpc-js';",
+    "const c = new Client('auth:50051', credentials.createInsecure());",
+    "c.makeUnaryRequest('/wiki.auth.v1.AuthService/ChangeUserGroups', (b) => b, (b) => b, Buffer.alloc(0), new Metadata(), { deadline: Date.now() + 5000 },",
+    '  (err) => { console.log(err ? err.code : 0); c.close(); });',
+  ].join('\n');
+  const r = sh(path.join(root, 'deploy/compose.sh'), ['compose', 'exec', '-T', 'gateway-a', 'node', '--input-type=module', '-e', script], { capture: true, allowFail: true });
+  const code = (r.stdout ?? '').trim();
+  check(code === '16', `an unsigned gRPC call to the auth service's ChangeUserGroups from another container: code ${code || `none (exit ${r.status})`}, 16 is UNAUTHENTICATED`);
+}
+
 /** A PNG of w×h pixels (a gradient), made here: no image library needed. */
 function makePng(w, h) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -535,6 +552,7 @@ async function main() {
       await searchAcrossGateways(user, password);
       await uploadAcrossReplicas(user, password);
       await refusalsOnTheStack(user);
+      unsignedGrpcCallRefused();
     });
     if (!opt('--no-clients')) await phase('clients', () => clientsThroughA(user, password));
     if (!opt('--no-kill')) await phase('kill test', () => killTest(user, password));
