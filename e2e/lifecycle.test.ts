@@ -172,8 +172,12 @@ for (const backend of testBackends()) {
       assert.equal(log.params.description, '\u200e[edit=sysop] (indefinite)\u200e[move=autoconfirmed] (expires 00:00, 1 January 2099 (UTC))');
       // The null revision recording the protection is in the history.
       const hist = (await query(wiki, { prop: 'revisions', titles: 'Guarded', rvlimit: '3', rvprop: 'comment' })).query.pages[0].revisions;
+      // WikiPage::insertNullProtectionRevision's words (protectedarticle-comment, protect-summary-desc).
       assert.ok(
-        hist.some((r: { comment: string }) => r.comment.startsWith('Sysop protected "[[Guarded]]": vandalism')),
+        hist.some(
+          (r: { comment: string }) =>
+            r.comment === 'Protected "[[Guarded]]": vandalism ([Edit=Allow only administrators] (indefinite) [Move=Allow only autoconfirmed users] (expires 00:00, 1 January 2099 (UTC))) [cascading]',
+        ),
         JSON.stringify(hist),
       );
 

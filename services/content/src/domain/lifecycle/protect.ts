@@ -24,6 +24,18 @@ function expiryText(expiry: string): string {
   return `(expires ${hm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} (UTC))`;
 }
 
+/** MediaWiki's restriction-<type> and protect-level-<level> messages (English). */
+const RESTRICTION_TEXT: Record<string, string> = { edit: 'Edit', move: 'Move', create: 'Create', upload: 'Upload' };
+const LEVEL_TEXT: Record<string, string> = { sysop: 'Allow only administrators', autoconfirmed: 'Allow only autoconfirmed users' };
+
+/** WikiPage::protectDescription: the null revision's words, `[Edit=Allow only administrators] (indefinite)`, space-separated. */
+export function protectSummaryDescription(levels: ProtectionLevel[]): string {
+  return levels.map((l) => `[${RESTRICTION_TEXT[l.type] ?? l.type}=${LEVEL_TEXT[l.level] ?? l.level}] ${expiryText(l.expiry)}`).join(' ');
+}
+
+/** The message keys of the null revision's summary (protectedarticle-comment and the others). */
+const SUMMARY_VERB: Record<string, string> = { protect: 'Protected', modify: 'Changed protection settings for', unprotect: 'Removed protection from' };
+
 /** WikiPage::protectDescriptionLog. */
 export function protectDescription(levels: ProtectionLevel[]): string {
   return levels.map((l) => `\u200e[${l.type}=${l.level}] ${expiryText(l.expiry)}`).join('');
@@ -70,11 +82,12 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     const description = protectDescription(set);
     let revId: number | undefined;
     if (page) {
-      // The null revision that records the change in the page's history.
-      const verb = action === 'unprotect' ? 'removed protection from' : action === 'modify' ? 'changed protection settings for' : 'protected';
-      let comment = `${actor.name} ${verb} "[[${title}]]"`;
+      // The null revision that records the change in the page's history
+      // (WikiPage::insertNullProtectionRevision, MediaWiki's English messages).
+      let comment = `${SUMMARY_VERB[action]} "[[${title}]]"`;
       if (req.reason !== '') comment += `: ${req.reason}`;
-      if (description !== '') comment += ` (${description})`;
+      const words = protectSummaryDescription(set);
+      if (words !== '') comment += ` (${words})`;
       if (cascade) comment += ' [cascading]';
       const saved = await saveNullRevision(q, deps.db, deps.codec, page, page, actor, comment, timestamp);
       revId = saved.revId;
