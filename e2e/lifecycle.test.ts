@@ -104,6 +104,22 @@ for (const backend of testBackends()) {
       assert.deepEqual(restore.params, { count: { revisions: 2, files: 0 } });
     });
 
+    test("delete without a reason: MediaWiki's automatic reason (excontentauthor, excontent, exbeforeblank)", async () => {
+      const reasonOf = async (title: string) => {
+        const r = await admin.post({ action: 'delete', title });
+        assert.ok(r.delete, JSON.stringify(r));
+        return r.delete.reason as string;
+      };
+      assert.ok((await alice.post({ action: 'edit', title: 'Auto reason one', text: 'line one\nline two' })).edit);
+      assert.equal(await reasonOf('Auto reason one'), 'content was: "line one line two", and the only contributor was "[[Special:Contributions/Alice|Alice]]" ([[User talk:Alice|talk]])');
+      assert.ok((await alice.post({ action: 'edit', title: 'Auto reason two', text: 'first' })).edit);
+      assert.ok((await admin.post({ action: 'edit', title: 'Auto reason two', text: `${'x'.repeat(600)}` })).edit);
+      assert.equal(await reasonOf('Auto reason two'), `content was: "${'x'.repeat(500 - 'content was: ""'.length - 3)}..."`);
+      assert.ok((await alice.post({ action: 'edit', title: 'Auto reason three', text: 'before blanking' })).edit);
+      assert.ok((await alice.post({ action: 'edit', title: 'Auto reason three', text: '' })).edit);
+      assert.equal(await reasonOf('Auto reason three'), 'content before blanking was: "before blanking"');
+    });
+
     test('undelete of selected timestamps; an edit over a deletion needs recreate', async () => {
       await anonEdit(wiki, 'Partial', 'a');
       await new Promise((r) => setTimeout(r, 1100));

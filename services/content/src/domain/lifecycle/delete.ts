@@ -6,7 +6,7 @@
  */
 import { invalidArgument, type Queryable } from '@quire/kit';
 import type { DeletePageRequest, DeletePageResponse, UndeletePageRequest, UndeletePageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
-import { latestContent, lockExistingPage, type LockedPage } from '../../store/lifecycle/common.js';
+import { latestContent, lockExistingPage, parentRevisionId, type LockedPage } from '../../store/lifecycle/common.js';
 import { archivePage, restoreArchivedRevisions, revisionCount, someAuthors } from '../../store/lifecycle/delete.js';
 import { archiveFileVersions, restoreFileVersions } from '../../store/lifecycle/file-archive.js';
 import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
@@ -19,15 +19,46 @@ import { defaultModelFor } from '../../edit/models.js';
 /** $wgDeleteRevisionsLimit: deleting longer histories needs `bigdelete`. */
 const DELETE_REVISIONS_LIMIT = 5000;
 
-/** Article::getAutoDeleteReason (content language English), the reason when none is given. */
+/** CommentStore::COMMENT_CHARACTER_LIMIT. */
+const COMMENT_CHARACTER_LIMIT = 500;
+
+/** Language::truncateForDatabase: at most `bytes` UTF-8 bytes, "..." included when cut. */
+function truncateForDatabase(text: string, bytes: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= bytes) return text;
+  let out = '';
+  let used = 3;
+  for (const ch of text) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (used + n > bytes) break;
+    out += ch;
+    used += n;
+  }
+  return `${out}...`;
+}
+
+/**
+ * ContentHandler::getAutoDeleteReason (MediaWiki's English excontent, excontentauthor and
+ * exbeforeblank): the reason when none is given. A blank page is described by the revision before.
+ */
 async function autoDeleteReason(deps: LifecycleDeps, q: Queryable, page: LockedPage): Promise<string> {
-  const { text } = await latestContent(q, deps.db, page);
-  const authors = { rows: await someAuthors(q, deps.db.schema, page.id, 2) };
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return 'content was blank';
-  const excerpt = flat.length > 150 ? `${flat.slice(0, 150)}...` : flat;
-  const only = authors.rows.length === 1 ? ` (and the only contributor was "[[Special:Contributions/${authors.rows[0]!.actor_name}|${authors.rows[0]!.actor_name}]]")` : '';
-  return `content was: "${excerpt}"${only}`;
+  let { text } = await latestContent(q, deps.db, page);
+  let blank = false;
+  if (text === '') {
+    const parent = await parentRevisionId(q, deps.db, page.latest);
+    if (parent > 0) {
+      text = (await latestContent(q, deps.db, { latest: parent })).text;
+      blank = true;
+    }
+  }
+  const authors = await someAuthors(q, deps.db.schema, page.id, 2);
+  const only = authors.length === 1 ? authors[0]!.actor_name : undefined;
+  const reason = blank
+    ? 'content before blanking was: "$1"'
+    : only !== undefined
+      ? `content was: "$1", and the only contributor was "[[Special:Contributions/${only}|${only}]]" ([[User talk:${only}|talk]])`
+      : 'content was: "$1"';
+  const maxLength = COMMENT_CHARACTER_LIMIT - (Buffer.byteLength(reason, 'utf8') - 2);
+  return reason.replace('$1', () => truncateForDatabase(text.replace(/[\n\r]/g, ' '), Math.max(0, maxLength)));
 }
 
 export async function deletePage(deps: LifecycleDeps, req: DeletePageRequest): Promise<DeletePageResponse> {

@@ -35,6 +35,12 @@ export async function latestContent(q: Queryable, db: Db, page: Pick<LockedPage,
   return { text: row.content_text, model: row.content_model, format: row.content_format };
 }
 
+/** The revision before this one in its page's history (rev_parent_id), 0 for a page's first. */
+export async function parentRevisionId(q: Queryable, db: Db, revId: number): Promise<number> {
+  const r = await q.query<{ rev_parent_id: string | number | null }>(`SELECT rev_parent_id FROM ${db.schema}.revision WHERE rev_id = $1`, [revId]);
+  return Number(r.rows[0]?.rev_parent_id ?? 0);
+}
+
 /**
  * A null revision (same content as the latest, minor, no recent change of its own) recording a
  * change of the page itself — a move or a protection — in the history, as MediaWiki writes one.
