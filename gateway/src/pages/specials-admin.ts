@@ -7,7 +7,7 @@
  * wpDisableUTEdit). Every POST carries the session's token.
  */
 import { LoginResponse_Status } from '../clients/types.js';
-import { editActor, pageWriteBlock } from '../action/modules/writes.js';
+import { countEdits, editActor, moveEdits, pageWriteBlock } from '../action/modules/writes.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
@@ -153,6 +153,11 @@ const movePage: PageHandler = async (p) => {
           actor: editActor(p.caller),
           watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
         });
+        countEdits(
+          p.deps,
+          p.caller,
+          [r.page, r.talk, ...r.subpages, ...r.talkSubpages].reduce((n, m) => n + (m && !m.errorCode ? moveEdits(m) : 0), 0),
+        );
         const moved = r.page?.to ?? to;
         return send(p, {
           title: 'Move succeeded',

@@ -6,7 +6,7 @@
  */
 import { CreateAccountRequest, type RecentChange } from '../clients/types.js';
 import { plainTextLines } from '../action/modules/support.js';
-import { editActor, editBlock } from '../action/modules/writes.js';
+import { countEdits, editActor, editBlock } from '../action/modules/writes.js';
 import { readApiRequest } from '../action/request.js';
 import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
@@ -406,7 +406,10 @@ const uploadPage: PageHandler = async (p) => {
           tags: [],
           watchlist: values.wpWatchthis ? 'watch' : 'nochange',
         });
-        if (r.result === 'Success') return redirect(p, articlePath(`File:${r.filename}`));
+        if (r.result === 'Success') {
+          if (!r.warnings?.exists) countEdits(p.deps, p.caller, 1);
+          return redirect(p, articlePath(`File:${r.filename}`));
+        }
         const w = r.warnings;
         const lines = [
           w?.exists ? `A file with this name exists already: ${w.exists}.` : '',

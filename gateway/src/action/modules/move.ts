@@ -3,7 +3,7 @@ import type { MovedPage } from '../../clients/types.js';
 import { defineModule } from '../define.js';
 import { setIndexedTagName } from '../types.js';
 import { WATCHLIST_EXPIRY_PARAM, WATCHLIST_PARAM, watchlistFields } from './watchlist-params.js';
-import { pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
+import { countEdits, moveEdits, pageWritingActor, TAGS_PARAM, titleOrPageId } from './writes.js';
 
 /** One moved subpage as ApiMove::moveSubpages reports it: from/to, or the error that stopped it. */
 function subpageResult(m: MovedPage): Record<string, unknown> {
@@ -50,6 +50,12 @@ export const moveModule = defineModule({
       ...(await watchlistFields(ctx, ['watchmoves'])),
     });
     const page = res.page!;
+    const moved = [page, res.talk, ...res.subpages, ...res.talkSubpages].filter((m) => m && !m.errorCode);
+    countEdits(
+      ctx.deps,
+      ctx.caller,
+      moved.reduce((n, m) => n + moveEdits(m), 0),
+    );
     const out: Record<string, unknown> = { from: page.from, to: page.to, reason: p.reason };
     if (page.redirectCreated) out.redirectcreated = true;
     out.moveoverredirect = page.moveOverRedirect;

@@ -16,7 +16,7 @@ import { fileInfoValues, IMAGEINFO_PROPS } from '../query/imageinfo.js';
 import { stashInfoValues, STASH_IMAGEINFO_PROPS } from '../query/stashimageinfo.js';
 import { apiError } from './support.js';
 import { watchByPreference } from './watchlist-params.js';
-import { editActor, editBlock, TAGS_PARAM } from './writes.js';
+import { editActor, editBlock, TAGS_PARAM, countEdits } from './writes.js';
 
 /** ApiUpload::transformWarnings, in UploadBase::checkWarnings' order. */
 function warningsResult(w: UploadWarnings): ResultObject {
@@ -131,6 +131,9 @@ export const uploadModule = defineModule({
       watchByPreference: watchlist === 'preferences' ? await watchByPreference(ctx, ['watchdefault', 'watchcreations']) : false,
     });
     const out: ResultObject = { result: res.result };
+    // A new file's description page is an edit (LocalFile::recordUpload3 saves it through
+    // PageUpdater); a new version of a file adds a null revision, which is not.
+    if (res.result === 'Success' && res.file && !res.stashed && !res.warnings?.exists) countEdits(ctx.deps, ctx.caller, 1);
     if (res.result === 'Success' && !p.stash) out.filename = res.filename;
     if (res.hasWarnings && res.warnings) out.warnings = warningsResult(res.warnings);
     if (res.filekey) Object.assign(out, { filekey: res.filekey, sessionkey: res.filekey });

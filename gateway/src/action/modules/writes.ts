@@ -67,10 +67,26 @@ export async function pageWritingActor(ctx: ActionContext, pages: readonly { tit
   return editActor(ctx.caller);
 }
 
-/** After a saved edit: the registered user's edit count (the auth client collects and sends it later). */
+/**
+ * Revisions a registered user saved that MediaWiki counts as edits (PageUpdater and MovePage
+ * increment user_editcount): the auth client collects the count and sends it later.
+ */
+export function countEdits(deps: GatewayDeps, caller: Caller, revisions: number): void {
+  if (caller.user.anonymous || caller.user.id === 0) return;
+  for (let i = 0; i < revisions; i++) deps.clients.auth.incrementEditCount(caller.user.id);
+}
+
+/**
+ * The revisions a move saves that count as edits (MovePage::moveToInternal): the moved page's
+ * null revision, and the redirect left behind when one is.
+ */
+export function moveEdits(moved: { redirectCreated?: boolean } | undefined): number {
+  return moved ? 1 + (moved.redirectCreated ? 1 : 0) : 0;
+}
+
+/** After a saved edit: the registered user's edit count. */
 function countEdit(deps: GatewayDeps, caller: Caller, res: EditResponse): void {
-  if (res.nochange || caller.user.anonymous || caller.user.id === 0) return;
-  deps.clients.auth.incrementEditCount(caller.user.id);
+  if (!res.nochange) countEdits(deps, caller, 1);
 }
 
 /** An edit as action=edit and the REST page writes describe it; the actor and limits are added by saveEdit. */
