@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { checkParserRatchet, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
+import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -499,13 +499,17 @@ async function runMain(suiteDir, wantClients) {
 
 /**
  * MediaWiki's parser tests (parser-tests/), against a second Quire started the same way with the
- * site settings ParserTestRunner::setupGlobals gives every test and Quire has a setting for:
- * $wgSitename = 'MediaWiki' (WIKI_NAME) and $wgServer = 'http://example.org' (WIKI_SERVER).
+ * site settings ParserTestRunner gives every test and Quire has a setting for: $wgSitename =
+ * 'MediaWiki' (WIKI_NAME), $wgMetaNamespace = 'TestWiki' (WIKI_META_NAMESPACE), $wgServer =
+ * 'http://example.org' (WIKI_SERVER) and its interwiki table (INTERWIKI_TABLE, a file written
+ * from appendInterwikiSetup).
  * Options: --parser-file <substring of a file id>, --parser-test <substring of a test name>,
  * --write-parser-ratchet.
  */
 async function runParser(mwDir) {
-  const quire = await startQuire({ WIKI_NAME: 'MediaWiki', WIKI_SERVER: 'http://example.org' });
+  const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
+  fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
+  const quire = await startQuire({ WIKI_NAME: 'MediaWiki', WIKI_META_NAMESPACE: 'TestWiki', WIKI_SERVER: 'http://example.org', INTERWIKI_TABLE: interwikiFile });
   const ratchetFile = path.join(here, 'parser-ratchet.txt');
   try {
     const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };

@@ -140,3 +140,17 @@ test('normalization: tbody removed, text trimmed as PHP trims, pre loses one new
   assert.notEqual(normalizeHtml('<a href="x" class="y">t</a>'), normalizeHtml('<a class="y" href="x">t</a>'));
   assert.equal(firstDifference('<p>abc</p>', '<p>abd</p>'), 'at 5: expected «<p>abc</p>» got «<p>abd</p>»');
 });
+
+test("the runner's interwiki table is read from ParserTestRunner.php; language prefixes are interlanguage", async () => {
+  const { parserTestInterwikis } = await import('./runner.mjs');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-'));
+  fs.mkdirSync(path.join(dir, 'tests', 'parser'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'tests', 'parser', 'ParserTestRunner.php'),
+    "<?php\nfunction other() { $x = [ 'iw_prefix' => 'no', 'iw_url' => 'x' ]; }\nprivate function appendInterwikiSetup( &$setup ) {\n static $t = [\n [ 'iw_prefix' => 'meatball', 'iw_url' => 'http://www.usemod.com/cgi-bin/mb.pl?$1', 'iw_local' => 0 ],\n [ 'iw_prefix' => 'fr',\n // comment\n 'iw_url' => 'http://fr.wikipedia.org/wiki/$1' ],\n ];\n}\n",
+  );
+  assert.deepEqual(parserTestInterwikis(dir), {
+    meatball: { url: 'http://www.usemod.com/cgi-bin/mb.pl?$1' },
+    fr: { url: 'http://fr.wikipedia.org/wiki/$1', language: 'français' },
+  });
+});

@@ -46,6 +46,28 @@ function testUploads(mwDir) {
   ];
 }
 
+/**
+ * The interwiki table ParserTestRunner::appendInterwikiSetup installs, read from the runner's
+ * own source (its `iw_prefix` / `iw_url` pairs), in the shape of Quire's INTERWIKI_TABLE. A prefix
+ * that names a language (an autonym other than the code itself, as LanguageNameUtils knows it;
+ * `mul` is $wgExtraInterlanguageLinkPrefixes) is interlanguage.
+ */
+export function parserTestInterwikis(mwDir) {
+  const php = fs.readFileSync(path.join(mwDir, 'tests', 'parser', 'ParserTestRunner.php'), 'utf8');
+  const block = php.slice(php.indexOf('function appendInterwikiSetup'));
+  const table = {};
+  for (const m of block.matchAll(/'iw_prefix'\s*=>\s*'([^']+)'[\s\S]*?'iw_url'\s*=>\s*'([^']*)'/g)) {
+    if (table[m[1]]) break;
+    table[m[1]] = { url: m[2] };
+    let name = '';
+    try {
+      name = new Intl.DisplayNames([m[1]], { type: 'language' }).of(m[1]) ?? '';
+    } catch {}
+    if (name && name !== m[1]) table[m[1]].language = name;
+  }
+  return table;
+}
+
 /** A small action API client with a cookie jar. */
 class Api {
   constructor(url) {
