@@ -13,8 +13,13 @@
  *    a failure not listed fails the run, and so does a listed test that now passes.
  * 5. Runs the real client workflows in clients/ against the same wiki.
  *
+ * 6. Runs MediaWiki's parser tests (parser-tests/) against a second Quire with the site settings
+ *    MediaWiki's parser test runner sets, checked against parser-ratchet.txt the same way.
+ *
  * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running),
- *   --client <substring> (client files), --against <url> (only the clients, against another wiki).
+ *   --client <substring> (client files), --against <url> (only the clients, against another wiki),
+ *   --only-parser, --no-parser, --parser-file <substring>, --parser-test <substring>,
+ *   --write-parser-ratchet.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -22,6 +27,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -41,13 +47,31 @@ function run(cmd, argv, o = {}) {
   return r;
 }
 
-/** tests/api-testing of MediaWiki 1.39, from Debian bookworm's source package. */
+/**
+ * What the tarball yields into .cache/conformance: [folder inside MediaWiki's tree, where it goes,
+ * a file whose presence says it is there]. A cache missing any part (e.g. one made before the
+ * parser tests) fetches the tarball once and unpacks what is missing.
+ */
+const PARTS = [
+  ['tests/api-testing', 'api-testing', 'action/Edit.js'],
+  ['tests/parser', 'mediawiki/tests/parser', 'parserTests.txt'],
+  ['tests/phpunit/data/parser', 'mediawiki/tests/phpunit/data/parser', 'headbg.jpg'],
+  ['extensions/Cite/tests/parser', 'mediawiki/extensions/Cite/tests/parser', 'citeParserTests.txt'],
+  ['extensions/ParserFunctions/tests/parser', 'mediawiki/extensions/ParserFunctions/tests/parser', 'funcsParserTests.txt'],
+];
+
+/**
+ * tests/api-testing, the parser tests and their test files of MediaWiki 1.39, from Debian
+ * bookworm's source package. Returns { suiteDir, mwDir } (mwDir: a partial MediaWiki tree).
+ */
 function fetchSuite() {
   const suiteDir = path.join(cache, 'api-testing');
+  const mwDir = path.join(cache, 'mediawiki');
   // MediaWiki's test files are CommonJS; the repo's package.json says "type": "module".
   fs.mkdirSync(cache, { recursive: true });
   fs.writeFileSync(path.join(cache, 'package.json'), '{ "type": "commonjs" }\n');
-  if (fs.existsSync(path.join(suiteDir, 'action', 'Edit.js'))) return suiteDir;
+  const missing = PARTS.filter(([, dest, marker]) => !fs.existsSync(path.join(cache, dest, marker)));
+  if (!missing.length) return { suiteDir, mwDir };
   const apt = path.join(cache, 'apt');
   for (const d of ['lists/partial', 'cache/archives/partial', 'sources.list.d', 'download']) fs.mkdirSync(path.join(apt, d), { recursive: true });
   // The machine's own Debian sources, as deb-src entries: deb822 files and one-line lists.
@@ -84,7 +108,7 @@ function fetchSuite() {
     ].join('\n'),
   );
   const env = { ...process.env, APT_CONFIG: conf };
-  log('fetching the mediawiki source package (Debian bookworm) for tests/api-testing');
+  log(`fetching the mediawiki source package (Debian bookworm) for ${missing.map(([p]) => p).join(', ')}`);
   run('apt-get', ['update', '-qq'], { env });
   run('apt-get', ['source', '--download-only', '-qq', 'mediawiki'], { env, cwd: path.join(apt, 'download') });
   const tarball = fs.readdirSync(path.join(apt, 'download')).find((f) => /^mediawiki_1\.39\.[0-9]+\.orig\.tar\.gz$/.test(f));
@@ -96,13 +120,16 @@ function fetchSuite() {
   const tmp = path.join(cache, 'unpack');
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  run('tar', ['xzf', tarPath, '-C', tmp, `${top}/tests/api-testing`]);
-  fs.rmSync(suiteDir, { recursive: true, force: true });
-  fs.renameSync(path.join(tmp, top, 'tests', 'api-testing'), suiteDir);
+  run('tar', ['xzf', tarPath, '-C', tmp, ...missing.map(([p]) => `${top}/${p}`)]);
+  for (const [p, dest] of missing) {
+    fs.rmSync(path.join(cache, dest), { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(path.join(cache, dest)), { recursive: true });
+    fs.renameSync(path.join(tmp, top, p), path.join(cache, dest));
+  }
   fs.writeFileSync(path.join(cache, 'suite-version.txt'), `${tarball} sha256 ${sha}\n`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(path.join(apt, 'download'), { recursive: true, force: true });
-  return suiteDir;
+  return { suiteDir, mwDir };
 }
 
 /** This folder's dependencies (mocha, api-testing, clients), installed when the lock changed. */
@@ -128,7 +155,7 @@ function freePort() {
 }
 
 /** Quire as `npm start` runs it, on a private port and data folder. */
-async function startQuire() {
+async function startQuire(settings = {}) {
   const port = Number(process.env.CONFORMANCE_PORT) || (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-conformance-'));
   const env = {
@@ -147,6 +174,7 @@ async function startQuire() {
   // No WIKI_SERVER: the wiki's URL is the address the suite uses (127.0.0.1, not the localhost
   // a fresh start names), as MediaWiki detects $wgServer from the request.
   delete env.WIKI_SERVER;
+  Object.assign(env, settings);
   const logFile = path.join(dataDir, 'quire.log');
   const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--conditions=quire-dist', 'scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', out, out] });
@@ -417,8 +445,23 @@ async function main() {
     installDeps();
     process.exit(runClientsAgainst(against));
   }
-  const suiteDir = opt('--no-suite') ? null : fetchSuite();
+  // --only-parser: only the parser tests; --no-parser, or choosing suite files or clients
+  // (--only, --client), leaves them out.
+  const onlyParser = opt('--only-parser');
+  const wantSuite = !opt('--no-suite') && !onlyParser;
+  const wantClients = !opt('--no-clients') && !onlyParser;
+  const wantParser = onlyParser || !(opt('--no-parser') || optValue('--only') || optValue('--client'));
+  const fetched = wantSuite || wantParser ? fetchSuite() : null;
+  const suiteDir = wantSuite ? fetched.suiteDir : null;
   installDeps();
+  let exitCode = 0;
+  if (wantSuite || wantClients) exitCode = await runMain(suiteDir, wantClients);
+  if (wantParser) exitCode = (await runParser(fetched.mwDir)) || exitCode;
+  process.exit(exitCode);
+}
+
+/** The API suite and the client workflows, against Quire with its defaults. */
+async function runMain(suiteDir, wantClients) {
   const quire = await startQuire();
   let exitCode = 1;
   try {
@@ -428,7 +471,7 @@ async function main() {
     if (suiteDir) suite = await runSuite(quire, suiteDir, rootUser);
     let clients = [];
     let clientRatchet = { ok: true };
-    if (!opt('--no-clients')) {
+    if (wantClients) {
       const wiki = { url: quire.url, user: rootUser.name, password: rootUser.password, ...createBotPassword(quire, rootUser.name, 'conformance') };
       if (opt('--keep')) log(`client env: WIKI_URL=${wiki.url} WIKI_USER=${wiki.user} WIKI_PASSWORD=${wiki.password} WIKI_BOT_USER=${wiki.botUser} WIKI_BOT_PASSWORD=${wiki.botPassword}`);
       clients = runClients(wiki);
@@ -436,7 +479,7 @@ async function main() {
       clientRatchet = checkClientRatchet(clients);
     }
     if (quire.child.exitCode !== null) throw new Error(`Quire died during the run (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
-    if (opt('--write-ratchet')) writeRatchet(suiteDir ? suite.results : null, opt('--no-clients') ? null : clients);
+    if (opt('--write-ratchet')) writeRatchet(suiteDir ? suite.results : null, wantClients ? clients : null);
     const steps = clients.flatMap((c) => c.steps);
     const stepFails = steps.filter((s) => !s.ok);
     console.log('');
@@ -451,7 +494,48 @@ async function main() {
     if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
     else await quire.stop();
   }
-  process.exit(exitCode);
+  return exitCode;
+}
+
+/**
+ * MediaWiki's parser tests (parser-tests/), against a second Quire started the same way with the
+ * site settings ParserTestRunner gives every test and Quire has a setting for: $wgSitename =
+ * 'MediaWiki' (WIKI_NAME), $wgMetaNamespace = 'TestWiki' (WIKI_META_NAMESPACE), $wgServer =
+ * 'http://example.org' (WIKI_SERVER) and its interwiki table (INTERWIKI_TABLE, a file written
+ * from appendInterwikiSetup).
+ * Options: --parser-file <substring of a file id>, --parser-test <substring of a test name>,
+ * --write-parser-ratchet.
+ */
+async function runParser(mwDir) {
+  const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
+  fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
+  const quire = await startQuire({ WIKI_NAME: 'MediaWiki', WIKI_META_NAMESPACE: 'TestWiki', WIKI_SERVER: 'http://example.org', INTERWIKI_TABLE: interwikiFile });
+  const ratchetFile = path.join(here, 'parser-ratchet.txt');
+  try {
+    const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
+    admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
+    const report = await runParserTests({
+      url: quire.url,
+      user: rootUser.name,
+      password: rootUser.password,
+      mwDir,
+      fileFilter: optValue('--parser-file'),
+      testFilter: optValue('--parser-test'),
+      log,
+    });
+    if (quire.child.exitCode !== null) throw new Error(`Quire died during the parser tests (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+    printParserReport(report);
+    if (opt('--write-parser-ratchet')) {
+      writeParserRatchet(report.results, ratchetFile);
+      log('wrote conformance/parser-ratchet.txt');
+    }
+    const check = checkParserRatchet(report.results, ratchetFile);
+    if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
+    return check.ok ? 0 : 1;
+  } finally {
+    if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
+    else await quire.stop();
+  }
 }
 
 /** A bot password for the client workflows, as an operator makes one with the admin CLI. */

@@ -60,6 +60,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const contentConfigSpec = {
   // The gateway reads the same variable: the project namespace is named after the site.
   wikiName: v.string(['WIKI_NAME'], { default: 'Quire', doc: 'site name ($wgSitename)' }),
+  metaNamespace: v.string(['WIKI_META_NAMESPACE'], { doc: 'the project namespace ($wgMetaNamespace); unset: the site name' }),
   replicaUrls: v.string(['CONTENT_REPLICA_DATABASE_URLS'], { doc: 'comma-separated postgres URLs of read replicas, for maxlag' }),
   pageCacheMb: v.int(['CONTENT_PAGE_CACHE_MB'], { default: 64, min: 0, doc: 'memory for hot page reads; 0 disables the cache' }),
   rateLimits: v.string(['RATE_LIMITS'], { doc: '$wgRateLimits overrides merged over the defaults per action and kind, e.g. {"edit": {"ip": [1000000, 60]}}' }),
@@ -101,7 +102,7 @@ export const contentService: ServiceModule = {
     const cfg = loadConfig(contentConfigSpec, rt.env);
     const limiter = new RateLimiter(rt.kv, rateLimitsOf(cfg.rateLimits));
     const probe = new ReplicaLagProbe(parseReplicaUrls(cfg.replicaUrls), rt.log);
-    const codec = new TitleCodec(new NamespaceTable(cfg.wikiName));
+    const codec = new TitleCodec(new NamespaceTable(cfg.metaNamespace || cfg.wikiName));
     if (await initialiseWiki(rt.db, codec)) rt.log.info('created the Main Page');
     const pageCache = pageCacheOf(rt.db, cfg.pageCacheMb * 1024 * 1024);
     // Other instances' writes arrive by NOTIFY on a real server; embedded, this process is the only writer.

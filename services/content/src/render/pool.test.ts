@@ -220,3 +220,13 @@ describe('render deadlines: no render holds the render threads', () => {
     }
   });
 });
+
+test('WIKI_META_NAMESPACE: the render threads name the project namespace after it, not after the site', async () => {
+  const pool = new RenderPool(1, new TitleCodec(new NamespaceTable('TestWiki')), { name: 'MediaWiki', metaNamespace: 'TestWiki', server: 'http://example.org' });
+  try {
+    const r = await pool.render(request('{{ns:4}} {{ns:8}} {{SITENAME}} {{ns:Project}}'), new MemoryLookup({}));
+    assert.match(r.html, /<p>TestWiki MediaWiki MediaWiki TestWiki\n<\/p>/);
+  } finally {
+    await pool.close();
+  }
+});

@@ -40,10 +40,16 @@ export interface InterwikiEntry {
   language?: string;
 }
 
-export const INTERWIKI: Record<string, InterwikiEntry> = JSON.parse(fs.readFileSync(new URL('./interwiki.json', import.meta.url), 'utf8')) as Record<string, InterwikiEntry>;
+/** The interwiki table: the reference wiki's (interwiki.json), or the site's own file INTERWIKI_TABLE (same shape). */
+export const INTERWIKI: Record<string, InterwikiEntry> = JSON.parse(fs.readFileSync(process.env.INTERWIKI_TABLE || new URL('./interwiki.json', import.meta.url), 'utf8')) as Record<
+  string,
+  InterwikiEntry
+>;
 
 export interface SiteInfo {
   name: string;
+  /** $wgMetaNamespace, the project namespace's name, when it is not the site name. */
+  metaNamespace?: string;
   /** $wgServer, e.g. "http://127.0.0.1:8080". */
   server: string;
 }

@@ -74,10 +74,11 @@ class PortLookup implements PageLookup {
 }
 
 function codecOf(site: SiteInfo): TitleCodec {
-  let codec = codecs.get(site.name);
+  const meta = site.metaNamespace || site.name;
+  let codec = codecs.get(meta);
   if (!codec) {
-    codec = new TitleCodec(new NamespaceTable(site.name));
-    codecs.set(site.name, codec);
+    codec = new TitleCodec(new NamespaceTable(meta));
+    codecs.set(meta, codec);
   }
   return codec;
 }
