@@ -87,8 +87,8 @@ class Wiki {
   }
 }
 
-/** A small PNG (w×h, a gradient), made here. */
-function png(w, h) {
+/** A small PNG (w×h, a pattern of its seed), made here. */
+function png(w, h, seed) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -115,7 +115,7 @@ function png(w, h) {
   const rows = [];
   for (let y = 0; y < h; y++) {
     const row = Buffer.alloc(1 + w * 3);
-    for (let x = 0; x < w; x++) row.set([(x * 255) / w, (y * 255) / h, 128], 1 + x * 3);
+    for (let x = 0; x < w; x++) row.set([(x * seed) & 255, ((y * seed) >> 8) & 255, (seed >> ((x + y) % 24)) & 255], 1 + x * 3);
     rows.push(row);
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
@@ -167,8 +167,8 @@ async function load(wiki, admin, P, user, password) {
     token: await wiki.token(),
   }))
     form.append(k, v);
-  // Its size from the run's id: a file of its own (no duplicate of an earlier run's upload).
-  form.append('file', new Blob([png(40 + (parseInt(P.slice(-4), 16) % 50), 30)], { type: 'image/png' }), `${P}.png`);
+  // Its pixels from the run's id: a file of its own (no duplicate of an earlier run's upload).
+  form.append('file', new Blob([png(40, 30, parseInt(P.slice(-8), 16) | 1)], { type: 'image/png' }), `${P}.png`);
   const up = (await wiki.api({}, { form })).json;
   if (up.upload?.result !== 'Success') throw new Error(`${wiki.name}: upload: ${JSON.stringify(up).slice(0, 300)}`);
   await edit('Gallery', `${P} Gallery`, `[[File:${P}.png|thumb|A caption]]`, { summary: 'image' });
@@ -307,7 +307,7 @@ function idKind(key, parent) {
   if (key === 'rcid') return 'rc';
   if (key === 'id') {
     if (['latest', 'revisions', 'from', 'to', 'revision'].includes(parent)) return 'rev';
-    if (parent === 'user') return 'user';
+    if (parent === 'user' || parent === 'userinfo') return 'user';
     return 'page';
   }
   return undefined;

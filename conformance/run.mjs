@@ -19,7 +19,9 @@
  * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running),
  *   --client <substring> (client files), --against <url> (only the clients, against another wiki),
  *   --only-parser, --no-parser, --parser-file <substring>, --parser-test <substring>,
- *   --write-parser-ratchet.
+ *   --write-parser-ratchet, --only-differential, --no-differential, --write-differential-ratchet
+ *   (the differential check against the reference MediaWiki, differential.mjs; REFERENCE_URL,
+ *   REFERENCE_USER and REFERENCE_PASSWORD name another reference than conformance/reference/setup.sh's).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -27,6 +29,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { runDifferential } from './differential.mjs';
 import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -447,16 +450,22 @@ async function main() {
   }
   // --only-parser: only the parser tests; --no-parser, or choosing suite files or clients
   // (--only, --client), leaves them out.
+  // --only-differential: only the differential check against the reference MediaWiki.
   const onlyParser = opt('--only-parser');
-  const wantSuite = !opt('--no-suite') && !onlyParser;
-  const wantClients = !opt('--no-clients') && !onlyParser;
-  const wantParser = onlyParser || !(opt('--no-parser') || optValue('--only') || optValue('--client'));
+  const onlyDifferential = opt('--only-differential');
+  const onlySome = onlyParser || onlyDifferential;
+  const wantSuite = !opt('--no-suite') && !onlySome;
+  const wantClients = !opt('--no-clients') && !onlySome;
+  const chosen = optValue('--only') || optValue('--client');
+  const wantParser = onlyParser || !(opt('--no-parser') || chosen || onlyDifferential);
+  const wantDifferential = onlyDifferential || !(opt('--no-differential') || chosen || onlyParser);
   const fetched = wantSuite || wantParser ? fetchSuite() : null;
   const suiteDir = wantSuite ? fetched.suiteDir : null;
   installDeps();
   let exitCode = 0;
   if (wantSuite || wantClients) exitCode = await runMain(suiteDir, wantClients);
   if (wantParser) exitCode = (await runParser(fetched.mwDir)) || exitCode;
+  if (wantDifferential) exitCode = (await runDifferentialCheck()) || exitCode;
   process.exit(exitCode);
 }
 
@@ -532,6 +541,49 @@ async function runParser(mwDir) {
     const check = checkParserRatchet(report.results, ratchetFile);
     if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
     return check.ok ? 0 : 1;
+  } finally {
+    if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
+    else await quire.stop();
+  }
+}
+
+/** The reference MediaWiki 1.39 (reference/setup.sh), started when nothing answers at REFERENCE_URL. */
+async function ensureReference() {
+  const url = (process.env.REFERENCE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const version = async () => {
+    try {
+      const r = await fetch(`${url}/w/api.php?action=query&meta=siteinfo&format=json&formatversion=2`, { signal: AbortSignal.timeout(10_000) });
+      return (await r.json()).query?.general?.generator ?? '';
+    } catch {
+      return '';
+    }
+  };
+  let generator = await version();
+  if (!generator && !process.env.REFERENCE_URL) {
+    log('starting the reference MediaWiki 1.39 (conformance/reference/setup.sh: Debian packages on the first run)');
+    run('bash', [path.join(here, 'reference', 'setup.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    generator = await version();
+  }
+  if (!/^MediaWiki 1\.39\./.test(generator)) throw new Error(`no MediaWiki 1.39 answers at ${url} (generator: ${JSON.stringify(generator)})`);
+  log(`reference: ${generator} at ${url}`);
+  return { url, admin: { name: process.env.REFERENCE_USER ?? 'Admin', password: process.env.REFERENCE_PASSWORD ?? 'adminpass123456' } };
+}
+
+/**
+ * The differential check (differential.mjs): the same data in a fresh Quire, started as `npm
+ * start` runs it, and in the reference MediaWiki; the same reads; differences against
+ * differential-ratchet.txt. --write-differential-ratchet rewrites that file.
+ */
+async function runDifferentialCheck() {
+  const reference = await ensureReference();
+  const quire = await startQuire();
+  try {
+    const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
+    admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat']);
+    const ok = await runDifferential({ quire: { url: quire.url, admin: rootUser }, reference, writeRatchet: opt('--write-differential-ratchet'), verbose: opt('--verbose') });
+    if (quire.child.exitCode !== null) throw new Error(`Quire died during the differential check (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+    if (!ok) console.log('differential check: FAILED (see above: a difference not listed, or a listed request that answers the same)');
+    return ok ? 0 : 1;
   } finally {
     if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
     else await quire.stop();
