@@ -516,6 +516,15 @@ async function runMain(suiteDir, wantClients) {
  * --write-parser-ratchet.
  */
 async function runParser(mwDir) {
+  // The runner's own tests first (reader, option mapping, normalization, ratchet file): they need
+  // this folder's dependencies (domino), so they run here rather than in npm test.
+  const own = spawnSync(process.execPath, ['--test', path.join(here, 'parser-tests', 'parser-tests.test.mjs')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const summary = (own.stdout ?? '').split('\n').filter((l) => /^# (pass|fail)/.test(l));
+  log(`parser-test runner's own tests: ${summary.join(', ')}`);
+  if (own.status !== 0) {
+    console.log(own.stdout);
+    return 1;
+  }
   const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
   fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
   const quire = await startQuire({ WIKI_NAME: 'MediaWiki', WIKI_META_NAMESPACE: 'TestWiki', WIKI_SERVER: 'http://example.org', INTERWIKI_TABLE: interwikiFile });
