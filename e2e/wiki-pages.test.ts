@@ -212,14 +212,16 @@ describe('wiki pages over HTTP', () => {
     assert.equal(textarea(s2.html), '== Two ==\nsecond');
     assert.equal(s2.fields.wpSection, '2');
     assert.match(s2.html, /name="wpSummary" id="wpSummary" maxlength="500" value="\/\* Two \*\/ "/);
-    assert.equal(
-      (await alice.post('/w/index.php?title=Sections_page&action=submit', { ...s2.fields, wpTextbox1: '== Two ==\nsecond, edited', wpSummary: '/* Two */ edited', wpSave: 'Save' })).status,
-      302,
-    );
+    const saved = await alice.post('/w/index.php?title=Sections_page&action=submit', { ...s2.fields, wpTextbox1: '== Two ==\nsecond, edited', wpSummary: '/* Two */ edited', wpSave: 'Save' });
+    assert.equal(saved.status, 302);
+    // The editor lands on the section edited (EditPage::guessSectionName).
+    assert.match(saved.headers.get('location') ?? '', /\/wiki\/Sections_page#Two$/);
     assert.equal(await latestText(alice, 'Sections page'), 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited');
     const nw = await editForm(alice, 'Sections page', '&section=new');
-    assert.equal((await alice.post('/w/index.php?title=Sections_page&action=submit', { ...nw.fields, wpSummary: 'Three', wpTextbox1: 'third', wpSave: 'Save' })).status, 302);
-    assert.equal(await latestText(alice, 'Sections page'), 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited\n\n== Three ==\n\nthird');
+    const added = await alice.post('/w/index.php?title=Sections_page&action=submit', { ...nw.fields, wpSummary: "Three [[Link|o'clock]]", wpTextbox1: 'third', wpSave: 'Save' });
+    assert.equal(added.status, 302);
+    assert.match(added.headers.get('location') ?? '', /\/wiki\/Sections_page#Three_o%27clock$/);
+    assert.equal(await latestText(alice, 'Sections page'), "Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond, edited\n\n== Three [[Link|o'clock]] ==\n\nthird");
     const none = await alice.get('/w/index.php?title=Sections_page&action=edit&section=9');
     assert.equal(none.status, 200, 'MediaWiki answers "Cannot find section" with a 200');
     assert.match(none.text, /<h1 id="firstHeading">Cannot find section<\/h1>/);

@@ -70,6 +70,34 @@ async function protectionNotice(p: PageRequest, page: PageRecord): Promise<SafeH
   );
 }
 
+/** PHP's urlencode: everything but letters, digits and `-_.` percent-encoded, a space as `+`. */
+function phpUrlencode(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/**
+ * Where a saved section edit lands (EditPage::internalAttemptSave, guessSectionName): the
+ * anchor of the section's heading as written (or of the new section's title), its links and
+ * quotes stripped as Parser::stripSectionName does, urlencoded for the Location header.
+ */
+function sectionAnchor(s: Pick<EditState, 'section' | 'summary' | 'text'>): string {
+  let name: string | undefined;
+  if (s.section === 'new') name = s.summary;
+  else if (s.section !== '') name = /^ *(={1,6})(.*?)\1 *\n/.exec(s.text)?.[2];
+  if (!name) return '';
+  const stripped = name
+    .replace(/\[\[:?([^[|]+)\|([^[]+)\]\]/g, '$2')
+    .replace(/\[\[:?([^[]+)\|?\]\]/g, '$1')
+    .replace(/\[(?:https?:|ftp:|mailto:|\/\/)([^ ]+?) ([^[]+)\]/gi, '$2')
+    .replace(/'{2,}/g, '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/[ _]+/g, ' ')
+    .trim();
+  return stripped ? `#${phpUrlencode(stripped.replaceAll(' ', '_'))}` : '';
+}
+
 /** The text a form starts with: the page's (or one section's) current wikitext, "" for a new page or section. */
 async function currentText(p: PageRequest, page: PageRecord, section: string): Promise<string> {
   if (page.missing || section === 'new') return '';
@@ -268,7 +296,7 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
       createOnly: s.editRevId === 0,
       watchlist: registered ? (s.watch ? 'watch' : 'unwatch') : 'nochange',
     });
-    return redirect(p, res.redirect || page.redirect ? indexPath(res.title, { redirect: 'no' }) : articlePath(res.title));
+    return redirect(p, res.redirect || page.redirect ? indexPath(res.title, { redirect: 'no' }) : `${articlePath(res.title)}${sectionAnchor(s)}`);
   } catch (e) {
     const code = errorCode(e);
     if (code === 'editconflict' || code === 'articleexists') {
