@@ -205,6 +205,19 @@ describe('wiki pages over HTTP', () => {
     assert.equal(await latestText(alice, 'Born twice'), 'by Alice');
   });
 
+  test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {
+    const f = await editForm(alice, 'Blank start');
+    const first = await alice.post('/w/index.php?title=Blank_start&action=submit', { ...f.fields, wpTextbox1: '  \n', wpSave: 'Save' });
+    assert.equal(first.status, 200);
+    assert.match(first.text, /<div id="mw-blankarticle">[\s\S]*The page you are creating is blank/);
+    assert.equal((await alice.get('/w/index.php?title=Blank_start&action=raw')).status, 404, 'not created yet');
+    const again = await alice.post('/w/index.php?title=Blank_start&action=submit', { ...hiddenFields(first.text), wpTextbox1: '', wpSave: 'Save' });
+    assert.equal(again.status, 302);
+    const raw = await alice.get('/w/index.php?title=Blank_start&action=raw');
+    assert.equal(raw.status, 200);
+    assert.equal(raw.text, '');
+  });
+
   test('section editing and new sections', async () => {
     const f = await editForm(alice, 'Sections page');
     await alice.post('/w/index.php?title=Sections_page&action=submit', { ...f.fields, wpTextbox1: 'Intro\n\n== One ==\nfirst\n\n== Two ==\nsecond', wpSave: 'Save' });

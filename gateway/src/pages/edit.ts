@@ -33,6 +33,8 @@ interface EditState {
   top?: SafeHtml;
   /** The user's own text, kept below the form after an edit conflict (wpTextbox2). */
   conflictText?: string;
+  /** The blank-page warning was shown: the next save creates the blank page (wpIgnoreBlankArticle). */
+  blankArticle?: boolean;
   status?: number;
 }
 
@@ -122,7 +124,7 @@ ${p.caller.user.anonymous ? messageBox('warning', `You are not logged in. Once y
 ${await protectionNotice(p, page)}
 <form id="editform" name="editform" method="post" action="${action}" enctype="application/x-www-form-urlencoded">
 ${hidden('wpUnicodeCheck', UNICODE_CHECK)}<input type="text" name="wpAntispam" id="wpAntispam" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
-${hidden('wpSection', s.section)}${hidden('wpStarttime', s.startTime)}${hidden('wpEdittime', s.editTime)}${hidden('editRevId', String(s.editRevId))}
+${s.blankArticle ? hidden('wpIgnoreBlankArticle', '1') : ''}${hidden('wpSection', s.section)}${hidden('wpStarttime', s.startTime)}${hidden('wpEdittime', s.editTime)}${hidden('editRevId', String(s.editRevId))}
 ${hidden('wpScrolltop', '')}${hidden('wpAutoSummary', 'd41d8cd98f00b204e9800998ecf8427e')}${hidden('oldid', '0')}${hidden('parentRevId', String(s.editRevId))}${hidden('format', 'text/x-wiki')}${hidden('model', 'wikitext')}
 ${subject ? html`<label class="field" for="wpSummary">Subject:</label><input type="text" name="wpSummary" id="wpSummary" maxlength="255" value="${s.summary}">` : ''}
 <textarea name="wpTextbox1" id="wpTextbox1" rows="25" cols="80" lang="${p.deps.config.lang}" dir="ltr" aria-label="Wikitext source editor">${'\n'}${s.text}</textarea>
@@ -274,6 +276,11 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
   if (field(p, 'wpAntispam') !== '') return showForm(p, page, { ...s, top: messageBox('error', 'The edit was refused as spam (the wpAntispam field was filled in).') });
   if (p.req.body && Object.hasOwn(p.req.body as object, 'wpUnicodeCheck') && field(p, 'wpUnicodeCheck') !== UNICODE_CHECK) {
     return showForm(p, page, { ...s, top: messageBox('error', 'Your browser does not support Unicode. It is required to edit pages, so your edit was not saved.') });
+  }
+  // DefaultTextConstraint: a new page left blank is saved only when saved again after the warning.
+  if (page.missing && section === '' && s.text.trimEnd() === '' && field(p, 'wpIgnoreBlankArticle') === '') {
+    const warning = html`<div id="mw-blankarticle">${messageBox('warning', html`<strong>Warning:</strong> The page you are creating is blank. If you click "Save page" again, the page will be created without any content.`)}</div>`;
+    return showForm(p, page, { ...s, top: warning, blankArticle: true });
   }
   try {
     const res = await saveEdit(p.deps, p.caller, {
