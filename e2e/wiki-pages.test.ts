@@ -242,6 +242,32 @@ describe('wiki pages over HTTP', () => {
     assert.equal(badSection.status, 400);
   });
 
+  test('Special:RecentChanges: hide my edits, registered or anonymous users, one namespace; a heading per day', async () => {
+    const mine = await editForm(alice, 'Rc mine');
+    await alice.post('/w/index.php?title=Rc_mine&action=submit', { ...mine.fields, wpTextbox1: 'mine', wpSave: 'Save' });
+    const talk = await editForm(alice, 'Talk:Rc mine');
+    await alice.post('/w/index.php?title=Talk:Rc_mine&action=submit', { ...talk.fields, wpTextbox1: 'talk', wpSave: 'Save' });
+    const stranger = anon();
+    const theirs = await editForm(stranger, 'Rc anon');
+    assert.equal((await stranger.post('/w/index.php?title=Rc_anon&action=submit', { ...theirs.fields, wpTextbox1: 'anon', wpSave: 'Save' })).status, 302);
+    const listed = async (query: string) => {
+      const r = await alice.get(`/w/index.php?title=Special:RecentChanges&days=1&limit=500${query}`);
+      assert.equal(r.status, 200);
+      return ['Rc mine', 'Talk:Rc mine', 'Rc anon'].filter((t) => r.text.includes(`class="mw-changeslist-title">${t}</a>`));
+    };
+    assert.deepEqual(await listed(''), ['Rc mine', 'Talk:Rc mine', 'Rc anon']);
+    assert.deepEqual(await listed('&hidemyself=1'), ['Rc anon']);
+    assert.deepEqual(await listed('&hideanons=1'), ['Rc mine', 'Talk:Rc mine']);
+    assert.deepEqual(await listed('&hideliu=1'), ['Rc anon']);
+    assert.deepEqual(await listed('&hideliu=1&hideanons=1'), []);
+    assert.deepEqual(await listed('&namespace=1'), ['Talk:Rc mine']);
+    const page = await alice.get('/w/index.php?title=Special:RecentChanges&days=1');
+    const d = new Date();
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    assert.match(page.text, new RegExp(`<h4>${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}</h4><ul class="special list mw-changeslist">`));
+    assert.match(page.text, /hidemyself=1/, 'the toggle links');
+  });
+
   test('raw with ctype, history with paging, diff, old revision, info', async () => {
     for (let i = 1; i <= 4; i++) {
       const f = await editForm(alice, 'History page');

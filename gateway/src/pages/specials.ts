@@ -137,21 +137,64 @@ export async function changeRows(p: PageRequest, changes: RecentChange[]): Promi
   return rows;
 }
 
+/** The date heading of a changes list's day (ChangesList: "29 November 2026"). */
+function dayOf(iso: string): string {
+  return formatTime(iso).replace(/^\d\d:\d\d, /, '');
+}
+
+/**
+ * Special:RecentChanges without JavaScript (ChangesListSpecialPage's legacy form): the 50/100/250/500
+ * and 1/3/7/14/30-day choices, hide bots (on by default), minor edits, my edits, registered users
+ * and anonymous users, one namespace; the changes under a heading per day.
+ */
 const recentChangesPage: PageHandler = async (p) => {
   const limit = limitParam(p);
   const days = Math.min(90, Math.max(1, Number(queryParam(p, 'days')) || 7));
-  const hidebots = queryParam(p, 'hidebots') !== '0';
-  const hideminor = queryParam(p, 'hideminor') === '1';
+  const flag = (name: string, fallback = false) => (queryParam(p, name) === '' ? fallback : queryParam(p, name) === '1');
+  const state = {
+    hidebots: flag('hidebots', true),
+    hideminor: flag('hideminor'),
+    hidemyself: flag('hidemyself') && !p.caller.user.anonymous,
+    hideliu: flag('hideliu'),
+    hideanons: flag('hideanons'),
+  };
+  const nsText = queryParam(p, 'namespace');
+  const namespace = /^-?\d+$/.test(nsText) ? Number(nsText) : undefined;
   const end = new Date(Date.now() - days * 86400_000).toISOString();
-  const r = await p.deps.clients.content.listRecentChanges({ limit, end, bot: hidebots ? -1 : 0, minor: hideminor ? -1 : 0 });
-  const rows = await changeRows(p, r.changes);
-  const opt = (label: string, q: Record<string, string | number>, current: boolean) =>
-    current ? html`<strong>${label}</strong>` : html`<a href="${indexPath('Special:RecentChanges', { hidebots: hidebots ? 1 : 0, days, limit, ...q })}">${label}</a>`;
+  const r = await p.deps.clients.content.listRecentChanges({
+    limit,
+    end,
+    bot: state.hidebots ? -1 : 0,
+    minor: state.hideminor ? -1 : 0,
+    // Hiding both kinds of user hides everything (below), as MediaWiki's filters do.
+    anon: state.hideliu && !state.hideanons ? 1 : state.hideanons && !state.hideliu ? -1 : 0,
+    excludeUser: state.hidemyself ? p.caller.user.name : '',
+    namespaces: namespace === undefined ? [] : [namespace],
+  });
+  const shown = state.hideliu && state.hideanons ? [] : r.changes;
+  const rows = await changeRows(p, shown);
+  const current: Record<string, string | number> = { days, limit, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [k, v ? 1 : 0])), ...(namespace === undefined ? {} : { namespace }) };
+  const opt = (label: string, q: Record<string, string | number>, isCurrent: boolean) =>
+    isCurrent ? html`<strong>${label}</strong>` : html`<a href="${indexPath('Special:RecentChanges', { ...current, ...q })}">${label}</a>`;
+  const toggle = (name: keyof typeof state, hide: string, show: string) => opt(state[name] ? show : hide, { [name]: state[name] ? 0 : 1 }, false);
+  const namespaces = (await p.deps.site.namespaces()).namespaces.filter((n) => n.id >= 0);
+  // One list per day, newest first, as the changes come.
+  const byDay: { day: string; rows: SafeHtml[] }[] = [];
+  shown.forEach((c, i) => {
+    const day = dayOf(c.timestamp);
+    if (byDay.at(-1)?.day !== day) byDay.push({ day, rows: [] });
+    byDay.at(-1)!.rows.push(rows[i]!);
+  });
   const body = html`<fieldset class="rcoptions"><legend>Recent changes options</legend>
 <p>Show last ${[50, 100, 250, 500].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { limit: n }, n === limit)}`)} changes in last ${[1, 3, 7, 14, 30].map((n, i) => html`${i ? ' | ' : ''}${opt(String(n), { days: n }, n === days)}`)} days</p>
-<p>${opt(hidebots ? 'Show bots' : 'Hide bots', { hidebots: hidebots ? 0 : 1 }, false)} | ${opt(hideminor ? 'Show minor edits' : 'Hide minor edits', { hideminor: hideminor ? 0 : 1 }, false)}</p>
+<p>${toggle('hidebots', 'Hide bots', 'Show bots')} | ${toggle('hideminor', 'Hide minor edits', 'Show minor edits')}${p.caller.user.anonymous ? '' : html` | ${toggle('hidemyself', 'Hide my edits', 'Show my edits')}`} | ${toggle('hideliu', 'Hide registered users', 'Show registered users')} | ${toggle('hideanons', 'Hide anonymous users', 'Show anonymous users')}</p>
+<form action="/w/index.php">${hidden('title', 'Special:RecentChanges')}${Object.entries(current)
+    .filter(([k]) => k !== 'namespace')
+    .map(([k, v]) => hidden(k, String(v)))}<label for="namespace">Namespace:</label> <select id="namespace" name="namespace"><option value="">all</option>${namespaces.map(
+    (n) => html`<option value="${n.id}"${n.id === namespace ? new SafeHtml(' selected') : ''}>${n.name || '(Main)'}</option>`,
+  )}</select> <button type="submit">Go</button></form>
 </fieldset>
-${r.changes.length ? html`<ul class="special list" id="mw-recentchanges">${rows}</ul>` : html`<p>No changes during the given period match these criteria.</p>`}`;
+${byDay.length ? html`<div id="mw-recentchanges">${byDay.map((d) => html`<h4>${d.day}</h4><ul class="special list mw-changeslist">${d.rows}</ul>`)}</div>` : html`<p>No changes during the given period match these criteria.</p>`}`;
   send(p, { title: 'Recent changes', body, cache: REVALIDATE });
 };
 
