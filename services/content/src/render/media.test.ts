@@ -117,6 +117,33 @@ describe('media (MediaWiki parser tests)', () => {
   });
 });
 
+describe('the bad image list', () => {
+  const listed = new MemoryLookup({ 'MediaWiki:Bad image list': '* [[File:Bad.jpg]] except [[Nice page]]\n[[File:Foobar.jpg]] (no bullet: not listed)' });
+  listed.addFile('Bad.jpg', JPEG);
+  listed.addFile('Foobar.jpg', JPEG);
+  const render = async (text: string, title = 'Test') =>
+    (await renderTest(text, { pages: listed, title })).html.replace(/^<div class="mw-parser-output">/, '').replace(/\n?<!-- \nNewPP limit report[\s\S]*$/, '');
+  test('a listed file is a link to its page, except on the pages its line names', async () => {
+    assert.equal(await render('[[File:Bad.jpg]]'), '<p><a href="/wiki/File:Bad.jpg" title="File:Bad.jpg">File:Bad.jpg</a>\n</p>');
+    assert.match(await render('[[File:Bad.jpg]]', 'Nice page'), /<img alt="Bad.jpg" src="\/w\/images\//);
+    assert.match(await render('[[File:Foobar.jpg]]'), /<img /);
+  });
+  test('in a gallery and as a manual thumbnail', async () => {
+    assert.match(await render('<gallery>\nBad.jpg\n</gallery>'), /<div class="thumb" style="height: 150px;"><a href="\/wiki\/File:Bad.jpg" title="File:Bad.jpg">Bad.jpg<\/a><\/div>/);
+    assert.equal(
+      await render('[[File:Foobar.jpg|thumb=Bad.jpg|Uh oh]]'),
+      '<div class="thumb tright"><div class="thumbinner" style="width:1943px;"><a href="/wiki/File:Foobar.jpg" title="File:Foobar.jpg">File:Foobar.jpg</a>  <div class="thumbcaption">Uh oh</div></div></div>',
+    );
+  });
+});
+
+describe('link= as Parser::parseLinkParameter reads it', () => {
+  test('a wikilink counts as its target; titles are percent-decoded', async () => {
+    assert.match(await body('[[File:Foobar.jpg|link=[[Main Page]]|c]]'), /^<p><a href="\/wiki\/Main_Page" title="c"><img alt="c" /);
+    assert.match(await body('[[File:Foobar.jpg|link=Test%22123]]'), /^<p><a href="\/wiki\/Test%22123" title="Test&quot;123"><img /);
+  });
+});
+
 describe('media arithmetic', () => {
   test('File::transform: thumbnails below the width, the original at or above it', () => {
     assert.deepEqual(transform(JPEG, 180), { url: '/w/images/thumb/3/3a/Foobar.jpg/180px-Foobar.jpg', width: 180, height: 20 });

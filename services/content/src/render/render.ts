@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import type { TitleCodec } from '../title/codec.js';
-import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_SPECIAL } from '../title/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_MEDIAWIKI, NS_SPECIAL } from '../title/namespaces.js';
 import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
@@ -245,6 +245,8 @@ export class Renderer {
   private autonumber = 0;
   private readonly cite: CiteState = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set() };
   private readonly thumbLimit: number;
+  /** MediaWiki:Bad image list: file names and the pages that may show each. */
+  private readonly badFiles = new Map<string, Set<string>>();
 
   constructor(
     private readonly codec: TitleCodec,
@@ -342,9 +344,36 @@ export class Renderer {
       pages.set(titleKey(t), t);
     }
     pages.set(titleKey({ ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' }), { ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' });
-    const [e, f] = await Promise.all([this.lookup.exist([...pages.values()]), files.size ? this.lookup.files([...files]) : Promise.resolve(new Map<string, FileFacts>())]);
+    const badList = { ns: NS_MEDIAWIKI, dbkey: 'Bad_image_list' };
+    const [e, f, bad] = await Promise.all([
+      this.lookup.exist([...pages.values()]),
+      files.size ? this.lookup.files([...files]) : Promise.resolve(new Map<string, FileFacts>()),
+      // Only a page showing files needs the list of files it may not show.
+      files.size ? this.lookup.sources([badList]) : Promise.resolve(undefined),
+    ]);
     for (const [k, v] of e) this.exists.set(k, v);
     for (const [k, v] of f) this.files.set(k, v);
+    const badText = bad?.get(titleKey(badList))?.text;
+    if (badText) this.readBadImageList(badText);
+  }
+
+  /**
+   * BadFileLookup: `MediaWiki:Bad image list` lines starting with `*` name a file (the first link)
+   * and the pages that may still show it (the others).
+   */
+  private readBadImageList(text: string): void {
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('*')) continue;
+      const titles = [...line.matchAll(/\[\[:?(.*?)\]\]/g)].map((m) => this.exp.parseTitle(m[1]!));
+      const file = titles[0];
+      if (!file) continue;
+      this.badFiles.set(file.dbkey, new Set(titles.slice(1).flatMap((t) => (t ? [titleKey(t)] : []))));
+    }
+  }
+
+  /** BadFileLookup::isBadFile for this page. */
+  private isBadFile(name: string): boolean {
+    return this.badFiles.get(name)?.has(titleKey(this.req.title)) === false;
   }
 
   private hold(html: string): string {
@@ -393,6 +422,14 @@ export class Renderer {
   private imageLink(value: string): ImageLink | undefined {
     if (value === '') return { kind: 'none' };
     if (IMAGE_LINK_PROTOCOL_RE.test(value)) return IMAGE_LINK_URL_RE.test(value) ? { kind: 'url', url: value } : undefined;
+    // Parser::parseLinkParameter percent-decodes titles, as wikilinks are (T216003).
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        /* kept as written */
+      }
+    }
     const title = this.exp.parseTitle(value);
     if (!title) return undefined;
     let fragment = '';
@@ -463,6 +500,7 @@ export class Renderer {
     } else {
       let s: string;
       if (!file) s = this.brokenImageLink(t, captionText);
+      else if (this.isBadFile(name)) s = this.knownFileLink(t, captionText || this.prefixed(t));
       else {
         if (o.format === 'frameless' && !mustRender(file) && width! > file.width) width = file.width;
         const shown = transform(file, width!, height);
@@ -536,7 +574,8 @@ export class Renderer {
           o.border = true;
           break;
         case 'link': {
-          const l = this.imageLink(m.value);
+          // Parser::stripAltText first: a link in the value (link=[[Page]]) counts as its text.
+          const l = this.imageLink(/\[\[|\x7f/.test(m.value) ? this.plainText(this.renderInline(m.value)) : m.value);
           if (l) {
             ok = true;
             o.link = l;
@@ -580,11 +619,16 @@ export class Renderer {
    */
   private brokenImageLink(t: TitleRef, label: string): string {
     const title = this.prefixed(t);
-    const text = escapeHtml(label || title);
+    const text = escapeAttr(label || title);
     if (this.exists.get(titleKey(t))?.isRedirect) return `<a href="${escapeAttr(this.pageHref(t))}" class="mw-redirect" title="${escapeAttr(title)}">${text}</a>`;
     this.exp.trackingCategories.add('Pages with broken file links');
     this.addCategory('Pages_with_broken_file_links', '');
     return `<a href="${escapeAttr(`/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(t.dbkey)}`)}" class="new" title="${escapeAttr(title)}">${text}</a>`;
+  }
+
+  /** A plain link to a file's page (a file on the bad image list, Linker::makeBrokenImageLinkObj for a file that exists). */
+  private knownFileLink(t: TitleRef, label: string): string {
+    return `<a href="${escapeAttr(this.pageHref(t))}" title="${escapeAttr(this.prefixed(t))}">${escapeAttr(label)}</a>`;
   }
 
   /** Linker::makeThumbLink2 (legacy DOM): thumb, frame and manual thumbnail boxes. */
@@ -605,10 +649,12 @@ export class Renderer {
     } else {
       let shown: Transformed | undefined;
       let srcsetValue = '';
+      let bad = this.isBadFile(t.dbkey);
       if (o.format === 'manualthumb') {
         const manual = o.manualthumb ? this.exp.parseTitle(o.manualthumb, NS_FILE) : undefined;
         const mf = manual?.ns === NS_FILE ? this.files.get(manual.dbkey) : undefined;
         if (mf) {
+          bad = this.isBadFile(manual!.dbkey);
           shown = transform(mf, mf.width);
           if (link.kind === 'description') link = { kind: 'title', title: t, fragment: '' };
         }
@@ -620,6 +666,7 @@ export class Renderer {
       }
       outer = (shown?.width ?? width) + 2;
       if (!shown) inner = 'Error creating thumbnail: ';
+      else if (bad) inner = this.knownFileLink(t, this.prefixed(t));
       else {
         const img = imgTag(shown, { alt: a.alt, className: `${o.className ? `${o.className} ` : ''}thumbimage`, srcset: srcsetValue });
         inner = this.imageAnchor(t, link, '', img);
@@ -967,7 +1014,9 @@ export class Renderer {
       const nameText = t.dbkey.replaceAll('_', ' ');
       let thumbHtml: string;
       let shown: Transformed | undefined;
-      if (!img || !canRender(img)) {
+      if (img && canRender(img) && this.isBadFile(t.dbkey)) {
+        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${this.knownFileLink(t, nameText)}</div>`;
+      } else if (!img || !canRender(img)) {
         if (!img) {
           this.exp.trackingCategories.add('Pages with broken file links');
           this.addCategory('Pages_with_broken_file_links', '');
