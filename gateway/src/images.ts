@@ -35,9 +35,9 @@ export function parseFilePath(segments: string[]): { name: string; archiveName: 
     } catch {
       return undefined;
     }
-    // The name, or the name and .png for formats thumbnailed to PNG (SVG).
+    // The name, or the name and the format a thumbnail is rendered to (.png for SVG, .jpg for DjVu).
     const m = /^(?:page\d+-|lang[a-z0-9-]+-)?[1-9]\d*px-(.*)$/.exec(thumbName);
-    if (!m || (m[1] !== name && m[1] !== `${name}.png`)) return undefined;
+    if (!m || (m[1] !== name && m[1] !== `${name}.png` && m[1] !== `${name}.jpg`)) return undefined;
     const found = parseFilePath(segments.slice(1, 4));
     return found && !found.archiveName ? found : undefined;
   }

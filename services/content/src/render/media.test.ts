@@ -16,6 +16,7 @@ const SVG = { width: 240, height: 180, mime: 'image/svg+xml', url: fileUrlPath('
 pages.addFile('Foobar.jpg', JPEG);
 pages.addFile('Thumb.png', { width: 135, height: 135, mime: 'image/png', url: fileUrlPath('Thumb.png') });
 pages.addFile('Foobar.svg', SVG);
+pages.addFile('LoremIpsum.djvu', { width: 2480, height: 3508, mime: 'image/vnd.djvu', url: fileUrlPath('LoremIpsum.djvu') });
 pages.addFile('Video.ogv', { width: 320, height: 240, mime: 'application/ogg', url: fileUrlPath('Video.ogv') });
 
 /** The content of mw-parser-output without the limit report. */
@@ -110,6 +111,19 @@ describe('media (MediaWiki parser tests)', () => {
     assert.equal(
       await body('[[File:Foobar.jpg|frameless|thumb|caption]]'),
       '<p><a href="/wiki/File:Foobar.jpg" class="image" title="caption"><img alt="caption" src="/w/images/thumb/3/3a/Foobar.jpg/300px-Foobar.jpg" decoding="async" width="300" height="34" srcset="/w/images/thumb/3/3a/Foobar.jpg/450px-Foobar.jpg 1.5x, /w/images/thumb/3/3a/Foobar.jpg/600px-Foobar.jpg 2x" /></a>\n</p>',
+    );
+  });
+  test("an SVG's language names its thumbnails and its description link", async () => {
+    assert.equal(
+      await body('[[File:Foobar.svg|lang=de|thumb|caption]]'),
+      '<div class="thumb tright"><div class="thumbinner" style="width:302px;"><a href="/w/index.php?title=File:Foobar.svg&amp;lang=de" class="image"><img alt="" src="/w/images/thumb/f/ff/Foobar.svg/langde-300px-Foobar.svg.png" decoding="async" width="300" height="225" class="thumbimage" srcset="/w/images/thumb/f/ff/Foobar.svg/langde-450px-Foobar.svg.png 1.5x, /w/images/thumb/f/ff/Foobar.svg/langde-600px-Foobar.svg.png 2x" /></a>  <div class="thumbcaption"><div class="magnify"><a href="/wiki/File:Foobar.svg" class="internal" title="Enlarge"></a></div>caption</div></div></div>',
+    );
+    assert.match(await body('[[File:Foobar.svg|lang=invalid:language:code|thumb]]'), /<div class="thumbcaption">.*<\/div>lang=invalid:language:code<\/div>/);
+  });
+  test('a DjVu page is rendered to JPEG and kept in the description link', async () => {
+    assert.equal(
+      await body('[[File:LoremIpsum.djvu|page=2]]'),
+      '<p><a href="/w/index.php?title=File:LoremIpsum.djvu&amp;page=2" class="image"><img alt="LoremIpsum.djvu" src="/w/images/thumb/5/5f/LoremIpsum.djvu/page2-2480px-LoremIpsum.djvu.jpg" decoding="async" width="2480" height="3508" srcset="/w/images/thumb/5/5f/LoremIpsum.djvu/page2-3720px-LoremIpsum.djvu.jpg 1.5x, /w/images/thumb/5/5f/LoremIpsum.djvu/page2-4960px-LoremIpsum.djvu.jpg 2x" /></a>\n</p>',
     );
   });
   test('a file core cannot show inline links its page', async () => {

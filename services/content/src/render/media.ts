@@ -38,19 +38,39 @@ export interface Transformed {
   height: number;
 }
 
-/** The thumbnail URL of a width: $wgUploadPath/thumb/<hash>/<name>/<w>px-<name>[.png]. */
-function thumbUrl(file: FileFacts, width: number): string {
+/** Handler parameters beyond the size: a DjVu page, an SVG's language. */
+export interface RenderVariant {
+  page?: number;
+  lang?: string;
+}
+
+/** SvgHandler's default rendering language (no prefix in thumbnail names). */
+const SVG_DEFAULT_LANG = 'en';
+const isDjvu = (f: FileFacts) => f.mime === 'image/vnd.djvu';
+
+/**
+ * The thumbnail URL of a width: $wgUploadPath/thumb/<hash>/<name>/<params>-<name>[.png|.jpg]
+ * (File::thumbName with the handler's makeParamString: `page1-180px` for DjVu, `langde-180px`
+ * for an SVG in another language, else `180px`).
+ */
+function thumbUrl(file: FileFacts, width: number, v: RenderVariant): string {
   const slash = file.url.lastIndexOf('/');
   const encName = file.url.slice(slash + 1);
   const dir = file.url.startsWith(`${UPLOAD_PATH}/`) ? `${UPLOAD_PATH}/thumb${file.url.slice(UPLOAD_PATH.length, slash)}` : file.url.slice(0, slash);
-  return `${dir}/${encName}/${width}px-${encName}${isVector(file) ? '.png' : ''}`;
+  let params = `${width}px`;
+  if (isDjvu(file)) params = `page${v.page ?? 1}-${params}`;
+  else if (isVector(file) && v.lang && v.lang.toLowerCase() !== SVG_DEFAULT_LANG) params = `lang${v.lang.toLowerCase()}-${params}`;
+  return `${dir}/${encName}/${params}-${encName}${isVector(file) ? '.png' : isDjvu(file) ? '.jpg' : ''}`;
 }
+
+/** A well-formed BCP 47 tag (LanguageCode::isWellFormedLanguageTag, loosely): an SVG's `lang=`. */
+export const isLanguageTag = (s: string) => /^[a-z]{2,8}(?:-[a-z0-9]{1,8})*$/i.test(s);
 
 /**
  * File::transform: a box (width, optional height) to the displayed size and URL. A bitmap is
  * never scaled up: at or past its own width the original is shown at the asked size.
  */
-export function transform(file: FileFacts, width: number, height?: number): Transformed {
+export function transform(file: FileFacts, width: number, height?: number, v: RenderVariant = {}): Transformed {
   let w = width;
   let h = height;
   if (h !== undefined && h !== -1 && w * file.height > h * file.width) {
@@ -59,18 +79,18 @@ export function transform(file: FileFacts, width: number, height?: number): Tran
   const physical = w;
   const shownHeight = h ?? scaleHeight(file.width, file.height, physical);
   if (!mustRender(file) && physical >= file.width) return { url: file.url, width: w, height: shownHeight };
-  return { url: thumbUrl(file, physical), width: w, height: shownHeight };
+  return { url: thumbUrl(file, physical, v), width: w, height: shownHeight };
 }
 
 /** Linker::processResponsiveImages + Html::srcSet: 1.5x and 2x URLs other than the 1x one, each URL once. */
-export function srcset(file: FileFacts, shown: Transformed, width: number, height?: number): string {
+export function srcset(file: FileFacts, shown: Transformed, width: number, height?: number, v: RenderVariant = {}): string {
   const seen = new Set<string>([shown.url]);
   const out: string[] = [];
   for (const [density, factor] of [
     ['1.5', 1.5],
     ['2', 2],
   ] as const) {
-    const t = transform(file, Math.round(width * factor), height === undefined ? undefined : Math.round(height * factor));
+    const t = transform(file, Math.round(width * factor), height === undefined ? undefined : Math.round(height * factor), v);
     if (seen.has(t.url)) continue;
     seen.add(t.url);
     out.push(`${t.url} ${density}x`);

@@ -27,6 +27,7 @@ import {
   type HorizAlign,
   imgTag,
   isNumeric,
+  isLanguageTag,
   isVector,
   matchImageOption,
   mustRender,
@@ -503,10 +504,10 @@ export class Renderer {
       else if (this.isBadFile(name)) s = this.knownFileLink(t, captionText || this.prefixed(t));
       else {
         if (o.format === 'frameless' && !mustRender(file) && width! > file.width) width = file.width;
-        const shown = transform(file, width!, height);
+        const shown = transform(file, width!, height, o);
         const className = [o.className ?? '', o.border ? 'thumbborder' : ''].filter(Boolean).join(' ');
-        const img = imgTag(shown, { alt, title: link.kind === 'none' ? tooltip : '', valign: o.valign, className, srcset: srcset(file, shown, width!, height) });
-        s = this.imageAnchor(t, link, tooltip, img);
+        const img = imgTag(shown, { alt, title: link.kind === 'none' ? tooltip : '', valign: o.valign, className, srcset: srcset(file, shown, width!, height, o) });
+        s = this.imageAnchor(t, link, tooltip, img, this.descriptionQuery(o));
       }
       html = align ? `<div class="float${align}">${s}</div>` : s;
     }
@@ -532,6 +533,7 @@ export class Renderer {
       alt?: string;
       className?: string;
       page?: number;
+      lang?: string;
     } = { caption: '', border: false, link: { kind: 'description' } };
     for (const p of params) {
       const part = p.trim();
@@ -596,7 +598,8 @@ export class Renderer {
           if (ok) o.page = Number(m.value);
           break;
         case 'lang':
-          ok = file !== undefined && isVector(file);
+          ok = file !== undefined && isVector(file) && isLanguageTag(m.value);
+          if (ok) o.lang = m.value;
           break;
       }
       if (!ok) o.caption = part;
@@ -604,13 +607,23 @@ export class Renderer {
     return o;
   }
 
+  /** MediaTransformOutput::getDescLinkAttribs's query: a DjVu page other than the first, an SVG's language. */
+  private descriptionQuery(o: { page?: number; lang?: string }): string {
+    return [o.page && o.page !== 1 ? `page=${o.page}` : '', o.lang ? `lang=${wikiUrlencode(o.lang)}` : ''].filter(Boolean).join('&');
+  }
+
+  /** A page's URL with a query (Title::getLocalURL). */
+  private fileUrl(t: TitleRef, query: string): string {
+    return query ? `/w/index.php?title=${wikiUrlencode(this.prefixedKey(t))}&${query}` : this.pageHref(t);
+  }
+
   /** ThumbnailImage::toHtml's link around the image: custom URL, custom title, none, or the description page. */
-  private imageAnchor(t: TitleRef, link: ImageLink, tooltip: string, img: string): string {
+  private imageAnchor(t: TitleRef, link: ImageLink, tooltip: string, img: string, query = ''): string {
     const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
     if (link.kind === 'none') return img;
     if (link.kind === 'url') return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`;
     if (link.kind === 'title') return `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`;
-    return `<a href="${escapeAttr(this.pageHref(t))}" class="image"${titleAttr(tooltip)}>${img}</a>`;
+    return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="image"${titleAttr(tooltip)}>${img}</a>`;
   }
 
   /**
@@ -658,19 +671,21 @@ export class Renderer {
           shown = transform(mf, mf.width);
           if (link.kind === 'description') link = { kind: 'title', title: t, fragment: '' };
         }
-      } else if (o.format === 'frame') shown = transform(file, file.width);
+      } else if (o.format === 'frame') shown = transform(file, file.width, undefined, o);
       else {
         if (!mustRender(file) && width > file.width) width = file.width;
-        shown = transform(file, width, a.height);
-        srcsetValue = srcset(file, shown, width, a.height);
+        shown = transform(file, width, a.height, o);
+        srcsetValue = srcset(file, shown, width, a.height, o);
       }
       outer = (shown?.width ?? width) + 2;
       if (!shown) inner = 'Error creating thumbnail: ';
       else if (bad) inner = this.knownFileLink(t, this.prefixed(t));
       else {
         const img = imgTag(shown, { alt: a.alt, className: `${o.className ? `${o.className} ` : ''}thumbimage`, srcset: srcsetValue });
-        inner = this.imageAnchor(t, link, '', img);
-        if (o.format !== 'frame') zoom = `<div class="magnify"><a href="${escapeAttr(this.pageHref(t))}" class="internal" title="Enlarge"></a></div>`;
+        inner = this.imageAnchor(t, link, '', img, this.descriptionQuery(o));
+        // The magnify link keeps the page (T16771), not the language.
+        const zoomHref = o.page ? this.fileUrl(t, `page=${o.page}`) : this.pageHref(t);
+        if (o.format !== 'frame') zoom = `<div class="magnify"><a href="${escapeAttr(zoomHref)}" class="internal" title="Enlarge"></a></div>`;
       }
     }
     return `<div class="thumb t${a.align}"><div class="thumbinner" style="width:${outer}px;">${inner}  <div class="thumbcaption">${zoom}${a.captionHtml}</div></div></div>`;
