@@ -156,6 +156,10 @@ describe('link= as Parser::parseLinkParameter reads it', () => {
     assert.match(await body('[[File:Foobar.jpg|link=[[Main Page]]|c]]'), /^<p><a href="\/wiki\/Main_Page" title="c"><img alt="c" /);
     assert.match(await body('[[File:Foobar.jpg|link=Test%22123]]'), /^<p><a href="\/wiki\/Test%22123" title="Test&quot;123"><img /);
   });
+  test('a title on another wiki links there', async () => {
+    assert.match(await body('[[File:Foobar.jpg|link=[[wikipedia:Foo]]|caption]]'), /^<p><a href="https:\/\/en.wikipedia.org\/wiki\/Foo" title="caption"><img alt="caption" /);
+    assert.match(await body('[[File:Foobar.jpg|link=wikipedia:Foo]]'), /^<p><a href="https:\/\/en.wikipedia.org\/wiki\/Foo" title="wikipedia:Foo"><img /);
+  });
 });
 
 describe('media arithmetic', () => {

@@ -206,7 +206,12 @@ export function findLinks(text: string, pairs: LinkPairs = pairLinks(text), from
 }
 
 /** Where an image links (Parser::makeImage's link-url / link-title / no-link, or its description page). */
-type ImageLink = { kind: 'description' } | { kind: 'none' } | { kind: 'url'; url: string } | { kind: 'title'; title: TitleRef; fragment: string };
+type ImageLink =
+  | { kind: 'description' }
+  | { kind: 'none' }
+  | { kind: 'url'; url: string }
+  | { kind: 'title'; title: TitleRef; fragment: string }
+  | { kind: 'interwiki'; url: string; text: string; prefix: string; iwTitle: string };
 
 interface Resolved {
   kind: 'page' | 'file' | 'media' | 'category' | 'lang' | 'interwiki' | 'invalid';
@@ -431,6 +436,12 @@ export class Renderer {
         /* kept as written */
       }
     }
+    // A title on another wiki links there (Title::getLinkURL of an interwiki title).
+    const iw = /^[^:]+:/.test(value) ? this.resolve(value) : undefined;
+    if (iw && (iw.kind === 'interwiki' || iw.kind === 'lang')) {
+      const url = INTERWIKI[iw.prefix!]!.url.replace('$1', wikiUrlencode(iw.iwTitle!.trim().replaceAll(' ', '_')));
+      return { kind: 'interwiki', url, text: value.trim(), prefix: iw.prefix!, iwTitle: iw.iwTitle!.trim() };
+    }
     const title = this.exp.parseTitle(value);
     if (!title) return undefined;
     let fragment = '';
@@ -466,6 +477,10 @@ export class Renderer {
     const { link } = o;
     if (link.kind === 'url') this.noteExternal(link.url);
     if (link.kind === 'title' && link.title.ns !== NS_SPECIAL) this.links.set(titleKey(link.title), { ...link.title, exists: this.exists.has(titleKey(link.title)) });
+    if (link.kind === 'interwiki' && !this.iwLinkKeys.has(`${link.prefix}:${link.iwTitle}`)) {
+      this.iwLinkKeys.add(`${link.prefix}:${link.iwTitle}`);
+      this.iwLinks.push({ prefix: link.prefix, title: link.iwTitle, url: link.url });
+    }
     // Linker::makeImageLink: a file core cannot show (video, audio) is a link to its page.
     if (file && !canRender(file)) return `${this.linkOpen(t, '')}${escapeHtml(this.prefixed(t))}</a>`;
     const captionHtml = o.caption ? this.renderInline(o.caption) : '';
@@ -621,6 +636,7 @@ export class Renderer {
   private imageAnchor(t: TitleRef, link: ImageLink, tooltip: string, img: string, query = ''): string {
     const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
     if (link.kind === 'none') return img;
+    if (link.kind === 'interwiki') return `<a href="${escapeAttr(link.url)}" title="${encodeAttr(tooltip || link.text)}">${img}</a>`;
     if (link.kind === 'url') return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`;
     if (link.kind === 'title') return `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`;
     return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="image"${titleAttr(tooltip)}>${img}</a>`;
