@@ -10,7 +10,7 @@ import { MemoryLookup, renderTest } from './testing.js';
 import { fileUrlPath } from '../files/paths.js';
 import { fitBoxWidth, matchImageOption, parseWidthParam, phpFloat, srcset, transform } from './media.js';
 
-const pages = new MemoryLookup({ 'Main Page': 'x', 'File:Barfoo.jpg': '#REDIRECT [[File:Foobar.jpg]]' });
+const pages = new MemoryLookup({ 'Main Page': 'x', 'File:Barfoo.jpg': '#REDIRECT [[File:Foobar.jpg]]', 'Template:1x': '{{{1}}}' });
 const JPEG = { width: 1941, height: 220, mime: 'image/jpeg', url: fileUrlPath('Foobar.jpg') };
 const SVG = { width: 240, height: 180, mime: 'image/svg+xml', url: fileUrlPath('Foobar.svg') };
 pages.addFile('Foobar.jpg', JPEG);
@@ -125,6 +125,9 @@ describe('media (MediaWiki parser tests)', () => {
       await body('[[File:LoremIpsum.djvu|page=2]]'),
       '<p><a href="/w/index.php?title=File:LoremIpsum.djvu&amp;page=2" class="image"><img alt="LoremIpsum.djvu" src="/w/images/thumb/5/5f/LoremIpsum.djvu/page2-2480px-LoremIpsum.djvu.jpg" decoding="async" width="2480" height="3508" srcset="/w/images/thumb/5/5f/LoremIpsum.djvu/page2-3720px-LoremIpsum.djvu.jpg 1.5x, /w/images/thumb/5/5f/LoremIpsum.djvu/page2-4960px-LoremIpsum.djvu.jpg 2x" /></a>\n</p>',
     );
+  });
+  test("a gallery's caption is wikitext: templates expand, links link", async () => {
+    assert.match(await body('<gallery caption="{{1x|hi}} [[Main Page]]">\nThumb.png\n</gallery>'), /<li class="gallerycaption">hi <a href="\/wiki\/Main_Page" title="Main Page">Main Page<\/a><\/li>/);
   });
   test('a file core cannot show inline links its page', async () => {
     assert.equal(await body('[[File:Video.ogv|thumb]]'), '<p><a href="/wiki/File:Video.ogv" title="File:Video.ogv">File:Video.ogv</a>\n</p>');

@@ -19,6 +19,7 @@ import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, 
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
+import { preprocess } from './preprocess.js';
 import {
   canRender,
   DEFAULT_THUMB_LIMIT,
@@ -307,6 +308,15 @@ export class Renderer {
 
   /** One batched lookup for every link target, category and file the text mentions. */
   private async prefetch(texts: string[]): Promise<void> {
+    // A gallery's caption is wikitext (Parser::renderImageGallery's recursiveTagParse): its
+    // templates expand here, before its links are looked up with the rest.
+    for (const item of this.exp.strip) {
+      // (Parsoid's data-mw keeps the attribute as written.)
+      const caption = item.name === 'gallery' && !this.parsoid ? item.attrs.caption : undefined;
+      if (caption === undefined || !caption.includes('{{')) continue;
+      item.attrs.caption = await this.exp.expand(preprocess(caption, { include: false, headings: false }).nodes, this.exp.rootFrame());
+      texts.push(item.attrs.caption);
+    }
     const pages = new Map<string, TitleRef>();
     const files = new Set<string>();
     const visit = (text: string, pairs: LinkPairs, from: number, to: number, depth: number) => {
