@@ -18,8 +18,29 @@ const hashPath = (name: string) => {
   return [h[0]!, h.slice(0, 2)];
 };
 
-/** A name taken from the URL, or undefined when the URL is not one a version would have. */
-function parseFilePath(segments: string[]): { name: string; archiveName: string } | undefined {
+/**
+ * A name taken from the URL, or undefined when the URL is not one a version would have. Thumbnail
+ * URLs (thumb/<h>/<hh>/<name>/<w>px-<name>[.png], File::thumbName, as rendered pages link them)
+ * name the current version: its bytes are served as they are and the page's width and height
+ * attributes scale them (no image scaler runs here).
+ */
+export function parseFilePath(segments: string[]): { name: string; archiveName: string } | undefined {
+  if (segments[0] === 'thumb') {
+    if (segments.length !== 5) return undefined;
+    let name: string;
+    let thumbName: string;
+    try {
+      name = decodeURIComponent(segments[3]!);
+      thumbName = decodeURIComponent(segments[4]!);
+    } catch {
+      return undefined;
+    }
+    // The name, or the name and the format a thumbnail is rendered to (.png for SVG, .jpg for DjVu).
+    const m = /^(?:page\d+-|lang[a-z0-9-]+-)?[1-9]\d*px-(.*)$/.exec(thumbName);
+    if (!m || (m[1] !== name && m[1] !== `${name}.png` && m[1] !== `${name}.jpg`)) return undefined;
+    const found = parseFilePath(segments.slice(1, 4));
+    return found && !found.archiveName ? found : undefined;
+  }
   const archived = segments[0] === 'archive';
   const rest = archived ? segments.slice(1) : segments;
   if (rest.length !== 3) return undefined;

@@ -51,6 +51,83 @@ export function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}">`;
 }
 
+/**
+ * Rendered wiki content, after MediaWiki 1.39's mediawiki.skinning (thumbnails, floats, tables,
+ * external links), mediawiki.page.gallery.styles, mediawiki.toc.styles and Cite's styles, for the
+ * legacy media markup the renderer writes. Without images (the policy allows none inline): the
+ * external-link and magnify marks are drawn with text and borders.
+ */
+const CONTENT_STYLE = `
+.mw-parser-output .mw-empty-elt{display:none}
+.mw-parser-output a.external{color:#36b}
+.mw-parser-output a.external::after{content:"\\2197";display:inline-block;margin-left:.1em;font-size:.75em;line-height:1;vertical-align:super;text-decoration:none}
+.mw-parser-output a.external.autonumber::after,.mw-parser-output a.external:has(img)::after{content:none}
+.mw-parser-output a.new,.mw-parser-output a.new:visited{color:#d73333}
+.mw-parser-output .mw-selflink{font-weight:bold;color:inherit}
+div.tright,div.floatright,table.floatright{clear:right;float:right}
+div.tleft,div.floatleft,table.floatleft{clear:left;float:left}
+div.floatright,table.floatright{margin:0 0 .5em .5em}
+div.floatleft,table.floatleft{margin:0 .5em .5em 0}
+div.floatnone{float:none}
+.mw-parser-output div.center{width:100%;text-align:center}
+.mw-parser-output div.center *{margin-left:auto;margin-right:auto}
+div.thumb{width:auto;background-color:transparent;margin-bottom:.5em}
+div.tleft{margin:.5em 1.4em 1.3em 0}
+div.tright{margin:.5em 0 1.3em 1.4em}
+div.tnone{margin:.5em 0 1.3em}
+div.thumbinner{padding:3px;text-align:center;overflow:hidden;border:1px solid #c8ccd1;background-color:#f8f9fa;font-size:94%;max-width:100%}
+.thumbimage{background-color:#fff;border:1px solid #c8ccd1}
+.mw-parser-output img.thumbimage{max-width:none}
+.thumbcaption{text-align:left;line-height:1.4em;padding:3px;border:0;font-size:94%}
+.thumbborder{border:1px solid #eaecf0}
+.magnify{float:right;margin-left:3px}
+.magnify a{display:block;position:relative;width:15px;height:11px;overflow:hidden;border:1px solid #72777d;background:#fff;user-select:none}
+.magnify a::after{content:"";position:absolute;right:1px;top:1px;width:5px;height:4px;border:1px solid #72777d}
+ul.gallery{margin:2px;padding:2px;display:block}
+li.gallerycaption{font-weight:bold;text-align:center;display:block;word-wrap:break-word}
+li.gallerybox{vertical-align:top;display:inline-block;margin:0}
+li.gallerybox div.thumb{text-align:center;margin:2px;border:1px solid #c8ccd1;background-color:#f8f9fa}
+li.gallerybox div.thumb img{display:block;margin:0 auto;max-width:none}
+div.gallerytext{overflow:hidden;font-size:94%;padding:2px 4px;word-wrap:break-word}
+div.gallerytext p{margin:0}
+.galleryfilename{display:block}
+.galleryfilename-truncate{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+ul.mw-gallery-nolines li.gallerybox div.thumb{background-color:transparent;border:0}
+ul.mw-gallery-nolines li.gallerybox div.gallerytext{text-align:center}
+ul.mw-gallery-packed,ul.mw-gallery-packed-overlay,ul.mw-gallery-packed-hover{text-align:center}
+ul.mw-gallery-packed li.gallerybox div.thumb,ul.mw-gallery-packed-overlay li.gallerybox div.thumb,ul.mw-gallery-packed-hover li.gallerybox div.thumb{background-color:transparent;border:0}
+ul.mw-gallery-packed-hover li.gallerybox,ul.mw-gallery-packed-overlay li.gallerybox{position:relative}
+ul.mw-gallery-packed-hover div.gallerytextwrapper{overflow:hidden;height:0}
+ul.mw-gallery-packed-hover li.gallerybox:hover div.gallerytextwrapper,ul.mw-gallery-packed-overlay li.gallerybox div.gallerytextwrapper{position:absolute;background:rgba(255,255,255,.8);padding:5px 10px;bottom:0;left:0;height:auto;max-height:40%;overflow:hidden;font-weight:bold;margin:2px}
+ul.gallery.mw-gallery-slideshow{display:block;margin:4em 0}
+.mw-parser-output table.wikitable{background-color:#f8f9fa;color:#202122;margin:1em 0;border:1px solid #a2a9b1;border-collapse:collapse;width:auto}
+.mw-parser-output table.wikitable>tr>th,.mw-parser-output table.wikitable>tr>td,.mw-parser-output table.wikitable>*>tr>th,.mw-parser-output table.wikitable>*>tr>td{border:1px solid #a2a9b1;padding:.2em .4em}
+.mw-parser-output table.wikitable>tr>th,.mw-parser-output table.wikitable>*>tr>th{background-color:#eaecf0;text-align:center}
+.mw-parser-output table.wikitable>caption{font-weight:bold}
+.toc,.mw-warning{border:1px solid #a2a9b1;background-color:#f8f9fa;padding:7px;font-size:95%}
+.toc{display:table;margin:.5em 0}
+.toc .toctitle{text-align:center;direction:ltr}
+.toc h2{display:inline;border:0;padding:0;font-size:100%;font-weight:bold;font-family:inherit;margin:0}
+.toc ul{list-style:none;margin:.3em 0 0;padding:0;text-align:left}
+.toc ul ul{margin:0 0 0 2em}
+.tocnumber{padding-right:.5em;color:#202122}
+.toctogglecheckbox{display:none}
+.toctogglespan{font-size:94%}
+.toctogglespan::before{content:" ["}
+.toctogglespan::after{content:"]"}
+.toctogglelabel{cursor:pointer;color:#36c}
+.toctogglelabel:hover{text-decoration:underline}
+.toctogglecheckbox:checked+.toctitle .toctogglelabel::after{content:"show"}
+.toctogglecheckbox:not(:checked)+.toctitle .toctogglelabel::after{content:"hide"}
+.toctogglecheckbox:checked~ul{display:none}
+sup.reference{line-height:1;unicode-bidi:isolate;white-space:nowrap}
+ol.references{font-size:90%;margin-bottom:.5em}
+.mw-references-columns{column-width:30em}
+.mw-references-columns li{break-inside:avoid-column}
+.mw-cite-backlink{margin-right:.3em}
+.mw-parser-output .error{color:#d33;font-size:larger}
+`;
+
 const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:#202122;background:#f8f9fa}
@@ -76,10 +153,6 @@ h1{margin:.1em 0 .3em;font-size:1.9em;line-height:1.3}
 #contentSub,#siteSub{color:#54595d;font-size:.9em;margin:0 0 .8em}
 .mw-editsection{font-size:.7em;font-family:system-ui,sans-serif;margin-left:.8em}
 .mw-parser-output img{max-width:100%;height:auto}
-.mw-parser-output table.wikitable{border:1px solid #a2a9b1;width:auto}
-.mw-parser-output table.wikitable th,.mw-parser-output table.wikitable td{border:1px solid #a2a9b1}
-.toc{display:inline-block;border:1px solid #a2a9b1;background:#f8f9fa;padding:.4em .9em;font-size:.9em}
-.toc ul{list-style:none;padding-left:1em;margin:.2em 0}
 pre{white-space:pre-wrap;background:#f8f9fa;border:1px solid #eaecf0;padding:1em;overflow-x:auto}
 #catlinks{margin-top:1.5em;border:1px solid #a2a9b1;background:#f8f9fa;padding:.3em .6em;font-size:.9em}
 #catlinks ul{display:inline;list-style:none;margin:0;padding:0}
@@ -128,6 +201,7 @@ td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-page-info th{width:40%}
 form.inline input[type=text]{width:auto;max-width:14em}
 .previewnote{border-bottom:1px solid #a2a9b1;margin-bottom:1em}
+${CONTENT_STYLE}
 @media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}div.page{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
 `;
 

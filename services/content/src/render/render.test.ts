@@ -176,7 +176,13 @@ const CORPUS: Case[] = [
     ],
     check: (r) => assert.deepEqual(r.images, ['None.png']),
   },
-  { name: 'uploaded image scaled', text: '[[File:Pic.png|100px|A pic]]', html: ['<img alt="A pic" src="/w/images/a/ab/Pic.png" decoding="async" width="100" height="75"'] },
+  {
+    name: 'uploaded image scaled',
+    text: '[[File:Pic.png|100px|A pic]]',
+    html: [
+      '<img alt="A pic" src="/w/images/thumb/a/ab/Pic.png/100px-Pic.png" decoding="async" width="100" height="75" srcset="/w/images/thumb/a/ab/Pic.png/150px-Pic.png 1.5x, /w/images/thumb/a/ab/Pic.png/200px-Pic.png 2x" />',
+    ],
+  },
   { name: 'gallery', text: '<gallery>\nFile:Pic.png|One\n</gallery>', html: ['<ul class="gallery mw-gallery-traditional">', 'One'] },
   {
     name: 'redirect page',

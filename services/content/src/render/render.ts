@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import type { TitleCodec } from '../title/codec.js';
-import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_SPECIAL } from '../title/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MAIN, NS_MEDIAWIKI, NS_SPECIAL } from '../title/namespaces.js';
 import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
@@ -19,6 +19,27 @@ import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, 
 import { wikiUrlencode } from './functions.js';
 import { renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
+import { preprocess } from './preprocess.js';
+import {
+  canRender,
+  DEFAULT_THUMB_LIMIT,
+  galleryLayout,
+  GALLERY_MODES,
+  type HorizAlign,
+  imgTag,
+  isNumeric,
+  isLanguageTag,
+  isVector,
+  matchImageOption,
+  mustRender,
+  parseWidthParam,
+  phpFloat,
+  srcset,
+  SVG_MAX_SIZE,
+  THUMB_UPRIGHT,
+  transform,
+  type Transformed,
+} from './media.js';
 import {
   titleKey,
   type CategoryRef,
@@ -52,6 +73,8 @@ export interface SiteInfo {
   metaNamespace?: string;
   /** $wgServer, e.g. "http://127.0.0.1:8080". */
   server: string;
+  /** The width of a thumb without a size ($wgThumbLimits[default thumbsize]); 300 when unset. */
+  thumbLimit?: number;
 }
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
@@ -190,7 +213,12 @@ export function findLinks(text: string, pairs: LinkPairs = pairLinks(text), from
 }
 
 /** Where an image links (Parser::makeImage's link-url / link-title / no-link, or its description page). */
-type ImageLink = { kind: 'description' } | { kind: 'none' } | { kind: 'url'; url: string } | { kind: 'title'; title: TitleRef; fragment: string };
+type ImageLink =
+  | { kind: 'description' }
+  | { kind: 'none' }
+  | { kind: 'url'; url: string }
+  | { kind: 'title'; title: TitleRef; fragment: string }
+  | { kind: 'interwiki'; url: string; text: string; prefix: string; iwTitle: string };
 
 interface Resolved {
   kind: 'page' | 'file' | 'media' | 'category' | 'lang' | 'interwiki' | 'invalid';
@@ -229,6 +257,9 @@ export class Renderer {
   private readonly switches = new Set<string>();
   private autonumber = 0;
   private readonly cite: CiteState = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set() };
+  private readonly thumbLimit: number;
+  /** MediaWiki:Bad image list: file names and the pages that may show each. */
+  private readonly badFiles = new Map<string, Set<string>>();
 
   constructor(
     private readonly codec: TitleCodec,
@@ -237,6 +268,7 @@ export class Renderer {
     site: SiteInfo,
   ) {
     this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date() });
+    this.thumbLimit = site.thumbLimit ?? DEFAULT_THUMB_LIMIT;
   }
 
   get parsoid(): boolean {
@@ -282,6 +314,15 @@ export class Renderer {
 
   /** One batched lookup for every link target, category and file the text mentions. */
   private async prefetch(texts: string[]): Promise<void> {
+    // A gallery's caption is wikitext (Parser::renderImageGallery's recursiveTagParse): its
+    // templates expand here, before its links are looked up with the rest.
+    for (const item of this.exp.strip) {
+      // (Parsoid's data-mw keeps the attribute as written.)
+      const caption = item.name === 'gallery' && !this.parsoid ? item.attrs.caption : undefined;
+      if (caption === undefined || !caption.includes('{{')) continue;
+      item.attrs.caption = await this.exp.expand(preprocess(caption, { include: false, headings: false }).nodes, this.exp.rootFrame());
+      texts.push(item.attrs.caption);
+    }
     const pages = new Map<string, TitleRef>();
     const files = new Set<string>();
     const visit = (text: string, pairs: LinkPairs, from: number, to: number, depth: number) => {
@@ -298,21 +339,63 @@ export class Renderer {
             const link = /^link=(.*)$/s.exec(p.trim())?.[1];
             const target = link === undefined ? undefined : this.imageLink(link);
             if (target?.kind === 'title') pages.set(titleKey(target.title), target.title);
+            // A manual thumbnail (`thumb=Other.png`) shows another file.
+            const manual = /^(?:thumb|thumbnail)=(.*)$/s.exec(p.trim())?.[1];
+            const manualTitle = manual === undefined ? undefined : this.exp.parseTitle(manual, NS_FILE);
+            if (manualTitle?.ns === NS_FILE) files.add(manualTitle.dbkey);
           }
         }
         if (l.rest) visit(text, pairs, l.restStart, l.end - 2, depth + 1);
       }
     };
     for (const text of texts) visit(text, pairLinks(text), 0, text.length, 0);
+    // A gallery's lines name files without brackets.
+    for (const item of this.exp.strip) {
+      if (item.name !== 'gallery') continue;
+      for (const line of (item.content ?? '').split('\n')) {
+        const t = this.galleryLineTitle(line);
+        if (t?.ns === NS_FILE) {
+          files.add(t.dbkey);
+          pages.set(titleKey(t), t);
+        }
+      }
+    }
     for (const t of this.exp.existenceChecks.values()) pages.set(titleKey(t), t);
     for (const c of this.exp.trackingCategories) {
       const t = { ns: NS_CATEGORY, dbkey: c.replaceAll(' ', '_') };
       pages.set(titleKey(t), t);
     }
     pages.set(titleKey({ ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' }), { ns: NS_CATEGORY, dbkey: 'Pages_with_broken_file_links' });
-    const [e, f] = await Promise.all([this.lookup.exist([...pages.values()]), files.size ? this.lookup.files([...files]) : Promise.resolve(new Map<string, FileFacts>())]);
+    const badList = { ns: NS_MEDIAWIKI, dbkey: 'Bad_image_list' };
+    const [e, f, bad] = await Promise.all([
+      this.lookup.exist([...pages.values()]),
+      files.size ? this.lookup.files([...files]) : Promise.resolve(new Map<string, FileFacts>()),
+      // Only a page showing files needs the list of files it may not show.
+      files.size ? this.lookup.sources([badList]) : Promise.resolve(undefined),
+    ]);
     for (const [k, v] of e) this.exists.set(k, v);
     for (const [k, v] of f) this.files.set(k, v);
+    const badText = bad?.get(titleKey(badList))?.text;
+    if (badText) this.readBadImageList(badText);
+  }
+
+  /**
+   * BadFileLookup: `MediaWiki:Bad image list` lines starting with `*` name a file (the first link)
+   * and the pages that may still show it (the others).
+   */
+  private readBadImageList(text: string): void {
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('*')) continue;
+      const titles = [...line.matchAll(/\[\[:?(.*?)\]\]/g)].map((m) => this.exp.parseTitle(m[1]!));
+      const file = titles[0];
+      if (!file) continue;
+      this.badFiles.set(file.dbkey, new Set(titles.slice(1).flatMap((t) => (t ? [titleKey(t)] : []))));
+    }
+  }
+
+  /** BadFileLookup::isBadFile for this page. */
+  private isBadFile(name: string): boolean {
+    return this.badFiles.get(name)?.has(titleKey(this.req.title)) === false;
   }
 
   private hold(html: string): string {
@@ -361,6 +444,20 @@ export class Renderer {
   private imageLink(value: string): ImageLink | undefined {
     if (value === '') return { kind: 'none' };
     if (IMAGE_LINK_PROTOCOL_RE.test(value)) return IMAGE_LINK_URL_RE.test(value) ? { kind: 'url', url: value } : undefined;
+    // Parser::parseLinkParameter percent-decodes titles, as wikilinks are (T216003).
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        /* kept as written */
+      }
+    }
+    // A title on another wiki links there (Title::getLinkURL of an interwiki title).
+    const iw = /^[^:]+:/.test(value) ? this.resolve(value) : undefined;
+    if (iw && (iw.kind === 'interwiki' || iw.kind === 'lang')) {
+      const url = INTERWIKI[iw.prefix!]!.url.replace('$1', wikiUrlencode(iw.iwTitle!.trim().replaceAll(' ', '_')));
+      return { kind: 'interwiki', url, text: value.trim(), prefix: iw.prefix!, iwTitle: iw.iwTitle!.trim() };
+    }
     const title = this.exp.parseTitle(value);
     if (!title) return undefined;
     let fragment = '';
@@ -391,11 +488,248 @@ export class Renderer {
     this.images.add(name);
     const file = this.files.get(name);
     const params = rest === undefined ? [] : splitParams(rest);
+    if (this.parsoid) return this.renderFileParsoid(t, file, params);
+    const o = this.imageOptions(params, file);
+    const { link } = o;
+    if (link.kind === 'url') this.noteExternal(link.url);
+    if (link.kind === 'title' && link.title.ns !== NS_SPECIAL) this.links.set(titleKey(link.title), { ...link.title, exists: this.exists.has(titleKey(link.title)) });
+    if (link.kind === 'interwiki' && !this.iwLinkKeys.has(`${link.prefix}:${link.iwTitle}`)) {
+      this.iwLinkKeys.add(`${link.prefix}:${link.iwTitle}`);
+      this.iwLinks.push({ prefix: link.prefix, title: link.iwTitle, url: link.url });
+    }
+    // Linker::makeImageLink: a file core cannot show (video, audio) is a link to its page.
+    if (file && !canRender(file)) return `${this.linkOpen(t, '')}${escapeHtml(this.prefixed(t))}</a>`;
+    const captionHtml = o.caption ? this.renderInline(o.caption) : '';
+    const captionText = o.caption ? this.plainText(captionHtml) : '';
+    const fileText = name.replaceAll('_', ' ');
+    const framed = o.format === 'thumb' || o.format === 'frame' || o.format === 'manualthumb';
+    // Parser::makeImage: framed images get no tooltip (the caption shows) and the file name as alt
+    // only without a caption; inline images take alt and tooltip from the caption, else the name.
+    const alt = o.alt ?? (framed ? (o.caption ? '' : fileText) : captionText || fileText);
+    const tooltip = framed ? '' : captionText;
+    // Linker::makeImageLink: the size asked of the file.
+    let width = o.width;
+    const height = o.height;
+    if (file && width === undefined) {
+      width = height !== undefined && isVector(file) ? SVG_MAX_SIZE : file.width;
+      if (o.format || !width) {
+        const upright = o.upright === 0 ? THUMB_UPRIGHT : o.upright;
+        const pref = upright !== undefined ? Math.round((this.thumbLimit * upright) / 10) * 10 : this.thumbLimit;
+        if (height === undefined && (width <= 0 || pref < width || isVector(file))) width = pref;
+      }
+    }
+    let align = o.halign ?? '';
+    let prefix = '';
+    let postfix = '';
+    if (align === 'center') {
+      prefix = '<div class="center">';
+      postfix = '</div>';
+      align = 'none';
+    }
+    let html: string;
+    if (framed) {
+      html = this.thumbLink(t, file, o, { width, height, align: align || 'right', alt, captionHtml });
+    } else {
+      let s: string;
+      if (!file) s = this.brokenImageLink(t, captionText);
+      else if (this.isBadFile(name)) s = this.knownFileLink(t, captionText || this.prefixed(t));
+      else {
+        if (o.format === 'frameless' && !mustRender(file) && width! > file.width) width = file.width;
+        const shown = transform(file, width!, height, o);
+        const className = [o.className ?? '', o.border ? 'thumbborder' : ''].filter(Boolean).join(' ');
+        const img = imgTag(shown, { alt, title: link.kind === 'none' ? tooltip : '', valign: o.valign, className, srcset: srcset(file, shown, width!, height, o) });
+        s = this.imageAnchor(t, link, tooltip, img, this.descriptionQuery(o));
+      }
+      html = align ? `<div class="float${align}">${s}</div>` : s;
+    }
+    return this.hold(`${prefix}${html}${postfix}`.replaceAll('\n', ' '));
+  }
+
+  /**
+   * Parser::makeImage's option loop: each part a magic word that validates, else the caption (the
+   * last such part). Formats after the first, and sizes that are not positive, are captions too.
+   */
+  private imageOptions(params: string[], file: FileFacts | undefined) {
+    const o: {
+      caption: string;
+      format?: 'thumb' | 'frame' | 'frameless' | 'manualthumb';
+      manualthumb?: string;
+      width?: number;
+      height?: number;
+      halign?: HorizAlign;
+      valign?: string;
+      upright?: number;
+      border: boolean;
+      link: ImageLink;
+      alt?: string;
+      className?: string;
+      page?: number;
+      lang?: string;
+    } = { caption: '', border: false, link: { kind: 'description' } };
+    for (const p of params) {
+      const part = p.trim();
+      const m = matchImageOption(part);
+      let ok = false;
+      switch (m?.kind) {
+        case 'width': {
+          const wp = parseWidthParam(m.value);
+          if (wp.width !== undefined && wp.width > 0) {
+            o.width = wp.width;
+            ok = true;
+          }
+          if (wp.height !== undefined && wp.height > 0) {
+            o.height = wp.height;
+            ok = true;
+          }
+          break;
+        }
+        case 'format':
+          ok = o.format === undefined;
+          if (ok) {
+            o.format = m.format;
+            if (m.value !== undefined) o.manualthumb = this.plainText(this.renderInline(m.value));
+          }
+          break;
+        case 'halign':
+          ok = true;
+          o.halign ??= m.align;
+          break;
+        case 'valign':
+          ok = true;
+          o.valign ??= m.align;
+          break;
+        case 'upright':
+          ok = m.value === undefined || isNumeric(m.value);
+          if (ok) o.upright = m.value === undefined ? 0 : Number(m.value.trim());
+          break;
+        case 'border':
+          ok = true;
+          o.border = true;
+          break;
+        case 'link': {
+          // Parser::stripAltText first: a link in the value (link=[[Page]]) counts as its text.
+          const l = this.imageLink(/\[\[|\x7f/.test(m.value) ? this.plainText(this.renderInline(m.value)) : m.value);
+          if (l) {
+            ok = true;
+            o.link = l;
+          }
+          break;
+        }
+        case 'alt':
+          ok = true;
+          o.alt = this.plainText(this.renderInline(m.value));
+          break;
+        case 'class':
+          ok = true;
+          o.className = this.plainText(this.renderInline(m.value));
+          break;
+        case 'page':
+          // Only a multi-page format's handler takes a page.
+          ok = file?.mime === 'image/vnd.djvu' && /^\s*\d+\s*$/.test(m.value);
+          if (ok) o.page = Number(m.value);
+          break;
+        case 'lang':
+          ok = file !== undefined && isVector(file) && isLanguageTag(m.value);
+          if (ok) o.lang = m.value;
+          break;
+      }
+      if (!ok) o.caption = part;
+    }
+    return o;
+  }
+
+  /** MediaTransformOutput::getDescLinkAttribs's query: a DjVu page other than the first, an SVG's language. */
+  private descriptionQuery(o: { page?: number; lang?: string }): string {
+    return [o.page && o.page !== 1 ? `page=${o.page}` : '', o.lang ? `lang=${wikiUrlencode(o.lang)}` : ''].filter(Boolean).join('&');
+  }
+
+  /** A page's URL with a query (Title::getLocalURL). */
+  private fileUrl(t: TitleRef, query: string): string {
+    return query ? `/w/index.php?title=${wikiUrlencode(this.prefixedKey(t))}&${query}` : this.pageHref(t);
+  }
+
+  /** ThumbnailImage::toHtml's link around the image: custom URL, custom title, none, or the description page. */
+  private imageAnchor(t: TitleRef, link: ImageLink, tooltip: string, img: string, query = ''): string {
+    const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
+    if (link.kind === 'none') return img;
+    if (link.kind === 'interwiki') return `<a href="${escapeAttr(link.url)}" title="${encodeAttr(tooltip || link.text)}">${img}</a>`;
+    if (link.kind === 'url') return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`;
+    if (link.kind === 'title') return `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`;
+    return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="image"${titleAttr(tooltip)}>${img}</a>`;
+  }
+
+  /**
+   * Linker::makeBrokenImageLinkObj: a missing file links its upload form, or its page when that
+   * page is a redirect (the file lives under the redirect's target).
+   */
+  private brokenImageLink(t: TitleRef, label: string): string {
+    const title = this.prefixed(t);
+    const text = escapeAttr(label || title);
+    if (this.exists.get(titleKey(t))?.isRedirect) return `<a href="${escapeAttr(this.pageHref(t))}" class="mw-redirect" title="${escapeAttr(title)}">${text}</a>`;
+    this.exp.trackingCategories.add('Pages with broken file links');
+    this.addCategory('Pages_with_broken_file_links', '');
+    return `<a href="${escapeAttr(`/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(t.dbkey)}`)}" class="new" title="${escapeAttr(title)}">${text}</a>`;
+  }
+
+  /** A plain link to a file's page (a file on the bad image list, Linker::makeBrokenImageLinkObj for a file that exists). */
+  private knownFileLink(t: TitleRef, label: string): string {
+    return `<a href="${escapeAttr(this.pageHref(t))}" title="${escapeAttr(this.prefixed(t))}">${escapeAttr(label)}</a>`;
+  }
+
+  /** Linker::makeThumbLink2 (legacy DOM): thumb, frame and manual thumbnail boxes. */
+  private thumbLink(
+    t: TitleRef,
+    file: FileFacts | undefined,
+    o: ReturnType<Renderer['imageOptions']>,
+    a: { width: number | undefined; height: number | undefined; align: string; alt: string; captionHtml: string },
+  ): string {
+    let width = a.width || (o.upright !== undefined ? 130 : 180);
+    let link = o.link;
+    let inner: string;
+    let outer: number;
+    let zoom = '';
+    if (!file) {
+      outer = width + 2;
+      inner = this.brokenImageLink(t, '');
+    } else {
+      let shown: Transformed | undefined;
+      let srcsetValue = '';
+      let bad = this.isBadFile(t.dbkey);
+      if (o.format === 'manualthumb') {
+        const manual = o.manualthumb ? this.exp.parseTitle(o.manualthumb, NS_FILE) : undefined;
+        const mf = manual?.ns === NS_FILE ? this.files.get(manual.dbkey) : undefined;
+        if (mf) {
+          bad = this.isBadFile(manual!.dbkey);
+          shown = transform(mf, mf.width);
+          if (link.kind === 'description') link = { kind: 'title', title: t, fragment: '' };
+        }
+      } else if (o.format === 'frame') shown = transform(file, file.width, undefined, o);
+      else {
+        if (!mustRender(file) && width > file.width) width = file.width;
+        shown = transform(file, width, a.height, o);
+        srcsetValue = srcset(file, shown, width, a.height, o);
+      }
+      outer = (shown?.width ?? width) + 2;
+      if (!shown) inner = 'Error creating thumbnail: ';
+      else if (bad) inner = this.knownFileLink(t, this.prefixed(t));
+      else {
+        const img = imgTag(shown, { alt: a.alt, className: `${o.className ? `${o.className} ` : ''}thumbimage`, srcset: srcsetValue });
+        inner = this.imageAnchor(t, link, '', img, this.descriptionQuery(o));
+        // The magnify link keeps the page (T16771), not the language.
+        const zoomHref = o.page ? this.fileUrl(t, `page=${o.page}`) : this.pageHref(t);
+        if (o.format !== 'frame') zoom = `<div class="magnify"><a href="${escapeAttr(zoomHref)}" class="internal" title="Enlarge"></a></div>`;
+      }
+    }
+    return `<div class="thumb t${a.align}"><div class="thumbinner" style="width:${outer}px;">${inner}  <div class="thumbcaption">${zoom}${a.captionHtml}</div></div></div>`;
+  }
+
+  /** Parsoid's media markup (REST /html). */
+  private renderFileParsoid(t: TitleRef, file: FileFacts | undefined, params: string[]): string {
+    const name = t.dbkey;
     let caption = '';
     let frame: '' | 'thumb' | 'frame' | 'frameless' = '';
     let width: number | undefined;
     let height: number | undefined;
-    let align = '';
     let link: ImageLink = { kind: 'description' };
     let alt: string | undefined;
     // Parsoid's data-parsoid optList: each option as written, so html→wikitext writes them back.
@@ -407,8 +741,9 @@ export class Renderer {
       if (/^(?:thumb|thumbnail)$/.test(v)) frame = 'thumb';
       else if (/^(?:frame|framed|enframed)$/.test(v)) frame = 'frame';
       else if (v === 'frameless') frame = 'frameless';
-      else if (/^(?:left|right|center|none)$/.test(v)) align = v;
-      else if ((m = /^(\d*)(?:x(\d+))?\s*px$/.exec(v))) {
+      else if (/^(?:left|right|center|none)$/.test(v)) {
+        /* alignment: Parsoid's classes are not written here */
+      } else if ((m = /^(\d*)(?:x(\d+))?\s*px$/.exec(v))) {
         if (m[1]) width = Number(m[1]);
         if (m[2]) height = Number(m[2]);
       } else if (/^(?:upright|border|baseline|middle|sub|super|top|text-top|bottom|text-bottom)(?:=.*)?$/.test(v)) {
@@ -425,18 +760,9 @@ export class Renderer {
     if (!file) {
       this.exp.trackingCategories.add('Pages with broken file links');
       this.addCategory('Pages_with_broken_file_links', '');
-      const uploadHref = `/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(name)}`;
-      if (this.parsoid) {
-        return this.hold(
-          `<span class="mw-default-size mw-broken-media" typeof="mw:Error mw:File"${dataParsoid}><a href="./Special:FilePath/${escapeAttr(wikiUrlencode(name))}"><span class="mw-file-element mw-broken-media" resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}">${escapeHtml(title)}</span></a>${captionHtml && frame ? `<figcaption>${captionHtml}</figcaption>` : ''}</span>`,
-        );
-      }
-      const anchor = `<a href="${escapeAttr(uploadHref)}" class="new" title="${escapeAttr(title)}">${frame === 'thumb' || frame === 'frame' ? escapeHtml(title) : captionHtml || escapeHtml(title)}</a>`;
-      if (frame === 'thumb' || frame === 'frame') {
-        const w = (width ?? 180) + 2;
-        return this.hold(`<div class="thumb t${align || 'right'}"><div class="thumbinner" style="width:${w}px;">${anchor}  <div class="thumbcaption">${captionHtml}</div></div></div>`);
-      }
-      return this.hold(anchor);
+      return this.hold(
+        `<span class="mw-default-size mw-broken-media" typeof="mw:Error mw:File"${dataParsoid}><a href="./Special:FilePath/${escapeAttr(wikiUrlencode(name))}"><span class="mw-file-element mw-broken-media" resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}">${escapeHtml(title)}</span></a>${captionHtml && frame ? `<figcaption>${captionHtml}</figcaption>` : ''}</span>`,
+      );
     }
     // A real file: scale to the requested box, keeping the aspect ratio.
     let w = file.width;
@@ -452,45 +778,18 @@ export class Renderer {
     }
     const framed = frame === 'thumb' || frame === 'frame';
     const descriptionHref = this.pageHref(t);
-    if (this.parsoid) {
-      const altAttr = alt !== undefined ? ` alt="${escapeAttr(alt)}"` : caption && !frame ? ` alt="${escapeAttr(this.plainText(captionHtml))}"` : '';
-      const img = `<img resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}" src="${escapeAttr(file.url)}" decoding="async" data-file-width="${file.width}" data-file-height="${file.height}" data-file-type="bitmap" height="${h}" width="${w}"${altAttr}/>`;
-      const inner =
-        link.kind === 'none'
-          ? `<span>${img}</span>`
-          : link.kind === 'url'
-            ? `<a href="${escapeAttr(link.url)}">${img}</a>`
-            : link.kind === 'title'
-              ? `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}" title="${escapeAttr(this.prefixed(link.title))}">${img}</a>`
-              : `<a href="${escapeAttr(descriptionHref)}" class="mw-file-description">${img}</a>`;
-      if (framed) return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}"${dataParsoid}>${inner}<figcaption>${captionHtml}</figcaption></figure>`);
-      return this.hold(`<span class="mw-default-size" typeof="mw:File"${dataParsoid}>${inner}</span>`);
-    }
-    // Parser::makeImage: framed images get no tooltip (the caption shows) and the file name as alt
-    // only without a caption; inline images take alt and tooltip from the caption, else the name.
-    const captionText = caption ? this.plainText(captionHtml) : '';
-    const fileText = name.replaceAll('_', ' ');
-    const altText = alt ?? (framed ? (caption ? '' : fileText) : captionText || fileText);
-    const tooltip = framed ? '' : captionText;
-    const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
-    const img = `<img alt="${encodeAttr(altText)}" src="${escapeAttr(file.url)}" decoding="async"${link.kind === 'none' ? titleAttr(tooltip) : ''} width="${w}" height="${h}"${framed ? ' class="thumbimage"' : ''} />`;
-    // ThumbnailImage::toHtml's link: custom URL, custom title, none, or the description page.
-    const linked =
+    const altAttr = alt !== undefined ? ` alt="${escapeAttr(alt)}"` : caption && !frame ? ` alt="${escapeAttr(this.plainText(captionHtml))}"` : '';
+    const img = `<img resource="./${escapeAttr(wikiUrlencode(this.prefixedKey(t)))}" src="${escapeAttr(file.url)}" decoding="async" data-file-width="${file.width}" data-file-height="${file.height}" data-file-type="bitmap" height="${h}" width="${w}"${altAttr}/>`;
+    const inner =
       link.kind === 'none'
-        ? img
+        ? `<span>${img}</span>`
         : link.kind === 'url'
-          ? `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`
+          ? `<a href="${escapeAttr(link.url)}">${img}</a>`
           : link.kind === 'title'
-            ? `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`
-            : `<a href="${escapeAttr(descriptionHref)}" class="image"${titleAttr(tooltip)}>${img}</a>`;
-    if (framed) {
-      const magnify = frame === 'thumb' ? `<div class="magnify"><a href="${escapeAttr(descriptionHref)}" class="internal" title="Enlarge"></a></div>` : '';
-      const box = `<div class="thumb t${align === 'center' ? 'none' : align || 'right'}"><div class="thumbinner" style="width:${w + 2}px;">${linked}  <div class="thumbcaption">${magnify}${captionHtml}</div></div></div>`;
-      return this.hold(align === 'center' ? `<div class="center">${box}</div>` : box);
-    }
-    if (align === 'center') return this.hold(`<div class="center"><div class="floatnone">${linked}</div></div>`);
-    if (align) return this.hold(`<div class="float${align}">${linked}</div>`);
-    return this.hold(linked);
+            ? `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}" title="${escapeAttr(this.prefixed(link.title))}">${img}</a>`
+            : `<a href="${escapeAttr(descriptionHref)}" class="mw-file-description">${img}</a>`;
+    if (framed) return this.hold(`<figure class="mw-default-size" typeof="mw:File/${frame === 'thumb' ? 'Thumb' : 'Frame'}"${dataParsoid}>${inner}<figcaption>${captionHtml}</figcaption></figure>`);
+    return this.hold(`<span class="mw-default-size" typeof="mw:File"${dataParsoid}>${inner}</span>`);
   }
 
   /** Internal links, images, categories and language links of a text. */
@@ -697,19 +996,104 @@ export class Renderer {
     return ` typeof="mw:Extension/${escapeAttr(item.name)}" data-mw='${jsonAttr({ name: item.name, attrs: item.attrs, ...(inner !== undefined ? { body: { extsrc: inner } } : {}) })}'`;
   }
 
-  private renderGallery(item: StripItem): string {
-    const lines = (item.content ?? '').split('\n').filter((l) => l.trim() !== '');
-    let out = `<ul class="gallery mw-gallery-traditional"${this.extensionAttrs(item)}>\n`;
-    for (const line of lines) {
-      const bar = line.indexOf('|');
-      const name = (bar === -1 ? line : line.slice(0, bar)).trim();
-      const caption = bar === -1 ? '' : line.slice(bar + 1);
-      const t = this.exp.parseTitle(name, NS_FILE);
-      if (!t || t.ns !== NS_FILE) continue;
-      const img = this.unstripAll(this.renderFile(t, 'frameless'));
-      out += `\t\t<li class="gallerybox" style="width: 155px"><div style="width: 155px">\n\t\t\t<div class="thumb" style="width: 150px;">${img}</div>\n\t\t\t<div class="gallerytext">\n${caption ? this.unstripAll(this.renderInline(caption)) : ''}\n\t\t\t</div>\n\t\t</div></li>\n`;
+  /** The file a gallery line names (Parser::renderImageGallery: percent-decoded, File: by default). */
+  private galleryLineTitle(line: string): TitleRef | undefined {
+    const m = /^([^|]+)(\|(.*))?$/.exec(line);
+    if (!m) return undefined;
+    let target = m[1]!;
+    if (line.includes('%')) {
+      try {
+        target = decodeURIComponent(target);
+      } catch {
+        /* kept as written */
+      }
     }
-    return `${out}</ul>`;
+    return this.exp.parseTitle(target.trim(), NS_FILE);
+  }
+
+  /**
+   * `<gallery>` as Parser::renderImageGallery and TraditionalImageGallery::toHTML (legacy DOM)
+   * build it: a list of boxes sized by the mode's arithmetic (media.ts galleryLayout).
+   */
+  private renderGallery(item: StripItem): string {
+    const a = item.attrs;
+    const mode = GALLERY_MODES.has((a.mode ?? '').trim().toLowerCase()) ? (a.mode ?? '').trim().toLowerCase() : 'traditional';
+    const size = (v: string | undefined, d: number) => {
+      const w = v === undefined ? undefined : parseWidthParam(v, false).width;
+      return w !== undefined && w > 0 ? w : d;
+    };
+    const widths = size(a.widths, 120);
+    const heights = size(a.heights, 120);
+    const layout = galleryLayout(mode, widths, heights);
+    const perRow = mode === 'traditional' || mode === 'nolines' ? Math.trunc(Number(a.perrow ?? 0)) || 0 : 0;
+    // The <ul>'s own attributes (Sanitizer::validateTagAttributes), its classes after ours.
+    const attrs = new Map<string, string>();
+    const raw = Object.entries(a)
+      .map(([k, v]) => `${k}="${v.replaceAll('"', '&quot;')}"`)
+      .join(' ');
+    for (const m of sanitizeAttributes('ul', raw).matchAll(/ ([^=\s]+)="([^"]*)"/g)) attrs.set(m[1]!, m[2]!);
+    const classes = ['gallery', `mw-gallery-${mode}`, ...(attrs.get('class') ?? '').split(/\s+/).filter(Boolean)];
+    attrs.delete('class');
+    if (perRow > 0) attrs.set('style', `max-width: ${perRow * (widths + layout.allPadding)}px;${attrs.get('style') ?? ''}`);
+    if (mode === 'slideshow') attrs.set('data-showthumbnails', a.showthumbnails !== undefined ? '1' : '');
+    let out = `<ul class="${[...new Set(classes)].join(' ')}"${[...attrs].map(([k, v]) => ` ${k}="${v}"`).join('')}${this.extensionAttrs(item)}>`;
+    if (a.caption !== undefined) out += `\n\t<li class="gallerycaption">${this.unstripAll(this.renderInline(a.caption))}</li>`;
+    for (const line of (item.content ?? '').split('\n')) {
+      const m = /^([^|]+)(\|(.*))?$/.exec(line);
+      const t = this.galleryLineTitle(line);
+      if (!m || !t) continue;
+      const img = t.ns === NS_FILE ? this.files.get(t.dbkey) : undefined;
+      if (t.ns === NS_FILE) this.images.add(t.dbkey);
+      let label = '';
+      let alt: string | undefined;
+      let link: ImageLink = { kind: 'description' };
+      for (const part of m[3] === undefined ? [] : splitParams(m[3].trim())) {
+        const opt = matchImageOption(part);
+        if (opt?.kind === 'alt') alt = this.plainText(this.renderInline(opt.value));
+        else if (opt?.kind === 'link') {
+          const l = this.imageLink(this.plainText(this.renderInline(opt.value)));
+          if (l) link = l;
+          if (l?.kind === 'url') this.noteExternal(l.url);
+        } else label = part;
+      }
+      const labelHtml = label ? this.unstripAll(this.renderInline(label)) : '';
+      const labelText = label ? this.plainText(labelHtml) : '';
+      const nameText = t.dbkey.replaceAll('_', ' ');
+      let thumbHtml: string;
+      let shown: Transformed | undefined;
+      if (img && canRender(img) && this.isBadFile(t.dbkey)) {
+        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${this.knownFileLink(t, nameText)}</div>`;
+      } else if (!img || !canRender(img)) {
+        if (!img) {
+          this.exp.trackingCategories.add('Pages with broken file links');
+          this.addCategory('Pages_with_broken_file_links', '');
+        }
+        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${escapeHtml(nameText)}</div>`;
+      } else {
+        shown = transform(img, layout.thumbBox.width, layout.thumbBox.height);
+        const tag = imgTag(shown, {
+          alt: alt ?? (labelText || nameText),
+          title: link.kind === 'none' ? labelText : '',
+          ...layout.override(shown),
+          srcset: srcset(img, shown, layout.thumbBox.width, layout.thumbBox.height),
+        });
+        const linked = this.unstripAll(this.imageAnchor(t, link, labelText, tag));
+        thumbHtml = `\n\t\t\t<div class="thumb" style="width: ${phpFloat(layout.thumbDivWidth(shown.width))}px;"><div style="margin:${phpFloat(layout.vpad(shown.height))}px auto;">${linked}</div></div>`;
+      }
+      const caption =
+        a.showfilename !== undefined
+          ? `<a href="${escapeAttr(this.pageHref(t))}" class="galleryfilename galleryfilename-truncate" title="${escapeAttr(this.prefixed(t))}">${escapeHtml(nameText)}</a>\n${labelHtml}`
+          : labelHtml;
+      const text =
+        mode === 'packed-overlay' || mode === 'packed-hover'
+          ? caption.trim() === ''
+            ? ''
+            : `\n\t\t\t<div class="gallerytextwrapper" style="width: ${Math.ceil(layout.gbWidth(shown?.width) - layout.thumbPadding - 2 - 20)}px"><div class="gallerytext">\n${caption}\n\t\t\t</div></div>`
+          : `\n\t\t\t<div class="gallerytext">\n${caption}\n\t\t\t</div>`;
+      const gb = `${phpFloat(layout.gbWidth(shown?.width))}px`;
+      out += `\n\t\t<li class="gallerybox" style="width: ${gb}"><div style="width: ${gb}">${thumbHtml}${text}\n\t\t</div></li>`;
+    }
+    return `${out}\n</ul>`;
   }
 
   private unstripAll(text: string, nowiki = true): string {
