@@ -510,8 +510,8 @@ async function runMain(suiteDir, wantClients) {
  * MediaWiki's parser tests (parser-tests/), against a second Quire started the same way with the
  * site settings ParserTestRunner gives every test and Quire has a setting for: $wgSitename =
  * 'MediaWiki' (WIKI_NAME), $wgMetaNamespace = 'TestWiki' (WIKI_META_NAMESPACE), $wgServer =
- * 'http://example.org' (WIKI_SERVER) and its interwiki table (INTERWIKI_TABLE, a file written
- * from appendInterwikiSetup).
+ * 'http://example.org' (WIKI_SERVER), its interwiki table (INTERWIKI_TABLE, a file written
+ * from appendInterwikiSetup) and $wgThumbLimits' default of 180 px (WIKI_THUMB_WIDTH).
  * Options: --parser-file <substring of a file id>, --parser-test <substring of a test name>,
  * --write-parser-ratchet.
  */
@@ -527,7 +527,13 @@ async function runParser(mwDir) {
   }
   const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
   fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
-  const quire = await startQuire({ WIKI_NAME: 'MediaWiki', WIKI_META_NAMESPACE: 'TestWiki', WIKI_SERVER: 'http://example.org', INTERWIKI_TABLE: interwikiFile });
+  const quire = await startQuire({
+    WIKI_NAME: 'MediaWiki',
+    WIKI_META_NAMESPACE: 'TestWiki',
+    WIKI_SERVER: 'http://example.org',
+    INTERWIKI_TABLE: interwikiFile,
+    WIKI_THUMB_WIDTH: '180',
+  });
   const ratchetFile = path.join(here, 'parser-ratchet.txt');
   try {
     const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };

@@ -25,6 +25,12 @@ export const renderConfigSpec = {
   server: v.string(['WIKI_SERVER'], { default: 'http://localhost', doc: '$wgServer for {{SERVER}} and {{fullurl:}}' }),
   // Read where the table is used (render.ts, also in the render threads); declared here to be documented.
   interwikiTable: v.string(['INTERWIKI_TABLE'], { doc: 'JSON file replacing the interwiki table: {"prefix": {"url": "…$1", "language": "autonym for interlanguage prefixes"}}' }),
+  thumbWidth: v.int(['WIKI_THUMB_WIDTH'], {
+    default: 300,
+    min: 10,
+    max: 4000,
+    doc: "the width of a thumbnail without a size ($wgThumbLimits[$wgDefaultUserOptions['thumbsize']])",
+  }),
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
   renderTimeoutSeconds: v.int(['CONTENT_RENDER_TIMEOUT_SECONDS'], {
     default: DEFAULT_RENDER_TIMEOUT_MS / 1000,
@@ -61,7 +67,7 @@ export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering
   const pool = new RenderPool(
     cfg.renderThreads,
     codec,
-    { name: cfg.wikiName, server: cfg.server.replace(/\/$/, ''), ...(cfg.metaNamespace ? { metaNamespace: cfg.metaNamespace } : {}) },
+    { name: cfg.wikiName, server: cfg.server.replace(/\/$/, ''), thumbLimit: cfg.thumbWidth, ...(cfg.metaNamespace ? { metaNamespace: cfg.metaNamespace } : {}) },
     { timeoutMs: cfg.renderTimeoutSeconds * 1000, spareThreads: cfg.renderSpareThreads },
   );
   const jobs = new JobQueue(rt.db);
