@@ -562,6 +562,22 @@ const headers: fc.Arbitrary<Record<string, string>> = fc
 /** What a gzip body adds to its form: nothing, or megabytes of one letter (a few KB compressed). */
 const gzipPadding = fc.constantFrom('', '', `&pad=${'a'.repeat(8_000_000)}`, `&text=${'%5B%5B'.repeat(1_000_000)}`);
 
+/** A MediaWiki XML dump of one page (Special:Export's shape) with the given ids and text. */
+function dumpXml(id: string, text: string): string {
+  return `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="en"><page><title>Fuzz import ${id.slice(0, 8)}</title><ns>0</ns><id>${id}</id><revision><id>${id}</id><timestamp>2020-01-01T00:00:00Z</timestamp><contributor><username>Fuzz</username><id>${id}</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision></page></mediawiki>`;
+}
+
+/**
+ * Hostile dumps for action=import's `xml` file: ids past any integer type, and gzip bombs (a few KB
+ * inflating to a page of megabytes, over $wgMaxArticleSize).
+ */
+const hostileDumps: number[][] = [
+  [...Buffer.from(dumpXml('9007199254740989', 'huge ids'))],
+  [...Buffer.from(dumpXml(`1${'0'.repeat(40)}`, 'huger ids'))],
+  [...zlib.gzipSync(dumpXml('7', 'a'.repeat(3 * 1024 * 1024)))],
+  [...zlib.gzipSync(dumpXml('8', '[['.repeat(4_000_000)))],
+];
+
 function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
   const query = t.actions.find((m) => m.name === 'query');
   const moduleChoice = fc.oneof(
@@ -588,10 +604,11 @@ function actionRequest(t: Targets): fc.Arbitrary<FuzzRequest> {
       headers,
       fc.option(
         fc.record({
-          field: fc.constantFrom<string>('file', 'chunk', 'text'),
+          field: fc.constantFrom<string>('file', 'chunk', 'text', 'xml'),
           name: title,
           bytes: fc.oneof(
             fc.uint8Array({ maxLength: 2048 }).map((a) => [...a]),
+            fc.constantFrom(...hostileDumps),
             fc.constantFrom<number[]>([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], [0x3c, 0x73, 0x76, 0x67, 0x3e], []),
           ),
         }),
