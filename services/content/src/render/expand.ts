@@ -11,7 +11,7 @@ import { NS_MAIN } from '../title/namespaces.js';
 import { preprocess, type PNode, type Part, type TemplateNode } from './preprocess.js';
 import { callFunction, isFunctionName, magicVariable } from './functions.js';
 import type { ExpansionHost, Frame } from './frame.js';
-import { titleKey, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
+import { RenderDeadlineExceeded, titleKey, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 import { redirectTarget } from '../content/wikitext.js';
 
 const NS_TEMPLATE_ID = 10;
@@ -174,6 +174,8 @@ export class Expander implements ExpansionHost {
     let out = '';
     for (const node of nodes) {
       this.nodes++;
+      // On the service's thread nothing else can stop a long expansion: it checks the time itself.
+      if ((this.nodes & 1023) === 0 && this.req.deadline !== undefined && Date.now() > this.req.deadline) throw new RenderDeadlineExceeded();
       if (this.nodes > LIMITS.maxNodes) {
         this.warn('The preprocessor node count limit was exceeded.', 'Pages where node count is exceeded');
         return out;

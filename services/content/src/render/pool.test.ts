@@ -219,6 +219,20 @@ describe('render deadlines: no render holds the render threads', () => {
       }
     }
   });
+
+  test('on the service thread (no render threads) a render is stopped at its deadline too, by the expansion itself', async () => {
+    const pool = new RenderPool(0, codec, site, { timeoutMs: 1000 });
+    try {
+      const started = performance.now();
+      await assert.rejects(pool.render(request('{{T20}}'), slowLookup), (e: unknown) => e instanceof ServiceError && e.mwCode === 'timeouterror-text');
+      const waited = performance.now() - started;
+      assert.ok(waited < 3000, `the in-process render was stopped after ${Math.round(waited)} ms`);
+      const next = await pool.render(request("''x''"), slowLookup);
+      assert.equal(next.html, '<div class="mw-parser-output"><p><i>x</i>\n</p></div>');
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 test('WIKI_META_NAMESPACE: the render threads name the project namespace after it, not after the site', async () => {

@@ -13,7 +13,7 @@ import { Piscina } from 'piscina';
 import { counter, GrpcStatus, histogram, ServiceError } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { renderWikitext, type SiteInfo } from './render.js';
-import type { PageLookup, RenderRequest } from './types.js';
+import { RenderDeadlineExceeded, type PageLookup, type RenderRequest } from './types.js';
 import { renderMany, SEQUENCE_DEADLINE_PASSED, type LookupCall, type LookupReply, type RenderManyResult, type RenderManyTask, type RenderTask } from './worker.js';
 
 export type RenderOutput = Awaited<ReturnType<typeof renderWikitext>>;
@@ -87,11 +87,20 @@ export class RenderPool {
     return this.pool?.queueSize ?? 0;
   }
 
-  /** Renders on the calling thread, whatever the pool's size. */
+  /**
+   * Renders on the calling thread, whatever the pool's size, under the same deadline as a worker
+   * thread's render (checked by the template expansion itself: the other stages are linear).
+   */
   async renderInProcess(req: RenderRequest, lookup: PageLookup): Promise<RenderOutput> {
     const end = renderSeconds.startTimer({ where: 'inprocess' });
     try {
-      return await renderWikitext(this.codec, lookup, req, this.site);
+      return await renderWikitext(this.codec, lookup, { ...req, deadline: Date.now() + this.timeoutMs }, this.site);
+    } catch (e) {
+      if (e instanceof RenderDeadlineExceeded) {
+        renderTimeouts.inc();
+        throw renderTimeoutError(this.timeoutMs);
+      }
+      throw e;
     } finally {
       end();
     }

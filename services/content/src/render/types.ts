@@ -41,7 +41,19 @@ export interface PageLookup {
 
 export type OutputMode = 'legacy' | 'parsoid';
 
+/**
+ * A render on the service's own thread passed its deadline: template expansion stops at its next
+ * node (a worker thread's render is stopped by ending its thread instead).
+ */
+export class RenderDeadlineExceeded extends Error {
+  constructor() {
+    super('the render passed its deadline');
+  }
+}
+
 export interface RenderRequest {
+  /** Milliseconds since the epoch after which template expansion stops (RenderDeadlineExceeded). */
+  deadline?: number;
   text: string;
   title: TitleRef;
   /** 0 for text that is no saved page. */

@@ -6,7 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { TitleCodec } from '../title/codec.js';
 import { NamespaceTable } from '../title/namespaces.js';
 import { renderWikitext, type SiteInfo } from './render.js';
-import { titleKey, type FileFacts, type PageFacts, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
+import { RenderDeadlineExceeded, titleKey, type FileFacts, type PageFacts, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 
 export interface RenderTask {
   req: RenderRequest;
@@ -140,9 +140,9 @@ export async function renderMany(codec: TitleCodec, lookup: PageLookup, reqs: Re
       continue;
     }
     try {
-      out.push({ ok: true, out: await renderWikitext(codec, lookup, req, site) });
+      out.push({ ok: true, out: await renderWikitext(codec, lookup, deadline === undefined ? req : { ...req, deadline }, site) });
     } catch (e) {
-      out.push({ ok: false, error: e instanceof Error ? e.message : String(e) });
+      out.push({ ok: false, error: e instanceof RenderDeadlineExceeded ? SEQUENCE_DEADLINE_PASSED : e instanceof Error ? e.message : String(e) });
     }
   }
   return out;
