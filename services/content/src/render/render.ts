@@ -17,7 +17,7 @@ import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
-import { renderCite, type CiteState } from './cite.js';
+import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
 import {
   titleKey,
@@ -915,10 +915,12 @@ export class Renderer {
     t = this.unstripAll(t, false);
     t = doBlockLevels(t, { parsoid: this.parsoid });
     // References used without <references/> are listed at the end, as Cite does.
-    if ([...this.cite.groups.keys()].some((group) => !this.cite.listed.has(group))) {
+    const leftovers = citeLeftovers(this.cite, this.parsoid);
+    if (leftovers) {
       x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
-      t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
+      t += leftovers;
     }
+    if (this.cite.hadError) x.trackingCategories.add(CITE_ERROR_CATEGORY);
     t = escapeStrayAmpersands(this.unstripAll(t));
     if (redirect) {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
