@@ -15,7 +15,7 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
+import { encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
@@ -650,7 +650,9 @@ export class Renderer {
     t = this.replaceLinks(t);
     t = doQuotes(t);
     t = this.replaceExternal(t);
-    return doBlockLevels(t, { parsoid: this.parsoid }).replace(/^<p>([\s\S]*?)\n?<\/p>\n?$/, '$1');
+    return doBlockLevels(t, { parsoid: this.parsoid })
+      .replaceAll(STRAY_CLOSE_MARK, '')
+      .replace(/^<p>([\s\S]*?)\n?<\/p>\n?$/, '$1');
   }
 
   private renderStrip(item: StripItem): string {
@@ -913,7 +915,7 @@ export class Renderer {
     // Extension output and held links go in before paragraphs are made (Parser::internalParseHalfParsed
     // unstrips "general" items first); <nowiki> stays protected until after.
     t = this.unstripAll(t, false);
-    t = doBlockLevels(t, { parsoid: this.parsoid });
+    t = doBlockLevels(t, { parsoid: this.parsoid }).replaceAll(STRAY_CLOSE_MARK, '');
     // References used without <references/> are listed at the end, as Cite does.
     const leftovers = citeLeftovers(this.cite, this.parsoid);
     if (leftovers) {
@@ -921,7 +923,7 @@ export class Renderer {
       t += leftovers;
     }
     if (this.cite.hadError) x.trackingCategories.add(CITE_ERROR_CATEGORY);
-    t = escapeStrayAmpersands(this.unstripAll(t));
+    t = tidyText(this.unstripAll(t), !this.parsoid);
     if (redirect) {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
       const open = this.linkOpen(target, redirect.fragment);
@@ -1028,14 +1030,26 @@ function trimEndPieces(pieces: string[]): void {
   }
 }
 
-const STRAY_AMPERSAND_RE = /&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/;
+const FRENCH_SPACE_BEFORE_RE = / (?=[?:;!%»›](?![\p{L}\p{N}\p{Mn}\p{Pc}]))/gu;
+const FRENCH_SPACE_AFTER_RE = /([«‹]) /gu;
 
-/** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
-function escapeStrayAmpersands(html: string): string {
-  // Most pages have none: then the pass over every tag of the output (megabytes for a page of
-  // many headings) is skipped.
-  if (!STRAY_AMPERSAND_RE.test(html)) return html;
-  return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (_all, markup: string | undefined) => markup ?? '&amp;');
+/**
+ * What tidying's serializer (RemexCompatFormatter) does to the text between tags:
+ * Sanitizer::normalizeCharReferences and, in the legacy output, Sanitizer::armorFrenchSpaces
+ * (a space before ? : ; ! % » › not followed by a word character, or after « ‹, is a no-break
+ * space); and it marks an empty paragraph, list item or row with mw-empty-elt.
+ */
+function tidyText(html: string, legacy: boolean): string {
+  let out = legacy ? html.replace(/<(p|li|tr)>([\t\n\f\r ]*)<\/\1>/g, '<$1 class="mw-empty-elt">$2</$1>') : html;
+  const entities = out.includes('&');
+  if (!entities && !legacy) return out;
+  out = out.replace(/(<!--[\s\S]*?-->|<[^>]*>)|[^<]+/g, (all, markup: string | undefined) => {
+    if (markup !== undefined) return markup;
+    let text = entities ? normalizeCharReferences(all) : all;
+    if (legacy && text.includes(' ')) text = text.replace(FRENCH_SPACE_BEFORE_RE, '&#160;').replace(FRENCH_SPACE_AFTER_RE, '$1&#160;');
+    return text;
+  });
+  return out;
 }
 
 function stripTransclusionMarkers(s: string): string {
