@@ -370,7 +370,11 @@ class BlockLevels {
       if (prefixLength === 0) {
         const openMatch = /(?:<table|<h1|<h2|<h3|<h4|<h5|<h6|<pre|<tr|<p|<ul|<ol|<dl|<li|<\/tr|<\/td|<\/th|<figure|<section)\b/i.test(t);
         const closeMatch =
-          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(t);
+          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(
+            t,
+          ) ||
+          // An unused __TOC__ mark, as MediaWiki's <mw:tocplace> placeholder (a `<mw:` tag).
+          t.includes('\x7fTOC\x7f');
         if (openMatch || closeMatch) {
           pendingPTag = false;
           output += this.closeParagraph();

@@ -60,8 +60,10 @@ const EXT_LINK_OPEN_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*`, 'gi');
 const EXT_LINK_LABEL_END_RE = /[\]\x00-\x08\x0a-\x1F]/g;
 /** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
 const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'gi');
+// Free links need a scheme: a protocol-relative "//host" in running text is not a link (the
+// pattern writes it escaped, as \/\/).
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
-  .filter((p) => p !== '//')
+  .filter((p) => p !== '//' && p !== '\\/\\/')
   .join('|');
 /** Parser::makeImage's `link=` URL: a protocol, EXT_LINK_ADDR, then EXT_LINK_URL_CLASS to the end. */
 const IMAGE_LINK_PROTOCOL_RE = new RegExp(`^(?:${URL_PROTOCOLS})`, 'i');
@@ -90,21 +92,11 @@ const DOUBLE_UNDERSCORE = [
   'NOTC',
   'NOCC',
 ];
-/** Switches that become page_props (MediaWiki's $wgDoubleUnderscore with a property). */
-const SWITCH_PROPS: Record<string, string> = {
-  NOTOC: 'notoc',
-  FORCETOC: 'forcetoc',
-  NOEDITSECTION: 'noeditsection',
-  NEWSECTIONLINK: 'newsectionlink',
-  NONEWSECTIONLINK: 'nonewsectionlink',
-  HIDDENCAT: 'hiddencat',
-  NOINDEX: 'noindex',
-  INDEX: 'index',
-  NOGALLERY: 'nogallery',
-  STATICREDIRECT: 'staticredirect',
-  DISAMBIG: 'disambiguation',
-  EXPECTUNUSEDCATEGORY: 'expectunusedcategory',
-};
+const DOUBLE_UNDERSCORE_RE = new RegExp(`__(${DOUBLE_UNDERSCORE.join('|')})__`, 'gi');
+const CASE_INSENSITIVE_SWITCHES = new Set(['NOTOC', 'FORCETOC', 'TOC', 'NOEDITSECTION', 'NOGALLERY', 'NOTITLECONVERT', 'NOTC', 'NOCONTENTCONVERT', 'NOCC']);
+const SWITCH_ALIASES: Record<string, string> = { NOTC: 'NOTITLECONVERT', NOCC: 'NOCONTENTCONVERT' };
+/** Page properties whose name is not the switch's magic word in lower case (Disambiguator's). */
+const SWITCH_PROPS: Record<string, string> = { DISAMBIG: 'disambiguation' };
 
 interface ParsedLink {
   /** Offset of `[[` and of the character after `]]`. */
@@ -582,7 +574,8 @@ export class Renderer {
       const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
       pos += trail.length;
       const shown = label !== undefined && label !== '' ? labelOf(l) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
-      if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment) {
+      // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
+      if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
         const href = `#${wikiUrlencode(r.fragment.replaceAll(' ', '_'))}`;
         out.push(
           `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`,
@@ -740,6 +733,8 @@ export class Renderer {
   private formatHeadings(text: string): string {
     const headingRe = /<h([1-6])>([\s\S]*?)<\/h\1>/g;
     const matches = [...text.matchAll(headingRe)];
+    // Without headings a __TOC__ mark stays until after the paragraph pass, as MediaWiki's
+    // placeholder does (a line starting with it is no <pre>).
     if (matches.length === 0) return text;
     const used = new Map<string, number>();
     const levelCount: number[] = [];
@@ -829,18 +824,25 @@ export class Renderer {
       if (out.includes(`${MARK}TOC${MARK}`)) out = out.replace(`${MARK}TOC${MARK}`, toc);
       else out = out.slice(0, firstHeadingAt) + toc + out.slice(firstHeadingAt);
     }
-    return out.replace(`${MARK}TOC${MARK}`, '');
+    return out.replaceAll(`${MARK}TOC${MARK}`, '');
   }
 
   private doubleUnderscore(text: string): string {
-    return text.replace(new RegExp(`__(${DOUBLE_UNDERSCORE.join('|')})__`, 'g'), (_a, name: string) => {
+    let tocPlaced = false;
+    return text.replace(DOUBLE_UNDERSCORE_RE, (all, written: string) => {
+      const upper = written.toUpperCase();
+      // Most switches are case-insensitive magic words in MessagesEn; the rest only in capitals.
+      if (written !== upper && !CASE_INSENSITIVE_SWITCHES.has(upper)) return all;
+      const name = SWITCH_ALIASES[upper] ?? upper;
       this.switches.add(name);
-      const prop = SWITCH_PROPS[name];
-      if (prop) this.exp.properties[prop] = '';
+      // Every switch is a page property (Parser::handleDoubleUnderscore), named by its magic word.
+      this.exp.properties[SWITCH_PROPS[name] ?? name.toLowerCase()] = '';
       // Parsoid keeps the switch in the document as a meta element.
       if (this.parsoid) return this.hold(`<meta property="mw:PageProp/${name.toLowerCase()}"/>`);
       // The first __TOC__ marks where the table of contents goes.
-      return name === 'TOC' && !text.includes(`${MARK}TOC${MARK}`) ? `${MARK}TOC${MARK}` : '';
+      if (name !== 'TOC' || tocPlaced) return '';
+      tocPlaced = true;
+      return `${MARK}TOC${MARK}`;
     });
   }
 
@@ -915,7 +917,7 @@ export class Renderer {
     // Extension output and held links go in before paragraphs are made (Parser::internalParseHalfParsed
     // unstrips "general" items first); <nowiki> stays protected until after.
     t = this.unstripAll(t, false);
-    t = doBlockLevels(t, { parsoid: this.parsoid }).replaceAll(STRAY_CLOSE_MARK, '');
+    t = doBlockLevels(t, { parsoid: this.parsoid }).replaceAll(STRAY_CLOSE_MARK, '').replaceAll(`${MARK}TOC${MARK}`, '');
     // References used without <references/> are listed at the end, as Cite does.
     const leftovers = citeLeftovers(this.cite, this.parsoid);
     if (leftovers) {
