@@ -41,7 +41,7 @@ describe('Cite', () => {
   test('a group list has no data-mw-group; a group without <references> is an error', async () => {
     const { html } = await body('a<ref group="g">x</ref><references group="g"/>b<ref group="h">y</ref>');
     assert.ok(html.includes('<div class="mw-references-wrap"><ol class="references"><li id="cite&#95;note-1">'), html);
-    assert.ok(html.endsWith(`<br />${ERR('<code>&lt;ref&gt;</code> tags exist for a group named "h", but no corresponding <code>&lt;references group="h"/&gt;</code> tag was found')}`), html);
+    assert.ok(html.endsWith(`<br />${ERR('<code>&lt;ref&gt;</code> tags exist for a group named "h", but no corresponding <code>&lt;references group="h"/&gt;</code> tag was found')}</p>`), html);
   });
 
   test('list-defined refs count no use; unknown ones are errors after the list', async () => {

@@ -17,6 +17,7 @@ import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 import { encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
+import { pWrap } from './tidy.js';
 import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
 import {
@@ -1039,10 +1040,10 @@ const FRENCH_SPACE_AFTER_RE = /([«‹]) /gu;
  * What tidying's serializer (RemexCompatFormatter) does to the text between tags:
  * Sanitizer::normalizeCharReferences and, in the legacy output, Sanitizer::armorFrenchSpaces
  * (a space before ? : ; ! % » › not followed by a word character, or after « ‹, is a no-break
- * space); and it marks an empty paragraph, list item or row with mw-empty-elt.
+ * space); it wraps bare inline content of the body in paragraphs (pWrap) and marks an empty paragraph, list item or row with mw-empty-elt.
  */
 function tidyText(html: string, legacy: boolean): string {
-  let out = legacy ? html.replace(/<(p|li|tr)>([\t\n\f\r ]*)<\/\1>/g, '<$1 class="mw-empty-elt">$2</$1>') : html;
+  let out = legacy ? pWrap(html).replace(/<(p|li|tr)>([\t\n\f\r ]*)<\/\1>/g, '<$1 class="mw-empty-elt">$2</$1>') : html;
   const entities = out.includes('&');
   if (!entities && !legacy) return out;
   out = out.replace(/(<!--[\s\S]*?-->|<[^>]*>)|[^<]+/g, (all, markup: string | undefined) => {
