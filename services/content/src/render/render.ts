@@ -1049,6 +1049,8 @@ function tidyText(html: string, legacy: boolean): string {
   out = out.replace(/(<!--[\s\S]*?-->|<[^>]*>)|[^<]+/g, (all, markup: string | undefined) => {
     if (markup !== undefined) return markup;
     let text = entities ? normalizeCharReferences(all) : all;
+    // Remex's serializer writes a no-break space as a reference.
+    if (legacy) text = text.replaceAll('\u00a0', '&#160;');
     if (legacy && text.includes(' ')) text = text.replace(FRENCH_SPACE_BEFORE_RE, '&#160;').replace(FRENCH_SPACE_AFTER_RE, '$1&#160;');
     return text;
   });

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTest } from './testing.js';
+import { MemoryLookup, renderTest } from './testing.js';
 import { pWrap } from './tidy.js';
 
 const body = async (text: string) => (await renderTest(text, { req: { limitReport: false } })).html.replace(/^<div class="mw-parser-output">|<\/div>$/g, '');
@@ -25,5 +25,32 @@ describe('p-wrapping as tidying', () => {
     assert.equal(pWrap('<b>x</b><div>y</div>'), '<p><b>x</b></p><div>y</div>');
     assert.equal(pWrap('<link rel="x"/><div>y</div>'), '<link rel="x"/><div>y</div>');
     assert.equal(pWrap('<span>a<div>b</div></span>'), '<span>a<div>b</div></span>');
+  });
+});
+
+describe('block level and tables as MediaWiki 1.39 (parserTests.txt)', () => {
+  const pages = new MemoryLookup({ 'Template:1x': '{{{1}}}' });
+  const html = async (text: string) => (await renderTest(text, { pages, req: { limitReport: false } })).html.replace(/^<div class="mw-parser-output">|<\/div>$/g, '');
+
+  test('list items from templates close each other', async () => {
+    assert.equal(await html('{{1x|<li>}}a\n{{1x|<li>}}b\n{{1x|<li>}}c'), '<li>a\n</li><li>b\n</li><li>c</li>');
+  });
+
+  test('an unclosed empty table alone renders nothing; an empty table has its tbody', async () => {
+    assert.equal(await html('{||}'), '');
+    assert.equal(await html('{|\n|}'), '<table>\n<tbody><tr><td></td></tr></tbody></table>');
+  });
+
+  test('a table row outside a table is dropped', async () => {
+    assert.equal(await html('{{1x|<tr></tr>}}'), '');
+  });
+
+  test('a line of no-break spaces is a paragraph', async () => {
+    assert.equal(await html('\u00a0'), '<p>&#160;\n</p>');
+  });
+
+  test('definition lists ignore colons inside tags and links', async () => {
+    assert.equal(await html(';one <b>two : tag <i>fun:</i>:</b>:def'), '<dl><dt>one <b>two&#160;: tag <i>fun:</i>:</b></dt>\n<dd>def</dd></dl>\n');
+    assert.ok((await html(';[[Help:FAQ]]:The least-read page')).endsWith('>Help:FAQ</a></dt>\n<dd>The least-read page</dd></dl>\n'));
   });
 });

@@ -2,7 +2,8 @@
  * The paragraph wrapping MediaWiki's tidying adds (RemexCompatMunger): inline content left
  * directly in the page body or in a <blockquote> by the paragraph pass (text or inline elements
  * around a block tag on one line, "a <div>x</div>") is wrapped in a <p>, closed at the next block
- * element or at the end of its parent. One scan over the tags, linear in the HTML.
+ * element or at the end of its parent; table parts outside any table are dropped, as an HTML
+ * parser does. One scan over the tags, linear in the HTML.
  */
 
 // RemexCompatMunger::$onlyInlineElements.
@@ -14,6 +15,9 @@ const INLINE = new Set(
 // Allowed in both inline and block context.
 const METADATA = new Set(['style', 'script', 'link', 'meta']);
 const VOID = new Set(['br', 'wbr', 'hr', 'img', 'link', 'meta', 'input', 'source', 'track', 'area', 'col', 'embed', 'param', 'base']);
+const LI = new Set(['li']);
+const DT_DD = new Set(['dt', 'dd']);
+const TABLE_PARTS = new Set(['tr', 'td', 'th', 'tbody', 'thead', 'tfoot', 'caption', 'col', 'colgroup']);
 const TOKEN_RE = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>|[^<]+|</g;
 
 interface Wrapper {
@@ -53,9 +57,12 @@ export function pWrap(html: string): string {
       out.push(token);
       continue;
     }
+    // Table parts outside any table are dropped by HTML parsing ("in body" mode), their content kept.
+    if (TABLE_PARTS.has(name) && !counts.get('table')) continue;
     if (m[1] === '/') {
       if (!counts.get(name)) {
-        out.push(token);
+        // A closing tag with nothing to close is dropped (these come from items closed early below).
+        if (name === 'p' || name === 'br') out.push(token);
         continue;
       }
       // Close the open elements down to this one (and the wrapper if its base closes).
@@ -68,6 +75,25 @@ export function pWrap(html: string): string {
       }
       out.push(token);
       continue;
+    }
+    // A list item (or dt/dd) closes the open one it follows, unless a block element lies between
+    // (HTML's "in body" rule for <li>, <dt>, <dd>; the look-back is bounded).
+    const closes = name === 'li' ? LI : name === 'dt' || name === 'dd' ? DT_DD : undefined;
+    if (closes && [...closes].some((t) => counts.get(t))) {
+      for (let d = stack.length - 1; d >= Math.max(0, stack.length - 64); d--) {
+        const open = stack[d]!;
+        if (closes.has(open)) {
+          while (stack.length > d) {
+            if (wrapper && stack.length === wrapper.baseDepth) closeWrapper();
+            const top = stack.pop()!;
+            counts.set(top, counts.get(top)! - 1);
+            if (bases[bases.length - 1] === stack.length + 1) bases.pop();
+            out.push(`</${top}>`);
+          }
+          break;
+        }
+        if (!INLINE.has(open) && open !== 'address' && open !== 'div' && open !== 'p') break;
+      }
     }
     if (!METADATA.has(name)) {
       const inline = INLINE.has(name);
