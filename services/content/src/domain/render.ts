@@ -157,6 +157,7 @@ export function wikitextPst(codec: TitleCodec, svc: RenderService): WikitextPst 
   return (text, page, user, now) =>
     preSaveTransform(text, {
       title: codec.prefixedText(page.ns, page.dbkey),
+      titleText: page.dbkey.replaceAll('_', ' '),
       user,
       now,
       expand: async (wikitext) => (await svc.render({ text: wikitext, title: page, pageId: 0, revId: 0, now, expandOnly: true })).html,

@@ -11,8 +11,10 @@ export interface PstUser {
 }
 
 export interface PstContext {
-  /** Prefixed text of the page being saved, for the reverse pipe trick. */
+  /** Prefixed text of the page being saved. */
   title: string;
+  /** Its text without the namespace (Title::getText), for the reverse pipe trick; else `title` without its first prefix. */
+  titleText?: string;
   user: PstUser;
   now: Date;
   /** Expands the wikitext of one substitution (`{{Template|…}}` without its subst: prefix). */
@@ -86,14 +88,22 @@ const TC = `[ %!"$&'()*,\\-./0-9:;=?@A-Z\\\\^_\`a-z~\\x80-\\uFFFF+]`;
 const NC = '[ _0-9A-Za-z\\x80-\\uFFFF-]';
 const PIPE_CONTEXT = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\))\\|]]`, 'g');
 const PIPE_FULLWIDTH = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?（${TC}+）)\\|]]`, 'g');
-const PIPE_COMMA = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\)|)((?:, |，)${TC}+|)\\|]]`, 'g');
+const PIPE_COMMA = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\)|)((?:, |，|، )${TC}+|)\\|]]`, 'g');
 const PIPE_REVERSE = new RegExp(`\\[\\[\\|(${TC}+)]]`, 'g');
+const TITLE_PARENS = new RegExp(`^(${NC}+:|)${TC}+?( \\(${TC}+\\))$`);
+const TITLE_COMMA = new RegExp(`^(${NC}+:|)${TC}+?(, ${TC}+|)$`);
 
-/** Parser::pstPass2's pipe trick, with the context of the page's own title for `[[|Page]]`. */
-export function pipeTrick(text: string, title: string): string {
+/**
+ * Parser::pstPass2's pipe trick. `titleText` is the page's title without its namespace
+ * (Title::getText: a colon in it is part of the name, as "Ns:Page" in the main namespace), whose
+ * "(context)" or ", context" — with that leading "Ns:" — a `[[|Page]]` link takes.
+ */
+export function pipeTrick(text: string, titleText: string): string {
   text = text.replace(PIPE_CONTEXT, '[[$1$2$3|$2]]').replace(PIPE_FULLWIDTH, '[[$1$2$3|$2]]').replace(PIPE_COMMA, '[[$1$2$3$4|$2]]');
-  const context = /( ?\(.+\)|(?:, |，).+)$/.exec(title.replace(/^[^:]*:/, ''))?.[1];
-  return text.replace(PIPE_REVERSE, (_m, page: string) => `[[${page}${context ?? ''}|${page}]]`);
+  const m = TITLE_PARENS.exec(titleText) ?? TITLE_COMMA.exec(titleText);
+  if (m && `${m[1]}${m[2]}` !== '') return text.replace(PIPE_REVERSE, (_all, page: string) => `[[${m[1]}${page}${m[2]}|${page}]]`);
+  // Without context the title would only be repeated.
+  return text.replace(PIPE_REVERSE, '[[$1]]');
 }
 
 export async function preSaveTransform(text: string, ctx: PstContext): Promise<string> {
@@ -103,7 +113,7 @@ export async function preSaveTransform(text: string, ctx: PstContext): Promise<s
   const out = await outsideProtected(text, async (part) => {
     part = await substitute(part, ctx);
     part = part.replace(/~~~~~|~~~~|~~~/g, (m) => (m.length === 5 ? time : m.length === 4 ? `${sig} ${time}` : sig));
-    return pipeTrick(part, ctx.title);
+    return pipeTrick(part, ctx.titleText ?? ctx.title.replace(/^[^:]*:/, ''));
   });
   return out.replace(/[ \t\n\r\0\x0B]+$/, '');
 }
