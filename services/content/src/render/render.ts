@@ -549,7 +549,8 @@ export class Renderer {
       }
       if (r.kind === 'category') {
         const sort = label !== undefined ? decodeHtml(label) : '';
-        this.addCategory(r.title!.dbkey, sort);
+        // A category without its own sort key takes {{DEFAULTSORT:}} (Parser::handleInternalLinks2).
+        this.addCategory(r.title!.dbkey, sort || (this.exp.properties.defaultsort ?? ''));
         if (this.parsoid)
           out.push(this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`));
         // Whitespace before a category goes with it (T2087).
@@ -860,6 +861,7 @@ export class Renderer {
     const asTitle = this.exp.parseTitle(decodeHtml(stripTags(html)));
     if (!asTitle || asTitle.ns !== t.ns || asTitle.dbkey !== t.dbkey) {
       this.exp.warn(`Display title "${decodeHtml(stripTags(html))}" was ignored since it is not equivalent to the page's actual title.`);
+      this.exp.trackingCategories.add('Pages with ignored display titles');
       delete this.exp.properties.displaytitle;
       return standard;
     }
@@ -930,13 +932,14 @@ export class Renderer {
     if (redirect) {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
       const open = this.linkOpen(target, redirect.fragment);
-      const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target))}</a></li></ul></div>`;
+      // The link shows the target's full text, fragment included (Title::getFullText).
+      const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target) + (redirect.fragment ? `#${redirect.fragment}` : ''))}</a></li></ul></div>`;
       // The redirect line itself is not content: Parsoid shows only its link element.
       const rest = t.replace(/^<p>#REDIRECT[\s\S]*?<\/p>\n?|^<ol><li>REDIRECT[\s\S]*?<\/li><\/ol>\n?/i, '');
       t = this.parsoid ? `<link rel="mw:PageProp/redirect" href="${escapeAttr(this.pageHref(target, redirect.fragment))}"/>${rest}` : `${box}${rest}`;
     }
-    for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
     const displayTitle = this.displayTitle();
+    for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
     const limits = this.limitReport(started, cpuStart);
     const result: RenderResult & { parsoidBody?: string } = {
       html: '',
