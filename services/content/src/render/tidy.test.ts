@@ -18,7 +18,7 @@ describe('p-wrapping as tidying', () => {
 
   test('blank text, block content and existing paragraphs are left alone', () => {
     assert.equal(pWrap('<p>a</p>\n<div>b</div>\n'), '<p>a</p>\n<div>b</div>\n');
-    assert.equal(pWrap('<table><tr><td>x</td></tr></table>'), '<table><tr><td>x</td></tr></table>');
+    assert.equal(pWrap('<table><tbody><tr><td>x</td></tr></tbody></table>'), '<table><tbody><tr><td>x</td></tr></tbody></table>');
   });
 
   test('inline elements start a paragraph, metadata does not, a block inside inline content drops it', () => {
@@ -52,5 +52,20 @@ describe('block level and tables as MediaWiki 1.39 (parserTests.txt)', () => {
   test('definition lists ignore colons inside tags and links', async () => {
     assert.equal(await html(';one <b>two : tag <i>fun:</i>:</b>:def'), '<dl><dt>one <b>two&#160;: tag <i>fun:</i>:</b></dt>\n<dd>def</dd></dl>\n');
     assert.ok((await html(';[[Help:FAQ]]:The least-read page')).endsWith('>Help:FAQ</a></dt>\n<dd>The least-read page</dd></dl>\n'));
+  });
+});
+
+describe('HTML tree rules of tidying (parserTests.txt Sanitizer cases)', () => {
+  test('a raw table gets its tbody; an open cell closes at the next one', () => {
+    assert.equal(pWrap('<table><tr><td>a</td><td>b<td>c</td></tr></table>'), '<table><tbody><tr><td>a</td><td>b</td><td>c</td></tr></tbody></table>');
+  });
+
+  test('an end tag closes what is open inside it, and only within its scope', async () => {
+    assert.equal(
+      (await renderTest('<ul>\n<li>One\n<li>Two:\n<ul>\n<li>Sub-one\n<li>Sub-two\n</ul>\n</ul>', { req: { limitReport: false } })).html.replace(/\n/g, ''),
+      '<div class="mw-parser-output"><ul><li>One</li><li>Two:<ul><li>Sub-one</li><li>Sub-two</li></ul></li></ul></div>',
+    );
+    assert.equal(pWrap('<div><span>a</div>'), '<div><span>a</span></div>');
+    assert.equal(pWrap('<table><tbody><tr><td><b>x</td></tr></tbody></table></b>'), '<table><tbody><tr><td><b>x</b></td></tr></tbody></table>');
   });
 });
