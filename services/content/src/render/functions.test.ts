@@ -42,3 +42,15 @@ describe('parser functions', () => {
     assert.equal(await line('{{#expr:ln 0}}'), err('Invalid argument for ln: &lt;= 0.'));
   });
 });
+
+describe('comparisons and title magic words (funcsParserTests.txt)', () => {
+  test('#ifeq and #switch compare decoded values', async () => {
+    assert.equal(await line("{{#ifeq: a'b | a&#39;b | yes | no}} {{#ifeq: a'b | a&amp;#39;b | yes | no}}"), 'yes no');
+    assert.equal(await line('{{#switch:foo&bar|foo&amp;bar=yes|no}}'), 'yes');
+  });
+
+  test('{{PAGENAME:title}} speaks of that title', async () => {
+    assert.equal(await line('{{PAGENAME:*foo&bar}}|{{PAGENAME:Help:A/b}}|{{NAMESPACE:Help:A/b}}|{{PAGENAME}}'), '&#42;foo&#38;bar|A/b|Help|Test');
+    assert.equal(await line('{{#ifeq: {{PAGENAME:*foo&bar}} | *foo&bar | yes | no}}'), 'yes');
+  });
+});

@@ -7,7 +7,9 @@ import type { ExpansionHost as Expander, Frame } from './frame.js';
 import { evaluate, ExprError, phpNumber } from './expr.js';
 import { EXTENSION_TAGS, type PNode, type Part } from './preprocess.js';
 import { formatTime } from './time.js';
+import { decodeHTMLStrict } from 'entities';
 import { formatDate } from './dateformat.js';
+import type { TitleRef } from './types.js';
 
 type Fn = (x: Expander, first: string, parts: Part[], frame: Frame) => Promise<string>;
 
@@ -95,7 +97,11 @@ async function switchFn(x: Expander, value: string, parts: Part[], frame: Frame)
   let dflt: string | undefined;
   let lastBare: Part | undefined;
   const numeric = (s: string) => s.trim() !== '' && !Number.isNaN(Number(s));
-  const same = (a: string, b: string) => (numeric(a) && numeric(b) ? Number(a) === Number(b) : a === b);
+  // ParserFunctions compares decoded values (decodeTrimExpand): &amp; equals &.
+  const same = (a: string, b: string) => {
+    const [da, db] = [decodeHTMLStrict(a), decodeHTMLStrict(b)];
+    return numeric(da) && numeric(db) ? Number(da) === Number(db) : da === db;
+  };
   for (const part of parts) {
     if (part.name) {
       const name = (await x.expand(part.name, frame)).trim();
@@ -125,9 +131,11 @@ function urlFor(x: Expander, text: string, query: string, full: boolean): string
 const FUNCTIONS: Record<string, Fn> = {
   '#if': async (x, first, parts, frame) => arg(x, parts, truthy(first) ? 0 : 1, frame),
   '#ifeq': async (x, first, parts, frame) => {
-    const b = await arg(x, parts, 0, frame);
+    // Both sides decoded, as ParserFunctions' decodeTrimExpand.
+    const a = decodeHTMLStrict(first);
+    const b = decodeHTMLStrict(await arg(x, parts, 0, frame));
     const numeric = (s: string) => s !== '' && !Number.isNaN(Number(s));
-    const eq = numeric(first) && numeric(b) ? Number(first) === Number(b) : first === b;
+    const eq = numeric(a) && numeric(b) ? Number(a) === Number(b) : a === b;
     return arg(x, parts, eq ? 1 : 2, frame);
   },
   '#iferror': async (x, first, parts, frame) => {
@@ -357,9 +365,25 @@ function timeVariables(prefix: string, d: Date): Record<string, string> {
 }
 
 /** Magic-word variables ({{PAGENAME}} …); undefined when the name is none. Case-sensitive. */
-export function magicVariable(x: Expander, name: string, frame: Frame): string | undefined {
+/** The page-name magic words that also take a title ({{PAGENAME:Other page}}). */
+export const TITLE_MAGIC = new Set([
+  'PAGENAME',
+  'PAGENAMEE',
+  'FULLPAGENAME',
+  'FULLPAGENAMEE',
+  'NAMESPACE',
+  'NAMESPACEE',
+  'NAMESPACENUMBER',
+  'BASEPAGENAME',
+  'ROOTPAGENAME',
+  'SUBPAGENAME',
+  'TALKPAGENAME',
+]);
+
+/** `title`: the page a title-taking magic word was given ({{PAGENAME:X}}); the rendered page otherwise. */
+export function magicVariable(x: Expander, name: string, frame: Frame, title?: TitleRef): string | undefined {
   void frame;
-  const t = x.req.title;
+  const t = title ?? x.req.title;
   const ns = x.codec.namespaces.get(t.ns)?.name ?? '';
   const text = t.dbkey.replaceAll('_', ' ');
   const full = x.prefixed(t);
