@@ -35,3 +35,13 @@ describe('links and switches', () => {
     assert.ok(!r.html.includes('\x7f') && !r.html.includes('<pre>'), r.html);
   });
 });
+
+describe('link syntax edge cases (parserTests.txt Internal links)', () => {
+  test('nothing after the pipe is no link', async () => {
+    assert.equal(await body('[[Main Page|]] [[Category:Foo|]] [[Main Page| ]]'), '<p>[[Main Page|]] [[Category:Foo|]] <a href="/wiki/Main_Page" title="Main Page"> </a>\n</p>');
+  });
+
+  test('a fragment keeps # and non-ASCII characters as written', async () => {
+    assert.equal(await body('[[Main Page#And#Link]] [[#æ v]]'), '<p><a href="/wiki/Main_Page#And#Link" title="Main Page">Main Page#And#Link</a> <a href="#æ_v">#æ v</a>\n</p>');
+  });
+});

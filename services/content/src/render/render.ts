@@ -308,7 +308,7 @@ export class Renderer {
   }
 
   private pageHref(t: TitleRef, fragment = ''): string {
-    const frag = fragment ? `#${wikiUrlencode(fragment.replaceAll(' ', '_'))}` : '';
+    const frag = fragment ? `#${fragmentHref(fragment)}` : '';
     if (this.parsoid) return `./${wikiUrlencode(this.prefixedKey(t))}${frag}`;
     return `/wiki/${wikiUrlencode(this.prefixedKey(t))}${frag}`;
   }
@@ -509,8 +509,13 @@ export class Renderer {
       const l = links[k]!;
       out.push(text.slice(pos, l.start));
       pos = l.end;
-      const r = this.resolve(l.target);
       const label = l.rest;
+      // Nothing after the pipe is no link at all (Parser::handleInternalLinks2's pattern needs a text), whatever the target.
+      if (label === '') {
+        out.push(`[[${this.replaceLinks(l.target)}|]]`);
+        continue;
+      }
+      const r = this.resolve(l.target);
       if (r.kind === 'invalid') {
         out.push(`[[${this.replaceLinks(l.target)}${label !== undefined ? `|${labelOf(l)}` : ''}]]`);
         continue;
@@ -578,7 +583,7 @@ export class Renderer {
       const shown = label !== undefined && label !== '' ? labelOf(l) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
       // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
       if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
-        const href = `#${wikiUrlencode(r.fragment.replaceAll(' ', '_'))}`;
+        const href = `#${fragmentHref(r.fragment)}`;
         out.push(
           `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`,
         );
@@ -1058,6 +1063,11 @@ function tidyText(html: string, legacy: boolean): string {
     return text;
   });
   return out;
+}
+
+/** Sanitizer::escapeIdForLink (html5 fragments): spaces as underscores, a %XX kept literal as %25XX, the rest as it is. */
+function fragmentHref(fragment: string): string {
+  return fragment.replaceAll(' ', '_').replace(/%([0-9A-Fa-f]{2})/g, '%25$1');
 }
 
 function stripTransclusionMarkers(s: string): string {
