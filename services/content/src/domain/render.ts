@@ -165,6 +165,7 @@ export function wikitextPst(codec: TitleCodec, svc: RenderService): WikitextPst 
   return (text, page, user, now) =>
     preSaveTransform(text, {
       title: codec.prefixedText(page.ns, page.dbkey),
+      titleText: page.dbkey.replaceAll('_', ' '),
       user,
       now,
       expandAll: async (texts) =>

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_MAIN } from '../title/namespaces.js';
 import { preprocess, type PNode, type Part, type TemplateNode } from './preprocess.js';
-import { callFunction, isFunctionName, magicVariable } from './functions.js';
+import { callFunction, isFunctionName, magicVariable, TITLE_MAGIC } from './functions.js';
 import type { ExpansionHost, Frame } from './frame.js';
 import { RenderDeadlineExceeded, titleKey, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 import { redirectTarget } from '../content/wikitext.js';
@@ -270,6 +270,11 @@ export class Expander implements ExpansionHost {
     if (colon >= 0 && isFunctionName(fname)) {
       const first = titleText.slice(colon + 1).trim();
       return this.bracket(node, frame, await callFunction(this, fname, first, node.parts, frame));
+    }
+    if (colon >= 0 && TITLE_MAGIC.has(fname)) {
+      // {{PAGENAME:Other page}}: the same word about another title; nothing for an invalid one.
+      const other = this.parseTitle(titleText.slice(colon + 1).trim());
+      return this.bracket(node, frame, other ? (magicVariable(this, fname, frame, other) ?? '') : '');
     }
     if (colon < 0 && node.parts.length === 0) {
       const v = magicVariable(this, titleText, frame);

@@ -86,9 +86,10 @@ class Parser {
     return v;
   }
 
-  private primary(): number {
+  /** `operandOf`: the operator whose operand this is, named in ParserFunctions' missing_operand error. */
+  private primary(operandOf?: string): number {
     const t = this.toks[this.i++];
-    if (!t) throw new ExprError('Expression error: Missing operand for an operator.');
+    if (!t) throw new ExprError(`Expression error: Missing operand for ${operandOf ?? 'an operator'}.`);
     if (t.t === 'num') return t.v;
     if (t.t === '(') {
       const v = this.expr(0);
@@ -97,10 +98,10 @@ class Parser {
       return v;
     }
     if (t.t === ')') throw new ExprError('Expression error: Unexpected closing bracket.');
-    if (t.v === '-') return -this.unaryOperand();
-    if (t.v === '+') return this.unaryOperand();
+    if (t.v === '-') return -this.unaryOperand('-');
+    if (t.v === '+') return this.unaryOperand('+');
     if (UNARY_FUNCS.has(t.v)) {
-      const x = this.unaryOperand();
+      const x = this.unaryOperand(t.v);
       switch (t.v) {
         case 'not':
           return x === 0 ? 1 : 0;
@@ -115,7 +116,7 @@ class Parser {
         case 'exp':
           return Math.exp(x);
         case 'ln':
-          if (x <= 0) throw new ExprError('Expression error: Invalid argument for ln: <= 0.');
+          if (x <= 0) throw new ExprError('Invalid argument for ln: <= 0.');
           return Math.log(x);
         case 'sin':
           return Math.sin(x);
@@ -124,24 +125,25 @@ class Parser {
         case 'tan':
           return Math.tan(x);
         case 'asin':
-          if (x < -1 || x > 1) throw new ExprError('Expression error: Invalid argument for asin: < -1 or > 1.');
+          if (x < -1 || x > 1) throw new ExprError('Invalid argument for asin: < -1 or > 1.');
           return Math.asin(x);
         case 'acos':
-          if (x < -1 || x > 1) throw new ExprError('Expression error: Invalid argument for acos: < -1 or > 1.');
+          if (x < -1 || x > 1) throw new ExprError('Invalid argument for acos: < -1 or > 1.');
           return Math.acos(x);
         case 'atan':
           return Math.atan(x);
         default:
-          if (x < 0) throw new ExprError('Expression error: Invalid argument for sqrt: < 0.');
+          if (x < 0) throw new ExprError('In sqrt: Result is not a number.');
           return Math.sqrt(x);
       }
     }
-    throw new ExprError(`Expression error: Missing operand for ${t.v}.`);
+    // A binary operator where an operand should be.
+    throw new ExprError(`Expression error: Unexpected ${t.v} operator.`);
   }
 
   /** Unary operators bind tighter than every binary one except '^'. */
-  private unaryOperand(): number {
-    const base = this.primary();
+  private unaryOperand(op: string): number {
+    const base = this.primary(op);
     return this.powTail(base);
   }
 
@@ -149,14 +151,14 @@ class Parser {
     const t = this.toks[this.i];
     if (t?.t === 'op' && t.v === '^') {
       this.i++;
-      const exp = this.unaryOperand();
+      const exp = this.unaryOperand('^');
       return base ** exp;
     }
     return base;
   }
 
-  private expr(minPrec: number): number {
-    let left = this.primary();
+  private expr(minPrec: number, operandOf?: string): number {
+    let left = this.primary(operandOf);
     for (;;) {
       const t = this.toks[this.i];
       if (t?.t !== 'op') {
@@ -169,7 +171,7 @@ class Parser {
       if (prec < minPrec) return left;
       this.i++;
       // '^' is right-associative; the rest left-associative.
-      const right = this.expr(t.v === '^' ? prec : prec + 1);
+      const right = this.expr(t.v === '^' ? prec : prec + 1, t.v);
       left = apply(t.v, left, right);
     }
   }
@@ -185,16 +187,16 @@ function apply(op: string, a: number, b: number): number {
       return a * b;
     case '/':
     case 'div':
-      if (b === 0) throw new ExprError('Expression error: Division by zero.');
+      if (b === 0) throw new ExprError('Division by zero.');
       return a / b;
     case 'mod': {
       const ia = Math.trunc(a);
       const ib = Math.trunc(b);
-      if (ib === 0) throw new ExprError('Expression error: Division by zero.');
+      if (ib === 0) throw new ExprError('Division by zero.');
       return ia % ib;
     }
     case 'fmod':
-      if (b === 0) throw new ExprError('Expression error: Division by zero.');
+      if (b === 0) throw new ExprError('Division by zero.');
       return a % b;
     case '^':
       return a ** b;

@@ -7,10 +7,30 @@ import type { ExpansionHost as Expander, Frame } from './frame.js';
 import { evaluate, ExprError, phpNumber } from './expr.js';
 import { EXTENSION_TAGS, type PNode, type Part } from './preprocess.js';
 import { formatTime } from './time.js';
+import { decodeHTMLStrict } from 'entities';
+import { formatDate } from './dateformat.js';
+import type { TitleRef } from './types.js';
 
 type Fn = (x: Expander, first: string, parts: Part[], frame: Frame) => Promise<string>;
 
 const error = (msg: string) => `<strong class="error">${msg}</strong>`;
+/** ParserFunctions shows an expression error through htmlspecialchars (ENT_QUOTES). */
+const exprError = (msg: string) => error(msg.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;'));
+
+/** Strip markers (extension tags, nowiki…) and the renderer's other \x7f markers. */
+const MARKER_RE = /\x7f[^\x7f]*\x7f/g;
+/** Parser::killMarkers: the markers removed. */
+const killMarkers = (s: string) => s.replace(MARKER_RE, '');
+/** Parser::markerSkipCallback: `fn` applied to the text between markers, the markers kept. */
+function markerSkip(s: string, fn: (t: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const m of s.matchAll(MARKER_RE)) {
+    out += fn(s.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + fn(s.slice(at));
+}
 
 /** An argument's text: positional parts keep whitespace trimmed as #if etc. do. */
 const arg = (x: Expander, parts: Part[], i: number, frame: Frame) => x.expandPart(parts[i], frame, true);
@@ -65,7 +85,7 @@ async function ifExpr(x: Expander, expr: string, parts: Part[], frame: Frame): P
   try {
     v = evaluate(expr);
   } catch (e) {
-    if (e instanceof ExprError) return error(e.message);
+    if (e instanceof ExprError) return exprError(e.message);
     throw e;
   }
   const yes = v !== '' && Number(v) !== 0;
@@ -77,7 +97,11 @@ async function switchFn(x: Expander, value: string, parts: Part[], frame: Frame)
   let dflt: string | undefined;
   let lastBare: Part | undefined;
   const numeric = (s: string) => s.trim() !== '' && !Number.isNaN(Number(s));
-  const same = (a: string, b: string) => (numeric(a) && numeric(b) ? Number(a) === Number(b) : a === b);
+  // ParserFunctions compares decoded values (decodeTrimExpand): &amp; equals &.
+  const same = (a: string, b: string) => {
+    const [da, db] = [decodeHTMLStrict(a), decodeHTMLStrict(b)];
+    return numeric(da) && numeric(db) ? Number(da) === Number(db) : da === db;
+  };
   for (const part of parts) {
     if (part.name) {
       const name = (await x.expand(part.name, frame)).trim();
@@ -107,9 +131,11 @@ function urlFor(x: Expander, text: string, query: string, full: boolean): string
 const FUNCTIONS: Record<string, Fn> = {
   '#if': async (x, first, parts, frame) => arg(x, parts, truthy(first) ? 0 : 1, frame),
   '#ifeq': async (x, first, parts, frame) => {
-    const b = await arg(x, parts, 0, frame);
+    // Both sides decoded, as ParserFunctions' decodeTrimExpand.
+    const a = decodeHTMLStrict(first);
+    const b = decodeHTMLStrict(await arg(x, parts, 0, frame));
     const numeric = (s: string) => s !== '' && !Number.isNaN(Number(s));
-    const eq = numeric(first) && numeric(b) ? Number(first) === Number(b) : first === b;
+    const eq = numeric(a) && numeric(b) ? Number(a) === Number(b) : a === b;
     return arg(x, parts, eq ? 1 : 2, frame);
   },
   '#iferror': async (x, first, parts, frame) => {
@@ -122,7 +148,7 @@ const FUNCTIONS: Record<string, Fn> = {
     try {
       return evaluate(first);
     } catch (e) {
-      if (e instanceof ExprError) return error(e.message);
+      if (e instanceof ExprError) return exprError(e.message);
       throw e;
     }
   },
@@ -163,17 +189,18 @@ const FUNCTIONS: Record<string, Fn> = {
     const sliced = count > 0 ? segs.slice(from, from + count) : count < 0 ? segs.slice(from, count) : segs.slice(from);
     return sliced.join('/');
   },
-  lc: async (_x, first) => first.toLowerCase(),
-  uc: async (_x, first) => first.toUpperCase(),
+  lc: async (_x, first) => markerSkip(first, (t) => t.toLowerCase()),
+  uc: async (_x, first) => markerSkip(first, (t) => t.toUpperCase()),
   lcfirst: async (_x, first) => lcfirstText(first),
   ucfirst: async (_x, first) => ucfirstText(first),
-  urlencode: async (x, first, parts, frame) => {
+  urlencode: async (x, rawFirst, parts, frame) => {
+    const first = killMarkers(rawFirst);
     const kind = (await arg(x, parts, 0, frame)).toUpperCase();
     if (kind === 'PATH') return phpUrlencode(first, true);
     if (kind === 'WIKI') return wikiUrlencode(first.replaceAll(' ', '_'));
     return phpUrlencode(first, false);
   },
-  anchorencode: async (_x, first) => anchorEncode(first),
+  anchorencode: async (_x, first) => anchorEncode(killMarkers(first)),
   fullurl: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), true),
   fullurle: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), true).replace(/&/g, '&amp;'),
   localurl: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), false),
@@ -182,8 +209,8 @@ const FUNCTIONS: Record<string, Fn> = {
     const id = /^-?\d+$/.test(first) ? Number(first) : x.codec.namespaces.indexOf(first.replaceAll(' ', '_'));
     return id === undefined ? '' : (x.codec.namespaces.get(id)?.name ?? '');
   },
-  padleft: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await arg(x, parts, 1, frame) : '0', true),
-  padright: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? await arg(x, parts, 1, frame) : '0', false),
+  padleft: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? killMarkers(await arg(x, parts, 1, frame)) : '0', true),
+  padright: async (x, first, parts, frame) => pad(first, parseInt(await arg(x, parts, 0, frame), 10) || 0, parts[1] ? killMarkers(await arg(x, parts, 1, frame)) : '0', false),
   plural: async (x, first, parts, frame) => {
     const n = Number(first.replace(/,/g, ''));
     const forms = await Promise.all(parts.map((_, i) => arg(x, parts, i, frame)));
@@ -200,7 +227,7 @@ const FUNCTIONS: Record<string, Fn> = {
     const flag = (await arg(x, parts, 0, frame)).toUpperCase();
     if (flag === 'R') return first.replace(/,/g, '');
     if (flag === 'NOSEP') return first;
-    return formatNum(first);
+    return markerSkip(first, formatNum);
   },
   displaytitle: async (x, first) => {
     x.properties.displaytitle = first;
@@ -211,6 +238,8 @@ const FUNCTIONS: Record<string, Fn> = {
     return '';
   },
   int: async (_x, first) => `⧼${first}⧽`,
+  '#formatdate': async (x, first, parts, frame) => formatDate(first, parts[0] ? await arg(x, parts, 0, frame) : ''),
+  '#language': async (_x, first) => languageName(first.trim().toLowerCase()),
   '#len': async (_x, first) => String([...first].length),
   '#pos': async (x, first, parts, frame) => {
     const needle = (await arg(x, parts, 0, frame)) || ' ';
@@ -255,6 +284,26 @@ const FUNCTIONS: Record<string, Fn> = {
   },
 };
 
+/**
+ * LanguageNameUtils::getLanguageName without the CLDR extension (as the reference wiki): a
+ * language's name in itself, whatever the second argument. ICU's autonyms stand in for
+ * MediaWiki's Names.php for plain codes; other codes come back as BCP 47, as for unknown ones.
+ */
+function languageName(code: string): string {
+  if (/^[a-z]{2,3}$/.test(code)) {
+    try {
+      const name = new Intl.DisplayNames([code], { type: 'language', fallback: 'none' }).of(code);
+      if (name && name !== code) return name;
+    } catch {
+      // not a locale ICU knows
+    }
+  }
+  return code
+    .split('-')
+    .map((p, i) => (i === 0 ? p : p.length === 2 ? p.toUpperCase() : p.length === 4 ? p[0]!.toUpperCase() + p.slice(1) : p))
+    .join('-');
+}
+
 /** Names are case-insensitive; DISPLAYTITLE and DEFAULTSORT come in their usual capitals too. */
 const ALIASES: Record<string, string> = { defaultsortkey: 'defaultsort', defaultcategorysort: 'defaultsort' };
 
@@ -270,8 +319,12 @@ export function isFunctionName(name: string): boolean {
   return canonical(name) in FUNCTIONS;
 }
 
+/** ParserFunctions' string functions read their text without strip markers (killMarkers). */
+const KILL_MARKERS = new Set(['#len', '#pos', '#rpos', '#sub', '#replace', '#explode', '#urldecode']);
+
 export async function callFunction(x: Expander, name: string, first: string, parts: Part[], frame: Frame): Promise<string> {
-  return FUNCTIONS[canonical(name)]!(x, first, parts, frame);
+  const fn = canonical(name);
+  return FUNCTIONS[fn]!(x, KILL_MARKERS.has(fn) ? killMarkers(first) : first, parts, frame);
 }
 
 /** Sanitizer::escapeIdForAttribute (html5 mode): spaces to underscores, nothing else changed. */
@@ -312,9 +365,25 @@ function timeVariables(prefix: string, d: Date): Record<string, string> {
 }
 
 /** Magic-word variables ({{PAGENAME}} …); undefined when the name is none. Case-sensitive. */
-export function magicVariable(x: Expander, name: string, frame: Frame): string | undefined {
+/** The page-name magic words that also take a title ({{PAGENAME:Other page}}). */
+export const TITLE_MAGIC = new Set([
+  'PAGENAME',
+  'PAGENAMEE',
+  'FULLPAGENAME',
+  'FULLPAGENAMEE',
+  'NAMESPACE',
+  'NAMESPACEE',
+  'NAMESPACENUMBER',
+  'BASEPAGENAME',
+  'ROOTPAGENAME',
+  'SUBPAGENAME',
+  'TALKPAGENAME',
+]);
+
+/** `title`: the page a title-taking magic word was given ({{PAGENAME:X}}); the rendered page otherwise. */
+export function magicVariable(x: Expander, name: string, frame: Frame, title?: TitleRef): string | undefined {
   void frame;
-  const t = x.req.title;
+  const t = title ?? x.req.title;
   const ns = x.codec.namespaces.get(t.ns)?.name ?? '';
   const text = t.dbkey.replaceAll('_', ' ');
   const full = x.prefixed(t);

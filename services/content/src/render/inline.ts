@@ -176,7 +176,7 @@ export function doTables(text: string): string {
       const td = lastTag.pop()!;
       if (tdHistory.pop()) s += `</${td}>`;
       if (trHistory.pop()) s += '</tr>';
-      if (!hasOpenedTr.pop()) s += '<tr><td></td></tr>';
+      if (!hasOpenedTr.pop()) s += '<tbody><tr><td></td></tr></tbody>';
       trAttrs.pop();
       s = `${s}${tbodyOpen.pop() ? '</tbody>' : ''}</table>${line}`;
       out.push(s + '</dd></dl>'.repeat(indentLevel));
@@ -241,15 +241,28 @@ export function doTables(text: string): string {
     out.push(line);
   }
   // Unclosed tables are closed at the end.
+  const closedAtEnd = tdHistory.length > 0;
   while (tdHistory.length) {
     let s = '';
     const td = lastTag.pop()!;
     if (tdHistory.pop()) s += `</${td}>\n`;
     if (trHistory.pop()) s += '</tr>';
-    if (!hasOpenedTr.pop()) s += '<tr><td></td></tr>';
+    if (!hasOpenedTr.pop()) s += '<tbody><tr><td></td></tr></tbody>';
     out.push(`${s}${tbodyOpen.pop() ? '</tbody>' : ''}</table>`);
   }
-  return out.join('\n');
+  const html = out.join('\n');
+  // Parser::handleTables: a text that is only an unclosed empty table ({||}) renders nothing.
+  return closedAtEnd && html === '<table>\n<tbody><tr><td></td></tr></tbody></table>' ? '' : html;
+}
+
+/** PHP's trim(): only ASCII whitespace and NUL, so a line of no-break spaces is not blank. */
+function phpTrim(s: string): string {
+  const ws = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\0' || c === '\x0B';
+  let a = 0;
+  let b = s.length;
+  while (a < b && ws(s[a])) a++;
+  while (b > a && ws(s[b - 1])) b--;
+  return s.slice(a, b);
 }
 
 /**
@@ -370,7 +383,11 @@ class BlockLevels {
       if (prefixLength === 0) {
         const openMatch = /(?:<table|<h1|<h2|<h3|<h4|<h5|<h6|<pre|<tr|<p|<ul|<ol|<dl|<li|<\/tr|<\/td|<\/th|<figure|<section)\b/i.test(t);
         const closeMatch =
-          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(t);
+          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(
+            t,
+          ) ||
+          // An unused __TOC__ mark, as MediaWiki's <mw:tocplace> placeholder (a `<mw:` tag).
+          t.includes('\x7fTOC\x7f');
         if (openMatch || closeMatch) {
           pendingPTag = false;
           output += this.closeParagraph();
@@ -378,7 +395,7 @@ class BlockLevels {
           for (const bq of t.matchAll(/<(\/?)blockquote[\s>]/gi)) inBlockquote = !bq[1];
           inBlockElem = !closeMatch;
         } else if (!inBlockElem && !this.inPre) {
-          if (t.startsWith(' ') && (this.lastParagraph === 'pre' || t.trim() !== '') && !inBlockquote) {
+          if (t.startsWith(' ') && (this.lastParagraph === 'pre' || phpTrim(t) !== '') && !inBlockquote) {
             if (this.lastParagraph !== 'pre') {
               pendingPTag = false;
               output += `${this.closeParagraph()}<pre>`;
@@ -390,12 +407,12 @@ class BlockLevels {
               output += this.closeParagraph();
               pendingPTag = false;
             }
-          } else if (t.trim() === '' && this.parsoid) {
+          } else if (phpTrim(t) === '' && this.parsoid) {
             // Parsoid keeps blank lines as whitespace between blocks; no empty paragraphs.
             output += `${this.closeParagraph()}\n`;
             pendingPTag = false;
             continue;
-          } else if (t.trim() === '') {
+          } else if (phpTrim(t) === '') {
             if (pendingPTag) {
               output += `${pendingPTag}<br />`;
               pendingPTag = false;
@@ -439,19 +456,66 @@ export function doBlockLevels(text: string, opts: { parsoid: boolean }): string 
 }
 
 /** The first ':' of a `;term:definition` line that is not inside a link or tag. */
+/**
+ * BlockLevelPass::findColonNoLinks: the colon ending a `;` term, not one inside a tag's
+ * attributes, an element (a link's <a>…</a>, <b>…</b>), a comment or -{ }- markup.
+ */
 function findColonNoLinks(s: string): number {
-  let depth = 0;
-  let tag = false;
+  type State = 'text' | 'tagstart' | 'tag' | 'tagslash' | 'closetag' | 'comment' | 'commentdash' | 'commentdashdash' | 'lc';
+  let state: State = 'text';
+  let ltLevel = 0;
+  let lcLevel = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
-    if (c === '<') tag = true;
-    else if (c === '>') tag = false;
-    else if (!tag && s.startsWith('[[', i)) depth++;
-    else if (!tag && s.startsWith(']]', i)) depth = Math.max(0, depth - 1);
-    else if (!tag && depth === 0 && c === ':') {
-      // Not the colon of a URL scheme.
-      if (i > 0 && /[a-z]/i.test(s[i - 1]!) && s.startsWith('//', i + 1)) continue;
-      return i;
+    switch (state) {
+      case 'text':
+        if (c === '<') state = 'tagstart';
+        else if (c === ':') {
+          if (ltLevel === 0) return i;
+        } else if (c === '-' && s[i + 1] === '{') {
+          state = 'lc';
+          lcLevel++;
+          i++;
+        }
+        break;
+      case 'lc':
+        if (c === '-' && s[i + 1] === '{') {
+          lcLevel++;
+          i++;
+        } else if (c === '}' && s[i + 1] === '-') {
+          i++;
+          if (--lcLevel === 0) state = 'text';
+        }
+        break;
+      case 'tag':
+        if (c === '>') {
+          ltLevel++;
+          state = 'text';
+        } else if (c === '/') state = 'tagslash';
+        break;
+      case 'tagstart':
+        state = c === '/' ? 'closetag' : c === '!' ? 'comment' : c === '>' ? 'text' : 'tag';
+        break;
+      case 'closetag':
+        if (c === '>') {
+          // An excess closing tag is ignored.
+          if (ltLevel > 0) ltLevel--;
+          state = 'text';
+        }
+        break;
+      case 'tagslash':
+        // A self-closed <tag/>, or a slash inside an attribute.
+        state = c === '>' ? 'text' : 'tag';
+        break;
+      case 'comment':
+        if (c === '-') state = 'commentdash';
+        break;
+      case 'commentdash':
+        state = c === '-' ? 'commentdashdash' : 'comment';
+        break;
+      case 'commentdashdash':
+        state = c === '>' ? 'text' : 'comment';
+        break;
     }
   }
   return -1;

@@ -28,6 +28,8 @@ const SAMPLES: [string, string, string | undefined][] = [
   ['#ifexist', '{{#ifexist: Main Page | there | absent}}', '<p>there\n</p>'],
   ['#switch', '{{#switch: b | a = A | b = B | #default = D}}', '<p>B\n</p>'],
   ['#time', '{{#time: Y-m-d | 2020-02-29}}', '<p>2020-02-29\n</p>'],
+  ['#language', '{{#language: de}}', '<p>Deutsch\n</p>'],
+  ['#formatdate', '{{#formatdate: 2009-12-25 | mdy}}', '<p><span class="mw-formatted-date" title="2009-12-25">December 25, 2009</span>\n</p>'],
   ['#timel', '{{#timel: H:i | 2020-02-29 13:45}}', '<p>13:45\n</p>'],
   [
     '#tag',

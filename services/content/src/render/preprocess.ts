@@ -101,11 +101,29 @@ export interface Preprocessed {
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
+/**
+ * The page's own view (not included): <includeonly> blocks and the noinclude/onlyinclude tags
+ * removed, with where each removal was (in the result) and how many source bytes it took, so
+ * heading offsets can be given in the source as MediaWiki does.
+ */
+function ownView(source: string): { text: string; removed: { at: number; bytes: number }[] } {
+  const removed: { at: number; bytes: number }[] = [];
+  let text = '';
+  let last = 0;
+  for (const m of source.matchAll(/<includeonly>[\s\S]*?(?:<\/includeonly>|$)|<\/?(?:noinclude|onlyinclude)\s*>/gi)) {
+    text += source.slice(last, m.index);
+    removed.push({ at: text.length, bytes: utf8Length(m[0]) });
+    last = m.index + m[0].length;
+  }
+  return { text: text + source.slice(last), removed };
+}
+
 export function preprocess(source: string, opts: PreprocessOptions): Preprocessed {
-  const text = applyIncludeTags(source, opts.include);
-  // Byte offsets of headings are in the source; the include pass never changes the page's own view
-  // before the first removed block, and MediaWiki reports offsets of the raw text as well.
-  const offsetShift = opts.include ? undefined : source === text ? 0 : undefined;
+  const own = opts.include ? undefined : ownView(source);
+  const text = own ? own.text : applyIncludeTags(source, true);
+  // Byte offsets of headings are in the source (MediaWiki reports offsets of the raw text); a
+  // transcluded text's headings have none.
+  const offsetShift = own ? 0 : undefined;
   const root: PNode[] = [];
   const stack: StackEl[] = [];
   let headingIndex = 0;
@@ -123,9 +141,12 @@ export function preprocess(source: string, opts: PreprocessOptions): Preprocesse
   // Offsets are asked in increasing order: each answer carries on from the last one, where
   // counting from the start of the text (or back to it) for every heading or comment was quadratic.
   let bytesAt = { pos: 0, bytes: 0 };
+  let removedAt = 0;
+  let removedBytes = 0;
   const byteOffset = (pos: number): number => {
     bytesAt = { pos, bytes: bytesAt.bytes + utf8Length(text.slice(bytesAt.pos, pos)) };
-    return bytesAt.bytes;
+    while (own && removedAt < own.removed.length && own.removed[removedAt]!.at <= pos) removedBytes += own.removed[removedAt++]!.bytes;
+    return bytesAt.bytes + removedBytes;
   };
   let newlineScan = { upTo: 0, last: -1 };
   const lastNewlineBefore = (pos: number): number => {

@@ -15,9 +15,10 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { encodeAttr, escapeAttr, escapeHtml, normalizeEntities, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
+import { encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
-import { renderCite, type CiteState } from './cite.js';
+import { pWrap } from './tidy.js';
+import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
 import { jsonAttr, toParsoidBody } from './parsoid.js';
 import { preprocess } from './preprocess.js';
 import {
@@ -89,8 +90,10 @@ const EXT_LINK_OPEN_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*`, 'gi');
 const EXT_LINK_LABEL_END_RE = /[\]\x00-\x08\x0a-\x1F]/g;
 /** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
 const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'gi');
+// Free links need a scheme: a protocol-relative "//host" in running text is not a link (the
+// pattern writes it escaped, as \/\/).
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
-  .filter((p) => p !== '//')
+  .filter((p) => p !== '//' && p !== '\\/\\/')
   .join('|');
 /** Parser::makeImage's `link=` URL: a protocol, EXT_LINK_ADDR, then EXT_LINK_URL_CLASS to the end. */
 const IMAGE_LINK_PROTOCOL_RE = new RegExp(`^(?:${URL_PROTOCOLS})`, 'i');
@@ -119,21 +122,11 @@ const DOUBLE_UNDERSCORE = [
   'NOTC',
   'NOCC',
 ];
-/** Switches that become page_props (MediaWiki's $wgDoubleUnderscore with a property). */
-const SWITCH_PROPS: Record<string, string> = {
-  NOTOC: 'notoc',
-  FORCETOC: 'forcetoc',
-  NOEDITSECTION: 'noeditsection',
-  NEWSECTIONLINK: 'newsectionlink',
-  NONEWSECTIONLINK: 'nonewsectionlink',
-  HIDDENCAT: 'hiddencat',
-  NOINDEX: 'noindex',
-  INDEX: 'index',
-  NOGALLERY: 'nogallery',
-  STATICREDIRECT: 'staticredirect',
-  DISAMBIG: 'disambiguation',
-  EXPECTUNUSEDCATEGORY: 'expectunusedcategory',
-};
+const DOUBLE_UNDERSCORE_RE = new RegExp(`__(${DOUBLE_UNDERSCORE.join('|')})__`, 'gi');
+const CASE_INSENSITIVE_SWITCHES = new Set(['NOTOC', 'FORCETOC', 'TOC', 'NOEDITSECTION', 'NOGALLERY', 'NOTITLECONVERT', 'NOTC', 'NOCONTENTCONVERT', 'NOCC']);
+const SWITCH_ALIASES: Record<string, string> = { NOTC: 'NOTITLECONVERT', NOCC: 'NOCONTENTCONVERT' };
+/** Page properties whose name is not the switch's magic word in lower case (Disambiguator's). */
+const SWITCH_PROPS: Record<string, string> = { DISAMBIG: 'disambiguation' };
 
 interface ParsedLink {
   /** Offset of `[[` and of the character after `]]`. */
@@ -404,7 +397,7 @@ export class Renderer {
   }
 
   private pageHref(t: TitleRef, fragment = ''): string {
-    const frag = fragment ? `#${wikiUrlencode(fragment.replaceAll(' ', '_'))}` : '';
+    const frag = fragment ? `#${fragmentHref(fragment)}` : '';
     if (this.parsoid) return `./${wikiUrlencode(this.prefixedKey(t))}${frag}`;
     return `/wiki/${wikiUrlencode(this.prefixedKey(t))}${frag}`;
   }
@@ -821,8 +814,13 @@ export class Renderer {
       const l = links[k]!;
       out.push(text.slice(pos, l.start));
       pos = l.end;
-      const r = this.resolve(l.target);
       const label = l.rest;
+      // Nothing after the pipe is no link at all (Parser::handleInternalLinks2's pattern needs a text), whatever the target.
+      if (label === '') {
+        out.push(`[[${this.replaceLinks(l.target)}|]]`);
+        continue;
+      }
+      const r = this.resolve(l.target);
       if (r.kind === 'invalid') {
         out.push(`[[${this.replaceLinks(l.target)}${label !== undefined ? `|${labelOf(l)}` : ''}]]`);
         continue;
@@ -861,7 +859,8 @@ export class Renderer {
       }
       if (r.kind === 'category') {
         const sort = label !== undefined ? decodeHtml(label) : '';
-        this.addCategory(r.title!.dbkey, sort);
+        // A category without its own sort key takes {{DEFAULTSORT:}} (Parser::handleInternalLinks2).
+        this.addCategory(r.title!.dbkey, sort || (this.exp.properties.defaultsort ?? ''));
         if (this.parsoid)
           out.push(this.hold(`<link rel="mw:PageProp/Category" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${sort ? `#${escapeAttr(encodeURIComponent(sort))}` : ''}"/>`));
         // Whitespace before a category goes with it (T2087).
@@ -887,8 +886,9 @@ export class Renderer {
       const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
       pos += trail.length;
       const shown = label !== undefined && label !== '' ? labelOf(l) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
-      if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment) {
-        const href = `#${wikiUrlencode(r.fragment.replaceAll(' ', '_'))}`;
+      // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
+      if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
+        const href = `#${fragmentHref(r.fragment)}`;
         out.push(
           `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`,
         );
@@ -955,7 +955,9 @@ export class Renderer {
     t = this.replaceLinks(t);
     t = doQuotes(t);
     t = this.replaceExternal(t);
-    return doBlockLevels(t, { parsoid: this.parsoid }).replace(/^<p>([\s\S]*?)\n?<\/p>\n?$/, '$1');
+    return doBlockLevels(t, { parsoid: this.parsoid })
+      .replaceAll(STRAY_CLOSE_MARK, '')
+      .replace(/^<p>([\s\S]*?)\n?<\/p>\n?$/, '$1');
   }
 
   private renderStrip(item: StripItem): string {
@@ -1128,6 +1130,8 @@ export class Renderer {
   private formatHeadings(text: string): string {
     const headingRe = /<h([1-6])>([\s\S]*?)<\/h\1>/g;
     const matches = [...text.matchAll(headingRe)];
+    // Without headings a __TOC__ mark stays until after the paragraph pass, as MediaWiki's
+    // placeholder does (a line starting with it is no <pre>).
     if (matches.length === 0) return text;
     const used = new Map<string, number>();
     const levelCount: number[] = [];
@@ -1217,18 +1221,25 @@ export class Renderer {
       if (out.includes(`${MARK}TOC${MARK}`)) out = out.replace(`${MARK}TOC${MARK}`, toc);
       else out = out.slice(0, firstHeadingAt) + toc + out.slice(firstHeadingAt);
     }
-    return out.replace(`${MARK}TOC${MARK}`, '');
+    return out.replaceAll(`${MARK}TOC${MARK}`, '');
   }
 
   private doubleUnderscore(text: string): string {
-    return text.replace(new RegExp(`__(${DOUBLE_UNDERSCORE.join('|')})__`, 'g'), (_a, name: string) => {
+    let tocPlaced = false;
+    return text.replace(DOUBLE_UNDERSCORE_RE, (all, written: string) => {
+      const upper = written.toUpperCase();
+      // Most switches are case-insensitive magic words in MessagesEn; the rest only in capitals.
+      if (written !== upper && !CASE_INSENSITIVE_SWITCHES.has(upper)) return all;
+      const name = SWITCH_ALIASES[upper] ?? upper;
       this.switches.add(name);
-      const prop = SWITCH_PROPS[name];
-      if (prop) this.exp.properties[prop] = '';
+      // Every switch is a page property (Parser::handleDoubleUnderscore), named by its magic word.
+      this.exp.properties[SWITCH_PROPS[name] ?? name.toLowerCase()] = '';
       // Parsoid keeps the switch in the document as a meta element.
       if (this.parsoid) return this.hold(`<meta property="mw:PageProp/${name.toLowerCase()}"/>`);
       // The first __TOC__ marks where the table of contents goes.
-      return name === 'TOC' && !text.includes(`${MARK}TOC${MARK}`) ? `${MARK}TOC${MARK}` : '';
+      if (name !== 'TOC' || tocPlaced) return '';
+      tocPlaced = true;
+      return `${MARK}TOC${MARK}`;
     });
   }
 
@@ -1245,6 +1256,7 @@ export class Renderer {
     const asTitle = this.exp.parseTitle(decodeHtml(stripTags(html)));
     if (!asTitle || asTitle.ns !== t.ns || asTitle.dbkey !== t.dbkey) {
       this.exp.warn(`Display title "${decodeHtml(stripTags(html))}" was ignored since it is not equivalent to the page's actual title.`);
+      this.exp.trackingCategories.add('Pages with ignored display titles');
       delete this.exp.properties.displaytitle;
       return standard;
     }
@@ -1303,23 +1315,26 @@ export class Renderer {
     // Extension output and held links go in before paragraphs are made (Parser::internalParseHalfParsed
     // unstrips "general" items first); <nowiki> stays protected until after.
     t = this.unstripAll(t, false);
-    t = doBlockLevels(t, { parsoid: this.parsoid });
+    t = doBlockLevels(t, { parsoid: this.parsoid }).replaceAll(STRAY_CLOSE_MARK, '').replaceAll(`${MARK}TOC${MARK}`, '');
     // References used without <references/> are listed at the end, as Cite does.
-    if ([...this.cite.groups.keys()].some((group) => !this.cite.listed.has(group))) {
+    const leftovers = citeLeftovers(this.cite, this.parsoid);
+    if (leftovers) {
       x.strip.push({ name: 'references', attrs: {}, content: undefined, src: '<references/>' });
-      t += `\n${renderCite(this.cite, { name: 'references', attrs: {}, content: undefined, src: '' }, (wt) => this.unstripAll(this.renderBlock(wt)), this.parsoid)}`;
+      t += leftovers;
     }
-    t = escapeStrayAmpersands(this.unstripAll(t));
+    if (this.cite.hadError) x.trackingCategories.add(CITE_ERROR_CATEGORY);
+    t = tidyText(this.unstripAll(t), !this.parsoid);
     if (redirect) {
       const target = { ns: redirect.ns, dbkey: redirect.dbkey };
       const open = this.linkOpen(target, redirect.fragment);
-      const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target))}</a></li></ul></div>`;
+      // The link shows the target's full text, fragment included (Title::getFullText).
+      const box = `<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>${this.unstripAll(open)}${escapeHtml(this.prefixed(target) + (redirect.fragment ? `#${redirect.fragment}` : ''))}</a></li></ul></div>`;
       // The redirect line itself is not content: Parsoid shows only its link element.
       const rest = t.replace(/^<p>#REDIRECT[\s\S]*?<\/p>\n?|^<ol><li>REDIRECT[\s\S]*?<\/li><\/ol>\n?/i, '');
       t = this.parsoid ? `<link rel="mw:PageProp/redirect" href="${escapeAttr(this.pageHref(target, redirect.fragment))}"/>${rest}` : `${box}${rest}`;
     }
-    for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
     const displayTitle = this.displayTitle();
+    for (const c of x.trackingCategories) this.addCategory(c.replaceAll(' ', '_'), '');
     const limits = this.limitReport(started, cpuStart);
     const result: RenderResult & { parsoidBody?: string } = {
       html: '',
@@ -1416,14 +1431,33 @@ function trimEndPieces(pieces: string[]): void {
   }
 }
 
-const STRAY_AMPERSAND_RE = /&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/;
+const FRENCH_SPACE_BEFORE_RE = / (?=[?:;!%»›](?![\p{L}\p{N}\p{Mn}\p{Pc}]))/gu;
+const FRENCH_SPACE_AFTER_RE = /([«‹]) /gu;
 
-/** Sanitizer::normalizeCharReferences on text: a `&` that starts no character reference is written `&amp;`. */
-function escapeStrayAmpersands(html: string): string {
-  // Most pages have none: then the pass over every tag of the output (megabytes for a page of
-  // many headings) is skipped.
-  if (!STRAY_AMPERSAND_RE.test(html)) return html;
-  return html.replace(/(<!--[\s\S]*?-->|<[^>]*>)|&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, (_all, markup: string | undefined) => markup ?? '&amp;');
+/**
+ * What tidying's serializer (RemexCompatFormatter) does to the text between tags:
+ * Sanitizer::normalizeCharReferences and, in the legacy output, Sanitizer::armorFrenchSpaces
+ * (a space before ? : ; ! % » › not followed by a word character, or after « ‹, is a no-break
+ * space); it wraps bare inline content of the body in paragraphs (pWrap) and marks an empty paragraph, list item or row with mw-empty-elt.
+ */
+function tidyText(html: string, legacy: boolean): string {
+  let out = legacy ? pWrap(html).replace(/<(p|li|tr)>([\t\n\f\r ]*)<\/\1>/g, '<$1 class="mw-empty-elt">$2</$1>') : html;
+  const entities = out.includes('&');
+  if (!entities && !legacy) return out;
+  out = out.replace(/(<!--[\s\S]*?-->|<[^>]*>)|[^<]+/g, (all, markup: string | undefined) => {
+    if (markup !== undefined) return markup;
+    let text = entities ? normalizeCharReferences(all) : all;
+    // Remex's serializer writes a no-break space as a reference.
+    if (legacy) text = text.replaceAll('\u00a0', '&#160;');
+    if (legacy && text.includes(' ')) text = text.replace(FRENCH_SPACE_BEFORE_RE, '&#160;').replace(FRENCH_SPACE_AFTER_RE, '$1&#160;');
+    return text;
+  });
+  return out;
+}
+
+/** Sanitizer::escapeIdForLink (html5 fragments): spaces as underscores, a %XX kept literal as %25XX, the rest as it is. */
+function fragmentHref(fragment: string): string {
+  return fragment.replaceAll(' ', '_').replace(/%([0-9A-Fa-f]{2})/g, '%25$1');
 }
 
 function stripTransclusionMarkers(s: string): string {

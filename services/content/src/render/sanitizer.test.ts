@@ -179,3 +179,26 @@ describe('sanitizer', () => {
     );
   });
 });
+
+describe('tidying of text as MediaWiki 1.39 (issue 33)', () => {
+  const html = async (text: string) => (await renderTest(text, { req: { limitReport: false } })).html.replace(/^<div class="mw-parser-output">|<\/div>$/g, '');
+
+  test('character references are normalized: &#X is one, names become numbers, unknown ones are escaped', async () => {
+    assert.equal(await html('&#Xee; &nbsp; &foo; &#0; &NotEqualTilde; &amp; &rlm;'), '<p>&#xee; &#160; &amp;foo; &amp;#0; &#8770;&#824; &amp; &#8207;\n</p>');
+  });
+
+  test('a stray closing tag alone on its line leaves an empty paragraph, marked as tidying does', async () => {
+    assert.equal(await html('</s>'), '<p class="mw-empty-elt">\n</p>');
+    assert.equal(await html('a</s>b'), '<p>ab\n</p>');
+    assert.equal(await html('<li></li>'), '<li class="mw-empty-elt"></li>');
+  });
+
+  test('only tabindex 0 is kept', async () => {
+    assert.equal(await html('<span tabindex="1">a</span><span tabindex="0">b</span><span tabindex="-1">c</span>'), '<p><span>a</span><span tabindex="0">b</span><span>c</span>\n</p>');
+  });
+
+  test('French spacing: a no-break space before ? : ; ! % » not followed by a letter, and after «', async () => {
+    assert.equal(await html('a ! b ? c : d ; e « f » g :é 50 %'), '<p>a&#160;! b&#160;? c&#160;: d&#160;; e «&#160;f&#160;» g :é 50&#160;%\n</p>');
+    assert.equal(await html('<span title="a !">b</span>'), '<p><span title="a !">b</span>\n</p>');
+  });
+});

@@ -4,6 +4,7 @@
  * No element that can run script is allowed, no `on*` attribute, no attribute that takes a URL,
  * and inline CSS that could load or run anything becomes `/* insecure input *\/`.
  */
+import { decodeHTMLStrict } from 'entities';
 import { isUnsafeCss, normalizeCss, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
 
 const PAIRED = [
@@ -219,6 +220,8 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
     const isAria = /^aria-[a-z]+$/.test(name);
     if (!allowed.includes(name) && !extra.includes(name) && !isData && !isAria) continue;
     let v = value;
+    // Only tabindex 0 is kept: it makes an element focusable without changing the order.
+    if (name === 'tabindex' && v !== '0') continue;
     if (name === 'style') {
       v = checkCss(v);
       if (v === '') continue;
@@ -238,10 +241,55 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
   return s;
 }
 
+// Sanitizer::MW_ENTITY_ALIASES: MediaWiki's own names for the right-to-left mark.
+const ENTITY_ALIASES: Record<string, string> = { רלמ: 'rlm', رلم: 'rlm' };
+const KEEP_NAMED = new Set(['lt', 'gt', 'amp', 'quot']);
+
+/** Sanitizer::validateCodepoint: what a numeric reference may name in HTML5 output. */
+function validCodepoint(cp: number): boolean {
+  return cp === 0x09 || cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+const CHAR_REF_RE = /&([A-Za-z0-9\u0080-\uffff]+);|&#([0-9]+);|&#[xX]([0-9A-Fa-f]+);|&/g;
+
+/**
+ * Sanitizer::normalizeCharReferences (which tidying applies to all text): named references
+ * become decimal ones (lt, gt, amp, quot stay), decimal ones stay, hexadecimal ones are written
+ * with a lower-case x and digits (&#Xee; is &#xee;); an unknown name, a code point HTML does not
+ * allow or a bare `&` is escaped.
+ */
+export function normalizeCharReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(CHAR_REF_RE, (all, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (name !== undefined) {
+      const alias = ENTITY_ALIASES[name];
+      if (alias) return `&${alias};`;
+      if (KEEP_NAMED.has(name)) return all;
+      const decoded = decodeHTMLStrict(all);
+      if (decoded === all) return `&amp;${name};`;
+      let out = '';
+      for (const ch of decoded) out += `&#${ch.codePointAt(0)};`;
+      return out;
+    }
+    if (dec !== undefined) {
+      const cp = Number(dec);
+      return validCodepoint(cp) ? `&#${cp};` : `&amp;${all.slice(1)}`;
+    }
+    if (hex !== undefined) {
+      const cp = parseInt(hex, 16);
+      return validCodepoint(cp) ? `&#x${cp.toString(16)};` : `&amp;${all.slice(1)}`;
+    }
+    return '&amp;';
+  });
+}
+
 /** Escapes stray ampersands: valid entity references stay, the rest become &amp;. */
 export function normalizeEntities(text: string): string {
   return text.replace(/&(?!(?:#x[0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);)/g, '&amp;');
 }
+
+/** Where a stray closing tag alone on its line was; removed after the paragraph pass. */
+export const STRAY_CLOSE_MARK = '\x7fSC\x7f';
 
 /**
  * Sanitizer::internalRemoveHtmlTags: allowed tags keep their sanitized attributes; any other
@@ -272,8 +320,10 @@ export function removeHtmlTags(text: string): string {
     if (closing) {
       const at = opened.get(tag) ? stack.lastIndexOf(tag) : -1;
       if (at === -1 || SINGLE_ONLY.has(tag)) {
-        // A stray closing tag is dropped, as tidying does; </br> is a line break.
-        out += tag === 'br' ? `<br />${rest}` : rest;
+        // A stray closing tag is dropped, as tidying does; </br> is a line break. Alone on its
+        // line it still makes that line a paragraph (an empty one after tidying): a mark holds it.
+        const alone = (out === '' || out.endsWith('\n')) && (rest === '' || rest.startsWith('\n'));
+        out += tag === 'br' ? `<br />${rest}` : alone ? `${STRAY_CLOSE_MARK}${rest}` : rest;
         continue;
       }
       // Close intervening open tags first (MediaWiki's tag stack does the same).

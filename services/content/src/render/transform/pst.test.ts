@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { pipeTrick, preSaveTransform } from './pst.js';
@@ -8,12 +8,13 @@ const TC = `[ %!"$&'()*,\\-./0-9:;=?@A-Z\\\\^_\`a-z~\\x80-\\uFFFF+]`;
 const NC = '[ _0-9A-Za-z\\x80-\\uFFFF-]';
 const P1 = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\))\\|]]`, 'g');
 const P4 = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?（${TC}+）)\\|]]`, 'g');
-const P3 = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\)|)((?:, |，)${TC}+|)\\|]]`, 'g');
+const P3 = new RegExp(`\\[\\[(:?${NC}+:|:|)(${TC}+?)( ?\\(${TC}+\\)|)((?:, |，|، )${TC}+|)\\|]]`, 'g');
 const P2 = new RegExp(`\\[\\[\\|(${TC}+)]]`, 'g');
 function regexPipeTrick(text: string, title: string): string {
   text = text.replace(P1, '[[$1$2$3|$2]]').replace(P4, '[[$1$2$3|$2]]').replace(P3, '[[$1$2$3$4|$2]]');
-  const context = /( ?\(.+\)|(?:, |，).+)$/.exec(title.replace(/^[^:]*:/, ''))?.[1];
-  return text.replace(P2, (_m, page: string) => `[[${page}${context ?? ''}|${page}]]`);
+  const m = new RegExp(`^(${NC}+:|)${TC}+?( \\(${TC}+\\))$`).exec(title) ?? new RegExp(`^(${NC}+:|)${TC}+?(, ${TC}+|)$`).exec(title);
+  if (m && `${m[1]}${m[2]}` !== '') return text.replace(P2, (_all, page: string) => `[[${m[1]}${page}${m[2]}|${page}]]`);
+  return text.replace(P2, '[[$1]]');
 }
 
 test('the pipe trick: namespaces, parenthesised and comma contexts, the reverse form', () => {
@@ -24,8 +25,8 @@ test('the pipe trick: namespaces, parenthesised and comma contexts, the reverse 
     ['[[Foo (bar), baz|]]', 'A', '[[Foo (bar), baz|Foo]]'],
     ['[[Foo（bar）|]]', 'A', '[[Foo（bar）|Foo]]'],
     ['[[ab:(c)|]]', 'A', '[[ab:(c)|ab:]]'],
-    ['[[|Article]]', 'Ns:Page (context)', '[[Article (context)|Article]]'],
-    ['[[|Article]]', 'Talk:Page, place', '[[Article, place|Article]]'],
+    ['[[|Article]]', 'Page (context)', '[[Article (context)|Article]]'],
+    ['[[|Article]]', 'Page, place', '[[Article, place|Article]]'],
     ['[[[[Foo (x)|]]', 'A', '[[[[Foo (x)|Foo]]'],
     ['[[Foo|]] and [[Bar (x)|]]', 'A', '[[Foo|Foo]] and [[Bar (x)|Bar]]'],
   ];
@@ -33,7 +34,7 @@ test('the pipe trick: namespaces, parenthesised and comma contexts, the reverse 
 });
 
 test('the one-pass pipe trick answers what MediaWiki’s regexes answer', () => {
-  const piece = fc.constantFrom('a', 'B', ' ', '(', ')', ':', ', ', ',', '，', '（', '）', '[[', ']]', '|', '|]]', 'ns:', '_', '<', '-');
+  const piece = fc.constantFrom('a', 'B', ' ', '(', ')', ':', ', ', ',', '，', '، ', '（', '）', '[[', ']]', '|', '|]]', 'ns:', '_', '<', '-');
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 14 }), fc.constantFrom('A', 'Ns:Page (x)', 'Page, y'), (parts, title) => {
       const text = parts.join('');
@@ -70,4 +71,32 @@ test('every substitution of a text is expanded in one call, in order, with signa
   assert.equal(calls.length, 1);
   assert.deepEqual(calls[0], ['{{T|1}}', '{{T|1}}', '{{T|1}}', '{{U|{{V}}}}']);
   assert.equal(out, '<0:{{T|1}}><!-- {{subst:no}} --><1:{{T|1}}><!-- {{subst:no}} --><2:{{T|1}}><!-- {{subst:no}} --><3:{{U|{{V}}}}> [[P (q)|P]] [[User:X|X]] ([[User talk:X|talk]])');
+});
+
+// parserTests.txt's "context links" cases.
+describe('pipe trick', () => {
+  test('[[Page (context)|]] and [[ns:Page|]] get their label', () => {
+    assert.equal(
+      pipeTrick('[[Article (context)|]] [[:Bar:Article (context)|]] [[Bar:X (Y) Z|]]', 'Parser test'),
+      '[[Article (context)|Article]] [[:Bar:Article (context)|Article]] [[Bar:X (Y) Z|X (Y) Z]]',
+    );
+    assert.equal(pipeTrick('[[Otherplace، Elsewhere|]]', 'Parser test'), '[[Otherplace، Elsewhere|Otherplace]]');
+  });
+
+  test('[[|Page]] without context is just [[Page]]', () => {
+    assert.equal(pipeTrick('[[|Article]] [[|Article (context)]]', 'Parser test'), '[[Article]] [[Article (context)]]');
+  });
+
+  test('[[|Page]] takes the title’s context, with a colon prefix of the title’s text', () => {
+    assert.equal(pipeTrick('[[|Article]]', 'Ns:Somearticle'), '[[Ns:Article|Article]]');
+    assert.equal(pipeTrick('[[|Article]]', 'Ns:Somearticle (context)'), '[[Ns:Article (context)|Article]]');
+    assert.equal(pipeTrick('[[|Article]]', 'Ns:Somearticle, Context (context)'), '[[Ns:Article (context)|Article]]');
+    assert.equal(pipeTrick('[[|Article]]', 'Ns:Somearticle (IGNORED), Context'), '[[Ns:Article, Context|Article]]');
+    assert.equal(pipeTrick('[[|Yes, you.]]', 'Who, me? (context)'), '[[Yes, you. (context)|Yes, you.]]');
+  });
+
+  test("a namespace page's context comes from its text without the namespace", async () => {
+    const ctx = { title: 'Help:Somearticle (context)', titleText: 'Somearticle (context)', user: { name: 'A', anonymous: false }, now: new Date(0), expandAll: async (ws: string[]) => ws };
+    assert.equal(await preSaveTransform('[[|Article]]', ctx), '[[Article (context)|Article]]');
+  });
 });

@@ -11,8 +11,10 @@ export interface PstUser {
 }
 
 export interface PstContext {
-  /** Prefixed text of the page being saved, for the reverse pipe trick. */
+  /** Prefixed text of the page being saved. */
   title: string;
+  /** Its text without the namespace (Title::getText), for the reverse pipe trick; else `title` without its first prefix. */
+  titleText?: string;
   user: PstUser;
   now: Date;
   /**
@@ -94,6 +96,10 @@ const TC = `[ %!"$&'()*,\\-./0-9:;=?@A-Z\\\\^_\`a-z~\\x80-\\uFFFF+]`;
 const IS_TC = new RegExp(`^${TC}$`);
 const IS_NC = /^[ _0-9A-Za-z\x80-\uFFFF-]$/;
 const PIPE_REVERSE = new RegExp(`\\[\\[\\|(${TC}+)]]`, 'g');
+const NC = '[ _0-9A-Za-z\\x80-\\uFFFF-]';
+// The page's own title is short (a title is at most 255 bytes): these regexes may backtrack.
+const TITLE_PARENS = new RegExp(`^(${NC}+:|)${TC}+?( \\(${TC}+\\))$`);
+const TITLE_COMMA = new RegExp(`^(${NC}+:|)${TC}+?(, ${TC}+|)$`);
 
 /**
  * Where group 2 of pstPass2's patterns can start in a link target `s` (all title characters):
@@ -142,9 +148,9 @@ function contextAt(s: string, open: string, close: string): (i: number) => boole
 function pipeTrickTarget(s: string): string | undefined {
   let group2 = splitOf(s, contextAt(s, '(', ')')) ?? splitOf(s, contextAt(s, '（', '）'));
   if (!group2) {
-    // p3's rest: an optional ` ?(…)` context, then an optional `, …` / `，…` context, to the end.
+    // p3's rest: an optional ` ?(…)` context, then an optional `, …` / `，…` / `، …` context, to the end.
     // commaAfter[k]: some j >= k where `s[j-1] === ')'` and a comma context follows to the end.
-    const commaAt = (j: number) => (s.startsWith(', ', j) && j + 2 < s.length) || (s[j] === '，' && j + 1 < s.length);
+    const commaAt = (j: number) => ((s.startsWith(', ', j) || s.startsWith('، ', j)) && j + 2 < s.length) || (s[j] === '，' && j + 1 < s.length);
     const parenComma = new Array<boolean>(s.length + 2).fill(false);
     for (let k = s.length; k >= 0; k--) parenComma[k] = parenComma[k + 1]! || (k > 0 && s[k - 1] === ')' && commaAt(k));
     group2 = splitOf(s, (i) => {
@@ -157,8 +163,12 @@ function pipeTrickTarget(s: string): string | undefined {
   return group2 && `${s}|${s.slice(group2.start, group2.end)}`;
 }
 
-/** Parser::pstPass2's pipe trick, with the context of the page's own title for `[[|Page]]`. */
-export function pipeTrick(text: string, title: string): string {
+/**
+ * Parser::pstPass2's pipe trick. `titleText` is the page's title without its namespace
+ * (Title::getText: a colon in it is part of the name, as "Ns:Page" in the main namespace), whose
+ * "(context)" or ", context" — with that leading "Ns:" — a `[[|Page]]` link takes.
+ */
+export function pipeTrick(text: string, titleText: string): string {
   // Each `[[target|]]`: the target runs back from `|]]` over title characters to a `[[`. Title
   // characters exclude `[`, `]` and `|`, so the targets never overlap and one pass finds them all.
   let out = '';
@@ -173,8 +183,10 @@ export function pipeTrick(text: string, title: string): string {
     at = bar + 3;
   }
   text = out + text.slice(at);
-  const context = /( ?\(.+\)|(?:, |，).+)$/.exec(title.replace(/^[^:]*:/, ''))?.[1];
-  return text.replace(PIPE_REVERSE, (_m, page: string) => `[[${page}${context ?? ''}|${page}]]`);
+  const m = TITLE_PARENS.exec(titleText) ?? TITLE_COMMA.exec(titleText);
+  if (m && `${m[1]}${m[2]}` !== '') return text.replace(PIPE_REVERSE, (_all, page: string) => `[[${m[1]}${page}${m[2]}|${page}]]`);
+  // Without context the title would only be repeated.
+  return text.replace(PIPE_REVERSE, '[[$1]]');
 }
 
 export async function preSaveTransform(text: string, ctx: PstContext): Promise<string> {
@@ -195,7 +207,7 @@ export async function preSaveTransform(text: string, ctx: PstContext): Promise<s
     }
     part += region.slice(at);
     part = part.replace(/~~~~~|~~~~|~~~/g, (m) => (m.length === 5 ? time : m.length === 4 ? `${sig} ${time}` : sig));
-    return pipeTrick(part, ctx.title);
+    return pipeTrick(part, ctx.titleText ?? ctx.title.replace(/^[^:]*:/, ''));
   });
   return out.join('').replace(/[ \t\n\r\0\x0B]+$/, '');
 }
