@@ -194,6 +194,8 @@ td.diff-addedline{border:1px solid #a3d3ff!important;border-left-width:4px!impor
 td.diff-deletedline{border:1px solid #ffe49c!important;border-left-width:4px!important}
 td.diff-context{background:#f8f9fa;border:1px solid #eaecf0!important;color:#202122}
 .diffchange{font-weight:bold}td.diff-addedline .diffchange{background:#d8ecff}td.diff-deletedline .diffchange{background:#feeec8}
+td.diff-marker{text-align:right;font-weight:bold;font-size:1.25em;line-height:1.2}td.diff-marker::before{content:attr(data-marker)}
+table.diff-editfont-monospace td.diff-addedline,table.diff-editfont-monospace td.diff-deletedline,table.diff-editfont-monospace td.diff-context{font-family:monospace,monospace}
 td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-editform-buttons{display:flex;gap:.5em;flex-wrap:wrap;margin:.5em 0}
 .editOptions{background:#eaecf0;border:1px solid #c8ccd1;padding:.6em 1em;margin-top:-.4em}
