@@ -205,6 +205,48 @@ describe('wiki pages over HTTP', () => {
     assert.equal(await latestText(alice, 'Born twice'), 'by Alice');
   });
 
+  test('history undo links; the undo form has the undone text, the undo summary, the notice and the diff; saving tags mw-undo', async () => {
+    await apiEdit(alice, 'Undo page', 'Line one.\n\nLine two.\n\nLine three.');
+    await apiEdit(bob, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three.');
+    await apiEdit(alice, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three by Alice.');
+    const revs = (await alice.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvlimit: 'max', rvprop: 'ids', formatversion: '2' })).json().query.pages[0].revisions as {
+      revid: number;
+      parentid: number;
+    }[];
+    const [latest, bobs, first] = revs;
+    assert.ok(latest && bobs && first);
+    const history = await alice.get('/w/index.php?title=Undo_page&action=history');
+    const undoLinks = [...history.text.matchAll(/<span class="mw-history-undo"><a href="([^"]+)"[^>]*>undo<\/a>/g)].map((m) => decodeEntities(m[1]!));
+    assert.deepEqual(undoLinks, [
+      `/w/index.php?title=Undo_page&action=edit&undoafter=${bobs.revid}&undo=${latest.revid}`,
+      `/w/index.php?title=Undo_page&action=edit&undoafter=${first.revid}&undo=${bobs.revid}`,
+    ]);
+    // Bob's edit, not the latest: merged out of the current text.
+    const form = await editForm(alice, 'Undo page', `&undoafter=${first.revid}&undo=${bobs.revid}`);
+    assert.equal(textarea(form.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+    assert.equal(form.fields.wpUndidRevision, String(bobs.revid));
+    assert.equal(form.fields.wpUndoAfter, String(first.revid));
+    assert.match(form.html, /<div class="mw-undo-success"><p>The edit can be undone\.\nPlease check the comparison below/);
+    assert.match(form.html, /id="wikiDiff"[\s\S]*diff-deletedline[\s\S]*by Bob[\s\S]*diff-addedline/);
+    const summary = /<input type="text" name="wpSummary"[^>]*value="([^"]*)"/.exec(form.html)?.[1];
+    assert.equal(decodeEntities(summary ?? ''), `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
+    const saved = await alice.post('/w/index.php?title=Undo_page&action=submit', {
+      ...form.fields,
+      wpTextbox1: textarea(form.html),
+      wpSummary: decodeEntities(summary ?? ''),
+      wpSave: 'Save changes',
+    });
+    assert.equal(saved.status, 302, messages(saved.text));
+    assert.equal(await latestText(alice, 'Undo page'), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+    const top = (await alice.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvprop: 'ids|tags|comment', formatversion: '2' })).json().query.pages[0].revisions[0];
+    assert.deepEqual(top.tags, ['mw-undo']);
+    assert.equal(top.comment, `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
+    // A revision that is not the page's: undo-norev above the current text.
+    const bogus = await editForm(alice, 'Undo page', '&undoafter=1&undo=999999');
+    assert.match(bogus.html, /class="error mw-undo-norev"><p>The edit could not be undone because it does not exist or was deleted\./);
+    assert.equal(textarea(bogus.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+  });
+
   test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {
     const f = await editForm(alice, 'Blank start');
     const first = await alice.post('/w/index.php?title=Blank_start&action=submit', { ...f.fields, wpTextbox1: '  \n', wpSave: 'Save' });
