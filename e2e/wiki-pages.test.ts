@@ -247,6 +247,17 @@ describe('wiki pages over HTTP', () => {
     assert.equal(textarea(bogus.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
   });
 
+  test('the skin: an icon at /favicon.ico, and the footer links to the project pages', async () => {
+    const icon = await anon().get('/favicon.ico');
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/x-icon');
+    const page = await anon().get('/wiki/Special:RecentChanges');
+    assert.match(page.text, /<link rel="icon" href="\/favicon.ico">/);
+    assert.match(page.text, /<li id="footer-places-privacy"><a href="\/wiki\/Project:Privacy_policy">Privacy policy<\/a><\/li>/);
+    const about = await anon().get('/wiki/Project:About');
+    assert.ok(about.status === 404 || about.status === 301 || about.status === 302, `the About link is a page address (${about.status})`);
+  });
+
   test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {
     const f = await editForm(alice, 'Blank start');
     const first = await alice.post('/w/index.php?title=Blank_start&action=submit', { ...f.fields, wpTextbox1: '  \n', wpSave: 'Save' });

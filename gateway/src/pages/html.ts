@@ -158,7 +158,8 @@ pre{white-space:pre-wrap;background:#f8f9fa;border:1px solid #eaecf0;padding:1em
 #catlinks ul{display:inline;list-style:none;margin:0;padding:0}
 #catlinks li{display:inline;padding:0 .5em;border-left:1px solid #a2a9b1}
 #catlinks li:first-child{border-left:0}
-#footer{font-size:.8em;color:#54595d;padding:.8em 0}
+#footer{font-size:.8em;color:#54595d;padding:.8em 0}#footer ul{list-style:none;margin:0 0 .4em;padding:0}#footer-places li{display:inline;margin-right:1em}
+#p-logo img{vertical-align:middle;margin-right:.4em;max-height:50px}
 fieldset{border:1px solid #c8ccd1;border-radius:2px;margin:1em 0;padding:.5em 1em 1em}
 legend{font-weight:bold;padding:0 .3em}
 label.field{display:block;margin:.8em 0 .2em;font-weight:bold}
@@ -329,11 +330,12 @@ export function sendPage(res: Response, deps: GatewayDeps, caller: Caller, page:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} - ${sitename}</title>
+<link rel="icon" href="/favicon.ico">
 ${page.noindex ? new SafeHtml('<meta name="robots" content="noindex,nofollow">\n') : ''}<style>${new SafeHtml(STYLE)}</style>
 </head>
 <body>
 <header id="mw-head">
-<a id="p-logo" href="${articlePath('Main Page')}">${sitename}</a>
+<a id="p-logo" href="${articlePath('Main Page')}" title="Visit the main page">${deps.config.logo ? html`<img class="mw-wiki-logo" src="${deps.config.logo}" alt="" height="50">` : ''}${sitename}</a>
 <form id="searchform" action="${SCRIPT_PATH}/index.php" role="search">
 ${hidden('title', 'Special:Search')}<input type="search" name="search" id="searchInput" placeholder="Search ${sitename}" aria-label="Search ${sitename}">
 <button type="submit" name="go" value="Go" id="searchButton">Go</button>
@@ -355,7 +357,12 @@ ${page.body}
 </div>
 ${page.categories ?? ''}
 </main>
-${page.footer ? html`<footer id="footer">${page.footer}</footer>` : ''}
+<footer id="footer">${page.footer ? html`<ul id="footer-info"><li id="footer-info-lastmod">${page.footer}</li></ul>` : ''}
+<ul id="footer-places">
+<li id="footer-places-privacy"><a href="${articlePath('Project:Privacy policy')}">Privacy policy</a></li>
+<li id="footer-places-about"><a href="${articlePath('Project:About')}">About ${sitename}</a></li>
+<li id="footer-places-disclaimer"><a href="${articlePath('Project:General disclaimer')}">Disclaimers</a></li>
+</ul></footer>
 </div>
 </div>
 </body>
