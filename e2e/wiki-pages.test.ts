@@ -11,6 +11,7 @@ import { runAdmin } from '../scripts/admin.js';
 import { startWiki, WikiClient, type TestWiki } from './harness.js';
 import { hiddenFields } from './special-pages.js';
 import { totpAt } from '@quire/auth/totp';
+import { png } from './files-helpers.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'" };
 const decodeEntities = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
@@ -256,6 +257,53 @@ describe('wiki pages over HTTP', () => {
     assert.match(page.text, /<li id="footer-places-privacy"><a href="\/wiki\/Project:Privacy_policy">Privacy policy<\/a><\/li>/);
     const about = await anon().get('/wiki/Project:About');
     assert.ok(about.status === 404 || about.status === 301 || about.status === 302, `the About link is a page address (${about.status})`);
+  });
+
+  test('file pages: File history with thumbnails, the upload link for those who may, File usage', async () => {
+    const upload = async (bytes: Buffer, comment: string) => {
+      const token = (await alice.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+      const r = await alice.postMultipart('/w/api.php', {
+        action: 'upload',
+        format: 'json',
+        filename: 'History pic.png',
+        comment,
+        ignorewarnings: '1',
+        file: new File([new Uint8Array(bytes)], 'History pic.png', { type: 'application/octet-stream' }),
+        token,
+      });
+      assert.equal(r.json().upload?.result, 'Success', r.text.slice(0, 300));
+    };
+    await upload(png(300, 150, 3), 'first version');
+    await upload(png(60, 40, 5), 'second version');
+    await apiEdit(alice, 'Uses the pic', '[[File:History pic.png|thumb|a picture]]');
+    const page = await eventually(async () => {
+      const r = await alice.get('/wiki/File:History_pic.png');
+      assert.match(r.text, /The following page uses this file:/);
+      return r.text;
+    });
+    assert.match(page, /<p>Click on a date\/time to view the file as it appeared at that time\.<\/p>/);
+    const rows = [
+      ...page.matchAll(/<tr><td>(current)?<\/td><td[^>]*><a href="([^"]+)">[^<]+<\/a><\/td><td>(<a [^>]*><img [^>]*><\/a>)?<\/td><td>([^<]*)<\/td>[\s\S]*?<td dir="ltr">([^<]*)<\/td><\/tr>/g),
+    ];
+    assert.deepEqual(
+      rows.map((m) => [m[1] ?? '', m[4], m[5]]),
+      [
+        ['current', '60 × 40 (' + png(60, 40, 5).length + ' bytes)', 'second version'],
+        ['', '300 × 150 (' + png(300, 150, 3).length + ' bytes)', 'first version'],
+      ],
+    );
+    assert.match(rows[1]![3] ?? '', /width="120" height="60"/, 'a thumbnail 120px wide');
+    assert.match(rows[1]![2] ?? '', /^\/w\/images\/archive\//, 'an old version links to its archived file');
+    assert.match(
+      page,
+      /<p class="plainlinks" id="mw-imagepage-reupload-link"><a class="external text" href="\/w\/index\.php\?title=Special:Upload&amp;wpDestFile=History_pic\.png&amp;wpForReUpload=1">Upload a new version of this file<\/a><\/p>/,
+    );
+    assert.match(
+      page,
+      /<h2 id="filelinks">File usage<\/h2>\s*<div id="mw-imagepage-section-linkstoimage"><p>The following page uses this file:<\/p><ul class="mw-imagepage-linkstoimage"><li class="mw-imagepage-linkstoimage-ns0"><a href="\/wiki\/Uses_the_pic">Uses the pic<\/a><\/li><\/ul>/,
+    );
+    const asReader = (await anon().get('/wiki/File:History_pic.png')).text;
+    assert.match(asReader, /<p id="mw-imagepage-upload-disallowed">You cannot overwrite this file\.<\/p>/);
   });
 
   test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {
