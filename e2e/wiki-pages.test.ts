@@ -306,6 +306,45 @@ describe('wiki pages over HTTP', () => {
     assert.match(asReader, /<p id="mw-imagepage-upload-disallowed">You cannot overwrite this file\.<\/p>/);
   });
 
+  test('preferences: signature, date format, time zone and editing defaults are saved as options and set the edit form', async () => {
+    await runAdmin(['createAndPromote', 'Carol', 'carolpass123456'], wiki.testEnv.env, () => undefined);
+    const carol = await formLogin(wiki, 'Carol', 'carolpass123456');
+    await apiEdit(carol, 'Carol page', 'Text.');
+    const before = await editForm(carol, 'Carol page');
+    assert.match(before.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchdefault is on by default');
+    assert.doesNotMatch(before.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/);
+    const form = await carol.get('/wiki/Special:Preferences');
+    for (const name of ['wpnickname', 'wpfancysig', 'wpdate', 'wptimecorrection', 'wpminordefault', 'wpwatchdefault', 'wpwatchcreations']) assert.match(form.text, new RegExp(`name="${name}"`), name);
+    const signature = "[[User:Carol|'''Carol''']]";
+    const saved = await carol.post('/wiki/Special:Preferences', {
+      ...hiddenFields(form.text),
+      op: 'options',
+      wpnickname: signature,
+      wpfancysig: '1',
+      wpdate: 'ISO 8601',
+      wptimecorrection: 'Offset|120',
+      wpminordefault: '1',
+      wpwatchcreations: '1',
+    });
+    assert.match(saved.text, /Your preferences have been saved\./);
+    assert.match(saved.text, /<option value="Offset\|120" selected>UTC\+02:00<\/option>/);
+    assert.match(saved.text, /<input type="radio" name="wpdate" value="ISO 8601" checked>/);
+    const opts = (await carol.api({ action: 'query', meta: 'userinfo', uiprop: 'options', formatversion: '2' })).json().query.userinfo.options;
+    assert.deepEqual(
+      [opts.nickname, opts.fancysig, opts.date, opts.timecorrection, opts.minordefault, opts.watchdefault, opts.watchcreations],
+      [signature, '1', 'ISO 8601', 'Offset|120', '1', '0', 1],
+    );
+    await apiEdit(admin, 'Page Carol never edited', 'Text.');
+    const after = await editForm(carol, 'Page Carol never edited');
+    assert.match(after.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/, 'minordefault');
+    assert.doesNotMatch(after.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchdefault off, and the page not watched');
+    const created = await editForm(carol, 'Carol new page');
+    assert.match(created.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchcreations');
+    assert.doesNotMatch(created.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/, 'a new page is never minor');
+    const tooLong = await carol.post('/wiki/Special:Preferences', { ...hiddenFields(saved.text), op: 'options', wpnickname: 'x'.repeat(256) });
+    assert.match(tooLong.text, /Your signature is too long\. It must not be more than 255 characters long\./);
+  });
+
   test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {
     const f = await editForm(alice, 'Blank start');
     const first = await alice.post('/w/index.php?title=Blank_start&action=submit', { ...f.fields, wpTextbox1: '  \n', wpSave: 'Save' });

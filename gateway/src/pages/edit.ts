@@ -9,6 +9,7 @@
  */
 import type { PageRecord } from '../clients/types.js';
 import { editActor, saveEdit } from '../action/modules/writes.js';
+import { DEFAULT_USER_OPTIONS } from '../action/query/userinfo.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
@@ -169,23 +170,41 @@ ${page.missing ? '' : html`<p>You can view and copy the source of this page.</p>
   send(p, { title: page.missing ? `View source for ${page.title}` : `View source for ${page.title}`, body, tabs: await pageTabs(p, page, 'edit'), status: 403, noindex: true });
 }
 
-/** The form's default for wpWatchthis: watched already, or a page being created ($wgDefaultUserOptions watchcreations). */
-async function watching(p: PageRequest, page: PageRecord): Promise<boolean> {
+/** The caller's options with the wiki's defaults under them (an anonymous caller's: the defaults). */
+async function userOptions(p: PageRequest): Promise<Record<string, unknown>> {
+  if (p.caller.user.anonymous) return { ...DEFAULT_USER_OPTIONS };
+  const details = (await p.deps.clients.auth.getUsers({ ids: [p.caller.user.id] })).users[0];
+  try {
+    return { ...DEFAULT_USER_OPTIONS, ...(JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>) };
+  } catch {
+    return { ...DEFAULT_USER_OPTIONS };
+  }
+}
+
+const optionOn = (v: unknown) => v !== undefined && v !== 0 && v !== '0' && v !== false && v !== '';
+
+/**
+ * The form's default for wpWatchthis (EditPage::initialiseForm): watched already, or the
+ * preferences say so — watchdefault for every edit, watchcreations for a page being created.
+ */
+async function watching(p: PageRequest, page: PageRecord, options: Record<string, unknown>): Promise<boolean> {
   if (p.caller.user.anonymous) return false;
-  if (page.missing) return true;
+  if (optionOn(options.watchdefault) || (page.missing && optionOn(options.watchcreations))) return true;
+  if (page.missing) return false;
   return (await p.deps.clients.content.getPageInfoDetails({ titles: [page.title], watchUserId: p.caller.user.id })).pages[0]?.watched ?? false;
 }
 
 /** The form of a request that is not a submission: the current text, the base revision and now. */
 async function initialState(p: PageRequest, page: PageRecord, section: string): Promise<EditState> {
-  const text = await currentText(p, page, section);
+  const [text, options] = await Promise.all([currentText(p, page, section), userOptions(p)]);
   // A section's summary starts with its heading as an autocomment (EditPage: "/* Heading */ ").
   const heading = section !== '' && section !== 'new' ? /^(={1,6})\s*(.+?)\s*\1\s*$/m.exec(text.split('\n')[0] ?? '')?.[2] : undefined;
   return {
     text,
     summary: section === 'new' ? queryParam(p, 'preloadtitle') : heading ? `/* ${heading} */ ` : '',
-    minor: false,
-    watch: await watching(p, page),
+    // EditPage::initialiseForm: "Mark all edits minor by default" for an existing page, when one may.
+    minor: !page.missing && optionOn(options.minordefault) && hasRight(p, 'minoredit'),
+    watch: await watching(p, page, options),
     section,
     editRevId: page.missing ? 0 : page.latestRevId,
     editTime: page.missing ? '' : mwTimestamp(page.latestTimestamp),
