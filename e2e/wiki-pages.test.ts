@@ -207,23 +207,23 @@ describe('wiki pages over HTTP', () => {
   });
 
   test('history undo links; the undo form has the undone text, the undo summary, the notice and the diff; saving tags mw-undo', async () => {
-    await apiEdit(alice, 'Undo page', 'Line one.\n\nLine two.\n\nLine three.');
+    await apiEdit(admin, 'Undo page', 'Line one.\n\nLine two.\n\nLine three.');
     await apiEdit(bob, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three.');
-    await apiEdit(alice, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three by Alice.');
-    const revs = (await alice.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvlimit: 'max', rvprop: 'ids', formatversion: '2' })).json().query.pages[0].revisions as {
+    await apiEdit(admin, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three by Alice.');
+    const revs = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvlimit: 'max', rvprop: 'ids', formatversion: '2' })).json().query.pages[0].revisions as {
       revid: number;
       parentid: number;
     }[];
     const [latest, bobs, first] = revs;
     assert.ok(latest && bobs && first);
-    const history = await alice.get('/w/index.php?title=Undo_page&action=history');
+    const history = await admin.get('/w/index.php?title=Undo_page&action=history');
     const undoLinks = [...history.text.matchAll(/<span class="mw-history-undo"><a href="([^"]+)"[^>]*>undo<\/a>/g)].map((m) => decodeEntities(m[1]!));
     assert.deepEqual(undoLinks, [
       `/w/index.php?title=Undo_page&action=edit&undoafter=${bobs.revid}&undo=${latest.revid}`,
       `/w/index.php?title=Undo_page&action=edit&undoafter=${first.revid}&undo=${bobs.revid}`,
     ]);
     // Bob's edit, not the latest: merged out of the current text.
-    const form = await editForm(alice, 'Undo page', `&undoafter=${first.revid}&undo=${bobs.revid}`);
+    const form = await editForm(admin, 'Undo page', `&undoafter=${first.revid}&undo=${bobs.revid}`);
     assert.equal(textarea(form.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
     assert.equal(form.fields.wpUndidRevision, String(bobs.revid));
     assert.equal(form.fields.wpUndoAfter, String(first.revid));
@@ -231,19 +231,19 @@ describe('wiki pages over HTTP', () => {
     assert.match(form.html, /id="wikiDiff"[\s\S]*diff-deletedline[\s\S]*by Bob[\s\S]*diff-addedline/);
     const summary = /<input type="text" name="wpSummary"[^>]*value="([^"]*)"/.exec(form.html)?.[1];
     assert.equal(decodeEntities(summary ?? ''), `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
-    const saved = await alice.post('/w/index.php?title=Undo_page&action=submit', {
+    const saved = await admin.post('/w/index.php?title=Undo_page&action=submit', {
       ...form.fields,
       wpTextbox1: textarea(form.html),
       wpSummary: decodeEntities(summary ?? ''),
       wpSave: 'Save changes',
     });
     assert.equal(saved.status, 302, messages(saved.text));
-    assert.equal(await latestText(alice, 'Undo page'), 'Line one.\n\nLine two.\n\nLine three by Alice.');
-    const top = (await alice.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvprop: 'ids|tags|comment', formatversion: '2' })).json().query.pages[0].revisions[0];
+    assert.equal(await latestText(admin, 'Undo page'), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+    const top = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvprop: 'ids|tags|comment', formatversion: '2' })).json().query.pages[0].revisions[0];
     assert.deepEqual(top.tags, ['mw-undo']);
     assert.equal(top.comment, `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
     // A revision that is not the page's: undo-norev above the current text.
-    const bogus = await editForm(alice, 'Undo page', '&undoafter=1&undo=999999');
+    const bogus = await editForm(admin, 'Undo page', '&undoafter=1&undo=999999');
     assert.match(bogus.html, /class="error mw-undo-norev"><p>The edit could not be undone because it does not exist or was deleted\./);
     assert.equal(textarea(bogus.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
   });
@@ -261,8 +261,8 @@ describe('wiki pages over HTTP', () => {
 
   test('file pages: File history with thumbnails, the upload link for those who may, File usage', async () => {
     const upload = async (bytes: Buffer, comment: string) => {
-      const token = (await alice.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
-      const r = await alice.postMultipart('/w/api.php', {
+      const token = (await admin.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+      const r = await admin.postMultipart('/w/api.php', {
         action: 'upload',
         format: 'json',
         filename: 'History pic.png',
@@ -275,9 +275,9 @@ describe('wiki pages over HTTP', () => {
     };
     await upload(png(300, 150, 3), 'first version');
     await upload(png(60, 40, 5), 'second version');
-    await apiEdit(alice, 'Uses the pic', '[[File:History pic.png|thumb|a picture]]');
+    await apiEdit(admin, 'Uses the pic', '[[File:History pic.png|thumb|a picture]]');
     const page = await eventually(async () => {
-      const r = await alice.get('/wiki/File:History_pic.png');
+      const r = await admin.get('/wiki/File:History_pic.png');
       assert.match(r.text, /The following page uses this file:/);
       return r.text;
     });
