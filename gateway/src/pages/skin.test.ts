@@ -42,3 +42,10 @@ test('/favicon.ico is a 16×16 32-bit icon', () => {
   assert.equal(FAVICON_ICO.readUInt16LE(12), 32);
   assert.equal(FAVICON_ICO.readUInt32LE(14) + 22, FAVICON_ICO.length);
 });
+
+test("diff tables show wikidiff2's −/+ markers from data-marker, and the text monospace", () => {
+  const doc = render({});
+  assert.match(doc, /td\.diff-marker::before\{content:attr\(data-marker\)\}/);
+  assert.match(doc, /table\.diff-editfont-monospace td\.diff-addedline,[^{]*\{font-family:monospace,monospace\}/);
+  assert.match(doc, /table\.diff td\{[^}]*white-space:pre-wrap/);
+});
