@@ -217,7 +217,9 @@ describe('wiki pages over HTTP', () => {
     const [latest, bobs, first] = revs;
     assert.ok(latest && bobs && first);
     const history = await admin.get('/w/index.php?title=Undo_page&action=history');
-    const undoLinks = [...history.text.matchAll(/<span class="mw-history-undo"><a href="([^"]+)"[^>]*>undo<\/a>/g)].map((m) => decodeEntities(m[1]!));
+    const undoLinks = [...history.text.matchAll(/<span class="mw-changeslist-links"><span><span class="mw-history-undo"><a href="([^"]+)"[^>]*>undo<\/a><\/span><\/span><\/span>/g)].map((m) =>
+      decodeEntities(m[1]!),
+    );
     assert.deepEqual(undoLinks, [
       `/w/index.php?title=Undo_page&action=edit&undoafter=${bobs.revid}&undo=${latest.revid}`,
       `/w/index.php?title=Undo_page&action=edit&undoafter=${first.revid}&undo=${bobs.revid}`,

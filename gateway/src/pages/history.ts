@@ -80,7 +80,7 @@ ${nav}`;
 
 /**
  * HistoryPager::historyLine's undo tool: every revision with one before it, for those who may
- * edit, unless its text is hidden (the tooltip on the latest line only). MediaWiki's brackets.
+ * edit, unless its text is hidden (the tooltip on the latest line only); the brackets are the skin's CSS, as MediaWiki's.
  */
 function undoLink(page: PageRecord, rev: { id: number; parentId: number; deleted: number }, mayEdit: boolean): SafeHtml | '' {
   if (!mayEdit || rev.parentId <= 0 || (rev.deleted & DELETED_TEXT) !== 0) return '';
@@ -89,7 +89,7 @@ function undoLink(page: PageRecord, rev: { id: number; parentId: number; deleted
     rev.id === page.latestRevId
       ? html`<a href="${href}" title="&quot;Undo&quot; reverts this edit and opens the edit form in preview mode. It allows adding a reason in the summary.">undo</a>`
       : html`<a href="${href}">undo</a>`;
-  return html` <span class="mw-changeslist-links">(<span><span class="mw-history-undo">${link}</span></span>)</span>`;
+  return html` <span class="mw-changeslist-links"><span><span class="mw-history-undo">${link}</span></span></span>`;
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */

@@ -185,6 +185,7 @@ th,td{text-align:left;padding:.4em .6em;border-bottom:1px solid #eaecf0;vertical
 .mw-parser-output table th,.mw-parser-output table td{border-bottom:0}
 ul.list{padding-left:1.2em}.mw-search-results{list-style:none;padding-left:0}.mw-search-results li{margin-bottom:.8em}ul.list li{margin:.15em 0}
 .history li{list-style:none}.history{padding-left:0}
+.mw-changeslist-links::before{content:"("}.mw-changeslist-links::after{content:")"}.mw-changeslist-links>span:not(:first-child)::before{content:" | "}
 .minor{font-weight:bold}.comment{font-style:italic;color:#54595d}
 .mw-plusminus-pos{color:#006400}.mw-plusminus-neg{color:#8b0000}.mw-plusminus-null{color:#a2a9b1}
 .searchresult{font-size:.9em}.searchmatch{font-weight:bold}.mw-search-result-data{color:#14866d;font-size:.85em}

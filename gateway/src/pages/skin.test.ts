@@ -49,3 +49,7 @@ test("diff tables show wikidiff2's −/+ markers from data-marker, and the text 
   assert.match(doc, /table\.diff-editfont-monospace td\.diff-addedline,[^{]*\{font-family:monospace,monospace\}/);
   assert.match(doc, /table\.diff td\{[^}]*white-space:pre-wrap/);
 });
+
+test("the brackets around a row's tools (undo) come from the stylesheet, as MediaWiki's", () => {
+  assert.match(render({}), /\.mw-changeslist-links::before\{content:"\("\}\.mw-changeslist-links::after\{content:"\)"\}/);
+});
