@@ -11,6 +11,7 @@ import { runAdmin } from '../scripts/admin.js';
 import { startWiki, WikiClient, type TestWiki } from './harness.js';
 import { hiddenFields } from './special-pages.js';
 import { totpAt } from '@quire/auth/totp';
+import { png } from './files-helpers.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'" };
 const decodeEntities = (s: string) => s.replace(/&(amp|lt|gt|quot|#039);/g, (_m, e: string) => ENTITIES[e]!);
@@ -203,6 +204,147 @@ describe('wiki pages over HTTP', () => {
     assert.match(second.text, /Edit conflict/);
     assert.equal(textarea(second.text, 'wpTextbox2'), 'by Bob');
     assert.equal(await latestText(alice, 'Born twice'), 'by Alice');
+  });
+
+  test('history undo links; the undo form has the undone text, the undo summary, the notice and the diff; saving tags mw-undo', async () => {
+    await apiEdit(admin, 'Undo page', 'Line one.\n\nLine two.\n\nLine three.');
+    await apiEdit(bob, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three.');
+    await apiEdit(admin, 'Undo page', 'Line one by Bob.\n\nLine two.\n\nLine three by Alice.');
+    const revs = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvlimit: 'max', rvprop: 'ids', formatversion: '2' })).json().query.pages[0].revisions as {
+      revid: number;
+      parentid: number;
+    }[];
+    const [latest, bobs, first] = revs;
+    assert.ok(latest && bobs && first);
+    const history = await admin.get('/w/index.php?title=Undo_page&action=history');
+    const undoLinks = [...history.text.matchAll(/<span class="mw-changeslist-links"><span><span class="mw-history-undo"><a href="([^"]+)"[^>]*>undo<\/a><\/span><\/span><\/span>/g)].map((m) =>
+      decodeEntities(m[1]!),
+    );
+    assert.deepEqual(undoLinks, [
+      `/w/index.php?title=Undo_page&action=edit&undoafter=${bobs.revid}&undo=${latest.revid}`,
+      `/w/index.php?title=Undo_page&action=edit&undoafter=${first.revid}&undo=${bobs.revid}`,
+    ]);
+    // Bob's edit, not the latest: merged out of the current text.
+    const form = await editForm(admin, 'Undo page', `&undoafter=${first.revid}&undo=${bobs.revid}`);
+    assert.equal(textarea(form.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+    assert.equal(form.fields.wpUndidRevision, String(bobs.revid));
+    assert.equal(form.fields.wpUndoAfter, String(first.revid));
+    assert.match(form.html, /<div class="mw-undo-success"><p>The edit can be undone\.\nPlease check the comparison below/);
+    assert.match(form.html, /id="wikiDiff"[\s\S]*diff-deletedline[\s\S]*by Bob[\s\S]*diff-addedline/);
+    const summary = /<input type="text" name="wpSummary"[^>]*value="([^"]*)"/.exec(form.html)?.[1];
+    assert.equal(decodeEntities(summary ?? ''), `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
+    const saved = await admin.post('/w/index.php?title=Undo_page&action=submit', {
+      ...form.fields,
+      wpTextbox1: textarea(form.html),
+      wpSummary: decodeEntities(summary ?? ''),
+      wpSave: 'Save changes',
+    });
+    assert.equal(saved.status, 302, messages(saved.text));
+    assert.equal(await latestText(admin, 'Undo page'), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+    const top = (await admin.api({ action: 'query', prop: 'revisions', titles: 'Undo page', rvprop: 'ids|tags|comment', formatversion: '2' })).json().query.pages[0].revisions[0];
+    assert.deepEqual(top.tags, ['mw-undo']);
+    assert.equal(top.comment, `Undo revision ${bobs.revid} by [[Special:Contributions/Bob|Bob]] ([[User talk:Bob|talk]])`);
+    // A revision that is not the page's: undo-norev above the current text.
+    const bogus = await editForm(admin, 'Undo page', '&undoafter=1&undo=999999');
+    assert.match(bogus.html, /class="error mw-undo-norev"><p>The edit could not be undone because it does not exist or was deleted\./);
+    assert.equal(textarea(bogus.html), 'Line one.\n\nLine two.\n\nLine three by Alice.');
+  });
+
+  test('the skin: an icon at /favicon.ico, and the footer links to the project pages', async () => {
+    const icon = await anon().get('/favicon.ico');
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/x-icon');
+    const page = await anon().get('/wiki/Special:RecentChanges');
+    assert.match(page.text, /<link rel="icon" href="\/favicon.ico">/);
+    assert.match(page.text, /<li id="footer-places-privacy"><a href="\/wiki\/Project:Privacy_policy">Privacy policy<\/a><\/li>/);
+    const about = await anon().get('/wiki/Project:About');
+    assert.ok(about.status === 404 || about.status === 301 || about.status === 302, `the About link is a page address (${about.status})`);
+  });
+
+  test('file pages: File history with thumbnails, the upload link for those who may, File usage', async () => {
+    const upload = async (bytes: Buffer, comment: string) => {
+      const token = (await admin.api({ action: 'query', meta: 'tokens' })).json().query.tokens.csrftoken as string;
+      const r = await admin.postMultipart('/w/api.php', {
+        action: 'upload',
+        format: 'json',
+        filename: 'History pic.png',
+        comment,
+        ignorewarnings: '1',
+        file: new File([new Uint8Array(bytes)], 'History pic.png', { type: 'application/octet-stream' }),
+        token,
+      });
+      assert.equal(r.json().upload?.result, 'Success', r.text.slice(0, 300));
+    };
+    await upload(png(300, 150, 3), 'first version');
+    await upload(png(60, 40, 5), 'second version');
+    await apiEdit(admin, 'Uses the pic', '[[File:History pic.png|thumb|a picture]]');
+    const page = await eventually(async () => {
+      const r = await admin.get('/wiki/File:History_pic.png');
+      assert.match(r.text, /The following page uses this file:/);
+      return r.text;
+    });
+    assert.match(page, /<p>Click on a date\/time to view the file as it appeared at that time\.<\/p>/);
+    const rows = [
+      ...page.matchAll(/<tr><td>(current)?<\/td><td[^>]*><a href="([^"]+)">[^<]+<\/a><\/td><td>(<a [^>]*><img [^>]*><\/a>)?<\/td><td>([^<]*)<\/td>[\s\S]*?<td dir="ltr">([^<]*)<\/td><\/tr>/g),
+    ];
+    assert.deepEqual(
+      rows.map((m) => [m[1] ?? '', m[4], m[5]]),
+      [
+        ['current', '60 × 40 (' + png(60, 40, 5).length + ' bytes)', 'second version'],
+        ['', '300 × 150 (' + png(300, 150, 3).length + ' bytes)', 'first version'],
+      ],
+    );
+    assert.match(rows[1]![3] ?? '', /width="120" height="60"/, 'a thumbnail 120px wide');
+    assert.match(rows[1]![2] ?? '', /^\/w\/images\/archive\//, 'an old version links to its archived file');
+    assert.match(
+      page,
+      /<p class="plainlinks" id="mw-imagepage-reupload-link"><a class="external text" href="\/w\/index\.php\?title=Special:Upload&amp;wpDestFile=History_pic\.png&amp;wpForReUpload=1">Upload a new version of this file<\/a><\/p>/,
+    );
+    assert.match(
+      page,
+      /<h2 id="filelinks">File usage<\/h2>\s*<div id="mw-imagepage-section-linkstoimage"><p>The following page uses this file:<\/p><ul class="mw-imagepage-linkstoimage"><li class="mw-imagepage-linkstoimage-ns0"><a href="\/wiki\/Uses_the_pic">Uses the pic<\/a><\/li><\/ul>/,
+    );
+    const asReader = (await anon().get('/wiki/File:History_pic.png')).text;
+    assert.match(asReader, /<p id="mw-imagepage-upload-disallowed">You cannot overwrite this file\.<\/p>/);
+  });
+
+  test('preferences: signature, date format, time zone and editing defaults are saved as options and set the edit form', async () => {
+    await runAdmin(['createAndPromote', 'Carol', 'carolpass123456'], wiki.testEnv.env, () => undefined);
+    const carol = await formLogin(wiki, 'Carol', 'carolpass123456');
+    await apiEdit(carol, 'Carol page', 'Text.');
+    const before = await editForm(carol, 'Carol page');
+    assert.match(before.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchdefault is on by default');
+    assert.doesNotMatch(before.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/);
+    const form = await carol.get('/wiki/Special:Preferences');
+    for (const name of ['wpnickname', 'wpfancysig', 'wpdate', 'wptimecorrection', 'wpminordefault', 'wpwatchdefault', 'wpwatchcreations']) assert.match(form.text, new RegExp(`name="${name}"`), name);
+    const signature = "[[User:Carol|'''Carol''']]";
+    const saved = await carol.post('/wiki/Special:Preferences', {
+      ...hiddenFields(form.text),
+      op: 'options',
+      wpnickname: signature,
+      wpfancysig: '1',
+      wpdate: 'ISO 8601',
+      wptimecorrection: 'Offset|120',
+      wpminordefault: '1',
+      wpwatchcreations: '1',
+    });
+    assert.match(saved.text, /Your preferences have been saved\./);
+    assert.match(saved.text, /<option value="Offset\|120" selected>UTC\+02:00<\/option>/);
+    assert.match(saved.text, /<input type="radio" name="wpdate" value="ISO 8601" checked>/);
+    const opts = (await carol.api({ action: 'query', meta: 'userinfo', uiprop: 'options', formatversion: '2' })).json().query.userinfo.options;
+    assert.deepEqual(
+      [opts.nickname, opts.fancysig, opts.date, opts.timecorrection, opts.minordefault, opts.watchdefault, opts.watchcreations],
+      [signature, '1', 'ISO 8601', 'Offset|120', '1', '0', 1],
+    );
+    await apiEdit(admin, 'Page Carol never edited', 'Text.');
+    const after = await editForm(carol, 'Page Carol never edited');
+    assert.match(after.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/, 'minordefault');
+    assert.doesNotMatch(after.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchdefault off, and the page not watched');
+    const created = await editForm(carol, 'Carol new page');
+    assert.match(created.html, /name="wpWatchthis" id="wpWatchthis" value="1" checked/, 'watchcreations');
+    assert.doesNotMatch(created.html, /name="wpMinoredit" id="wpMinoredit" value="1" checked/, 'a new page is never minor');
+    const tooLong = await carol.post('/wiki/Special:Preferences', { ...hiddenFields(saved.text), op: 'options', wpnickname: 'x'.repeat(256) });
+    assert.match(tooLong.text, /Your signature is too long\. It must not be more than 255 characters long\./);
   });
 
   test('a new blank page is saved only when saved again after the warning (blankarticle)', async () => {

@@ -17,6 +17,7 @@ import { actionReadCacheability, cachedReads, invalidateOnWrite, restPageCacheab
 import { AnonymousCallers } from './cache/anonymous-callers.js';
 import { keepAnonymousCallers } from './caller.js';
 import { ensureRequestId } from './observability.js';
+import { FAVICON_ICO } from './pages/favicon.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -138,6 +139,11 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // Special:UserLogin, Special:BotPasswords, Special:UserLogout (server-rendered HTML).
   app.use(createOAuthPages(deps));
   app.use(createSpecialPages(deps));
+
+  // The icon every page links to (and browsers ask for anyway); a day in caches.
+  app.get('/favicon.ico', (_req, res) => {
+    res.set({ 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(FAVICON_ICO);
+  });
 
   // MediaWiki's own entry: the Main Page (a permanent redirect, as its default Apache rewrite sends).
   app.get('/', (_req, res) => res.redirect(301, ARTICLE_PATH.replace('$1', 'Main_Page')));

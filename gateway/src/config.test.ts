@@ -22,3 +22,11 @@ test('TRUSTED_PROXIES: none trusted by default; CIDRs and addresses, IPv4 and IP
   assert.throws(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.0/33' }), /TRUSTED_PROXIES/);
   assert.throws(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' }), /TRUSTED_PROXIES/);
 });
+
+test("WIKI_LOGO: a path on the wiki's own origin, or nothing", () => {
+  assert.equal(loadGatewayConfig({}).logo, '');
+  assert.equal(loadGatewayConfig({ WIKI_LOGO: '/w/images/a/ab/Logo.png' }).logo, '/w/images/a/ab/Logo.png');
+  for (const bad of ['https://cdn.example/logo.png', '//cdn.example/logo.png', 'javascript:alert(1)', '/a" onerror="x', 'logo.png']) {
+    assert.throws(() => loadGatewayConfig({ WIKI_LOGO: bad }), /WIKI_LOGO/, bad);
+  }
+});

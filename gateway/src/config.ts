@@ -13,6 +13,11 @@ export const gatewayConfigSpec = {
   server: v.url(['WIKI_SERVER'], { protocols: ['http', 'https'] }),
   sitename: v.string(['WIKI_NAME'], { default: 'Quire' }),
   wikiId: v.string(['WIKI_ID'], { default: 'quire' }),
+  /**
+   * The logo in the header ($wgLogos['1x']): a path on this wiki's own origin, e.g.
+   * /w/images/a/ab/Logo.png (pages allow images from their own origin only); "" for none.
+   */
+  logo: v.string(['WIKI_LOGO'], { default: '' }),
   lang: v.string(['WIKI_LANG'], { default: 'en' }),
   /** Comma-separated origins allowed for CORS with credentials (MediaWiki's $wgCrossSiteAJAXdomains). */
   corsOrigins: v.string(['CORS_ORIGINS'], { default: '' }),
@@ -79,6 +84,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   // The metrics must never be reachable on the public port (they would be served to anyone).
   if (c.metricsPort !== undefined && c.metricsPort !== 0 && c.metricsPort === c.port) {
     throw new ConfigError([`METRICS_PORT=${c.metricsPort} is the public PORT: metrics are served on a port of their own`]);
+  }
+  // The header's <img>: the page's CSP (img-src 'self') would refuse another origin's image.
+  if (c.logo !== '' && !/^\/(?![/\\])[^\s"<>]*$/.test(c.logo)) {
+    throw new ConfigError([`WIKI_LOGO=${JSON.stringify(c.logo)}: expected a path on the wiki's own origin, e.g. /w/images/a/ab/Logo.png`]);
   }
   const fixed = c.server?.replace(/\/$/, '');
   let fallback = fixed ?? `http://localhost:${c.port}`;

@@ -101,26 +101,63 @@ async function categoryBox(p: PageRequest, page: PageRecord, categories: { name:
   return html`<div id="catlinks" class="catlinks">${normal}${hiddenBox}</div>`;
 }
 
-/** ImagePage: a file description page shows the file, and its versions, above the description. */
+/** ImagePage: a file description page shows the file, its versions, the upload link and the pages using it, above the description. */
 async function fileSection(p: PageRequest, page: PageRecord): Promise<SafeHtml | ''> {
   if (page.ns !== 6) return '';
-  const file = (await p.deps.clients.content.getFileInfo({ titles: [page.title], limit: 10 })).files[0];
+  const { content } = p.deps.clients;
+  const [info, usage] = await Promise.all([
+    content.getFileInfo({ titles: [page.title], limit: 10 }),
+    content.listBacklinks({ table: LinkTable.LINK_TABLE_IMAGELINKS, title: page.title, limit: FILE_USAGE_LIMIT + 1 }),
+  ]);
+  const file = info.files[0];
   const current = file?.exists ? file.versions[0] : undefined;
   if (!current)
     return page.missing
       ? ''
       : html`<p class="mw-filepage-nofile">No file by this name exists, but you can <a href="${indexPath('Special:Upload', { wpDestFile: titleOfFile(page) })}">upload it</a>.</p>`;
-  const isImage = current.mediaType === 'BITMAP' || current.mediaType === 'DRAWING';
-  const shown = isImage
+  const isImage = (v: { mediaType: string }) => v.mediaType === 'BITMAP' || v.mediaType === 'DRAWING';
+  const shown = isImage(current)
     ? html`<div class="fullImageLink" id="file"><a href="${current.urlPath}"><img src="${current.urlPath}" alt="${page.title}" width="${Math.min(current.width, 800) || ''}"></a></div>`
     : '';
-  const rows = (file?.versions ?? []).map(
-    (v, i) =>
-      html`<tr><td>${i === 0 ? 'current' : ''}</td><td><a href="${v.urlPath}">${formatTime(v.timestamp)}</a></td><td>${v.width && v.height ? `${v.width} × ${v.height} ` : ''}(${v.size} bytes)</td><td>${userLinks(v.user, v.userId === 0)}</td><td>${v.comment}</td></tr>`,
-  );
+  // ImageHistoryList: the time links to that version's file; a thumbnail 120px wide at most.
+  const rows = (file?.versions ?? []).map((v, i) => {
+    const when = formatTime(v.timestamp);
+    const scale = v.width > 120 ? 120 / v.width : 1;
+    const thumb = isImage(v)
+      ? html`<a href="${v.urlPath}"><img alt="Thumbnail for version as of ${when}" src="${v.urlPath}" width="${Math.round(v.width * scale) || 120}"${v.height ? html` height="${Math.max(1, Math.round(v.height * scale))}"` : ''}></a>`
+      : '';
+    return html`<tr><td>${i === 0 ? 'current' : ''}</td><td${i === 0 ? new SafeHtml(' class="filehistory-selected"') : ''}><a href="${v.urlPath}">${when}</a></td><td>${thumb}</td><td>${v.width && v.height ? `${v.width} × ${v.height} ` : ''}(${v.size} bytes)</td><td>${userLinks(v.user, v.userId === 0)}</td><td dir="ltr">${v.comment}</td></tr>`;
+  });
+  // ImagePage::uploadLinksBox: a new version for those who may upload over this file.
+  const own = !p.caller.user.anonymous && current.user === p.caller.user.name;
+  const mayReupload = hasRight(p, 'upload') && (hasRight(p, 'reupload') || (own && hasRight(p, 'reupload-own')));
+  const uploadLinks = html`<div class="mw-imagepage-upload-links">${
+    mayReupload
+      ? html`<p class="plainlinks" id="mw-imagepage-reupload-link"><a class="external text" href="${indexPath('Special:Upload', { wpDestFile: titleOfFile(page).replaceAll(' ', '_'), wpForReUpload: 1 })}">Upload a new version of this file</a></p>`
+      : html`<p id="mw-imagepage-upload-disallowed">You cannot overwrite this file.</p>`
+  }</div>`;
+  // ImagePage::imageLinks: the pages using the file (the first 100), sorted by namespace and title.
+  const users = usage.pages.slice(0, FILE_USAGE_LIMIT).sort((a, b) => a.ns - b.ns || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  const fileUsage =
+    users.length === 0
+      ? html`<div id="mw-imagepage-nolinkstoimage"><p>There are no pages that use this file.</p></div>`
+      : html`<div id="mw-imagepage-section-linkstoimage"><p>${
+          usage.pages.length > FILE_USAGE_LIMIT
+            ? html`More than ${FILE_USAGE_LIMIT} pages use this file. The following list shows the first ${FILE_USAGE_LIMIT} pages that use this file only. A <a href="${specialPath('WhatLinksHere', page.title.replaceAll(' ', '_'))}">full list</a> is available.`
+            : users.length === 1
+              ? 'The following page uses this file:'
+              : `The following ${users.length} pages use this file:`
+        }</p><ul class="mw-imagepage-linkstoimage">${users.map((u) => html`<li class="mw-imagepage-linkstoimage-ns${u.ns}"><a href="${articlePath(u.title)}">${u.title}</a></li>`)}</ul></div>`;
   return html`${shown}<div class="fullMedia"><a href="${current.urlPath}" class="internal">${titleOfFile(page)}</a> (${current.width && current.height ? `${current.width} × ${current.height} pixels, ` : ''}file size: ${current.size} bytes, MIME type: ${current.mime})</div>
-<h2 id="filehistory">File history</h2><table class="wikitable filehistory"><tr><th></th><th>Date/Time</th><th>Dimensions</th><th>User</th><th>Comment</th></tr>${rows}</table>`;
+<h2 id="filehistory">File history</h2>
+<div id="mw-imagepage-section-filehistory"><p>Click on a date/time to view the file as it appeared at that time.</p>
+<table class="wikitable filehistory"><tr><th></th><th>Date/Time</th><th>Thumbnail</th><th>Dimensions</th><th>User</th><th>Comment</th></tr>${rows}</table></div>
+${uploadLinks}<h2 id="filelinks">File usage</h2>
+${fileUsage}`;
 }
+
+/** ImagePage::imageLinks' limit. */
+const FILE_USAGE_LIMIT = 100;
 
 /** CategoryViewer: a category page lists its subcategories, pages and files (the first 200 by sort key). */
 async function categoryMembers(p: PageRequest, page: PageRecord): Promise<SafeHtml | ''> {

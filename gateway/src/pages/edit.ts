@@ -8,7 +8,8 @@
  * createonly, so a page created meanwhile is a conflict too, not an overwrite.
  */
 import type { PageRecord } from '../clients/types.js';
-import { saveEdit } from '../action/modules/writes.js';
+import { editActor, saveEdit } from '../action/modules/writes.js';
+import { DEFAULT_USER_OPTIONS } from '../action/query/userinfo.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
@@ -35,6 +36,8 @@ interface EditState {
   conflictText?: string;
   /** The blank-page warning was shown: the next save creates the blank page (wpIgnoreBlankArticle). */
   blankArticle?: boolean;
+  /** An undo being made (wpUndidRevision, wpUndoAfter): saved as the undo when the text is still the undone one. */
+  undo?: { rev: number; after: number };
   status?: number;
 }
 
@@ -124,7 +127,7 @@ ${p.caller.user.anonymous ? messageBox('warning', `You are not logged in. Once y
 ${await protectionNotice(p, page)}
 <form id="editform" name="editform" method="post" action="${action}" enctype="application/x-www-form-urlencoded">
 ${hidden('wpUnicodeCheck', UNICODE_CHECK)}<input type="text" name="wpAntispam" id="wpAntispam" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
-${s.blankArticle ? hidden('wpIgnoreBlankArticle', '1') : ''}${hidden('wpSection', s.section)}${hidden('wpStarttime', s.startTime)}${hidden('wpEdittime', s.editTime)}${hidden('editRevId', String(s.editRevId))}
+${s.blankArticle ? hidden('wpIgnoreBlankArticle', '1') : ''}${s.undo ? html`${hidden('wpUndidRevision', String(s.undo.rev))}${hidden('wpUndoAfter', String(s.undo.after))}` : ''}${hidden('wpSection', s.section)}${hidden('wpStarttime', s.startTime)}${hidden('wpEdittime', s.editTime)}${hidden('editRevId', String(s.editRevId))}
 ${hidden('wpScrolltop', '')}${hidden('wpAutoSummary', 'd41d8cd98f00b204e9800998ecf8427e')}${hidden('oldid', '0')}${hidden('parentRevId', String(s.editRevId))}${hidden('format', 'text/x-wiki')}${hidden('model', 'wikitext')}
 ${subject ? html`<label class="field" for="wpSummary">Subject:</label><input type="text" name="wpSummary" id="wpSummary" maxlength="255" value="${s.summary}">` : ''}
 <textarea name="wpTextbox1" id="wpTextbox1" rows="25" cols="80" lang="${p.deps.config.lang}" dir="ltr" aria-label="Wikitext source editor">${'\n'}${s.text}</textarea>
@@ -167,28 +170,76 @@ ${page.missing ? '' : html`<p>You can view and copy the source of this page.</p>
   send(p, { title: page.missing ? `View source for ${page.title}` : `View source for ${page.title}`, body, tabs: await pageTabs(p, page, 'edit'), status: 403, noindex: true });
 }
 
-/** The form's default for wpWatchthis: watched already, or a page being created ($wgDefaultUserOptions watchcreations). */
-async function watching(p: PageRequest, page: PageRecord): Promise<boolean> {
+/** The caller's options with the wiki's defaults under them (an anonymous caller's: the defaults). */
+async function userOptions(p: PageRequest): Promise<Record<string, unknown>> {
+  if (p.caller.user.anonymous) return { ...DEFAULT_USER_OPTIONS };
+  const details = (await p.deps.clients.auth.getUsers({ ids: [p.caller.user.id] })).users[0];
+  try {
+    return { ...DEFAULT_USER_OPTIONS, ...(JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>) };
+  } catch {
+    return { ...DEFAULT_USER_OPTIONS };
+  }
+}
+
+const optionOn = (v: unknown) => v !== undefined && v !== 0 && v !== '0' && v !== false && v !== '';
+
+/**
+ * The form's default for wpWatchthis (EditPage::initialiseForm): watched already, or the
+ * preferences say so — watchdefault for every edit, watchcreations for a page being created.
+ */
+async function watching(p: PageRequest, page: PageRecord, options: Record<string, unknown>): Promise<boolean> {
   if (p.caller.user.anonymous) return false;
-  if (page.missing) return true;
+  if (optionOn(options.watchdefault) || (page.missing && optionOn(options.watchcreations))) return true;
+  if (page.missing) return false;
   return (await p.deps.clients.content.getPageInfoDetails({ titles: [page.title], watchUserId: p.caller.user.id })).pages[0]?.watched ?? false;
 }
 
 /** The form of a request that is not a submission: the current text, the base revision and now. */
 async function initialState(p: PageRequest, page: PageRecord, section: string): Promise<EditState> {
-  const text = await currentText(p, page, section);
+  const [text, options] = await Promise.all([currentText(p, page, section), userOptions(p)]);
   // A section's summary starts with its heading as an autocomment (EditPage: "/* Heading */ ").
   const heading = section !== '' && section !== 'new' ? /^(={1,6})\s*(.+?)\s*\1\s*$/m.exec(text.split('\n')[0] ?? '')?.[2] : undefined;
   return {
     text,
     summary: section === 'new' ? queryParam(p, 'preloadtitle') : heading ? `/* ${heading} */ ` : '',
-    minor: false,
-    watch: await watching(p, page),
+    // EditPage::initialiseForm: "Mark all edits minor by default" for an existing page, when one may.
+    minor: !page.missing && optionOn(options.minordefault) && hasRight(p, 'minoredit'),
+    watch: await watching(p, page, options),
     section,
     editRevId: page.missing ? 0 : page.latestRevId,
     editTime: page.missing ? '' : mwTimestamp(page.latestTimestamp),
     startTime: mwTimestamp(new Date().toISOString()),
   };
+}
+
+/** What undoing undoafter..undo would save now (EditPage::getContentObject with undo): the text and the automatic summary. */
+async function undoPreview(p: PageRequest, page: PageRecord, undo: number, undoAfter: number): Promise<{ text: string; summary: string }> {
+  const r = await p.deps.clients.content.edit({ title: page.title, undo, undoAfter, undoPreview: true, actor: editActor(p.caller) });
+  return { text: r.content, summary: r.undoSummary };
+}
+
+/**
+ * The form opened with undo and undoafter (EditPage::getContentObject): the undone text, the
+ * undo summary, MediaWiki's undo-success notice and the difference from the current text; or
+ * undo-failure / undo-norev above the current text.
+ */
+async function undoState(p: PageRequest, page: PageRecord, state: EditState): Promise<EditState> {
+  const undo = Number(queryParam(p, 'undo')) | 0;
+  const after = Number(queryParam(p, 'undoafter')) | 0;
+  if (undo <= 0 || page.missing || state.section !== '') return state;
+  try {
+    const r = await undoPreview(p, page, undo, after);
+    const undone = { ...state, text: r.text.trimEnd(), summary: r.summary, undo: { rev: undo, after } };
+    const notice = html`<div class="mw-undo-success"><p>The edit can be undone.
+Please check the comparison below to verify that this is what you want to do, and then publish the changes below to finish undoing the edit.</p></div>`;
+    return { ...undone, top: html`${notice}${await changes(p, page, undone)}` };
+  } catch (e) {
+    const code = errorCode(e);
+    if (code === 'undofailure') return { ...state, top: html`<div class="error mw-undo-failure"><p>The edit could not be undone due to conflicting intermediate edits.</p></div>` };
+    if (code === 'nosuchrevid' || code === 'revwrongpage')
+      return { ...state, top: html`<div class="error mw-undo-norev"><p>The edit could not be undone because it does not exist or was deleted.</p></div>` };
+    throw e;
+  }
 }
 
 /** The text of the form with MediaWiki's line-end rules (CRLF → LF, trailing blanks off). */
@@ -244,7 +295,7 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
         tabs: await pageTabs(p, page, 'edit'),
       });
     }
-    return showForm(p, page, state);
+    return showForm(p, page, await undoState(p, page, state));
   }
 
   const s: EditState = {
@@ -258,6 +309,7 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
     editRevId: Number(field(p, 'editRevId')) | 0,
     editTime: field(p, 'wpEdittime'),
     startTime: field(p, 'wpStarttime'),
+    ...(Number(field(p, 'wpUndidRevision')) > 0 ? { undo: { rev: Number(field(p, 'wpUndidRevision')) | 0, after: Number(field(p, 'wpUndoAfter')) | 0 } } : {}),
   };
   const registered = !p.caller.user.anonymous;
   // Anonymous editors have no session: their token is the constant "+\" (EditPage::tokenOk).
@@ -282,8 +334,16 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
     const warning = html`<div id="mw-blankarticle">${messageBox('warning', html`<strong>Warning:</strong> The page you are creating is blank. If you click "Save page" again, the page will be created without any content.`)}</div>`;
     return showForm(p, page, { ...s, top: warning, blankArticle: true });
   }
+  // An undo whose text was left as undone is saved as the undo (tagged mw-undo, as action=edit with undo);
+  // an edited one, or one the current text no longer allows, as an ordinary edit of the text.
+  let undoFields = {};
+  if (s.undo && section === '') {
+    const again = await undoPreview(p, page, s.undo.rev, s.undo.after).catch(() => undefined);
+    if (again && again.text.trimEnd() === s.text) undoFields = { undo: s.undo.rev, undoAfter: s.undo.after };
+  }
   try {
     const res = await saveEdit(p.deps, p.caller, {
+      ...undoFields,
       title: page.title,
       text: s.text,
       section: section === '' ? undefined : section,

@@ -9,7 +9,7 @@ import { CompareRelative, type CompareSideResult, type PageRecord } from '../cli
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { queryParam, send, type PageRequest } from './request.js';
-import { errorCode, errorText, formatTime, pageTabs, sizeDiff } from './wiki.js';
+import { errorCode, errorText, formatTime, hasRight, pageTabs, sizeDiff } from './wiki.js';
 import { authorOf, deletedDiffBox, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
 import { DELETED_COMMENT, DELETED_TEXT, textAccess, userCanSee } from '../revdel.js';
 import { ServiceError } from '@quire/kit';
@@ -39,6 +39,7 @@ export async function historyAction(p: PageRequest, page: PageRecord): Promise<v
   const hasNewer = towardsNewer ? r.more : offset > 0;
   const hasOlder = towardsNewer ? true : r.more;
   const nav = html`<p class="mw-history-nav">(${newest && newest.id !== page.latestRevId ? html`<a href="${indexPath(page.title, { action: 'history' })}">newest</a>` : 'newest'} | oldest) View (${hasNewer && newest ? html`<a href="${indexPath(page.title, { action: 'history', dir: 'prev', offset: newest.id, limit })}" class="mw-prevlink">newer ${limit}</a>` : `newer ${limit}`} | ${hasOlder && oldest ? html`<a href="${indexPath(page.title, { action: 'history', offset: oldest.id, limit })}" class="mw-nextlink">older ${limit}</a>` : `older ${limit}`})</p>`;
+  const mayEdit = hasRight(p, 'edit');
   const rows = revs.map((rev, i) => {
     const isCur = rev.id === page.latestRevId;
     const prevSize = Math.max(rev.parentSize, 0);
@@ -53,7 +54,7 @@ ${revDateLink(rev, page.title, formatTime(rev.timestamp), rights)}
 ${revUserTools(authorOf(rev), rights)}
 ${rev.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr>` : ''}
 <span class="history-size">(${rev.size} bytes)</span> ${sizeDiff(Number(rev.size) - Number(prevSize))}
-${revComment(rev.deleted, comments[i] ?? '', rights)}
+${revComment(rev.deleted, comments[i] ?? '', rights)}${undoLink(page, rev, mayEdit)}
 </li>`;
   });
   const body = html`<p class="help">Diff selection: Mark the radio buttons of the revisions to compare and hit enter or the button at the bottom.<br>Legend: <strong>(cur)</strong> = difference with latest revision, <strong>(prev)</strong> = difference with preceding revision, <strong>m</strong> = minor edit.</p>
@@ -75,6 +76,20 @@ ${nav}`;
     subtitle: html`<a href="${indexPath('Special:Log', { page: page.title })}">View logs for this page</a>`,
     pageTools: { title: page.title, exists: true, ns: page.ns },
   });
+}
+
+/**
+ * HistoryPager::historyLine's undo tool: every revision with one before it, for those who may
+ * edit, unless its text is hidden (the tooltip on the latest line only); the brackets are the skin's CSS, as MediaWiki's.
+ */
+function undoLink(page: PageRecord, rev: { id: number; parentId: number; deleted: number }, mayEdit: boolean): SafeHtml | '' {
+  if (!mayEdit || rev.parentId <= 0 || (rev.deleted & DELETED_TEXT) !== 0) return '';
+  const href = indexPath(page.title, { action: 'edit', undoafter: rev.parentId, undo: rev.id });
+  const link =
+    rev.id === page.latestRevId
+      ? html`<a href="${href}" title="&quot;Undo&quot; reverts this edit and opens the edit form in preview mode. It allows adding a reason in the summary.">undo</a>`
+      : html`<a href="${href}">undo</a>`;
+  return html` <span class="mw-changeslist-links"><span><span class="mw-history-undo">${link}</span></span></span>`;
 }
 
 /** One side's header of the diff table (DifferenceEngine::getRevisionHeader and its tools). */

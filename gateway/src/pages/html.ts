@@ -158,7 +158,8 @@ pre{white-space:pre-wrap;background:#f8f9fa;border:1px solid #eaecf0;padding:1em
 #catlinks ul{display:inline;list-style:none;margin:0;padding:0}
 #catlinks li{display:inline;padding:0 .5em;border-left:1px solid #a2a9b1}
 #catlinks li:first-child{border-left:0}
-#footer{font-size:.8em;color:#54595d;padding:.8em 0}
+#footer{font-size:.8em;color:#54595d;padding:.8em 0}#footer ul{list-style:none;margin:0 0 .4em;padding:0}#footer-places li{display:inline;margin-right:1em}
+#p-logo img{vertical-align:middle;margin-right:.4em;max-height:50px}
 fieldset{border:1px solid #c8ccd1;border-radius:2px;margin:1em 0;padding:.5em 1em 1em}
 legend{font-weight:bold;padding:0 .3em}
 label.field{display:block;margin:.8em 0 .2em;font-weight:bold}
@@ -184,6 +185,7 @@ th,td{text-align:left;padding:.4em .6em;border-bottom:1px solid #eaecf0;vertical
 .mw-parser-output table th,.mw-parser-output table td{border-bottom:0}
 ul.list{padding-left:1.2em}.mw-search-results{list-style:none;padding-left:0}.mw-search-results li{margin-bottom:.8em}ul.list li{margin:.15em 0}
 .history li{list-style:none}.history{padding-left:0}
+.mw-changeslist-links::before{content:"("}.mw-changeslist-links::after{content:")"}.mw-changeslist-links>span:not(:first-child)::before{content:" | "}
 .minor{font-weight:bold}.comment{font-style:italic;color:#54595d}
 .mw-plusminus-pos{color:#006400}.mw-plusminus-neg{color:#8b0000}.mw-plusminus-null{color:#a2a9b1}
 .searchresult{font-size:.9em}.searchmatch{font-weight:bold}.mw-search-result-data{color:#14866d;font-size:.85em}
@@ -194,6 +196,8 @@ td.diff-addedline{border:1px solid #a3d3ff!important;border-left-width:4px!impor
 td.diff-deletedline{border:1px solid #ffe49c!important;border-left-width:4px!important}
 td.diff-context{background:#f8f9fa;border:1px solid #eaecf0!important;color:#202122}
 .diffchange{font-weight:bold}td.diff-addedline .diffchange{background:#d8ecff}td.diff-deletedline .diffchange{background:#feeec8}
+td.diff-marker{text-align:right;font-weight:bold;font-size:1.25em;line-height:1.2}td.diff-marker::before{content:attr(data-marker)}
+table.diff-editfont-monospace td.diff-addedline,table.diff-editfont-monospace td.diff-deletedline,table.diff-editfont-monospace td.diff-context{font-family:monospace,monospace}
 td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-editform-buttons{display:flex;gap:.5em;flex-wrap:wrap;margin:.5em 0}
 .editOptions{background:#eaecf0;border:1px solid #c8ccd1;padding:.6em 1em;margin-top:-.4em}
@@ -327,11 +331,12 @@ export function sendPage(res: Response, deps: GatewayDeps, caller: Caller, page:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} - ${sitename}</title>
+<link rel="icon" href="/favicon.ico">
 ${page.noindex ? new SafeHtml('<meta name="robots" content="noindex,nofollow">\n') : ''}<style>${new SafeHtml(STYLE)}</style>
 </head>
 <body>
 <header id="mw-head">
-<a id="p-logo" href="${articlePath('Main Page')}">${sitename}</a>
+<a id="p-logo" href="${articlePath('Main Page')}" title="Visit the main page">${deps.config.logo ? html`<img class="mw-wiki-logo" src="${deps.config.logo}" alt="" height="50">` : ''}${sitename}</a>
 <form id="searchform" action="${SCRIPT_PATH}/index.php" role="search">
 ${hidden('title', 'Special:Search')}<input type="search" name="search" id="searchInput" placeholder="Search ${sitename}" aria-label="Search ${sitename}">
 <button type="submit" name="go" value="Go" id="searchButton">Go</button>
@@ -353,7 +358,12 @@ ${page.body}
 </div>
 ${page.categories ?? ''}
 </main>
-${page.footer ? html`<footer id="footer">${page.footer}</footer>` : ''}
+<footer id="footer">${page.footer ? html`<ul id="footer-info"><li id="footer-info-lastmod">${page.footer}</li></ul>` : ''}
+<ul id="footer-places">
+<li id="footer-places-privacy"><a href="${articlePath('Project:Privacy policy')}">Privacy policy</a></li>
+<li id="footer-places-about"><a href="${articlePath('Project:About')}">About ${sitename}</a></li>
+<li id="footer-places-disclaimer"><a href="${articlePath('Project:General disclaimer')}">Disclaimers</a></li>
+</ul></footer>
 </div>
 </div>
 </body>

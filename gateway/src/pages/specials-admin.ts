@@ -13,6 +13,7 @@ import { articlePath, indexPath, loginPath, specialPath, type SpecialPageName } 
 import { csrfToken, field, param, send, SESSION_FAILURE, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { BLOCKED_ACTION, mayAct } from './sysop.js';
 import { errorText, formatTime, userLinks } from './wiki.js';
+import { DEFAULT_USER_OPTIONS } from '../action/query/userinfo.js';
 
 /** Login-only pages send anonymous visitors to the login form, which brings them back. */
 function needsLogin(p: PageRequest, name: SpecialPageName): boolean {
@@ -62,25 +63,92 @@ async function twoFactor(p: PageRequest): Promise<SafeHtml> {
   return html`<fieldset id="mw-prefsection-oath"><legend>Two-factor authentication</legend>${notice}<p>Status: <strong>${enabled ? 'enabled' : 'disabled'}</strong></p>${form}</fieldset>`;
 }
 
-/** The rendering options of Preferences (MediaWiki's "Appearance" section): a POST with op=options saves them. */
-async function appearance(p: PageRequest, optionsJson: string): Promise<SafeHtml> {
+/** $wgMaxSigChars. */
+const MAX_SIG_CHARS = 255;
+/** The date formats of English (MessagesEn.php $datePreferences), with an example each. */
+const DATE_FORMATS: [string, string][] = [
+  ['default', 'No preference'],
+  ['mdy', '16:12, January 15, 2001'],
+  ['dmy', '16:12, 15 January 2001'],
+  ['ymd', '16:12, 2001 January 15'],
+  ['ISO 8601', '2001-01-15T16:12:34'],
+];
+
+/** timecorrection's choices: the wiki's default, or a whole-hour offset from UTC ("Offset|minutes"). */
+function timeChoices(): [string, string][] {
+  const out: [string, string][] = [['System|0', 'Use wiki default (UTC)']];
+  for (let h = -12; h <= 14; h++) {
+    const sign = h < 0 ? '-' : '+';
+    out.push([`Offset|${h * 60}`, `UTC${sign}${String(Math.abs(h)).padStart(2, '0')}:00`]);
+  }
+  return out;
+}
+
+const on = (v: unknown) => v !== undefined && v !== 0 && v !== '0' && v !== false && v !== '';
+
+/**
+ * The options of Preferences (MediaWiki's form fields, action=options' keys): the signature
+ * (wpnickname, wpfancysig), the date format and time offset (wpdate, wptimecorrection), the
+ * editing defaults (wpminordefault, wpwatchdefault, wpwatchcreations) and wpshowhiddencats. A
+ * POST with op=options saves them; a value equal to the wiki's default is stored as no override.
+ */
+async function options(p: PageRequest, optionsJson: string): Promise<SafeHtml> {
   let saved: SafeHtml | '' = '';
-  let options: Record<string, unknown> = {};
+  let own: Record<string, unknown> = {};
   try {
-    options = JSON.parse(optionsJson || '{}') as Record<string, unknown>;
+    own = JSON.parse(optionsJson || '{}') as Record<string, unknown>;
   } catch {
-    options = {};
+    own = {};
   }
   if (p.method === 'POST' && field(p, 'op') === 'options') {
-    const show = field(p, 'wpshowhiddencats') === '1';
-    const r = await p.deps.clients.auth.changeOptions({ userId: p.caller.user.id, reset: false, set: show ? { showhiddencats: '1' } : {}, unset: show ? [] : ['showhiddencats'] });
-    options = JSON.parse(r.optionsJson || '{}') as Record<string, unknown>;
-    saved = messageBox('success', 'Your preferences have been saved.');
+    const wanted: Record<string, string> = {
+      nickname: field(p, 'wpnickname')
+        .replace(/[\r\n]+/g, ' ')
+        .trim(),
+      fancysig: field(p, 'wpfancysig') === '1' ? '1' : '0',
+      date: DATE_FORMATS.some(([v]) => v === field(p, 'wpdate')) ? field(p, 'wpdate') : 'default',
+      timecorrection: timeChoices().some(([v]) => v === field(p, 'wptimecorrection')) ? field(p, 'wptimecorrection') : 'System|0',
+      minordefault: field(p, 'wpminordefault') === '1' ? '1' : '0',
+      watchdefault: field(p, 'wpwatchdefault') === '1' ? '1' : '0',
+      watchcreations: field(p, 'wpwatchcreations') === '1' ? '1' : '0',
+      showhiddencats: field(p, 'wpshowhiddencats') === '1' ? '1' : '0',
+    };
+    if ([...wanted.nickname!].length > MAX_SIG_CHARS) {
+      saved = messageBox('error', `Your signature is too long. It must not be more than ${MAX_SIG_CHARS} characters long.`);
+    } else {
+      const set: Record<string, string> = {};
+      const unset: string[] = [];
+      for (const [k, v] of Object.entries(wanted)) {
+        const d = DEFAULT_USER_OPTIONS[k];
+        if (String(d === true ? 1 : d === false ? 0 : (d ?? '')) === v) unset.push(k);
+        else set[k] = v;
+      }
+      const r = await p.deps.clients.auth.changeOptions({ userId: p.caller.user.id, reset: false, set, unset });
+      own = JSON.parse(r.optionsJson || '{}') as Record<string, unknown>;
+      saved = messageBox('success', 'Your preferences have been saved.');
+    }
   }
-  const on = ['1', 1, true].includes(options.showhiddencats as string);
-  return html`<fieldset id="mw-prefsection-rendering"><legend>Appearance</legend>${saved}<form method="post" action="${specialPath('Preferences')}">
-<label><input type="checkbox" name="wpshowhiddencats" id="mw-input-wpshowhiddencats" value="1"${on ? new SafeHtml(' checked') : ''}> Show hidden categories</label>
-${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" name="op" value="options" id="mw-prefs-save">Save</button></div></form></fieldset>`;
+  const opt = { ...DEFAULT_USER_OPTIONS, ...own };
+  const checked = (k: string) => (on(opt[k]) ? new SafeHtml(' checked') : '');
+  const box = (k: string, label: string) => html`<label><input type="checkbox" name="wp${k}" id="mw-input-wp${k}" value="1"${checked(k)}> ${label}</label><br>`;
+  const date = String(opt.date ?? 'default');
+  const tc = String(opt.timecorrection ?? 'System|0');
+  return html`${saved}<form method="post" action="${specialPath('Preferences')}" id="mw-prefs-form">
+<fieldset id="mw-prefsection-personal-signature"><legend>Signature</legend>
+<label class="field" for="mw-input-wpnickname">New signature:</label><input type="text" name="wpnickname" id="mw-input-wpnickname" maxlength="${MAX_SIG_CHARS}" value="${String(opt.nickname ?? '')}"><br>
+${box('fancysig', 'Treat signature as wikitext (without an automatic link)')}
+</fieldset>
+<fieldset id="mw-prefsection-rendering"><legend>Appearance</legend>
+<p>Date format:</p>${DATE_FORMATS.map(([v, label]) => html`<label><input type="radio" name="wpdate" value="${v}"${date === v ? new SafeHtml(' checked') : ''}> ${label}</label><br>`)}
+<label class="field" for="mw-input-wptimecorrection">Time zone:</label><select name="wptimecorrection" id="mw-input-wptimecorrection">${timeChoices().map(([v, label]) => html`<option value="${v}"${tc === v ? new SafeHtml(' selected') : ''}>${label}</option>`)}</select><br>
+${box('showhiddencats', 'Show hidden categories')}
+</fieldset>
+<fieldset id="mw-prefsection-editing"><legend>Editing</legend>
+${box('minordefault', 'Mark all edits minor by default')}
+${box('watchdefault', 'Add pages and files I edit to my watchlist')}
+${box('watchcreations', 'Add pages I create and files I upload to my watchlist')}
+</fieldset>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" name="op" value="options" id="mw-prefs-save" class="primary">Save</button></div></form>`;
 }
 
 const preferencesPage: PageHandler = async (p) => {
@@ -95,7 +163,7 @@ ${info ? html`<tr><th>Number of edits:</th><td>${Number(info.editcount)}</td></t
 <tr><th>Password:</th><td><a href="${specialPath('ChangePassword')}" id="mw-pref-change-password">Change password</a></td></tr>
 <tr><th>Bot passwords:</th><td><a href="${specialPath('BotPasswords')}">Manage bot passwords</a></td></tr>
 </table></fieldset>
-${problem ? '' : await appearance(p, info?.optionsJson ?? '')}
+${problem ? '' : await options(p, info?.optionsJson ?? '')}
 ${problem ? '' : await twoFactor(p)}`;
   send(p, { title: 'Preferences', body });
 };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { alreadyExists, conflict, invalidArgument, notFound, permissionDenied, ServiceError, type Db } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/common';
-import type { EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
+import { type EditRequest, EditResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 import { sha1Base36 } from '../content/sha1.js';
 import { MalformedTitleError, type TitleCodec } from '../title/codec.js';
 import { NS_PROJECT } from '../title/namespaces.js';
@@ -183,7 +183,7 @@ interface AttemptState {
 }
 
 /** An edit's outcome before the watchlist parameter is applied (in the same transaction). */
-type SavedEdit = Omit<EditResponse, 'watched' | 'watchlistExpiry'>;
+type SavedEdit = Omit<EditResponse, 'watched' | 'watchlistExpiry' | 'undoSummary'>;
 
 /**
  * An edit ready to save: the revision to write (none when the text is unchanged), and the outcome
@@ -403,6 +403,7 @@ async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, 
       const saved = await saveRevisionOnBase(deps.db, deps.codec, { ...save, base: save.base, pageId: prepared.outcome.pageId });
       return {
         ...prepared.outcome,
+        undoSummary: '',
         oldRevId: saved.parentId,
         newRevId: saved.revId,
         newTimestamp: isoTimestamp(saved.timestamp),
@@ -425,7 +426,25 @@ async function savePrepared(deps: EditDeps, req: EditRequest, actor: EditActor, 
       };
     }
     const watch = await applyWatchlistParam(q, deps.db, actor.id, target, req.watchlist as WatchlistMode, req.watchByPreference, expiry, prepared.watch);
-    return { ...outcome, watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
+    return { ...outcome, undoSummary: '', watched: watch.watched, watchlistExpiry: watch.expiry ? isoTimestamp(watch.expiry) : '' };
+  });
+}
+
+/** What an undo would save, nothing saved (EditPage's form opened with undo and undoafter). */
+async function undoPreview(deps: EditDeps, req: EditRequest, actor: EditActor, target: Target): Promise<EditResponse> {
+  const page = await currentPage(deps, target, actor.id);
+  const prefixedTitle = deps.codec.prefixedText(target.ns, target.dbkey);
+  const undo = await undoText(deps, req, page, prefixedTitle);
+  return EditResponse.fromPartial({
+    pageId: page?.id ?? 0,
+    title: prefixedTitle,
+    dbkey: deps.codec.prefixedDbKey(target.ns, target.dbkey),
+    contentModel: undo.model,
+    oldRevId: page?.latest.id ?? 0,
+    newRevId: page?.latest.id ?? 0,
+    content: undo.text,
+    undoSummary: undo.summary ?? '',
+    nochange: true,
   });
 }
 
@@ -437,6 +456,7 @@ export async function editPage(deps: EditDeps, req: EditRequest): Promise<EditRe
     throw invalidArgument('redirect-appendonly', 'You have attempted to edit using the redirect-following mode, which must be used in conjunction with section=new, prependtext, or appendtext.');
   }
   let target = await resolveTarget(deps, req);
+  if (req.undoPreview && req.undo > 0) return undoPreview(deps, req, actor, target);
   const followed = req.redirect ? await followRedirect(deps, target) : undefined;
   if (followed) target = followed.target;
   const state: AttemptState = { rateLimited: false };

@@ -69,6 +69,11 @@ export interface EditRequest {
     | undefined;
   /** $wgMaxArticleSize */
   maxArticleSizeKb: number;
+  /**
+   * With undo: nothing is saved; the answer's content and undo_summary are what the undo would
+   * save (EditPage's form opened with undo/undoafter).
+   */
+  undoPreview: boolean;
   /** Watchlist (ApiWatchlistTrait): watch, unwatch, preferences, nochange; "" = nochange. */
   watchlist: string;
   /** ISO 8601; "": infinite */
@@ -101,6 +106,8 @@ export interface EditResponse {
   redirect?:
     | TitleRedirect
     | undefined;
+  /** undo_preview: the automatic summary ("" when several revisions are undone) */
+  undoSummary: string;
   /** the page is on the editor's watchlist after the edit */
   watched: boolean;
   /** ISO 8601 when watched with an expiry */
@@ -335,6 +342,7 @@ function createBaseEditRequest(): EditRequest {
     redirect: false,
     actor: undefined,
     maxArticleSizeKb: 0,
+    undoPreview: false,
     watchlist: "",
     watchlistExpiry: "",
     watchByPreference: false,
@@ -420,6 +428,9 @@ export const EditRequest: MessageFns<EditRequest> = {
     }
     if (message.maxArticleSizeKb !== 0) {
       writer.uint32(208).int32(message.maxArticleSizeKb);
+    }
+    if (message.undoPreview !== false) {
+      writer.uint32(216).bool(message.undoPreview);
     }
     if (message.watchlist !== "") {
       writer.uint32(322).string(message.watchlist);
@@ -654,6 +665,14 @@ export const EditRequest: MessageFns<EditRequest> = {
             message.maxArticleSizeKb = reader.int32();
             continue;
           }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.undoPreview = reader.bool();
+            continue;
+          }
           case 40: {
             if (tag !== 322) {
               break;
@@ -776,6 +795,11 @@ export const EditRequest: MessageFns<EditRequest> = {
         : isSet(object.max_article_size_kb)
         ? globalThis.Number(object.max_article_size_kb)
         : 0,
+      undoPreview: isSet(object.undoPreview)
+        ? globalThis.Boolean(object.undoPreview)
+        : isSet(object.undo_preview)
+        ? globalThis.Boolean(object.undo_preview)
+        : false,
       watchlist: isSet(object.watchlist) ? globalThis.String(object.watchlist) : "",
       watchlistExpiry: isSet(object.watchlistExpiry)
         ? globalThis.String(object.watchlistExpiry)
@@ -870,6 +894,9 @@ export const EditRequest: MessageFns<EditRequest> = {
     if (message.maxArticleSizeKb !== 0) {
       obj.maxArticleSizeKb = Math.round(message.maxArticleSizeKb);
     }
+    if (message.undoPreview !== false) {
+      obj.undoPreview = message.undoPreview;
+    }
     if (message.watchlist !== "") {
       obj.watchlist = message.watchlist;
     }
@@ -915,6 +942,7 @@ export const EditRequest: MessageFns<EditRequest> = {
       ? EditActor.fromPartial(object.actor)
       : undefined;
     message.maxArticleSizeKb = object.maxArticleSizeKb ?? 0;
+    message.undoPreview = object.undoPreview ?? false;
     message.watchlist = object.watchlist ?? "";
     message.watchlistExpiry = object.watchlistExpiry ?? "";
     message.watchByPreference = object.watchByPreference ?? false;
@@ -936,6 +964,7 @@ function createBaseEditResponse(): EditResponse {
     merged: false,
     content: "",
     redirect: undefined,
+    undoSummary: "",
     watched: false,
     watchlistExpiry: "",
   };
@@ -978,6 +1007,9 @@ export const EditResponse: MessageFns<EditResponse> = {
     }
     if (message.redirect !== undefined) {
       TitleRedirect.encode(message.redirect, writer.uint32(98).fork()).join();
+    }
+    if (message.undoSummary !== "") {
+      writer.uint32(106).string(message.undoSummary);
     }
     if (message.watched !== false) {
       writer.uint32(320).bool(message.watched);
@@ -1097,6 +1129,14 @@ export const EditResponse: MessageFns<EditResponse> = {
             message.redirect = TitleRedirect.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.undoSummary = reader.string();
+            continue;
+          }
           case 40: {
             if (tag !== 320) {
               break;
@@ -1159,6 +1199,11 @@ export const EditResponse: MessageFns<EditResponse> = {
       merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
       content: isSet(object.content) ? globalThis.String(object.content) : "",
       redirect: isSet(object.redirect) ? TitleRedirect.fromJSON(object.redirect) : undefined,
+      undoSummary: isSet(object.undoSummary)
+        ? globalThis.String(object.undoSummary)
+        : isSet(object.undo_summary)
+        ? globalThis.String(object.undo_summary)
+        : "",
       watched: isSet(object.watched) ? globalThis.Boolean(object.watched) : false,
       watchlistExpiry: isSet(object.watchlistExpiry)
         ? globalThis.String(object.watchlistExpiry)
@@ -1206,6 +1251,9 @@ export const EditResponse: MessageFns<EditResponse> = {
     if (message.redirect !== undefined) {
       obj.redirect = TitleRedirect.toJSON(message.redirect);
     }
+    if (message.undoSummary !== "") {
+      obj.undoSummary = message.undoSummary;
+    }
     if (message.watched !== false) {
       obj.watched = message.watched;
     }
@@ -1234,6 +1282,7 @@ export const EditResponse: MessageFns<EditResponse> = {
     message.redirect = (object.redirect !== undefined && object.redirect !== null)
       ? TitleRedirect.fromPartial(object.redirect)
       : undefined;
+    message.undoSummary = object.undoSummary ?? "";
     message.watched = object.watched ?? false;
     message.watchlistExpiry = object.watchlistExpiry ?? "";
     return message;
