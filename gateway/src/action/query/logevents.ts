@@ -1,5 +1,5 @@
 /* list=logevents (ApiQueryLogEvents): the log, newest first, filtered by type, action, user, title or tag. */
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
 import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineModule } from '../define.js';
@@ -122,15 +122,21 @@ export const logeventsModule = defineModule({
     const run = queryRunOf(query);
     const p = ctx.params;
     const props = propsOf(p);
+    // ApiQueryLogEvents: title, namespace and prefix are one filter each, at most one of them (named in the parameters' order).
+    const given = (['title', 'namespace', 'prefix'] as const).filter((k) => p[k] !== undefined).map((k) => `"le${k}"`);
+    if (given.length > 1) throw new ApiUsageError('invalidparammix', `The parameters ${given.slice(0, -1).join(', ')} and ${given.at(-1)} can not be used together.`);
     const titleFilter = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
+    // leprefix: the entries whose title starts with it, in its namespace (Title::newFromText).
+    const prefixFilter = typeof p.prefix === 'string' ? await titleKey(ctx, p.prefix) : undefined;
     const limit = p.limit;
     const resp = await ctx.deps.clients.content.listLogEvents({
       type: typeof p.type === 'string' && typeof p.action !== 'string' ? p.type : '',
       action: p.action ?? '',
       user: p.user ?? '',
       hasTitle: titleFilter !== undefined,
-      ns: titleFilter?.ns ?? 0,
-      dbkey: titleFilter?.dbkey ?? '',
+      hasPrefix: prefixFilter !== undefined,
+      ns: (titleFilter ?? prefixFilter)?.ns ?? 0,
+      dbkey: (titleFilter ?? prefixFilter)?.dbkey ?? '',
       namespace: typeof p.namespace === 'number' ? p.namespace : -1,
       tag: p.tag ?? '',
       limit,

@@ -53,6 +53,8 @@ export const prefixsearchModule = defineGenerator({
     const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gpsoffset', String(offset));
     if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', offset + ctx.params.limit);
+    // ApiQueryPrefixSearch: each page's place in the results, counted from 1 across batches.
+    run.generatorData = new Map(r.matches.map((m, i) => [m.pageId, { index: offset + i + 1 }]));
     return r.matches.map((m) => m.pageId);
   },
 });

@@ -133,6 +133,8 @@ export const searchModule = defineGenerator({
     const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gsroffset', String(offset));
     if (offset + ctx.params.limit < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', offset + ctx.params.limit);
+    // ApiQuerySearch: each page's place in the results, counted from 1 across batches.
+    run.generatorData = new Map(r.hits.map((h, i) => [h.pageId, { index: offset + i + 1 }]));
     return r.hits.map((h) => h.pageId);
   },
 });

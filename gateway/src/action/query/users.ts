@@ -4,7 +4,7 @@ import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, typ
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
-import { groupMemberships } from './userinfo.js';
+import { effectiveGroupsOrder, groupMemberships } from './userinfo.js';
 import { defineModule } from '../define.js';
 import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 import { ALL_RIGHTS, groupsWithRights } from './contributors.js';
@@ -23,13 +23,13 @@ function userNameKey(raw: string): string {
 }
 
 /** The per-user properties list=users and list=allusers share. */
-function userProps(d: UserDetails, props: readonly string[]): ResultObject {
+function userProps(d: UserDetails, props: readonly string[], explicitFirst = false): ResultObject {
   const u = d.user!;
   const out: ResultObject = { userid: u.id, name: u.name };
   if (props.includes('editcount')) out.editcount = d.editcount;
   if (props.includes('registration')) out.registration = d.registration;
   if (props.includes('blockinfo') && u.block) Object.assign(out, blockDetails(u.block));
-  if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType([...u.groups], 'array'), 'g');
+  if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType(explicitFirst ? effectiveGroupsOrder(u.groups) : [...u.groups], 'array'), 'g');
   if (props.includes('groupmemberships')) out.groupmemberships = groupMemberships(d);
   if (props.includes('implicitgroups'))
     out.implicitgroups = setIndexedTagName(
@@ -81,7 +81,7 @@ export const usersModule = defineModule({
     const out: ResultObject[] = [];
     const { auth } = ctx.deps.clients;
     const withCentral = (d: UserDetails): ResultObject => {
-      const vals = userProps(d, props);
+      const vals = userProps(d, props, true);
       return props.includes('centralids') ? Object.assign(vals, centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : vals;
     };
     if (ids.length) {
