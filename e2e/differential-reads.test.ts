@@ -41,6 +41,7 @@ for (const backend of testBackends()) {
       await admin.post({ action: 'edit', title: 'Talk:Pfx Alpha', text: 't', summary: 'talk' });
       await admin.post({ action: 'move', from: 'Pfx Gamma', to: 'Pfx Delta', reason: 'renamed' });
       await admin.post({ action: 'protect', title: 'Pfx Alpha', protections: 'edit=sysop', expiry: 'infinite', reason: 'protected' });
+      await admin.post({ action: 'protect', title: 'Unmade page', protections: 'create=sysop', expiry: 'infinite', reason: 'salted' });
     });
     after(() => wiki?.close());
 
@@ -59,6 +60,27 @@ for (const backend of testBackends()) {
       assert.deepEqual([mix.code, mix.info], ['invalidparammix', 'The parameters "letitle" and "leprefix" can not be used together.']);
       const three = (await admin.get({ action: 'query', list: 'logevents', letitle: 'Pfx Alpha', leprefix: 'Pfx', lenamespace: '0' })).error;
       assert.equal(three.info, 'The parameters "letitle", "lenamespace" and "leprefix" can not be used together.');
+    });
+
+    test('log parameters as the API shows them: no associated_rev_id, protection details with "infinite", a create protection without cascade', async () => {
+      const created = await admin.get({ action: 'query', list: 'logevents', letype: 'create', letitle: 'Pfx Alpha', leprop: 'details' });
+      assert.deepEqual(created.query.logevents[0].params, {});
+      const protect = {
+        description: '\u200e[edit=sysop] (indefinite)',
+        cascade: false,
+        details: [{ type: 'edit', level: 'sysop', expiry: 'infinite', cascade: false }],
+      };
+      const prot = await admin.get({ action: 'query', list: 'logevents', letype: 'protect', letitle: 'Pfx Alpha', leprop: 'details' });
+      assert.deepEqual(prot.query.logevents[0].params, protect);
+      assert.deepEqual(Object.keys(prot.query.logevents[0].params), ['description', 'cascade', 'details']);
+      const rc = await admin.get({ action: 'query', list: 'recentchanges', rctype: 'log', rctitle: 'Pfx Alpha', rcprop: 'loginfo' });
+      assert.deepEqual(rc.query.recentchanges[0].logparams, protect);
+      const salted = await admin.get({ action: 'query', list: 'logevents', letype: 'protect', letitle: 'Unmade page', leprop: 'details' });
+      assert.deepEqual(salted.query.logevents[0].params, {
+        description: '\u200e[create=sysop] (indefinite)',
+        cascade: false,
+        details: [{ type: 'create', level: 'sysop', expiry: 'infinite' }],
+      });
     });
 
     test('list=users and meta=userinfo: the explicit groups first, then the implicit ones (list=allusers: implicit first)', async () => {

@@ -1,7 +1,7 @@
 /* list=logevents (ApiQueryLogEvents): the log, newest first, filtered by type, action, user, title or tag. */
 import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
-import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+import { DIR_PARAM, LIMIT_PARAM, apiLogParams, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineModule } from '../define.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, LOG_DELETED_ACTION, hiddenLogTypes, logFieldVisible } from '../../revdel.js';
 
@@ -74,19 +74,6 @@ const LOG_ACTIONS = [
   'upload/revert',
   'upload/upload',
 ];
-
-/** Log parameters in the order MediaWiki's formatters list them (jsonb keeps no key order). */
-const PARAM_ORDER: Record<string, readonly string[]> = {
-  contentmodel: ['oldmodel', 'newmodel'],
-  merge: ['dest_ns', 'dest_title', 'mergepoint'],
-};
-
-function orderedParams(type: string, params: ResultObject): ResultObject {
-  const order = PARAM_ORDER[type];
-  if (!order) return params;
-  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
-  return Object.fromEntries(Object.entries(params).sort(([a], [b]) => rank(a) - rank(b)));
-}
 
 export const logeventsModule = defineModule({
   name: 'logevents',
@@ -171,7 +158,7 @@ export const logeventsModule = defineModule({
               out.pageid = e.pageId;
               out.logpage = e.logPage;
             }
-            if (props.has('details')) out.params = setArrayType(orderedParams(e.type, JSON.parse(e.paramsJson || '{}') as ResultObject), 'assoc');
+            if (props.has('details')) out.params = setArrayType(apiLogParams(e.paramsJson, e.type), 'assoc');
           }
         }
         if (props.has('type')) {
