@@ -93,6 +93,21 @@ for (const backend of testBackends()) {
       assert.deepEqual(all.query.allusers[0].groups, ['*', 'user', 'autoconfirmed', 'bureaucrat', 'sysop']);
     });
 
+    test('search profiles: none offered by the default search engine (prefixsearch, search, opensearch), so psprofile is an unrecognized parameter', async () => {
+      const info = await admin.get({ action: 'paraminfo', modules: 'query+prefixsearch|query+search|opensearch' });
+      assert.deepEqual(
+        info.paraminfo.modules.map((m: any) => [m.name, m.parameters.map((x: any) => x.name)]),
+        [
+          ['prefixsearch', ['search', 'namespace', 'limit', 'offset']],
+          ['search', ['search', 'namespace', 'limit', 'offset', 'what', 'info', 'prop', 'interwiki', 'enablerewrites', 'sort']],
+          ['opensearch', ['search', 'namespace', 'limit', 'suggest', 'redirects', 'format', 'warningsaserror']],
+        ],
+      );
+      const j = await admin.get({ action: 'query', list: 'prefixsearch', pssearch: 'Pfx', psprofile: 'nonsense', pslimit: '1' });
+      assert.equal(j.warnings.main.warnings, 'Unrecognized parameter: psprofile.');
+      assert.equal(j.query.prefixsearch.length, 1);
+    });
+
     test('a move: whoever watched the old title watches the new one and its talk page (list=watchlistraw)', async () => {
       const raw = await admin.get({ action: 'query', list: 'watchlistraw', wrlimit: 'max' });
       const titles = raw.watchlistraw.map((w: any) => w.title);

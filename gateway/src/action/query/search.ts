@@ -83,7 +83,6 @@ const params = defineParams({
   namespace: { type: 'namespace', multi: true, default: 0, help: 'Search only within these namespaces.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-  qiprofile: { type: 'string', default: 'engine_autoselect', help: 'Query independent profile to use (affects ranking algorithm).' },
   what: { type: ['title', 'text', 'nearmatch'], help: 'Which type of search to perform.' },
   info: { type: ['totalhits', 'suggestion', 'rewrittenquery'], multi: true, default: 'totalhits|suggestion|rewrittenquery', help: 'Which metadata to return.' },
   prop: { type: PROPS, multi: true, default: 'size|wordcount|timestamp|snippet', deprecatedValues: ['score', 'hasrelated'], help: 'Which properties to return.' },
