@@ -255,6 +255,13 @@ async function requestsFrom(reference, P, user) {
       out.push([`${m.group}=${m.name}`, { ...p, [`${m.prefix}prop`]: values.join('|') }]);
     }
   }
+  // list=logevents takes one of letitle and leprefix: the run's log by its prefix alone too
+  // (the request above, with both, is an error on MediaWiki), each property.
+  const logevents = modules.find((m) => m.name === 'logevents');
+  const leprop = logevents?.parameters.find((x) => x.name === 'prop');
+  if (logevents && leprop) {
+    out.push(['list=logevents', { action: 'query', list: 'logevents', leprefix: P, ledir: 'newer', lelimit: '50', leprop: leprop.type.join('|') }]);
+  }
   // Generators: the run's pages through a generator, with page info.
   out.push(['generator', { action: 'query', generator: 'allpages', gapprefix: P, prop: 'info|categories|links|templates', inprop: 'protection|url|displaytitle' }]);
   out.push(['generator', { action: 'query', generator: 'links', titles: `${P} Beta`, prop: 'info' }]);
@@ -297,7 +304,7 @@ async function requestsFrom(reference, P, user) {
 
 /** What an id names, by its key (and, for REST's `id`, the object it is in). */
 const REV_KEYS = new Set(['revid', 'parentid', 'old_revid', 'newrevid', 'oldrevid', 'lastrevid', 'fromrevid', 'torevid', 'oldid', 'diff']);
-const PAGE_KEYS = new Set(['pageid', 'fromid', 'toid', 'curid']);
+const PAGE_KEYS = new Set(['pageid', 'fromid', 'toid', 'curid', 'logpage']);
 function idKind(key, parent) {
   if (REV_KEYS.has(key)) return 'rev';
   if (PAGE_KEYS.has(key)) return 'page';

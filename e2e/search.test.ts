@@ -196,14 +196,19 @@ for (const backend of testBackends()) {
       );
 
       const gen = (await wiki.api({ action: 'query', generator: 'search', gsrsearch: 'anchor', gsrwhat: 'text', prop: 'info', formatversion: '2' })).json();
+      // Each generated page with its place in the results (ApiPageSet::setGeneratorData), after its title.
       assert.deepEqual(
-        gen.query.pages.map((p: any) => p.title),
-        ['Anchor sample page'],
+        gen.query.pages.map((p: any) => [p.title, p.index]),
+        [['Anchor sample page', 1]],
       );
+      assert.deepEqual(Object.keys(gen.query.pages[0]).slice(0, 5), ['pageid', 'ns', 'title', 'index', 'contentmodel']);
       const genPrefix = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'Anchor', formatversion: '2' })).json();
       assert.deepEqual(genPrefix.query.pages.map((p: any) => p.title).sort(), ['Anchor redirect', 'Anchor sample page']);
+      assert.deepEqual(genPrefix.query.pages.map((p: any) => p.index).sort(), [1, 2]);
       const genNext = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'listed page', gpslimit: '10' })).json();
       assert.deepEqual(genNext.continue, { gpsoffset: 10, continue: 'gpsoffset||' });
+      const genLater = (await wiki.api({ action: 'query', generator: 'prefixsearch', gpssearch: 'listed page', gpslimit: '10', gpsoffset: '10', formatversion: '2' })).json();
+      assert.ok(genLater.query.pages.length > 0 && genLater.query.pages.every((p: any) => p.index > 10), JSON.stringify(genLater.query.pages));
       // generator= names generator modules of both groups in paraminfo (prop and list).
       const info = (await wiki.api({ action: 'paraminfo', modules: 'query', formatversion: '2' })).json();
       const generator = info.paraminfo.modules[0].parameters.find((p: any) => p.name === 'generator');

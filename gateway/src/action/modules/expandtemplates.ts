@@ -1,14 +1,15 @@
 /*
  * action=expandtemplates (MediaWiki's ApiExpandTemplates): template expansion of supplied
  * wikitext through the content service, with the props wikitext, categories, properties,
- * volatile, ttl and parsetree (the deprecated default output without prop is the bare wikitext).
+ * volatile, ttl, modules, jsconfigvars, encodedjsconfigvars and parsetree (the deprecated default
+ * output without prop is the bare wikitext).
  */
-import { setContentValue, setIndexedTagName, META, type ResultObject } from '../types.js';
+import { setArrayType, setContentValue, setIndexedTagName, META, type ResultObject } from '../types.js';
 import { defineModule } from '../define.js';
 import { message } from '../errors.js';
 import { apiError } from './support.js';
 
-const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'] as const;
+const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'parsetree'] as const;
 
 export const expandtemplatesModule = defineModule({
   name: 'expandtemplates',
@@ -43,21 +44,37 @@ export const expandtemplatesModule = defineModule({
       ctx.result.expandtemplates = setContentValue({ [META.BC_SUBELEMENTS]: [] }, 'wikitext', r.wikitext);
       return;
     }
+    // ApiExpandTemplates::execute, in its order: the parse tree first, then what the expansion gave.
     const out: ResultObject = {};
-    if (props.has('wikitext')) out.wikitext = r.wikitext;
-    if (props.has('categories'))
+    if (props.has('parsetree')) out.parsetree = r.parseTree;
+    // Categories and page properties only when there are any.
+    if (props.has('categories') && r.categories.length > 0)
       out.categories = setIndexedTagName(
-        r.categories.map((c) => setContentValue({ ...(c.sortkey ? { sortkey: c.sortkey } : {}) }, 'category', c.name)),
+        r.categories.map((c) => setContentValue({ sortkey: c.sortkey }, 'category', c.name)),
         'category',
       );
-    if (props.has('properties'))
+    if (props.has('properties') && r.properties.length > 0)
       out.properties = setIndexedTagName(
         r.properties.map((x) => setContentValue({ name: x.name }, 'value', x.value)),
         'property',
       );
-    if (props.has('volatile') && r.volatile) out.volatile = true;
+    if (props.has('volatile')) out.volatile = r.volatile;
     if (props.has('ttl') && r.volatile) out.ttl = r.ttl;
-    if (props.has('parsetree')) out.parsetree = r.parseTree;
+    if (props.has('wikitext')) out.wikitext = r.wikitext;
+    // Preprocessing adds no ResourceLoader modules nor configuration variables.
+    if (props.has('modules')) {
+      out.modules = [];
+      out.modulescripts = [];
+      out.modulestyles = [];
+    }
+    if (props.has('jsconfigvars')) out.jsconfigvars = setArrayType({}, 'assoc');
+    if (props.has('encodedjsconfigvars')) {
+      out.encodedjsconfigvars = '[]';
+      out[META.SUBELEMENTS] = ['encodedjsconfigvars'];
+    }
+    if (props.has('modules') && !props.has('jsconfigvars') && !props.has('encodedjsconfigvars')) {
+      ctx.addWarning('expandtemplates', message('moduleswithoutvars', 'apiwarn-moduleswithoutvars'));
+    }
     out[META.BC_SUBELEMENTS] = ['wikitext', 'parsetree'];
     ctx.result.expandtemplates = out;
   },

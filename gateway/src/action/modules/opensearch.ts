@@ -5,7 +5,6 @@
  */
 import { ARTICLE_PATH } from '../../config.js';
 import { wfUrlencode } from '../query/encoding.js';
-import { COMPLETION_PROFILES } from '../query/prefixsearch.js';
 import { defineModule } from '../define.js';
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -19,7 +18,6 @@ export const opensearchModule = defineModule({
     search: { type: 'string', required: true, help: 'Search string.' },
     namespace: { type: 'namespace', multi: true, default: 0, help: 'Namespaces to search. Ignored if search begins with a valid namespace prefix.' },
     limit: { type: 'limit', default: 10, min: 1, max: 100, highMax: 100, help: 'Maximum number of results to return.' },
-    profile: { type: [...COMPLETION_PROFILES], default: 'engine_autoselect', help: 'Search profile to use.' },
     suggest: { type: 'boolean', default: false, deprecated: true, help: 'No longer used.' },
     redirects: {
       type: ['return', 'resolve'],

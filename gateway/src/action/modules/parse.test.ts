@@ -88,3 +88,31 @@ test('expandtemplates: generatexml puts the parse tree beside the legacy output;
   assert.equal((result.expandtemplates as ResultObject).wikitext, 'expanded');
   await assert.rejects(run(expandtemplatesModule, { text: 'x', generatexml: '', prop: 'wikitext' }), (e: ApiUsageError) => e.code === 'invalidparammix');
 });
+
+test('expandtemplates: every prop as MediaWiki 1.39 answers it (the reference wiki): its order, volatile false, no empty categories or properties, empty modules and variables', async () => {
+  const all = 'categories|encodedjsconfigvars|jsconfigvars|modules|parsetree|properties|ttl|volatile|wikitext';
+  const { result, warned } = await run(expandtemplatesModule, { text: 'x', prop: all });
+  assert.deepEqual(warned, []);
+  // The result's own keys, without the formatter's metadata (`_type`, `_subelements`…).
+  const strip = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => !k.startsWith('_'))
+            .map(([k, x]) => [k, strip(x)]),
+        )
+      : v;
+  assert.deepEqual(strip(result.expandtemplates), {
+    parsetree: '<root>x</root>',
+    volatile: false,
+    wikitext: 'expanded',
+    modules: [],
+    modulescripts: [],
+    modulestyles: [],
+    jsconfigvars: {},
+    encodedjsconfigvars: '[]',
+  });
+  assert.deepEqual(Object.keys(strip(result.expandtemplates) as object), ['parsetree', 'volatile', 'wikitext', 'modules', 'modulescripts', 'modulestyles', 'jsconfigvars', 'encodedjsconfigvars']);
+  // modules without the variables: MediaWiki's warning.
+  assert.deepEqual((await run(expandtemplatesModule, { text: 'x', prop: 'modules' })).warned, ['moduleswithoutvars']);
+});

@@ -50,14 +50,15 @@ async function listFiles(ctx: ContextOf<typeof params>) {
   const p = ctx.params;
   const sort = p.sort === 'timestamp' ? 'timestamp' : 'name';
   const dir = p.dir;
-  // ApiQueryAllImages: ascending/descending go with name, newer/older with timestamp.
-  if (sort === 'name' && (dir === 'newer' || dir === 'older')) throw new ApiUsageError('badparams', 'Parameter "aidir" must be "ascending" or "descending" when sorting by name.');
-  if (sort === 'timestamp' && (p.from !== undefined || p.to !== undefined || p.prefix !== undefined)) {
-    throw new ApiUsageError('badparams', 'Parameters "aifrom", "aito" and "aiprefix" can only be used when sorting by name.');
-  }
-  if (sort === 'name' && (p.start !== undefined || p.end !== undefined || p.user !== undefined)) {
-    throw new ApiUsageError('badparams', 'Parameters "aistart", "aiend" and "aiuser" can only be used when sorting by timestamp.');
-  }
+  // ApiQueryAllImages::run: each parameter of the other sort is refused on its own, in this order
+  // (older/newer with a name sort are descending/ascending, as MediaWiki takes them).
+  const mustUseWith = (names: readonly ('start' | 'end' | 'user' | 'from' | 'to' | 'prefix')[], other: string) => {
+    for (const name of names) {
+      if (p[name] !== undefined) throw new ApiUsageError('invalidparammix', `The "ai${name}" parameter may only be used with "aisort=${other}".`);
+    }
+  };
+  if (sort === 'name') mustUseWith(['start', 'end', 'user'], 'timestamp');
+  else mustUseWith(['from', 'to', 'prefix'], 'name');
   if (sort === 'name' && p.filterbots !== 'all') throw new ApiUsageError('invalidparammix', 'The "aifilterbots" parameter may only be used with "aisort=timestamp".');
   if (sort === 'timestamp' && p.user !== undefined && p.filterbots !== 'all') {
     throw new ApiUsageError('invalidparammix-cannotusewith', 'The "aiuser" parameter cannot be used with "aifilterbots".');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allusersModule } from './users.js';
+import { allusersModule, effectiveRightsOrder } from './users.js';
 import { EMPTY_PAGE_SET } from './pageset.js';
 import { QueryContinuation } from './continuation.js';
 import { fakeContext } from './testing.js';
@@ -49,4 +49,15 @@ test("auactiveusers: each user's recent actions of the last 30 days (newusers en
   await allusersModule.execute(ctx, q);
   assert.deepEqual(JSON.parse(JSON.stringify(q.data.allusers)), [{ userid: 1, name: 'Ann', editcount: 1, recentactions: 2, groups: ['*', 'user'] }]);
   assert.ok(Math.abs(Date.parse(asked[0]!.end as string) - (Date.now() - 30 * 86400_000)) < 5000);
+});
+
+test('list=users rights: in the effective order of the groups (explicit first, as the reference answers: "userrights" of bureaucrat first), then any others', () => {
+  const perms = [
+    { name: '*', rights: ['createaccount', 'read', 'edit'] },
+    { name: 'user', rights: ['move', 'read', 'edit'] },
+    { name: 'bureaucrat', rights: ['userrights', 'noratelimit'] },
+    { name: 'sysop', rights: ['block', 'noratelimit', 'edit'] },
+  ];
+  const rights = ['createaccount', 'read', 'edit', 'move', 'userrights', 'noratelimit', 'block', 'oauth-extra'];
+  assert.deepEqual(effectiveRightsOrder(['*', 'user', 'bureaucrat', 'sysop'], rights, perms), ['userrights', 'noratelimit', 'block', 'edit', 'createaccount', 'read', 'move', 'oauth-extra']);
 });

@@ -1,6 +1,6 @@
 /* What list=logevents, list=recentchanges and list=usercontribs share: time windows and continuation. */
 import { badContinue, continueInt, continueTimestampIso } from './continuation.js';
-import { ApiUsageError, type ActionContext, type Params } from '../types.js';
+import { ApiUsageError, type ActionContext, type Params, type ResultObject } from '../types.js';
 
 /** TS_MW ("20261121051314") → ISO 8601. */
 export const isoOfMw = (ts: string) => `${ts.slice(0, 4)}-${ts.slice(4, 6)}-${ts.slice(6, 8)}T${ts.slice(8, 10)}:${ts.slice(10, 12)}:${ts.slice(12, 14)}Z`;
@@ -44,4 +44,31 @@ export async function titleKey(ctx: ActionContext, title: string): Promise<{ ns:
   if (!page || page.special) throw new ApiUsageError('invalidtitle', `Bad title "${title}".`);
   const prefixLength = page.ns === 0 ? 0 : page.dbkey.indexOf(':') + 1;
   return { ns: page.ns, dbkey: page.dbkey.slice(prefixLength) };
+}
+
+/** Log parameters in the order MediaWiki's formatters list them (jsonb keeps no key order). */
+const PARAM_ORDER: Record<string, readonly string[]> = {
+  contentmodel: ['oldmodel', 'newmodel'],
+  merge: ['dest_ns', 'dest_title', 'mergepoint'],
+  protect: ['description', 'cascade', 'details'],
+};
+
+function orderedParams(type: string, params: ResultObject): ResultObject {
+  const order = PARAM_ORDER[type];
+  if (!order) return params;
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.fromEntries(Object.entries(params).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/**
+ * A stored entry's parameters as the API shows them: DatabaseLogEntry::getParameters takes
+ * `associated_rev_id` (ManualLogEntry::insert keeps the associated revision there) out of them.
+ */
+export function apiLogParams(paramsJson: string, type = ''): ResultObject {
+  const { associated_rev_id: _revId, ...params } = JSON.parse(paramsJson || '{}') as ResultObject;
+  // ProtectLogFormatter::formatParametersForApi: an indefinite expiry of the details is "infinite".
+  if (type === 'protect' && Array.isArray(params.details)) {
+    params.details = params.details.map((d) => (d && typeof d === 'object' && !Array.isArray(d) && d.expiry === 'infinity' ? { ...d, expiry: 'infinite' } : d));
+  }
+  return orderedParams(type, params);
 }

@@ -301,6 +301,10 @@ export const queryModule = defineModule({
       const out = pageSetOutput(run.pageSet, { indexPageIds: p.indexpageids });
       Object.assign(data, out.query);
       run.pages = out.pages;
+      for (const [id, fields] of run.generatorData ?? []) {
+        const entry = run.pages.get(id);
+        if (entry) Object.assign(entry, fields);
+      }
       await markOwnTalkPageSeen(ctx.deps, ctx.caller, run.pageSet.good);
     } else if (generator) {
       // Its parameters are still the request's, not unrecognized ones.

@@ -1,7 +1,7 @@
 /* list=logevents (ApiQueryLogEvents): the log, newest first, filtered by type, action, user, title or tag. */
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
-import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+import { DIR_PARAM, LIMIT_PARAM, apiLogParams, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineModule } from '../define.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_USER, LOG_DELETED_ACTION, hiddenLogTypes, logFieldVisible } from '../../revdel.js';
 
@@ -75,19 +75,6 @@ const LOG_ACTIONS = [
   'upload/upload',
 ];
 
-/** Log parameters in the order MediaWiki's formatters list them (jsonb keeps no key order). */
-const PARAM_ORDER: Record<string, readonly string[]> = {
-  contentmodel: ['oldmodel', 'newmodel'],
-  merge: ['dest_ns', 'dest_title', 'mergepoint'],
-};
-
-function orderedParams(type: string, params: ResultObject): ResultObject {
-  const order = PARAM_ORDER[type];
-  if (!order) return params;
-  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
-  return Object.fromEntries(Object.entries(params).sort(([a], [b]) => rank(a) - rank(b)));
-}
-
 export const logeventsModule = defineModule({
   name: 'logevents',
   group: 'list',
@@ -122,15 +109,21 @@ export const logeventsModule = defineModule({
     const run = queryRunOf(query);
     const p = ctx.params;
     const props = propsOf(p);
+    // ApiQueryLogEvents: title, namespace and prefix are one filter each, at most one of them (named in the parameters' order).
+    const given = (['title', 'namespace', 'prefix'] as const).filter((k) => p[k] !== undefined).map((k) => `"le${k}"`);
+    if (given.length > 1) throw new ApiUsageError('invalidparammix', `The parameters ${given.slice(0, -1).join(', ')} and ${given.at(-1)} can not be used together.`);
     const titleFilter = typeof p.title === 'string' ? await titleKey(ctx, p.title) : undefined;
+    // leprefix: the entries whose title starts with it, in its namespace (Title::newFromText).
+    const prefixFilter = typeof p.prefix === 'string' ? await titleKey(ctx, p.prefix) : undefined;
     const limit = p.limit;
     const resp = await ctx.deps.clients.content.listLogEvents({
       type: typeof p.type === 'string' && typeof p.action !== 'string' ? p.type : '',
       action: p.action ?? '',
       user: p.user ?? '',
       hasTitle: titleFilter !== undefined,
-      ns: titleFilter?.ns ?? 0,
-      dbkey: titleFilter?.dbkey ?? '',
+      hasPrefix: prefixFilter !== undefined,
+      ns: (titleFilter ?? prefixFilter)?.ns ?? 0,
+      dbkey: (titleFilter ?? prefixFilter)?.dbkey ?? '',
       namespace: typeof p.namespace === 'number' ? p.namespace : -1,
       tag: p.tag ?? '',
       limit,
@@ -165,7 +158,7 @@ export const logeventsModule = defineModule({
               out.pageid = e.pageId;
               out.logpage = e.logPage;
             }
-            if (props.has('details')) out.params = setArrayType(orderedParams(e.type, JSON.parse(e.paramsJson || '{}') as ResultObject), 'assoc');
+            if (props.has('details')) out.params = setArrayType(apiLogParams(e.paramsJson, e.type), 'assoc');
           }
         }
         if (props.has('type')) {

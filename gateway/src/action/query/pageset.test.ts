@@ -19,7 +19,8 @@ const mixed = response({
     page({ id: 1, ns: 0, title: 'Main Page', latestRevId: 1 }),
     page({ ns: 0, title: 'Nope', missing: true }),
     page({ ns: -1, title: 'Special:Foo', special: true, missing: true }),
-    page({ ns: -1, title: 'Special:Search', special: true }),
+    // The content service marks every virtual page missing; an existing special page is known.
+    page({ ns: -1, title: 'Special:Search', special: true, missing: true }),
     page({ ns: 1, title: 'Talk:X', missing: true }),
   ],
 });

@@ -4,6 +4,7 @@
  * into MediaWiki's result: `normalized`, `redirects`, `badrevids`, `pageids` and `pages`
  * (with MediaWiki's negative ids for missing, invalid and special titles).
  */
+import { parseSpecialTitle } from '../../pages/paths.js';
 import type { PageRecord, ResolvePagesResponse } from '../../clients/types.js';
 import { META, setIndexedTagName, type ResultObject } from '../types.js';
 import { cleanUpText, isCleanText, rawurlencode } from './encoding.js';
@@ -193,7 +194,9 @@ export function pageSetOutput(ps: PageSet, opts: { indexPageIds: boolean }): Pag
   for (const pageid of ps.missingPageIds) entries.push([pageid, { pageid, missing: true }]);
   for (const { id, page } of ps.special) {
     const vals: ResultObject = { ...titleInfo(page), special: true };
-    if (page.missing) vals.missing = true;
+    // ApiPageSet::outputPageSet: a special page that exists is known (Title::isKnown), not missing.
+    const knownSpecial = page.ns === -1 && parseSpecialTitle(page.title)?.known === true;
+    if (page.missing && !knownSpecial) vals.missing = true;
     entries.push([id, vals]);
   }
   for (const page of ps.good) entries.push([page.id, { pageid: page.id, ...titleInfo(page) }]);

@@ -9,9 +9,6 @@ import { queryRunOf, type QueryRun } from './run.js';
 import { defineGenerator } from './generator.js';
 import { type ContextOf, defineParams } from '../define.js';
 
-/** Completion profiles MediaWiki accepts; the SQL and Meilisearch engines have one behaviour each. */
-export const COMPLETION_PROFILES = ['classic', 'engine_autoselect', 'fast-fuzzy', 'fuzzy', 'fuzzy-subphrases', 'normal', 'normal-subphrases', 'strict'] as const;
-
 function complete(ctx: ContextOf<typeof params>): Promise<CompleteTitlesResponse> {
   const p = ctx.params;
   return ctx.deps.clients.search.completeTitles({
@@ -28,7 +25,6 @@ const params = defineParams({
   namespace: { type: 'namespace', multi: true, default: 0, help: 'Namespaces to search.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'Maximum number of results to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-  profile: { type: COMPLETION_PROFILES, default: 'fuzzy', help: 'Search profile to use.' },
 });
 
 export const prefixsearchModule = defineGenerator({
@@ -53,6 +49,8 @@ export const prefixsearchModule = defineGenerator({
     const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gpsoffset', String(offset));
     if (r.hasMore) run.continuation.addGeneratorContinueParam('gpsoffset', offset + ctx.params.limit);
+    // ApiQueryPrefixSearch: each page's place in the results, counted from 1 across batches.
+    run.generatorData = new Map(r.matches.map((m, i) => [m.pageId, { index: offset + i + 1 }]));
     return r.matches.map((m) => m.pageId);
   },
 });

@@ -5,7 +5,7 @@
 import type { RecentChange } from '../../clients/types.js';
 import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
 import { queryRunOf } from './run.js';
-import { DIR_PARAM, LIMIT_PARAM, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
+import { DIR_PARAM, LIMIT_PARAM, apiLogParams, mwOfIso, propsOf, timeWindow, titleKey } from './changes.js';
 import { defineParams, type ParamsOf } from '../define.js';
 import { defineGenerator } from './generator.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, LOG_DELETED_ACTION, hiddenAuthorBits, logFieldVisible, userCanSee } from '../../revdel.js';
@@ -85,7 +85,7 @@ function changeResult(c: RecentChange, props: Set<string>, parsedComment: string
       out.logid = c.logId;
       out.logtype = c.logType;
       out.logaction = c.logAction;
-      out.logparams = setArrayType(JSON.parse(c.logParamsJson || '{}') as ResultObject, 'assoc');
+      out.logparams = setArrayType(apiLogParams(c.logParamsJson, c.logType), 'assoc');
     }
   }
   if (props.has('tags')) out.tags = setIndexedTagName([...c.tags], 'tag');

@@ -12,6 +12,11 @@ export interface QueryRun {
   continuation: QueryContinuation;
   /** redirects=1 was given (and applies: not with revids). */
   resolveRedirects: boolean;
+  /**
+   * ApiPageSet::setGeneratorData: fields a generator gives each page it yields (by page id),
+   * added to the page's entry after its id, namespace and title (search's `index`).
+   */
+  generatorData?: Map<number, ResultObject>;
 }
 
 /** The module path MediaWiki uses for warnings and errors, e.g. "query+revisions". */

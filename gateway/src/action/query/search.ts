@@ -83,7 +83,6 @@ const params = defineParams({
   namespace: { type: 'namespace', multi: true, default: 0, help: 'Search only within these namespaces.' },
   limit: { type: 'limit', default: 10, min: 1, max: 500, highMax: 5000, help: 'How many total pages to return.' },
   offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-  qiprofile: { type: 'string', default: 'engine_autoselect', help: 'Query independent profile to use (affects ranking algorithm).' },
   what: { type: ['title', 'text', 'nearmatch'], help: 'Which type of search to perform.' },
   info: { type: ['totalhits', 'suggestion', 'rewrittenquery'], multi: true, default: 'totalhits|suggestion|rewrittenquery', help: 'Which metadata to return.' },
   prop: { type: PROPS, multi: true, default: 'size|wordcount|timestamp|snippet', deprecatedValues: ['score', 'hasrelated'], help: 'Which properties to return.' },
@@ -133,6 +132,8 @@ export const searchModule = defineGenerator({
     const offset = ctx.params.offset ?? 0;
     if (offset > 0) run.continuation.addGeneratorNonContinueParam('gsroffset', String(offset));
     if (offset + ctx.params.limit < r.totalHits) run.continuation.addGeneratorContinueParam('gsroffset', offset + ctx.params.limit);
+    // ApiQuerySearch: each page's place in the results, counted from 1 across batches.
+    run.generatorData = new Map(r.hits.map((h, i) => [h.pageId, { index: offset + i + 1 }]));
     return r.hits.map((h) => h.pageId);
   },
 });

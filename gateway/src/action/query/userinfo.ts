@@ -35,6 +35,14 @@ const WL_UNREAD_LIMIT = 1000;
 
 const IMPLICIT_GROUPS = ['*', 'user', 'autoconfirmed'];
 
+/**
+ * UserGroupManager::getUserEffectiveGroups order: the explicit groups, then the implicit ones
+ * (list=users and meta=userinfo; list=allusers lists the implicit ones first).
+ */
+export function effectiveGroupsOrder(groups: readonly string[]): string[] {
+  return [...groups.filter((g) => !IMPLICIT_GROUPS.includes(g)), ...groups.filter((g) => IMPLICIT_GROUPS.includes(g))];
+}
+
 /** $wgDefaultUserOptions as MediaWiki 1.39 reports them (the user's own overrides win). */
 export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {
   ccmeonemails: 0,
@@ -175,7 +183,7 @@ export function userInfo(
   // The notification itself is asked of the content service by the module (see below).
   if (props.includes('hasmsg')) vals.messages = false;
   // Lists stay lists even when empty.
-  if (props.includes('groups')) vals.groups = setIndexedTagName(setArrayType([...user.groups], 'array'), 'g');
+  if (props.includes('groups')) vals.groups = setIndexedTagName(setArrayType(effectiveGroupsOrder(user.groups), 'array'), 'g');
   if (props.includes('groupmemberships')) vals.groupmemberships = groupMemberships(details);
   if (props.includes('implicitgroups'))
     vals.implicitgroups = setIndexedTagName(

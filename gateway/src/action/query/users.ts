@@ -4,7 +4,7 @@ import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, typ
 import { badContinue } from './continuation.js';
 import { queryRunOf } from './run.js';
 import { blockDetails } from '../blockinfo.js';
-import { groupMemberships } from './userinfo.js';
+import { effectiveGroupsOrder, groupMemberships } from './userinfo.js';
 import { defineModule } from '../define.js';
 import { ATTACHED_WIKI_PARAM, centralUserInfo } from './centralids.js';
 import { ALL_RIGHTS, groupsWithRights } from './contributors.js';
@@ -22,14 +22,23 @@ function userNameKey(raw: string): string {
   return first === undefined ? t : String.fromCodePoint(first).toUpperCase() + t.slice(String.fromCodePoint(first).length);
 }
 
+/** A user's rights in the order of `groups` (their effective order), then any others they hold. */
+export function effectiveRightsOrder(groups: readonly string[], rights: readonly string[], perms: readonly { name: string; rights: readonly string[] }[]): string[] {
+  const held = new Set(rights);
+  const out = new Set<string>();
+  for (const g of effectiveGroupsOrder(groups)) for (const r of perms.find((x) => x.name === g)?.rights ?? []) if (held.has(r)) out.add(r);
+  for (const r of rights) out.add(r);
+  return [...out];
+}
+
 /** The per-user properties list=users and list=allusers share. */
-function userProps(d: UserDetails, props: readonly string[]): ResultObject {
+function userProps(d: UserDetails, props: readonly string[], explicitFirst = false): ResultObject {
   const u = d.user!;
   const out: ResultObject = { userid: u.id, name: u.name };
   if (props.includes('editcount')) out.editcount = d.editcount;
   if (props.includes('registration')) out.registration = d.registration;
   if (props.includes('blockinfo') && u.block) Object.assign(out, blockDetails(u.block));
-  if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType([...u.groups], 'array'), 'g');
+  if (props.includes('groups')) out.groups = setIndexedTagName(setArrayType(explicitFirst ? effectiveGroupsOrder(u.groups) : [...u.groups], 'array'), 'g');
   if (props.includes('groupmemberships')) out.groupmemberships = groupMemberships(d);
   if (props.includes('implicitgroups'))
     out.implicitgroups = setIndexedTagName(
@@ -80,8 +89,12 @@ export const usersModule = defineModule({
     const props = p.prop ?? [];
     const out: ResultObject[] = [];
     const { auth } = ctx.deps.clients;
+    // PermissionManager::getUserPermissions: the rights of the groups in their effective order
+    // (explicit groups first), each group's in its configured order.
+    const groupRights = props.includes('rights') ? (await auth.listGroupPermissions(false)).groups : [];
     const withCentral = (d: UserDetails): ResultObject => {
-      const vals = userProps(d, props);
+      const vals = userProps(d, props, true);
+      if (props.includes('rights')) vals.rights = setIndexedTagName(setArrayType(effectiveRightsOrder(d.user!.groups, d.user!.rights, groupRights), 'array'), 'r');
       return props.includes('centralids') ? Object.assign(vals, centralUserInfo(d.user!.id, p.attachedwiki, ctx.deps.config.wikiId)) : vals;
     };
     if (ids.length) {

@@ -51,7 +51,8 @@ export async function logEventRows(db: Db, req: ListLogEventsRequest) {
   if (req.hiddenTypes.length) where.push(`l.log_type <> ALL(${args.add(req.hiddenTypes)}::text[])`);
   if (req.user) where.push(`a.actor_name = ${args.add(req.user)}`);
   if (req.hasTitle) where.push(`l.log_namespace = ${args.add(req.ns)} AND l.log_title = ${args.add(req.dbkey)}`);
-  if (req.namespace >= 0 && !req.hasTitle) where.push(`l.log_namespace = ${args.add(req.namespace)}`);
+  if (req.hasPrefix) where.push(`l.log_namespace = ${args.add(req.ns)} AND l.log_title LIKE ${args.add(`${req.dbkey.replace(/[\\%_]/g, '\\$&')}%`)}`);
+  if (req.namespace >= 0 && !req.hasTitle && !req.hasPrefix) where.push(`l.log_namespace = ${args.add(req.namespace)}`);
   if (req.tag) where.push(tagFilter(s, args, 'ct_log_id', 'l.log_id', req.tag));
   const order = window(args, where, 'l.log_timestamp', 'l.log_id', req);
   const r = await db.query<{

@@ -5,6 +5,7 @@
  * move log entry and its recent change. Each page moved is one transaction; the talk page and
  * subpages are moved after the page itself, each on its own, as MediaWiki does.
  */
+import { copyWatchers } from '../../store/merge-history.js';
 import { alreadyExists, invalidArgument, notFound, ServiceError, type Queryable } from '@quire/kit';
 import type { EditActor } from '@quire/proto/wiki/content/v1/common';
 import type { MovedPage, MovePageRequest, MovePageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
@@ -66,6 +67,9 @@ async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: T
     await renamePage(q, s, page.id, to, timestamp);
     await recordPageChange(db, q, from.ns, from.dbkey);
     await recordPageChange(db, q, to.ns, to.dbkey);
+    // MovePage::moveUnsafe: whoever watches the old title (or its talk page) watches the new one
+    // (WatchedItemStore::duplicateAllAssociatedEntries), unless only the namespace's talk side changed.
+    if (subjectOf(from.ns) !== subjectOf(to.ns) || from.dbkey !== to.dbkey) await copyWatchers(q, db, from, to);
     let comment = `${actor.name} moved page [[${fromText}]] to [[${toText}]]${overRedirect ? ' over redirect' : ''}`;
     if (req.reason !== '') comment += `: ${req.reason}`;
     const nullRev = await saveNullRevision(q, db, codec, page, to, actor, comment, timestamp);

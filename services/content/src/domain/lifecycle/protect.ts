@@ -94,7 +94,10 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     } else {
       await recordPageChange(deps.db, q, target.ns, target.dbkey);
     }
-    const details = set.map((p) => ({ type: p.type, level: p.level, expiry: p.expiry, cascade: cascade && p.type === 'edit' }));
+    // WikiPage::doUpdateRestrictions: a missing title's create protection has no cascade in its details.
+    const details = set.map((p) =>
+      p.type === 'create' ? { type: p.type, level: p.level, expiry: p.expiry } : { type: p.type, level: p.level, expiry: p.expiry, cascade: cascade && p.type === 'edit' },
+    );
     await publishLogEntry(
       q,
       deps.db,

@@ -70,6 +70,8 @@ export interface ListLogEventsRequest {
    * their entries are left out whatever the other filters (LogEventsList::getExcludeClause).
    */
   hiddenTypes: string[];
+  /** leprefix: ns and dbkey name a prefix of the entries' titles (has_title false). */
+  hasPrefix: boolean;
 }
 
 export interface ListLogEventsResponse {
@@ -492,6 +494,7 @@ function createBaseListLogEventsRequest(): ListLogEventsRequest {
     tag: "",
     namespace: 0,
     hiddenTypes: [],
+    hasPrefix: false,
   };
 }
 
@@ -541,6 +544,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     }
     for (const v of message.hiddenTypes) {
       writer.uint32(122).string(v!);
+    }
+    if (message.hasPrefix !== false) {
+      writer.uint32(128).bool(message.hasPrefix);
     }
     return writer;
   },
@@ -678,6 +684,14 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
             message.hiddenTypes.push(reader.string());
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.hasPrefix = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -723,6 +737,11 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
         : globalThis.Array.isArray(object?.hidden_types)
         ? object.hidden_types.map((e: any) => globalThis.String(e))
         : [],
+      hasPrefix: isSet(object.hasPrefix)
+        ? globalThis.Boolean(object.hasPrefix)
+        : isSet(object.has_prefix)
+        ? globalThis.Boolean(object.has_prefix)
+        : false,
     };
   },
 
@@ -773,6 +792,9 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     if (message.hiddenTypes?.length) {
       obj.hiddenTypes = message.hiddenTypes;
     }
+    if (message.hasPrefix !== false) {
+      obj.hasPrefix = message.hasPrefix;
+    }
     return obj;
   },
 
@@ -796,6 +818,7 @@ export const ListLogEventsRequest: MessageFns<ListLogEventsRequest> = {
     message.tag = object.tag ?? "";
     message.namespace = object.namespace ?? 0;
     message.hiddenTypes = object.hiddenTypes?.map((e) => e) || [];
+    message.hasPrefix = object.hasPrefix ?? false;
     return message;
   },
 };
