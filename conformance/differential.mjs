@@ -178,6 +178,16 @@ async function load(wiki, admin, P, user, password) {
   wiki.ids.set('user:run', user_.userid);
 }
 
+/** Waits (at most 60 s) until the wiki's job queue is empty (siteinfo statistics `jobs`), asking twice in a row. */
+async function settle(wiki) {
+  let empty = 0;
+  for (let i = 0; i < 120 && empty < 2; i++) {
+    const jobs = (await wiki.api({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json.query?.statistics?.jobs;
+    empty = jobs === 0 ? empty + 1 : 0;
+    if (empty < 2) await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 /** The read requests, from the reference's paraminfo: [family, params or REST route]. */
 async function requestsFrom(reference, P, user) {
   const modules = (await reference.api({ action: 'paraminfo', modules: 'query+*' })).json.paraminfo.modules;
@@ -403,6 +413,8 @@ export async function runDifferential({ quire, reference, writeRatchet = false, 
   const password = `pw-${crypto.randomBytes(12).toString('hex')}`;
   const wikis = { reference: new Wiki('reference', reference.url), quire: new Wiki('quire', quire.url) };
   await Promise.all([load(wikis.reference, reference.admin, P, user, password), load(wikis.quire, quire.admin, P, user, password)]);
+  // Link tables are written by jobs after the edits (both wikis): the reads wait for them.
+  await Promise.all(Object.values(wikis).map((w) => settle(w)));
   const requests = await requestsFrom(wikis.reference, P, user);
   const families = new Map();
   const differing = new Map();
