@@ -8,11 +8,18 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const domino = require('domino');
+// Loaded on first use: run.mjs imports this module before it installs conformance's dependencies.
+let domino;
+
+/** domino, from conformance/node_modules. */
+function dom() {
+  domino ??= require('domino');
+  return domino;
+}
 
 /** The normalized serialization of an HTML fragment. */
 export function normalizeHtml(html) {
-  const doc = domino.createDocument(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`);
+  const doc = dom().createDocument(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`);
   const body = doc.body;
   // removeTbody: the tbody's children take its place.
   for (const tbody of Array.from(body.getElementsByTagName('tbody'))) {
