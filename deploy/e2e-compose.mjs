@@ -79,11 +79,18 @@ class Api {
   async call(params, { post = false, timeoutMs = 15_000 } = {}) {
     const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
     const url = `${this.base}/w/api.php${post ? '' : `?${body}`}`;
-    const r = await fetch(url, {
-      method: post ? 'POST' : 'GET',
-      body: post ? body : undefined,
-      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'user-agent': 'quire-e2e-compose' },
-      signal: AbortSignal.timeout(timeoutMs),
+    const send = () =>
+      fetch(url, {
+        method: post ? 'POST' : 'GET',
+        body: post ? body : undefined,
+        headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'user-agent': 'quire-e2e-compose' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    // A kept-alive connection the proxy closed as it was reused ("other side closed", before any
+    // answer): sent once more on a new one.
+    const r = await send().catch((e) => {
+      if (e?.cause?.code !== 'UND_ERR_SOCKET') throw e;
+      return send();
     });
     for (const c of r.headers.getSetCookie()) {
       const [kv] = c.split(';');
