@@ -21,7 +21,7 @@ export {
   UserDetails,
 } from '@quire/proto/wiki/auth/v1/auth';
 export { Consumer, ConsumerStage, Param, SignedRequest } from '@quire/proto/wiki/auth/v1/oauth';
-export { EditRequest, EditResponse, MovedPage } from '@quire/proto/wiki/content/edit/v1/edit';
+export { EditRequest, EditResponse, MovedPage, MovePageResponse } from '@quire/proto/wiki/content/edit/v1/edit';
 export { PageChange } from '@quire/proto/wiki/content/feed/v1/feed';
 export {
   LinkTable,

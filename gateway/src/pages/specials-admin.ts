@@ -221,11 +221,7 @@ const movePage: PageHandler = async (p) => {
           actor: editActor(p.caller),
           watchlist: field(p, 'wpWatch') ? 'watch' : 'nochange',
         });
-        countEdits(
-          p.deps,
-          p.caller,
-          [r.page, r.talk, ...r.subpages, ...r.talkSubpages].reduce((n, m) => n + (m && !m.errorCode ? moveEdits(m) : 0), 0),
-        );
+        countEdits(p.deps, p.caller, moveEdits(r));
         const moved = r.page?.to ?? to;
         return send(p, {
           title: 'Move succeeded',

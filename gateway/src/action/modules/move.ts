@@ -50,12 +50,7 @@ export const moveModule = defineModule({
       ...(await watchlistFields(ctx, ['watchmoves'])),
     });
     const page = res.page!;
-    const moved = [page, res.talk, ...res.subpages, ...res.talkSubpages].filter((m) => m && !m.errorCode);
-    countEdits(
-      ctx.deps,
-      ctx.caller,
-      moved.reduce((n, m) => n + moveEdits(m), 0),
-    );
+    countEdits(ctx.deps, ctx.caller, moveEdits(res));
     const out: Record<string, unknown> = { from: page.from, to: page.to, reason: p.reason };
     if (page.redirectCreated) out.redirectcreated = true;
     out.moveoverredirect = page.moveOverRedirect;

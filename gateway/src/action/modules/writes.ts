@@ -5,7 +5,7 @@
  * and the edit itself as the content service takes it (saveEdit). Modules import this file; it
  * imports no module, so the modules never import each other.
  */
-import type { BlockInfo, EditRequest, EditResponse } from '../../clients/types.js';
+import type { BlockInfo, EditRequest, EditResponse, MovePageResponse } from '../../clients/types.js';
 import type { Caller, GatewayDeps } from '../../context.js';
 import { blockAppliesTo, blockedError } from '../blockinfo.js';
 import { defineParam } from '../define.js';
@@ -77,11 +77,13 @@ export function countEdits(deps: GatewayDeps, caller: Caller, revisions: number)
 }
 
 /**
- * The revisions a move saves that count as edits (MovePage::moveToInternal): the moved page's
- * null revision, and the redirect left behind when one is.
+ * The revisions a move saves that count as edits (MovePage::moveToInternal, once per page moved:
+ * the page, its talk page, their subpages): each moved page's null revision, and the redirect
+ * left behind when one is.
  */
-export function moveEdits(moved: { redirectCreated?: boolean } | undefined): number {
-  return moved ? 1 + (moved.redirectCreated ? 1 : 0) : 0;
+export function moveEdits(res: MovePageResponse): number {
+  const moved = [res.page, res.talk, ...res.subpages, ...res.talkSubpages].filter((m) => m && !m.errorCode);
+  return moved.reduce((n, m) => n + 1 + (m!.redirectCreated ? 1 : 0), 0);
 }
 
 /** After a saved edit: the registered user's edit count. */

@@ -111,11 +111,14 @@ export class RenderPool {
     return (await this.runTask(this.pool, (port) => ({ req, site: this.site, port }) satisfies RenderTask, lookup)) as RenderOutput;
   }
 
-  /** Renders `reqs` one after the other on the calling thread; an error fails only its entry. */
-  async renderManyInProcess(reqs: RenderRequest[], lookup: PageLookup): Promise<RenderManyResult[]> {
+  /**
+   * Renders `reqs` one after the other on the calling thread; an error fails only its entry. With a
+   * deadline, the renders it passes fail (SEQUENCE_DEADLINE_PASSED).
+   */
+  async renderManyInProcess(reqs: RenderRequest[], lookup: PageLookup, deadline?: number): Promise<RenderManyResult[]> {
     const end = renderSeconds.startTimer({ where: 'inprocess' });
     try {
-      return await renderMany(this.codec, lookup, reqs, this.site);
+      return await renderMany(this.codec, lookup, reqs, this.site, deadline);
     } finally {
       end();
     }
@@ -140,21 +143,12 @@ export class RenderPool {
   async renderSequence(reqs: RenderRequest[], lookup: PageLookup, inProcess: boolean): Promise<RenderManyResult[]> {
     if (reqs.length === 0) return [];
     if (this.pool && !inProcess) return this.renderMany(reqs, lookup);
-    const results = await this.renderManyInProcessBy(reqs, lookup, Date.now() + this.timeoutMs);
+    const results = await this.renderManyInProcess(reqs, lookup, Date.now() + this.timeoutMs);
     if (results.some((r) => !r.ok && r.error === SEQUENCE_DEADLINE_PASSED)) {
       renderTimeouts.inc();
       throw renderTimeoutError(this.timeoutMs);
     }
     return results;
-  }
-
-  private async renderManyInProcessBy(reqs: RenderRequest[], lookup: PageLookup, deadline: number): Promise<RenderManyResult[]> {
-    const end = renderSeconds.startTimer({ where: 'inprocess' });
-    try {
-      return await renderMany(this.codec, lookup, reqs, this.site, deadline);
-    } finally {
-      end();
-    }
   }
 
   /** Runs one task on a worker thread, answering its lookups here over a port of its own. */

@@ -138,7 +138,10 @@ export async function watchlistChanges(db: Db, req: ListWatchlistRequest, limit:
   // A change whose author is hidden from the caller matches no user filter (no guessing who it was).
   if ((req.user || req.excludeUser) && req.authorHideBits) where.push(`(rc.rc_deleted & ${arg(req.authorHideBits)}::int) <> ${arg(req.authorHideBits)}::int`);
   // A log entry with its action hidden from the caller is left out: it would name its page.
-  if (req.logActionHideBits) where.push(`(rc.rc_type <> ${RC_TYPES.log} OR (rc.rc_deleted & ${arg(req.logActionHideBits)}::int) <> ${arg(req.logActionHideBits)}::int)`);
+  if (req.logActionHideBits) {
+    const bits = arg(req.logActionHideBits);
+    where.push(`(rc.rc_type <> ${RC_TYPES.log} OR (rc.rc_deleted & ${bits}::int) <> ${bits}::int)`);
+  }
   for (const flag of req.show) {
     const not = flag.startsWith('!');
     const cond = {

@@ -146,7 +146,8 @@ function contextAt(s: string, open: string, close: string): (i: number) => boole
  * quadratically on a long target with many parentheses, and this runs on the service's thread).
  */
 function pipeTrickTarget(s: string): string | undefined {
-  let group2 = splitOf(s, contextAt(s, '(', ')')) ?? splitOf(s, contextAt(s, '（', '）'));
+  const parenAt = contextAt(s, '(', ')');
+  let group2 = splitOf(s, parenAt) ?? splitOf(s, contextAt(s, '（', '）'));
   if (!group2) {
     // p3's rest: an optional ` ?(…)` context, then an optional `, …` / `，…` / `، …` context, to the end.
     // commaAfter[k]: some j >= k where `s[j-1] === ')'` and a comma context follows to the end.
@@ -154,7 +155,7 @@ function pipeTrickTarget(s: string): string | undefined {
     const parenComma = new Array<boolean>(s.length + 2).fill(false);
     for (let k = s.length; k >= 0; k--) parenComma[k] = parenComma[k + 1]! || (k > 0 && s[k - 1] === ')' && commaAt(k));
     group2 = splitOf(s, (i) => {
-      if (i === s.length || commaAt(i) || contextAt(s, '(', ')')(i)) return true;
+      if (i === s.length || commaAt(i) || parenAt(i)) return true;
       const p = s[i] === ' ' ? i + 1 : i;
       // `(X)` with X non-empty closes at some j-1 >= p + 2, then the comma context.
       return s[p] === '(' && p + 3 <= s.length && parenComma[p + 3]!;
