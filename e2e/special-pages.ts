@@ -24,3 +24,8 @@ export async function apiLogin(c: WikiClient, name: string, password: string): P
 export async function apiUserinfo(c: WikiClient): Promise<{ name: string; anon?: boolean; rights: string[] }> {
   return (await c.api({ action: 'query', meta: 'userinfo', uiprop: 'rights', formatversion: '2' })).json().query.userinfo;
 }
+
+/** A page's markup without the skin's own script tag (the one script a page may carry). */
+export function withoutSkinScript(html: string): string {
+  return html.replace(/<script src="\/w\/skins\/quire\.js\?v=[0-9a-f]{12}" defer><\/script>/, '');
+}

@@ -18,6 +18,7 @@ import { AnonymousCallers } from './cache/anonymous-callers.js';
 import { keepAnonymousCallers } from './caller.js';
 import { ensureRequestId } from './observability.js';
 import { FAVICON_ICO } from './pages/favicon.js';
+import { SKIN_SCRIPT, SKIN_SCRIPT_PATH } from './pages/skin-script.js';
 
 /** How far the search index lags behind content's change feed (monitoring); absent when search is down. */
 async function searchIndexDetail(deps: GatewayDeps): Promise<{ search_index?: Record<string, unknown> }> {
@@ -143,6 +144,14 @@ export function createGatewayApp(deps: GatewayDeps, serviceAddrs: Record<string,
   // The icon every page links to (and browsers ask for anyway); a day in caches.
   app.get('/favicon.ico', (_req, res) => {
     res.set({ 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(FAVICON_ICO);
+  });
+
+  // The skin's script: the page links it with its content hash, so that address never changes meaning.
+  app.get(SKIN_SCRIPT_PATH.split('?')[0]!, (req, res) => {
+    const current = req.originalUrl === SKIN_SCRIPT_PATH;
+    res
+      .set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': current ? 'public, max-age=31536000, immutable' : 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' })
+      .send(SKIN_SCRIPT);
   });
 
   // MediaWiki's own entry: the Main Page (a permanent redirect, as its default Apache rewrite sends).

@@ -28,7 +28,7 @@ export function sessionCookieName(deps: GatewayDeps): string {
   return `${deps.config.wikiId}${SESSION_COOKIE_SUFFIX}`;
 }
 
-function readCookie(req: Request, name: string): string {
+export function readCookie(req: Request, name: string): string {
   const header = req.headers.cookie;
   if (!header) return '';
   for (const part of header.split(';')) {

@@ -12,6 +12,7 @@ import { diffPage, historyAction } from './history.js';
 import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
+import { takePostEditNotice } from './post-edit.js';
 import { deleteAction, protectAction } from './sysop.js';
 import { authorOf, deletedRevisionHeader, revComment, revUserTools } from './revdel-html.js';
 import { DELETED_COMMENT, DELETED_USER, userCanSee } from '../revdel.js';
@@ -264,7 +265,8 @@ async function viewAction(p: PageRequest, page: PageRecord): Promise<void> {
     shown = (await content.resolvePages({ titles: [r.title] })).pages[0] ?? page;
   }
   if (rev) subtitle.push(await oldRevisionSubtitle(p, page, rev));
-  const body = html`<div id="siteSub">From ${p.deps.config.sitename}</div>
+  const postEdit = rev ? undefined : takePostEditNotice(p, shown.latestRevId);
+  const body = html`${postEdit ? html`<div id="mw-postedit-notice" hidden>${postEdit}</div>` : ''}<div id="siteSub">From ${p.deps.config.sitename}</div>
 ${hiddenText?.box ?? ''}${rev && rev.id !== page.latestRevId ? messageBox('warning', html`This is an old revision of this page, as edited by ${userCanSee(rev.deleted, DELETED_USER, p.caller.user.rights) ? rev.userText : '(username removed)'} at ${formatTime(rev.timestamp)}. It may differ significantly from the <a href="${articlePath(page.title)}">current revision</a>.`) : ''}
 ${file}<div id="mw-content-text" class="mw-body-content">${new SafeHtml(r.html)}</div>${members}`;
   send(p, {

@@ -9,11 +9,13 @@
  */
 import type { PageRecord } from '../clients/types.js';
 import { editActor, saveEdit } from '../action/modules/writes.js';
+import { setPostEditCookie } from './post-edit.js';
 import { DEFAULT_USER_OPTIONS } from '../action/query/userinfo.js';
 import { hidden, html, messageBox, SafeHtml } from './html.js';
 import { articlePath, indexPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { errorCode, errorText, formatTime, hasRight, isoFromMwTimestamp, mwTimestamp, pageTabs } from './wiki.js';
+import { signaturePreference } from '../signature.js';
 
 /** EditPage::UNICODE_CHECK: a browser that mangles it would mangle the text too. */
 const UNICODE_CHECK = 'ℳ𝒲♥𝓊𝓃𝒾𝒸ℴ𝒹ℯ';
@@ -250,7 +252,9 @@ function postedText(p: PageRequest): string {
 async function preview(p: PageRequest, page: PageRecord, s: EditState): Promise<SafeHtml> {
   const { content } = p.deps.clients;
   const text = s.section === 'new' && s.summary ? `== ${s.summary} ==\n\n${s.text}` : s.text;
-  const pst = (await content.preSaveTransform({ title: page.title, text, userName: p.caller.user.name, userAnonymous: p.caller.user.anonymous })).text;
+  const pst = (
+    await content.preSaveTransform({ title: page.title, text, userName: p.caller.user.name, userAnonymous: p.caller.user.anonymous, signature: await signaturePreference(p.deps, p.caller, [text]) })
+  ).text;
   const r = await content.parse({ hasText: true, text: pst, title: page.title, disableEditSection: true, disableLimitReport: true });
   return html`<div id="wikiPreview"><div class="previewnote"><h2 id="mw-previewheader">Preview</h2>${messageBox('warning', html`<strong>Remember that this is only a preview.</strong> Your changes have not yet been saved! <a href="#editform">→ Go to editing area</a>`)}</div>
 <div class="mw-content-ltr mw-parser-output-preview">${new SafeHtml(r.html)}</div></div>`;
@@ -363,6 +367,7 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
       createOnly: s.editRevId === 0,
       watchlist: registered ? (s.watch ? 'watch' : 'unwatch') : 'nochange',
     });
+    setPostEditCookie(p, res);
     return redirect(p, res.redirect || page.redirect ? indexPath(res.title, { redirect: 'no' }) : `${articlePath(res.title)}${sectionAnchor(s)}`);
   } catch (e) {
     const code = errorCode(e);

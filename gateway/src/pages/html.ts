@@ -8,8 +8,9 @@ import crypto from 'node:crypto';
 import type { Response } from 'express';
 import { escapeHtml } from '../action/errors.js';
 import type { Caller, GatewayDeps } from '../context.js';
-import { SCRIPT_PATH } from '../config.js';
+import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
+import { SKIN_SCRIPT_PATH } from './skin-script.js';
 
 /** Markup that is safe to emit as is (built by `html` or from constants). */
 export class SafeHtml {
@@ -205,18 +206,26 @@ td.diff-lineno{font-weight:bold}td.diff-otitle,td.diff-ntitle{text-align:center}
 .mw-page-info th{width:40%}
 form.inline input[type=text]{width:auto;max-width:14em}
 .previewnote{border-bottom:1px solid #a2a9b1;margin-bottom:1em}
+[hidden]{display:none!important}
+#searchform{position:relative}
+.suggestions{position:absolute;top:100%;left:0;right:0;z-index:5;margin:0;padding:0;list-style:none;background:#fff;border:1px solid #a2a9b1;box-shadow:0 2px 2px rgba(0,0,0,.1)}
+.suggestions li{margin:0}.suggestions a{display:block;padding:.25em .5em;color:#202122}.suggestions li.selected a,.suggestions a:hover{background:#eaf3ff;text-decoration:none}
+.mw-notification{position:fixed;top:1em;right:1em;z-index:10;max-width:24em;padding:.75em 1.25em;background:#fff;border:1px solid #a2a9b1;border-radius:2px;box-shadow:0 2px 4px rgba(0,0,0,.2);cursor:pointer}
 ${CONTENT_STYLE}
 @media (max-width:720px){.layout{grid-template-columns:1fr}#mw-panel{order:2;padding:0 1em}#mw-panel ul{display:flex;flex-wrap:wrap;gap:0 1em}div.page{padding:.5em}#content{padding:.8em}#p-logo{width:100%}}
 `;
 
-/** The stylesheet is inline; the CSP allows exactly it by hash, and nothing else (no script at all). */
+/**
+ * The stylesheet is inline; the CSP allows exactly it by hash. Scripts only from the wiki's own
+ * origin (the skin's script; no inline script, no eval), which may call only the wiki itself.
+ */
 const STYLE_HASH = `'sha256-${crypto.createHash('sha256').update(STYLE).digest('base64')}'`;
-export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; script-src 'self'; connect-src 'self'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 /**
  * Pages showing rendered wiki content: its style attributes (filtered by the sanitizer) need
- * 'unsafe-inline' styles, which a hash would switch off; still no script, frames or foreign loads.
+ * 'unsafe-inline' styles, which a hash would switch off; still only the skin's script, no frames or foreign loads.
  */
-export const WIKI_CONTENT_POLICY = `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; media-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+export const WIKI_CONTENT_POLICY = `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; media-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 /** What MediaWiki sends for pages without a token (no CDN): browsers keep them but revalidate. */
 export const REVALIDATE = { control: 'private, must-revalidate, max-age=0' } as const;
@@ -332,12 +341,13 @@ export function sendPage(res: Response, deps: GatewayDeps, caller: Caller, page:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} - ${sitename}</title>
 <link rel="icon" href="/favicon.ico">
+<script src="${SKIN_SCRIPT_PATH}" defer></script>
 ${page.noindex ? new SafeHtml('<meta name="robots" content="noindex,nofollow">\n') : ''}<style>${new SafeHtml(STYLE)}</style>
 </head>
 <body>
 <header id="mw-head">
 <a id="p-logo" href="${articlePath('Main Page')}" title="Visit the main page">${deps.config.logo ? html`<img class="mw-wiki-logo" src="${deps.config.logo}" alt="" height="50">` : ''}${sitename}</a>
-<form id="searchform" action="${SCRIPT_PATH}/index.php" role="search">
+<form id="searchform" action="${SCRIPT_PATH}/index.php" role="search" data-api="${SCRIPT_PATH}/api.php" data-article-path="${ARTICLE_PATH}">
 ${hidden('title', 'Special:Search')}<input type="search" name="search" id="searchInput" placeholder="Search ${sitename}" aria-label="Search ${sitename}">
 <button type="submit" name="go" value="Go" id="searchButton">Go</button>
 </form>

@@ -12,6 +12,7 @@ import { apiError } from './support.js';
 import { defineModule } from '../define.js';
 import { CONTENT_FORMAT_VALUES as CONTENT_FORMATS, CONTENT_MODEL_VALUES as CONTENT_MODELS, supportsFormat } from '../content-formats.js';
 import { DELETED_COMMENT, DELETED_RESTRICTED, DELETED_TEXT, DELETED_USER, textAccess, userCanSee } from '../../revdel.js';
+import { signaturePreference } from '../../signature.js';
 
 /** ContentHandlerFactory::getContentModels and getAllContentFormats of MediaWiki 1.39 core. */
 /** SlotRoleRegistry::getKnownRoles: only the main slot exists. */
@@ -145,7 +146,18 @@ async function refineSide(ctx: ActionContext, p: Params, prefix: Prefix, side: C
     }
     if ((out.contentModel || 'wikitext') === 'wikitext') {
       const user = ctx.caller.user;
-      out = { ...out, text: (await ctx.deps.clients.content.preSaveTransform({ text: out.text, title, userName: user.name, userAnonymous: user.anonymous })).text };
+      out = {
+        ...out,
+        text: (
+          await ctx.deps.clients.content.preSaveTransform({
+            text: out.text,
+            title,
+            userName: user.name,
+            userAnonymous: user.anonymous,
+            signature: await signaturePreference(ctx.deps, ctx.caller, [out.text]),
+          })
+        ).text,
+      };
     }
   }
   return { side: out, ...(reported ? { reported } : {}) };

@@ -13,6 +13,7 @@ import { defineModule } from '../define.js';
 import { SKINS } from '../query/siteinfo-props.js';
 import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
 import { DELETED_TEXT, DELETED_TEXT_DENIED, userCanSee } from '../../revdel.js';
+import { signaturePreference } from '../../signature.js';
 
 const PROPS = [
   'text',
@@ -180,7 +181,15 @@ export const parseModule = defineModule({
     // The pre-save transform applies to supplied text only (ApiParse's text branch).
     const pstText =
       fromText && (p.pst || p.onlypst)
-        ? (await ctx.deps.clients.content.preSaveTransform({ title: pageTitle, text: text ?? '', userName: ctx.caller.user.name, userAnonymous: ctx.caller.user.anonymous })).text
+        ? (
+            await ctx.deps.clients.content.preSaveTransform({
+              title: pageTitle,
+              text: text ?? '',
+              userName: ctx.caller.user.name,
+              userAnonymous: ctx.caller.user.anonymous,
+              signature: await signaturePreference(ctx.deps, ctx.caller, [text]),
+            })
+          ).text
         : undefined;
     if (fromText && p.onlypst) {
       const only: ResultObject = { text: pstText ?? '' };

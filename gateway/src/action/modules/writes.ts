@@ -6,6 +6,7 @@
  * imports no module, so the modules never import each other.
  */
 import type { BlockInfo, EditRequest, EditResponse, MovePageResponse } from '../../clients/types.js';
+import { signaturePreference } from '../../signature.js';
 import type { Caller, GatewayDeps } from '../../context.js';
 import { blockAppliesTo, blockedError } from '../blockinfo.js';
 import { defineParam } from '../define.js';
@@ -101,7 +102,8 @@ export type EditFields = Omit<Partial<EditRequest>, 'actor' | 'maxArticleSizeKb'
 export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFields): Promise<EditResponse> {
   const block = await pageWriteBlock(deps, caller, [fields]);
   if (block) throw blockedError(block);
-  const res = await deps.clients.content.edit({ ...fields, actor: editActor(caller), maxArticleSizeKb: deps.config.maxArticleSizeKb });
+  const signature = await signaturePreference(deps, caller, [fields.text, fields.appendText, fields.prependText]);
+  const res = await deps.clients.content.edit({ ...fields, actor: { ...editActor(caller), signature }, maxArticleSizeKb: deps.config.maxArticleSizeKb });
   // Not awaited: MediaWiki counts the edit in a deferred update after the response too
   // (UserEditCountUpdate), and an edit's answer need not wait for the auth service's write (issue 15).
   countEdit(deps, caller, res);

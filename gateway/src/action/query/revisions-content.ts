@@ -10,6 +10,7 @@ import { ApiUsageError, setContentValue, type ActionContext, type ResultObject }
 import { defineParams, type ParamsOf } from '../define.js';
 import { CONTENT_FORMAT_VALUES, FORMATS_OF } from '../content-formats.js';
 import { DELETED_TEXT, textAccess, userCanSee } from '../../revdel.js';
+import { signaturePreference } from '../../signature.js';
 
 /** $wgAPIMaxUncachedDiffs: diffs computed per request; later revisions get `notcached`. */
 const MAX_UNCACHED_DIFFS = 1;
@@ -189,7 +190,17 @@ async function deprecatedFields(
       } else {
         const user = ctx.caller.user;
         const pst = o.difftotextpst && rev.contentModel === 'wikitext';
-        const other = pst ? (await content.preSaveTransform({ text: o.difftotext, title, userName: user.name, userAnonymous: user.anonymous })).text : o.difftotext;
+        const other = pst
+          ? (
+              await content.preSaveTransform({
+                text: o.difftotext,
+                title,
+                userName: user.name,
+                userAnonymous: user.anonymous,
+                signature: await signaturePreference(ctx.deps, ctx.caller, [o.difftotext]),
+              })
+            ).text
+          : o.difftotext;
         const res = await content.compare({ from: { text, title, contentModel: rev.contentModel }, to: { text: other, title, contentModel: rev.contentModel } });
         setContentValue(diff, 'body', res.tableHtml);
       }

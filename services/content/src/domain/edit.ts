@@ -339,7 +339,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   // DerivedPageDataUpdater::prepareContent: the pre-save transform of the page's whole new text
   // (after section replacement and merge, before the nochange check); md5 was checked against
   // the text as sent. Other models only get their line endings normalized.
-  content = model === 'wikitext' ? await deps.pst(content, target, { name: actor.name, anonymous: actor.id === 0 }, now) : prepareContent(model, content);
+  content = model === 'wikitext' ? await deps.pst(content, target, { name: actor.name, anonymous: actor.id === 0, signature: actor.signature }, now) : prepareContent(model, content);
 
   const title = codec.prefixedText(target.ns, target.dbkey);
   const dbkey = codec.prefixedDbKey(target.ns, target.dbkey);

@@ -23,7 +23,7 @@ export function renderExtraHandlers(ctx: ContentContext, svc: RenderService) {
   return {
     async preSaveTransform(req: PreSaveTransformRequest): Promise<PreSaveTransformResponse> {
       const t = parsePageTitleOrThrow(ctx.codec, req.title || 'API');
-      const text = await pst(req.text, { ns: t.ns, dbkey: t.dbkey }, { name: req.userName, anonymous: req.userAnonymous }, new Date());
+      const text = await pst(req.text, { ns: t.ns, dbkey: t.dbkey }, { name: req.userName, anonymous: req.userAnonymous, signature: req.signature }, new Date());
       return { text };
     },
     async formatComment(req: FormatCommentRequest): Promise<FormatCommentResponse> {

@@ -118,6 +118,16 @@ export interface EditActor {
   groups: string[];
   /** for the per-IP rate limits of anonymous and new users */
   ip: string;
+  /** set when the text holds a signature (~~~) to expand */
+  signature?: SignaturePreference | undefined;
+}
+
+/** A registered user's signature preferences (the "nickname" and "fancysig" user options). */
+export interface SignaturePreference {
+  /** "" = the user name */
+  nickname: string;
+  /** the nickname is wikitext, used as is when well formed */
+  fancy: boolean;
 }
 
 export interface RenderLangLink {
@@ -937,7 +947,7 @@ export const Revision: MessageFns<Revision> = {
 };
 
 function createBaseEditActor(): EditActor {
-  return { id: 0, name: "", rights: [], groups: [], ip: "" };
+  return { id: 0, name: "", rights: [], groups: [], ip: "", signature: undefined };
 }
 
 export const EditActor: MessageFns<EditActor> = {
@@ -956,6 +966,9 @@ export const EditActor: MessageFns<EditActor> = {
     }
     if (message.ip !== "") {
       writer.uint32(42).string(message.ip);
+    }
+    if (message.signature !== undefined) {
+      SignaturePreference.encode(message.signature, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1013,6 +1026,14 @@ export const EditActor: MessageFns<EditActor> = {
             message.ip = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.signature = SignaturePreference.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1032,6 +1053,7 @@ export const EditActor: MessageFns<EditActor> = {
       rights: globalThis.Array.isArray(object?.rights) ? object.rights.map((e: any) => globalThis.String(e)) : [],
       groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => globalThis.String(e)) : [],
       ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      signature: isSet(object.signature) ? SignaturePreference.fromJSON(object.signature) : undefined,
     };
   },
 
@@ -1052,6 +1074,9 @@ export const EditActor: MessageFns<EditActor> = {
     if (message.ip !== "") {
       obj.ip = message.ip;
     }
+    if (message.signature !== undefined) {
+      obj.signature = SignaturePreference.toJSON(message.signature);
+    }
     return obj;
   },
 
@@ -1065,6 +1090,94 @@ export const EditActor: MessageFns<EditActor> = {
     message.rights = object.rights?.map((e) => e) || [];
     message.groups = object.groups?.map((e) => e) || [];
     message.ip = object.ip ?? "";
+    message.signature = (object.signature !== undefined && object.signature !== null)
+      ? SignaturePreference.fromPartial(object.signature)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSignaturePreference(): SignaturePreference {
+  return { nickname: "", fancy: false };
+}
+
+export const SignaturePreference: MessageFns<SignaturePreference> = {
+  encode(message: SignaturePreference, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nickname !== "") {
+      writer.uint32(10).string(message.nickname);
+    }
+    if (message.fancy !== false) {
+      writer.uint32(16).bool(message.fancy);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignaturePreference {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignaturePreference();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nickname = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fancy = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignaturePreference {
+    return {
+      nickname: isSet(object.nickname) ? globalThis.String(object.nickname) : "",
+      fancy: isSet(object.fancy) ? globalThis.Boolean(object.fancy) : false,
+    };
+  },
+
+  toJSON(message: SignaturePreference): unknown {
+    const obj: any = {};
+    if (message.nickname !== "") {
+      obj.nickname = message.nickname;
+    }
+    if (message.fancy !== false) {
+      obj.fancy = message.fancy;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignaturePreference>, I>>(base?: I): SignaturePreference {
+    return SignaturePreference.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignaturePreference>, I>>(object: I): SignaturePreference {
+    const message = createBaseSignaturePreference();
+    message.nickname = object.nickname ?? "";
+    message.fancy = object.fancy ?? false;
     return message;
   },
 };

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { pipeTrick, preSaveTransform } from './pst.js';
+import { escapeWikiText, pipeTrick, preSaveTransform, signatureText } from './pst.js';
 
 // Parser::pstPass2's regexes as MediaWiki writes them: the oracle for the one-pass pipe trick.
 const TC = `[ %!"$&'()*,\\-./0-9:;=?@A-Z\\\\^_\`a-z~\\x80-\\uFFFF+]`;
@@ -98,5 +98,44 @@ describe('pipe trick', () => {
   test("a namespace page's context comes from its text without the namespace", async () => {
     const ctx = { title: 'Help:Somearticle (context)', titleText: 'Somearticle (context)', user: { name: 'A', anonymous: false }, now: new Date(0), expandAll: async (ws: string[]) => ws };
     assert.equal(await preSaveTransform('[[|Article]]', ctx), '[[Article (context)|Article]]');
+  });
+});
+
+describe('signatures (Parser::getUserSig), as the reference MediaWiki 1.39 signs', () => {
+  const dana = { name: 'Dana', anonymous: false };
+  test('the default: the user name and talk links', () => {
+    assert.equal(signatureText(dana), '[[User:Dana|Dana]] ([[User talk:Dana|talk]])');
+    assert.equal(signatureText({ name: '192.0.2.1', anonymous: true }), '[[Special:Contributions/192.0.2.1|192.0.2.1]]');
+    assert.equal(signatureText({ name: "O'Neil", anonymous: false }), '[[User:O&#39;Neil|O&#39;Neil]] ([[User talk:O&#39;Neil|talk]])');
+  });
+  test('a plain nickname is escaped text, without signatures in it', () => {
+    assert.equal(
+      signatureText({ ...dana, signature: { nickname: "Ad'min [x] ISBN 1 mailto:a __X__", fancy: false } }),
+      '[[User:Dana|Ad&#39;min &#91;x&#93; ISBN 1 mailto&#58;a _&#95;X_&#95;]] ([[User talk:Dana|talk]])',
+    );
+    assert.equal(
+      signatureText({ ...dana, signature: { nickname: '<b>Big</b> ~~~ {{X}}', fancy: false } }),
+      '[[User:Dana|&#60;b&#62;Big&#60;/b&#62;  &#123;&#123;X&#125;&#125;]] ([[User talk:Dana|talk]])',
+    );
+    assert.equal(signatureText({ ...dana, signature: { nickname: '', fancy: false } }), '[[User:Dana|Dana]] ([[User talk:Dana|talk]])');
+  });
+  test('a fancy nickname is wikitext when well formed, else the plain name', () => {
+    assert.equal(signatureText({ ...dana, signature: { nickname: '<b>Big</b> ~~~ {{X}} [[Foo]]', fancy: true } }), '<b>Big</b>  {{SUBST:X}} [[Foo]]');
+    assert.equal(signatureText({ ...dana, signature: { nickname: '<b>A &amp; B &nbsp;</b>', fancy: true } }), '<b>A &amp; B &nbsp;</b>');
+    assert.equal(signatureText({ ...dana, signature: { nickname: '<b>Big', fancy: true } }), '[[User:Dana|Dana]] ([[User talk:Dana|talk]])');
+    assert.equal(signatureText({ ...dana, signature: { nickname: 'a & b', fancy: true } }), '[[User:Dana|Dana]] ([[User talk:Dana|talk]])');
+  });
+  test('wfEscapeWikiText: line starts, runs and the longest match first', () => {
+    assert.equal(escapeWikiText('a\n*b\n\nc!!d'), 'a\n&#42;b\n&#10;c&#33;!d');
+    assert.equal(escapeWikiText('http://x'), 'http&#58;//x');
+  });
+  test('~~~~ in a saved text signs with the nickname', async () => {
+    const out = await preSaveTransform('Hi ~~~~', {
+      title: 'Talk:X',
+      user: { ...dana, signature: { nickname: 'D.', fancy: false } },
+      now: new Date('2026-01-02T03:04:05Z'),
+      expandAll: async (t) => t,
+    });
+    assert.equal(out, 'Hi [[User:Dana|D.]] ([[User talk:Dana|talk]]) 03:04, 2 January 2026 (UTC)');
   });
 });

@@ -8,6 +8,8 @@
 export interface PstUser {
   name: string;
   anonymous: boolean;
+  /** A registered user's signature preferences (nickname, fancysig). */
+  signature?: { nickname: string; fancy: boolean };
 }
 
 export interface PstContext {
@@ -33,9 +35,95 @@ export function signatureTimestamp(d: Date): string {
   return `${hh}:${mm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} (UTC)`;
 }
 
-/** MediaWiki's `signature` / `signature-anon` messages (no custom nickname preference). */
+/** $wgMaxSigChars. */
+const MAX_SIG_CHARS = 255;
+
+/** wfEscapeWikiText's table: what would be markup becomes a character reference. */
+const ESCAPES: [string, string][] = [
+  ['"', '&#34;'],
+  ['&', '&#38;'],
+  ["'", '&#39;'],
+  ['<', '&#60;'],
+  ['=', '&#61;'],
+  ['>', '&#62;'],
+  ['[', '&#91;'],
+  [']', '&#93;'],
+  ['{', '&#123;'],
+  ['|', '&#124;'],
+  ['}', '&#125;'],
+  [';', '&#59;'],
+  ['!!', '&#33;!'],
+  ['\n!', '\n&#33;'],
+  ['\r!', '\r&#33;'],
+  ['\n#', '\n&#35;'],
+  ['\r#', '\r&#35;'],
+  ['\n*', '\n&#42;'],
+  ['\r*', '\r&#42;'],
+  ['\n:', '\n&#58;'],
+  ['\r:', '\r&#58;'],
+  ['\n ', '\n&#32;'],
+  ['\r ', '\r&#32;'],
+  ['\n\n', '\n&#10;'],
+  ['\r\n', '&#13;\n'],
+  ['\n\r', '\n&#13;'],
+  ['\r\r', '\r&#13;'],
+  ['\n\t', '\n&#9;'],
+  ['\r\t', '\r&#9;'],
+  ['\n----', '\n&#45;---'],
+  ['\r----', '\r&#45;---'],
+  ['__', '_&#95;'],
+  ['://', '&#58;//'],
+  ['~~~', '~~&#126;'],
+  // ISBN, PMID and RFC followed by a space are escaped too when their magic links are on ($wgEnableMagicLinks: off by default).
+];
+/** $wgUrlProtocols that end in ":" (the rest are caught by "://"). */
+const COLON_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|matrix|news|sip|sips|sms|tel|urn|xmpp):/gi;
+const ESCAPE_RE = new RegExp(
+  [...ESCAPES]
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([k]) => k.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))
+    .join('|'),
+  'g',
+);
+const ESCAPE_OF = new Map(ESCAPES);
+
+/** wfEscapeWikiText (1.39): text that renders as itself wherever wikitext is expected (strtr: longest match first, one pass). */
+export function escapeWikiText(text: string): string {
+  return `\n${text}`
+    .replace(ESCAPE_RE, (m) => ESCAPE_OF.get(m) ?? m)
+    .slice(1)
+    .replace(COLON_PROTOCOLS, '$1&#58;');
+}
+
+/** Parser::validateSig: a fancy signature must be a well-formed fragment (every tag closed in order). */
+function wellFormed(text: string): boolean {
+  const open: string[] = [];
+  for (const m of text.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^<>]*?(\/?)>|<|>/g)) {
+    if (!m[2]) return false;
+    const name = m[2].toLowerCase();
+    if (m[3]) continue;
+    if (!m[1]) open.push(name);
+    else if (open.pop() !== name) return false;
+  }
+  return open.length === 0 && !/&(?![a-zA-Z][a-zA-Z0-9]*;|#[0-9]+;|#x[0-9a-fA-F]+;)/.test(text);
+}
+
+/**
+ * Parser::getUserSig: the `signature` / `signature-anon` message with the user's name and
+ * nickname (escaped); a fancy nickname as wikitext when well formed, without signatures in it.
+ */
 export function signatureText(user: PstUser): string {
-  return user.anonymous ? `[[Special:Contributions/${user.name}|${user.name}]]` : `[[User:${user.name}|${user.name}]] ([[User talk:${user.name}|talk]])`;
+  let nickname = user.signature?.nickname || user.name;
+  if ([...nickname].length > MAX_SIG_CHARS) nickname = user.name;
+  else if (user.signature?.fancy && !user.anonymous) {
+    // Parser::cleanSig: no signature inside the signature, templates substituted.
+    if (wellFormed(nickname)) return nickname.replace(/\{\{(?!subst:)/gi, '{{SUBST:').replace(/~{3,5}/g, '');
+    nickname = user.name;
+  }
+  nickname = nickname.replace(/~{3,5}/g, '');
+  const name = escapeWikiText(user.name);
+  const nick = escapeWikiText(nickname);
+  return user.anonymous ? `[[Special:Contributions/${name}|${nick}]]` : `[[User:${name}|${nick}]] ([[User talk:${name}|talk]])`;
 }
 
 /** Regions the transform must not touch: nowiki, pre, comments. */

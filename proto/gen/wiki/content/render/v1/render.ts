@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { RenderLangLink, TitleRedirect } from "../../v1/common.js";
+import { RenderLangLink, SignaturePreference, TitleRedirect } from "../../v1/common.js";
 
 export const protobufPackage = "wiki.content.render.v1";
 
@@ -235,6 +235,8 @@ export interface PreSaveTransformRequest {
   /** the signing user (an IP for anonymous callers) */
   userName: string;
   userAnonymous: boolean;
+  /** the signing user's preferences, if registered */
+  signature?: SignaturePreference | undefined;
 }
 
 export interface PreSaveTransformResponse {
@@ -3257,7 +3259,7 @@ export const RunJobsResponse: MessageFns<RunJobsResponse> = {
 };
 
 function createBasePreSaveTransformRequest(): PreSaveTransformRequest {
-  return { title: "", text: "", userName: "", userAnonymous: false };
+  return { title: "", text: "", userName: "", userAnonymous: false, signature: undefined };
 }
 
 export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
@@ -3273,6 +3275,9 @@ export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
     }
     if (message.userAnonymous !== false) {
       writer.uint32(32).bool(message.userAnonymous);
+    }
+    if (message.signature !== undefined) {
+      SignaturePreference.encode(message.signature, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -3322,6 +3327,14 @@ export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
             message.userAnonymous = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.signature = SignaturePreference.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3348,6 +3361,7 @@ export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
         : isSet(object.user_anonymous)
         ? globalThis.Boolean(object.user_anonymous)
         : false,
+      signature: isSet(object.signature) ? SignaturePreference.fromJSON(object.signature) : undefined,
     };
   },
 
@@ -3365,6 +3379,9 @@ export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
     if (message.userAnonymous !== false) {
       obj.userAnonymous = message.userAnonymous;
     }
+    if (message.signature !== undefined) {
+      obj.signature = SignaturePreference.toJSON(message.signature);
+    }
     return obj;
   },
 
@@ -3377,6 +3394,9 @@ export const PreSaveTransformRequest: MessageFns<PreSaveTransformRequest> = {
     message.text = object.text ?? "";
     message.userName = object.userName ?? "";
     message.userAnonymous = object.userAnonymous ?? false;
+    message.signature = (object.signature !== undefined && object.signature !== null)
+      ? SignaturePreference.fromPartial(object.signature)
+      : undefined;
     return message;
   },
 };
