@@ -5,6 +5,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Where the browser suites' screenshots go (outside the repository; never committed). */
+export const SCREENSHOT_DIR = '/tmp/quire-screenshots';
+
 /** Headless Chromium; a failure, not a skip, when it is missing: the browser is part of what the suites check. */
 export async function launchChromium(): Promise<Browser> {
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);

@@ -7,6 +7,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import { OAuthNotApiError, resolvePageCaller } from '../caller.js';
+import { readerClock, withClock } from './user-clock.js';
 import { clientAddress } from '../client-ip.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
@@ -89,7 +90,8 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
       if (!target) {
         // Edit forms carry a whole page's text ($wgMaxArticleSize), unlike the special pages' forms.
         if (method === 'POST') await new Promise<void>((resolve, reject) => parseArticleForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-        return await articlePage({ req, res, deps, caller, method, subpage: null }, title);
+        const reader = caller;
+        return await withClock(await readerClock(deps, caller), () => articlePage({ req, res, deps, caller: reader, method, subpage: null }, title));
       }
       if (!target.known) {
         return sendPage(res, deps, caller, {
@@ -101,7 +103,8 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
       if (method === 'POST') {
         await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
-      await HANDLERS[target.name as SpecialPageName]({ req, res, deps, caller, method, subpage: target.subpage });
+      const reader = caller;
+      await withClock(await readerClock(deps, caller), () => HANDLERS[target.name as SpecialPageName]({ req, res, deps, caller: reader, method, subpage: target.subpage }));
     } catch (e) {
       if (res.headersSent) {
         deps.log.error({ err: e, path: req.path }, 'special page failed after its response started');

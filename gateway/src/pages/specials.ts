@@ -12,7 +12,7 @@ import { hidden, html, messageBox, multiline, REVALIDATE, SafeHtml } from './htm
 import { articlePath, indexPath, returnToPath, specialPath, type SpecialPageName } from './paths.js';
 import { csrfToken, field, param, queryParam, redirect, send, SESSION_FAILURE, sessionFormTokens, validCsrf, type PageHandler, type PageRequest } from './request.js';
 import { plainSnippet } from './snippet.js';
-import { errorText, formatTime, hasRight, sizeDiff, userLinks } from './wiki.js';
+import { errorText, formatClock, formatDay, formatTime, hasRight, sizeDiff, userLinks } from './wiki.js';
 import { deletedClass, revComment, revDateLink, revUserTools, textLinkable } from './revdel-html.js';
 import { DELETED_COMMENT, hiddenAuthorBits, hiddenLogTypes, LOG_DELETED_ACTION, logFieldVisible, userCanSee } from '../revdel.js';
 
@@ -132,16 +132,12 @@ export async function changeRows(p: PageRequest, changes: RecentChange[]): Promi
     if (c.type === 'log')
       return html`<li class="mw-changeslist-log">(<a href="${indexPath('Special:Log', { type: c.logType })}">${c.logType} log</a>) ${formatTime(c.timestamp)} ${logLine({ type: c.logType, action: c.logAction, user: c.user, title: c.title, paramsJson: c.logParamsJson, deleted: c.deleted }, rights)} ${comment}</li>`;
     const diff = c.new || !textLinkable(c.deleted, rights) ? 'diff' : html`<a href="${indexPath(c.title, { curid: c.pageId, diff: c.revId, oldid: c.oldRevId })}">diff</a>`;
-    return html`<li class="mw-changeslist-edit">(${diff} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatTime(c.timestamp).slice(0, 5)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${revUserTools(c, rights)} ${comment}</li>`;
+    return html`<li class="mw-changeslist-edit">(${diff} | <a href="${indexPath(c.title, { curid: c.pageId, action: 'history' })}">hist</a>) . . ${c.new ? html`<abbr class="newpage" title="This edit created a new page">N</abbr> ` : ''}${c.minor ? html`<abbr class="minoredit" title="This is a minor edit">m</abbr> ` : ''}${c.bot ? html`<abbr class="botedit" title="This edit was performed by a bot">b</abbr> ` : ''}<a href="${articlePath(c.title)}" class="mw-changeslist-title">${c.title}</a>; ${formatClock(c.timestamp)} . . ${sizeDiff(c.newLen - c.oldLen)} . . ${revUserTools(c, rights)} ${comment}</li>`;
   });
   return rows;
 }
 
 /** The date heading of a changes list's day (ChangesList: "29 November 2026"). */
-function dayOf(iso: string): string {
-  return formatTime(iso).replace(/^\d\d:\d\d, /, '');
-}
-
 /**
  * Special:RecentChanges without JavaScript (ChangesListSpecialPage's legacy form): the 50/100/250/500
  * and 1/3/7/14/30-day choices, hide bots (on by default), minor edits, my edits, registered users
@@ -181,7 +177,7 @@ const recentChangesPage: PageHandler = async (p) => {
   // One list per day, newest first, as the changes come.
   const byDay: { day: string; rows: SafeHtml[] }[] = [];
   shown.forEach((c, i) => {
-    const day = dayOf(c.timestamp);
+    const day = formatDay(c.timestamp);
     if (byDay.at(-1)?.day !== day) byDay.push({ day, rows: [] });
     byDay.at(-1)!.rows.push(rows[i]!);
   });

@@ -10,23 +10,47 @@ import { isoFromMw } from '../validation/typedefs.js';
 import { html, messageBox, SafeHtml, type SkinLink } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import { send, type PageRequest } from './request.js';
+import { currentClock, shifted } from './user-clock.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** MediaWiki's default date format (UTC): "13:45, 27 November 2026". */
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The date part in the reader's format (Language::userDate): "27 November 2026". */
+export function formatDay(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const clock = currentClock();
+  const t = shifted(d, clock);
+  const [day, month, year] = [t.getUTCDate(), MONTHS[t.getUTCMonth()], t.getUTCFullYear()];
+  if (clock.format === 'mdy') return `${month} ${day}, ${year}`;
+  if (clock.format === 'ymd') return `${year} ${month} ${day}`;
+  if (clock.format === 'ISO 8601') return `${year}-${two(t.getUTCMonth() + 1)}-${two(day)}`;
+  return `${day} ${month} ${year}`;
+}
+
+/** The time part in the reader's zone (Language::userTime): "13:45" ("13:45:07" in ISO 8601). */
+export function formatClock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const clock = currentClock();
+  const t = shifted(d, clock);
+  return `${two(t.getUTCHours())}:${two(t.getUTCMinutes())}${clock.format === 'ISO 8601' ? `:${two(t.getUTCSeconds())}` : ''}`;
+}
+
+/** Time and date in the reader's format and zone (Language::userTimeAndDate): "13:45, 27 November 2026". */
 export function formatTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const hh = String(d.getUTCHours()).padStart(2, '0');
-  const mm = String(d.getUTCMinutes()).padStart(2, '0');
-  return `${hh}:${mm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  if (currentClock().format === 'ISO 8601') return `${formatDay(iso)}T${formatClock(iso)}`;
+  return `${formatClock(iso)}, ${formatDay(iso)}`;
 }
 
-/** "27 November 2026, at 13:45" (the footer's "last edited"). */
+/** "27 November 2026, at 13:45" (the footer's "last edited", lastmodifiedat). */
 export function formatDateAt(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, at ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  return `${formatDay(iso)}, at ${formatClock(iso)}`;
 }
 
 /** TS_MW (yyyymmddhhmmss) of an ISO time, as wpEdittime/wpStarttime carry it. */
