@@ -78,6 +78,14 @@ describe('a first visit in Chromium', () => {
       '',
       '[[Category:Animals]]',
     ].join('\n');
+    // Preview first: the preview, its categories box and the templates it used.
+    await page.goto(`${base}/w/index.php?title=Okapi&action=edit`);
+    await page.fill('#wpTextbox1', article);
+    await Promise.all([page.waitForLoadState('load'), page.click('#wpPreview')]);
+    assert.equal(await text(page, '#wikiPreview i'), 'Welcome to the okapi page.');
+    assert.match(await text(page, '#catlinks'), /Animals/);
+    assert.match(await text(page, '.templatesUsed'), /Templates used in this preview:\s*Template:Greeting \(edit\)/);
+    await shot(page, 'preview');
     await save('Okapi', article, 'first version');
     assert.equal(new URL(page.url()).pathname, '/wiki/Okapi');
     await page.locator('#mw-notification').waitFor({ state: 'visible' });
@@ -117,6 +125,9 @@ describe('a first visit in Chromium', () => {
     await page.locator('#mw-notification').waitFor({ state: 'visible' });
     assert.equal(await text(page, '#mw-notification'), 'Your edit was saved.');
     await shot(page, 'section-saved');
+
+    await page.goto(`${base}/w/index.php?title=Okapi&action=edit`);
+    assert.match(await text(page, '.templatesUsed'), /Templates used on this page:\s*Template:Greeting \(edit\)/);
 
     // History, then undo the section edit from its undo link, then the diff of the two.
     await Promise.all([page.waitForURL(/action=history/), page.click('#ca-history a')]);

@@ -35,7 +35,7 @@ export {
 } from '@quire/proto/wiki/content/links/v1/links';
 export { RecentChange } from '@quire/proto/wiki/content/logs/v1/logs';
 export { GetPageResponse, PageInfoDetails, ResolvePagesRequest, ResolvePagesResponse } from '@quire/proto/wiki/content/pages/v1/pages';
-export { GetRevisionHtmlResponse, LintWikitextRequest, ParseResponse } from '@quire/proto/wiki/content/render/v1/render';
+export { GetRevisionHtmlResponse, LintWikitextRequest, ParseResponse, RenderCategory, RenderLink } from '@quire/proto/wiki/content/render/v1/render';
 export {
   CompareRelative,
   CompareSide,

@@ -13,6 +13,7 @@ import { hidden, html, messageBox, REVALIDATE, SafeHtml } from './html.js';
 import { articlePath, indexPath, loginPath, specialPath } from './paths.js';
 import { csrfToken, field, queryParam, redirect, send, SESSION_FAILURE, validCsrf, type PageRequest } from './request.js';
 import { takePostEditNotice } from './post-edit.js';
+import { categoryBox } from './catlinks.js';
 import { deleteAction, protectAction } from './sysop.js';
 import { authorOf, deletedRevisionHeader, revComment, revUserTools } from './revdel-html.js';
 import { DELETED_COMMENT, DELETED_USER, userCanSee } from '../revdel.js';
@@ -60,46 +61,6 @@ export async function articlePage(p: PageRequest, asked: string): Promise<void> 
     return void p.res.redirect(301, ownPath);
   }
   await handler(p, page);
-}
-
-/** A user's boolean option (their override, else MediaWiki's default of 0). */
-export async function userOptionOn(p: PageRequest, name: string): Promise<boolean> {
-  if (p.caller.user.anonymous) return false;
-  const details = (await p.deps.clients.auth.getUsers({ ids: [p.caller.user.id] })).users[0];
-  try {
-    const v = (JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>)[name];
-    return v === true || v === 1 || v === '1';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The categories box (#catlinks), as Skin::getCategoryLinks: links to the category pages (red for
- * missing ones); categories marked __HIDDENCAT__ go under "Hidden categories", shown only to readers
- * who chose "Show hidden categories" and on category pages.
- */
-async function categoryBox(p: PageRequest, page: PageRecord, categories: { name: string; missing: boolean }[]): Promise<SafeHtml | undefined> {
-  if (categories.length === 0) return undefined;
-  const existing = categories.filter((c) => !c.missing).map((c) => c.name);
-  const info = existing.length ? await p.deps.clients.content.getCategoryInfo({ names: existing }) : undefined;
-  const hiddenNames = new Set((info?.categories ?? []).filter((c) => c.hidden).map((c) => c.name));
-  const visible = categories.filter((c) => !hiddenNames.has(c.name));
-  const hidden = categories.filter((c) => hiddenNames.has(c.name));
-  const showHidden = hidden.length > 0 && (page.ns === 14 || (await userOptionOn(p, 'showhiddencats')));
-  const items = (list: typeof categories) =>
-    list.map(
-      (c) =>
-        html`<li><a href="${c.missing ? indexPath(`Category:${c.name}`, { action: 'edit', redlink: 1 }) : articlePath(`Category:${c.name}`)}"${c.missing ? new SafeHtml(' class="new"') : ''}>${c.name.replaceAll('_', ' ')}</a></li>`,
-    );
-  const normal = visible.length
-    ? html`<div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${specialPath('Categories')}">${visible.length === 1 ? 'Category' : 'Categories'}</a>: <ul>${items(visible)}</ul></div>`
-    : '';
-  const hiddenBox = showHidden
-    ? html`<div id="mw-hidden-catlinks" class="mw-hidden-catlinks ${page.ns === 14 ? 'mw-hidden-cats-ns-shown' : 'mw-hidden-cats-user-shown'}">${hidden.length === 1 ? 'Hidden category' : 'Hidden categories'}: <ul>${items(hidden)}</ul></div>`
-    : '';
-  if (!normal && !hiddenBox) return undefined;
-  return html`<div id="catlinks" class="catlinks">${normal}${hiddenBox}</div>`;
 }
 
 /** ImagePage: a file description page shows the file, its versions, the upload link and the pages using it, above the description. */

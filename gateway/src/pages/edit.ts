@@ -7,7 +7,8 @@
  * text beside it and the difference — so an edit is never lost. A new-page form saves with
  * createonly, so a page created meanwhile is a conflict too, not an overwrite.
  */
-import type { PageRecord } from '../clients/types.js';
+import type { PageRecord, RenderCategory, RenderLink } from '../clients/types.js';
+import { categoryBox, templatesUsed } from './catlinks.js';
 import { editActor, saveEdit } from '../action/modules/writes.js';
 import { setPostEditCookie } from './post-edit.js';
 import { DEFAULT_USER_OPTIONS } from '../action/query/userinfo.js';
@@ -41,6 +42,8 @@ interface EditState {
   /** An undo being made (wpUndidRevision, wpUndoAfter): saved as the undo when the text is still the undone one. */
   undo?: { rev: number; after: number };
   status?: number;
+  /** What a preview used: its templates (listed below the form) and categories (the box under it). */
+  previewed?: { templates: RenderLink[]; categories: RenderCategory[] };
 }
 
 /** Why the caller may not edit this page (EditPage::getEditPermissionErrors), or null. */
@@ -151,16 +154,26 @@ ${
 </div>
 ${hidden('wpEditToken', token)}${hidden('wpUltimateParam', '1')}
 </form>
-${s.conflictText !== undefined ? html`<h2 id="mw-editconflict-yourtext">Your text</h2><textarea name="wpTextbox2" id="wpTextbox2" rows="15" readonly form="none">${'\n'}${s.conflictText}</textarea>` : ''}`;
+${s.conflictText !== undefined ? html`<h2 id="mw-editconflict-yourtext">Your text</h2><textarea name="wpTextbox2" id="wpTextbox2" rows="15" readonly form="none">${'\n'}${s.conflictText}</textarea>` : ''}
+${await formTemplates(p, page, s)}`;
   send(p, {
     title: headingOf(page, s.section, s.conflictText !== undefined),
     body,
+    categories: s.previewed ? await categoryBox(p, page, s.previewed.categories) : undefined,
     tabs: await pageTabs(p, page, 'edit'),
     wikiContent: true,
     noindex: true,
     status: s.status,
     cache: { control: 'no-cache, no-store, max-age=0, must-revalidate' },
   });
+}
+
+/** EditPage::getTemplates: a preview's templates, else those of the saved page (its cached render). */
+async function formTemplates(p: PageRequest, page: PageRecord, s: EditState): Promise<SafeHtml | ''> {
+  if (s.previewed) return templatesUsed(s.previewed.templates, s.section !== '' && s.section !== 'new' ? 'section' : 'preview');
+  if (page.missing) return '';
+  const r = await p.deps.clients.content.parse({ page: page.title, disableEditSection: true, disableLimitReport: true }).catch(() => undefined);
+  return templatesUsed(r?.templates ?? [], 'page');
 }
 
 /** "View source" (EditPage::displayViewSourcePage): the reason, and the text read-only. */
@@ -249,15 +262,16 @@ function postedText(p: PageRequest): string {
   return field(p, 'wpTextbox1').replace(/\r\n?/g, '\n').replace(/^\n/, '').trimEnd();
 }
 
-async function preview(p: PageRequest, page: PageRecord, s: EditState): Promise<SafeHtml> {
+async function preview(p: PageRequest, page: PageRecord, s: EditState): Promise<{ box: SafeHtml; previewed: NonNullable<EditState['previewed']> }> {
   const { content } = p.deps.clients;
   const text = s.section === 'new' && s.summary ? `== ${s.summary} ==\n\n${s.text}` : s.text;
   const pst = (
     await content.preSaveTransform({ title: page.title, text, userName: p.caller.user.name, userAnonymous: p.caller.user.anonymous, signature: await signaturePreference(p.deps, p.caller, [text]) })
   ).text;
   const r = await content.parse({ hasText: true, text: pst, title: page.title, disableEditSection: true, disableLimitReport: true });
-  return html`<div id="wikiPreview"><div class="previewnote"><h2 id="mw-previewheader">Preview</h2>${messageBox('warning', html`<strong>Remember that this is only a preview.</strong> Your changes have not yet been saved! <a href="#editform">→ Go to editing area</a>`)}</div>
+  const box = html`<div id="wikiPreview"><div class="previewnote"><h2 id="mw-previewheader">Preview</h2>${messageBox('warning', html`<strong>Remember that this is only a preview.</strong> Your changes have not yet been saved! <a href="#editform">→ Go to editing area</a>`)}</div>
 <div class="mw-content-ltr mw-parser-output-preview">${new SafeHtml(r.html)}</div></div>`;
+  return { box, previewed: { templates: r.templates, categories: r.categories } };
 }
 
 async function changes(p: PageRequest, page: PageRecord, s: EditState): Promise<SafeHtml> {
@@ -324,8 +338,9 @@ It may have been moved or deleted while you were viewing the page.</p><p id="mw-
       : field(p, 'wpUltimateParam') !== '1' && !field(p, 'wpPreview') && !field(p, 'wpDiff')
         ? messageBox('error', 'Your edit was not accepted because the form data was incomplete. Please review your changes; nothing was saved.')
         : undefined;
-    const top = field(p, 'wpDiff') ? await changes(p, page, s) : await preview(p, page, s);
-    return showForm(p, page, { ...s, top: html`${notice ?? ''}${top}` });
+    if (field(p, 'wpDiff')) return showForm(p, page, { ...s, top: html`${notice ?? ''}${await changes(p, page, s)}` });
+    const shown = await preview(p, page, s);
+    return showForm(p, page, { ...s, top: html`${notice ?? ''}${shown.box}`, previewed: shown.previewed });
   }
 
   // EditPage::internalAttemptSave: the honeypot field filled in (spam bots), or the text mangled on the way.
