@@ -77,6 +77,12 @@ test('TimestampDef and ExpiryDef', () => {
     ['unclearnowtimestamp'],
   );
   assert.equal(failureOf(() => timestampValue('start', 'yesterday-ish', warn))?.code, 'badtimestamp');
+  // As the reference answers: fields out of range roll over; past year 9999 there is no TS_MW.
+  assert.equal(timestampValue('start', '20261301000000', warn), '20270101000000');
+  assert.equal(timestampValue('start', '20260231000000', warn), '20260303000000');
+  assert.equal(timestampValue('start', '00000101000000', warn), '00000101000000');
+  assert.equal(timestampValue('start', '99991231235959', warn), '99991231235959');
+  assert.equal(failureOf(() => timestampValue('wlend', '99999999999999', warn))?.code, 'badtimestamp');
   assert.equal(expiryValue('expiry', 'never', undefined, warn), 'infinity');
   assert.equal(expiryValue('expiry', '2100-01-01', undefined, warn), '2100-01-01T00:00:00Z');
   assert.equal(failureOf(() => expiryValue('expiry', 'soonish', undefined, warn))?.code, 'badexpiry');

@@ -171,8 +171,14 @@ function offsetMinutes(zone: string | undefined): number {
 
 /** Milliseconds since the epoch for the formats ConvertibleTimestamp accepts, or undefined. */
 export function parseTimestamp(value: string, now = Date.now()): number | undefined {
-  const utc = (y: string | number, mo: number, d: string, h: string, mi: string, s: string, zone?: string) =>
-    Date.UTC(Number(y), mo, Number(d), Number(h), Number(mi), Number(s)) - offsetMinutes(zone) * 60_000;
+  // Out-of-range fields roll over as PHP's DateTime does them (month 13 is next January); years
+  // 0–99 are years 0–99, not 1900–1999 as Date.UTC would read them.
+  const utc = (y: string | number, mo: number, d: string, h: string, mi: string, s: string, zone?: string) => {
+    const t = new Date(0);
+    t.setUTCFullYear(Number(y), mo, Number(d));
+    t.setUTCHours(Number(h), Number(mi), Number(s), 0);
+    return t.getTime() - offsetMinutes(zone) * 60_000;
+  };
   let m: RegExpExecArray | null;
   if ((m = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(value))) return utc(m[1]!, Number(m[2]) - 1, m[3]!, m[4]!, m[5]!, m[6]!);
   if ((m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,]\d{1,6})?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(value))) {
@@ -221,6 +227,9 @@ export function toMwTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
+const MIN_TS_MW = new Date(0).setUTCFullYear(0, 0, 1);
+const MAX_TS_MW = Date.UTC(9999, 11, 31, 23, 59, 59);
+
 /** TimestampDef: TS_MW; "", "0" mean now with a deprecation warning, "now" means now. */
 export function timestampValue(name: string, value: string, warn: Warn): string {
   // ConvertibleTimestamp reads "", "0" and the like as "now"; MediaWiki deprecates that.
@@ -230,7 +239,8 @@ export function timestampValue(name: string, value: string, warn: Warn): string 
   }
   if (value === 'now') return toMwTimestamp(Date.now());
   const ms = parseTimestamp(value);
-  if (ms === undefined || Number.isNaN(ms)) throw new ParamFailure('badtimestamp', 'paramvalidator-badtimestamp', [name, value]);
+  // TS_MW has four digits of year: a time that rolls past 9999 (or before year 0) has no TS_MW form.
+  if (ms === undefined || Number.isNaN(ms) || ms < MIN_TS_MW || ms > MAX_TS_MW) throw new ParamFailure('badtimestamp', 'paramvalidator-badtimestamp', [name, value]);
   return toMwTimestamp(ms);
 }
 

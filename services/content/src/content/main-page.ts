@@ -1,10 +1,17 @@
 /*
- * The Main Page MediaWiki's installer writes: messages "mainpagetext" + "\n\n" + "mainpagedocfooter"
- * in English (Installer::createMainpage), as the reference wiki serves it.
+ * The Main Page a fresh wiki starts with (as MediaWiki's installer writes one, by "MediaWiki
+ * default"): about this wiki and how to begin, in the site's own name.
  */
 export const MAIN_PAGE_TITLE = 'Main_Page';
 export const MAIN_PAGE_AUTHOR = 'MediaWiki default';
 /** The auth service creates "MediaWiki default" as user 1 (services/auth/migrations/002_system_user.sql). */
 export const MAIN_PAGE_AUTHOR_ID = 1;
-export const MAIN_PAGE_TEXT =
-  "<strong>MediaWiki has been installed.</strong>\n\nConsult the [https://www.mediawiki.org/wiki/Special:MyLanguage/Help:Contents User's Guide] for information on using the wiki software.\n\n== Getting started ==\n* [https://www.mediawiki.org/wiki/Special:MyLanguage/Manual:Configuration_settings Configuration settings list]\n* [https://www.mediawiki.org/wiki/Special:MyLanguage/Manual:FAQ MediaWiki FAQ]\n* [https://lists.wikimedia.org/postorius/lists/mediawiki-announce.lists.wikimedia.org/ MediaWiki release mailing list]\n* [https://www.mediawiki.org/wiki/Special:MyLanguage/Localisation#Translation_resources Localise MediaWiki for your language]\n* [https://www.mediawiki.org/wiki/Special:MyLanguage/Manual:Combating_spam Learn how to combat spam on your wiki]";
+export const MAIN_PAGE_TEXT = [
+  "'''Welcome to {{SITENAME}}.''' This wiki has just been set up. This page is the first one its readers see: make it about your wiki ([{{fullurl:Main Page|action=edit}} edit it]).",
+  '',
+  '== Getting started ==',
+  '* [[Special:CreateAccount|Create an account]] or [[Special:UserLogin|log in]], then start a page: type its name in the search box and follow the red link.',
+  '* [[Special:RecentChanges|Recent changes]] show what is being written; [[Special:Upload|upload a file]] to show it on a page.',
+  '* Bots and tools made for MediaWiki work here unchanged: the action API is at <code>{{SERVER}}{{SCRIPTPATH}}/api.php</code>, the REST API at <code>{{SERVER}}{{SCRIPTPATH}}/rest.php/v1/</code>.',
+  "* The markup is MediaWiki's: [https://www.mediawiki.org/wiki/Special:MyLanguage/Help:Formatting Help:Formatting] explains it.",
+].join('\n');
