@@ -950,6 +950,8 @@ export interface FuzzFigures {
   crashes: number;
   /** Requests over the latency bound in the run that answered in time when replayed alone (load, not input). */
   slowOnlyUnderLoad: number;
+  /** Probes held up while a request ran, but not when that request runs alone. */
+  probeSlowOnlyUnderLoad: number;
   elapsedMs: number;
 }
 
@@ -1021,6 +1023,7 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
     failures: [],
     crashes: 0,
     slowOnlyUnderLoad: 0,
+    probeSlowOnlyUnderLoad: 0,
     elapsedMs: 0,
     probes: 0,
     maxProbeMs: 0,
@@ -1091,11 +1094,39 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzFigures> {
     }
   };
   await Promise.all([...Array.from({ length: o.concurrency ?? 2 }, worker), o.probe === false ? undefined : probe()]);
-  // A shared machine under load can slow any request: one over the bound counts only when it is
-  // slow again when replayed alone.
+  /**
+   * The request sent alone with the probe beside it, as in the run: the slower of the worst two
+   * probes in a row while it was in flight (0 when it ended before a second probe).
+   */
+  const probeBeside = async (req: FuzzRequest): Promise<number> => {
+    let settled = false;
+    const running = send(o.baseUrl, req, identity)
+      .catch(() => undefined)
+      .finally(() => {
+        settled = true;
+      });
+    let worst = 0;
+    let previous: number | undefined;
+    do {
+      const p = await send(o.baseUrl, probeRequest(figures.probes++), undefined).catch(() => undefined);
+      const ms = p?.status === 200 ? p.latencyMs : Number.POSITIVE_INFINITY;
+      if (previous !== undefined) worst = Math.max(worst, Math.min(previous, ms));
+      previous = ms;
+    } while (!settled);
+    await running;
+    return worst;
+  };
+  // A shared machine under load can slow any request, and any probe: a request over the bound, or
+  // one that held the probe up, counts only when it does so again when replayed alone.
   if (!dead) {
     const kept: FuzzFailure[] = [];
     for (const failure of figures.failures) {
+      if (failure.problem.startsWith('a small parse took ')) {
+        const held = await probeBeside(drawRequest(arb, o.seed, failure.index));
+        if (held <= PROBE_MAX_MS) figures.probeSlowOnlyUnderLoad++;
+        else kept.push({ ...failure, problem: `${failure.problem}; alone: the probe took ${Math.round(held)} ms` });
+        continue;
+      }
       if (!failure.problem.startsWith('took ')) {
         kept.push(failure);
         continue;
@@ -1124,7 +1155,7 @@ export function formatFigures(f: FuzzFigures): string {
     `seed ${f.seed}: ${f.requests} requests in ${(f.elapsedMs / 1000).toFixed(1)} s (${(f.requests / (f.elapsedMs / 1000)).toFixed(0)}/s)`,
     `statuses: ${statuses}`,
     `5xx: ${fivexx}, crashes: ${f.crashes}, max latency ${Math.round(f.maxLatencyMs)} ms (${f.maxLatencyTarget}); over ${MAX_LATENCY_MS} ms only under load (in time when replayed alone): ${f.slowOnlyUnderLoad}`,
-    `probes (a small parse while the run goes on): ${f.probes}, slowest ${Math.round(f.maxProbeMs)} ms (bound ${PROBE_MAX_MS} ms)`,
+    `probes (a small parse while the run goes on): ${f.probes}, slowest ${Math.round(f.maxProbeMs)} ms (bound ${PROBE_MAX_MS} ms); held up only under load (in time when the request is replayed alone): ${f.probeSlowOnlyUnderLoad}`,
     `failures: ${f.failures.length}`,
     ...f.failures.slice(0, 50).map((x) => `  #${x.index} [${x.target}] ${x.problem}\n    replay: npm run fuzz -- --seed ${f.seed} --replay ${x.index}\n    ${x.request}`),
   ];
