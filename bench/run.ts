@@ -24,6 +24,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { article, TEMPLATES } from './article.js';
 import { httpRequest } from './http.js';
 import { ensureBuilt, runStartBench, startAsNpmStart, treeMemory } from './start.js';
 
@@ -139,6 +140,24 @@ async function measureRead(side: Side, s: ReadScenario): Promise<Figures> {
   const calls = (await fetch(side.url + s.path, { headers: { ...headers, 'X-Quire-Count-Grpc-Calls': '1' } })).headers.get('x-quire-grpc-calls');
   if (calls !== null) figures.grpcCalls = Number(calls);
   return figures;
+}
+
+/**
+ * action=parse of the ~50 KB article posted as text (no parser cache on either side: each request
+ * is a whole render, templates, references and table of contents included), after its templates
+ * are saved on that side. Sequential requests from one connection: the time of one render.
+ */
+async function measureParse(side: Side): Promise<Figures> {
+  const s = await Session.login(side);
+  for (const [title, text] of Object.entries(TEMPLATES)) {
+    const r = await s.api({ action: 'edit', title, text, summary: 'bench', bot: '1', token: s.csrf }, true);
+    if (r.edit?.result !== 'Success') throw new Error(`${side.name}: saving ${title} failed: ${JSON.stringify(r)}`);
+  }
+  const body = new URLSearchParams({ action: 'parse', format: 'json', formatversion: '2', title: 'Sample', contentmodel: 'wikitext', prop: 'text|sections', text: article() }).toString();
+  const opts = { method: 'POST' as const, body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, connections: 1 };
+  await load(`${side.url}/w/api.php`, { ...opts, duration: 2 }); // warm-up
+  const r = await load(`${side.url}/w/api.php`, opts);
+  return { rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r.requests.total, failed: r.non2xx + r.errors + r.timeouts };
 }
 
 // Logins and warm-up edits go through node:http (http.ts); the timed edits through autocannon (loadEdits).
@@ -343,6 +362,7 @@ try {
   const header = `${'scenario'.padEnd(34)} ${'quire'.padEnd(34)} ${'compare'.padEnd(34)} ratio   target  gRPC/req`;
   console.log(`${header}\n${'-'.repeat(header.length)}`);
   for (const s of readScenarios) await measure(s.name, s.target, (side) => measureRead(side, s));
+  await measure('action-parse-article', 1, measureParse);
   await measure('edits-sequential', 5, measureSequentialEdits);
   await measure(`edits-${sessions}-sessions`, 10, measureConcurrentEdits);
   console.log(`${'ceiling (node:http)'.padEnd(34)} ${fmt(ceilingFigures)}`);
