@@ -10,6 +10,8 @@ export interface LogActor {
   /** 0 with the IP address as name for anonymous users. */
   id: number;
   name: string;
+  /** Has the bot right: its log entries are bot changes (RecentChange::newLogEntry). */
+  bot?: boolean;
 }
 
 export interface LogEntryInput {
@@ -192,7 +194,7 @@ export async function publishLogEntry(q: Queryable, db: Db, entry: LogEntryInput
     dbkey: entry.dbkey,
     pageId: entry.pageId,
     comment: entry.comment,
-    bot: opts.bot ?? false,
+    bot: opts.bot ?? entry.actor.bot ?? false,
     patrolled: opts.patrollable && !opts.autopatrol ? PATROL.unpatrolled : PATROL.autopatrolled,
     tags: entry.tags,
     logId,
