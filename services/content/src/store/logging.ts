@@ -186,6 +186,15 @@ export interface PublishOptions {
 export async function publishLogEntry(q: Queryable, db: Db, entry: LogEntryInput, opts: PublishOptions = {}): Promise<{ logId: number; rcId: number }> {
   const timestamp = entry.timestamp ?? nowToTheSecond();
   const logId = await writeLogEntry(q, db, { ...entry, timestamp });
+  // EmailNotification::notifyOnPageChange of the recent change: whoever else watches the target
+  // learns of it (list=watchlistraw's `changed`), once until they visit it, as an edit's watchers do.
+  if (entry.ns >= 0) {
+    await q.query(
+      `UPDATE ${db.schema}.watchlist SET wl_notificationtimestamp = $1
+        WHERE wl_namespace = $2 AND wl_title = $3 AND wl_user IS DISTINCT FROM $4 AND wl_notificationtimestamp IS NULL AND (wl_expiry IS NULL OR wl_expiry > now())`,
+      [timestamp, entry.ns, entry.dbkey, entry.actor.id],
+    );
+  }
   const rcId = await writeRecentChange(q, db, {
     kind: 'log',
     timestamp,
