@@ -19,7 +19,8 @@
  * Options: --only <substring> (suite files), --no-clients, --no-suite, --keep (leave the wiki running),
  *   --client <substring> (client files), --against <url> (only the clients, against another wiki),
  *   --only-parser, --no-parser, --parser-file <substring>, --parser-test <substring>,
- *   --write-parser-ratchet, --only-differential, --no-differential, --write-differential-ratchet
+ *   --write-parser-ratchet, --only-differential, --no-differential, --write-differential-ratchet,
+ *   --differential-dump DIR (both answers of each differing request, one JSON file each)
  *   (the differential check against the reference MediaWiki, differential.mjs; REFERENCE_URL,
  *   REFERENCE_USER and REFERENCE_PASSWORD name another reference than conformance/reference/setup.sh's).
  */
@@ -595,7 +596,13 @@ async function runDifferentialCheck() {
   try {
     const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
     admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat']);
-    const ok = await runDifferential({ quire: { url: quire.url, admin: rootUser }, reference, writeRatchet: opt('--write-differential-ratchet'), verbose: opt('--verbose') });
+    const ok = await runDifferential({
+      quire: { url: quire.url, admin: rootUser },
+      reference,
+      writeRatchet: opt('--write-differential-ratchet'),
+      verbose: opt('--verbose'),
+      dump: optValue('--differential-dump'),
+    });
     if (quire.child.exitCode !== null) throw new Error(`Quire died during the differential check (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
     if (!ok) console.log('differential check: FAILED (see above: a difference not listed, or a listed request that answers the same)');
     return ok ? 0 : 1;

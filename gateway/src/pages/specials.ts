@@ -407,6 +407,8 @@ ${hidden('wpEditToken', tokens.csrf)}${hidden('authAction', 'create')}${hidden('
     }),
   );
   if (!r.ok) return show(plainTextLines(r.message) || 'The account could not be created.');
+  // AuthManager: a new account watches its user page (and so its talk page).
+  if (r.user) await p.deps.clients.content.watch({ userId: r.user.id, titles: [`User:${r.user.name}`] });
   if (registered) {
     const name = r.user?.name ?? '';
     return send(p, { title: 'Account created', body: messageBox('success', html`The user account for <a href="${articlePath(`User:${name}`)}">${name}</a> has been created.`) });

@@ -85,7 +85,10 @@ export interface SearchBackend {
   /** Upserts documents and deletes page ids; idempotent. */
   apply(upserts: IndexDoc[], deletes: number[]): Promise<void>;
   match(query: ParsedQuery, opts: MatchOptions): Promise<MatchPage>;
-  /** Case-insensitive title prefix match, `prefix` without namespace; sorted by title. */
+  /**
+   * Title prefix match, `prefix` without namespace, its case kept (as MediaWiki's page_title LIKE,
+   * the caller capitalises the first letter as titles are); sorted by title.
+   */
   complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]>;
   /** Documents by prefixed title, case-insensitive (redirect targets, nearmatch). */
   byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]>;

@@ -32,6 +32,14 @@ function checkPaging(limit: number, offset: number): void {
   if (offset < 0) throw invalidArgument('badvalue', 'offset must be >= 0.');
 }
 
+/** Language::ucfirst: the first character (code point) upper-cased. */
+export function upperFirst(s: string): string {
+  const first = s.codePointAt(0);
+  if (first === undefined) return s;
+  const ch = String.fromCodePoint(first);
+  return ch.toUpperCase() + s.slice(ch.length);
+}
+
 /** Splits "Talk:Fo" into a namespace and the rest when the prefix names a namespace. */
 export function splitNamespace(text: string, lookup: NamespaceLookup): { ns?: number; rest: string } {
   const i = text.indexOf(':');
@@ -157,7 +165,9 @@ export class SearchIndex {
     const { ns, rest } = splitNamespace(text, lookup);
     const namespaces = ns !== undefined ? [ns] : req.namespaces.length > 0 ? req.namespaces : [0];
     if (rest === '' && ns === undefined && text === '') return { matches: [], hasMore: false };
-    const docs = await this.backend.complete(rest, namespaces, limit + 1, req.offset);
+    // TitlePrefixSearch: the prefix as a title's text (its first letter capitalised, as the
+    // namespaces capitalise titles), matched case-sensitively after it.
+    const docs = await this.backend.complete(upperFirst(rest), namespaces, limit + 1, req.offset);
     const hasMore = docs.length > limit;
     const found = docs.slice(0, limit);
     if (!req.resolveRedirects) return { matches: found.map((d) => ({ pageId: d.pageId, namespace: d.namespace, title: d.title, redirectFrom: '' })), hasMore };

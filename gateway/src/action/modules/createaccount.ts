@@ -47,6 +47,8 @@ export const createaccountModule = defineModule({
       return;
     }
     if (r.sessionId) cookies(ctx).set(r.sessionId);
+    // AuthManager: a new account watches its user page (and so its talk page).
+    if (r.user) await deps.clients.content.watch({ userId: r.user.id, titles: [`User:${r.user.name}`] });
     ctx.result.createaccount = { status: 'PASS', username: r.user?.name ?? '' };
   },
 });

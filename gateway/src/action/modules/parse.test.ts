@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ParseResponse } from '../../clients/types.js';
 import { parseModule } from './parse.js';
 import { expandtemplatesModule } from './expandtemplates.js';
-import { fakeContext } from '../query/testing.js';
+import { fakeContext, stripMeta } from '../query/testing.js';
 import { validateParams, type ValidationEnv } from '../params.js';
 import type { ApiUsageError, ApiMessage, ModuleDecl, ResultObject } from '../types.js';
 
@@ -115,4 +115,20 @@ test('expandtemplates: every prop as MediaWiki 1.39 answers it (the reference wi
   assert.deepEqual(Object.keys(strip(result.expandtemplates) as object), ['parsetree', 'volatile', 'wikitext', 'modules', 'modulescripts', 'modulestyles', 'jsconfigvars', 'encodedjsconfigvars']);
   // modules without the variables: MediaWiki's warning.
   assert.deepEqual((await run(expandtemplatesModule, { text: 'x', prop: 'modules' })).warned, ['moduleswithoutvars']);
+});
+
+test('parse: showtoc is always told with sections; modules, config vars, indicators and warnings in HTML as ApiParse gives them', async () => {
+  const r = await run(parseModule, { text: 'a', title: 'Foo', prop: 'sections|modules|jsconfigvars|encodedjsconfigvars|indicators|parsewarningshtml' });
+  const parse = r.result.parse as ResultObject;
+  assert.equal(parse.showtoc, false);
+  assert.deepEqual(stripMeta(parse.modules), []);
+  assert.deepEqual(stripMeta(parse.modulescripts), []);
+  assert.deepEqual(stripMeta(parse.modulestyles), []);
+  assert.deepEqual(stripMeta(parse.jsconfigvars), {});
+  assert.equal(parse.encodedjsconfigvars, '[]');
+  assert.deepEqual(stripMeta(parse.indicators), {});
+  assert.deepEqual(stripMeta(parse.parsewarningshtml), []);
+  assert.deepEqual(r.warned, []);
+  const alone = await run(parseModule, { text: 'a', title: 'Foo', prop: 'modules' });
+  assert.deepEqual(alone.warned, ['moduleswithoutvars']);
 });

@@ -3,8 +3,9 @@
  * content service's Parse RPC (saved revisions come from the parser cache) and reports the props
  * asked for in ApiParse's key order and shapes; `pst`/`onlypst` run the content service's pre-save
  * transform first (signed by the caller), `summary` is formatted as MediaWiki formats edit
- * summaries, `headhtml` is the document head of this wiki (no scripts: the wiki serves none).
- * Not offered: the skin/module props.
+ * summaries, `headhtml` is the document head of this wiki (no scripts: the wiki serves none);
+ * `categorieshtml`, `subtitle` and `limitreporthtml` are the skin's and the preview's HTML
+ * (parse-skin.ts). Not offered: the deprecated headitems.
  */
 import type { ParseResponse } from '../../clients/types.js';
 import { escapeHtml, message } from '../errors.js';
@@ -14,11 +15,13 @@ import { SKINS } from '../query/siteinfo-props.js';
 import { CONTENT_FORMAT_VALUES, supportsFormat } from '../content-formats.js';
 import { DELETED_TEXT, DELETED_TEXT_DENIED, userCanSee } from '../../revdel.js';
 import { signaturePreference } from '../../signature.js';
+import { categoriesHtml, limitReportHtml, outputModules, subpageParents, subpageSubtitle } from './parse-skin.js';
 
 const PROPS = [
   'text',
   'langlinks',
   'categories',
+  'categorieshtml',
   'links',
   'templates',
   'images',
@@ -26,13 +29,20 @@ const PROPS = [
   'sections',
   'revid',
   'displaytitle',
+  'subtitle',
   'headhtml',
+  'modules',
+  'jsconfigvars',
+  'encodedjsconfigvars',
+  'indicators',
   'iwlinks',
   'wikitext',
   'properties',
   'limitreportdata',
+  'limitreporthtml',
   'parsetree',
   'parsewarnings',
+  'parsewarningshtml',
 ] as const;
 const DEFAULT_PROPS = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|parsewarnings';
 
@@ -95,6 +105,47 @@ function stripSectionName(name: string): string {
 async function assertOldTextVisible(ctx: ActionContext, oldId: number): Promise<void> {
   const [rev] = (await ctx.deps.clients.content.getRevisions({ revIds: [oldId] })).revisions;
   if (rev && !userCanSee(rev.deleted, DELETED_TEXT, ctx.caller.user.rights)) throw new ApiUsageError('permissiondenied', DELETED_TEXT_DENIED);
+}
+
+/** The parsed page's categories whose pages are marked __HIDDENCAT__. */
+async function hiddenCategories(ctx: ActionContext, r: ParseResponse): Promise<Set<string>> {
+  const existing = r.categories.filter((c) => !c.missing).map((c) => c.name);
+  if (existing.length === 0) return new Set();
+  const info = await ctx.deps.clients.content.getCategoryInfo({ names: existing });
+  return new Set(info.categories.filter((c) => c.hidden).map((c) => c.name));
+}
+
+/** Skin::getCategories of the parsed page, for the caller (their showhiddencats option). */
+async function categoriesBox(ctx: ActionContext, r: ParseResponse, hidden: ReadonlySet<string>): Promise<string> {
+  const showHidden = await userOption(ctx, 'showhiddencats');
+  return categoriesHtml(
+    r.categories.map((c) => ({ name: c.name, missing: c.missing, hidden: hidden.has(c.name) })),
+    r.ns,
+    showHidden,
+  );
+}
+
+/** A boolean user option of the caller (MediaWiki's default for these is off). */
+async function userOption(ctx: ActionContext, name: string): Promise<boolean> {
+  if (ctx.caller.user.anonymous) return false;
+  const details = (await ctx.deps.clients.auth.getUsers({ ids: [ctx.caller.user.id] })).users[0];
+  try {
+    const v = (JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>)[name];
+    return v === true || v === 1 || v === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** Skin::prepareSubtitle of a view of the parsed page: the trail of its parent pages, in a namespace with subpages. */
+async function subtitleOf(ctx: ActionContext, r: ParseResponse): Promise<string> {
+  const parents = subpageParents(r.title);
+  if (parents.length === 0) return '';
+  const ns = (await ctx.deps.site.namespaces()).namespaces.find((n) => n.id === r.ns);
+  if (!ns?.subpages) return '';
+  const found = await ctx.deps.clients.content.resolvePages({ titles: parents });
+  const exists = new Set(found.pages.filter((p) => !p.missing && p.id > 0).map((p) => p.title));
+  return subpageSubtitle(r.title, exists);
 }
 
 function withoutToc(html: string): string {
@@ -238,12 +289,15 @@ export const parseModule = defineModule({
         'll',
       );
     }
+    // ApiParse::formatCategoryLinks reads which categories are hidden (their pages' hiddencat).
+    const hidden = props.has('categories') || props.has('categorieshtml') ? await hiddenCategories(ctx, r) : new Set<string>();
     if (props.has('categories')) {
       out.categories = setIndexedTagName(
-        r.categories.map((c) => setContentValue({ sortkey: c.sortkey, ...(c.missing ? { missing: true } : {}) }, 'category', c.name)),
+        r.categories.map((c) => setContentValue({ sortkey: c.sortkey, ...(c.missing ? { missing: true } : hidden.has(c.name) ? { hidden: true } : {}) }, 'category', c.name)),
         'cl',
       );
     }
+    if (props.has('categorieshtml')) out.categorieshtml = await categoriesBox(ctx, r, hidden);
     const linkList = (links: ParseResponse['links'], tag: string) =>
       setIndexedTagName(
         links.map((l) => setContentValue({ ns: l.ns, exists: l.exists }, 'title', l.title)),
@@ -267,11 +321,33 @@ export const parseModule = defineModule({
         })),
         's',
       );
-      if (r.showToc) out.showtoc = true;
+      out.showtoc = r.showToc;
     }
     if (props.has('parsewarnings')) out.parsewarnings = setIndexedTagName([...r.warnings], 'pw');
+    // RawMessage('$1')->parse() of each warning: wikitext of one line, as a paragraph-less HTML.
+    if (props.has('parsewarningshtml')) {
+      out.parsewarningshtml = setIndexedTagName(
+        await Promise.all(r.warnings.map((w) => ctx.deps.clients.content.formatComment({ title: r.title, comment: w, samePage: false }).then((x) => x.html))),
+        'pw',
+      );
+    }
     if (props.has('displaytitle')) out.displaytitle = r.displayTitle;
+    if (props.has('subtitle')) out.subtitle = await subtitleOf(ctx, r);
     if (props.has('headhtml')) out.headhtml = headHtml(r.title, r.ns, ctx.deps.config.sitename, ctx.deps.config.server, ctx.deps.config.lang);
+    if (props.has('modules')) {
+      const { modules, styles } = outputModules(r.html);
+      out.modules = setIndexedTagName(modules, 'm');
+      out.modulescripts = setIndexedTagName([], 'm');
+      out.modulestyles = setIndexedTagName(styles, 'm');
+    }
+    // The parser output sets no configuration variables for the page's scripts here.
+    if (props.has('jsconfigvars')) out.jsconfigvars = setArrayType({}, 'assoc');
+    if (props.has('encodedjsconfigvars')) out.encodedjsconfigvars = '[]';
+    if (props.has('modules') && !props.has('jsconfigvars') && !props.has('encodedjsconfigvars')) {
+      ctx.addWarning('parse', message('moduleswithoutvars', 'apiwarn-moduleswithoutvars'));
+    }
+    // Page status indicators (<indicator>) are not rendered by this wiki's parser: none.
+    if (props.has('indicators')) out.indicators = setArrayType({}, 'BCkvp', 'name');
     if (props.has('iwlinks')) {
       out.iwlinks = setIndexedTagName(
         r.iwLinks.map((l) => setContentValue({ prefix: l.prefix, url: l.url }, 'title', `${l.prefix}:${l.title}`)),
@@ -287,10 +363,12 @@ export const parseModule = defineModule({
       out.properties = setArrayType(propsObj, 'BCkvp', 'name');
     }
     if (props.has('limitreportdata')) out.limitreportdata = setIndexedTagName(limitReportData(r), 'lr');
+    if (props.has('limitreporthtml')) out.limitreporthtml = limitReportHtml(r);
     // The preprocessor tree of the parsed wikitext (the deprecated generatexml asks for it too).
     if (props.has('parsetree') || p.generatexml) out.parsetree = (await ctx.deps.clients.content.expandTemplates({ text: r.wikitext, title: r.title, revId: 0 })).parseTree;
     // formatversion 1 wraps these strings as {"*": …}.
-    out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'headhtml', 'parsetree'];
+    out[META.BC_SUBELEMENTS] = ['text', 'wikitext', 'psttext', 'parsedsummary', 'categorieshtml', 'headhtml', 'limitreporthtml', 'parsetree'];
+    if (props.has('encodedjsconfigvars')) out[META.SUBELEMENTS] = ['encodedjsconfigvars'];
     ctx.result.parse = out;
   },
 });

@@ -70,5 +70,7 @@ export function apiLogParams(paramsJson: string, type = ''): ResultObject {
   if (type === 'protect' && Array.isArray(params.details)) {
     params.details = params.details.map((d) => (d && typeof d === 'object' && !Array.isArray(d) && d.expiry === 'infinity' ? { ...d, expiry: 'infinite' } : d));
   }
+  // UploadLogFormatter: img_timestamp is a timestamp parameter, which the API gives in ISO 8601.
+  if (type === 'upload' && typeof params.img_timestamp === 'string' && /^\d{14}$/.test(params.img_timestamp)) params.img_timestamp = isoOfMw(params.img_timestamp);
   return orderedParams(type, params);
 }

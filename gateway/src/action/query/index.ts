@@ -8,13 +8,14 @@ import { defineModule } from '../define.js';
 import { message } from '../errors.js';
 import { markOwnTalkPageSeen } from '../../newtalk.js';
 import { QueryContinuation } from './continuation.js';
-import { splitMultiValue } from './encoding.js';
+import { splitMultiValue, wfUrlencode } from './encoding.js';
 import { allpagesModule } from './allpages.js';
 import { searchModule } from './search.js';
 import { prefixsearchModule } from './prefixsearch.js';
 import { asGeneratorParams, isGenerator, type GeneratorModule } from './generator.js';
 import { infoModule } from './info.js';
-import { buildPageSet, EMPTY_PAGE_SET, pageSetOutput, type PageSet, type PageSetSource } from './pageset.js';
+import { buildPageSet, EMPTY_PAGE_SET, interwikiTitle, pageSetOutput, type PageSet, type PageSetSource } from './pageset.js';
+import { ResolvePagesResponse } from '../../clients/types.js';
 import { revisionsModule } from './revisions.js';
 import { modulePath, subContext, type QueryRun } from './run.js';
 import { siteinfoModule } from './siteinfo.js';
@@ -202,15 +203,47 @@ export async function resolvePageSet(ctx: PageSetContext, source: PageSetSource)
   const pageIds = source === 'pageids' ? (p.pageids ?? []) : [];
   const revIds = source === 'revids' ? (p.revids ?? []) : [];
   if (!titles.length && !pageIds.length && !revIds.length) return { ...EMPTY_PAGE_SET, source };
-  const resp = await ctx.deps.clients.content.resolvePages({ titles, pageIds, revIds, resolveRedirects });
+  const { local, interwiki } = await splitInterwikiTitles(ctx, titles);
+  const resp =
+    local.length || pageIds.length || revIds.length ? await ctx.deps.clients.content.resolvePages({ titles: local, pageIds, revIds, resolveRedirects }) : ResolvePagesResponse.fromPartial({});
   const rawTitles = ctx.raw.get('titles');
   const ps = buildPageSet(resp, {
     source,
-    titles,
+    titles: local,
     rawTitles: rawTitles === undefined ? undefined : splitMultiValue(rawTitles),
     resolveRedirects,
   });
+  // Title::isKnown: a Media: title is known when its file exists.
+  const media = ps.special.filter((x) => x.page.ns === -2);
+  if (media.length) {
+    const files = await ctx.deps.clients.content.getFileInfo({ titles: media.map((x) => `File:${x.page.title.slice(x.page.title.indexOf(':') + 1)}`), limit: 1 });
+    media.forEach((x, i) => {
+      if (files.files[i]?.exists) x.page = { ...x.page, missing: false };
+    });
+  }
+  if (interwiki.length) {
+    ps.interwiki = interwiki.map((t) => ((ctx.params as { iwurl?: boolean }).iwurl ? { ...t, url: t.url } : { title: t.title, iw: t.iw }));
+    for (const t of interwiki) if (t.from !== t.title) ps.normalized.push({ fromencoded: false, from: t.from, to: t.title });
+  }
   return source === 'revids' ? withDeletedRevisions(ctx, ps) : ps;
+}
+
+/** The titles of other wikis among `titles` (ApiPageSet::processTitlesArray's interwiki case), and this wiki's. */
+async function splitInterwikiTitles(ctx: PageSetContext, titles: readonly string[]) {
+  const interwiki: { from: string; title: string; iw: string; url: string }[] = [];
+  if (!titles.some((t) => t.includes(':'))) return { local: [...titles], interwiki };
+  const [info, namespaces] = await Promise.all([ctx.deps.clients.content.getParserInfo(), ctx.deps.site.namespaces()]);
+  const urls = new Map(info.interwikis.map((i) => [i.prefix, i.url]));
+  const names = new Set([...namespaces.namespaces.flatMap((n) => [n.name, n.canonical]), ...namespaces.aliases.map((a) => a.alias)].map((n) => n.toLowerCase().replace(/_/g, ' ')));
+  const local: string[] = [];
+  for (const t of titles) {
+    const iw = interwikiTitle(t, new Set(urls.keys()), (name) => names.has(name.toLowerCase()));
+    if (!iw) local.push(t);
+    else if (!interwiki.some((x) => x.title === iw.title)) {
+      interwiki.push({ from: t, ...iw, url: (urls.get(iw.iw) ?? '').replace('$1', wfUrlencode(iw.title.slice(iw.iw.length + 1).replace(/ /g, '_'))) });
+    }
+  }
+  return { local, interwiki };
 }
 
 /** ApiResult::ADD_ON_TOP for several keys: they go first, in the given order. */

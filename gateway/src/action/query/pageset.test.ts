@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResolvePagesResponse } from '../../clients/types.js';
-import { buildPageSet, pageSetOutput } from './pageset.js';
+import { buildPageSet, interwikiTitle, pageSetOutput } from './pageset.js';
 import { page, stripMeta } from './testing.js';
 
 function response(r: Partial<ResolvePagesResponse>): ResolvePagesResponse {
@@ -102,4 +102,31 @@ test('revids turn redirect resolution off and record revision pages', () => {
 test('an empty page set outputs nothing', () => {
   const ps = buildPageSet(response({}), { source: 'titles', titles: [], resolveRedirects: false });
   assert.deepEqual(pageSetOutput(ps, { indexPageIds: true }).query, {});
+});
+
+test('interwiki titles: a prefix of the interwiki map that names no namespace is another wiki, listed under `interwiki` (titles=fr:Cartographie)', () => {
+  const prefixes = new Set(['fr', 'wikipedia']);
+  const isNamespace = (n: string) => ['talk', 'project'].includes(n.toLowerCase());
+  assert.deepEqual(interwikiTitle('fr:Cartographie', prefixes, isNamespace), { title: 'fr:Cartographie', iw: 'fr' });
+  assert.deepEqual(interwikiTitle('Wikipedia:Some_page', prefixes, isNamespace), { title: 'wikipedia:Some page', iw: 'wikipedia' });
+  assert.equal(interwikiTitle('Talk:Fr', prefixes, isNamespace), undefined);
+  assert.equal(interwikiTitle('Nope:X', prefixes, isNamespace), undefined);
+  assert.equal(interwikiTitle('Plain', prefixes, isNamespace), undefined);
+  const ps = buildPageSet(response({}), { source: 'titles', titles: [], resolveRedirects: false });
+  ps.interwiki = [{ title: 'fr:Cartographie', iw: 'fr' }];
+  assert.deepEqual(stripMeta(pageSetOutput(ps, { indexPageIds: false }).query), { interwiki: [{ title: 'fr:Cartographie', iw: 'fr' }] });
+});
+
+test('a Media: title is known (no `missing`) when its file exists (Title::isKnown)', () => {
+  const ps = buildPageSet(response({ pages: [page({ ns: -2, title: 'Media:Here.png', special: true, missing: true }), page({ ns: -2, title: 'Media:Gone.png', special: true, missing: true })] }), {
+    source: 'titles',
+    titles: ['Media:Here.png', 'Media:Gone.png'],
+    resolveRedirects: false,
+  });
+  ps.special[0]!.page = { ...ps.special[0]!.page, missing: false };
+  const pages = stripMeta([...pageSetOutput(ps, { indexPageIds: false }).pages.values()]);
+  assert.deepEqual(pages, [
+    { ns: -2, title: 'Media:Here.png', special: true },
+    { ns: -2, title: 'Media:Gone.png', special: true, missing: true },
+  ]);
 });

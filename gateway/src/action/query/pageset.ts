@@ -46,6 +46,8 @@ export interface PageSet {
   revisionPages: Map<number, number>;
   /** Archived revision ids of the revids source (for callers with deletedhistory) → their page entry id. */
   deletedRevisionPages?: ReadonlyMap<number, number>;
+  /** Titles of other wikis (an interwiki prefix): no page of this one (ApiPageSet's interwiki titles). */
+  interwiki?: { title: string; iw: string; url?: string }[];
 }
 
 export const EMPTY_PAGE_SET: PageSet = {
@@ -158,6 +160,27 @@ export function buildPageSet(resp: ResolvePagesResponse, input: PageSetInput): P
   };
 }
 
+/**
+ * MediaWikiTitleCodec::splitTitleString's interwiki case: a title whose prefix is no namespace but
+ * an interwiki prefix names a page of another wiki, as `<prefix>:<rest>` (prefix lower-cased, the
+ * rest's case kept). Undefined for a title of this wiki.
+ */
+export function interwikiTitle(title: string, interwikiPrefixes: ReadonlySet<string>, isNamespace: (name: string) => boolean): { title: string; iw: string } | undefined {
+  const i = title.indexOf(':');
+  if (i <= 0) return undefined;
+  const prefix = title.slice(0, i).replace(/_/g, ' ').trim();
+  if (isNamespace(prefix)) return undefined;
+  const iw = prefix.toLowerCase().replace(/ /g, '_');
+  if (!interwikiPrefixes.has(iw)) return undefined;
+  return {
+    title: `${iw}:${title
+      .slice(i + 1)
+      .replace(/_/g, ' ')
+      .trim()}`,
+    iw,
+  };
+}
+
 /** ApiQueryBase::addTitleInfo. */
 function titleInfo(page: PageRecord): ResultObject {
   return { ns: page.ns, title: page.title };
@@ -178,6 +201,11 @@ export function pageSetOutput(ps: PageSet, opts: { indexPageIds: boolean }): Pag
       ps.normalized.map((n) => ({ ...n })),
       'n',
     );
+  if (ps.interwiki?.length)
+    query.interwiki = setIndexedTagName(
+      ps.interwiki.map((t) => ({ ...t })),
+      'i',
+    );
   if (ps.redirects.length)
     query.redirects = setIndexedTagName(
       ps.redirects.map((r) => ({ ...r })),
@@ -195,7 +223,7 @@ export function pageSetOutput(ps: PageSet, opts: { indexPageIds: boolean }): Pag
   for (const { id, page } of ps.special) {
     const vals: ResultObject = { ...titleInfo(page), special: true };
     // ApiPageSet::outputPageSet: a special page that exists is known (Title::isKnown), not missing.
-    const knownSpecial = page.ns === -1 && parseSpecialTitle(page.title)?.known === true;
+    const knownSpecial = (page.ns === -1 && parseSpecialTitle(page.title)?.known === true) || (page.ns === -2 && !page.missing);
     if (page.missing && !knownSpecial) vals.missing = true;
     entries.push([id, vals]);
   }

@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { RESTRICTION_LEVELS, RESTRICTION_TYPES } from '../modules/protect.js';
 import type { ListGroupPermissionsResponse } from '../../clients/types.js';
 import { SPECIAL_PAGES, type SpecialPageName } from '../../pages/paths.js';
-import { setArrayType, setIndexedTagName, type ResultObject } from '../types.js';
+import { setIndexedTagName, type ResultObject } from '../types.js';
 import { URL_PROTOCOL_PREFIXES } from './linktables.js';
-import { DEFAULT_USER_OPTIONS } from './userinfo.js';
 
 /** The skins MediaWiki 1.39 ships, by code, with their names; the `skin` preference takes these. */
 export const SKINS: Readonly<Record<string, string>> = {
@@ -81,21 +80,7 @@ export function dbReplLagInfo(lag: { lagSeconds: number; host: string }): Result
   return setIndexedTagName([{ host: '', lag: lag.lagSeconds }], 'db');
 }
 
-/**
- * DefaultOptionsLookup: the account defaults, with `variant-<lang>` for each language with
- * variants after `variant`, and `searchNs<id>` for every namespace from 0 (only what
- * $wgNamespacesToBeSearchedDefault names is 1).
- */
-export function defaultOptionsInfo(namespaceIds: readonly number[], variantLanguages: readonly string[]): ResultObject {
-  const out: ResultObject = {};
-  for (const [name, value] of Object.entries(DEFAULT_USER_OPTIONS)) {
-    if (name.startsWith('searchNs')) continue;
-    out[name] = value;
-    if (name === 'variant') for (const lang of variantLanguages) out[`variant-${lang}`] = lang;
-  }
-  for (const id of [...namespaceIds].filter((n) => n >= 0).sort((a, b) => a - b)) out[`searchNs${id}`] = DEFAULT_USER_OPTIONS[`searchNs${id}`] ?? 0;
-  return setArrayType(out, 'assoc');
-}
+export { defaultOptionsInfo } from './userinfo.js';
 
 interface PackageLock {
   packages?: Record<string, { version?: string; dependencies?: Record<string, string>; dev?: boolean }>;

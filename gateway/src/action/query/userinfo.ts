@@ -114,6 +114,22 @@ export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {
   searchNs0: 1,
 };
 
+/**
+ * DefaultOptionsLookup: the account defaults, with `variant-<lang>` for each language with
+ * variants after `variant`, and `searchNs<id>` for every namespace from 0 (only what
+ * $wgNamespacesToBeSearchedDefault names is 1).
+ */
+export function defaultOptionsInfo(namespaceIds: readonly number[], variantLanguages: readonly string[]): ResultObject {
+  const out: ResultObject = {};
+  for (const [name, value] of Object.entries(DEFAULT_USER_OPTIONS)) {
+    if (name.startsWith('searchNs')) continue;
+    out[name] = value;
+    if (name === 'variant') for (const lang of variantLanguages) out[`variant-${lang}`] = lang;
+  }
+  for (const id of [...namespaceIds].filter((n) => n >= 0).sort((a, b) => a - b)) out[`searchNs${id}`] = DEFAULT_USER_OPTIONS[`searchNs${id}`] ?? 0;
+  return setArrayType(out, 'assoc');
+}
+
 /** $wgRateLimits defaults by the caller's class (anonymous: "ip", logged in: "user"). */
 const RATE_LIMITS: Record<string, { ip?: [number, number]; user?: [number, number] }> = {
   edit: { ip: [8, 60], user: [90, 60] },
@@ -175,7 +191,7 @@ export function userInfo(
   user: User,
   props: readonly string[],
   details?: UserDetails,
-  extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string; acceptLanguage?: string } = {},
+  extra: { attachedWiki?: string; wikiId?: string; latestContrib?: string; acceptLanguage?: string; defaultOptions?: ResultObject } = {},
 ): ResultObject {
   const vals: ResultObject = { id: user.id, name: user.name };
   if (user.anonymous || user.id === 0) vals.anon = true;
@@ -202,7 +218,8 @@ export function userInfo(
   }
   if (props.includes('options')) {
     const own = details ? (JSON.parse(details.optionsJson || '{}') as Record<string, unknown>) : {};
-    vals.options = setArrayType({ ...DEFAULT_USER_OPTIONS, ...own }, 'assoc');
+    // UserOptionsLookup::getOptions: every default (a searchNs<id> per namespace too), then the user's own.
+    vals.options = setArrayType({ ...(extra.defaultOptions ?? DEFAULT_USER_OPTIONS), ...own }, 'assoc');
   }
   if (props.includes('editcount') && !user.anonymous) vals.editcount = details?.editcount ?? 0;
   if (props.includes('ratelimits')) vals.ratelimits = rateLimits(user);
@@ -245,11 +262,20 @@ export const userinfoModule = defineModule({
     const details = !user.anonymous && props.some((p) => DETAIL_PROPS.includes(p)) ? (await ctx.deps.clients.auth.getUsers({ ids: [user.id] })).users[0] : undefined;
     // UserEditTracker::getLatestEditTimestamp: the newest revision of a registered user.
     const latest = props.includes('latestcontrib') && !user.anonymous ? (await ctx.deps.clients.content.listUserContribs({ users: [user.name], limit: 1 })).contribs[0] : undefined;
+    let defaultOptions: ResultObject | undefined;
+    if (props.includes('options')) {
+      const [namespaces, parser] = await Promise.all([ctx.deps.site.namespaces(), ctx.deps.clients.content.getParserInfo()]);
+      defaultOptions = defaultOptionsInfo(
+        namespaces.namespaces.map((n) => n.id),
+        parser.languageVariants.map((l) => l.language),
+      );
+    }
     run.data.userinfo = userInfo(user, props, details, {
       attachedWiki: ctx.params.attachedwiki,
       wikiId: ctx.deps.config.wikiId,
       latestContrib: latest?.timestamp,
       acceptLanguage: ctx.header?.('accept-language'),
+      defaultOptions,
     });
     if (props.includes('unreadcount') && !user.anonymous) {
       // WatchedItemStore::countUnreadNotifications with its limit.

@@ -4,7 +4,9 @@
  */
 import { isoFromMw } from '../../validation/typedefs.js';
 import { timingSafeEqual } from 'node:crypto';
-import { ApiUsageError, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { ApiUsageError, setArrayType, setIndexedTagName, type ActionContext, type ResultObject } from '../types.js';
+import { linkedTitles, logActionText, type PageKind } from '../log-action-text.js';
+import { apiLogParams } from './changes.js';
 import { usageError } from '../errors.js';
 import { requireWatchlistUser } from '../modules/watchlist-params.js';
 import { mwTimestamp } from './encoding.js';
@@ -124,11 +126,21 @@ async function fetchWatchlist(ctx: ActionContext<ParamsOf<typeof WATCHLIST_PARAM
   });
 }
 
+/** The action text (HTML) of each log entry among `changes`, its links red or blue as the pages are. */
+async function logDisplays(ctx: ActionContext, changes: readonly WatchlistChange[]): Promise<(string | undefined)[]> {
+  const rows = changes.map((c) => (c.type === 'log' ? { logType: c.logType, logAction: c.logAction, logParamsJson: c.logParamsJson, user: c.user, anon: c.anon, title: c.title } : undefined));
+  const titles = [...new Set(rows.flatMap((r) => (r ? linkedTitles(r) : [])))];
+  if (titles.length === 0) return [];
+  const kinds = new Map<string, PageKind>();
+  for (const page of (await ctx.deps.clients.content.resolvePages({ titles })).pages) if (!page.missing && !page.special) kinds.set(page.title, page.redirect ? 'redirect' : 'page');
+  return rows.map((r) => (r ? logActionText(r, (t) => kinds.get(t) ?? 'missing') : undefined));
+}
+
 /**
  * ApiQueryWatchlist::extractOutputData: a hidden log action (with its title), author or summary is
  * flagged, and shown only to a caller who may see it (the caller's rights, whoever owns the list).
  */
-export function watchlistResult(c: WatchlistChange, props: ReadonlySet<string>, parsedComment: string | undefined, rights: readonly string[]): ResultObject {
+export function watchlistResult(c: WatchlistChange, props: ReadonlySet<string>, parsedComment: string | undefined, rights: readonly string[], logDisplay?: string): ResultObject {
   const v: ResultObject = { type: c.type };
   let anyHidden = false;
   if (props.has('title') || props.has('ids')) {
@@ -195,6 +207,9 @@ export function watchlistResult(c: WatchlistChange, props: ReadonlySet<string>, 
       v.logid = c.logId;
       v.logtype = c.logType;
       v.logaction = c.logAction;
+      // LogFormatter::formatParametersForApi and getActionText.
+      v.logparams = setArrayType(apiLogParams(c.logParamsJson, c.logType), 'assoc');
+      if (logDisplay !== undefined) v.logdisplay = logDisplay;
     }
   }
   if (props.has('tags')) v.tags = setIndexedTagName([...c.tags], 'tag');
@@ -224,8 +239,9 @@ export const watchlistModule = defineGenerator({
     const parsed = props.has('parsedcomment')
       ? await ctx.deps.clients.content.formatComments(resp.changes.map((c) => ({ title: c.title, comment: userCanSee(c.deleted, DELETED_COMMENT, rights) ? c.comment : '' })))
       : [];
+    const display = props.has('loginfo') ? await logDisplays(ctx as unknown as ActionContext, resp.changes) : [];
     run.data.watchlist = setIndexedTagName(
-      resp.changes.map((c, i) => watchlistResult(c, props, parsed[i], rights)),
+      resp.changes.map((c, i) => watchlistResult(c, props, parsed[i], rights, display[i])),
       'item',
     );
     if (resp.continueFrom) run.continuation.addContinueParam('watchlist', 'wlcontinue', watchlistContinueOut(resp.continueFrom));

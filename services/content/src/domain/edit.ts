@@ -20,6 +20,7 @@ import { defaultFormat, defaultModelFor, isContentModel, prepareContent, support
 import { getSection, replaceSection, stripSectionName } from '../edit/sections.js';
 import { checkApplicableTags } from './tags.js';
 import type { WikitextPst } from './render.js';
+import { interfaceMessages, isMessageKey } from './interface-messages.js';
 
 /*
  * action=edit in the content service: MediaWiki's ApiEditPage + EditPage::internalAttemptSave,
@@ -174,7 +175,8 @@ async function undoText(deps: EditDeps, req: EditRequest, page: CurrentPage | un
   if (text === undefined) throw invalidArgument('undofailure', 'The edit could not be undone due to conflicting intermediate edits.');
   // A summary is made only when exactly one revision is undone.
   const single = (await deps.revisions.neighbourId(afterRev, 'next')) === undoRev.id;
-  const summary = single ? `Undo revision ${undoRev.id} by [[Special:Contributions/${undoRev.userText}|${undoRev.userText}]] ([[User talk:${undoRev.userText}|talk]])` : undefined;
+  // EditPage: the wiki's undo-summary message.
+  const summary = single ? (await interfaceMessages(deps.db, ['undo-summary']))('undo-summary', undoRev.id, undoRev.userText) : undefined;
   return { text, summary, model: isContentModel(afterRev.contentModel) ? afterRev.contentModel : page!.model };
 }
 
@@ -365,6 +367,9 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
   if (change.tag) tags.push(change.tag);
   if (page && req.undo === 0 && restoresEarlierRevision(page, sha1Base36(content))) tags.push('mw-manual-revert');
 
+  // ContentHandler::getAutosummary: the wiki's message of the automatic summary, read only when one is made.
+  const auto = change.message;
+  const autoSummary = !summary && auto && isMessageKey(auto.key) ? (await interfaceMessages(deps.db, [auto.key]))(auto.key, ...auto.params) : change.autoSummary;
   const save: SaveRevisionInput = {
     ns: target.ns,
     dbkey: target.dbkey,
@@ -373,7 +378,7 @@ async function prepareEdit(deps: EditDeps, req: EditRequest, actor: EditActor, t
     contentModel: model,
     contentFormat: defaultFormat(model),
     user: { id: actor.id, name: actor.name },
-    comment: summary || change.autoSummary,
+    comment: summary || autoSummary,
     // EditPage: minor only on existing pages and with minoredit; bot only with the bot right.
     minor: req.minor && !req.notMinor && page !== undefined && has(actor, 'minoredit'),
     bot: req.bot && has(actor, 'bot'),

@@ -14,6 +14,7 @@ import { copyWatchers, countRevisionsUpTo, hasRevisions, mergeBounds, moveRevisi
 import { recordPageChange } from '../store/page-cache.js';
 import { checkProtection } from './protection.js';
 import { saveRevision } from '../store/save.js';
+import { interfaceMessages } from './interface-messages.js';
 
 /** MergeHistory::REVISION_LIMIT. */
 const REVISION_LIMIT = 5000;
@@ -57,7 +58,9 @@ export async function mergeHistory(deps: LifecycleDeps, req: MergeHistoryRequest
     let reason = req.reason;
     const now = nowToTheSecond();
     if (!(await hasRevisions(q, db, source.id))) {
-      reason = reason !== '' ? `Merged [[:${from}]] into [[:${to}]]: ${reason}` : `Merged [[:${from}]] into [[:${to}]]`;
+      // MergeHistory::merge: mergehistory-comment (with a reason) or mergehistory-autocomment, the wiki's own.
+      const msg = await interfaceMessages(db, ['mergehistory-comment', 'mergehistory-autocomment']);
+      reason = reason !== '' ? msg('mergehistory-comment', from, to, reason) : msg('mergehistory-autocomment', from, to);
       // updateSourcePage: a redirect to the destination (mergehistory-redirect-text is empty), no recent change.
       await saveRevision(db, codec, {
         ns: source.ns,

@@ -25,7 +25,7 @@ import {
   type FileRepo,
   type VersionRow,
 } from '../store/files.js';
-import { nowToTheSecond, publishLogEntry } from '../store/logging.js';
+import { nowToTheSecond, publishLogEntry, writeLogEntry } from '../store/logging.js';
 import { checkProtection } from './protection.js';
 import { phpTempName, stashedBytes, stashedFileOf, stashFile, type StashInput } from './upload-stash.js';
 import { deleteStashRow } from '../store/upload-stash.js';
@@ -327,6 +327,21 @@ export async function recordVersion(
     },
     { patrollable: true, autopatrol: actor.rights.includes('autopatrol'), bot: actor.rights.includes('bot'), revId: saved.revId },
   );
+  // LocalFile::recordUpload3 creates a new description page after its upload entry, as an edit
+  // does (WikiPage::doUserEditContent): with its page creation entry, not in recent changes.
+  if (saved.created) {
+    await writeLogEntry(q, db, {
+      type: 'create',
+      action: 'create',
+      actor: { id: actor.id, name: actor.name },
+      ns: NS_FILE,
+      dbkey: v.name,
+      pageId: saved.pageId,
+      comment: o.comment,
+      params: { associated_rev_id: saved.revId },
+      timestamp,
+    });
+  }
   const file = repo.versionOf({ ...v, archive_name: '', description: o.comment, timestamp, user_name: actor.name, user_id: actor.id, page_id: saved.pageId });
   return { file, pageId: saved.pageId };
 }

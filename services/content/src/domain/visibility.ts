@@ -148,7 +148,7 @@ export async function logVisibilityChange(
   const log = {
     type: outcome.suppressed ? 'suppress' : 'delete',
     action: entry.action,
-    actor: { id: entry.actor.id, name: entry.actor.name },
+    actor: { id: entry.actor.id, name: entry.actor.name, bot: entry.actor.rights.includes('bot') },
     ns: entry.ns,
     dbkey: entry.dbkey,
     pageId: 0,

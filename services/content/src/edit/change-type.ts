@@ -62,8 +62,10 @@ function textForSummary(c: ContentSnapshot, max: number): string {
 }
 
 export interface ChangeFacts {
-  /** The automatic summary for an edit given without one ("" when none applies). */
+  /** The automatic summary for an edit given without one ("" when none applies), in English. */
   autoSummary: string;
+  /** The message it is made of (its key and parameters), for the wiki's own text of it. */
+  message?: { key: string; params: string[] };
   /** The software tag of the change, if any (mw-blank, mw-new-redirect, …). */
   tag?: string;
 }
@@ -74,28 +76,38 @@ export function describeChange(codec: TitleCodec, old: ContentSnapshot | undefin
   const type = changeType(codec, old, next);
   if (!type) return { autoSummary: '' };
   const tag = TAGGED.has(type) ? `mw-${type}` : undefined;
-  const withTag = (autoSummary: string): ChangeFacts => (tag ? { autoSummary, tag } : { autoSummary });
+  const withTag = (autoSummary: string, key?: string, ...params: string[]): ChangeFacts => ({
+    autoSummary,
+    ...(key ? { message: { key, params } } : {}),
+    ...(tag ? { tag } : {}),
+  });
   const room = (template: string) => SUMMARY_LIMIT - bytes(template);
   switch (type) {
     case 'new-redirect': {
       const to = fullText(codec, target(codec, next)!);
-      return withTag(`Redirected page to [[${to}]]`);
+      return withTag(`Redirected page to [[${to}]]`, 'autoredircomment', to);
     }
     case 'changed-redirect-target': {
       const from = fullText(codec, target(codec, old)!);
       const to = fullText(codec, target(codec, next)!);
-      return withTag(`Changed redirect target from [[${from}]] to [[${to}]]`);
+      return withTag(`Changed redirect target from [[${from}]] to [[${to}]]`, 'autosumm-changed-redirect-target', from, to);
     }
-    case 'removed-redirect':
-      return withTag(`Removed redirect to [[${fullText(codec, target(codec, old)!)}]]`);
-    case 'newpage':
-      return withTag(`Created page with "${textForSummary(next, room('Created page with "$1"'))}"`);
+    case 'removed-redirect': {
+      const from = fullText(codec, target(codec, old)!);
+      return withTag(`Removed redirect to [[${from}]]`, 'autosumm-removed-redirect', from);
+    }
+    case 'newpage': {
+      const text = textForSummary(next, room('Created page with "$1"'));
+      return withTag(`Created page with "${text}"`, 'autosumm-new', text);
+    }
     case 'blank':
-      return withTag('Blanked the page');
-    case 'replace':
-      return withTag(`Replaced content with "${textForSummary(next, room('Replaced content with "$1"'))}"`);
+      return withTag('Blanked the page', 'autosumm-blank');
+    case 'replace': {
+      const text = textForSummary(next, room('Replaced content with "$1"'));
+      return withTag(`Replaced content with "${text}"`, 'autosumm-replace', text);
+    }
     case 'newblank':
-      return withTag('Created blank page');
+      return withTag('Created blank page', 'autosumm-newblank');
     case 'contentmodelchange':
       return withTag('');
   }

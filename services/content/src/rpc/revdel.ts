@@ -143,7 +143,7 @@ export function revdelHandlers(ctx: ContentContext) {
           const entry = {
             type: suppressLog ? 'suppress' : 'delete',
             action: 'revision',
-            actor: { id: actor.id, name: actor.name },
+            actor: { id: actor.id, name: actor.name, bot: actor.rights.includes('bot') },
             ns,
             dbkey,
             pageId: page?.id ?? 0,

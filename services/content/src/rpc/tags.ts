@@ -179,7 +179,7 @@ export function tagHandlers(ctx: ContentContext, render: RenderService) {
         const { logId } = await publishLogEntry(q, db, {
           type: 'managetags',
           action: operation,
-          actor: { id: actor.id, name: actor.name },
+          actor: { id: actor.id, name: actor.name, bot: actor.rights.includes('bot') },
           ns: NS_SPECIAL,
           dbkey: 'Tags',
           pageId: 0,

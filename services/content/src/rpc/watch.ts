@@ -84,6 +84,7 @@ export function watchHandlers(ctx: ContentContext) {
           logType: row.rc_log_type ?? '',
           logAction: row.rc_log_action ?? '',
           logId: Number(row.rc_logid ?? 0),
+          logParamsJson: row.rc_params ? JSON.stringify(row.rc_params) : '',
           tags: row.tags ?? [],
           patrolled: Number(row.rc_patrolled),
           deleted: Number(row.rc_deleted),

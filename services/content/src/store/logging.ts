@@ -10,6 +10,8 @@ export interface LogActor {
   /** 0 with the IP address as name for anonymous users. */
   id: number;
   name: string;
+  /** Has the bot right: its log entries are bot changes (RecentChange::newLogEntry). */
+  bot?: boolean;
 }
 
 export interface LogEntryInput {
@@ -184,6 +186,15 @@ export interface PublishOptions {
 export async function publishLogEntry(q: Queryable, db: Db, entry: LogEntryInput, opts: PublishOptions = {}): Promise<{ logId: number; rcId: number }> {
   const timestamp = entry.timestamp ?? nowToTheSecond();
   const logId = await writeLogEntry(q, db, { ...entry, timestamp });
+  // EmailNotification::notifyOnPageChange of the recent change: whoever else watches the target
+  // learns of it (list=watchlistraw's `changed`), once until they visit it, as an edit's watchers do.
+  if (entry.ns >= 0) {
+    await q.query(
+      `UPDATE ${db.schema}.watchlist SET wl_notificationtimestamp = $1
+        WHERE wl_namespace = $2 AND wl_title = $3 AND wl_user IS DISTINCT FROM $4 AND wl_notificationtimestamp IS NULL AND (wl_expiry IS NULL OR wl_expiry > now())`,
+      [timestamp, entry.ns, entry.dbkey, entry.actor.id],
+    );
+  }
   const rcId = await writeRecentChange(q, db, {
     kind: 'log',
     timestamp,
@@ -192,7 +203,7 @@ export async function publishLogEntry(q: Queryable, db: Db, entry: LogEntryInput
     dbkey: entry.dbkey,
     pageId: entry.pageId,
     comment: entry.comment,
-    bot: opts.bot ?? false,
+    bot: opts.bot ?? entry.actor.bot ?? false,
     patrolled: opts.patrollable && !opts.autopatrol ? PATROL.unpatrolled : PATROL.autopatrolled,
     tags: entry.tags,
     logId,

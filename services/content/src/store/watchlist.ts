@@ -113,6 +113,7 @@ export interface WatchlistChangeRow {
   rc_log_type: string | null;
   rc_log_action: string | null;
   rc_logid: number | null;
+  rc_params: Record<string, unknown> | null;
   tags: string[] | null;
   rc_patrolled: number;
   rc_deleted: number;

@@ -401,6 +401,8 @@ export interface WatchlistChange {
   patrolled: number;
   /** rc_deleted: the revision's (or log entry's) deletion bits */
   deleted: number;
+  /** a log entry's parameters (rc_params), as list=logevents shows them; "" for an edit */
+  logParamsJson: string;
 }
 
 export interface ListWatchlistResponse {
@@ -5246,6 +5248,7 @@ function createBaseWatchlistChange(): WatchlistChange {
     tags: [],
     patrolled: 0,
     deleted: 0,
+    logParamsJson: "",
   };
 }
 
@@ -5325,6 +5328,9 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     }
     if (message.deleted !== 0) {
       writer.uint32(200).int32(message.deleted);
+    }
+    if (message.logParamsJson !== "") {
+      writer.uint32(210).string(message.logParamsJson);
     }
     return writer;
   },
@@ -5542,6 +5548,14 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
             message.deleted = reader.int32();
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.logParamsJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5627,6 +5641,11 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
         : [],
       patrolled: isSet(object.patrolled) ? globalThis.Number(object.patrolled) : 0,
       deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0,
+      logParamsJson: isSet(object.logParamsJson)
+        ? globalThis.String(object.logParamsJson)
+        : isSet(object.log_params_json)
+        ? globalThis.String(object.log_params_json)
+        : "",
     };
   },
 
@@ -5707,6 +5726,9 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     if (message.deleted !== 0) {
       obj.deleted = Math.round(message.deleted);
     }
+    if (message.logParamsJson !== "") {
+      obj.logParamsJson = message.logParamsJson;
+    }
     return obj;
   },
 
@@ -5740,6 +5762,7 @@ export const WatchlistChange: MessageFns<WatchlistChange> = {
     message.tags = object.tags?.map((e) => e) || [];
     message.patrolled = object.patrolled ?? 0;
     message.deleted = object.deleted ?? 0;
+    message.logParamsJson = object.logParamsJson ?? "";
     return message;
   },
 };

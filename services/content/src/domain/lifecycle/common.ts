@@ -44,7 +44,8 @@ export function requireMoveRight(actor: EditActor): void {
   throw permissionDenied('cantmove', 'You do not have permission to move pages.');
 }
 
-export const userOf = (actor: EditActor) => ({ id: actor.id, name: actor.name });
+/** The actor as its log entries name it; one with the bot right makes bot changes (RecentChange::newLogEntry). */
+export const userOf = (actor: EditActor) => ({ id: actor.id, name: actor.name, bot: actor.rights.includes('bot') });
 
 /** The title a request names: by page id (`nosuchpageid`) or text (`invalidtitle`); must name a real namespace. */
 export async function targetOf(deps: LifecycleDeps, title: string, pageId: number): Promise<{ ns: number; dbkey: string }> {

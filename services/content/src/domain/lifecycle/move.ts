@@ -22,6 +22,7 @@ import { recordPageChange } from '../../store/page-cache.js';
 import { saveRevision } from '../../store/save.js';
 import { findPage } from '../../store/pages.js';
 import { applyRequestedWatch, requireActor, authorize, requireMoveRight, requireRight, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { interfaceMessages } from '../interface-messages.js';
 
 interface Title {
   ns: number;
@@ -70,8 +71,11 @@ async function moveOne(deps: LifecycleDeps, actor: EditActor, from: Title, to: T
     // MovePage::moveUnsafe: whoever watches the old title (or its talk page) watches the new one
     // (WatchedItemStore::duplicateAllAssociatedEntries), unless only the namespace's talk side changed.
     if (subjectOf(from.ns) !== subjectOf(to.ns) || from.dbkey !== to.dbkey) await copyWatchers(q, db, from, to);
-    let comment = `${actor.name} moved page [[${fromText}]] to [[${toText}]]${overRedirect ? ' over redirect' : ''}`;
-    if (req.reason !== '') comment += `: ${req.reason}`;
+    // MovePage::moveToInternal: the move log entry's plain action text (logentry-move-move or
+    // logentry-move-move_redir, the titles as links), then the reason, in the wiki's messages.
+    const msg = await interfaceMessages(db, ['logentry-move-move', 'logentry-move-move_redir', 'colon-separator']);
+    let comment = msg(overRedirect ? 'logentry-move-move_redir' : 'logentry-move-move', actor.name, actor.name, `[[${fromText}]]`, `[[${toText}]]`);
+    if (req.reason !== '') comment += msg('colon-separator') + req.reason;
     const nullRev = await saveNullRevision(q, db, codec, page, to, actor, comment, timestamp);
     let redirectCreated = false;
     if (!suppress) {

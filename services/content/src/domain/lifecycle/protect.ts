@@ -12,6 +12,7 @@ import { publishLogEntry, nowToTheSecond } from '../../store/logging.js';
 import { pageRestrictions, removeTitleProtection, replacePageRestrictions, setTitleProtection, titleProtection } from '../../store/protection.js';
 import { recordPageChange } from '../../store/page-cache.js';
 import { applyRequestedWatch, requireActor, authorize, targetOf, userOf, type LifecycleDeps } from './common.js';
+import { DEFAULT_MESSAGES, defaultMessages, interfaceMessages, type MessageKey, type MessageText } from '../interface-messages.js';
 
 const INFINITY = 'infinity';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -24,17 +25,58 @@ function expiryText(expiry: string): string {
   return `(expires ${hm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} (UTC))`;
 }
 
-/** MediaWiki's restriction-<type> and protect-level-<level> messages (English). */
-const RESTRICTION_TEXT: Record<string, string> = { edit: 'Edit', move: 'Move', create: 'Create', upload: 'Upload' };
-const LEVEL_TEXT: Record<string, string> = { sysop: 'Allow only administrators', autoconfirmed: 'Allow only autoconfirmed users' };
+/** The messages of a protection's null revision summary (WikiPage::doUpdateRestrictions). */
+export const PROTECT_SUMMARY_MESSAGES: MessageKey[] = [
+  'protectedarticle-comment',
+  'modifiedarticleprotection-comment',
+  'unprotectedarticle-comment',
+  'colon-separator',
+  'word-separator',
+  'parentheses',
+  'brackets',
+  'protect-summary-desc',
+  'protect-summary-cascade',
+  'protect-expiry-indefinite',
+  'protect-expiring',
+  'restriction-edit',
+  'restriction-move',
+  'restriction-create',
+  'restriction-upload',
+  'protect-level-sysop',
+  'protect-level-autoconfirmed',
+];
 
-/** WikiPage::protectDescription: the null revision's words, `[Edit=Allow only administrators] (indefinite)`, space-separated. */
-export function protectSummaryDescription(levels: ProtectionLevel[]): string {
-  return levels.map((l) => `[${RESTRICTION_TEXT[l.type] ?? l.type}=${LEVEL_TEXT[l.level] ?? l.level}] ${expiryText(l.expiry)}`).join(' ');
+const SUMMARY_MESSAGE: Record<string, MessageKey> = { protect: 'protectedarticle-comment', modify: 'modifiedarticleprotection-comment', unprotect: 'unprotectedarticle-comment' };
+
+/** The message of a restriction type or level, or the name itself for one MediaWiki has no message for. */
+function typeOrLevel(msg: MessageText, key: string, name: string): string {
+  return key in DEFAULT_MESSAGES ? msg(key as MessageKey) : name;
 }
 
-/** The message keys of the null revision's summary (protectedarticle-comment and the others). */
-const SUMMARY_VERB: Record<string, string> = { protect: 'Protected', modify: 'Changed protection settings for', unprotect: 'Removed protection from' };
+/** WikiPage::formatExpiry: "indefinite" or "expires 00:00, 1 January 2030 (UTC)". */
+function expiryWords(msg: MessageText, expiry: string): string {
+  if (expiry === INFINITY) return msg('protect-expiry-indefinite');
+  const d = new Date(expiry);
+  const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  return msg('protect-expiring', `${hm}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`);
+}
+
+/** WikiPage::protectDescription: the null revision's words, `[Edit=Allow only administrators] (indefinite)`, space-separated. */
+export function protectSummaryDescription(levels: ProtectionLevel[], msg: MessageText = defaultMessages): string {
+  return levels
+    .map((l) => msg('protect-summary-desc', typeOrLevel(msg, `restriction-${l.type}`, l.type), typeOrLevel(msg, `protect-level-${l.level}`, l.level), expiryWords(msg, l.expiry)))
+    .join(msg('word-separator'));
+}
+
+/** WikiPage::doUpdateRestrictions's null revision summary, from the wiki's messages. */
+export function protectSummary(msg: MessageText, action: string, title: string, user: string, reason: string, levels: ProtectionLevel[], cascade: boolean): string {
+  let comment = msg(SUMMARY_MESSAGE[action] ?? 'protectedarticle-comment', title, user);
+  if (reason !== '') comment += msg('colon-separator') + reason;
+  const words = protectSummaryDescription(levels, msg);
+  if (words !== '') comment += msg('word-separator') + msg('parentheses', words);
+  if (cascade) comment += msg('word-separator') + msg('brackets', msg('protect-summary-cascade'));
+  return comment;
+}
 
 /** WikiPage::protectDescriptionLog. */
 export function protectDescription(levels: ProtectionLevel[]): string {
@@ -83,12 +125,9 @@ export async function protectPage(deps: LifecycleDeps, req: ProtectPageRequest):
     let revId: number | undefined;
     if (page) {
       // The null revision that records the change in the page's history
-      // (WikiPage::insertNullProtectionRevision, MediaWiki's English messages).
-      let comment = `${SUMMARY_VERB[action]} "[[${title}]]"`;
-      if (req.reason !== '') comment += `: ${req.reason}`;
-      const words = protectSummaryDescription(set);
-      if (words !== '') comment += ` (${words})`;
-      if (cascade) comment += ' [cascading]';
+      // (WikiPage::insertNullProtectionRevision), in the wiki's own messages.
+      const msg = await interfaceMessages(deps.db, PROTECT_SUMMARY_MESSAGES);
+      const comment = protectSummary(msg, action, title, actor.name, req.reason, set, cascade);
       const saved = await saveNullRevision(q, deps.db, deps.codec, page, page, actor, comment, timestamp);
       revId = saved.revId;
     } else {

@@ -8,6 +8,7 @@ import { lockExistingPage } from '../../store/lifecycle/common.js';
 import { transcluders } from '../../store/links.js';
 import { addChangeTags, autopatrolRecentChanges, flagRecentChangesBot, lockRecentChange, markRecentChangePatrolled, nowToTheSecond, PATROL, writeLogEntry } from '../../store/logging.js';
 import { touchPage } from '../../store/pages.js';
+import { interfaceMessages } from '../interface-messages.js';
 import { dropParserCache } from '../../store/parser-cache.js';
 import { checkTitlePermissions } from '../protection.js';
 import { recordPageChange } from '../../store/page-cache.js';
@@ -38,10 +39,8 @@ export async function rollback(deps: LifecycleDeps, req: RollbackRequest): Promi
     const restore = history.rows[targetIndex]!;
     const reverted = history.rows.slice(0, targetIndex).map((r) => r.rev_id);
     const c = (await contentById(q, s, restore.rev_content_id))!;
-    const summary =
-      req.summary !== undefined && req.summary !== ''
-        ? req.summary
-        : `Reverted edits by [[Special:Contributions/${req.user}|${req.user}]] ([[User talk:${req.user}|talk]]) to last revision by [[User:${restore.actor_name}|${restore.actor_name}]]`;
+    // RollbackPage: the revertpage message of the wiki unless a summary is given.
+    const summary = req.summary !== undefined && req.summary !== '' ? req.summary : (await interfaceMessages(db, ['revertpage']))('revertpage', restore.actor_name, req.user);
     const markBot = req.markBot && actor.rights.includes('markbotedits');
     const has = (r: string) => actor.rights.includes(r);
     const saved = await saveRevision(db, codec, {

@@ -214,7 +214,7 @@ for (const backendKind of testBackends()) {
         assert.deepEqual(await titles('gamma', { what: 'nearmatch' }), []);
       });
 
-      test('title completion: case-insensitive prefix, title order, namespaces, redirects resolved', async () => {
+      test('title completion: prefix after a capitalised first letter, title order, namespaces, redirects resolved', async () => {
         assert.deepEqual(
           (await complete('gam')).matches.map((m) => [m.title, m.redirectFrom]),
           [['Gamma rays', '']],
@@ -234,6 +234,15 @@ for (const backendKind of testBackends()) {
         assert.deepEqual(
           (await complete('E', { namespaces: [12] })).matches.map((m) => m.title),
           ['Help:Editing help'],
+        );
+        // Only the first letter's case is free (titles are capitalised): the rest must match.
+        assert.deepEqual(
+          (await complete('gamma R', { resolveRedirects: false })).matches.map((m) => m.title),
+          [],
+        );
+        assert.deepEqual(
+          (await complete('gAmma', { resolveRedirects: false })).matches.map((m) => m.title),
+          [],
         );
         const page = await complete('', { namespaces: [0], limit: 2, resolveRedirects: false });
         assert.equal(page.matches.length, 0);

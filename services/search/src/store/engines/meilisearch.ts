@@ -192,7 +192,8 @@ export class MeilisearchBackend implements SearchBackend {
     const filter = [`title_text_lower STARTS WITH ${quote(prefix.toLowerCase())}`];
     if (namespaces) filter.push(`namespace IN [${namespaces.join(', ')}]`);
     const r = await this.index.search('', { filter, sort: ['namespace:asc', 'title_text_lower:asc'], limit, offset });
-    return r.hits.map(toDoc);
+    // The index filters without case; the prefix's own case is kept here.
+    return r.hits.map(toDoc).filter((d) => d.titleText.startsWith(prefix));
   }
 
   async byTitles(titles: string[]): Promise<Omit<IndexDoc, 'text'>[]> {

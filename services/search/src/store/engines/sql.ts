@@ -125,8 +125,8 @@ function sqlInteger(n: number): number {
 }
 
 /** LIKE pattern of a literal prefix. */
-export function likePrefix(s: string): string {
-  return `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export function likePrefix(s: string, keepCase = false): string {
+  return `${(keepCase ? s : s.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class SqlBackend implements SearchBackend {
@@ -594,9 +594,10 @@ export class SqlBackend implements SearchBackend {
   async complete(prefix: string, namespaces: number[] | undefined, limit: number, offset: number): Promise<Omit<IndexDoc, 'text'>[]> {
     const nsWhere = namespaces ? 'AND namespace = ANY($2::int[])' : 'AND $2::int[] IS NULL';
     const r = await this.db.query<DocRow>(
-      `SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title_text) LIKE $1 ${nsWhere}
+      // The lower-cased match finds the rows by its index; the second keeps the prefix's case.
+      `SELECT ${DOC_COLUMNS} FROM ${this.table} WHERE lower(title_text) LIKE $1 AND title_text LIKE $5 ${nsWhere}
         ORDER BY namespace, title_text COLLATE "C" LIMIT $3 OFFSET $4`,
-      [likePrefix(prefix), namespaces ?? null, limit, offset],
+      [likePrefix(prefix), namespaces ?? null, limit, offset, likePrefix(prefix, true)],
     );
     return r.rows.map(toDoc);
   }
