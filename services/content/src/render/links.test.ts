@@ -138,3 +138,13 @@ describe('tables as Parser::handleTables makes them', () => {
     assert.equal(await body('{|\n|-\n|}'), '<table>\n\n</table>');
   });
 });
+
+describe('table of contents lines as Parser::formatHeadings makes them', () => {
+  test('only some tags stay, without attributes but a span dir; an empty span goes', async () => {
+    const r = await render('__TOC__\n== <span id="old"></span>New ==\n== <sup class="x">Hi</sup> <strike>s</strike> <del>d</del> <span dir="rtl">r</span> ==');
+    assert.deepEqual(
+      r.sections.map((s) => s.line),
+      ['New', '<sup>Hi</sup> <strike>s</strike> d <span dir="rtl">r</span>'],
+    );
+  });
+});

@@ -1263,7 +1263,13 @@ export class Renderer {
       const seen = used.get(anchor.toLowerCase()) ?? 0;
       used.set(anchor.toLowerCase(), seen + 1);
       if (seen > 0) anchor = `${anchor}_${seen + 1}`;
-      const line = htmlText.replace(/<\/?a\b[^>]*>/g, '').replace(/<(?!\/?(?:b|i|sup|sub|s|del|ins|u|span|bdi)\b)[^>]*>/g, '');
+      // Parser::formatHeadings' TOC line: only span, sup, sub, bdi, i, b, s, strike and q stay, without
+      // attributes but a span's dir; an empty span (an extra anchor) goes.
+      const line = htmlText
+        .replace(/<(?!\/?(?:span|sup|sub|bdi|i|b|s|strike|q)(?: [^>]*)?>).*?>/g, '')
+        .replace(/<(\/?(?:span(?: dir="(?:rtl|ltr)")?|sup|sub|bdi|i|b|s|strike))(?: .*?)?>/g, '<$1>')
+        .replaceAll('<span></span>', '')
+        .trim();
       const index = src?.index ?? '';
       this.sectionsOut.push({
         toclevel,
