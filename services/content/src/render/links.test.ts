@@ -148,3 +148,12 @@ describe('table of contents lines as Parser::formatHeadings makes them', () => {
     );
   });
 });
+
+describe('links without a label', () => {
+  test('show the target as written: leading spaces and the escaping colon dropped, nothing trimmed; a second colon is no link', async () => {
+    assert.equal(
+      await body('[[Main Page ]] [[::Main Page]] [[ :Main Page]] [[meatball:Olteni&#0355;a]]'),
+      '<p><a href="/wiki/Main_Page" title="Main Page">Main Page </a> [[::Main Page]] <a href="/wiki/Main_Page" title="Main Page">Main Page</a> <a href="http://meatballwiki.org/wiki/Olteni%C5%A3a" class="extiw" title="meatball:Olteniţa">meatball:Olteniţa</a>\n</p>',
+    );
+  });
+});

@@ -296,6 +296,8 @@ export class Renderer {
     let target = decodeHtml(rawTarget).trim();
     const escaped = target.startsWith(':');
     if (escaped) target = target.slice(1).trim();
+    // The escaping colon is the title's one initial colon: a second is a title starting with ':'.
+    if (escaped && target.startsWith(':')) return { kind: 'invalid', escaped };
     const m = /^([A-Za-z0-9_.\- ]+?)\s*:\s*(.*)$/s.exec(target);
     if (m && this.codec.namespaces.indexOf(m[1]!.replaceAll(' ', '_')) === undefined) {
       const prefix = m[1]!.toLowerCase();
@@ -882,11 +884,7 @@ export class Renderer {
         const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
         pos += trail.length;
         const rel = this.parsoid ? ' rel="mw:WikiLink/Interwiki"' : '';
-        out.push(
-          this.hold(
-            `<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">${label !== undefined && label !== '' ? linkText(l) : escapeHtml(l.target.replace(/^:/, '').trim())}${trail}</a>`,
-          ),
-        );
+        out.push(this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">${label !== undefined && label !== '' ? linkText(l) : linkDisplay(target)}${trail}</a>`));
         continue;
       }
       if (r.kind === 'category') {
@@ -922,15 +920,7 @@ export class Renderer {
       if (bracket) pos++;
       const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
       pos += trail.length;
-      // Without a label the target as written shows (PHP's trim: a no-break space stays).
-      const shown =
-        label !== undefined && label !== ''
-          ? linkText(l)
-          : escapeHtml(
-              decodeHtml(target)
-                .replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '')
-                .replace(/^:/, ''),
-            );
+      const shown = label !== undefined && label !== '' ? linkText(l) : linkDisplay(target);
       // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
       if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
         const href = `#${fragmentHref(r.fragment)}`;
@@ -1508,6 +1498,11 @@ function replaceExternalLinks(text: string, link: (url: string, label: string) =
     EXT_LINK_OPEN_RE.lastIndex = pos;
   }
   return pos === 0 ? text : out + text.slice(pos);
+}
+
+/** A link without a label shows its target as written: leading spaces and the escaping colon dropped, nothing trimmed. */
+function linkDisplay(target: string): string {
+  return escapeHtml(decodeHtml(target.replace(/^ +/, '').replace(/^:/, '')));
 }
 
 /** A link's target as Parser::handleInternalLinks2 reads it: %XX decoded, `<` and `>` then as references. */
