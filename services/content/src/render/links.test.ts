@@ -157,3 +157,19 @@ describe('links without a label', () => {
     );
   });
 });
+
+describe('links that are no links', () => {
+  test('a label holding a link, a title with a reference left, an interwiki title with < or >', async () => {
+    assert.equal(
+      await body('[[Hi|[[Main Page]]]] [[Foo &amp;amp; bar]] [[meatball:Foo&lt;Bar]] [[Caf&eacute;]]'),
+      '<p>[[Hi|<a href="/wiki/Main_Page" title="Main Page">Main Page</a>]] [[Foo &amp;amp; bar]] [[meatball:Foo&lt;Bar]] <a href="/w/index.php?title=Caf%C3%A9&amp;action=edit&amp;redlink=1" class="new" title="Café (page does not exist)">Café</a>\n</p>',
+    );
+  });
+
+  test('what follows a language link stays', async () => {
+    assert.equal(
+      await body('[[Main Page]][[fr:Alimento]]\n\n[[Main Page]]'),
+      '<p><a href="/wiki/Main_Page" title="Main Page">Main Page</a>\n</p><p><a href="/wiki/Main_Page" title="Main Page">Main Page</a>\n</p>',
+    );
+  });
+});

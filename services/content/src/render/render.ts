@@ -293,7 +293,9 @@ export class Renderer {
   }
 
   private resolve(rawTarget: string): Resolved {
-    let target = decodeHtml(rawTarget).trim();
+    let target = decodeCharReferences(rawTarget).trim();
+    // A title may not hold a character reference (MediaWikiTitleCodec: `[[Foo &amp;amp; bar]]`).
+    if (/&[A-Za-z0-9\u0080-\uffff]+;/.test(target)) return { kind: 'invalid', escaped: false };
     const escaped = target.startsWith(':');
     if (escaped) target = target.slice(1).trim();
     // The escaping colon is the title's one initial colon: a second is a title starting with ':'.
@@ -304,6 +306,8 @@ export class Renderer {
       const iw = INTERWIKI[prefix];
       if (iw) {
         const rest = m[2]!;
+        // The title part may not hold what no title holds (T182338).
+        if (/[<>[\]{}|]/.test(rest)) return { kind: 'invalid', escaped };
         if (iw.language && !escaped) return { kind: 'lang', prefix, iwTitle: rest, escaped };
         return { kind: 'interwiki', prefix, iwTitle: rest, escaped };
       }
@@ -853,6 +857,12 @@ export class Renderer {
       // A target with %XX is read decoded (Parser::handleInternalLinks2), `<` and `>` as references.
       const target = linkTarget(l.target);
       const r = this.resolve(target);
+      // A label holding a link makes no link but for a file (Parser::handleInternalLinks2 reads
+      // `[[Hi|` as an unclosed link): the text stays, the inner link is made.
+      if (r.kind !== 'file' && r.kind !== 'invalid' && label?.includes('[[') && findLinks(text, pairs, l.restStart, l.end - 2).length > 0) {
+        out.push(`[[${this.replaceLinks(l.target)}|${labelOf(l)}]]`);
+        continue;
+      }
       if (r.kind === 'invalid') {
         out.push(`[[${this.replaceLinks(l.target)}${label !== undefined ? `|${labelOf(l)}` : ''}]]`);
         continue;
@@ -866,10 +876,9 @@ export class Renderer {
           out.push(this.hold(`<link rel="mw:PageProp/Language" href="${escapeAttr(iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))))}"/>`));
           continue;
         }
-        // Parser::handleInternalLinks2 strips the whitespace language links leave (T10897).
+        // Parser::handleInternalLinks2 strips the whitespace before a language link (T10897); what
+        // follows it stays (T175416).
         trimEndPieces(out);
-        const next = links[k + 1]?.start ?? to;
-        if (text.slice(pos, next).replace(/\n/g, '') === '') pos = next;
         continue;
       }
       if (r.kind === 'interwiki') {
@@ -1502,7 +1511,7 @@ function replaceExternalLinks(text: string, link: (url: string, label: string) =
 
 /** A link without a label shows its target as written: leading spaces and the escaping colon dropped, nothing trimmed. */
 function linkDisplay(target: string): string {
-  return escapeHtml(decodeHtml(target.replace(/^ +/, '').replace(/^:/, '')));
+  return escapeHtml(decodeCharReferences(target.replace(/^ +/, '').replace(/^:/, '')));
 }
 
 /** A link's target as Parser::handleInternalLinks2 reads it: %XX decoded, `<` and `>` then as references. */
