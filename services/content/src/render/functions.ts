@@ -409,6 +409,7 @@ export function magicVariable(x: Expander, rawName: string, frame: Frame, title?
   const ns = x.codec.namespaces.get(t.ns)?.name ?? '';
   const text = t.dbkey.replaceAll('_', ' ');
   const full = x.prefixed(t);
+  // The page-name E words are escaped too (wfEscapeWikiText of the URL form); the namespace ones are not.
   const enc = (s: string) => wikiUrlencode(s.replaceAll(' ', '_'));
   const subpages = text.split('/');
   // Special and Media pages have no talk page (Title::canHaveTalkPage).
@@ -419,11 +420,11 @@ export function magicVariable(x: Expander, rawName: string, frame: Frame, title?
     case 'PAGENAME':
       return escapeMagic(text);
     case 'PAGENAMEE':
-      return enc(text);
+      return escapeMagic(enc(text));
     case 'FULLPAGENAME':
       return escapeMagic(full);
     case 'FULLPAGENAMEE':
-      return enc(full);
+      return escapeMagic(enc(full));
     case 'NAMESPACE':
       return ns;
     case 'NAMESPACEE':
@@ -433,25 +434,25 @@ export function magicVariable(x: Expander, rawName: string, frame: Frame, title?
     case 'BASEPAGENAME':
       return escapeMagic(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text);
     case 'BASEPAGENAMEE':
-      return enc(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text);
+      return escapeMagic(enc(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text));
     case 'ROOTPAGENAME':
       return escapeMagic(subpages[0]!);
     case 'ROOTPAGENAMEE':
-      return enc(subpages[0]!);
+      return escapeMagic(enc(subpages[0]!));
     case 'SUBPAGENAME':
       return escapeMagic(subpages[subpages.length - 1]!);
     case 'SUBPAGENAMEE':
-      return enc(subpages[subpages.length - 1]!);
+      return escapeMagic(enc(subpages[subpages.length - 1]!));
     case 'TALKPAGENAME':
       return talkNs === undefined ? '' : x.codec.prefixedText(talkNs, t.dbkey);
     case 'TALKPAGENAMEE':
-      return talkNs === undefined ? '' : enc(x.codec.prefixedText(talkNs, t.dbkey));
+      return talkNs === undefined ? '' : escapeMagic(enc(x.codec.prefixedText(talkNs, t.dbkey)));
     case 'SUBJECTPAGENAME':
     case 'ARTICLEPAGENAME':
       return escapeMagic(x.codec.prefixedText(subjectNs, t.dbkey));
     case 'SUBJECTPAGENAMEE':
     case 'ARTICLEPAGENAMEE':
-      return enc(x.codec.prefixedText(subjectNs, t.dbkey));
+      return escapeMagic(enc(x.codec.prefixedText(subjectNs, t.dbkey)));
     case 'TALKSPACE':
       return nsName(talkNs);
     case 'TALKSPACEE':

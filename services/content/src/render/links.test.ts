@@ -173,3 +173,15 @@ describe('links that are no links', () => {
     );
   });
 });
+
+test('page-name E words are escaped as wfEscapeWikiText escapes them', async () => {
+  assert.equal(await body('{{PAGENAMEE}}', '*RFC 1234 http://example.com/'), '<p>&#42;RFC_1234_http&#58;//example.com/\n</p>');
+});
+
+test('TOC anchors do not collide with a heading that already has the suffix', async () => {
+  const r = await render('__FORCETOC__\n==Headline 2==\n==Headline==\n==Headline 2==\n==Headline==');
+  assert.deepEqual(
+    r.sections.map((s) => s.anchor),
+    ['Headline_2', 'Headline', 'Headline_2_2', 'Headline_3'],
+  );
+});

@@ -1217,7 +1217,9 @@ export class Renderer {
     // Without headings a __TOC__ mark stays until after the paragraph pass, as MediaWiki's
     // placeholder does (a line starting with it is no <pre>).
     if (matches.length === 0) return text;
-    const used = new Map<string, number>();
+    // Anchors taken (lower case), and per anchor the suffix to try next (the set only grows).
+    const refers = new Set<string>();
+    const nextSuffix = new Map<string, number>();
     const levelCount: number[] = [];
     const sublevelCount: number[] = [];
     let toclevel = 0;
@@ -1259,9 +1261,15 @@ export class Renderer {
       const htmlText = stripTransclusionMarkers(this.unstripAll(inner));
       const plain = decodeHtml(stripTags(htmlText)).trim();
       let anchor = plain.replace(/[\t\n\f\r ]+/g, '_');
-      const seen = used.get(anchor.toLowerCase()) ?? 0;
-      used.set(anchor.toLowerCase(), seen + 1);
-      if (seen > 0) anchor = `${anchor}_${seen + 1}`;
+      // Parser::formatHeadings: a taken anchor gets the first free _2, _3… ("Headline 2" may hold one).
+      const key = anchor.toLowerCase();
+      if (refers.has(key)) {
+        let i = nextSuffix.get(key) ?? 2;
+        while (refers.has(`${key}_${i}`)) i++;
+        nextSuffix.set(key, i + 1);
+        anchor = `${anchor}_${i}`;
+        refers.add(`${key}_${i}`);
+      } else refers.add(key);
       // Parser::formatHeadings' TOC line: only span, sup, sub, bdi, i, b, s, strike and q stay, without
       // attributes but a span's dir; an empty span (an extra anchor) goes.
       const line = htmlText
