@@ -185,3 +185,7 @@ test('TOC anchors do not collide with a heading that already has the suffix', as
     ['Headline_2', 'Headline', 'Headline_2_2', 'Headline_3'],
   );
 });
+
+test('an attribute of <pre> keeps a line break given as a reference', async () => {
+  assert.equal(await body('<pre dir="&#10;"></pre>'), '<pre dir="&#10;"></pre>');
+});

@@ -1054,8 +1054,10 @@ export class Renderer {
       case 'pre':
         return `<pre${sanitizeAttributes(
           'pre',
+          // Values are already decoded: written back as references, a line break in one stays
+          // (decodeTagAttributes folds whitespace before it decodes references).
           Object.entries(item.attrs)
-            .map(([k, v]) => `${k}="${v}"`)
+            .map(([k, v]) => `${k}="${v.replace(/[&"<>\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`)}"`)
             .join(' '),
         )}${this.extensionAttrs(item)}>${normalizeEntities(
           (item.content ?? '')
