@@ -189,3 +189,7 @@ test('TOC anchors do not collide with a heading that already has the suffix', as
 test('an attribute of <pre> keeps a line break given as a reference', async () => {
   assert.equal(await body('<pre dir="&#10;"></pre>'), '<pre dir="&#10;"></pre>');
 });
+
+test('a raw line break in an attribute of <pre> is folded', async () => {
+  assert.equal(await body('<pre class="one\ntwo">hi</pre>'), '<pre class="one two">hi</pre>');
+});

@@ -1054,11 +1054,12 @@ export class Renderer {
       case 'pre':
         return `<pre${sanitizeAttributes(
           'pre',
-          // Values are already decoded: written back as references, a line break in one stays
-          // (decodeTagAttributes folds whitespace before it decodes references).
-          Object.entries(item.attrs)
-            .map(([k, v]) => `${k}="${v.replace(/[&"<>\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`)}"`)
-            .join(' '),
+          // The attributes as written: decodeTagAttributes folds whitespace before it decodes
+          // references (a line break stays only as &#10;).
+          /^<pre(\s[^>]*?)?\/?>/i.exec(item.src)?.[1] ??
+            Object.entries(item.attrs)
+              .map(([k, v]) => `${k}="${v}"`)
+              .join(' '),
         )}${this.extensionAttrs(item)}>${normalizeEntities(
           (item.content ?? '')
             .replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1')
