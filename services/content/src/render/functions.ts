@@ -10,6 +10,7 @@ import { formatTime } from './time.js';
 import { decodeHTMLStrict } from 'entities';
 import { formatDate } from './dateformat.js';
 import type { TitleRef } from './types.js';
+import { URL_PROTOCOLS } from '@quire/kit/html-safety';
 
 type Fn = (x: Expander, first: string, parts: Part[], frame: Frame) => Promise<string>;
 
@@ -59,9 +60,11 @@ function phpUrlencode(s: string, raw: boolean): string {
   return raw ? e.replace(/%7E/g, '~') : e.replace(/%20/g, '+');
 }
 
-/** wfUrlencode: MediaWiki's title encoding for paths (keeps ; @ $ ! * ( ) , / ~ :). */
+/** wfUrlencode: MediaWiki's title encoding for paths (keeps ; @ $ ! * ( ) , / ~ :; `'` is %27, as PHP's urlencode has it). */
 export function wikiUrlencode(s: string): string {
-  return encodeURIComponent(s).replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return encodeURIComponent(s)
+    .replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replaceAll("'", '%27');
 }
 
 export function formatNum(s: string): string {
@@ -375,29 +378,53 @@ export const TITLE_MAGIC = new Set([
   'NAMESPACEE',
   'NAMESPACENUMBER',
   'BASEPAGENAME',
+  'BASEPAGENAMEE',
   'ROOTPAGENAME',
+  'ROOTPAGENAMEE',
   'SUBPAGENAME',
+  'SUBPAGENAMEE',
   'TALKPAGENAME',
+  'TALKPAGENAMEE',
+  'SUBJECTPAGENAME',
+  'SUBJECTPAGENAMEE',
+  'ARTICLEPAGENAME',
+  'ARTICLEPAGENAMEE',
+  'TALKSPACE',
+  'TALKSPACEE',
+  'SUBJECTSPACE',
+  'SUBJECTSPACEE',
+  'ARTICLESPACE',
+  'ARTICLESPACEE',
 ]);
 
+/** The variables MessagesEn.php marks case-insensitive ({{sErVeRNaMe}} works); the rest are case-sensitive. */
+const CASELESS_VARIABLES = new Set(['ARTICLEPATH', 'PAGEID', 'SCRIPTPATH', 'SERVER', 'SERVERNAME', 'STYLEPATH']);
+
 /** `title`: the page a title-taking magic word was given ({{PAGENAME:X}}); the rendered page otherwise. */
-export function magicVariable(x: Expander, name: string, frame: Frame, title?: TitleRef): string | undefined {
+export function magicVariable(x: Expander, rawName: string, frame: Frame, title?: TitleRef): string | undefined {
   void frame;
+  const upper = rawName.toUpperCase();
+  const name = CASELESS_VARIABLES.has(upper) ? upper : rawName;
   const t = title ?? x.req.title;
   const ns = x.codec.namespaces.get(t.ns)?.name ?? '';
   const text = t.dbkey.replaceAll('_', ' ');
   const full = x.prefixed(t);
+  // The page-name E words are escaped too (wfEscapeWikiText of the URL form); the namespace ones are not.
   const enc = (s: string) => wikiUrlencode(s.replaceAll(' ', '_'));
   const subpages = text.split('/');
+  // Special and Media pages have no talk page (Title::canHaveTalkPage).
+  const talkNs = t.ns < 0 ? undefined : t.ns % 2 === 0 ? t.ns + 1 : t.ns;
+  const subjectNs = t.ns < 0 || t.ns % 2 === 0 ? t.ns : t.ns - 1;
+  const nsName = (id: number | undefined) => (id === undefined ? '' : (x.codec.namespaces.get(id)?.name ?? '').replaceAll('_', ' '));
   switch (name) {
     case 'PAGENAME':
       return escapeMagic(text);
     case 'PAGENAMEE':
-      return enc(text);
+      return escapeMagic(enc(text));
     case 'FULLPAGENAME':
       return escapeMagic(full);
     case 'FULLPAGENAMEE':
-      return enc(full);
+      return escapeMagic(enc(full));
     case 'NAMESPACE':
       return ns;
     case 'NAMESPACEE':
@@ -406,14 +433,40 @@ export function magicVariable(x: Expander, name: string, frame: Frame, title?: T
       return String(t.ns);
     case 'BASEPAGENAME':
       return escapeMagic(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text);
+    case 'BASEPAGENAMEE':
+      return escapeMagic(enc(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text));
     case 'ROOTPAGENAME':
       return escapeMagic(subpages[0]!);
+    case 'ROOTPAGENAMEE':
+      return escapeMagic(enc(subpages[0]!));
     case 'SUBPAGENAME':
       return escapeMagic(subpages[subpages.length - 1]!);
-    case 'TALKPAGENAME': {
-      const talk = t.ns % 2 === 0 ? t.ns + 1 : t.ns;
-      return x.codec.prefixedText(talk, t.dbkey);
-    }
+    case 'SUBPAGENAMEE':
+      return escapeMagic(enc(subpages[subpages.length - 1]!));
+    case 'TALKPAGENAME':
+      return talkNs === undefined ? '' : x.codec.prefixedText(talkNs, t.dbkey);
+    case 'TALKPAGENAMEE':
+      return talkNs === undefined ? '' : escapeMagic(enc(x.codec.prefixedText(talkNs, t.dbkey)));
+    case 'SUBJECTPAGENAME':
+    case 'ARTICLEPAGENAME':
+      return escapeMagic(x.codec.prefixedText(subjectNs, t.dbkey));
+    case 'SUBJECTPAGENAMEE':
+    case 'ARTICLEPAGENAMEE':
+      return escapeMagic(enc(x.codec.prefixedText(subjectNs, t.dbkey)));
+    case 'TALKSPACE':
+      return nsName(talkNs);
+    case 'TALKSPACEE':
+      return enc(nsName(talkNs));
+    case 'SUBJECTSPACE':
+    case 'ARTICLESPACE':
+      return nsName(subjectNs);
+    case 'SUBJECTSPACEE':
+    case 'ARTICLESPACEE':
+      return enc(nsName(subjectNs));
+    case 'PAGELANGUAGE':
+      return 'en';
+    case 'ARTICLEPATH':
+      return '/wiki/$1';
     case 'SITENAME':
       return x.site.name;
     case 'SERVER':
@@ -460,9 +513,54 @@ export function magicVariable(x: Expander, name: string, frame: Frame, title?: T
   }
 }
 
-/** wfEscapeWikiText for page names: characters that would start markup become entities. */
+/** wfEscapeWikiText's replacements (strtr: the longest at each position), of "\n" + the text. */
+const WIKI_ESCAPES: Record<string, string> = {
+  '"': '&#34;',
+  '&': '&#38;',
+  "'": '&#39;',
+  '<': '&#60;',
+  '=': '&#61;',
+  '>': '&#62;',
+  '[': '&#91;',
+  ']': '&#93;',
+  '{': '&#123;',
+  '|': '&#124;',
+  '}': '&#125;',
+  ';': '&#59;',
+  '\n#': '\n&#35;',
+  '\r#': '\r&#35;',
+  '\n*': '\n&#42;',
+  '\r*': '\r&#42;',
+  '\n:': '\n&#58;',
+  '\r:': '\r&#58;',
+  '\n ': '\n&#32;',
+  '\r ': '\r&#32;',
+  '\n\n': '\n&#10;',
+  '\r\n': '&#13;\n',
+  '\n\r': '\n&#13;',
+  '\r\r': '\r&#13;',
+  '\n\t': '\n&#9;',
+  '\r\t': '\r&#9;',
+  '\n----': '\n&#45;---',
+  '\r----': '\r&#45;---',
+  __: '_&#95;',
+  '://': '&#58;//',
+};
+const WIKI_ESCAPE_RE = /[\n\r]----|:\/\/|[\n\r][#*: \n\r\t]|__|["&'<=>[\]{|};]/g;
+/** Protocols without "//" (mailto:, news:…): their colon is escaped too. */
+const COLON_PROTOCOL_RE = new RegExp(
+  `\\b(${URL_PROTOCOLS.filter((p) => p.endsWith(':'))
+    .map((p) => p.slice(0, -1).replace(/[.+]/g, '\\$&'))
+    .join('|')}):`,
+  'gi',
+);
+
+/** wfEscapeWikiText (without magic links, which this wiki does not make): markup characters as references. */
 function escapeMagic(s: string): string {
-  return s.replace(/^[#*:;]|['"&<>=[\]{|}]|__/g, (c) => [...c].map((ch) => `&#${ch.charCodeAt(0)};`).join(''));
+  return `\n${s}`
+    .replace(WIKI_ESCAPE_RE, (m) => WIKI_ESCAPES[m] ?? m)
+    .slice(1)
+    .replace(COLON_PROTOCOL_RE, '$1&#58;');
 }
 
 export { phpNumber };

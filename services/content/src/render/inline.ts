@@ -190,6 +190,8 @@ export function doTables(text: string): string {
       if (tdHistory[k]) s += `</${lastTag[k]}>`;
       if (trHistory[k]) s += '</tr>';
       trAttrs[k] = attrs;
+      // A `|-` counts as a row for `|}` (Parser::handleTables' has_opened_tr), even with no cell after it.
+      hasOpenedTr[k] = true;
       trHistory[k] = false;
       tdHistory[k] = false;
       lastTag[k] = '';
@@ -204,7 +206,8 @@ export function doTables(text: string): string {
         cells = [rest];
       } else {
         rest = outLine.slice(1);
-        if (first === '!') rest = rest.replace(/!!/g, '||');
+        // StringUtils::replaceMarkup: a `!!` inside a tag (an attribute value) divides no cells.
+        if (first === '!') rest = rest.replace(/<[^>]*>|!!/g, (m) => (m === '!!' ? '||' : m));
         cells = rest.split('||');
       }
       let s = '';
@@ -356,7 +359,8 @@ class BlockLevels {
         }
       } else if (prefixLength || lastPrefixLength) {
         let common = 0;
-        while (common < prefix.length && common < lastPrefix.length && prefix2[common] === lastPrefix[common]) common++;
+        // The raw prefix against the last one with `;` as `:` (BlockLevelPass::getCommon): `;` after `;` opens a new list.
+        while (common < prefix.length && common < lastPrefix.length && prefix[common] === lastPrefix[common]) common++;
         pendingPTag = false;
         while (common < lastPrefixLength) {
           output += this.closeList(lastPrefix[lastPrefixLength - 1]!);
@@ -381,11 +385,11 @@ class BlockLevels {
         lastPrefix = prefix2;
       }
       if (prefixLength === 0) {
-        const openMatch = /(?:<table|<h1|<h2|<h3|<h4|<h5|<h6|<pre|<tr|<p|<ul|<ol|<dl|<li|<\/tr|<\/td|<\/th|<figure|<section)\b/i.test(t);
+        // BlockLevelPass's two patterns: an opening block tag (or a row, cell end, list item) ends
+        // the paragraph and starts a block, in which blank lines make no paragraphs until a closing one.
+        const openMatch = /<(?:(?:table|h[1-6]|pre|p|ul|ol|dl)|\/(?:td|th)|\/?(?:tr|caption|dt|dd|li))\b|<section\b/i.test(t);
         const closeMatch =
-          /(?:<\/table|<\/h1|<\/h2|<\/h3|<\/h4|<\/h5|<\/h6|<td|<th|<\/?blockquote|<\/?div|<hr|<\/pre|<\/p|<\/figure|<\/section|\x7fUNIQ\d+QINU\x7f-pre|<\/li|<\/ul|<\/ol|<\/dl|<\/?center)\b/i.test(
-            t,
-          ) ||
+          /<(?:\/(?:table|h[1-6]|pre|p|ul|ol|dl)|(?:td|th)|\/?(?:center|blockquote|div|hr|aside|figure))\b|<\/section\b|\x7fUNIQ\d+QINU\x7f-pre/i.test(t) ||
           // An unused __TOC__ mark, as MediaWiki's <mw:tocplace> placeholder (a `<mw:` tag).
           t.includes('\x7fTOC\x7f');
         if (openMatch || closeMatch) {

@@ -15,7 +15,7 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
+import { cleanUrl, decodeCharReferences, encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { pWrap } from './tidy.js';
 import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
@@ -62,11 +62,14 @@ export interface InterwikiEntry {
   language?: string;
 }
 
-/** The interwiki table: the reference wiki's (interwiki.json), or the site's own file INTERWIKI_TABLE (same shape). */
-export const INTERWIKI: Record<string, InterwikiEntry> = JSON.parse(fs.readFileSync(process.env.INTERWIKI_TABLE || new URL('./interwiki.json', import.meta.url), 'utf8')) as Record<
-  string,
-  InterwikiEntry
->;
+/**
+ * The interwiki table: the reference wiki's (interwiki.json), or the site's own file INTERWIKI_TABLE
+ * (same shape). Without a prototype: `[[constructor:foo]]` names no prefix.
+ */
+export const INTERWIKI: Record<string, InterwikiEntry> = Object.assign(
+  Object.create(null) as Record<string, InterwikiEntry>,
+  JSON.parse(fs.readFileSync(process.env.INTERWIKI_TABLE || new URL('./interwiki.json', import.meta.url), 'utf8')) as Record<string, InterwikiEntry>,
+);
 
 export interface SiteInfo {
   name: string;
@@ -79,29 +82,42 @@ export interface SiteInfo {
 }
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
+/** Parser::EXT_LINK_URL_CLASS: a character of an external link's URL. */
+const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD]';
+/** Parser::EXT_LINK_ADDR: the URL's first character after the protocol, or a bracketed IPv6 address. */
+const URL_ADDR = `(?:\\[[0-9a-fA-F:.]+\\]|${URL_CHAR})`;
 /** An external link's URL: a protocol and the characters up to a space, bracket or quote. */
-const EXT_LINK_URL = `(?:${URL_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s]+`;
+const EXT_LINK_URL = `(?:${URL_PROTOCOLS})${URL_ADDR}${URL_CHAR}*`;
 /**
  * `[`, an external link's URL and the spaces after it: where its label starts. The label runs to
  * the first `]` (EXT_LINK_LABEL_END_RE); a control character or line break before it is no link.
  * One pattern for both (a lazy label up to `]`) tried every `[` against the rest of its line.
  */
-const EXT_LINK_OPEN_RE = new RegExp(`\\[(${EXT_LINK_URL})\\s*`, 'gi');
-const EXT_LINK_LABEL_END_RE = /[\]\x00-\x08\x0a-\x1F]/g;
+const EXT_LINK_OPEN_RE = new RegExp(`\\[(${EXT_LINK_URL})\\p{Zs}*`, 'giu');
+const EXT_LINK_LABEL_END_RE = /[\]\x00-\x08\x0a-\x1F\uFFFD]/g;
 /** `[` and a transclusion's markers around a URL with no space (parsoid mode's transclusion markers, expand.ts). */
-const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'gi');
+const MARKED_LINK_TARGET_RE = new RegExp(`\\[\\x7fT(\\d+)\\x7f(${EXT_LINK_URL})\\x7f/T\\1\\x7f`, 'giu');
 // Free links need a scheme: a protocol-relative "//host" in running text is not a link (the
 // pattern writes it escaped, as \/\/).
 const FREE_PROTOCOLS = URL_PROTOCOLS.split('|')
   .filter((p) => p !== '//' && p !== '\\/\\/')
   .join('|');
+/** An internal link's target that starts with a URL protocol is no internal link (Parser::handleInternalLinks2). */
+const URL_TARGET_RE = new RegExp(`^ *(?:${URL_PROTOCOLS})`, 'i');
 /** Parser::makeImage's `link=` URL: a protocol, EXT_LINK_ADDR, then EXT_LINK_URL_CLASS to the end. */
 const IMAGE_LINK_PROTOCOL_RE = new RegExp(`^(?:${URL_PROTOCOLS})`, 'i');
 const IMAGE_LINK_URL_RE = new RegExp(`^(?:${URL_PROTOCOLS})(?:[0-9.]+|\\[[0-9a-fA-F:.]+\\]|[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD])[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}\\uFFFD]*$`, 'iu');
-const FREE_URL_RE = new RegExp(
-  `(<a[\\s>][\\s\\S]*?</a>|<[^>]*>|\\x7f[^\\x7f]*\\x7f)|(?<![\\w/])((?:${FREE_PROTOCOLS})[^\\][<>"\\x00-\\x20\\x7F\\s\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\uFFFD]+)`,
-  'gi',
-);
+/**
+ * Parser::handleMagicLinks' free URLs, and what it skips: an <a> element to its end (group 1:
+ * the `<a`), another tag, a held link opener (group 2: its number; skipped with its label, as
+ * MediaWiki skips the <a> it stands for) or another marker. A URL (group 3, its part after the
+ * protocol group 4) starts at a word boundary (\b with Unicode word characters).
+ */
+const FREE_URL_RE = new RegExp(`(<a[\\s>])|<[^>]*>|\\x7fL(\\d+)\\x7f|\\x7f[^\\x7f]*\\x7f|(?<![\\p{L}\\p{N}_])((?:${FREE_PROTOCOLS})(${URL_ADDR}${URL_CHAR}*))`, 'giu');
+/** Parser::makeFreeExternalLink: `<`, `>` or a no-break space (as a reference) ends the URL. */
+const FREE_URL_END_RE = /&(?:lt|gt|nbsp|#x0*(?:3[CcEe]|[Aa]0)|#0*(?:60|62|160));/;
+/** A character reference the URL ends with (its `;` is no trailing punctuation). */
+const TRAILING_REF_RE = /^&(?:[a-z]+|#x[\da-f]+|#\d+)$/i;
 
 const DOUBLE_UNDERSCORE = [
   'NOTOC',
@@ -277,15 +293,21 @@ export class Renderer {
   }
 
   private resolve(rawTarget: string): Resolved {
-    let target = decodeHtml(rawTarget).trim();
+    let target = decodeCharReferences(rawTarget).trim();
+    // A title may not hold a character reference (MediaWikiTitleCodec: `[[Foo &amp;amp; bar]]`).
+    if (/&[A-Za-z0-9\u0080-\uffff]+;/.test(target)) return { kind: 'invalid', escaped: false };
     const escaped = target.startsWith(':');
     if (escaped) target = target.slice(1).trim();
+    // The escaping colon is the title's one initial colon: a second is a title starting with ':'.
+    if (escaped && target.startsWith(':')) return { kind: 'invalid', escaped };
     const m = /^([A-Za-z0-9_.\- ]+?)\s*:\s*(.*)$/s.exec(target);
     if (m && this.codec.namespaces.indexOf(m[1]!.replaceAll(' ', '_')) === undefined) {
       const prefix = m[1]!.toLowerCase();
       const iw = INTERWIKI[prefix];
       if (iw) {
         const rest = m[2]!;
+        // The title part may not hold what no title holds (T182338).
+        if (/[<>[\]{}|]/.test(rest)) return { kind: 'invalid', escaped };
         if (iw.language && !escaped) return { kind: 'lang', prefix, iwTitle: rest, escaped };
         return { kind: 'interwiki', prefix, iwTitle: rest, escaped };
       }
@@ -321,7 +343,7 @@ export class Renderer {
     const visit = (text: string, pairs: LinkPairs, from: number, to: number, depth: number) => {
       if (depth >= MAX_LINK_NESTING) return;
       for (const l of findLinks(text, pairs, from, to)) {
-        const r = this.resolve(l.target);
+        const r = this.resolve(linkTarget(l.target));
         if (r.title && (r.kind === 'page' || r.kind === 'category')) pages.set(titleKey(r.title), r.title);
         if (r.title && (r.kind === 'file' || r.kind === 'media')) {
           files.add(r.title.dbkey);
@@ -807,6 +829,12 @@ export class Renderer {
     const links = findLinks(text, pairs, from, to);
     if (links.length === 0) return text.slice(from, to);
     const labelOf = (l: ParsedLink) => this.replaceLinksIn(text, pairs, l.restStart, l.end - 2);
+    // A link is held whole, as MediaWiki's link holders keep its text out of the later passes: a
+    // label gets only its own quotes (T6598), no free URLs or external links, and quotes around
+    // the link do not pair with quotes inside it.
+    // A label with a `[` before `]]]` takes the third `]` (Parser::handleInternalLinks2, T4095).
+    let bracket = false;
+    const linkText = (l: ParsedLink) => doQuotes(labelOf(l) + (bracket ? ']' : ''));
     // Pieces, not one string: trimming the end of a string built with += copies all of it.
     const out: string[] = [];
     let pos = from;
@@ -815,12 +843,26 @@ export class Renderer {
       out.push(text.slice(pos, l.start));
       pos = l.end;
       const label = l.rest;
+      bracket = label?.includes('[') === true && l.end < to && text[l.end] === ']';
       // Nothing after the pipe is no link at all (Parser::handleInternalLinks2's pattern needs a text), whatever the target.
       if (label === '') {
         out.push(`[[${this.replaceLinks(l.target)}|]]`);
         continue;
       }
-      const r = this.resolve(l.target);
+      // `[[http://…]]` is the external link `[http://…]` in brackets: the text stays, its links are made.
+      if (URL_TARGET_RE.test(l.target)) {
+        out.push(`[[${this.replaceLinksIn(text, pairs, l.start + 2, l.end)}`);
+        continue;
+      }
+      // A target with %XX is read decoded (Parser::handleInternalLinks2), `<` and `>` as references.
+      const target = linkTarget(l.target);
+      const r = this.resolve(target);
+      // A label holding a link makes no link but for a file (Parser::handleInternalLinks2 reads
+      // `[[Hi|` as an unclosed link): the text stays, the inner link is made.
+      if (r.kind !== 'file' && r.kind !== 'invalid' && label?.includes('[[') && findLinks(text, pairs, l.restStart, l.end - 2).length > 0) {
+        out.push(`[[${this.replaceLinks(l.target)}|${labelOf(l)}]]`);
+        continue;
+      }
       if (r.kind === 'invalid') {
         out.push(`[[${this.replaceLinks(l.target)}${label !== undefined ? `|${labelOf(l)}` : ''}]]`);
         continue;
@@ -834,31 +876,29 @@ export class Renderer {
           out.push(this.hold(`<link rel="mw:PageProp/Language" href="${escapeAttr(iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_'))))}"/>`));
           continue;
         }
-        // Parser::handleInternalLinks2 strips the whitespace language links leave (T10897).
+        // Parser::handleInternalLinks2 strips the whitespace before a language link (T10897); what
+        // follows it stays (T175416).
         trimEndPieces(out);
-        const next = links[k + 1]?.start ?? to;
-        if (text.slice(pos, next).replace(/\n/g, '') === '') pos = next;
         continue;
       }
       if (r.kind === 'interwiki') {
-        const iw = INTERWIKI[r.prefix!]!;
-        const url = iw.url.replace('$1', wikiUrlencode(r.iwTitle!.replaceAll(' ', '_')));
-        const shown = `${r.prefix}:${r.iwTitle}`;
-        const iwKey = `${r.prefix}:${r.iwTitle}`;
+        const { url, title: iwTitle } = interwikiTarget(r.prefix!, r.iwTitle!);
+        const shown = `${r.prefix}:${iwTitle}`;
+        const iwKey = `${r.prefix}:${iwTitle}`;
         if (!this.iwLinkKeys.has(iwKey)) {
           this.iwLinkKeys.add(iwKey);
-          this.iwLinks.push({ prefix: r.prefix!, title: r.iwTitle!, url });
+          this.iwLinks.push({ prefix: r.prefix!, title: iwTitle, url: url.replace(/#.*$/s, '') });
         }
+        if (bracket) pos++;
         const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
         pos += trail.length;
         const rel = this.parsoid ? ' rel="mw:WikiLink/Interwiki"' : '';
-        out.push(
-          `${this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">`)}${label !== undefined && label !== '' ? labelOf(l) : escapeHtml(l.target.replace(/^:/, '').trim())}${trail}</a>`,
-        );
+        out.push(this.hold(`<a${rel} href="${escapeAttr(url)}" class="extiw" title="${escapeAttr(shown)}">${label !== undefined && label !== '' ? linkText(l) : linkDisplay(target)}${trail}</a>`));
         continue;
       }
       if (r.kind === 'category') {
-        const sort = label !== undefined ? decodeHtml(label) : '';
+        // The sort key with its references decoded and no line breaks (Parser::handleInternalLinks2).
+        const sort = label !== undefined ? decodeCharReferences(label).replaceAll('\n', '') : '';
         // A category without its own sort key takes {{DEFAULTSORT:}} (Parser::handleInternalLinks2).
         this.addCategory(r.title!.dbkey, sort || (this.exp.properties.defaultsort ?? ''));
         if (this.parsoid)
@@ -874,27 +914,33 @@ export class Renderer {
       if (r.kind === 'media') {
         const file = this.files.get(r.title!.dbkey);
         this.images.add(r.title!.dbkey);
-        const shown = label !== undefined ? labelOf(l) : escapeHtml(l.target.trim());
-        if (file) out.push(`${this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`);
+        if (bracket) pos++;
+        const shown = label !== undefined ? linkText(l) : escapeHtml(l.target.trim());
+        if (file) out.push(this.hold(`<a href="${escapeAttr(file.url)}" class="internal" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">${shown}</a>`));
         else
           out.push(
-            `${this.hold(`<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">`)}${shown}</a>`,
+            this.hold(
+              `<a href="/w/index.php?title=Special:Upload&amp;wpDestFile=${escapeAttr(wikiUrlencode(r.title!.dbkey))}" class="new" title="${escapeAttr(r.title!.dbkey.replaceAll('_', ' '))}">${shown}</a>`,
+            ),
           );
         continue;
       }
       // A page link with its trail ([[A]]s shows "As").
+      if (bracket) pos++;
       const trail = /^[a-z]+/.exec(text.slice(pos, to))?.[0] ?? '';
       pos += trail.length;
-      const shown = label !== undefined && label !== '' ? labelOf(l) : escapeHtml(decodeHtml(l.target).trim().replace(/^:/, ''));
+      const shown = label !== undefined && label !== '' ? linkText(l) : linkDisplay(target);
       // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
       if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
         const href = `#${fragmentHref(r.fragment)}`;
         out.push(
-          `${this.hold(this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`)}${shown}${trail}</a>`,
+          this.hold(
+            `${this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`}${shown}${trail}</a>`,
+          ),
         );
         continue;
       }
-      out.push(`${this.linkOpen(r.title!, r.fragment ?? '')}${shown}${trail}</a>`);
+      out.push(this.hold(`${this.linkOpen(r.title!, r.fragment ?? '')}${shown}${trail}</a>`));
     }
     out.push(text.slice(pos, to));
     return out.join('');
@@ -906,8 +952,16 @@ export class Renderer {
     // its markers around the URL; the link is made of the URL (its target is an expanded
     // attribute, not a transclusion of its own) rather than shown as a bracketed free URL.
     if (this.parsoid) text = text.replace(MARKED_LINK_TARGET_RE, '[$2');
-    text = replaceExternalLinks(text, (url, label) => {
-      const href = decodeHtml(url);
+    text = replaceExternalLinks(text, (rawUrl, rawLabel) => {
+      let url = rawUrl;
+      let label = rawLabel;
+      // `<` and `>` (escaped by now) end the URL; the rest goes before the label.
+      const lt = /&(?:lt|gt);/.exec(url);
+      if (lt) {
+        label = `${url.slice(lt.index)} ${label}`;
+        url = url.slice(0, lt.index);
+      }
+      const href = cleanUrl(url);
       this.noteExternal(href);
       const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
       if (label === '') {
@@ -916,23 +970,53 @@ export class Renderer {
       }
       return `${this.hold(`<a rel="${rel}" class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
     });
-    return text.replace(FREE_URL_RE, (all, skip: string | undefined, url: string | undefined) => {
-      if (skip || !url) return all;
-      // Trailing punctuation is no part of the URL (counted from the end: a pattern anchored at
-      // the end retried every position of a long run of it).
-      let cut = url.length;
-      while (cut > 0 && ',;.:!?'.includes(url[cut - 1]!)) cut--;
-      let u = url.slice(0, cut);
-      let trailing = url.slice(cut);
-      if (u.endsWith(')') && !u.includes('(')) {
-        trailing = `)${trailing}`;
-        u = u.slice(0, -1);
+    let out = '';
+    let pos = 0;
+    // No </a> after this offset: an unclosed <a> or held opener is then skipped alone.
+    let noCloseAfter = Number.POSITIVE_INFINITY;
+    FREE_URL_RE.lastIndex = 0;
+    for (let m = FREE_URL_RE.exec(text); m; m = FREE_URL_RE.exec(text)) {
+      const anchor = m[1] !== undefined || (m[2] !== undefined && /^<a\s[^>]*>$/.test(this.holders[Number(m[2])] ?? ''));
+      if (anchor) {
+        // A link's label is not searched for URLs (MediaWiki skips `<a …>…</a>`).
+        const close = m.index >= noCloseAfter ? -1 : text.indexOf('</a>', FREE_URL_RE.lastIndex);
+        if (close === -1) noCloseAfter = Math.min(noCloseAfter, m.index);
+        else FREE_URL_RE.lastIndex = close + 4;
+        continue;
       }
-      const href = decodeHtml(u);
-      this.noteExternal(href);
-      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
-      return `${this.hold(`<a rel="${rel}" class="external free" href="${escapeAttr(href)}">`)}${u}</a>${trailing}`;
-    });
+      if (m[3] === undefined) continue;
+      out += text.slice(pos, m.index) + this.freeLink(m[3], m[4]!);
+      pos = m.index + m[0].length;
+    }
+    return pos === 0 ? text : out + text.slice(pos);
+  }
+
+  /**
+   * Parser::makeFreeExternalLink: a free URL's link and the text after it. `<`, `>` or a no-break
+   * space ends the URL; trailing punctuation (and `)` when the URL has no `(`) is no part of it,
+   * except the `;` of a reference; a URL left with nothing after its protocol is no link.
+   */
+  private freeLink(whole: string, afterProtocol: string): string {
+    let url = whole;
+    let trail = '';
+    const end = FREE_URL_END_RE.exec(url);
+    if (end) {
+      trail = url.slice(end.index);
+      url = url.slice(0, end.index);
+    }
+    const sep = url.includes('(') ? ',;\\.:!?' : ',;\\.:!?)';
+    // Counted from the end: a pattern anchored at the end retried every position of a long run.
+    let cut = url.length;
+    while (cut > 0 && sep.includes(url[cut - 1]!)) cut--;
+    if (cut < url.length && url[cut] === ';' && TRAILING_REF_RE.test(url.slice(url.lastIndexOf('&', cut), cut))) cut++;
+    trail = url.slice(cut) + trail;
+    url = url.slice(0, cut);
+    // Byte lengths, as PHP's strlen.
+    if (trail !== '' && Buffer.byteLength(trail) >= Buffer.byteLength(afterProtocol)) return whole;
+    const href = cleanUrl(url);
+    this.noteExternal(href);
+    const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
+    return `${this.hold(`<a rel="${rel}" class="external free" href="${escapeAttr(href)}">`)}${escapeHtml(href)}</a>${trail}`;
   }
 
   private noteExternal(url: string): void {
@@ -970,9 +1054,12 @@ export class Renderer {
       case 'pre':
         return `<pre${sanitizeAttributes(
           'pre',
-          Object.entries(item.attrs)
-            .map(([k, v]) => `${k}="${v}"`)
-            .join(' '),
+          // The attributes as written: decodeTagAttributes folds whitespace before it decodes
+          // references (a line break stays only as &#10;).
+          /^<pre(\s[^>]*?)?\/?>/i.exec(item.src)?.[1] ??
+            Object.entries(item.attrs)
+              .map(([k, v]) => `${k}="${v}"`)
+              .join(' '),
         )}${this.extensionAttrs(item)}>${normalizeEntities(
           (item.content ?? '')
             .replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1')
@@ -1133,7 +1220,9 @@ export class Renderer {
     // Without headings a __TOC__ mark stays until after the paragraph pass, as MediaWiki's
     // placeholder does (a line starting with it is no <pre>).
     if (matches.length === 0) return text;
-    const used = new Map<string, number>();
+    // Anchors taken (lower case), and per anchor the suffix to try next (the set only grows).
+    const refers = new Set<string>();
+    const nextSuffix = new Map<string, number>();
     const levelCount: number[] = [];
     const sublevelCount: number[] = [];
     let toclevel = 0;
@@ -1175,10 +1264,22 @@ export class Renderer {
       const htmlText = stripTransclusionMarkers(this.unstripAll(inner));
       const plain = decodeHtml(stripTags(htmlText)).trim();
       let anchor = plain.replace(/[\t\n\f\r ]+/g, '_');
-      const seen = used.get(anchor.toLowerCase()) ?? 0;
-      used.set(anchor.toLowerCase(), seen + 1);
-      if (seen > 0) anchor = `${anchor}_${seen + 1}`;
-      const line = htmlText.replace(/<\/?a\b[^>]*>/g, '').replace(/<(?!\/?(?:b|i|sup|sub|s|del|ins|u|span|bdi)\b)[^>]*>/g, '');
+      // Parser::formatHeadings: a taken anchor gets the first free _2, _3… ("Headline 2" may hold one).
+      const key = anchor.toLowerCase();
+      if (refers.has(key)) {
+        let i = nextSuffix.get(key) ?? 2;
+        while (refers.has(`${key}_${i}`)) i++;
+        nextSuffix.set(key, i + 1);
+        anchor = `${anchor}_${i}`;
+        refers.add(`${key}_${i}`);
+      } else refers.add(key);
+      // Parser::formatHeadings' TOC line: only span, sup, sub, bdi, i, b, s, strike and q stay, without
+      // attributes but a span's dir; an empty span (an extra anchor) goes.
+      const line = htmlText
+        .replace(/<(?!\/?(?:span|sup|sub|bdi|i|b|s|strike|q)(?: [^>]*)?>).*?>/g, '')
+        .replace(/<(\/?(?:span(?: dir="(?:rtl|ltr)")?|sup|sub|bdi|i|b|s|strike))(?: .*?)?>/g, '<$1>')
+        .replaceAll('<span></span>', '')
+        .trim();
       const index = src?.index ?? '';
       this.sectionsOut.push({
         toclevel,
@@ -1417,6 +1518,46 @@ function replaceExternalLinks(text: string, link: (url: string, label: string) =
     EXT_LINK_OPEN_RE.lastIndex = pos;
   }
   return pos === 0 ? text : out + text.slice(pos);
+}
+
+/** A link without a label shows its target as written: leading spaces and the escaping colon dropped, nothing trimmed. */
+function linkDisplay(target: string): string {
+  return escapeHtml(decodeCharReferences(target.replace(/^ +/, '').replace(/^:/, '')));
+}
+
+/** A link's target as Parser::handleInternalLinks2 reads it: %XX decoded, `<` and `>` then as references. */
+function linkTarget(raw: string): string {
+  return raw.includes('%') ? rawurldecode(raw).replaceAll('<', '&lt;').replaceAll('>', '&gt;') : raw;
+}
+
+/** PHP's rawurldecode: %XX sequences as UTF-8 bytes. */
+function rawurldecode(s: string): string {
+  return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
+}
+
+/**
+ * Sanitizer::escapeIdForExternalInterwiki in $wgExternalInterwikiFragmentMode's default 'legacy'
+ * mode: PHP's urlencode with `%` as `.` and `:` kept.
+ */
+function legacyFragment(id: string): string {
+  return [...Buffer.from(id.replaceAll(' ', '_'), 'utf8')]
+    .map((b) => (/[A-Za-z0-9_.-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : b === 0x3a ? ':' : `.${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
+}
+
+/**
+ * An interwiki link's URL and title (Title::getFullURL, getFragmentForURL): a leading colon after
+ * the prefix is dropped, the fragment goes after the URL, and a URL left with an empty query (the
+ * other wiki's main page) loses its `?`, as wfExpandUrl reassembles it.
+ */
+function interwikiTarget(prefix: string, rest: string): { url: string; title: string } {
+  const hash = rest.indexOf('#');
+  const base = (hash >= 0 ? rest.slice(0, hash) : rest).trim().replace(/^:\s*/, '');
+  const fragment = hash >= 0 ? rest.slice(hash + 1) : '';
+  let url = INTERWIKI[prefix]!.url.replace('$1', wikiUrlencode(base.replaceAll(' ', '_')));
+  if (base === '') url = url.replace(/\?$/, '');
+  if (fragment) url += `#${legacyFragment(fragment)}`;
+  return { url, title: base.replaceAll('_', ' ') };
 }
 
 /** Drops the whitespace at the end of text kept as pieces (String.trimEnd across them). */

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeHTMLAttribute } from 'entities/decode';
 import fc from 'fast-check';
-import { checkCss, removeHtmlTags } from './sanitizer.js';
+import { checkCss, cleanUrl, decodeCharReferences, normalizeCharReferences, removeHtmlTags, sanitizeAttributes } from './sanitizer.js';
 import { MemoryLookup, renderTest } from './testing.js';
 
 const FRAGMENTS = [
@@ -201,4 +201,35 @@ describe('tidying of text as MediaWiki 1.39 (issue 33)', () => {
     assert.equal(await html('a ! b ? c : d ; e « f » g :é 50 %'), '<p>a&#160;! b&#160;? c&#160;: d&#160;; e «&#160;f&#160;» g :é 50&#160;%\n</p>');
     assert.equal(await html('<span title="a !">b</span>'), '<p><span title="a !">b</span>\n</p>');
   });
+});
+
+describe('Sanitizer details (MediaWiki 1.39)', () => {
+  test('a reference named after an Object property is no reference', () => {
+    assert.equal(normalizeCharReferences('&constructor; &amp;'), '&amp;constructor; &amp;');
+    assert.equal(decodeCharReferences('&constructor;&#x41;&#0;&zwnj;'), '&constructor;A\uFFFD\u200c');
+  });
+
+  test('cleanUrl: references decoded, brackets, pipes and spaces encoded, ignored characters gone from the host', () => {
+    assert.equal(cleanUrl('http://e&zwnj;xample.com/a&#x20;b|[c]'), 'http://example.com/a+b%7C%5Bc%5D');
+    assert.equal(cleanUrl('http://[::1]:80/x'), 'http://[::1]:80/x');
+  });
+
+  test('a tag name runs to a space, slash or ">"; <div/> opens a div, <li/> is empty', () => {
+    assert.equal(removeHtmlTags('<b→>x</b→> <s.foo>y</s>'), '&lt;b→&gt;x&lt;/b→&gt; &lt;s.foo&gt;y');
+    assert.equal(removeHtmlTags('<div/>a<li/>'), '<div>a<li></li></div>');
+  });
+
+  test('an attribute value left unquoted at the end is read to the end; an empty style stays', () => {
+    assert.equal(sanitizeAttributes('span', ' title="Hello world'), ' title="Hello world"');
+    assert.equal(sanitizeAttributes('td', ' style= '), ' style=""');
+    assert.equal(sanitizeAttributes('span', ' title="x" "y"=z a"b=c'), ' title="x"');
+  });
+});
+
+test('data- attributes: no colon, no underscore, none reserved', () => {
+  assert.equal(sanitizeAttributes('div', ' data-ok="fred" data-object-id="123" data-mw-x="1" data-ooui="2" data-bad:ns="3" data-a_b="4"'), ' data-ok="fred" data-object-id="123"');
+});
+
+test('a boolean attribute without a value is written empty, as MediaWiki writes it', () => {
+  assert.equal(sanitizeAttributes('div', ' itemscope'), ' itemscope=""');
 });

@@ -69,6 +69,8 @@ const SINGLE = ['br', 'wbr', 'hr', 'meta', 'link'];
 /** Elements that may appear without a closing tag in wikitext. */
 const SINGLE_ONLY = new Set(['br', 'wbr', 'hr', 'meta', 'link']);
 export const ALLOWED_TAGS = new Set([...PAIRED, ...SINGLE]);
+/** Sanitizer's $htmlsingle that are not $htmlsingleonly: `<li/>` is `<li></li>`. */
+const SELF_CLOSING = new Set(['li', 'dt', 'dd']);
 
 const COMMON = ['id', 'class', 'style', 'lang', 'dir', 'title', 'tabindex', 'role', 'about', 'property', 'resource', 'datatype', 'typeof', 'itemid', 'itemprop', 'itemref', 'itemscope', 'itemtype'];
 const BLOCK = [...COMMON, 'align'];
@@ -192,7 +194,9 @@ export function escapeId(v: string): string {
 /** Sanitizer::validateAttributes' $hrefExp. */
 const MICRODATA_HREF_RE = new RegExp(`^(?:${URL_PROTOCOLS_PATTERN})[^\\s]+$`, 'i');
 
-const ATTR_RE = /([^\s\0"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+const ATTR_RE = /((?:[^\t\n\f\r />=]|=)[^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)(?:"|$)|'([^']*)(?:'|$)|((?:(?![\t\n\f\r ]|>)[\s\S])*)))?/g;
+/** Sanitizer::getAttribNameRegex: the names an attribute may have at all. */
+const ATTR_NAME_RE = /^[:_\p{L}\p{N}][:_.\-\p{L}\p{N}]*$/u;
 
 function decodeAttrEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);?/gi, (all, e: string) => {
@@ -214,17 +218,19 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
   const out = new Map<string, string>();
   for (const m of raw.matchAll(ATTR_RE)) {
     const name = m[1]!.toLowerCase();
+    if (!ATTR_NAME_RE.test(name)) continue;
     // Sanitizer::decodeTagAttributes: whitespace runs become one space and the ends are trimmed, before references are decoded.
     const value = decodeAttrEntities((m[2] ?? m[3] ?? m[4] ?? '').replace(/[\t\r\n ]+/g, ' ').trim());
-    const isData = /^data-(?!ooui|mw|parsoid)[a-z0-9_.:-]+$/i.test(name) && !/[:]/.test(name.slice(5, 6));
+    // Sanitizer::validateAttributes: no namespace, no underscore (T407131), none of MediaWiki's own.
+    const isData = /^data-[^:= \t\r\n/>\0_＿]*$/i.test(name) && !/^data-(?:ooui|mw|parsoid)/i.test(name);
     const isAria = /^aria-[a-z]+$/.test(name);
     if (!allowed.includes(name) && !extra.includes(name) && !isData && !isAria) continue;
     let v = value;
     // Only tabindex 0 is kept: it makes an element focusable without changing the order.
     if (name === 'tabindex' && v !== '0') continue;
     if (name === 'style') {
+      // An empty style stays (style="").
       v = checkCss(v);
-      if (v === '') continue;
     } else if (name === 'id') {
       v = escapeId(v);
     } else if (name === 'href') {
@@ -233,7 +239,6 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
     } else if (/^(?:about|resource|itemid|itemtype)$/.test(name) && /^\s*(?:javascript|vbscript|data):/i.test(v.replace(/[\s\0]/g, ''))) {
       continue;
     }
-    if (name === 'itemscope' || name === 'nowrap' || name === 'reversed') v = v || name;
     out.set(name, v);
   }
   let s = '';
@@ -262,7 +267,7 @@ export function normalizeCharReferences(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(CHAR_REF_RE, (all, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
     if (name !== undefined) {
-      const alias = ENTITY_ALIASES[name];
+      const alias = Object.hasOwn(ENTITY_ALIASES, name) ? ENTITY_ALIASES[name] : undefined;
       if (alias) return `&${alias};`;
       if (KEEP_NAMED.has(name)) return all;
       const decoded = decodeHTMLStrict(all);
@@ -281,6 +286,73 @@ export function normalizeCharReferences(text: string): string {
     }
     return '&amp;';
   });
+}
+
+/**
+ * Sanitizer::decodeCharReferences: every character reference to its character (a code point
+ * HTML does not allow to U+FFFD); an unknown name stays as written.
+ */
+export function decodeCharReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(CHAR_REF_RE, (all, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (name !== undefined) {
+      const alias = Object.hasOwn(ENTITY_ALIASES, name) ? ENTITY_ALIASES[name] : undefined;
+      return alias ? decodeHTMLStrict(`&${alias};`) : decodeHTMLStrict(all);
+    }
+    if (dec === undefined && hex === undefined) return all;
+    const cp = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return validCodepoint(cp) ? String.fromCodePoint(cp) : '\uFFFD';
+  });
+}
+
+/** Characters IDNA ignores in a host name (RFC 8264 9.13), as Sanitizer::cleanUrl strips them. */
+// Built from ranges: a literal class would hold combining marks next to other characters.
+const IDN_IGNORED_RE = new RegExp(
+  `\\s|[${[
+    [0xad],
+    [0x34f],
+    [0x61c],
+    [0x115f, 0x1160],
+    [0x17b4, 0x17b5],
+    [0x180b, 0x180e],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x206f],
+    [0x3164],
+    [0xfe00, 0xfe0f],
+    [0xfeff],
+    [0xffa0],
+    [0xfff0, 0xfff8],
+    [0x1bca0, 0x1bca3],
+    [0x1d173, 0x1d17a],
+    [0xe0000, 0xe0fff],
+  ]
+    .map(([from, to]) => (to ? `\\u{${from!.toString(16)}}-\\u{${to.toString(16)}}` : `\\u{${from!.toString(16)}}`))
+    .join('')}]`,
+  'gu',
+);
+
+/** PHP's urlencode of one character: its UTF-8 bytes as %XX, a space as `+`. */
+function phpUrlencodeChar(c: string): string {
+  if (c === ' ') return '+';
+  return [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+/**
+ * Sanitizer::cleanUrl: an external link's URL with its character references decoded, the
+ * characters a URL cannot hold (brackets, `<>"|`, controls, space) percent-encoded and the
+ * characters IDNA ignores dropped from the host; a bracketed IPv6 host keeps its brackets.
+ */
+export function cleanUrl(url: string): string {
+  // Most URLs have nothing to decode, encode or strip.
+  if (!/[^!#$%'()*+,\-./0-9:;=?@A-Z_a-z~]|%5B/.test(url)) return url;
+  const u = decodeCharReferences(url).replace(/[\][<>"\x00-\x20\x7F|]/g, phpUrlencodeChar);
+  const m = /^([^:]+:)(\/\/[^/]+)?(.*)$/is.exec(u);
+  if (!m) return u;
+  let host = (m[2] ?? '').replace(IDN_IGNORED_RE, '');
+  const v6 = /^\/\/%5B([0-9A-Fa-f:.]+)%5D((:\d+)?)$/.exec(host);
+  if (v6) host = `//[${v6[1]}]${v6[2]}`;
+  return m[1]! + host + m[3]!;
 }
 
 /** Escapes stray ampersands: valid entity references stay, the rest become &amp;. */
@@ -309,7 +381,8 @@ export function removeHtmlTags(text: string): string {
   };
   for (let k = 1; k < pieces.length; k++) {
     const x = pieces[k]!;
-    const m = /^(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(\/?>)([\s\S]*)$/.exec(x);
+    // Sanitizer::ELEMENT_BITS_REGEX: a tag name runs to a space, slash or `>` (`<b→>` is no <b>).
+    const m = /^(\/?)([a-zA-Z][^\t\n\v />\0]*)([^>]*?)(\/?>)([\s\S]*)$/.exec(x);
     const tag = m?.[2]?.toLowerCase();
     if (!m || !tag || !ALLOWED_TAGS.has(tag) || /</.test(m[3]!)) {
       out += `&lt;${escapeGt(x)}`;
@@ -337,7 +410,8 @@ export function removeHtmlTags(text: string): string {
     }
     const attrs = sanitizeAttributes(tag, m[3]!);
     if (SINGLE_ONLY.has(tag)) out += `<${tag}${attrs} />${rest}`;
-    else if (m[4] === '/>') out += `<${tag}${attrs}></${tag}>${rest}`;
+    // `<li/>`, `<dt/>`, `<dd/>` are empty elements; any other `<tag/>` opens its element, as in HTML5.
+    else if (m[4] === '/>' && SELF_CLOSING.has(tag)) out += `<${tag}${attrs}></${tag}>${rest}`;
     else {
       stack.push(tag);
       opened.set(tag, (opened.get(tag) ?? 0) + 1);
