@@ -418,13 +418,13 @@ export function magicVariable(x: Expander, rawName: string, frame: Frame, title?
   const nsName = (id: number | undefined) => (id === undefined ? '' : (x.codec.namespaces.get(id)?.name ?? '').replaceAll('_', ' '));
   switch (name) {
     case 'PAGENAME':
-      return escapeMagic(text);
+      return escapeWikiText(text);
     case 'PAGENAMEE':
-      return escapeMagic(enc(text));
+      return escapeWikiText(enc(text));
     case 'FULLPAGENAME':
-      return escapeMagic(full);
+      return escapeWikiText(full);
     case 'FULLPAGENAMEE':
-      return escapeMagic(enc(full));
+      return escapeWikiText(enc(full));
     case 'NAMESPACE':
       return ns;
     case 'NAMESPACEE':
@@ -432,27 +432,27 @@ export function magicVariable(x: Expander, rawName: string, frame: Frame, title?
     case 'NAMESPACENUMBER':
       return String(t.ns);
     case 'BASEPAGENAME':
-      return escapeMagic(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text);
+      return escapeWikiText(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text);
     case 'BASEPAGENAMEE':
-      return escapeMagic(enc(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text));
+      return escapeWikiText(enc(subpages.length > 1 ? subpages.slice(0, -1).join('/') : text));
     case 'ROOTPAGENAME':
-      return escapeMagic(subpages[0]!);
+      return escapeWikiText(subpages[0]!);
     case 'ROOTPAGENAMEE':
-      return escapeMagic(enc(subpages[0]!));
+      return escapeWikiText(enc(subpages[0]!));
     case 'SUBPAGENAME':
-      return escapeMagic(subpages[subpages.length - 1]!);
+      return escapeWikiText(subpages[subpages.length - 1]!);
     case 'SUBPAGENAMEE':
-      return escapeMagic(enc(subpages[subpages.length - 1]!));
+      return escapeWikiText(enc(subpages[subpages.length - 1]!));
     case 'TALKPAGENAME':
       return talkNs === undefined ? '' : x.codec.prefixedText(talkNs, t.dbkey);
     case 'TALKPAGENAMEE':
-      return talkNs === undefined ? '' : escapeMagic(enc(x.codec.prefixedText(talkNs, t.dbkey)));
+      return talkNs === undefined ? '' : escapeWikiText(enc(x.codec.prefixedText(talkNs, t.dbkey)));
     case 'SUBJECTPAGENAME':
     case 'ARTICLEPAGENAME':
-      return escapeMagic(x.codec.prefixedText(subjectNs, t.dbkey));
+      return escapeWikiText(x.codec.prefixedText(subjectNs, t.dbkey));
     case 'SUBJECTPAGENAMEE':
     case 'ARTICLEPAGENAMEE':
-      return escapeMagic(enc(x.codec.prefixedText(subjectNs, t.dbkey)));
+      return escapeWikiText(enc(x.codec.prefixedText(subjectNs, t.dbkey)));
     case 'TALKSPACE':
       return nsName(talkNs);
     case 'TALKSPACEE':
@@ -555,8 +555,8 @@ const COLON_PROTOCOL_RE = new RegExp(
   'gi',
 );
 
-/** wfEscapeWikiText (without magic links, which this wiki does not make): markup characters as references. */
-function escapeMagic(s: string): string {
+/** wfEscapeWikiText (1.39, without magic links, which are off by default): markup characters as references. */
+export function escapeWikiText(s: string): string {
   return `\n${s}`
     .replace(WIKI_ESCAPE_RE, (m) => WIKI_ESCAPES[m] ?? m)
     .slice(1)

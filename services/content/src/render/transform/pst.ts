@@ -4,6 +4,7 @@
  * pipe trick (`[[ns:Page (context)|]]`, `[[|Page]]`) and trailing whitespace. Text inside
  * `<nowiki>`, `<pre>` and comments is left alone, as MediaWiki's strip state leaves it.
  */
+import { escapeWikiText } from '../functions.js';
 
 export interface PstUser {
   name: string;
@@ -37,63 +38,6 @@ export function signatureTimestamp(d: Date): string {
 
 /** $wgMaxSigChars. */
 const MAX_SIG_CHARS = 255;
-
-/** wfEscapeWikiText's table: what would be markup becomes a character reference. */
-const ESCAPES: [string, string][] = [
-  ['"', '&#34;'],
-  ['&', '&#38;'],
-  ["'", '&#39;'],
-  ['<', '&#60;'],
-  ['=', '&#61;'],
-  ['>', '&#62;'],
-  ['[', '&#91;'],
-  [']', '&#93;'],
-  ['{', '&#123;'],
-  ['|', '&#124;'],
-  ['}', '&#125;'],
-  [';', '&#59;'],
-  ['!!', '&#33;!'],
-  ['\n!', '\n&#33;'],
-  ['\r!', '\r&#33;'],
-  ['\n#', '\n&#35;'],
-  ['\r#', '\r&#35;'],
-  ['\n*', '\n&#42;'],
-  ['\r*', '\r&#42;'],
-  ['\n:', '\n&#58;'],
-  ['\r:', '\r&#58;'],
-  ['\n ', '\n&#32;'],
-  ['\r ', '\r&#32;'],
-  ['\n\n', '\n&#10;'],
-  ['\r\n', '&#13;\n'],
-  ['\n\r', '\n&#13;'],
-  ['\r\r', '\r&#13;'],
-  ['\n\t', '\n&#9;'],
-  ['\r\t', '\r&#9;'],
-  ['\n----', '\n&#45;---'],
-  ['\r----', '\r&#45;---'],
-  ['__', '_&#95;'],
-  ['://', '&#58;//'],
-  ['~~~', '~~&#126;'],
-  // ISBN, PMID and RFC followed by a space are escaped too when their magic links are on ($wgEnableMagicLinks: off by default).
-];
-/** $wgUrlProtocols that end in ":" (the rest are caught by "://"). */
-const COLON_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|matrix|news|sip|sips|sms|tel|urn|xmpp):/gi;
-const ESCAPE_RE = new RegExp(
-  [...ESCAPES]
-    .sort((a, b) => b[0].length - a[0].length)
-    .map(([k]) => k.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))
-    .join('|'),
-  'g',
-);
-const ESCAPE_OF = new Map(ESCAPES);
-
-/** wfEscapeWikiText (1.39): text that renders as itself wherever wikitext is expected (strtr: longest match first, one pass). */
-export function escapeWikiText(text: string): string {
-  return `\n${text}`
-    .replace(ESCAPE_RE, (m) => ESCAPE_OF.get(m) ?? m)
-    .slice(1)
-    .replace(COLON_PROTOCOLS, '$1&#58;');
-}
 
 /** Parser::validateSig: a fancy signature must be a well-formed fragment (every tag closed in order). */
 function wellFormed(text: string): boolean {
