@@ -30,7 +30,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runDifferential } from './differential.mjs';
-import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
+import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, SITE_SETTINGS, writeParserRatchet } from './parser-tests/runner.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -508,10 +508,11 @@ async function runMain(suiteDir, wantClients) {
 
 /**
  * MediaWiki's parser tests (parser-tests/), against a second Quire started the same way with the
- * site settings ParserTestRunner gives every test and Quire has a setting for: $wgSitename =
- * 'MediaWiki' (WIKI_NAME), $wgMetaNamespace = 'TestWiki' (WIKI_META_NAMESPACE), $wgServer =
- * 'http://example.org' (WIKI_SERVER), its interwiki table (INTERWIKI_TABLE, a file written
- * from appendInterwikiSetup) and $wgThumbLimits' default of 180 px (WIKI_THUMB_WIDTH).
+ * site settings ParserTestRunner gives every test and Quire has a setting for (runner.mjs
+ * SITE_SETTINGS) and its interwiki table (INTERWIKI_TABLE, a file written from
+ * appendInterwikiSetup). A test
+ * whose `!! config` or options name a setting Quire has (parser-tests/runner.mjs CONFIG_SETTINGS,
+ * OPTION_SETTINGS) runs against one more Quire started with it, one per distinct set.
  * Options: --parser-file <substring of a file id>, --parser-test <substring of a test name>,
  * --write-parser-ratchet.
  */
@@ -527,39 +528,39 @@ async function runParser(mwDir) {
   }
   const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
   fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
-  const quire = await startQuire({
-    WIKI_NAME: 'MediaWiki',
-    WIKI_META_NAMESPACE: 'TestWiki',
-    WIKI_SERVER: 'http://example.org',
-    INTERWIKI_TABLE: interwikiFile,
-    WIKI_THUMB_WIDTH: '180',
-  });
+  const site = { ...SITE_SETTINGS, INTERWIKI_TABLE: interwikiFile };
   const ratchetFile = path.join(here, 'parser-ratchet.txt');
-  try {
+  // One Quire per distinct set of a test's own settings (its `!! config` and options), each started
+  // as this one with those settings on top.
+  const startWiki = async (env) => {
+    const quire = await startQuire({ ...site, ...env });
     const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
-    admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
-    const report = await runParserTests({
+    try {
+      admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
+    } catch (e) {
+      await quire.stop();
+      throw e;
+    }
+    return {
       url: quire.url,
       user: rootUser.name,
       password: rootUser.password,
-      mwDir,
-      fileFilter: optValue('--parser-file'),
-      testFilter: optValue('--parser-test'),
-      log,
-    });
-    if (quire.child.exitCode !== null) throw new Error(`Quire died during the parser tests (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
-    printParserReport(report);
-    if (opt('--write-parser-ratchet')) {
-      writeParserRatchet(report.results, ratchetFile);
-      log('wrote conformance/parser-ratchet.txt');
-    }
-    const check = checkParserRatchet(report.results, ratchetFile);
-    if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
-    return check.ok ? 0 : 1;
-  } finally {
-    if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
-    else await quire.stop();
+      stop: async () => {
+        if (quire.child.exitCode !== null) throw new Error(`Quire died during the parser tests (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+        if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
+        else await quire.stop();
+      },
+    };
+  };
+  const report = await runParserTests({ startWiki, mwDir, fileFilter: optValue('--parser-file'), testFilter: optValue('--parser-test'), log });
+  printParserReport(report);
+  if (opt('--write-parser-ratchet')) {
+    writeParserRatchet(report.results, ratchetFile);
+    log('wrote conformance/parser-ratchet.txt');
   }
+  const check = checkParserRatchet(report.results, ratchetFile);
+  if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
+  return check.ok ? 0 : 1;
 }
 
 /** The reference MediaWiki 1.39 (reference/setup.sh), started when nothing answers at REFERENCE_URL. */
