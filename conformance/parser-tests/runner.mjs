@@ -357,9 +357,10 @@ async function pool(items, limit, fn) {
  * Runs the parser tests. `mwDir`: the unpacked MediaWiki tree (tests/parser, extensions/…,
  * tests/phpunit/data/parser). `fileFilter` / `testFilter`: substrings of a file id / test name.
  * `startWiki(env)`: starts a Quire with the parser-test site's settings plus `env` (a test's own,
- * settingsOf) and resolves to { url, user, password, stop }; the tests are grouped by their
- * settings and each group runs against its own Quire, which gets the uploads and the articles of
- * the files it runs tests of.
+ * settingsOf) and resolves to { url, user, password, seeded, stop }; the tests are grouped by
+ * their settings and each group runs against its own Quire, which gets the uploads and the
+ * articles of the files it runs tests of unless it was `seeded` with them (started on a copy of
+ * the first group's data).
  * Returns { results: [{ file, name, section, status, reason, exact }], skipped, seconds, warnings, groups }.
  */
 export async function runParserTests({ startWiki, mwDir, fileFilter, testFilter, concurrency = 4, log = console.log }) {
@@ -398,7 +399,8 @@ export async function runParserTests({ startWiki, mwDir, fileFilter, testFilter,
       const api = new Api(wiki.url);
       await api.login(wiki.user, wiki.password);
       const anon = new Api(wiki.url);
-      for (const [name, data, type] of testUploads(mwDir)) {
+      // A wiki started on a copy of the first one's data has its uploads and articles.
+      for (const [name, data, type] of wiki.seeded ? [] : testUploads(mwDir)) {
         const r = await api.call({ action: 'upload', filename: name, ignorewarnings: '1', comment: 'parser test upload', text: '', token: api.csrf }, { body: { field: 'file', name, data, type } });
         if (r.error || r.upload?.result !== 'Success') warnings.push(`${key || 'site settings'}: upload ${name}: ${r.error ? `${r.error.code}: ${r.error.info}` : JSON.stringify(r.upload)}`);
       }
@@ -406,7 +408,7 @@ export async function runParserTests({ startWiki, mwDir, fileFilter, testFilter,
       for (const [fileIndex, { id, file }] of files.entries()) {
         const tests = group.byFile.get(fileIndex);
         if (key && !tests) continue;
-        for (const a of file.articles) {
+        for (const a of wiki.seeded ? [] : file.articles) {
           const r = await api.call({ action: 'edit', title: a.title, text: a.text, token: api.csrf, summary: 'parser test article', bot: '1' });
           if (r.error) warnings.push(`${id}: article ${a.title}: ${r.error.code}: ${r.error.info}`);
         }

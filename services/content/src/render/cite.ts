@@ -75,7 +75,9 @@ function errorHtml(state: CiteState, [key, ...params]: CiteError): string {
 
 /** AnchorFormatter::normalizeKey: the id with spaces as underscores and runs of underscores as one. */
 /** AnchorFormatter::normalizeKey: Sanitizer::escapeIdForLink in the wiki's fragment mode, runs of underscores as one. */
-const normalizeKey = (state: CiteState, s: string) => escapeIdForLinkAs(s, state.fragmentMode ?? 'html5').replace(/__+/g, '_');
+const normalizeKey = (state: CiteState, s: string) =>
+  // A name's whitespace is one space by then (Sanitizer::decodeTagAttributes on the tag's attributes).
+  escapeIdForLinkAs(s.replace(/[\t\n\f\r ]+/g, ' '), state.fragmentMode ?? 'html5').replace(/__+/g, '_');
 
 function refId(state: CiteState, r: Ref, use: number): string {
   return normalizeKey(state, r.name !== undefined ? `cite_ref-${r.name}_${r.key}-${use}` : `cite_ref-${r.key}`);
