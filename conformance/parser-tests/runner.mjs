@@ -162,6 +162,9 @@ const UNEXPRESSIBLE = [
  */
 export const CONFIG_SETTINGS = {
   wgParserEnableLegacyMediaDOM: (v) => (typeof v === 'boolean' ? { WIKI_LEGACY_MEDIA_DOM: v ? '1' : '0' } : undefined),
+  wgExternalLinkTarget: (v) => (typeof v === 'string' ? { WIKI_EXTERNAL_LINK_TARGET: v } : undefined),
+  wgNoFollowLinks: (v) => (typeof v === 'boolean' ? { WIKI_NOFOLLOW_LINKS: v ? '1' : '0' } : undefined),
+  wgNoFollowDomainExceptions: (v) => (typeof v === 'string' || Array.isArray(v) ? { WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS: [v].flat().join(',') } : undefined),
   wgFragmentMode: (v) => (Array.isArray(v) && v.length >= 1 && v.length <= 2 && v.every((m) => m === 'html5' || m === 'legacy') ? { WIKI_FRAGMENT_MODE: v.join(',') } : undefined),
 };
 
@@ -169,7 +172,7 @@ export const CONFIG_SETTINGS = {
  * The settings ParserTestRunner gives every test that Quire has a setting for (besides the
  * interwiki table, a file run.mjs writes): $wgSitename, $wgMetaNamespace, $wgServer, the 180px
  * default thumb ($wgThumbLimits), $wgFragmentMode ['legacy'] ("test with legacy encoding by
- * default"), and MediaWiki's own default media DOM.
+ * default"), $wgNoFollowDomainExceptions ['no-nofollow.org'], and MediaWiki's own default media DOM.
  */
 export const SITE_SETTINGS = {
   WIKI_NAME: 'MediaWiki',
@@ -178,6 +181,7 @@ export const SITE_SETTINGS = {
   WIKI_THUMB_WIDTH: '180',
   WIKI_FRAGMENT_MODE: 'legacy',
   WIKI_LEGACY_MEDIA_DOM: '1',
+  WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS: 'no-nofollow.org',
 };
 export const OPTION_SETTINGS = {
   // ParserTestRunner's $wgThumbLimits has the option's width at the default 'thumbsize'.

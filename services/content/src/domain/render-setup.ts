@@ -40,6 +40,12 @@ export const renderConfigSpec = {
     default: 'html5,legacy',
     doc: "$wgFragmentMode: how ids and link fragments are escaped, 'html5' (as written) or 'legacy' (.C3.A9); a second mode adds a heading's fallback id",
   }),
+  externalLinkTarget: v.string(['WIKI_EXTERNAL_LINK_TARGET'], { doc: '$wgExternalLinkTarget: the target="" of external links (e.g. _blank); unset: none' }),
+  noFollowLinks: v.bool(['WIKI_NOFOLLOW_LINKS'], { default: true, doc: '$wgNoFollowLinks: rel="nofollow" on external links' }),
+  noFollowDomainExceptions: v.string(['WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS'], {
+    default: 'mediawiki.org',
+    doc: '$wgNoFollowDomainExceptions: comma-separated domains whose links (subdomains too) get no nofollow',
+  }),
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
   renderTimeoutSeconds: v.int(['CONTENT_RENDER_TIMEOUT_SECONDS'], {
     default: DEFAULT_RENDER_TIMEOUT_MS / 1000,
@@ -84,6 +90,12 @@ export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering
       thumbLimit: cfg.thumbWidth,
       legacyMediaDom: cfg.legacyMediaDom,
       fragmentMode,
+      noFollowLinks: cfg.noFollowLinks,
+      noFollowDomainExceptions: cfg.noFollowDomainExceptions
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
+      ...(cfg.externalLinkTarget ? { externalLinkTarget: cfg.externalLinkTarget } : {}),
       ...(cfg.metaNamespace ? { metaNamespace: cfg.metaNamespace } : {}),
     },
     { timeoutMs: cfg.renderTimeoutSeconds * 1000, spareThreads: cfg.renderSpareThreads },

@@ -93,6 +93,12 @@ export interface SiteInfo {
   legacyMediaDom?: boolean;
   /** $wgFragmentMode: the escaping of ids and link fragments, and of a heading's fallback id; MediaWiki's default when unset. */
   fragmentMode?: readonly FragmentMode[];
+  /** $wgExternalLinkTarget: the target="" of external links; none when unset. */
+  externalLinkTarget?: string;
+  /** $wgNoFollowLinks: rel="nofollow" on external links; true when unset. */
+  noFollowLinks?: boolean;
+  /** $wgNoFollowDomainExceptions: hosts (and their subdomains) linked without nofollow; MediaWiki's ['mediawiki.org'] when unset. */
+  noFollowDomainExceptions?: readonly string[];
 }
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
@@ -252,6 +258,17 @@ function brokenMedia(label: string, size: MediaSize): string {
   return `<span class="mw-broken-media"${size.width ? ` data-width="${size.width}"` : ''}${size.height ? ` data-height="${size.height}"` : ''}>${escapeHtml(label)}</span>`;
 }
 
+/** wfMatchesDomainList: the URL's host is one of the domains or under one. */
+function matchesDomainList(url: string, domains: readonly string[]): boolean {
+  let host: string;
+  try {
+    host = `.${new URL(url, 'http://invalid').hostname}`;
+  } catch {
+    return false;
+  }
+  return domains.some((d) => d !== '' && host.endsWith(`.${d.toLowerCase()}`));
+}
+
 /** Html::expandAttributes' class list: empty and repeated names left out, no attribute when none is left. */
 function classAttr(classes: string[]): string {
   const names = [...new Set(classes.filter(Boolean))];
@@ -287,6 +304,7 @@ export class Renderer {
   private readonly thumbLimit: number;
   private readonly legacyMedia: boolean;
   private readonly fragmentMode: readonly FragmentMode[];
+  private readonly site: SiteInfo;
   /** MediaWiki:Bad image list: file names and the pages that may show each. */
   private readonly badFiles = new Map<string, Set<string>>();
 
@@ -300,6 +318,7 @@ export class Renderer {
     this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date(), fragmentMode: this.fragmentMode[0]! });
     this.thumbLimit = site.thumbLimit ?? DEFAULT_THUMB_LIMIT;
     this.legacyMedia = site.legacyMediaDom ?? true;
+    this.site = site;
     this.cite = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set(), fragmentMode: this.fragmentMode[0]! };
   }
 
@@ -687,7 +706,10 @@ export class Renderer {
     // The new media DOM keeps an unlinked image in a <span>, with the tooltip there (MediaTransformOutput::linkWrap).
     if (link.kind === 'none') return this.legacyMedia ? img : `<span${titleAttr(tooltip)}>${img}</span>`;
     if (link.kind === 'interwiki') return `<a href="${escapeAttr(link.url)}" title="${encodeAttr(tooltip || link.text)}">${img}</a>`;
-    if (link.kind === 'url') return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`;
+    if (link.kind === 'url') {
+      const x = this.externalLinkAttrs(link.url);
+      return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)}${x.target ? ` target="${escapeAttr(x.target)}"` : ''}${x.rel ? ` rel="${x.rel}"` : ''}>${img}</a>`;
+    }
     if (link.kind === 'title') return `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`;
     return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="${this.legacyMedia ? 'image' : 'mw-file-description'}"${titleAttr(tooltip)}>${img}</a>`;
   }
@@ -1029,6 +1051,26 @@ export class Renderer {
     return out.join('');
   }
 
+  /**
+   * Parser::getExternalLinkAttribs: rel="nofollow" unless $wgNoFollowLinks is off or the host is
+   * a $wgNoFollowDomainExceptions one, and $wgExternalLinkTarget, which (unless it names this
+   * window) also gets noreferrer noopener: a new window could navigate its opener.
+   */
+  private externalLinkAttrs(url: string): { rel: string; target?: string } {
+    let rel = (this.site.noFollowLinks ?? true) && !matchesDomainList(url, this.site.noFollowDomainExceptions ?? ['mediawiki.org']) ? 'nofollow' : '';
+    const target = this.site.externalLinkTarget;
+    if (!target) return { rel };
+    if (!['_self', '_parent', '_top'].includes(target)) rel = rel ? `${rel} noreferrer noopener` : 'noreferrer noopener';
+    return { rel, target };
+  }
+
+  /** An external link's opening attributes as Linker::makeExternalLink orders them: target, rel, then class and href. */
+  private externalOpen(href: string): string {
+    if (this.parsoid) return ' rel="mw:ExtLink nofollow"';
+    const x = this.externalLinkAttrs(href);
+    return `${x.target ? ` target="${escapeAttr(x.target)}"` : ''}${x.rel ? ` rel="${x.rel}"` : ''}`;
+  }
+
   /** External links `[url text]` and free URLs. */
   private replaceExternal(text: string): string {
     // Parsoid mode: a template whose output starts a link's target (`[{{fullurl:A}} text]`) left
@@ -1038,12 +1080,12 @@ export class Renderer {
     text = replaceExternalLinks(text, (url, label) => {
       const href = decodeHtml(url);
       this.noteExternal(href);
-      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
+      const open = this.externalOpen(href);
       if (label === '') {
         this.autonumber++;
-        return `${this.hold(`<a rel="${rel}" class="external autonumber" href="${escapeAttr(href)}">`)}[${this.autonumber}]</a>`;
+        return `${this.hold(`<a${open} class="external autonumber" href="${escapeAttr(href)}">`)}[${this.autonumber}]</a>`;
       }
-      return `${this.hold(`<a rel="${rel}" class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
+      return `${this.hold(`<a${open} class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
     });
     return text.replace(FREE_URL_RE, (all, skip: string | undefined, url: string | undefined) => {
       if (skip || !url) return all;
@@ -1059,8 +1101,7 @@ export class Renderer {
       }
       const href = decodeHtml(u);
       this.noteExternal(href);
-      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
-      return `${this.hold(`<a rel="${rel}" class="external free" href="${escapeAttr(href)}">`)}${u}</a>${trailing}`;
+      return `${this.hold(`<a${this.externalOpen(href)} class="external free" href="${escapeAttr(href)}">`)}${u}</a>${trailing}`;
     });
   }
 
