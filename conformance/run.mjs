@@ -31,7 +31,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runDifferential } from './differential.mjs';
-import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, writeParserRatchet } from './parser-tests/runner.mjs';
+import { checkParserRatchet, parserTestInterwikis, printParserReport, runParserTests, SITE_SETTINGS, writeParserRatchet } from './parser-tests/runner.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -158,10 +158,10 @@ function freePort() {
   });
 }
 
-/** Quire as `npm start` runs it, on a private port and data folder. */
-async function startQuire(settings = {}) {
+/** Quire as `npm start` runs it, on a private port and data folder (a new one, or one given). */
+async function startQuire(settings = {}, existingDataDir = undefined) {
   const port = Number(process.env.CONFORMANCE_PORT) || (await freePort());
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-conformance-'));
+  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-conformance-'));
   const env = {
     ...process.env,
     PORT: String(port),
@@ -509,10 +509,11 @@ async function runMain(suiteDir, wantClients) {
 
 /**
  * MediaWiki's parser tests (parser-tests/), against a second Quire started the same way with the
- * site settings ParserTestRunner gives every test and Quire has a setting for: $wgSitename =
- * 'MediaWiki' (WIKI_NAME), $wgMetaNamespace = 'TestWiki' (WIKI_META_NAMESPACE), $wgServer =
- * 'http://example.org' (WIKI_SERVER), its interwiki table (INTERWIKI_TABLE, a file written
- * from appendInterwikiSetup) and $wgThumbLimits' default of 180 px (WIKI_THUMB_WIDTH).
+ * site settings ParserTestRunner gives every test and Quire has a setting for (runner.mjs
+ * SITE_SETTINGS) and its interwiki table (INTERWIKI_TABLE, a file written from
+ * appendInterwikiSetup). A test
+ * whose `!! config` or options name a setting Quire has (parser-tests/runner.mjs CONFIG_SETTINGS,
+ * OPTION_SETTINGS) runs against one more Quire started with it, one per distinct set.
  * Options: --parser-file <substring of a file id>, --parser-test <substring of a test name>,
  * --write-parser-ratchet.
  */
@@ -528,39 +529,49 @@ async function runParser(mwDir) {
   }
   const interwikiFile = path.join(cache, 'parser-test-interwiki.json');
   fs.writeFileSync(interwikiFile, `${JSON.stringify(parserTestInterwikis(mwDir), null, 1)}\n`);
-  const quire = await startQuire({
-    WIKI_NAME: 'MediaWiki',
-    WIKI_META_NAMESPACE: 'TestWiki',
-    WIKI_SERVER: 'http://example.org',
-    INTERWIKI_TABLE: interwikiFile,
-    WIKI_THUMB_WIDTH: '180',
-  });
+  const site = { ...SITE_SETTINGS, INTERWIKI_TABLE: interwikiFile };
   const ratchetFile = path.join(here, 'parser-ratchet.txt');
-  try {
-    const rootUser = { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
-    admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
-    const report = await runParserTests({
+  // One Quire per distinct set of a test's own settings (its `!! config` and options), each started
+  // as this one with those settings on top. The first (the site's own settings) is set up from
+  // scratch; each other one starts on a copy of its data folder once it stopped, uploads, articles
+  // and account included, so that it costs a start rather than a setup.
+  let seed;
+  const startWiki = async (env) => {
+    const dataDir = seed ? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-conformance-')) : undefined;
+    // Not its log: startQuire waits for the ready line in it.
+    if (dataDir) fs.cpSync(seed.dataDir, dataDir, { recursive: true, filter: (src) => path.basename(src) !== 'quire.log' });
+    const quire = await startQuire({ ...site, ...env }, dataDir);
+    const rootUser = seed?.rootUser ?? { name: 'Root', password: `root-${crypto.randomBytes(9).toString('hex')}` };
+    try {
+      if (!seed) admin(quire, ['createAndPromote', rootUser.name, rootUser.password, '--groups', 'sysop,bureaucrat,interface-admin']);
+    } catch (e) {
+      await quire.stop();
+      throw e;
+    }
+    const seeded = seed !== undefined;
+    return {
       url: quire.url,
       user: rootUser.name,
       password: rootUser.password,
-      mwDir,
-      fileFilter: optValue('--parser-file'),
-      testFilter: optValue('--parser-test'),
-      log,
-    });
-    if (quire.child.exitCode !== null) throw new Error(`Quire died during the parser tests (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
-    printParserReport(report);
-    if (opt('--write-parser-ratchet')) {
-      writeParserRatchet(report.results, ratchetFile);
-      log('wrote conformance/parser-ratchet.txt');
-    }
-    const check = checkParserRatchet(report.results, ratchetFile);
-    if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
-    return check.ok ? 0 : 1;
-  } finally {
-    if (opt('--keep')) log(`left running at ${quire.url} (pid ${quire.child.pid})`);
-    else await quire.stop();
+      seeded,
+      stop: async () => {
+        if (quire.child.exitCode !== null) throw new Error(`Quire died during the parser tests (exit ${quire.child.exitCode}); log: ${quire.logFile}`);
+        if (opt('--keep')) return log(`left running at ${quire.url} (pid ${quire.child.pid})`);
+        await quire.stop();
+        if (!seeded) seed = { dataDir: quire.dataDir, rootUser };
+        else fs.rmSync(quire.dataDir, { recursive: true, force: true });
+      },
+    };
+  };
+  const report = await runParserTests({ startWiki, mwDir, fileFilter: optValue('--parser-file'), testFilter: optValue('--parser-test'), log });
+  printParserReport(report);
+  if (opt('--write-parser-ratchet')) {
+    writeParserRatchet(report.results, ratchetFile);
+    log('wrote conformance/parser-ratchet.txt');
   }
+  const check = checkParserRatchet(report.results, ratchetFile);
+  if (!check.ok) console.log('parser tests: FAILED (see above: an unlisted failure or a listed test that passes)');
+  return check.ok ? 0 : 1;
 }
 
 /** The reference MediaWiki 1.39 (reference/setup.sh), started when nothing answers at REFERENCE_URL. */

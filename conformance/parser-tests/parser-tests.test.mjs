@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parseOptions, readTestFile } from './reader.mjs';
-import { adaptExpected, readParserRatchet, writeParserRatchet } from './runner.mjs';
+import { adaptExpected, jpegSized, readParserRatchet, settingsKey, settingsOf, writeParserRatchet } from './runner.mjs';
 
 const FILE = `!! Version 2
 # MediaWiki Parser test cases
@@ -153,4 +153,31 @@ test("the runner's interwiki table is read from ParserTestRunner.php; language p
     meatball: { url: 'http://www.usemod.com/cgi-bin/mb.pl?$1' },
     fr: { url: 'http://fr.wikipedia.org/wiki/$1', language: 'français' },
   });
+});
+
+test("a test's config and options become Quire settings; values the site has and unknown ones do not", () => {
+  const of = (config, options = {}) => {
+    const { env, applied } = settingsOf({ config, options });
+    return { env, applied: [...applied].sort() };
+  };
+  assert.deepEqual(of({ wgParserEnableLegacyMediaDOM: false }, { thumbsize: '220' }), {
+    env: { WIKI_LEGACY_MEDIA_DOM: '0', WIKI_THUMB_WIDTH: '220' },
+    applied: ['thumbsize', 'wgParserEnableLegacyMediaDOM'],
+  });
+  // The parser-test site already runs in legacy fragment mode with 180px thumbs: no Quire of their own.
+  assert.deepEqual(of({ wgFragmentMode: ['legacy'] }, { thumbsize: '180' }), { env: {}, applied: ['thumbsize', 'wgFragmentMode'] });
+  assert.deepEqual(of({ wgFragmentMode: ['html5', 'legacy'] }).env, { WIKI_FRAGMENT_MODE: 'html5,legacy' });
+  assert.deepEqual(of({ wgFragmentMode: ['xml'], wgRawHtml: true }), { env: {}, applied: [] });
+  assert.equal(settingsKey({ WIKI_THUMB_WIDTH: '220', WIKI_LEGACY_MEDIA_DOM: '0' }), 'WIKI_LEGACY_MEDIA_DOM=0 WIKI_THUMB_WIDTH=220');
+  assert.equal(settingsKey({}), '');
+});
+
+test("jpegSized rewrites the frame header's size and nothing else", () => {
+  // SOI, an APP0 segment of 4 bytes, SOF0 (length 11: precision, height 220, width 1941, 1 component), EOI.
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 1, 2, 0xff, 0xc0, 0, 11, 8, 0, 220, 0x07, 0x95, 1, 1, 0x11, 0, 0xff, 0xd9]);
+  const sized = jpegSized(jpeg, 320, 240);
+  assert.equal(sized.readUInt16BE(13), 240);
+  assert.equal(sized.readUInt16BE(15), 320);
+  assert.equal(sized.length, jpeg.length);
+  assert.equal(jpeg.readUInt16BE(15), 0x795);
 });

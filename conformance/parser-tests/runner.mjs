@@ -40,10 +40,30 @@ function testUploads(mwDir) {
     ['Foobar.jpg', data('headbg.jpg'), 'image/jpeg'],
     ['Thumb.png', data('wiki.png'), 'image/png'],
     ['Foobar.svg', svg, 'image/svg+xml'],
-    ['Bad.jpg', data('headbg.jpg'), 'image/jpeg'],
+    ['Bad.jpg', jpegSized(data('headbg.jpg'), 320, 240), 'image/jpeg'],
     ['Video.ogv', data('320x240.ogv'), 'application/ogg'],
     ['LoremIpsum.djvu', data('LoremIpsum.djvu'), 'image/vnd.djvu'],
   ];
+}
+
+/**
+ * A JPEG whose frame header says width × height: ParserTestRunner records Bad.jpg as 320×240
+ * (recordUpload3's metadata) over a copy of headbg.jpg, and a wiki reads a JPEG's size from its
+ * SOFn segment.
+ */
+export function jpegSized(jpeg, width, height) {
+  const out = Buffer.from(jpeg);
+  for (let i = 2; i + 9 < out.length; ) {
+    if (out[i] !== 0xff) break;
+    const marker = out[i + 1];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      out.writeUInt16BE(height, i + 5);
+      out.writeUInt16BE(width, i + 7);
+      return out;
+    }
+    i += 2 + out.readUInt16BE(i + 2);
+  }
+  return out;
 }
 
 /**
@@ -134,6 +154,71 @@ const UNEXPRESSIBLE = [
   'wginterwikimagic',
   'wgnonincludablenamespaces',
 ];
+
+/**
+ * The `!! config` settings and `!! options` a Quire setting expresses: name → (value → the Quire
+ * environment that gives it, or undefined when the value has none). A test naming one of them
+ * runs against a Quire started with it (one per distinct set, see settingsOf).
+ */
+export const CONFIG_SETTINGS = {
+  wgParserEnableLegacyMediaDOM: (v) => (typeof v === 'boolean' ? { WIKI_LEGACY_MEDIA_DOM: v ? '1' : '0' } : undefined),
+  wgExternalLinkTarget: (v) => (typeof v === 'string' ? { WIKI_EXTERNAL_LINK_TARGET: v } : undefined),
+  wgNoFollowLinks: (v) => (typeof v === 'boolean' ? { WIKI_NOFOLLOW_LINKS: v ? '1' : '0' } : undefined),
+  wgNoFollowDomainExceptions: (v) => (typeof v === 'string' || Array.isArray(v) ? { WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS: [v].flat().join(',') } : undefined),
+  wgFragmentMode: (v) => (Array.isArray(v) && v.length >= 1 && v.length <= 2 && v.every((m) => m === 'html5' || m === 'legacy') ? { WIKI_FRAGMENT_MODE: v.join(',') } : undefined),
+};
+
+/**
+ * The settings ParserTestRunner gives every test that Quire has a setting for (besides the
+ * interwiki table, a file run.mjs writes): $wgSitename, $wgMetaNamespace, $wgServer, the 180px
+ * default thumb ($wgThumbLimits), $wgFragmentMode ['legacy'] ("test with legacy encoding by
+ * default"), $wgNoFollowDomainExceptions ['no-nofollow.org'], and MediaWiki's own default media DOM.
+ */
+export const SITE_SETTINGS = {
+  WIKI_NAME: 'MediaWiki',
+  WIKI_META_NAMESPACE: 'TestWiki',
+  WIKI_SERVER: 'http://example.org',
+  WIKI_THUMB_WIDTH: '180',
+  WIKI_FRAGMENT_MODE: 'legacy',
+  WIKI_LEGACY_MEDIA_DOM: '1',
+  WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS: 'no-nofollow.org',
+};
+export const OPTION_SETTINGS = {
+  // ParserTestRunner's $wgThumbLimits has the option's width at the default 'thumbsize'.
+  thumbsize: (v) => (/^\d+$/.test(String(v)) ? { WIKI_THUMB_WIDTH: String(v) } : undefined),
+};
+
+/**
+ * The Quire environment a test's config and options ask for beyond the parser-test site's
+ * ({ env, applied: names that got a setting }); the config and options not in `applied` are
+ * listed in a failing test's reason.
+ */
+export function settingsOf(test) {
+  const env = {};
+  const applied = new Set();
+  for (const [name, value] of Object.entries(test.config)) {
+    const e = Object.hasOwn(CONFIG_SETTINGS, name) ? CONFIG_SETTINGS[name](value) : undefined;
+    if (!e) continue;
+    Object.assign(env, e);
+    applied.add(name);
+  }
+  for (const [name, value] of Object.entries(test.options)) {
+    const e = Object.hasOwn(OPTION_SETTINGS, name) ? OPTION_SETTINGS[name](value) : undefined;
+    if (!e) continue;
+    Object.assign(env, e);
+    applied.add(name);
+  }
+  // A value the site already has needs no Quire of its own.
+  for (const k of Object.keys(env)) if (SITE_SETTINGS[k] === env[k]) delete env[k];
+  return { env, applied };
+}
+
+/** A group's key: its settings, sorted ('' for the site's own). */
+export const settingsKey = (env) =>
+  Object.keys(env)
+    .sort()
+    .map((k) => `${k}=${env[k]}`)
+    .join(' ');
 
 /** Why MediaWiki's runner would skip a test (getTestSkipMessage, runLegacyTest), or null. */
 function skipReason(test) {
@@ -240,7 +325,8 @@ async function execute(anon, api, test, n) {
 
 /** Compares one test's output with its expectation: { status, reason, exact }. */
 function judge(test, result) {
-  const needs = [...UNEXPRESSIBLE.filter((k) => k in test.options), ...Object.keys(test.config)];
+  const { applied } = settingsOf(test);
+  const needs = [...UNEXPRESSIBLE.filter((k) => k in test.options), ...Object.keys(test.config)].filter((k) => !applied.has(k));
   const prefix = needs.length ? `[needs ${needs.join(',')}] ` : '';
   if (result.error)
     return { status: 'failed', reason: `${prefix}API error ${result.error.code}: ${String(result.error.info ?? '').slice(0, 80)}`.replace(/\s+/g, ' ').replace(/ :: /g, ' : '), exact: false };
@@ -274,48 +360,86 @@ async function pool(items, limit, fn) {
 /**
  * Runs the parser tests. `mwDir`: the unpacked MediaWiki tree (tests/parser, extensions/…,
  * tests/phpunit/data/parser). `fileFilter` / `testFilter`: substrings of a file id / test name.
- * Returns { results: [{ file, name, section, status, reason, exact }], skipped, seconds, warnings }.
+ * `startWiki(env)`: starts a Quire with the parser-test site's settings plus `env` (a test's own,
+ * settingsOf) and resolves to { url, user, password, seeded, stop }; the tests are grouped by
+ * their settings and each group runs against its own Quire, which gets the uploads and the
+ * articles of the files it runs tests of unless it was `seeded` with them (started on a copy of
+ * the first group's data).
+ * Returns { results: [{ file, name, section, status, reason, exact }], skipped, seconds, warnings, groups }.
  */
-export async function runParserTests({ url, user, password, mwDir, fileFilter, testFilter, concurrency = 4, log = console.log }) {
+export async function runParserTests({ startWiki, mwDir, fileFilter, testFilter, concurrency = 4, log = console.log }) {
   const started = Date.now();
-  const api = new Api(url);
-  await api.login(user, password);
-  const anon = new Api(url);
   const warnings = [];
-  for (const [name, data, type] of testUploads(mwDir)) {
-    const r = await api.call({ action: 'upload', filename: name, ignorewarnings: '1', comment: 'parser test upload', text: '', token: api.csrf }, { body: { field: 'file', name, data, type } });
-    if (r.error || r.upload?.result !== 'Success') warnings.push(`upload ${name}: ${r.error ? `${r.error.code}: ${r.error.info}` : JSON.stringify(r.upload)}`);
-  }
-  const results = [];
   const skipped = [];
-  let n = 0;
+  const files = [];
+  const groups = new Map([['', { env: {}, byFile: new Map() }]]);
   for (const [id, rel] of parserTestFiles(mwDir)) {
     if (fileFilter && !id.includes(fileFilter)) continue;
     const file = readTestFile(fs.readFileSync(path.join(mwDir, rel), 'utf8'));
-    for (const a of file.articles) {
-      const r = await api.call({ action: 'edit', title: a.title, text: a.text, token: api.csrf, summary: 'parser test article', bot: '1' });
-      if (r.error) warnings.push(`${id}: article ${a.title}: ${r.error.code}: ${r.error.info}`);
-    }
-    const tests = [];
+    const fileIndex = files.push({ id, file, results: [] }) - 1;
     for (const t of file.tests) {
       if (testFilter && !t.name.includes(testFilter)) continue;
       const why = skipReason(t);
-      if (why) skipped.push({ file: id, name: t.name, reason: why });
-      else tests.push(t);
+      if (why) {
+        skipped.push({ file: id, name: t.name, reason: why });
+        continue;
+      }
+      const { env } = settingsOf(t);
+      const key = settingsKey(env);
+      if (!groups.has(key)) groups.set(key, { env, byFile: new Map() });
+      const byFile = groups.get(key).byFile;
+      if (!byFile.has(fileIndex)) byFile.set(fileIndex, []);
+      byFile.get(fileIndex).push({ test: t, order: files[fileIndex].results.length });
+      files[fileIndex].results.push(undefined);
     }
-    const fileResults = new Array(tests.length);
-    await pool(tests, concurrency, async (t, i) => {
-      const out = await execute(anon, api, t, ++n);
-      fileResults[i] = { file: id, name: t.name.replace(/\s+/g, ' ').trim(), section: t.section || id, ...judge(t, out) };
-    });
-    results.push(...fileResults);
-    log(`parser tests: ${id}: ${fileResults.filter((r) => r.status === 'passed').length}/${fileResults.length}`);
   }
-  return { results, skipped, warnings, seconds: Math.round((Date.now() - started) / 1000) };
+  let n = 0;
+  const timings = [];
+  for (const [key, group] of groups) {
+    if (key && !group.byFile.size) continue;
+    const groupStarted = Date.now();
+    const wiki = await startWiki(group.env);
+    try {
+      const api = new Api(wiki.url);
+      await api.login(wiki.user, wiki.password);
+      const anon = new Api(wiki.url);
+      // A wiki started on a copy of the first one's data has its uploads and articles.
+      for (const [name, data, type] of wiki.seeded ? [] : testUploads(mwDir)) {
+        const r = await api.call({ action: 'upload', filename: name, ignorewarnings: '1', comment: 'parser test upload', text: '', token: api.csrf }, { body: { field: 'file', name, data, type } });
+        if (r.error || r.upload?.result !== 'Success') warnings.push(`${key || 'site settings'}: upload ${name}: ${r.error ? `${r.error.code}: ${r.error.info}` : JSON.stringify(r.upload)}`);
+      }
+      // The site's own settings create every file's articles, as before; another group those of the files it runs.
+      for (const [fileIndex, { id, file }] of files.entries()) {
+        const tests = group.byFile.get(fileIndex);
+        if (key && !tests) continue;
+        for (const a of wiki.seeded ? [] : file.articles) {
+          const r = await api.call({ action: 'edit', title: a.title, text: a.text, token: api.csrf, summary: 'parser test article', bot: '1' });
+          if (r.error) warnings.push(`${id}: article ${a.title}: ${r.error.code}: ${r.error.info}`);
+        }
+        if (!tests) continue;
+        await pool(tests, concurrency, async ({ test: t, order }) => {
+          const out = await execute(anon, api, t, ++n);
+          files[fileIndex].results[order] = { file: id, name: t.name.replace(/\s+/g, ' ').trim(), section: t.section || id, ...judge(t, out) };
+        });
+      }
+    } finally {
+      await wiki.stop();
+    }
+    const tests = [...group.byFile.values()].reduce((a, ts) => a + ts.length, 0);
+    timings.push({ settings: key || '(site settings)', tests, seconds: Math.round((Date.now() - groupStarted) / 1000) });
+    log(`parser tests: ${tests} tests with ${key || 'the site settings'} in ${Math.round((Date.now() - groupStarted) / 1000)} s`);
+  }
+  const results = [];
+  for (const f of files) {
+    const rs = f.results.filter(Boolean);
+    results.push(...rs);
+    log(`parser tests: ${f.id}: ${rs.filter((r) => r.status === 'passed').length}/${rs.length}`);
+  }
+  return { results, skipped, warnings, groups: timings, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
 /** The per-file and per-section table, and the totals. */
-export function printParserReport({ results, skipped, warnings, seconds }, print = console.log) {
+export function printParserReport({ results, skipped, warnings, seconds, groups }, print = console.log) {
   const count = (rs) => ({ passed: rs.filter((r) => r.status === 'passed').length, total: rs.length, exact: rs.filter((r) => r.exact).length });
   const group = (key) => {
     const m = new Map();
@@ -328,6 +452,7 @@ export function printParserReport({ results, skipped, warnings, seconds }, print
   };
   const pct = (c) => (c.total ? ((100 * c.passed) / c.total).toFixed(1) : '100.0');
   print(`\nparser tests (MediaWiki 1.39 tests/parser, Cite, ParserFunctions) against Quire, ${seconds} s`);
+  for (const g of groups ?? []) print(`  ${g.settings}: ${g.tests} tests, ${g.seconds} s (start, uploads, articles, tests)`);
   for (const w of warnings) print(`  warning: ${w}`);
   print('per file: passed/total (%), skipped as MediaWiki skips them');
   const files = group((r) => r.file);

@@ -55,7 +55,8 @@ export function hidden(name: string, value: string): SafeHtml {
 /**
  * Rendered wiki content, after MediaWiki 1.39's mediawiki.skinning (thumbnails, floats, tables,
  * external links), mediawiki.page.gallery.styles, mediawiki.toc.styles and Cite's styles, for the
- * legacy media markup the renderer writes. Without images (the policy allows none inline): the
+ * legacy media markup the renderer writes and the newer one (<figure typeof="mw:File/Thumb">…,
+ * content.media-common/-screen.less) it writes with WIKI_LEGACY_MEDIA_DOM=0. Without images (the policy allows none inline): the
  * external-link and magnify marks are drawn with text and borders.
  */
 const CONTENT_STYLE = `
@@ -84,6 +85,30 @@ div.thumbinner{padding:3px;text-align:center;overflow:hidden;border:1px solid #c
 .magnify{float:right;margin-left:3px}
 .magnify a{display:block;position:relative;width:15px;height:11px;overflow:hidden;border:1px solid #72777d;background:#fff;user-select:none}
 .magnify a::after{content:"";position:absolute;right:1px;top:1px;width:5px;height:4px;border:1px solid #72777d}
+figure[typeof~="mw:File"],figure[typeof~="mw:File/Frameless"]{margin:0}
+figure[typeof~="mw:File"]>figcaption,figure[typeof~="mw:File/Frameless"]>figcaption{display:none}
+figure[typeof~="mw:File/Thumb"],figure[typeof~="mw:File/Frame"]{margin:.5em 0 1.3em 1.4em;clear:right;float:right;display:table;text-align:center;border-collapse:collapse;border:1px solid #c8ccd1;border-bottom:0;background-color:#f8f9fa}
+figure[typeof~="mw:File/Thumb"]>:first-child>:first-child,figure[typeof~="mw:File/Frame"]>:first-child>:first-child{margin:3px}
+figure[typeof~="mw:File/Thumb"]>:first-child>:first-child:not(.mw-broken-media),figure[typeof~="mw:File/Frame"]>:first-child>:first-child:not(.mw-broken-media){border:1px solid #c8ccd1;background:#fff}
+figure[typeof~="mw:File/Thumb"]>:first-child>span.mw-broken-media,figure[typeof~="mw:File/Frame"]>:first-child>span.mw-broken-media{display:inline-block;margin:3px 4px;width:180px;font-size:94%}
+figure[typeof~="mw:File/Thumb"]>figcaption,figure[typeof~="mw:File/Frame"]>figcaption{display:table-caption;caption-side:bottom;line-height:1.4em;word-break:break-word;text-align:left;padding:0 6px 6px;border:1px solid #c8ccd1;border-top:0;background-color:#f8f9fa;font-size:88.4%}
+figure[typeof~="mw:File"].mw-halign-right,figure[typeof~="mw:File/Frameless"].mw-halign-right{margin:0 0 .5em .5em;clear:right;float:right}
+figure[typeof~="mw:File"].mw-halign-left,figure[typeof~="mw:File/Frameless"].mw-halign-left{margin:0 .5em .5em 0;clear:left;float:left}
+figure[typeof~="mw:File/Thumb"].mw-halign-left,figure[typeof~="mw:File/Frame"].mw-halign-left{margin:.5em 1.4em 1.3em 0;clear:left;float:left}
+figure.mw-halign-none{clear:none;float:none}
+figure[typeof~="mw:File/Thumb"].mw-halign-none,figure[typeof~="mw:File/Frame"].mw-halign-none{margin:0 0 .5em}
+figure.mw-halign-center{margin:0 auto .5em;display:table;border-collapse:collapse;clear:none;float:none}
+.mw-valign-middle>:first-child>:first-child{vertical-align:middle}
+.mw-valign-baseline>:first-child>:first-child{vertical-align:baseline}
+.mw-valign-sub>:first-child>:first-child{vertical-align:sub}
+.mw-valign-super>:first-child>:first-child{vertical-align:super}
+.mw-valign-top>:first-child>:first-child{vertical-align:top}
+.mw-valign-text-top>:first-child>:first-child{vertical-align:text-top}
+.mw-valign-bottom>:first-child>:first-child{vertical-align:bottom}
+.mw-valign-text-bottom>:first-child>:first-child{vertical-align:text-bottom}
+.mw-image-border>:first-child>:first-child:not(.mw-broken-media){border:1px solid #eaecf0}
+.mw-gallery-traditional .gallerybox>.thumb:has(>span[typeof])::before{content:"";vertical-align:middle;display:inline-block;height:100%}
+.mw-gallery-traditional .gallerybox>.thumb>span[typeof]{vertical-align:middle;display:inline-block}
 ul.gallery{margin:2px;padding:2px;display:block}
 li.gallerycaption{font-weight:bold;text-align:center;display:block;word-wrap:break-word}
 li.gallerybox{vertical-align:top;display:inline-block;margin:0}

@@ -4,11 +4,12 @@
  * configured from the environment.
  */
 import os from 'node:os';
-import { gauge, loadConfig, onScrape, v, type ServiceRuntime } from '@quire/kit';
+import { ConfigError, gauge, loadConfig, onScrape, v, type ServiceRuntime } from '@quire/kit';
 import type { TitleCodec } from '../title/codec.js';
 import { JobQueue } from '../store/jobs.js';
 import { DEFAULT_RENDER_TIMEOUT_MS, RenderPool } from '../render/pool.js';
 import { RenderService } from './render.js';
+import { parseFragmentMode } from '../render/sanitizer.js';
 
 /**
  * Sized to the machine: a core is left to the service thread (and the database and gateway
@@ -30,6 +31,20 @@ export const renderConfigSpec = {
     min: 10,
     max: 4000,
     doc: "the width of a thumbnail without a size ($wgThumbLimits[$wgDefaultUserOptions['thumbsize']])",
+  }),
+  legacyMediaDom: v.bool(['WIKI_LEGACY_MEDIA_DOM'], {
+    default: true,
+    doc: 'media markup: 1 the legacy <div class="thumb">, 0 the <figure>/<span typeof="mw:File"> markup ($wgParserEnableLegacyMediaDOM)',
+  }),
+  fragmentMode: v.string(['WIKI_FRAGMENT_MODE'], {
+    default: 'html5,legacy',
+    doc: "$wgFragmentMode: how ids and link fragments are escaped, 'html5' (as written) or 'legacy' (.C3.A9); a second mode adds a heading's fallback id",
+  }),
+  externalLinkTarget: v.string(['WIKI_EXTERNAL_LINK_TARGET'], { doc: '$wgExternalLinkTarget: the target="" of external links (e.g. _blank); unset: none' }),
+  noFollowLinks: v.bool(['WIKI_NOFOLLOW_LINKS'], { default: true, doc: '$wgNoFollowLinks: rel="nofollow" on external links' }),
+  noFollowDomainExceptions: v.string(['WIKI_NOFOLLOW_DOMAIN_EXCEPTIONS'], {
+    default: 'mediawiki.org',
+    doc: '$wgNoFollowDomainExceptions: comma-separated domains whose links (subdomains too) get no nofollow',
   }),
   renderThreads: v.int(['CONTENT_RENDER_THREADS'], { default: defaultRenderThreads(), min: 0, max: 64, doc: 'render worker threads (at most; started on demand); 0 renders in the service thread' }),
   renderTimeoutSeconds: v.int(['CONTENT_RENDER_TIMEOUT_SECONDS'], {
@@ -64,10 +79,25 @@ export interface Rendering {
 
 export function startRendering(rt: ServiceRuntime, codec: TitleCodec): Rendering {
   const cfg = loadConfig(renderConfigSpec, rt.env);
+  const fragmentMode = parseFragmentMode(cfg.fragmentMode);
+  if (!fragmentMode) throw new ConfigError([`WIKI_FRAGMENT_MODE=${JSON.stringify(cfg.fragmentMode)} is not one or two of html5, legacy (comma-separated)`]);
   const pool = new RenderPool(
     cfg.renderThreads,
     codec,
-    { name: cfg.wikiName, server: cfg.server.replace(/\/$/, ''), thumbLimit: cfg.thumbWidth, ...(cfg.metaNamespace ? { metaNamespace: cfg.metaNamespace } : {}) },
+    {
+      name: cfg.wikiName,
+      server: cfg.server.replace(/\/$/, ''),
+      thumbLimit: cfg.thumbWidth,
+      legacyMediaDom: cfg.legacyMediaDom,
+      fragmentMode,
+      noFollowLinks: cfg.noFollowLinks,
+      noFollowDomainExceptions: cfg.noFollowDomainExceptions
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
+      ...(cfg.externalLinkTarget ? { externalLinkTarget: cfg.externalLinkTarget } : {}),
+      ...(cfg.metaNamespace ? { metaNamespace: cfg.metaNamespace } : {}),
+    },
     { timeoutMs: cfg.renderTimeoutSeconds * 1000, spareThreads: cfg.renderSpareThreads },
   );
   const jobs = new JobQueue(rt.db);

@@ -6,7 +6,7 @@
  */
 import type { StripItem } from './expand.js';
 import { jsonAttr } from './parsoid.js';
-import { escapeAttr, escapeHtml, safeEncodeAttr } from './sanitizer.js';
+import { escapeAttr, escapeHtml, escapeIdForLinkAs, safeEncodeAttr, type FragmentMode } from './sanitizer.js';
 
 interface Ref {
   group: string;
@@ -40,6 +40,8 @@ export interface CiteState {
   referencesErrors?: string[];
   /** Some Cite error was shown: the page goes in the tracking category. */
   hadError?: boolean;
+  /** $wgFragmentMode's first mode, for the ids and links of refs and notes; html5 when unset. */
+  fragmentMode?: FragmentMode;
 }
 
 export const CITE_ERROR_CATEGORY = 'Pages with reference errors';
@@ -72,14 +74,17 @@ function errorHtml(state: CiteState, [key, ...params]: CiteError): string {
 }
 
 /** AnchorFormatter::normalizeKey: the id with spaces as underscores and runs of underscores as one. */
-const normalizeKey = (s: string) => s.replace(/[\t\n\f\r ]+/g, '_').replace(/__+/g, '_');
+/** AnchorFormatter::normalizeKey: Sanitizer::escapeIdForLink in the wiki's fragment mode, runs of underscores as one. */
+const normalizeKey = (state: CiteState, s: string) =>
+  // A name's whitespace is one space by then (Sanitizer::decodeTagAttributes on the tag's attributes).
+  escapeIdForLinkAs(s.replace(/[\t\n\f\r ]+/g, ' '), state.fragmentMode ?? 'html5').replace(/__+/g, '_');
 
-function refId(r: Ref, use: number): string {
-  return normalizeKey(r.name !== undefined ? `cite_ref-${r.name}_${r.key}-${use}` : `cite_ref-${r.key}`);
+function refId(state: CiteState, r: Ref, use: number): string {
+  return normalizeKey(state, r.name !== undefined ? `cite_ref-${r.name}_${r.key}-${use}` : `cite_ref-${r.key}`);
 }
 
-function noteId(r: Ref): string {
-  return normalizeKey(r.name !== undefined ? `cite_note-${r.name}-${r.key}` : `cite_note-${r.key}`);
+function noteId(state: CiteState, r: Ref): string {
+  return normalizeKey(state, r.name !== undefined ? `cite_note-${r.name}-${r.key}` : `cite_note-${r.key}`);
 }
 
 const isDigits = (s: string | undefined) => s !== undefined && /^[0-9]+$/.test(s);
@@ -171,10 +176,10 @@ function renderRef(state: CiteState, item: StripItem, renderContent: (wikitext: 
   const label = `${group ? `${group} ` : ''}${ref.number}`;
   if (parsoid) {
     // Parsoid's data-mw: the tag's attributes, and where its body went (the list item's text).
-    const dataMw = { name: 'ref', attrs: item.attrs, ...(text !== undefined ? { body: { id: `mw-reference-text-${noteId(ref)}` } } : {}) };
-    return `<sup class="mw-ref reference" id="${safeEncodeAttr(refId(ref, use))}" rel="dc:references" typeof="mw:Extension/ref" data-mw='${jsonAttr(dataMw)}'><a href="#${escapeAttr(noteId(ref))}"><span class="mw-reflink-text">[${label}]</span></a></sup>`;
+    const dataMw = { name: 'ref', attrs: item.attrs, ...(text !== undefined ? { body: { id: `mw-reference-text-${noteId(state, ref)}` } } : {}) };
+    return `<sup class="mw-ref reference" id="${safeEncodeAttr(refId(state, ref, use))}" rel="dc:references" typeof="mw:Extension/ref" data-mw='${jsonAttr(dataMw)}'><a href="#${escapeAttr(noteId(state, ref))}"><span class="mw-reflink-text">[${label}]</span></a></sup>`;
   }
-  return `<sup id="${safeEncodeAttr(refId(ref, use))}" class="reference"><a href="#${escapeAttr(noteId(ref))}">&#91;${safeEncodeAttr(label)}&#93;</a></sup>`;
+  return `<sup id="${safeEncodeAttr(refId(state, ref, use))}" class="reference"><a href="#${escapeAttr(noteId(state, ref))}">&#91;${safeEncodeAttr(label)}&#93;</a></sup>`;
 }
 
 function groupRefs(state: CiteState, group: string): Ref[] {
@@ -256,19 +261,19 @@ function formatList(state: CiteState, group: string, responsive: boolean, parsoi
   const sorted = [...refs.filter((r) => r.number === undefined), ...refs.filter((r) => r.number !== undefined)];
   const items = sorted.map((r) => {
     const text = r.html === undefined ? errorHtml(state, ['cite_error_references_no_text', escapeHtml(r.name ?? String(r.key))]) : undefined;
-    if (r.follow !== undefined && !parsoid) return `<p id="${safeEncodeAttr(normalizeKey(`cite_note-${r.follow}`))}"><span class="reference-text">${r.html ?? ''}</span>\n</p>`;
+    if (r.follow !== undefined && !parsoid) return `<p id="${safeEncodeAttr(normalizeKey(state, `cite_note-${r.follow}`))}"><span class="reference-text">${r.html ?? ''}</span>\n</p>`;
     let back: string;
     if (r.count < 1) {
-      back = parsoid ? `<a href="#${escapeAttr(refId(r, 0))}" rel="mw:referencedBy"><span class="mw-linkback-text">↑ </span></a>` : `<a href="#${escapeAttr(refId(r, 0))}">↑</a>`;
+      back = parsoid ? `<a href="#${escapeAttr(refId(state, r, 0))}" rel="mw:referencedBy"><span class="mw-linkback-text">↑ </span></a>` : `<a href="#${escapeAttr(refId(state, r, 0))}">↑</a>`;
     } else {
       const width = String(r.count).length;
-      const links = Array.from({ length: r.count + 1 }, (_, i) => `<sup><a href="#${escapeAttr(refId(r, i))}">${r.number}.${String(i).padStart(width, '0')}</a></sup>`);
+      const links = Array.from({ length: r.count + 1 }, (_, i) => `<sup><a href="#${escapeAttr(refId(state, r, i))}">${r.number}.${String(i).padStart(width, '0')}</a></sup>`);
       back = `↑ ${links.join(' ')}`;
     }
     const dirClass = r.dir !== undefined ? ` class="mw-cite-dir-${escapeAttr(r.dir.toLowerCase())}"` : '';
     if (parsoid)
-      return `<li id="${safeEncodeAttr(noteId(r))}"${dirClass}><span class="mw-cite-backlink">${back}</span> <span id="mw-reference-text-${safeEncodeAttr(noteId(r))}" class="mw-reference-text reference-text">${text ?? r.html}</span></li>`;
-    return `<li id="${safeEncodeAttr(noteId(r))}"${dirClass}><span class="mw-cite-backlink">${back}</span> ${text ?? `<span class="reference-text">${r.html}</span>\n`}</li>`;
+      return `<li id="${safeEncodeAttr(noteId(state, r))}"${dirClass}><span class="mw-cite-backlink">${back}</span> <span id="mw-reference-text-${safeEncodeAttr(noteId(state, r))}" class="mw-reference-text reference-text">${text ?? r.html}</span></li>`;
+    return `<li id="${safeEncodeAttr(noteId(state, r))}"${dirClass}><span class="mw-cite-backlink">${back}</span> ${text ?? `<span class="reference-text">${r.html}</span>\n`}</li>`;
   });
   if (parsoid) return `<div class="mw-references-wrap" typeof="mw:Extension/references"${dataMw}><ol class="mw-references references"${groupAttr}>${items.join('')}</ol></div>`;
   const list = `<ol class="references">\n${items.join('\n')}\n</ol>`;

@@ -11,6 +11,7 @@ import { NS_MAIN } from '../title/namespaces.js';
 import { preprocess, type PNode, type Part, type TemplateNode } from './preprocess.js';
 import { callFunction, isFunctionName, magicVariable, TITLE_MAGIC } from './functions.js';
 import type { ExpansionHost, Frame } from './frame.js';
+import type { FragmentMode } from './sanitizer.js';
 import { RenderDeadlineExceeded, titleKey, type PageLookup, type RenderRequest, type TemplateSource, type TitleRef } from './types.js';
 import { redirectTarget } from '../content/wikitext.js';
 
@@ -123,7 +124,8 @@ export class Expander implements ExpansionHost {
     readonly codec: TitleCodec,
     readonly lookup: PageLookup,
     readonly req: RenderRequest,
-    readonly site: { name: string; server: string; now: Date },
+    /** fragmentMode: $wgFragmentMode's first mode ({{anchorencode:}}); html5 when unset. */
+    readonly site: { name: string; server: string; now: Date; fragmentMode?: FragmentMode },
   ) {}
 
   get expandOnly(): boolean {

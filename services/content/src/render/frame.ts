@@ -6,6 +6,7 @@
  */
 import type { TitleCodec } from '../title/codec.js';
 import type { PNode, Part } from './preprocess.js';
+import type { FragmentMode } from './sanitizer.js';
 import type { RenderRequest, TitleRef } from './types.js';
 
 export interface Frame {
@@ -23,7 +24,7 @@ export interface Frame {
 export interface ExpansionHost {
   readonly codec: TitleCodec;
   readonly req: RenderRequest;
-  readonly site: { name: string; server: string; now: Date };
+  readonly site: { name: string; server: string; now: Date; fragmentMode?: FragmentMode };
   readonly properties: Record<string, string>;
   /** Expensive parser function calls so far ($wgExpensiveParserFunctionLimit). */
   expensive: number;

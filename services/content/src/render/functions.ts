@@ -11,6 +11,7 @@ import { decodeHTMLStrict } from 'entities';
 import { formatDate } from './dateformat.js';
 import type { TitleRef } from './types.js';
 import { URL_PROTOCOLS } from '@quire/kit/html-safety';
+import { escapeIdAs } from './sanitizer.js';
 
 type Fn = (x: Expander, first: string, parts: Part[], frame: Frame) => Promise<string>;
 
@@ -62,6 +63,7 @@ function phpUrlencode(s: string, raw: boolean): string {
 
 /** wfUrlencode: MediaWiki's title encoding for paths (keeps ; @ $ ! * ( ) , / ~ :; `'` is %27, as PHP's urlencode has it). */
 export function wikiUrlencode(s: string): string {
+  // rawurlencode encodes the apostrophe, which encodeURIComponent leaves (wfUrlencode keeps it encoded).
   return encodeURIComponent(s)
     .replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     .replaceAll("'", '%27');
@@ -203,7 +205,11 @@ const FUNCTIONS: Record<string, Fn> = {
     if (kind === 'WIKI') return wikiUrlencode(first.replaceAll(' ', '_'));
     return phpUrlencode(first, false);
   },
-  anchorencode: async (_x, first) => anchorEncode(killMarkers(first)),
+  anchorencode: async (x, first) => {
+    const id = anchorEncode(killMarkers(first));
+    // Sanitizer::escapeIdForLink in the wiki's fragment mode: a legacy id dot-encoded.
+    return x.site.fragmentMode === 'legacy' ? escapeIdAs(id, 'legacy') : id;
+  },
   fullurl: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), true),
   fullurle: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), true).replace(/&/g, '&amp;'),
   localurl: async (x, first, parts, frame) => urlFor(x, first, await arg(x, parts, 0, frame), false),

@@ -192,3 +192,75 @@ describe('media arithmetic', () => {
     assert.equal(phpFloat(1592 / 1.5), '1061.3333333333');
   });
 });
+
+describe('the new media DOM ($wgParserEnableLegacyMediaDOM false)', () => {
+  // Expectations from MediaWiki 1.39's mediaParserTests.txt (its html/php), with this wiki's upload
+  // path and its default thumb width of 300px.
+  const listed = new MemoryLookup({ 'MediaWiki:Bad image list': '* [[File:Bad.jpg]]', 'File:Barfoo.jpg': '#REDIRECT [[File:Foobar.jpg]]' });
+  listed.addFile('Bad.jpg', { ...JPEG, url: fileUrlPath('Bad.jpg') });
+  listed.addFile('Foobar.jpg', JPEG);
+  const render = async (text: string) =>
+    (await renderTest(text, { pages: listed, site: { legacyMediaDom: false } })).html.replace(/^<div class="mw-parser-output">/, '').replace(/\n?<!-- \nNewPP limit report[\s\S]*$/, '');
+  const IMG = '<img alt="Foobar.jpg" src="/w/images/3/3a/Foobar.jpg" decoding="async" width="1941" height="220" />';
+  test('an inline image is a span typed mw:File; its link is the description, classed mw-file-description', async () => {
+    assert.equal(await render('[[File:Foobar.jpg]]'), `<p><span class="mw-default-size" typeof="mw:File"><a href="/wiki/File:Foobar.jpg" class="mw-file-description">${IMG}</a></span>\n</p>`);
+  });
+  test('an aligned image is a figure with its caption; a vertical alignment and a border are classes', async () => {
+    assert.equal(
+      await render('[[File:Foobar.jpg|right|Caption text]]'),
+      '<figure class="mw-default-size mw-halign-right" typeof="mw:File"><a href="/wiki/File:Foobar.jpg" class="mw-file-description" title="Caption text"><img alt="Caption text" src="/w/images/3/3a/Foobar.jpg" decoding="async" width="1941" height="220" /></a><figcaption>Caption text</figcaption></figure>',
+    );
+    assert.equal(
+      await render('[[File:Foobar.jpg|middle|border|class=x]]'),
+      `<p><span class="mw-default-size mw-valign-middle mw-image-border x" typeof="mw:File"><a href="/wiki/File:Foobar.jpg" class="mw-file-description">${IMG}</a></span>\n</p>`,
+    );
+  });
+  test('an explicit width drops mw-default-size; an unlinked image keeps its tooltip on a span', async () => {
+    assert.match(
+      await render('[[File:Foobar.jpg|200px]]'),
+      /^<p><span typeof="mw:File"><a href="\/wiki\/File:Foobar.jpg" class="mw-file-description"><img alt="Foobar.jpg" src="\/w\/images\/thumb\/3\/3a\/Foobar.jpg\/200px-Foobar.jpg"/,
+    );
+    assert.equal(
+      await render('[[File:Foobar.jpg|link=|stuff]]'),
+      '<p><span class="mw-default-size" typeof="mw:File"><span title="stuff"><img alt="stuff" src="/w/images/3/3a/Foobar.jpg" decoding="async" width="1941" height="220" /></span></span>\n</p>',
+    );
+  });
+  test('a thumb is a figure typed mw:File/Thumb, without the magnify link', async () => {
+    assert.equal(
+      await render('[[File:Foobar.jpg|thumb|left|cap]]'),
+      '<figure class="mw-default-size mw-halign-left" typeof="mw:File/Thumb"><a href="/wiki/File:Foobar.jpg" class="mw-file-description"><img alt="" src="/w/images/thumb/3/3a/Foobar.jpg/300px-Foobar.jpg" decoding="async" width="300" height="34" srcset="/w/images/thumb/3/3a/Foobar.jpg/450px-Foobar.jpg 1.5x, /w/images/thumb/3/3a/Foobar.jpg/600px-Foobar.jpg 2x" /></a><figcaption>cap</figcaption></figure>',
+    );
+    assert.match(await render('[[File:Foobar.jpg|frame|cap]]'), /^<figure typeof="mw:File\/Frame"><a /);
+  });
+  test('a missing or bad file is an error typed link around a sized mw-broken-media span', async () => {
+    assert.equal(
+      await render('[[File:Nope.jpg|thumb|cap]]'),
+      '<figure class="mw-default-size" typeof="mw:Error mw:File/Thumb"><a href="/w/index.php?title=Special:Upload&amp;wpDestFile=Nope.jpg" class="new" title="File:Nope.jpg"><span class="mw-broken-media" data-width="180">File:Nope.jpg</span></a><figcaption>cap</figcaption></figure>',
+    );
+    assert.equal(
+      await render('[[File:Bad.jpg]]'),
+      '<p><span class="mw-default-size" typeof="mw:Error mw:File"><a href="/wiki/File:Bad.jpg" title="File:Bad.jpg"><span class="mw-broken-media" data-width="1941">File:Bad.jpg</span></a></span>\n</p>',
+    );
+    assert.equal(
+      await render('[[File:Foobar.jpg|thumb=Bad.jpg|Uh oh]]'),
+      '<figure typeof="mw:Error mw:File/Thumb"><a href="/wiki/File:Foobar.jpg" title="File:Foobar.jpg"><span class="mw-broken-media" data-width="300">File:Foobar.jpg</span></a><figcaption>Uh oh</figcaption></figure>',
+    );
+  });
+  test('a gallery: spans typed mw:File, a traditional thumb box with its height, no inner divs', async () => {
+    assert.equal(
+      await render('<gallery>\nFile:Foobar.jpg|link=|stuff\nFile:Bad.jpg\n</gallery>'),
+      [
+        '<ul class="gallery mw-gallery-traditional">',
+        '\t\t<li class="gallerybox" style="width: 155px">',
+        '\t\t\t<div class="thumb" style="width: 150px; height: 150px;"><span typeof="mw:File"><span title="stuff"><img alt="stuff" src="/w/images/thumb/3/3a/Foobar.jpg/120px-Foobar.jpg" decoding="async" width="120" height="14" srcset="/w/images/thumb/3/3a/Foobar.jpg/180px-Foobar.jpg 1.5x, /w/images/thumb/3/3a/Foobar.jpg/240px-Foobar.jpg 2x" /></span></span></div>',
+        '\t\t\t<div class="gallerytext">\n<p>stuff\n</p>\n\t\t\t</div>',
+        '\t\t</li>',
+        '\t\t<li class="gallerybox" style="width: 155px">',
+        '\t\t\t<div class="thumb" style="height: 150px;"><span typeof="mw:Error mw:File"><a href="/wiki/File:Bad.jpg" title="File:Bad.jpg"><span class="mw-broken-media" data-width="120" data-height="120">File:Bad.jpg</span></a></span></div>',
+        '\t\t\t<div class="gallerytext">\n\t\t\t</div>',
+        '\t\t</li>',
+        '</ul>',
+      ].join('\n'),
+    );
+  });
+});

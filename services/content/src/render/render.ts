@@ -15,7 +15,22 @@ import { redirectTarget } from '../content/wikitext.js';
 import { Expander, HEADING_RE, MARK, STRIP_RE, LIMITS, TRANSCLUSION_CLOSE_RE, TRANSCLUSION_OPEN_RE, type StripItem } from './expand.js';
 import { doBlockLevels, doQuotes, doTables } from './inline.js';
 import { removeUnsafeAttributes, URL_PROTOCOLS_PATTERN } from '@quire/kit/html-safety';
-import { cleanUrl, decodeCharReferences, encodeAttr, escapeAttr, escapeHtml, normalizeCharReferences, normalizeEntities, removeHtmlTags, sanitizeAttributes, STRAY_CLOSE_MARK } from './sanitizer.js';
+import {
+  cleanUrl,
+  decodeCharReferences,
+  DEFAULT_FRAGMENT_MODE,
+  escapeIdAs,
+  escapeIdForLinkAs,
+  type FragmentMode,
+  encodeAttr,
+  escapeAttr,
+  escapeHtml,
+  normalizeCharReferences,
+  normalizeEntities,
+  removeHtmlTags,
+  sanitizeAttributes,
+  STRAY_CLOSE_MARK,
+} from './sanitizer.js';
 import { wikiUrlencode } from './functions.js';
 import { pWrap } from './tidy.js';
 import { CITE_ERROR_CATEGORY, citeLeftovers, renderCite, type CiteState } from './cite.js';
@@ -79,6 +94,16 @@ export interface SiteInfo {
   server: string;
   /** The width of a thumb without a size ($wgThumbLimits[default thumbsize]); 300 when unset. */
   thumbLimit?: number;
+  /** $wgParserEnableLegacyMediaDOM: false renders media as <figure>/<span typeof="mw:File">; true when unset. */
+  legacyMediaDom?: boolean;
+  /** $wgFragmentMode: the escaping of ids and link fragments, and of a heading's fallback id; MediaWiki's default when unset. */
+  fragmentMode?: readonly FragmentMode[];
+  /** $wgExternalLinkTarget: the target="" of external links; none when unset. */
+  externalLinkTarget?: string;
+  /** $wgNoFollowLinks: rel="nofollow" on external links; true when unset. */
+  noFollowLinks?: boolean;
+  /** $wgNoFollowDomainExceptions: hosts (and their subdomains) linked without nofollow; MediaWiki's ['mediawiki.org'] when unset. */
+  noFollowDomainExceptions?: readonly string[];
 }
 
 const URL_PROTOCOLS = URL_PROTOCOLS_PATTERN;
@@ -240,6 +265,34 @@ interface Resolved {
 
 const stripTags = (s: string) => s.replace(/<[^>]*>/g, '');
 
+/** The box a missing or failed image was asked for (Linker::makeBrokenImageLinkObj's $handlerParams). */
+interface MediaSize {
+  width?: number | undefined;
+  height?: number | undefined;
+}
+
+/** Linker::makeBrokenImageLinkObj's label in the new media DOM: a span that styles can size. */
+function brokenMedia(label: string, size: MediaSize): string {
+  return `<span class="mw-broken-media"${size.width ? ` data-width="${size.width}"` : ''}${size.height ? ` data-height="${size.height}"` : ''}>${escapeHtml(label)}</span>`;
+}
+
+/** wfMatchesDomainList: the URL's host is one of the domains or under one. */
+function matchesDomainList(url: string, domains: readonly string[]): boolean {
+  let host: string;
+  try {
+    host = `.${new URL(url, 'http://invalid').hostname}`;
+  } catch {
+    return false;
+  }
+  return domains.some((d) => d !== '' && host.endsWith(`.${d.toLowerCase()}`));
+}
+
+/** Html::expandAttributes' class list: empty and repeated names left out, no attribute when none is left. */
+function classAttr(classes: string[]): string {
+  const names = [...new Set(classes.filter(Boolean))];
+  return names.length ? ` class="${escapeAttr(names.join(' '))}"` : '';
+}
+
 function decodeHtml(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (all, e: string) => {
     const l = e.toLowerCase();
@@ -265,8 +318,11 @@ export class Renderer {
   private linkDepth = 0;
   private readonly switches = new Set<string>();
   private autonumber = 0;
-  private readonly cite: CiteState = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set() };
+  private readonly cite: CiteState;
   private readonly thumbLimit: number;
+  private readonly legacyMedia: boolean;
+  private readonly fragmentMode: readonly FragmentMode[];
+  private readonly site: SiteInfo;
   /** MediaWiki:Bad image list: file names and the pages that may show each. */
   private readonly badFiles = new Map<string, Set<string>>();
 
@@ -276,8 +332,12 @@ export class Renderer {
     private readonly req: RenderRequest,
     site: SiteInfo,
   ) {
-    this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date() });
+    this.fragmentMode = site.fragmentMode?.length ? site.fragmentMode : DEFAULT_FRAGMENT_MODE;
+    this.exp = new Expander(codec, lookup, req, { name: site.name, server: site.server, now: req.now ?? new Date(), fragmentMode: this.fragmentMode[0]! });
     this.thumbLimit = site.thumbLimit ?? DEFAULT_THUMB_LIMIT;
+    this.legacyMedia = site.legacyMediaDom ?? true;
+    this.site = site;
+    this.cite = { groups: new Map(), byName: new Map(), counter: 0, listed: new Set(), fragmentMode: this.fragmentMode[0]! };
   }
 
   get parsoid(): boolean {
@@ -419,7 +479,7 @@ export class Renderer {
   }
 
   private pageHref(t: TitleRef, fragment = ''): string {
-    const frag = fragment ? `#${fragmentHref(fragment)}` : '';
+    const frag = fragment ? `#${fragmentHref(fragment, this.fragmentMode[0]!)}` : '';
     if (this.parsoid) return `./${wikiUrlencode(this.prefixedKey(t))}${frag}`;
     return `/wiki/${wikiUrlencode(this.prefixedKey(t))}${frag}`;
   }
@@ -533,6 +593,7 @@ export class Renderer {
         if (height === undefined && (width <= 0 || pref < width || isVector(file))) width = pref;
       }
     }
+    if (!this.legacyMedia) return this.hold(this.mediaImageLink(t, file, o, { width, height, alt, tooltip, captionHtml }).replaceAll('\n', ' '));
     let align = o.halign ?? '';
     let prefix = '';
     let postfix = '';
@@ -666,29 +727,121 @@ export class Renderer {
   /** ThumbnailImage::toHtml's link around the image: custom URL, custom title, none, or the description page. */
   private imageAnchor(t: TitleRef, link: ImageLink, tooltip: string, img: string, query = ''): string {
     const titleAttr = (text: string) => (text ? ` title="${encodeAttr(text)}"` : '');
-    if (link.kind === 'none') return img;
+    // The new media DOM keeps an unlinked image in a <span>, with the tooltip there (MediaTransformOutput::linkWrap).
+    if (link.kind === 'none') return this.legacyMedia ? img : `<span${titleAttr(tooltip)}>${img}</span>`;
     if (link.kind === 'interwiki') return `<a href="${escapeAttr(link.url)}" title="${encodeAttr(tooltip || link.text)}">${img}</a>`;
-    if (link.kind === 'url') return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)} rel="nofollow">${img}</a>`;
+    if (link.kind === 'url') {
+      const x = this.externalLinkAttrs(link.url);
+      return `<a href="${escapeAttr(link.url)}"${titleAttr(tooltip)}${x.target ? ` target="${escapeAttr(x.target)}"` : ''}${x.rel ? ` rel="${x.rel}"` : ''}>${img}</a>`;
+    }
     if (link.kind === 'title') return `<a href="${escapeAttr(this.pageHref(link.title, link.fragment))}"${titleAttr(tooltip || this.prefixed(link.title))}>${img}</a>`;
-    return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="image"${titleAttr(tooltip)}>${img}</a>`;
+    return `<a href="${escapeAttr(this.fileUrl(t, query))}" class="${this.legacyMedia ? 'image' : 'mw-file-description'}"${titleAttr(tooltip)}>${img}</a>`;
   }
 
   /**
    * Linker::makeBrokenImageLinkObj: a missing file links its upload form, or its page when that
    * page is a redirect (the file lives under the redirect's target).
    */
-  private brokenImageLink(t: TitleRef, label: string): string {
+  private brokenImageLink(t: TitleRef, label: string, media?: MediaSize): string {
     const title = this.prefixed(t);
-    const text = escapeAttr(label || title);
+    const text = media ? brokenMedia(label || title, media) : escapeAttr(label || title);
     if (this.exists.get(titleKey(t))?.isRedirect) return `<a href="${escapeAttr(this.pageHref(t))}" class="mw-redirect" title="${escapeAttr(title)}">${text}</a>`;
     this.exp.trackingCategories.add('Pages with broken file links');
     this.addCategory('Pages_with_broken_file_links', '');
     return `<a href="${escapeAttr(`/w/index.php?title=Special:Upload&wpDestFile=${wikiUrlencode(t.dbkey)}`)}" class="new" title="${escapeAttr(title)}">${text}</a>`;
   }
 
-  /** A plain link to a file's page (a file on the bad image list, Linker::makeBrokenImageLinkObj for a file that exists). */
-  private knownFileLink(t: TitleRef, label: string): string {
-    return `<a href="${escapeAttr(this.pageHref(t))}" title="${escapeAttr(this.prefixed(t))}">${escapeAttr(label)}</a>`;
+  /**
+   * A plain link to a file's page (a file on the bad image list, Linker::makeBrokenImageLinkObj for
+   * a file that exists): its text, or `html` as it is.
+   */
+  private knownFileLink(t: TitleRef, label: string, html?: string): string {
+    return `<a href="${escapeAttr(this.pageHref(t))}" title="${escapeAttr(this.prefixed(t))}">${html ?? escapeAttr(label)}</a>`;
+  }
+
+  /**
+   * Linker::makeImageLink with $wgParserEnableLegacyMediaDOM false: the image in a
+   * <span typeof="mw:File">, or a <figure> with a <figcaption> when aligned; its layout in mw-*
+   * classes rather than on the <img>. Sizes as the legacy path computed them.
+   */
+  private mediaImageLink(
+    t: TitleRef,
+    file: FileFacts | undefined,
+    o: ReturnType<Renderer['imageOptions']>,
+    a: { width: number | undefined; height: number | undefined; alt: string; tooltip: string; captionHtml: string },
+  ): string {
+    const classes: string[] = [];
+    if (o.width === undefined && o.format !== 'manualthumb' && o.format !== 'frame') classes.push('mw-default-size');
+    if (o.format === 'thumb' || o.format === 'frame' || o.format === 'manualthumb') return this.mediaThumbLink(t, file, o, classes, a);
+    let width = a.width;
+    let rdfa = 'mw:File';
+    if (o.format === 'frameless') {
+      rdfa += '/Frameless';
+      if (file && !mustRender(file) && width! > file.width) width = file.width;
+    }
+    let s: string;
+    if (!file || this.isBadFile(t.dbkey)) {
+      rdfa = `mw:Error ${rdfa}`;
+      // A missing file is asked for at the size written; an existing one at the size computed.
+      s = file ? this.knownFileLink(t, '', brokenMedia(this.prefixed(t), { width, height: a.height })) : this.brokenImageLink(t, '', { width: o.width, height: a.height });
+    } else {
+      const shown = transform(file, width!, a.height, o);
+      s = this.imageAnchor(t, o.link, a.tooltip, imgTag(shown, { alt: a.alt, srcset: srcset(file, shown, width!, a.height, o) }), this.descriptionQuery(o));
+    }
+    let wrapper = 'span';
+    let caption = '';
+    if (o.halign) {
+      wrapper = 'figure';
+      classes.push(`mw-halign-${o.halign}`);
+      caption = `<figcaption>${a.captionHtml}</figcaption>`;
+    } else if (o.valign) classes.push(`mw-valign-${o.valign}`);
+    if (o.border) classes.push('mw-image-border');
+    if (o.className) classes.push(o.className);
+    return `<${wrapper}${classAttr(classes)} typeof="${rdfa}">${s}${caption}</${wrapper}>`;
+  }
+
+  /** Linker::makeThumbLink2 with $wgParserEnableLegacyMediaDOM false: a <figure> of thumb, frame or manual thumbnail. */
+  private mediaThumbLink(
+    t: TitleRef,
+    file: FileFacts | undefined,
+    o: ReturnType<Renderer['imageOptions']>,
+    classes: string[],
+    a: { width: number | undefined; height: number | undefined; alt: string; captionHtml: string },
+  ): string {
+    let width = a.width || (o.upright !== undefined ? 130 : 180);
+    let link = o.link;
+    let rdfa = o.format === 'frame' ? 'mw:File/Frame' : 'mw:File/Thumb';
+    if (o.halign) classes.push(`mw-halign-${o.halign}`);
+    if (o.className) classes.push(o.className);
+    let s: string;
+    if (!file) {
+      rdfa = `mw:Error ${rdfa}`;
+      s = this.brokenImageLink(t, '', { width, height: a.height });
+    } else {
+      let shown: Transformed | undefined;
+      let srcsetValue = '';
+      let bad = this.isBadFile(t.dbkey);
+      if (o.format === 'manualthumb') {
+        const manual = o.manualthumb ? this.exp.parseTitle(o.manualthumb, NS_FILE) : undefined;
+        const mf = manual?.ns === NS_FILE ? this.files.get(manual.dbkey) : undefined;
+        if (mf) {
+          bad = this.isBadFile(manual!.dbkey);
+          shown = transform(mf, mf.width);
+          if (link.kind === 'description') link = { kind: 'title', title: t, fragment: '' };
+        }
+      } else if (o.format === 'frame') shown = transform(file, file.width, undefined, o);
+      else {
+        if (!mustRender(file) && width > file.width) width = file.width;
+        shown = transform(file, width, a.height, o);
+        srcsetValue = srcset(file, shown, width, a.height, o);
+      }
+      if (!shown || bad) {
+        rdfa = `mw:Error ${rdfa}`;
+        // No thumbnail: the message thumbnail_error with no reason.
+        s = this.knownFileLink(t, '', brokenMedia(shown ? this.prefixed(t) : 'Error creating thumbnail: ', { width, height: a.height }));
+      } else s = this.imageAnchor(t, link, '', imgTag(shown, { alt: a.alt, srcset: srcsetValue }), this.descriptionQuery(o));
+    }
+    return `<figure${classAttr(classes)} typeof="${rdfa}">${s}<figcaption>${a.captionHtml}</figcaption></figure>`;
   }
 
   /** Linker::makeThumbLink2 (legacy DOM): thumb, frame and manual thumbnail boxes. */
@@ -932,7 +1085,7 @@ export class Renderer {
       const shown = label !== undefined && label !== '' ? linkText(l) : linkDisplay(target);
       // [[#frag]] is a link within the page; [[This page#frag]] is an ordinary link (not a self-link).
       if (r.title!.ns === this.req.title.ns && r.title!.dbkey === this.req.title.dbkey && r.fragment && decodeHtml(l.target).trim().startsWith('#')) {
-        const href = `#${fragmentHref(r.fragment)}`;
+        const href = `#${fragmentHref(r.fragment, this.fragmentMode[0]!)}`;
         out.push(
           this.hold(
             `${this.parsoid ? `<a rel="mw:WikiLink" href="./${escapeAttr(wikiUrlencode(this.prefixedKey(r.title!)))}${escapeAttr(href)}">` : `<a href="${escapeAttr(href)}">`}${shown}${trail}</a>`,
@@ -944,6 +1097,26 @@ export class Renderer {
     }
     out.push(text.slice(pos, to));
     return out.join('');
+  }
+
+  /**
+   * Parser::getExternalLinkAttribs: rel="nofollow" unless $wgNoFollowLinks is off or the host is
+   * a $wgNoFollowDomainExceptions one, and $wgExternalLinkTarget, which (unless it names this
+   * window) also gets noreferrer noopener: a new window could navigate its opener.
+   */
+  private externalLinkAttrs(url: string): { rel: string; target?: string } {
+    let rel = (this.site.noFollowLinks ?? true) && !matchesDomainList(url, this.site.noFollowDomainExceptions ?? ['mediawiki.org']) ? 'nofollow' : '';
+    const target = this.site.externalLinkTarget;
+    if (!target) return { rel };
+    if (!['_self', '_parent', '_top'].includes(target)) rel = rel ? `${rel} noreferrer noopener` : 'noreferrer noopener';
+    return { rel, target };
+  }
+
+  /** An external link's opening attributes as Linker::makeExternalLink orders them: target, rel, then class and href. */
+  private externalOpen(href: string): string {
+    if (this.parsoid) return ' rel="mw:ExtLink nofollow"';
+    const x = this.externalLinkAttrs(href);
+    return `${x.target ? ` target="${escapeAttr(x.target)}"` : ''}${x.rel ? ` rel="${x.rel}"` : ''}`;
   }
 
   /** External links `[url text]` and free URLs. */
@@ -963,12 +1136,12 @@ export class Renderer {
       }
       const href = cleanUrl(url);
       this.noteExternal(href);
-      const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
+      const open = this.externalOpen(href);
       if (label === '') {
         this.autonumber++;
-        return `${this.hold(`<a rel="${rel}" class="external autonumber" href="${escapeAttr(href)}">`)}[${this.autonumber}]</a>`;
+        return `${this.hold(`<a${open} class="external autonumber" href="${escapeAttr(href)}">`)}[${this.autonumber}]</a>`;
       }
-      return `${this.hold(`<a rel="${rel}" class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
+      return `${this.hold(`<a${open} class="external text" href="${escapeAttr(href)}">`)}${label}</a>`;
     });
     let out = '';
     let pos = 0;
@@ -1015,8 +1188,7 @@ export class Renderer {
     if (trail !== '' && Buffer.byteLength(trail) >= Buffer.byteLength(afterProtocol)) return whole;
     const href = cleanUrl(url);
     this.noteExternal(href);
-    const rel = this.parsoid ? 'mw:ExtLink nofollow' : 'nofollow';
-    return `${this.hold(`<a rel="${rel}" class="external free" href="${escapeAttr(href)}">`)}${escapeHtml(href)}</a>${trail}`;
+    return `${this.hold(`<a${this.externalOpen(href)} class="external free" href="${escapeAttr(href)}">`)}${escapeHtml(href)}</a>${trail}`;
   }
 
   private noteExternal(url: string): void {
@@ -1025,7 +1197,7 @@ export class Renderer {
 
   /** Inline wikitext (captions, reference bodies): everything but paragraphs and sections. */
   renderInline(text: string): string {
-    let t = removeHtmlTags(text);
+    let t = removeHtmlTags(text, this.fragmentMode[0]);
     t = this.replaceLinks(t);
     t = doQuotes(t);
     t = this.replaceExternal(t);
@@ -1034,7 +1206,7 @@ export class Renderer {
 
   /** Block wikitext without headings numbering: tables, lists and paragraphs (reference bodies with lists). */
   private renderBlock(text: string): string {
-    let t = removeHtmlTags(text);
+    let t = removeHtmlTags(text, this.fragmentMode[0]);
     t = doTables(t);
     t = this.replaceLinks(t);
     t = doQuotes(t);
@@ -1150,24 +1322,32 @@ export class Renderer {
       const nameText = t.dbkey.replaceAll('_', ' ');
       let thumbHtml: string;
       let shown: Transformed | undefined;
+      const legacy = this.legacyMedia;
+      // The new media DOM: what stands for a missing or bad file is Linker::makeBrokenImageLinkObj's, sized as the thumb was asked.
+      const broken = (html: string) => `<span typeof="mw:Error mw:File">${html}</span>`;
       if (img && canRender(img) && this.isBadFile(t.dbkey)) {
-        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${this.knownFileLink(t, nameText)}</div>`;
+        const html = legacy ? this.knownFileLink(t, nameText) : broken(this.knownFileLink(t, '', brokenMedia(this.prefixed(t), layout.thumbBox)));
+        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${html}</div>`;
       } else if (!img || !canRender(img)) {
         if (!img) {
           this.exp.trackingCategories.add('Pages with broken file links');
           this.addCategory('Pages_with_broken_file_links', '');
         }
-        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${escapeHtml(nameText)}</div>`;
+        const html = legacy ? escapeHtml(nameText) : broken(img ? this.knownFileLink(t, '', brokenMedia(this.prefixed(t), layout.thumbBox)) : this.brokenImageLink(t, '', layout.thumbBox));
+        thumbHtml = `\n\t\t\t<div class="thumb" style="height: ${layout.thumbPadding + heights}px;">${html}</div>`;
       } else {
         shown = transform(img, layout.thumbBox.width, layout.thumbBox.height);
         const tag = imgTag(shown, {
           alt: alt ?? (labelText || nameText),
-          title: link.kind === 'none' ? labelText : '',
+          title: link.kind === 'none' && legacy ? labelText : '',
           ...layout.override(shown),
           srcset: srcset(img, shown, layout.thumbBox.width, layout.thumbBox.height),
         });
         const linked = this.unstripAll(this.imageAnchor(t, link, labelText, tag));
-        thumbHtml = `\n\t\t\t<div class="thumb" style="width: ${phpFloat(layout.thumbDivWidth(shown.width))}px;"><div style="margin:${phpFloat(layout.vpad(shown.height))}px auto;">${linked}</div></div>`;
+        const divWidth = phpFloat(layout.thumbDivWidth(shown.width));
+        thumbHtml = legacy
+          ? `\n\t\t\t<div class="thumb" style="width: ${divWidth}px;"><div style="margin:${phpFloat(layout.vpad(shown.height))}px auto;">${linked}</div></div>`
+          : `\n\t\t\t<div class="thumb" style="width: ${divWidth}px;${mode === 'traditional' ? ` height: ${layout.thumbPadding + heights}px;` : ''}"><span typeof="mw:File">${linked}</span></div>`;
       }
       const caption =
         a.showfilename !== undefined
@@ -1180,7 +1360,9 @@ export class Renderer {
             : `\n\t\t\t<div class="gallerytextwrapper" style="width: ${Math.ceil(layout.gbWidth(shown?.width) - layout.thumbPadding - 2 - 20)}px"><div class="gallerytext">\n${caption}\n\t\t\t</div></div>`
           : `\n\t\t\t<div class="gallerytext">\n${caption}\n\t\t\t</div>`;
       const gb = `${phpFloat(layout.gbWidth(shown?.width))}px`;
-      out += `\n\t\t<li class="gallerybox" style="width: ${gb}"><div style="width: ${gb}">${thumbHtml}${text}\n\t\t</div></li>`;
+      out += legacy
+        ? `\n\t\t<li class="gallerybox" style="width: ${gb}"><div style="width: ${gb}">${thumbHtml}${text}\n\t\t</div></li>`
+        : `\n\t\t<li class="gallerybox" style="width: ${gb}">${thumbHtml}${text}\n\t\t</li>`;
     }
     return `${out}\n</ul>`;
   }
@@ -1220,9 +1402,23 @@ export class Renderer {
     // Without headings a __TOC__ mark stays until after the paragraph pass, as MediaWiki's
     // placeholder does (a line starting with it is no <pre>).
     if (matches.length === 0) return text;
-    // Anchors taken (lower case), and per anchor the suffix to try next (the set only grows).
+    // Parser::finalizeHeadings' $refers: ids given so far, case-insensitively; a repeat gets the first free _2, _3…
     const refers = new Set<string>();
-    const nextSuffix = new Map<string, number>();
+    // Where each id's search for a free number resumes: ids are only added, so the numbers below
+    // it stay taken, and a page of identical headings costs linear time, not quadratic.
+    const nextFree = new Map<string, number>();
+    const unique = (id: string) => {
+      const key = asciiLower(id);
+      if (!refers.has(key)) {
+        refers.add(key);
+        return '';
+      }
+      let i = nextFree.get(key) ?? 2;
+      while (refers.has(`${key}_${i}`)) i++;
+      refers.add(`${key}_${i}`);
+      nextFree.set(key, i + 1);
+      return `_${i}`;
+    };
     const levelCount: number[] = [];
     const sublevelCount: number[] = [];
     let toclevel = 0;
@@ -1263,21 +1459,20 @@ export class Renderer {
       // inside the id attribute one broke out of its quotes.
       const htmlText = stripTransclusionMarkers(this.unstripAll(inner));
       const plain = decodeHtml(stripTags(htmlText)).trim();
-      let anchor = plain.replace(/[\t\n\f\r ]+/g, '_');
-      // Parser::formatHeadings: a taken anchor gets the first free _2, _3… ("Headline 2" may hold one).
-      const key = anchor.toLowerCase();
-      if (refers.has(key)) {
-        let i = nextSuffix.get(key) ?? 2;
-        while (refers.has(`${key}_${i}`)) i++;
-        nextSuffix.set(key, i + 1);
-        anchor = `${anchor}_${i}`;
-        refers.add(`${key}_${i}`);
-      } else refers.add(key);
+      const name = plain.replace(/[\t\n\f\r ]+/g, ' ');
+      const [mode, fallbackMode] = this.fragmentMode;
+      let anchor = escapeIdAs(name, mode!);
+      let fallback = fallbackMode ? escapeIdAs(name, fallbackMode) : undefined;
+      if (fallback === anchor) fallback = undefined;
+      const suffix = unique(anchor);
+      anchor += suffix;
+      const linkAnchor = escapeIdForLinkAs(name, mode!) + suffix;
+      if (fallback !== undefined) fallback += unique(fallback);
       // Parser::formatHeadings' TOC line: only span, sup, sub, bdi, i, b, s, strike and q stay, without
       // attributes but a span's dir; an empty span (an extra anchor) goes.
       const line = htmlText
         .replace(/<(?!\/?(?:span|sup|sub|bdi|i|b|s|strike|q)(?: [^>]*)?>).*?>/g, '')
-        .replace(/<(\/?(?:span(?: dir="(?:rtl|ltr)")?|sup|sub|bdi|i|b|s|strike))(?: .*?)?>/g, '<$1>')
+        .replace(/<(\/?(?:span(?: dir="(?:rtl|ltr)")?|sup|sub|bdi|i|b|s|strike|q))(?: .*?)?>/g, '<$1>')
         .replaceAll('<span></span>', '')
         .trim();
       const index = src?.index ?? '';
@@ -1295,7 +1490,7 @@ export class Renderer {
       if (toclevel > prevToclevel && prevToclevel > 0) tocLines += '\n<ul>\n';
       else if (toclevel < prevToclevel) tocLines += `</li>\n${'</ul>\n</li>\n'.repeat(prevToclevel - toclevel)}`;
       else if (prevToclevel > 0) tocLines += '</li>\n';
-      tocLines += `<li class="toclevel-${toclevel}${index ? ` tocsection-${index}` : ''}"><a href="#${escapeAttr(anchor)}"><span class="tocnumber">${number}</span> <span class="toctext">${line}</span></a>`;
+      tocLines += `<li class="toclevel-${toclevel}${index ? ` tocsection-${index}` : ''}"><a href="#${escapeAttr(linkAnchor)}"><span class="tocnumber">${number}</span> <span class="toctext">${line}</span></a>`;
       prevToclevel = toclevel;
       out += text.slice(pos, m.index);
       if (firstHeadingAt === -1) firstHeadingAt = out.length;
@@ -1311,7 +1506,8 @@ export class Renderer {
         const href = `/w/index.php?title=${wikiUrlencode(owner)}&action=edit&section=${src.index}`;
         edit = `<span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="${escapeAttr(href)}" title="${escapeAttr(`Edit section: ${plain}`)}">edit</a><span class="mw-editsection-bracket">]</span></span>`;
       }
-      out += `<h${level}><span class="mw-headline" id="${escapeAttr(anchor)}">${inner}</span>${edit}</h${level}>`;
+      const fallbackSpan = fallback === undefined ? '' : `<span id="${escapeAttr(fallback)}"></span>`;
+      out += `<h${level}>${fallbackSpan}<span class="mw-headline" id="${escapeAttr(anchor)}">${inner}</span>${edit}</h${level}>`;
     }
     out += text.slice(pos);
     if (prevToclevel > 0) tocLines += `</li>\n${'</ul>\n</li>\n'.repeat(prevToclevel - 1)}`;
@@ -1403,7 +1599,7 @@ export class Renderer {
       return { ...this.emptyResult(limits), html: expanded, expanded };
     }
     await this.prefetch([expanded, ...x.strip.map((s) => s.content ?? '')]);
-    let t = removeHtmlTags(expanded);
+    let t = removeHtmlTags(expanded, this.fragmentMode[0]);
     if (this.parsoid) t = moveTransclusionMarkers(t);
     t = doTables(t);
     t = t.replace(/^----+/gm, '<hr />');
@@ -1596,10 +1792,14 @@ function tidyText(html: string, legacy: boolean): string {
   return out;
 }
 
-/** Sanitizer::escapeIdForLink (html5 fragments): spaces as underscores, a %XX kept literal as %25XX, the rest as it is. */
-function fragmentHref(fragment: string): string {
+/** Sanitizer::escapeIdForLink: html5 fragments with spaces as underscores and a %XX kept literal as %25XX; legacy ones dot-encoded. */
+function fragmentHref(fragment: string, mode: FragmentMode): string {
+  if (mode === 'legacy') return escapeIdAs(fragment, mode);
   return fragment.replaceAll(' ', '_').replace(/%([0-9A-Fa-f]{2})/g, '%25$1');
 }
+
+/** PHP's strtolower: ASCII letters only (two headings differing in other letters' case keep their ids). */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 function stripTransclusionMarkers(s: string): string {
   return s.replace(TRANSCLUSION_OPEN_RE, '').replace(TRANSCLUSION_CLOSE_RE, '');

@@ -191,6 +191,43 @@ export function escapeId(v: string): string {
   return v.replace(/[\t\n\f\r ]+/g, '_');
 }
 
+/**
+ * $wgFragmentMode's escapings of ids and fragments (Sanitizer::escapeIdInternal): 'html5' keeps
+ * the text, 'legacy' percent-encodes it with dots. The setting's first mode makes ids and links,
+ * a second one an extra id for old links (a heading's fallback anchor).
+ */
+export type FragmentMode = 'html5' | 'legacy';
+/** MediaWiki 1.39's $wgFragmentMode. */
+export const DEFAULT_FRAGMENT_MODE: readonly FragmentMode[] = ['html5', 'legacy'];
+
+/** Reads WIKI_FRAGMENT_MODE's comma-separated list; undefined when it is not one or two known modes. */
+export function parseFragmentMode(v: string): FragmentMode[] | undefined {
+  const modes = v.split(',').map((m) => m.trim());
+  return modes.length <= 2 && modes.every((m): m is FragmentMode => m === 'html5' || m === 'legacy') ? modes : undefined;
+}
+
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** PHP's urlencode: UTF-8 bytes percent-encoded except [A-Za-z0-9_.-], a space as `+`. */
+function phpUrlencode(s: string): string {
+  return encodeURIComponent(s.replace(LONE_SURROGATE_RE, '\ufffd'))
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%20', '+');
+}
+
+/** Sanitizer::escapeIdInternal: an id in one mode (cut at 1024 characters, griefer protection). */
+export function escapeIdAs(id: string, mode: FragmentMode): string {
+  const cut = id.length > 1024 ? Array.from(id).slice(0, 1024).join('') : id;
+  if (mode === 'html5') return cut.replace(/[\t\n\f\r ]/g, '_');
+  return phpUrlencode(cut.replaceAll(' ', '_')).replaceAll('%3A', ':').replaceAll('%', '.');
+}
+
+/** Sanitizer::escapeIdForLink's escaping in one mode: an html5 id keeps a literal %XX from decoding. */
+export function escapeIdForLinkAs(id: string, mode: FragmentMode): string {
+  const e = escapeIdAs(id, mode);
+  return mode === 'html5' ? e.replace(/%([0-9A-Fa-f]{2})/g, '%25$1') : e;
+}
+
 /** Sanitizer::validateAttributes' $hrefExp. */
 const MICRODATA_HREF_RE = new RegExp(`^(?:${URL_PROTOCOLS_PATTERN})[^\\s]+$`, 'i');
 
@@ -213,7 +250,7 @@ function decodeAttrEntities(s: string): string {
  * Sanitizer::fixTagAttributes: the allowed attributes of `tag` from raw attribute text, each
  * value checked and escaped; returns the string to put after the tag name (with a leading space).
  */
-export function sanitizeAttributes(tag: string, raw: string, extra: readonly string[] = []): string {
+export function sanitizeAttributes(tag: string, raw: string, extra: readonly string[] = [], idMode: FragmentMode = 'html5'): string {
   const allowed = ATTRS[tag] ?? (extra.length ? [] : COMMON);
   const out = new Map<string, string>();
   for (const m of raw.matchAll(ATTR_RE)) {
@@ -232,7 +269,7 @@ export function sanitizeAttributes(tag: string, raw: string, extra: readonly str
       // An empty style stays (style="").
       v = checkCss(v);
     } else if (name === 'id') {
-      v = escapeId(v);
+      v = idMode === 'html5' ? escapeId(v) : escapeIdAs(v, idMode);
     } else if (name === 'href') {
       // Only microdata <link> may carry href: a URL with one of $wgUrlProtocols and no space, or nothing.
       if (!MICRODATA_HREF_RE.test(v)) continue;
@@ -367,7 +404,7 @@ export const STRAY_CLOSE_MARK = '\x7fSC\x7f';
  * Sanitizer::internalRemoveHtmlTags: allowed tags keep their sanitized attributes; any other
  * `<…>` is escaped. Unbalanced paired tags are closed at the end, stray closing tags escaped.
  */
-export function removeHtmlTags(text: string): string {
+export function removeHtmlTags(text: string, idMode: FragmentMode = 'html5'): string {
   const pieces = text.split('<');
   let out = escapeGt(pieces[0]!);
   const stack: string[] = [];
@@ -408,7 +445,7 @@ export function removeHtmlTags(text: string): string {
       out += `&lt;${escapeGt(x)}`;
       continue;
     }
-    const attrs = sanitizeAttributes(tag, m[3]!);
+    const attrs = sanitizeAttributes(tag, m[3]!, [], idMode);
     if (SINGLE_ONLY.has(tag)) out += `<${tag}${attrs} />${rest}`;
     // `<li/>`, `<dt/>`, `<dd/>` are empty elements; any other `<tag/>` opens its element, as in HTML5.
     else if (m[4] === '/>' && SELF_CLOSING.has(tag)) out += `<${tag}${attrs}></${tag}>${rest}`;

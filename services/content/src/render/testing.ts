@@ -45,8 +45,8 @@ export class MemoryLookup implements PageLookup {
 }
 
 /** Renders `text` as the page `title` with the given wiki pages. */
-export async function renderTest(text: string, opts: { title?: string; pages?: MemoryLookup; req?: Partial<RenderRequest> } = {}) {
+export async function renderTest(text: string, opts: { title?: string; pages?: MemoryLookup; req?: Partial<RenderRequest>; site?: Partial<SiteInfo> } = {}) {
   const t = testCodec.parse(opts.title ?? 'Test');
   const req: RenderRequest = { text, title: { ns: t.ns, dbkey: t.dbkey }, pageId: 0, revId: 0, ...opts.req };
-  return renderWikitext(testCodec, opts.pages ?? new MemoryLookup(), req, testSite);
+  return renderWikitext(testCodec, opts.pages ?? new MemoryLookup(), req, { ...testSite, ...opts.site });
 }
