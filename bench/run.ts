@@ -317,10 +317,12 @@ const compareUrl = compareIndex >= 0 ? argv.splice(compareIndex, 2)[1]?.replace(
 const only = argv;
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
-const botPasswordFile = path.join(root, '../shared/reference/mediawiki/.state/botpassword');
+// The reference wiki's bot password, as its setup wrote it (the repository's copy of the setup, or the shared one).
+const botPasswordFiles = [path.join(root, 'conformance/reference/.state/botpassword'), path.join(root, '../shared/reference/mediawiki/.state/botpassword')];
 function compareBot(): Side['bot'] {
   if (process.env.BENCH_COMPARE_BOT_PASSWORD) return { user: process.env.BENCH_COMPARE_BOT_USER ?? 'Admin@ci', password: process.env.BENCH_COMPARE_BOT_PASSWORD };
-  const text = fs.existsSync(botPasswordFile) ? fs.readFileSync(botPasswordFile, 'utf8') : '';
+  const file = botPasswordFiles.find((f) => fs.existsSync(f));
+  const text = file ? fs.readFileSync(file, 'utf8') : '';
   const field = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(text)?.[1]?.trim();
   return field('password') ? { user: field('name') ?? 'Admin@ci', password: field('password')! } : undefined;
 }
