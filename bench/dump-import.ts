@@ -1,5 +1,5 @@
 /*
- * Import benchmark (issue 18): a generated dump of PAGES pages with REVS revisions each, imported
+ * Import benchmark: a generated dump of PAGES pages with REVS revisions each, imported
  * with `admin importDump` into a fresh Quire (embedded database, or DATABASE_URL), and with
  * --reference the same file through MediaWiki's maintenance/importDump.php on the reference wiki
  * (run as www-data, as ../shared/reference/mediawiki/setup.sh runs maintenance scripts). Prints

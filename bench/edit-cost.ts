@@ -1,5 +1,5 @@
 /*
- * What one edit costs (issue 15): SQL statements (by schema and kind, from the process's /metrics)
+ * What one edit costs: SQL statements (by schema and kind, from the process's /metrics)
  * and gRPC calls of the gateway (its debug header) per action=edit, sequential appends from one
  * bot session. Starts the wiki as `npm start`'s child does (scripts/serve.ts, a fresh data folder).
  *   npx tsx bench/edit-cost.ts            # 50 edits

@@ -1,5 +1,5 @@
 /*
- * Edit throughput (issue 4): action=edit POSTs against the whole wiki started in this process
+ * Edit throughput: action=edit POSTs against the whole wiki started in this process
  * (scripts/stack.ts, embedded PGlite unless DATABASE_URL is set — give it a database of its own:
  * the wiki's schemas are created in it), or against BENCH_URL.
  *   npx tsx bench/edit.ts              # 1 client appending to one page, then 10 clients on 10 pages

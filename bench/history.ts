@@ -1,5 +1,5 @@
 /*
- * History paging speed (issue 4): a page with 10,000 revisions, then /v1/page/{title}/history at
+ * History paging speed: a page with 10,000 revisions, then /v1/page/{title}/history at
  * the newest revisions, 5,000 revisions deep and at the oldest end. Keyset pagination makes every
  * depth cost the same; this prints req/s and p50/p99 per depth to show it.
  *   node --import tsx bench/history.ts                 # embedded PGlite

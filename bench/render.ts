@@ -1,5 +1,5 @@
 /*
- * Rendering (issue 6): p50 render time of a ~50 KB article (headings, templates, tables, links,
+ * Rendering: p50 render time of a ~50 KB article (headings, templates, tables, links,
  * references, lists) through the renderer, and the throughput of cached REST /html reads against
  * the whole wiki started in this process (or BENCH_URL).
  *   npx tsx bench/render.ts

@@ -1,5 +1,5 @@
 /*
- * Side-by-side load benchmark (issue 15). Starts Quire as `npm start` does (package.json's start script, a
+ * Side-by-side load benchmark. Starts Quire as `npm start` does (package.json's start script, a
  * fresh data folder, default settings) and runs every scenario against it and, with --compare,
  * against another wiki (the reference MediaWiki) right after, so both see the same machine state;
  * prints both figures, the ratio and p50/p99, plus the ceiling: a constant-JSON node:http server

@@ -1,5 +1,5 @@
 /*
- * Scale scenario (issue 15): a generated wiki of 100,000 pages, imported once with
+ * Scale scenario: a generated wiki of 100,000 pages, imported once with
  * `admin importDump` and reused, then started as `npm start` starts it (package.json's start
  * command, the compiled build; default settings, embedded database) and measured:
  *   - search: REST `GET /w/rest.php/v1/search/page?q=…&limit=10` with varied queries (a Zipf mix

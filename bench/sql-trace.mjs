@@ -1,4 +1,4 @@
-// Benchmark instrumentation (issue 15), loaded with `node --import ./bench/sql-trace.mjs` by
+// Benchmark instrumentation, loaded with `node --import ./bench/sql-trace.mjs` by
 // bench/edit-cost.ts when SQL_TRACE names a file: counts every SQL text sent through pg (BEGIN and
 // COMMIT included) and writes [text, count] pairs there twice a second.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /*
- * Start-up and memory (issue 15): `npm run bench -- --start [--runs N]` starts the wiki N times (3)
+ * Start-up and memory: `npm run bench -- --start [--runs N]` starts the wiki N times (3)
  * exactly as `npm start` does (package.json's start script, default settings, a fresh data folder
  * each time, port BENCH_PORT) and prints, per run, the time from spawning it to its first answer
  * (`action=query&meta=siteinfo`) and the memory of the whole process tree a second later.

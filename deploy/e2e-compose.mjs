@@ -186,7 +186,7 @@ async function loginAcrossGateways(user, password) {
 }
 
 /**
- * Issue 32's reproductions on the stack as deployed, through the proxy: each is refused here as on
+ * The authorization checks' reproductions on the stack as deployed, through the proxy: each is refused here as on
  * npm start (e2e/permission-matrix.test.ts and e2e/revdel-reads.test.ts hold the full matrix).
  */
 async function refusalsOnTheStack(user) {

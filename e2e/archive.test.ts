@@ -1,5 +1,5 @@
 /*
- * Revisions across pages (issue 19): prop=deletedrevisions, list=alldeletedrevisions, the
+ * Revisions across pages: prop=deletedrevisions, list=alldeletedrevisions, the
  * deprecated list=deletedrevs and list=allrevisions on the whole wiki — shapes as the reference
  * MediaWiki 1.39 answers, continuation, and the rights MediaWiki checks (anonymous, a plain user
  * and a sysop).

@@ -1,5 +1,5 @@
 /*
- * The auth service's log entries end to end (issue 5 point 3): account creations, blocks and
+ * The auth service's log entries end to end: account creations, blocks and
  * rights changes are written to auth.log_outbox in the transaction of the change and relayed to
  * the content service's log, where list=logevents and list=recentchanges show them with
  * MediaWiki 1.39's types, actions and parameters. Delivery is at least once and idempotent, and

@@ -1,5 +1,5 @@
 /*
- * Parameters MediaWiki 1.39 declares on action=compare, edit, delete and protect (issue 19):
+ * Parameters MediaWiki 1.39 declares on action=compare, edit, delete and protect:
  * compare's slots, fromsection/tosection, frompst/topst and content models/formats; edit's
  * `unknown` model; the deprecated watch/unwatch flags of delete and protect.
  */

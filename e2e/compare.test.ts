@@ -1,5 +1,5 @@
 /*
- * Diffs through every layer (issue 6, point 5): action=compare's HTML table and REST
+ * Diffs through every layer: action=compare's HTML table and REST
  * /v1/revision/{from}/compare/{to}'s inline JSON on revisions made with anonymous edits,
  * checked against the golden samples of MediaWiki 1.39 + wikidiff2 1.13.
  */

@@ -1,5 +1,5 @@
 /*
- * Reads that answer what MediaWiki 1.39 answers on the same data (issue 38, found by the
+ * Reads that answer what MediaWiki 1.39 answers on the same data (found by the
  * differential check of conformance/differential.mjs). Each expectation is the reference wiki's
  * answer to the same writes: list=logevents's leprefix and its exclusive filters, the order of
  * the groups in list=users and meta=userinfo, and the watchers a move carries to the new title.

@@ -1,5 +1,5 @@
 /*
- * MediaWiki XML dumps in and out (issue 18): a dump written by the reference MediaWiki 1.39's
+ * MediaWiki XML dumps in and out: a dump written by the reference MediaWiki 1.39's
  * dumpBackup.php --full (gateway/src/dump/fixtures/reference-full.xml) imports with
  * `admin importDump` and every page's history, text, contributors and timestamps match; a second
  * import and a resumed one double nothing; action=import answers as the reference wiki did

@@ -1,5 +1,5 @@
 /*
- * Edits through both APIs on the whole wiki (issue 4 points 1-4 and 6): action=edit with its
+ * Edits through both APIs on the whole wiki: action=edit with its
  * parameters and errors, conflicts and 3-way merges, REST PUT/POST against the golden samples,
  * rate limits, and many concurrent edits of one base revision.
  */

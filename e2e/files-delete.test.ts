@@ -1,5 +1,5 @@
 /*
- * Deleting a File: page takes the file with it (issue 5): its versions move to filearchive in the
+ * Deleting a File: page takes the file with it; its versions move to filearchive in the
  * deletion's transaction, so the file is missing, a new upload under the name warns
  * `was-deleted`, and undeletion brings back the file and its whole history. And the watchlist
  * parameter of every lifecycle module (delete, undelete, protect, move, rollback).

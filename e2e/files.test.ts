@@ -1,5 +1,5 @@
 /*
- * Files on the whole wiki (issue 5 point 2): action=upload with its errors and warnings, file
+ * Files on the whole wiki: action=upload with its errors and warnings, file
  * history, the bytes served at their URL, prop=imageinfo, list=allimages, REST /v1/file and
  * /links/media against the golden samples, rendering of [[File:…]], and mwn's upload.
  */

@@ -1,5 +1,5 @@
 /*
- * A fuzzer over both APIs (issue 12). Requests are drawn with fast-check from hostile alphabets
+ * A fuzzer over both APIs. Requests are drawn with fast-check from hostile alphabets
  * (invalid UTF-8 and percent-encoded junk, lone surrogates, control characters, RTL marks, huge
  * values, deep nesting of templates, links and tables) for every action module and query
  * submodule of the module registry and every route of the REST route table, so new modules and

@@ -1,5 +1,5 @@
 /*
- * Issue 12: the gateway's handlers, built by its real app constructor over real service clients,
+ * The gateway's handlers, built by its real app constructor over real service clients,
  * with the content client made to fail (as a lost connection or a bug below the handler would):
  * each API answers that request in its own error format, without details, and the next request
  * is served normally.

@@ -1,5 +1,5 @@
 /*
- * REST revision, history and count endpoints on the whole wiki (issue 4 point 4, reads):
+ * REST revision, history and count endpoints on the whole wiki (reads):
  * shapes against MediaWiki 1.39's golden samples, history paging followed to the end and back,
  * filters, counts with their parameter rules, and redirect pages on the page routes.
  */

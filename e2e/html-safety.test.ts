@@ -1,5 +1,5 @@
 /*
- * Stored and reflected XSS through the whole wiki (issue 12, points 3 and 4): an existing file is
+ * Stored and reflected XSS through the whole wiki: an existing file is
  * uploaded, then each attack is saved as a page through the action API and read back as every
  * HTML the wiki emits for it — action=parse, REST page HTML and with_html, and POST
  * transform/wikitext/to/html of the same text. No URL attribute may carry a refused scheme,

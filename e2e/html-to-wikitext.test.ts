@@ -1,5 +1,5 @@
 /*
- * REST POST /v1/transform/html/to/wikitext[/{title}[/{revision}]] (issue 6, point 6): the
+ * REST POST /v1/transform/html/to/wikitext[/{title}[/{revision}]]: the
  * Parsoid document our wikitext/to/html route serves goes back to the same wikitext, through JSON
  * and form bodies; MediaWiki's errors (400 without html or with a bad title, 404 for a revision
  * that is not the page's, 415 for other bodies).

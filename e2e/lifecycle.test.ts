@@ -1,5 +1,5 @@
 /*
- * Page lifecycle, logs and recent changes on the whole wiki (issue 5 points 1 and 3): delete,
+ * Page lifecycle, logs and recent changes on the whole wiki: delete,
  * undelete, protect, move, rollback, purge and patrol through the action API (and REST where it
  * shows the same data), with their rights, validation and conflict errors, and the trail each
  * leaves in list=logevents, list=recentchanges and list=usercontribs.

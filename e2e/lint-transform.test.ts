@@ -1,5 +1,5 @@
 /*
- * REST lint and transform routes (issue 6, point 6): lints of a page, a revision and posted
+ * REST lint and transform routes: lints of a page, a revision and posted
  * wikitext (Parsoid's categories, dsr in UTF-8 bytes), posted wikitext rendered as the Parsoid
  * document, the redirect of a title without wikitext to its latest revision, and MediaWiki's
  * errors (400 without input, 404 for a missing page or revision, 415).

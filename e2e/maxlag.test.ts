@@ -1,5 +1,5 @@
 /*
- * Issue 20: maxlag counts a search indexer that is behind (ApiMain::getMaxLag with the lag an
+ * Maxlag counts a search indexer that is behind (ApiMain::getMaxLag with the lag an
  * ApiMaxLagInfo hook adds), with `type` saying which.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /*
- * Issue 20: /metrics of `npm start`'s process (its own port, METRICS_PORT; the gateway thread's
+ * /metrics of `npm start`'s process (its own port, METRICS_PORT; the gateway thread's
  * registry aggregated in) scraped before and after a set of requests: the right counters move.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /*
- * No input may end a process (issue 12). Titles that are not valid Unicode or hold illegal
+ * No input may end a process. Titles that are not valid Unicode or hold illegal
  * characters used to kill the whole wiki: the content service put the error's data (the title)
  * into ASCII gRPC metadata and grpc-js threw outside any handler. Each request below gets
  * MediaWiki's answer, and the wiki answers the next request.

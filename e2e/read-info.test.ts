@@ -1,5 +1,5 @@
 /*
- * Reading through the action API on the whole wiki (issue 4 point 5), continued:
+ * Reading through the action API on the whole wiki, continued:
  * generator=revisions in its three modes with grvcontinue, and prop=info's display title
  * ({{DISPLAYTITLE}} from page_props), variant titles and the caller's watchlist facts
  * (watched, notificationtimestamp, watchers, visitingwatchers) with readable and preload —

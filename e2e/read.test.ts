@@ -1,5 +1,5 @@
 /*
- * Reading through the action API on the whole wiki (issue 4 point 5): list=allpages and
+ * Reading through the action API on the whole wiki: list=allpages and
  * generator=allpages with continuation in both format versions, combined with prop=info and
  * prop=revisions, and prop=revisions' enumeration filters.
  */

@@ -1,5 +1,5 @@
 /*
- * action=parse's pre-save transform and summaries (issue 6, point 4): pst, onlypst, summary,
+ * action=parse's pre-save transform and summaries: pst, onlypst, summary,
  * headhtml, the revision variables of saved revisions and of text parsed with revid, compared with what MediaWiki 1.39 answers for the same requests.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /*
- * Special:RunJobs over HTTP (issue 6, point 2): MediaWiki's signed asynchronous job runner entry.
+ * Special:RunJobs over HTTP: MediaWiki's signed asynchronous job runner entry.
  * The background runner is off (CONTENT_JOB_POLL_MS=0), so a template edit's re-render of the
  * pages that transclude it happens only when a signed POST runs the jobs.
  */

@@ -1,5 +1,5 @@
 /*
- * Accept-Language variant conversion of the REST html routes (issue 6, point 4): a Serbian wiki
+ * Accept-Language variant conversion of the REST html routes: a Serbian wiki
  * converts between Cyrillic (sr-ec) and Latin (sr-el) with MediaWiki's SrConverter tables; an
  * English wiki passes the HTML through and says so in Content-Language.
  */

@@ -1,5 +1,5 @@
 /*
- * Rendering through every layer (issue 6): action=parse and expandtemplates, the REST html
+ * Rendering through every layer: action=parse and expandtemplates, the REST html
  * routes with the parser cache and their validators, link tables refreshed by the job queue
  * after saves (and re-rendering when a transcluded template changes), /links/language.
  */

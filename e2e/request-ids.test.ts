@@ -1,5 +1,5 @@
 /*
- * Issue 20: one request id from the HTTP request (X-Request-Id) to the answer, the action API's
+ * One request id from the HTTP request (X-Request-Id) to the answer, the action API's
  * internal_api_error_* info, the REST 5xx body and the log line of the failure.
  */
 import { after, before, describe, test } from 'node:test';

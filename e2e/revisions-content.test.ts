@@ -1,5 +1,5 @@
 /*
- * prop=revisions' content options (issue 19): rvsection, and what MediaWiki 1.39 still answers
+ * prop=revisions' content options: rvsection, and what MediaWiki 1.39 still answers
  * with deprecation warnings — rvexpandtemplates, rvparse, rvprop=parsetree, rvcontentformat,
  * rvdiffto, rvdifftotext — in the legacy format, their refusals with rvslots, and the same
  * options on list=allrevisions (ApiQueryRevisionsBase).

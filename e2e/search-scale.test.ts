@@ -1,5 +1,5 @@
 /*
- * How search scales (issue 14): one indexer follows the feed under a lease while others wait, and
+ * How search scales: one indexer follows the feed under a lease while others wait, and
  * the lease passes on when its holder stops or dies; `rebuildSearchIndex` refills the SQL index
  * beside the live one, which answers meanwhile, and swaps it in without losing concurrent edits.
  */

@@ -1,5 +1,5 @@
 /*
- * The first slice through every layer (issue 2, point 6): HTTP → gateway pipelines → gRPC →
+ * The first slice through every layer: HTTP → gateway pipelines → gRPC →
  * content/auth services → PGlite or PostgreSQL/Redis, on a freshly started wiki whose only page
  * is the Main Page the content service creates on first start (1 page, 1 edit).
  */

@@ -1,5 +1,5 @@
 /*
- * Issue 20: one trace per request across gateway → service → SQL. The services and the gateway
+ * One trace per request across gateway → service → SQL. The services and the gateway
  * run in this thread (not on the gateway thread of `npm start`), so one tracer provider with an
  * in-memory exporter sees every span of the edit.
  */

@@ -1,5 +1,5 @@
 /*
- * TRUSTED_PROXIES (issue 12): X-Forwarded-For and X-Forwarded-Proto are believed only from a peer
+ * TRUSTED_PROXIES: X-Forwarded-For and X-Forwarded-Proto are believed only from a peer
  * in the list. The wiki listens on both loopbacks and trusts only ::1, so the same request sent
  * over 127.0.0.1 comes from an untrusted peer and over [::1] from the trusted proxy.
  */

@@ -1,5 +1,5 @@
 /*
- * The upload stash and chunked uploads (issue 19): action=upload with stash, filekey (and the
+ * The upload stash and chunked uploads: action=upload with stash, filekey (and the
  * deprecated sessionkey), chunk/offset/filesize, checkstatus, url; list=mystashedfiles and
  * prop=stashimageinfo — each answer's shape and values as the reference wiki gave them, the
  * rights (a stash is its owner's), and the state left behind (published files, emptied stash).

@@ -1,6 +1,6 @@
 /*
- * Watchlists, preferences, change tags and talk-page notifications on the whole wiki (issue 5
- * point 4): action=watch with expiries, edit's watchlist parameter, list=watchlist and
+ * Watchlists, preferences, change tags and talk-page notifications on the whole wiki:
+ * action=watch with expiries, edit's watchlist parameter, list=watchlist and
  * list=watchlistraw, action=options with uiprop=options, action=tag and list=tags, and hasmsg.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /*
- * The whole-wiki lists of the ListService through every layer (issue 19): list=alllinks|
+ * The whole-wiki lists of the ListService through every layer: list=alllinks|
  * alltransclusions|allfileusages|allredirects, allcategories, random, pagepropnames,
  * pageswithprop, protectedtitles, querypage and allpages' protection and language-link filters,
  * on pages saved by an administrator (link tables filled by the background refreshLinks job).

@@ -5,7 +5,7 @@
 // (serve.bundle.mjs, gateway-thread.bundle.mjs) plus chunks for what it imports dynamically
 // (<entry>.chunk-<hash>.mjs). Node resolves, reads and links some 600 modules
 // per thread otherwise: loading the gateway's took 0.85 s of CPU unbundled and 0.45 s as one
-// file on a 2-core machine (issue 15: first start to first answer). The supervisor and kit's
+// file on a 2-core machine (first start to first answer). The supervisor and kit's
 // threadWorker run a bundle when it exists, else the modules.
 //
 // Every module keeps its own import.meta.url: files beside the sources (migrations, message and

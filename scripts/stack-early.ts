@@ -2,7 +2,7 @@
  * What `npm start`'s wiki process begins first, before it loads the services' modules
  * (scripts/stack.ts): the gateway's thread, which loads the gateway's modules, and the embedded
  * database's thread, which opens PGlite. They run on the other core while this thread loads the
- * services. Only node's and kit's small modules are loaded here (issue 15: first start to first
+ * services. Only node's and kit's small modules are loaded here (first start to first
  * answer; the database's opening is the longest chain of a start).
  */
 import path from 'node:path';
@@ -50,7 +50,7 @@ export interface GatewayThread {
 /**
  * Starts the gateway on a worker thread, so that on a multi-core machine the HTTP side and the
  * services run in parallel inside the one process that owns the embedded database. The thread
- * is created at once and loads the gateway's modules while the services start (issue 15: first
+ * is created at once and loads the gateway's modules while the services start (first
  * start to first answer); `start(env)` gives it its configuration (the services' addresses).
  */
 /** The gateway's thread while it loads its modules. */

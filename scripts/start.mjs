@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start` (node --conditions=quire-dist scripts/start.mjs): runs the supervisor
 // (scripts/start.ts) compiled to JavaScript, not under tsx: no TypeScript transform at run time
-// in the supervisor, the wiki process and its threads (issue 15: start-up time and memory).
+// in the supervisor, the wiki process and its threads (start-up time and memory).
 // `npm install` compiles once (`prepare`); here the build runs again only when a source changed
 // since (scripts/build.mjs --if-stale), keeping what tsc emitted even with type errors, as tsx ran
 // code that did not typecheck. The quire-dist condition makes the workspace packages resolve to

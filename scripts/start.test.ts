@@ -2,7 +2,7 @@
  * The supervisor of `npm start` (scripts/start.ts), as real processes started by package.json's
  * start script: the wiki child is killed and started again, a crash loop ends the supervisor with
  * exit code 1, SIGTERM is passed on and stops the wiki gracefully, a wiki that cannot start is not
- * restarted, and both processes run the compiled JavaScript (issue 15).
+ * restarted, and both processes run the compiled JavaScript.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

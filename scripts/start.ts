@@ -1,6 +1,6 @@
 /*
  * `npm start`: a supervisor that runs the wiki (scripts/serve.ts) in a child process and starts
- * it again when it dies, as a container runtime would (issue 12). It says so in its log, waits
+ * it again when it dies, as a container runtime would. It says so in its log, waits
  * longer after each crash in a row (1 s doubling to 30 s, reset once the wiki has run a minute),
  * passes SIGTERM/SIGINT on and exits with the child's code, and gives up with exit code 1 on a
  * crash loop (more than SUPERVISOR_MAX_RESTARTS restarts within SUPERVISOR_RESTART_WINDOW_SECONDS).
@@ -11,7 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 // kit's modules one by one, not its index: the supervisor stays a small process (no gRPC, pg,
-// tracing or Redis client loaded in it; issue 15, memory of the whole process tree).
+// tracing or Redis client loaded in it: the memory of the whole process tree).
 import { loadConfig, runMain, v } from '@quire/kit/config';
 import type { Logger } from '@quire/kit/log';
 
@@ -36,7 +36,7 @@ function bundledOr(name: string): string {
 await runMain(async () => {
   const cfg = loadConfig(supervisorConfigSpec);
   // The logger (pino) is loaded once the wiki process is forked: it is not on the way to the first
-  // answer (issue 15); what is logged waits for it.
+  // answer; what is logged waits for it.
   let logger: Promise<Logger> | undefined;
   const loggerLoaded = () => (logger ??= import('@quire/kit/log').then(({ createLogger }) => createLogger('supervisor', process.env.LOG_LEVEL ?? 'info')));
   // serve.ts beside this file under tsx; in the compiled build (npm start runs scripts/dist/) its
@@ -54,7 +54,7 @@ await runMain(async () => {
     // The same node flags as this process (--conditions=quire-dist for the build, --import tsx for the sources).
     // Two malloc arenas unless told otherwise: glibc gives each thread that allocates an arena of
     // its own (up to 8 a core), and the wiki's threads (gateway, database, render workers, libuv's
-    // pool hashing passwords) left ~17 MB of the process's memory after start in theirs (issue 15).
+    // pool hashing passwords) left ~17 MB of the process's memory after start in theirs.
     const c = fork(entry, [], { execArgv: process.execArgv, env: { MALLOC_ARENA_MAX: '2', ...process.env }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
     child = c;
     c.on('message', (m: { type?: string }) => {

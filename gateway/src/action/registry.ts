@@ -58,7 +58,7 @@ import { setpagelanguageModule } from './modules/setpagelanguage.js';
 import { stasheditModule } from './modules/stashedit.js';
 import { importModule } from './modules/import.js';
 
-/** Files, watchlist, preferences and change tags (issue 5 points 2 and 4). */
+/** Files, watchlist, preferences and change tags. */
 const FILE_AND_WATCH_ACTIONS = [uploadModule, filerevertModule, imagerotateModule, watchModule, optionsModule, tagModule, managetagsModule];
 const LIFECYCLE_ACTIONS = [
   deleteModule,

@@ -1,5 +1,5 @@
 /*
- * Issue 17's rule, kept: every action module is declared with defineModule/defineGenerator
+ * The rule: every action module is declared with defineModule/defineGenerator
  * (action/define.ts), whose inferred parameter types make casts on `params` unnecessary. This
  * reads the sources of the action pipeline and names any module declared as a bare ModuleDecl
  * literal and any `params.x as …` / `p.x as …` cast.

@@ -1,6 +1,6 @@
 /*
  * Anonymous callers by IP, kept briefly so that a read without credentials does not call the
- * auth service (issue 15). What the auth service adds to an anonymous caller is the rights of
+ * auth service. What the auth service adds to an anonymous caller is the rights of
  * `*` and the IP's block: the gateway that forwards a block (any write) forgets every entry as
  * the write starts and as it answers, so the next request from the blocked address sees it;
  * blocks made through another gateway apply here within `ttlMs`. Writes (not GET/HEAD) never use

@@ -1,5 +1,5 @@
 /*
- * The gateway's cache of whole read responses (issue 15): a repeated anonymous read of a page
+ * The gateway's cache of whole read responses: a repeated anonymous read of a page
  * (REST page/bare, action=query prop=revisions, meta=siteinfo) is answered from memory with no
  * gRPC call. Correctness first:
  * - Any write through this gateway (a request that is not GET/HEAD) empties the cache when it

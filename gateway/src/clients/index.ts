@@ -531,7 +531,7 @@ export class AuthClient {
   /**
    * Counts a saved edit for the user's editcount (the edit path calls it, without waiting: MediaWiki
    * counts in a deferred update too). A user's edits are collected for EDIT_COUNT_COLLECT_MS and
-   * sent as one call (issue 15: a call per edit was a third of an edit's gRPC calls); reads of edit
+   * sent as one call (a call per edit was a third of an edit's gRPC calls); reads of edit
    * counts through this client send what is collected first, and so does `flushEditCounts` when the
    * gateway stops. A failed send is reported to `onEditCountError` (the edit itself is committed).
    */

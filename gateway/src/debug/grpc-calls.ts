@@ -1,5 +1,5 @@
 /*
- * Benchmark instrumentation (issue 15): with GATEWAY_DEBUG_GRPC_CALLS=1, a request that sends
+ * Benchmark instrumentation: with GATEWAY_DEBUG_GRPC_CALLS=1, a request that sends
  * `X-Quire-Count-Grpc-Calls: 1` gets `X-Quire-Grpc-Calls`, the number of gRPC calls the gateway (in-process ones included)
  * made while serving it. Off by default; on, it patches grpc-js's Channel once and tracks only the
  * requests that ask (an AsyncLocalStorage), so the others are measured as they are served.

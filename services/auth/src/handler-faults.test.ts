@@ -1,5 +1,5 @@
 /*
- * Issue 12: an auth handler whose token store fails (injected through the runtime the service is
+ * An auth handler whose token store fails (injected through the runtime the service is
  * constructed with) answers that call with INTERNAL, and the service serves the next call.
  */
 import { after, before, describe, test } from 'node:test';

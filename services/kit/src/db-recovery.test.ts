@@ -1,5 +1,5 @@
 /*
- * Issue 12 (found by the fuzzer): a text parameter holding U+0000 is refused by PostgreSQL, and
+ * Found by the fuzzer: a text parameter holding U+0000 is refused by PostgreSQL, and
  * PGlite's socket server drops the connection on such an error; the embedded database then
  * answered "prepared statement already exists" to every later query, for good.
  */

@@ -1,5 +1,5 @@
 /*
- * Issue 12 (the 100k fuzz run stalled the whole wiki): the embedded database runs on its own
+ * The 100k fuzz run stalled the whole wiki: the embedded database runs on its own
  * thread, so a runaway statement leaves this thread serving, and the watchdog ends it by opening
  * the database again, with the committed data intact.
  */

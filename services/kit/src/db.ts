@@ -130,7 +130,7 @@ async function openEmbedded(dataDir: string, log: Logger): Promise<PoolHandle> {
   // again and fail with "prepared statement already exists" from then on). pg runs this first;
   // ROLLBACK outside a transaction is only a warning. Notices are not sent: nothing reads them,
   // and the 100k fuzz run stalled the embedded database inside the NOTICE of to_tsquery() on a
-  // query with no lexemes (planning a prepared search, never returning; issue 12).
+  // query with no lexemes (planning a prepared search, never returning).
   pool.on('connect', (client) => {
     client.query('ROLLBACK; DEALLOCATE ALL; SET client_min_messages = warning').catch((err: unknown) => log.error({ err }, 'could not reset the embedded session'));
   });

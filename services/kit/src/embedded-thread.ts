@@ -2,7 +2,7 @@
  * The embedded database's thread (pglite-thread.ts) and its owner lock on the data folder, apart
  * from db.ts so that `npm start` can begin opening the database before it loads anything else
  * (pg, gRPC, the services): this module loads only node's own modules and kit's small ones
- * (issue 15: first start to first answer; the database's opening is the longest chain of a
+ * (first start to first answer; the database's opening is the longest chain of a
  * start). db.ts takes the thread over and serves it to `pg`.
  */
 import fs from 'node:fs';
@@ -39,7 +39,7 @@ const MAX_AUTO_SHARED_BUFFERS_MB = 256;
  * the database, between 16 MB and 256 MB (and an eighth of the memory). PGlite touches the whole
  * cache as it opens, so a new wiki keeps the 16 MB its start-up and memory targets were measured
  * with; a large one (100,000 pages: 3 GB) gets the cache its searches and history reads need
- * rather than reading its pages from the file system again and again (issue 15: search on the
+ * rather than reading its pages from the file system again and again (search on the
  * scale wiki, 221-285 against 255-334 searches a second with 256 MB).
  */
 export function sharedBuffersFor(clusterBytes: number, totalMemBytes: number): number {
@@ -100,7 +100,7 @@ export class EmbeddedThread {
   async start(): Promise<void> {
     fs.rmSync(this.sockPath, { force: true });
     // The thread's JavaScript only relays protocol messages: a small young generation (V8 sizes
-    // it for allocation-heavy code, 16 MB and up committed) is enough (issue 15: memory).
+    // it for allocation-heavy code, 16 MB and up committed) is enough (memory).
     const worker = threadWorker(import.meta.url, 'pglite-thread', {
       workerData: { pgDir: this.pgDir, sockPath: this.sockPath, sharedBuffersMb: this.sharedBuffersMb },
       resourceLimits: { maxYoungGenerationSizeMb: 8 },

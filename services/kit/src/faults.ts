@@ -1,5 +1,5 @@
 /*
- * Fault injection for tests (issue 12): a service module is started exactly as startService starts
+ * Fault injection for tests: a service module is started exactly as startService starts
  * it, except that its runtime's database or token store is wrapped so that every call fails while
  * the test says so. The service's own constructor (`create`) receives the failing dependency, so
  * the failure happens inside real handlers, and the test can check that the call gets an answer

@@ -90,7 +90,7 @@ export class RedisKv implements KvStore {
     this.redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
   }
 
-  /** The client is loaded here, only with REDIS_URL: the in-process default never loads ioredis (issue 15). */
+  /** The client is loaded here, only with REDIS_URL: the in-process default never loads ioredis. */
   static async create(url: string, prefix = ''): Promise<RedisKv> {
     const { Redis } = await import('ioredis');
     return new RedisKv(new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }), prefix);

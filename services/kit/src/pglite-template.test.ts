@@ -1,5 +1,5 @@
 /*
- * The embedded database's template (issue 15): made from initdb and every service's migrations,
+ * The embedded database's template: made from initdb and every service's migrations,
  * copied into a new data folder (whose migrations then find their versions applied), and not
  * used once a migration changed.
  */

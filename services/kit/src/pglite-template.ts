@@ -5,7 +5,7 @@
  * repository's .cache/, and copied into
  * a new data folder instead of running initdb and the migrations there. initdb in WASM takes
  * seconds and leaves a second PostgreSQL instance's memory (some 500 MB) in the thread; the
- * migrations were another second of a first start (issue 15: first start to first answer ≤ 2 s,
+ * migrations were another second of a first start (first start to first answer ≤ 2 s,
  * memory ≤ 350 MB). A copy of a cleanly stopped cluster is a cluster (PostgreSQL's
  * file-system-level backup), and the services' migrations at start find their versions applied.
  *
@@ -86,7 +86,7 @@ export async function createTemplate(dir = TEMPLATE_DIR, root = ROOT): Promise<v
     }
     // The embedded cluster holds the wiki's one database: template0 and template1 (CREATE
     // DATABASE's templates; nothing here creates databases) were two thirds of its files, copied
-    // into every new data folder on the way to its first answer (issue 15).
+    // into every new data folder on the way to its first answer.
     const db = await openDb({ dataDir: work, schema: 'public', log, poolSize: 1 });
     try {
       await dropTemplateDatabases(db);

@@ -37,7 +37,7 @@ const { pgDir, sockPath, sharedBuffersMb } = workerData as ThreadData;
 v8.setFlagsFromString('--wasm-tiering-budget=180000000');
 
 // PostgreSQL's WASM compiles on V8's helper threads while this thread copies the template
-// cluster, rather than after it inside PGlite.create (issue 15: first start to first answer).
+// cluster, rather than after it inside PGlite.create (first start to first answer).
 // (WebAssembly is a global of node's that this project's type libraries do not declare.)
 const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<NonNullable<PGliteOptions['pgliteWasmModule']>> } };
 const pgliteWasm = wasm.compile(fs.readFileSync(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))));
@@ -82,7 +82,7 @@ const CANCEL_REQUEST = 80877102;
  * (PGlite is one backend: several clients could interleave their extended-protocol messages; `pg`'s
  * pool in db.ts holds exactly one connection).
  *
- * Why not @electric-sql/pglite-socket's server (issue 15, edit cost): it ran each protocol message
+ * Why not @electric-sql/pglite-socket's server (edit cost): it ran each protocol message
  * of a statement (Parse, Bind, Describe, Execute, Sync) as its own call into PostgreSQL behind an
  * async queue, and wrote each piece of output to the socket as PostgreSQL produced it: four or five
  * socket writes, and as many wake-ups of the services' thread, for one statement, a quarter of this

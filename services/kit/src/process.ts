@@ -1,5 +1,5 @@
 /*
- * What a process does with an error that no handler caught (issue 12). MediaWiki's model is that
+ * What a process does with an error that no handler caught. MediaWiki's model is that
  * a request fails and the server lives on; handlers already get that from wrapService (gRPC) and
  * the API pipelines (HTTP). What escapes them is handled here:
  *

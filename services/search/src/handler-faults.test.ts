@@ -1,5 +1,5 @@
 /*
- * Issue 12: a search handler whose database fails (injected through the runtime the service is
+ * A search handler whose database fails (injected through the runtime the service is
  * constructed with) answers that call with INTERNAL, and the service serves the next call.
  */
 import { after, before, describe, test } from 'node:test';

@@ -35,7 +35,7 @@ const BATCH = 500;
  * the indexer takes at most a third of the database's time. A page edited again and again is
  * indexed once per batch (a growing page's index row and postings cost tens of milliseconds on
  * the embedded database), so under a stream of edits batching bounds the cost, and when writes
- * are few a batch takes milliseconds and the delay is nothing (issue 15: concurrent edits).
+ * are few a batch takes milliseconds and the delay is nothing (concurrent edits).
  */
 const PAUSE_PER_BATCH_MS = 2;
 /** Longest pause between batches, whatever the last one took. */
@@ -44,7 +44,7 @@ const MAX_PAUSE_MS = 2_000;
  * Shortest pause between batches. A batch of one edit still costs the database several statements
  * (the cursor, the index row, the postings): a bot saving pages back to back had the indexer
  * taking its turn on the one embedded connection after nearly every save, and every save behind
- * it waited (issue 15). A query waiting for the index to catch up (freshness.ts) ends the pause
+ * it waited. A query waiting for the index to catch up (freshness.ts) ends the pause
  * (hurry()); the first change after a quiet spell is indexed at once.
  */
 const MIN_PAUSE_MS = 250;

@@ -33,7 +33,7 @@ describe('mediaWikiSnippet (SearchHighlighter::highlightSimple)', () => {
   });
 });
 
-describe('highlightWords (snippets made from the text, issue 15)', () => {
+describe('highlightWords (snippets made from the text)', () => {
   // What PostgreSQL's english configuration makes of these words.
   const STEMS: Record<string, string> = { category: 'categori', categories: 'categori', categorical: 'categor', cat: 'cat', cats: 'cat', catalog: 'catalog' };
   const isMatch = (lexemes: string[]) => (w: string) => lexemes.includes(STEMS[w.toLowerCase()] ?? w.toLowerCase());

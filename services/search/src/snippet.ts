@@ -88,7 +88,7 @@ export function mediaWikiSnippet(highlighted: string): string {
 /**
  * A word: what PostgreSQL's parser separates at everything else. One expression, compiled once:
  * an expression made per search (the query's prefixes, case-insensitive, of Unicode classes)
- * was compiled again at its first use, most of the search thread's time (issue 15).
+ * was compiled again at its first use, most of the search thread's time.
  */
 const WORDS = /[\p{L}\p{N}]+/gu;
 const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;

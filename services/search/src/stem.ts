@@ -1,6 +1,6 @@
 /*
  * English stems in process, to tell which words of a hit's text cannot match a search without
- * asking the database (issue 15). The SQL engine learns a word's lexemes from PostgreSQL's
+ * asking the database. The SQL engine learns a word's lexemes from PostgreSQL's
  * to_tsvector('english', word) before it marks a snippet; on the 100,000-page wiki that was a
  * statement in most searches (the words of ten texts that begin like a query word), a third of
  * the statements on the one embedded connection.

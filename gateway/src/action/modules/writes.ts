@@ -105,7 +105,7 @@ export async function saveEdit(deps: GatewayDeps, caller: Caller, fields: EditFi
   const signature = await signaturePreference(deps, caller, [fields.text, fields.appendText, fields.prependText]);
   const res = await deps.clients.content.edit({ ...fields, actor: { ...editActor(caller), signature }, maxArticleSizeKb: deps.config.maxArticleSizeKb });
   // Not awaited: MediaWiki counts the edit in a deferred update after the response too
-  // (UserEditCountUpdate), and an edit's answer need not wait for the auth service's write (issue 15).
+  // (UserEditCountUpdate), and an edit's answer need not wait for the auth service's write.
   countEdit(deps, caller, res);
   return res;
 }

@@ -1,5 +1,5 @@
 /*
- * Who a session is, remembered (issue 15). Every request with a session cookie asked the database
+ * Who a session is, remembered. Every request with a session cookie asked the database
  * for the account, its groups, its bot password and its block: a quarter of the embedded
  * database's time in an edit run of ten bot sessions. MediaWiki keeps users in its object cache
  * too (User::loadFromCache, purged by User::invalidateCache); here an answer is kept until

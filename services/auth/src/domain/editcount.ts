@@ -1,5 +1,5 @@
 /**
- * Edit counts written together (issue 15). MediaWiki increments user_editcount in a deferred
+ * Edit counts written together. MediaWiki increments user_editcount in a deferred
  * update after the edit, a counter it documents as approximate; here each edit's increment
  * reaches this service as its own call, and every one was an UPDATE on the one embedded
  * connection, which the next edit's statements queued behind. The increments of a user are

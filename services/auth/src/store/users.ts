@@ -136,7 +136,7 @@ export class UserStore {
   }
 
   /**
-   * What resolving a session reads of its account, in one statement (issue 15: every request of a
+   * What resolving a session reads of its account, in one statement (every request of a
    * logged-in caller resolves its session): the user row, its active group memberships, for a
    * bot-password session that bot password's hash and grants, and the block applying to it from `ip`
    * (as activeBlock).

@@ -92,7 +92,7 @@ describe('render worker pool', () => {
   const lookup = new MemoryLookup({ 'Main Page': 'x' });
   const render = (text: string, mode?: 'parsoid') => pool.render({ text, title: { ns: 0, dbkey: 'Test' }, pageId: 0, revId: 0, limitReport: false, ...(mode ? { mode } : {}) }, lookup);
 
-  test('no render thread runs before the first render (issue 15: start-up memory)', async () => {
+  test('no render thread runs before the first render (start-up memory)', async () => {
     const idle = new RenderPool(2, codec, site);
     try {
       assert.equal(idle.threads, 0);

@@ -66,7 +66,7 @@ export class RenderPool {
       threads > 0
         ? // No thread until the first render, and none kept once idle for a minute: a render thread
           // loads the whole renderer (tens of MB); a wiki that is only read from its caches needs
-          // none (issue 15: start-up time and memory). Piscina starts a thread beyond those busy
+          // none (start-up time and memory). Piscina starts a thread beyond those busy
           // only for a task that would otherwise wait, so the spare ones run only under load.
           new Piscina({
             filename: new URL(WORKER_FILE, import.meta.url).href,

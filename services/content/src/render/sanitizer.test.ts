@@ -180,7 +180,7 @@ describe('sanitizer', () => {
   });
 });
 
-describe('tidying of text as MediaWiki 1.39 (issue 33)', () => {
+describe('tidying of text as MediaWiki 1.39', () => {
   const html = async (text: string) => (await renderTest(text, { req: { limitReport: false } })).html.replace(/^<div class="mw-parser-output">|<\/div>$/g, '');
 
   test('character references are normalized: &#X is one, names become numbers, unknown ones are escaped', async () => {

@@ -4,7 +4,7 @@ import type { Db, Queryable } from '@quire/kit';
  * Actor rows are never updated or deleted: a user's (id, name) maps to one actor_id for good. The
  * ids are kept per database handle once the transaction that found or created them committed (an
  * id from a rolled-back insert must not be reused), so a save looks its actor up once per process
- * instead of twice per edit (issue 15).
+ * instead of twice per edit.
  */
 const known = new WeakMap<object, Map<string, number>>();
 const MAX_KNOWN = 50_000;

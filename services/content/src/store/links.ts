@@ -14,7 +14,7 @@ export function categorySortKey(pageText: string, prefix: string): string {
 
 export async function writeLinks(q: Queryable, schema: string, page: { id: number; ns: number; dbkey: string }, r: RenderResult): Promise<void> {
   const from = page.id;
-  // Two statements whatever the page holds (issue 15: a refreshLinks job runs after every edit):
+  // Two statements whatever the page holds (a refreshLinks job runs after every edit):
   // every table's rows go, then every table's new rows come (a statement of its own, so that the
   // inserts see the deletes).
   const tables = ['pagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'imagelinks', 'externallinks', 'iwlinks', 'page_props'];

@@ -87,7 +87,7 @@ export async function addChangeTags(q: Queryable, db: Db, tags: readonly string[
   const names = [...new Set(tags)];
   if (names.length === 0) return;
   const s = db.schema;
-  // One statement for all the tags (issue 15: an edit's round trips).
+  // One statement for all the tags (an edit's round trips).
   await q.query(
     `WITH d AS (
        INSERT INTO ${s}.change_tag_def (ctd_name, ctd_user_defined, ctd_count) SELECT t, false, 1 FROM unnest($1::text[]) AS t

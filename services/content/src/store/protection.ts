@@ -55,7 +55,7 @@ export interface CascadeSources {
  * restrictions (a partial index; a wiki has few, often none), each checked against the links
  * table by its primary key: driven from the links instead, the planner hashed the whole page table
  * and the templatelinks of a namespace (tl_target is COLLATE "C", so `tl_title = …` could use only
- * its first column) on every edit: 9–14 ms of PGlite's time on a fresh wiki (issue 15).
+ * its first column) on every edit: 9–14 ms of PGlite's time on a fresh wiki.
  */
 function cascadingSourcesFrom(s: string, ns: string, dbkey: string): string {
   return `FROM ${s}.page_restrictions pr JOIN ${s}.page p ON p.page_id = pr.pr_page
@@ -136,7 +136,7 @@ export function pageProtectionFromRows(rows: readonly ProtectionRow[]): PageProt
 
 /**
  * An existing page's own unexpired restrictions and its cascading sources in one statement (what
- * every edit checks: `pageRestrictions` and `cascadeSources` together, issue 15).
+ * every edit checks: `pageRestrictions` and `cascadeSources` together).
  */
 export async function pageProtection(q: Queryable, db: Db, pageId: number, ns: number, dbkey: string): Promise<PageProtection> {
   const r = await q.query<ProtectionRow>(pageProtectionRows(db.schema, '$1', '$2', '$3'), [pageId, ns, dbkey]);

@@ -118,7 +118,7 @@ export class RevisionStore {
   }
 
   /**
-   * An edit's starting point in one statement (issue 15): the page by title with its latest
+   * An edit's starting point in one statement: the page by title with its latest
    * revision and content, the SHA-1s of the `radius` revisions before that one (a manual revert
    * restores one of them), whether `userId` watches the page (and until when) and its protection.
    */

@@ -127,7 +127,7 @@ const RC_EDIT = 0;
  * set on the page's latest revision makes a concurrent save on the same base fail instead of
  * overwriting: revision parents always form one chain.
  *
- * Round trips (issue 15): the page row is locked (or created) by one statement; content, revision,
+ * Round trips: the page row is locked (or created) by one statement; content, revision,
  * page row, redirect row, recent change and site counters are written by one more (data-modifying
  * CTEs); tags and the creation log entry only when there are any. The page's triggers queue its
  * deferred work (refreshLinks job, change feed) in the same transaction.
@@ -230,7 +230,7 @@ export async function saveRevision(db: Db, codec: TitleCodec, input: SaveRevisio
 
 /**
  * The common edit — a new revision of an existing page, on the base revision the caller prepared
- * on and whose text it read — saved by ONE statement outside any explicit transaction (issue 15):
+ * on and whose text it read — saved by ONE statement outside any explicit transaction:
  * a statement is atomic by itself, so content, revision, page row, redirect row, recent change,
  * change tags and site counters commit together, and the page row's triggers queue the deferred
  * work (refreshLinks job, change feed) in it as well. The compare-and-set is the statement's own:

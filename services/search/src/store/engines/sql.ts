@@ -9,7 +9,7 @@
  * The most common searches, plain words by relevance, are answered from postings instead
  * (page_words, migrations/005: each word of a page with its score in the page, in an index by
  * word and score), so the top hits of a word on a tenth of the wiki are an index's first entries,
- * not every match's tsvector read and ranked (issue 15).
+ * not every match's tsvector read and ranked.
  */
 import { invalidArgument, type Db, type Queryable } from '@quire/kit';
 import { lockCursor, readCursor, resetCursor } from '../cursor.js';
@@ -174,7 +174,7 @@ export class SqlBackend implements SearchBackend {
     if (pending.rows.length === 0) this.postingsComplete = true;
     else void this.backfillInBackground();
     // A server whose autovacuum is off never analyzes the postings either: after a bulk index
-    // their plans had no statistics (two words 217 ms instead of ~8, issue 15).
+    // their plans had no statistics (two words 217 ms instead of ~8).
     this.ownVacuum = this.db.embedded || (await this.db.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]?.autovacuum !== 'on';
     if (!this.ownVacuum) return;
     // An index never analyzed has no statistics (reltuples -1): the planner then filters every
@@ -182,7 +182,7 @@ export class SqlBackend implements SearchBackend {
     // Index-only scans of the postings (two words' join) need their pages marked all-visible,
     // VACUUM's work, which autovacuum does on a server: done here when most are not. A table of
     // a few pages (a new wiki's) needs neither yet: autovacuum's rule below takes over as it
-    // grows, and a first start does not wait on a VACUUM of nothing (issue 15).
+    // grows, and a first start does not wait on a VACUUM of nothing.
     const r = await this.db.query<{ reltuples: number; bytes: number; pages: number; visible: number }>(
       `SELECT t.reltuples, pg_total_relation_size(t.oid) + pg_total_relation_size(w.oid) AS bytes, w.relpages AS pages, w.relallvisible AS visible
          FROM pg_class t, pg_class w WHERE t.oid = $1::regclass AND w.oid = $2::regclass`,
@@ -283,7 +283,7 @@ export class SqlBackend implements SearchBackend {
     // The row and its postings change together (joining the indexer's transaction). A page
     // indexed again keeps the postings whose score did not change: an edit changes a few of a
     // page's words, and replacing all of them (hundreds of rows in two indexes) was most of an
-    // edit's indexing cost (issue 15: 16 -> 21 ms of CPU per edit of a growing page).
+    // edit's indexing cost (16 -> 21 ms of CPU per edit of a growing page).
     await this.db.tx(async (q) => {
       if (deletes.length > 0) {
         await q.query(`DELETE FROM ${this.words} WHERE page_id = ANY($1::bigint[])`, [deletes]);
@@ -413,7 +413,7 @@ export class SqlBackend implements SearchBackend {
     if (group.some((l) => l.kind !== 'word' || l.negated || l.prefix || l.titleOnly)) return undefined;
     const texts = group.map((l) => l.text.replace(WORD_SEPARATORS, ' ').trim());
     // One word not seen before whose lexeme is one plain word (the parser makes one token of
-    // letters and digits): the search statement stems it itself (a statement less, issue 15).
+    // letters and digits): the search statement stems it itself (a statement less).
     if (texts.length === 1 && this.knownLexemes(texts[0]!) === undefined && /^[A-Za-z0-9]+$/.test(texts[0]!)) return { raw: texts[0]! };
     await this.learnLexemes(texts);
     const lexemes = texts.map((t) => this.knownLexemes(t) ?? []);
@@ -433,7 +433,7 @@ export class SqlBackend implements SearchBackend {
   private async matchByPostings(query: ParsedQuery, asked: string[] | { raw: string }, opts: MatchOptions): Promise<MatchPage> {
     // LIMIT and OFFSET are literals, not parameters: a generic plan assumes a LIMIT parameter
     // passes a tenth of the rows, so PostgreSQL planned these statements at every execution
-    // (about 1 ms of the one embedded connection a search, issue 15); with literals it keeps one
+    // (about 1 ms of the one embedded connection a search); with literals it keeps one
     // plan per statement text (a few: the limits clients use).
     const [limit, offset] = [sqlInteger(opts.limit), sqlInteger(opts.offset)];
     const want = limit + offset;
@@ -460,7 +460,7 @@ export class SqlBackend implements SearchBackend {
       // the query (case-insensitively) first if it matches. (Two words were the best 200 sums
       // ranked again by ts_rank_cd, whose rounding differs from the postings' by less than 1e-4,
       // with the GIN query as a fallback: planning that statement and reading the candidates'
-      // tsvectors was over half of a two-word search on the one embedded connection, issue 15.)
+      // tsvectors was over half of a two-word search on the one embedded connection.)
       const [first, second] = raw ? ['(SELECT word FROM lx)'] : words.map((w) => param(w));
       const joined = (nsFilter: string, count: number) =>
         `SELECT x.page_id, x.score::float8 + y.score::float8 AS score
@@ -505,7 +505,7 @@ export class SqlBackend implements SearchBackend {
     }
     // Snippets are made here from the texts (snippet.ts), as the highlighter marks a word whose
     // stem is one of the query's: ts_headline parsed and stemmed every word of ten long texts on
-    // the one embedded connection (issue 15). A lexeme that is no plain word keeps ts_headline.
+    // the one embedded connection. A lexeme that is no plain word keeps ts_headline.
     let candidates = opts.snippets ? stemCandidates(rawText !== undefined ? [rawText.toLowerCase()] : words) : undefined;
     let snippets = `NULL::text AS body, '' AS snippet, '' AS title_snippet`;
     if (candidates) snippets = `p.body, '' AS snippet, '' AS title_snippet`;
