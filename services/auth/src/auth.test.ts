@@ -7,7 +7,7 @@ import { base32Decode, base32Encode, hotp, totpAt, verifyTotp } from './totp.js'
 import { parseExpiry } from './expiry.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.js';
 import { grantRights } from './grants.js';
-import { Throttler, parseThrottle } from './throttle.js';
+import { Throttler, parseThrottle } from './store/throttle.js';
 import { checkToken, sessionTokens, ANON_TOKEN } from './tokens.js';
 
 test('user names: normalized like titles; invalid ones rejected', () => {

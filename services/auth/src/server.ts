@@ -11,7 +11,7 @@ import { SessionStore } from './store/sessions.js';
 import { UserStore } from './store/users.js';
 import { LogOutbox } from './store/logoutbox.js';
 import { CONTENT_CHANNEL_OPTIONS, LogRelay } from './domain/logrelay.js';
-import { parseThrottle, Throttler } from './throttle.js';
+import { parseThrottle, Throttler } from './store/throttle.js';
 import { sessionHandlers } from './rpc/session.js';
 import { accountHandlers } from './rpc/accounts.js';
 import { OAuthServiceService } from '@quire/proto/wiki/auth/v1/oauth';

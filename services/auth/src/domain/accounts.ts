@@ -17,7 +17,7 @@ import { PENDING_LOGIN_MS, type SessionData, type SessionStore } from '../store/
 import { type BlockRow, blockInfo, type Membership, type UserRow, type UserStore } from '../store/users.js';
 import type { LogOutbox } from '../store/logoutbox.js';
 import { newUserEntry, type Performer } from './logentries.js';
-import type { Throttler } from '../throttle.js';
+import type { Throttler } from '../store/throttle.js';
 import type { AccountCache } from './account-cache.js';
 
 const loginFailures = counter('quire_login_failures_total', 'Logins refused, by MediaWiki message code (wrongpassword, login-throttled, …)', ['reason']);

@@ -6,7 +6,7 @@
 import type { SessionStore } from '../store/sessions.js';
 import type { UserStore } from '../store/users.js';
 import type { LogOutbox } from '../store/logoutbox.js';
-import type { Throttler } from '../throttle.js';
+import type { Throttler } from '../store/throttle.js';
 import { canonicalUserName } from '../names.js';
 import { verifyTotp } from '../totp.js';
 import type { Performer } from './logentries.js';
