@@ -3,8 +3,8 @@
  * Special:CreateAccount; then a page with a heading, a link, a template, a table, a category and a
  * thumbnail, its image uploaded with Special:Upload, a section edit that lands on its section, the
  * history, an undo, a diff, search (its suggestions and its results), a signature and a time zone
- * that the wiki then uses, watching through the skin's script, and logging out. Every step is
- * screenshotted to SCREENSHOT_DIR/journey-*.png for a person to look at.
+ * that the wiki then uses, an email address, watching through the skin's script, and logging out.
+ * Every step is screenshotted to SCREENSHOT_DIR/journey-*.png for a person to look at.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -175,6 +175,15 @@ describe('a first visit in Chromium', () => {
     await shot(page, 'preferences');
     await Promise.all([page.waitForLoadState('load'), page.click('#mw-prefs-save')]);
     assert.match(await text(page, '.msg-success'), /Your preferences have been saved/);
+    // The email address: set from Preferences' link with the password, then shown there.
+    await Promise.all([page.waitForURL(/Special:ChangeEmail/), page.click('#mw-pref-change-email')]);
+    await page.fill('#wpNewEmail', 'newcomer@example.org');
+    await page.fill('#wpPassword', 'newcomer-pass-2026');
+    await Promise.all([page.waitForLoadState('load'), page.click('#mw-changeemail-submit')]);
+    assert.match(await text(page, '.msg-success'), /Your email address has been changed/);
+    await shot(page, 'email-changed');
+    await page.goto(`${base}/wiki/Special:Preferences`);
+    assert.match(await text(page, '#mw-pref-email'), /^newcomer@example\.org Change or remove email address$/);
     await save('Talk:Okapi', 'Nice page. ~~~~', 'a signed comment');
     assert.match(await text(page, '#mw-content-text'), /Nice page\. Newcomer the okapi fan \(talk\) \d\d:\d\d, \d+ \w+ \d{4} \(UTC\)/);
     assert.match((await page.locator('#mw-content-text a', { hasText: 'Newcomer the okapi fan' }).getAttribute('href')) ?? '', /[=/]User:Newcomer(&|$)/, 'the signature links the user page');

@@ -568,6 +568,29 @@ describe('wiki pages over HTTP', () => {
     assert.match((await alice.get('/wiki/Main_Page')).text, /id="pt-userpage"/, 'the session survives');
   });
 
+  test('preferences: the email address is set, shown and removed with the password (Special:ChangeEmail)', async () => {
+    await runAdmin(['createAndPromote', 'Erin', 'erinpass12345678'], wiki.testEnv.env, () => undefined);
+    const erin = await formLogin(wiki, 'Erin', 'erinpass12345678');
+    assert.match((await erin.get('/wiki/Special:Preferences')).text, /<td id="mw-pref-email"><a href="\/wiki\/Special:ChangeEmail" id="mw-pref-change-email">Set an email address<\/a>/);
+    assert.equal((await anon().get('/wiki/Special:ChangeEmail')).status, 302, 'anonymous visitors are sent to log in');
+    const form = await erin.get('/wiki/Special:ChangeEmail');
+    assert.match(form.text, /Current email address: <span id="mw-changeemail-current">\(none\)<\/span>/);
+    const change = (fields: Record<string, string>) => erin.post('/wiki/Special:ChangeEmail', { ...hiddenFields(form.text), ...fields });
+    assert.match((await change({ wpNewEmail: 'erin@example.org', wpPassword: 'not-the-password' })).text, /Incorrect password entered/);
+    assert.match((await change({ wpNewEmail: 'not an address', wpPassword: 'erinpass12345678' })).text, /invalid format/);
+    assert.match((await erin.post('/wiki/Special:ChangeEmail', { wpEditToken: 'x', wpNewEmail: 'evil@example.org', wpPassword: 'erinpass12345678' })).text, /problem with your login session/);
+    const userinfo = async () =>
+      (await erin.get('/w/api.php?action=query&meta=userinfo&uiprop=email&format=json&formatversion=2')).json<{ query: { userinfo: { email?: string } } }>().query.userinfo.email;
+    assert.equal(await userinfo(), '', 'nothing was changed by the refused forms');
+    const ok = await change({ wpNewEmail: 'erin@example.org', wpPassword: 'erinpass12345678' });
+    assert.match(ok.text, /Your email address has been changed/, messages(ok.text));
+    assert.equal(await userinfo(), 'erin@example.org');
+    assert.match((await erin.get('/wiki/Special:Preferences')).text, /<td id="mw-pref-email">erin@example.org <a[^>]*>Change or remove email address<\/a>/);
+    assert.match((await change({ wpNewEmail: 'erin@example.org', wpPassword: 'erinpass12345678' })).text, /Please enter a different new email address/);
+    assert.match((await change({ wpNewEmail: '', wpPassword: 'erinpass12345678' })).text, /Your email address has been removed/);
+    assert.equal(await userinfo(), '');
+  });
+
   test('preferences: two-factor enrolment shows the key once, a code confirms it, a code switches it off', async () => {
     await runAdmin(['createAndPromote', 'Carl', 'carlpass12345678'], wiki.testEnv.env, () => undefined);
     const carl = await formLogin(wiki, 'Carl', 'carlpass12345678');

@@ -24,6 +24,7 @@ export const SPECIAL_PAGES = [
   'Categories',
   'Preferences',
   'ChangePassword',
+  'ChangeEmail',
   'MovePage',
   'Undelete',
   'Block',

@@ -161,11 +161,55 @@ const preferencesPage: PageHandler = async (p) => {
 <tr><th>Member of groups:</th><td>${u.groups.filter((g) => g !== '*' && g !== 'user').join(', ') || '(none)'}</td></tr>
 ${info ? html`<tr><th>Number of edits:</th><td>${Number(info.editcount)}</td></tr><tr><th>Registration time:</th><td>${info.registration ? formatTime(info.registration) : ''}</td></tr>` : ''}
 <tr><th>Password:</th><td><a href="${specialPath('ChangePassword')}" id="mw-pref-change-password">Change password</a></td></tr>
+<tr><th>Email address:</th><td id="mw-pref-email">${info?.email ? html`${info.email} ` : ''}<a href="${specialPath('ChangeEmail')}" id="mw-pref-change-email">${info?.email ? 'Change or remove email address' : 'Set an email address'}</a></td></tr>
 <tr><th>Bot passwords:</th><td><a href="${specialPath('BotPasswords')}">Manage bot passwords</a></td></tr>
 </table></fieldset>
 ${problem ? '' : await options(p, info?.optionsJson ?? '')}
 ${problem ? '' : await twoFactor(p)}`;
   send(p, { title: 'Preferences', body });
+};
+
+/** Sanitizer::validateEmail: atext (RFC 5322) before the @, LDH labels (RFC 1034) after it. */
+export function validEmail(address: string): boolean {
+  return /^[a-z0-9!#$%&'*+\-/=?^_`{|}~.]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(address);
+}
+
+/**
+ * Special:ChangeEmail (SpecialChangeEmail, $wgRequirePasswordforEmailChange): the current password
+ * proves the owner is at the keyboard; an empty address removes it. The address is stored and
+ * shown (Preferences, meta=userinfo&uiprop=email); no mail is sent, so it stays unconfirmed.
+ */
+const changeEmailPage: PageHandler = async (p) => {
+  if (needsLogin(p, 'ChangeEmail')) return;
+  const u = p.caller.user;
+  const { auth } = p.deps.clients;
+  let current = (await auth.getUsers({ ids: [u.id] })).users[0]?.email ?? '';
+  let notice = await postProblem(p);
+  if (p.method === 'POST' && !notice) {
+    const next = field(p, 'wpNewEmail').trim();
+    if (next === current) notice = messageBox('error', 'Please enter a different new email address.');
+    else if (next !== '' && !validEmail(next)) {
+      notice = messageBox('error', 'The email address cannot be accepted as it appears to have an invalid format. Please enter a well-formatted address or empty that field.');
+    } else {
+      // As the password change: a login that is thrown away.
+      const check = await auth.login({ sessionId: '', username: u.name, password: field(p, 'wpPassword'), ip: p.caller.ip, botPasswordAllowed: false, remember: false });
+      if (check.sessionId && check.sessionId !== p.caller.sessionId) await auth.logout(check.sessionId);
+      if (check.status !== LoginResponse_Status.PASS && check.status !== LoginResponse_Status.UI) notice = messageBox('error', 'Incorrect password entered. Please try again.');
+      else {
+        await auth.changeOptions({ userId: u.id, reset: false, set: {}, unset: [], email: next });
+        current = next;
+        notice = messageBox('success', next === '' ? 'Your email address has been removed.' : 'Your email address has been changed.');
+      }
+    }
+  }
+  const body = html`${notice ?? ''}<p>Complete this form to change your email address. If you would like to remove the association of any email address from your account, leave the new email address blank when submitting the form.</p>
+<form method="post" action="${specialPath('ChangeEmail')}" id="mw-changeemail">
+<p>Current email address: <span id="mw-changeemail-current">${current || '(none)'}</span></p>
+<label class="field" for="wpNewEmail">New email address:</label><input type="email" name="wpNewEmail" id="wpNewEmail" autocomplete="email" maxlength="255">
+<label class="field" for="wpPassword">Password:</label><input type="password" name="wpPassword" id="wpPassword" autocomplete="current-password" required>
+${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="submit" class="primary" id="mw-changeemail-submit">Change email</button></div></form>
+<p><a href="${specialPath('Preferences')}">Back to preferences</a></p>`;
+  send(p, { title: 'Change or remove email address', body });
 };
 
 const changePasswordPage: PageHandler = async (p) => {
@@ -324,6 +368,7 @@ ${hidden('wpEditToken', await csrfToken(p))}<div class="buttons"><button type="s
 export const ADMIN_SPECIAL_HANDLERS = {
   Preferences: preferencesPage,
   ChangePassword: changePasswordPage,
+  ChangeEmail: changeEmailPage,
   MovePage: movePage,
   Undelete: undeletePage,
   Block: blockPage,

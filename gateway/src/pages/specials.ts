@@ -325,6 +325,7 @@ const SPECIAL_LIST: [string, [SpecialPageName, string][]][] = [
       ['UserLogin', 'Log in'],
       ['Preferences', 'Preferences'],
       ['ChangePassword', 'Change password'],
+      ['ChangeEmail', 'Change or remove email address'],
       ['Contributions', 'User contributions'],
       ['BotPasswords', 'Bot passwords'],
       ['Block', 'Block user'],

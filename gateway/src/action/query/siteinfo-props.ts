@@ -173,6 +173,7 @@ const SPECIAL_PAGE_REAL_NAMES: Readonly<Record<SpecialPageName, string>> = {
   Categories: 'Categories',
   Preferences: 'Preferences',
   ChangePassword: 'ChangePassword',
+  ChangeEmail: 'ChangeEmail',
   MovePage: 'Movepage',
   Undelete: 'Undelete',
   Block: 'Block',

@@ -210,6 +210,7 @@ test("specialpagealiases: the special pages the gateway serves, under MediaWiki'
     { realname: 'Categories', aliases: ['Categories'] },
     { realname: 'Preferences', aliases: ['Preferences'] },
     { realname: 'ChangePassword', aliases: ['ChangePassword'] },
+    { realname: 'ChangeEmail', aliases: ['ChangeEmail'] },
     { realname: 'Movepage', aliases: ['MovePage'] },
     { realname: 'Undelete', aliases: ['Undelete'] },
     { realname: 'Block', aliases: ['Block'] },

@@ -304,6 +304,7 @@ export function accountHandlers(
     async changeOptions(req) {
       const options = await users.changeOptions(req.userId, { reset: req.reset, set: req.set, unset: req.unset });
       if (!options) throw notFound('nosuchuser', `The user with ID ${req.userId} does not exist.`);
+      if (req.email !== undefined) await users.setEmail(req.userId, req.email);
       return { optionsJson: JSON.stringify(options) };
     },
     async listUserIdsWithRight(req) {

@@ -202,6 +202,12 @@ export class UserStore {
     return r.rows[0]?.options ?? null;
   }
 
+  /** A new email address (or none: ""), not confirmed until it is again. */
+  async setEmail(id: number, email: string): Promise<void> {
+    await this.db.query(`UPDATE ${this.s}.users SET email = $2, email_authenticated = NULL WHERE id = $1`, [id, email]);
+    await this.wrote();
+  }
+
   async incrementEditCount(id: number, by = 1): Promise<void> {
     await this.db.query(`UPDATE ${this.s}.users SET editcount = editcount + $2, last_edit = now() WHERE id = $1`, [id, by]);
   }

@@ -579,6 +579,8 @@ export interface ChangeOptionsRequest {
   set: { [key: string]: string };
   /** options back to their defaults */
   unset: string[];
+  /** Special:ChangeEmail: the account's email address ("" removes it; validated by the gateway), unconfirmed again */
+  email?: string | undefined;
 }
 
 export interface ChangeOptionsRequest_SetEntry {
@@ -6924,7 +6926,7 @@ export const GetUserStatisticsResponse: MessageFns<GetUserStatisticsResponse> = 
 };
 
 function createBaseChangeOptionsRequest(): ChangeOptionsRequest {
-  return { userId: 0, reset: false, set: {}, unset: [] };
+  return { userId: 0, reset: false, set: {}, unset: [], email: undefined };
 }
 
 export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
@@ -6940,6 +6942,9 @@ export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
     });
     for (const v of message.unset) {
       writer.uint32(34).string(v!);
+    }
+    if (message.email !== undefined) {
+      writer.uint32(42).string(message.email);
     }
     return writer;
   },
@@ -6992,6 +6997,14 @@ export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
             message.unset.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7027,6 +7040,7 @@ export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
         )
         : {},
       unset: globalThis.Array.isArray(object?.unset) ? object.unset.map((e: any) => globalThis.String(e)) : [],
+      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
     };
   },
 
@@ -7050,6 +7064,9 @@ export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
     if (message.unset?.length) {
       obj.unset = message.unset;
     }
+    if (message.email !== undefined) {
+      obj.email = message.email;
+    }
     return obj;
   },
 
@@ -7070,6 +7087,7 @@ export const ChangeOptionsRequest: MessageFns<ChangeOptionsRequest> = {
       {},
     );
     message.unset = object.unset?.map((e) => e) || [];
+    message.email = object.email ?? undefined;
     return message;
   },
 };
