@@ -11,6 +11,7 @@ import type { Caller, GatewayDeps } from '../context.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import { SKIN_SCRIPT_PATH } from './skin-script.js';
+import { footerLinks } from './footer.js';
 
 /** Markup that is safe to emit as is (built by `html` or from constants). */
 export class SafeHtml {
@@ -395,10 +396,10 @@ ${page.categories ?? ''}
 </main>
 <footer id="footer">${page.footer ? html`<ul id="footer-info"><li id="footer-info-lastmod">${page.footer}</li></ul>` : ''}
 <ul id="footer-places">
-<li id="footer-places-privacy"><a href="${articlePath('Project:Privacy policy')}">Privacy policy</a></li>
-<li id="footer-places-about"><a href="${articlePath('Project:About')}">About ${sitename}</a></li>
-<li id="footer-places-disclaimer"><a href="${articlePath('Project:General disclaimer')}">Disclaimers</a></li>
-</ul></footer>
+${footerLinks(deps).map(
+  (l) => html`<li id="${l.id}"><a href="${articlePath(l.page)}">${l.text}</a></li>
+`,
+)}</ul></footer>
 </div>
 </div>
 </body>

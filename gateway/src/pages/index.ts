@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { GrpcStatus, ServiceError } from '@quire/kit';
 import { OAuthNotApiError, resolvePageCaller } from '../caller.js';
 import { readerClock, withClock } from './user-clock.js';
+import { refreshFooterMessages } from './footer.js';
 import { clientAddress } from '../client-ip.js';
 import type { Caller, GatewayDeps } from '../context.js';
 import { ARTICLE_PATH, SCRIPT_PATH } from '../config.js';
@@ -81,6 +82,7 @@ export function createSpecialPages(deps: GatewayDeps): express.Router {
     // Until the session is resolved (an error page may have to be shown before it is).
     let caller = anonymousCaller(clientAddress(req, deps.config.isTrustedProxy));
     try {
+      await refreshFooterMessages(deps);
       caller = await resolvePageCaller(req, deps);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== 'GET' && method !== 'POST') {

@@ -1,3 +1,4 @@
+import { footerLinks, refreshFooterMessages } from './footer.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Response } from 'express';
@@ -52,4 +53,33 @@ test("diff tables show wikidiff2's −/+ markers from data-marker, and the text 
 
 test("the brackets around a row's tools (undo) come from the stylesheet, as MediaWiki's", () => {
   assert.match(render({}), /\.mw-changeslist-links::before\{content:"\("\}\.mw-changeslist-links::after\{content:"\)"\}/);
+});
+
+test("the footer's links follow the wiki's MediaWiki: pages (Skin::footerLink): edited text and target, '-' hides one", async () => {
+  const pages: Record<string, string> = { 'MediaWiki:Privacy': 'Our privacy', 'MediaWiki:Privacypage': 'Help:Privacy', 'MediaWiki:Disclaimerpage': '-' };
+  const asked: string[] = [];
+  const deps = {
+    config: loadGatewayConfig({ WIKI_NAME: 'Test Wiki' }),
+    clients: {
+      content: {
+        getPage: async (title: string) => {
+          asked.push(title);
+          return title in pages ? { page: { missing: false }, latest: { content: pages[title] } } : { page: { missing: true } };
+        },
+      },
+    },
+  } as unknown as GatewayDeps;
+  assert.deepEqual(
+    footerLinks(deps).map((l) => l.text),
+    ['Privacy policy', 'About Test Wiki', 'Disclaimers'],
+    'the defaults before the pages were read',
+  );
+  await refreshFooterMessages(deps, 1_000_000_000_000);
+  assert.deepEqual(footerLinks(deps), [
+    { id: 'footer-places-privacy', text: 'Our privacy', page: 'Help:Privacy' },
+    { id: 'footer-places-about', text: 'About Test Wiki', page: 'Project:About' },
+  ]);
+  assert.equal(asked.length, 6);
+  await refreshFooterMessages(deps);
+  assert.equal(asked.length, 6, 'read again only after a while');
 });
