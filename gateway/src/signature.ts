@@ -9,15 +9,20 @@ export interface SignaturePreference {
   fancy: boolean;
 }
 
+/** A registered caller's own option overrides (users.options), {} for an anonymous one or unreadable JSON. */
+export async function ownOptions(deps: GatewayDeps, caller: Caller): Promise<Record<string, unknown>> {
+  if (caller.user.anonymous) return {};
+  const details = (await deps.clients.auth.getUsers({ ids: [caller.user.id] })).users[0];
+  try {
+    return JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
 export async function signaturePreference(deps: GatewayDeps, caller: Caller, texts: readonly (string | undefined)[]): Promise<SignaturePreference | undefined> {
   if (caller.user.anonymous || !texts.some((t) => t?.includes('~~~'))) return undefined;
-  const details = (await deps.clients.auth.getUsers({ ids: [caller.user.id] })).users[0];
-  let options: Record<string, unknown> = {};
-  try {
-    options = JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+  const options = await ownOptions(deps, caller);
   const fancy = options.fancysig;
   return { nickname: typeof options.nickname === 'string' ? options.nickname : '', fancy: fancy === true || fancy === 1 || fancy === '1' };
 }

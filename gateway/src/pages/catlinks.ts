@@ -6,17 +6,12 @@ import type { PageRecord } from '../clients/types.js';
 import { html, SafeHtml } from './html.js';
 import { articlePath, indexPath, specialPath } from './paths.js';
 import type { PageRequest } from './request.js';
+import { ownOptions } from '../signature.js';
 
 /** A user's boolean option (their override, else MediaWiki's default of 0). */
 export async function userOptionOn(p: PageRequest, name: string): Promise<boolean> {
-  if (p.caller.user.anonymous) return false;
-  const details = (await p.deps.clients.auth.getUsers({ ids: [p.caller.user.id] })).users[0];
-  try {
-    const v = (JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>)[name];
-    return v === true || v === 1 || v === '1';
-  } catch {
-    return false;
-  }
+  const v = (await ownOptions(p.deps, p.caller))[name];
+  return v === true || v === 1 || v === '1';
 }
 
 /**

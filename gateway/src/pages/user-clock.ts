@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Caller, GatewayDeps } from '../context.js';
+import { ownOptions } from '../signature.js';
 
 export type DateFormat = 'dmy' | 'mdy' | 'ymd' | 'ISO 8601';
 
@@ -55,13 +56,7 @@ export function clockFromOptions(options: Record<string, unknown>): UserClock {
 
 /** The clock of a page's reader: their preferences when registered, the wiki's otherwise. */
 export async function readerClock(deps: GatewayDeps, caller: Caller): Promise<UserClock> {
-  if (caller.user.anonymous) return WIKI_CLOCK;
-  const details = (await deps.clients.auth.getUsers({ ids: [caller.user.id] })).users[0];
-  try {
-    return clockFromOptions(JSON.parse(details?.optionsJson || '{}') as Record<string, unknown>);
-  } catch {
-    return WIKI_CLOCK;
-  }
+  return caller.user.anonymous ? WIKI_CLOCK : clockFromOptions(await ownOptions(deps, caller));
 }
 
 /** The wall-clock fields of an instant on a clock (read with the getUTC* methods). */
